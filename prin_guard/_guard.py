@@ -1,0 +1,622 @@
+"""The guard engine: two legs per item, cached, retried, reconciled.
+
+One async core. ``Guard.check`` and ``Guard.check_many`` drive it on a private
+event loop kept by the guard (so judges and caches that hold loop-bound
+connections keep working across calls) and refuse to run inside a running
+loop, where they would block it: use ``acheck`` there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import random
+import threading
+import time
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, overload
+
+import tenacity
+from pydantic import ValidationError
+
+from prin_guard._events import log
+from prin_guard._exceptions import (
+    InconsistentVerdictError,
+    InvalidItemError,
+    JudgeError,
+    TransientJudgeError,
+    UsageError,
+)
+from prin_guard._models import Flag, Item, Leg, Polarity, Usage, Verdict, VerdictError
+from prin_guard._parsing import detect_polarity_confusion, parse_reply
+from prin_guard._prompts import (
+    Mitigation,
+    Template,
+    build_messages,
+    get_template,
+    parse_mitigations,
+)
+from prin_guard._reconcile import POLICIES, Policy, reconcile
+from prin_guard.cache import Cache, MemoryCache, cache_key
+from prin_guard.judges._base import Judge, JudgeResponse, Message
+from prin_guard.judges._function import FunctionJudge
+
+__all__ = ["Guard", "Retry", "guard"]
+
+T = TypeVar("T")
+
+_CACHE_SCHEMA = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """How transient judge failures are retried.
+
+    At most ``attempts`` calls and ``max_seconds`` of waiting in all; waits grow
+    exponentially from ``initial`` up to ``max_wait`` with full jitter, or follow
+    the provider's Retry-After when it gives one. ``sleep`` is injectable so
+    tests never wait for real.
+    """
+
+    attempts: int = 4
+    max_seconds: float = 60.0
+    initial: float = 0.5
+    max_wait: float = 10.0
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+    def _wait(self, state: tenacity.RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
+            return min(max(exc.retry_after, 0.0), self.max_wait)
+        ceiling = min(self.max_wait, self.initial * 2 ** (state.attempt_number - 1))
+        return random.uniform(0, ceiling)  # noqa: S311 - jitter, not cryptography
+
+    def retrying(self) -> tenacity.AsyncRetrying:
+        return tenacity.AsyncRetrying(
+            stop=tenacity.stop_after_attempt(self.attempts)
+            | tenacity.stop_after_delay(self.max_seconds),
+            wait=self._wait,
+            retry=tenacity.retry_if_exception_type(TransientJudgeError),
+            sleep=self.sleep,
+            reraise=True,
+        )
+
+
+def coerce_item(item: Any, max_chars: int) -> Item:
+    """An Item from an Item or a mapping, or InvalidItemError naming the field."""
+    if isinstance(item, Item):
+        checked = item
+    elif isinstance(item, Mapping):
+        try:
+            checked = Item.model_validate(dict(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or "item"
+            message = first["msg"].removeprefix("Value error, ")
+            if message.startswith("candidates: "):
+                field, message = "candidates", message.removeprefix("candidates: ")
+            raise InvalidItemError(field, message) from None
+    else:
+        raise InvalidItemError("item", f"expected an Item or a mapping, got {type(item).__name__}")
+    fields: list[tuple[str, str | None]] = [
+        ("question", checked.question),
+        ("context", checked.context),
+    ]
+    for index, candidate in enumerate(checked.candidates):
+        fields.append((f"candidates.{index}.text", candidate.text))
+        fields.append((f"candidates.{index}.reasoning", candidate.reasoning))
+    for name, value in fields:
+        if value is not None and len(value) > max_chars:
+            raise InvalidItemError(
+                name, f"is {len(value)} characters long; the limit is {max_chars} (max_chars)"
+            )
+    return checked
+
+
+@dataclass(frozen=True, slots=True)
+class _LegPlan:
+    polarity: Polarity
+    messages: list[Message]
+    key: str
+
+
+class Guard:
+    """Ask a judge both questions about each item and reconcile the answers.
+
+    ``judge`` is a :class:`~prin_guard.judges.Judge` or a plain function
+    ``fn(prompt) -> str`` (sync or async). ``template`` is ``v0`` (the paper's
+    wording), ``v1`` or ``v2``; ``mitigations`` any of ``cot`` and ``neg_exp``.
+    ``cache`` defaults to an in-memory LRU; pass ``None`` to turn caching off.
+    ``threshold`` is the largest PRIN still called consistent. ``policy`` chooses
+    the reported set: ``synergy`` (both legs agree), ``direct`` or ``reverse``.
+    ``concurrency`` bounds judge calls in flight. ``on_inconsistent="raise"``
+    raises :class:`~prin_guard.InconsistentVerdictError` instead of flagging.
+    ``max_chars`` bounds every text field of an item.
+    """
+
+    def __init__(
+        self,
+        judge: Judge | Callable[[str], Any],
+        *,
+        template: str | Template = "v0",
+        mitigations: Iterable[str | Mitigation] = (),
+        cache: Cache | Literal["memory"] | None = "memory",
+        threshold: float = 0.0,
+        policy: Policy = "synergy",
+        concurrency: int = 8,
+        retry: Retry | None = None,
+        on_inconsistent: Literal["flag", "raise"] = "flag",
+        max_chars: int = 32_000,
+    ) -> None:
+        if isinstance(judge, Judge):
+            self.judge: Judge = judge
+        elif callable(judge):
+            self.judge = FunctionJudge(judge)
+        else:
+            raise UsageError(
+                f"judge: expected a Judge or a function of a prompt, got {type(judge).__name__}"
+            )
+        self.template = get_template(template)
+        self.mitigations = parse_mitigations(tuple(mitigations))
+        if cache == "memory":
+            self.cache: Cache | None = MemoryCache()
+        elif cache is None or isinstance(cache, Cache):
+            self.cache = cache
+        else:
+            raise UsageError(f"cache: expected a Cache or None, got {type(cache).__name__}")
+        if not isinstance(threshold, int | float) or not 0.0 <= threshold <= 1.0:
+            raise UsageError(f"threshold: must be a number from 0 to 1, got {threshold!r}")
+        self.threshold = float(threshold)
+        if policy not in POLICIES:
+            raise UsageError(f"policy: unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        self.policy: Policy = policy
+        if not isinstance(concurrency, int) or concurrency < 1:
+            raise UsageError(f"concurrency: must be a positive integer, got {concurrency!r}")
+        self.concurrency = concurrency
+        self.retry = retry or Retry()
+        if on_inconsistent not in ("flag", "raise"):
+            raise UsageError(f"on_inconsistent: must be 'flag' or 'raise', got {on_inconsistent!r}")
+        self.on_inconsistent = on_inconsistent
+        if not isinstance(max_chars, int) or max_chars < 1:
+            raise UsageError(f"max_chars: must be a positive integer, got {max_chars!r}")
+        self.max_chars = max_chars
+        self.judge_calls = 0
+        """Judge calls made by this guard (cache hits excluded)."""
+        self._identity = json.loads(json.dumps(dict(self.judge.identity())))
+        self._semaphore: asyncio.Semaphore | None = None
+        self._inflight: dict[str, asyncio.Future[JudgeResponse]] = {}
+        self._runner: asyncio.Runner | None = None
+        self._runner_lock = threading.Lock()
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"Guard(judge={self._identity!r}, template={self.template.prompt_id!r}, "
+            f"mitigations={[m.value for m in self.mitigations]!r}, policy={self.policy!r})"
+        )
+
+    # -- the async core -----------------------------------------------------------
+
+    async def acheck(self, item: Item | Mapping[str, Any]) -> Verdict:
+        """Judge one item. Raises on bad input and on a judge that keeps failing."""
+        checked = coerce_item(item, self.max_chars)
+        plans = self._plan(checked)
+        prefetched = await self._prefetch([plan.key for plan in plans])
+        verdict = await self._verdict(checked, plans, prefetched)
+        self._maybe_raise([verdict])
+        return verdict
+
+    async def acheck_many(self, items: Iterable[Item | Mapping[str, Any]]) -> list[Verdict]:
+        """Judge many items; one verdict per item, in input order.
+
+        A bad item or a judge that keeps failing costs only that item's verdict,
+        which carries ``invalid_item`` or ``judge_error``; the rest complete.
+        """
+        results: dict[int, Verdict] = {}
+        async for index, verdict in self.astream(items):
+            results[index] = verdict
+        verdicts = [results[index] for index in range(len(results))]
+        self._maybe_raise(verdicts)
+        return verdicts
+
+    async def astream(
+        self, items: Iterable[Item | Mapping[str, Any]], *, chunk_size: int | None = None
+    ) -> AsyncIterator[tuple[int, Verdict]]:
+        """Yield ``(index, verdict)`` as verdicts complete, in completion order.
+
+        Items are read lazily a chunk at a time and each chunk's cache entries are
+        fetched in one round trip; no verdict is kept once yielded, so memory stays
+        flat however many items there are.
+        """
+        size = chunk_size or max(64, 4 * self.concurrency)
+        window = asyncio.Semaphore(max(2 * self.concurrency, size))
+        done: asyncio.Queue[tuple[int, Verdict] | None] = asyncio.Queue()
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def one(
+            index: int,
+            item: Any,
+            plans: list[_LegPlan] | None,
+            prefetched: Mapping[str, str | None],
+        ) -> None:
+            try:
+                if isinstance(item, InvalidItemError):
+                    verdict = _invalid_verdict(index, item)
+                else:
+                    assert plans is not None
+                    verdict = await self._verdict_or_error(item, plans, prefetched)
+                await done.put((index, verdict))
+            finally:
+                window.release()
+
+        async def produce() -> None:
+            chunk: list[tuple[int, Any]] = []
+            for index, raw in enumerate(items):
+                chunk.append((index, raw))
+                if len(chunk) >= size:
+                    await feed(chunk)
+                    chunk = []
+            if chunk:
+                await feed(chunk)
+
+        async def feed(chunk: list[tuple[int, Any]]) -> None:
+            checked: list[tuple[int, Item | InvalidItemError, list[_LegPlan] | None]] = []
+            for index, raw in chunk:
+                try:
+                    item = coerce_item(raw, self.max_chars)
+                except InvalidItemError as exc:
+                    checked.append((index, exc, None))
+                else:
+                    checked.append((index, item, self._plan(item)))
+            keys = [plan.key for _, _, plans in checked if plans for plan in plans]
+            prefetched = await self._prefetch(keys)
+            for index, entry, plans in checked:
+                await window.acquire()
+                task = asyncio.create_task(one(index, entry, plans, prefetched))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
+        async def run_producer() -> None:
+            try:
+                await produce()
+                while tasks:
+                    await asyncio.gather(*list(tasks))
+            finally:
+                await done.put(None)
+
+        producer = asyncio.create_task(run_producer())
+        try:
+            while (entry := await done.get()) is not None:
+                yield entry
+            await producer  # re-raises an exception from reading the items
+        finally:
+            if not producer.done():
+                producer.cancel()
+            for task in list(tasks):
+                task.cancel()
+
+    # -- the sync driver ----------------------------------------------------------
+
+    def check(self, item: Item | Mapping[str, Any]) -> Verdict:
+        """Synchronous :meth:`acheck`. Not callable inside a running event loop."""
+        return self._run(self.acheck(item), "check", "acheck")
+
+    def check_many(self, items: Iterable[Item | Mapping[str, Any]]) -> list[Verdict]:
+        """Synchronous :meth:`acheck_many`. Not callable inside a running event loop."""
+        return self._run(self.acheck_many(items), "check_many", "acheck_many")
+
+    def close(self) -> None:
+        """Close the private event loop the sync methods use (also done at exit)."""
+        if self._finalizer is not None:
+            self._finalizer()
+
+    def _run(self, coro: Awaitable[T], name: str, async_name: str) -> T:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            if asyncio.iscoroutine(coro):
+                coro.close()
+            raise UsageError(
+                f"Guard.{name}() was called inside a running event loop, where it would "
+                f"block the loop; use 'await guard.{async_name}(...)' instead"
+            )
+        with self._runner_lock:
+            if self._runner is None:
+                self._runner = asyncio.Runner()
+                self._finalizer = weakref.finalize(self, _close_runner, self._runner)
+                # the semaphore and in-flight map belong to one loop
+                self._semaphore = None
+                self._inflight = {}
+            return self._runner.run(coro)  # type: ignore[arg-type]
+
+    # -- internals ----------------------------------------------------------------
+
+    def _plan(self, item: Item) -> list[_LegPlan]:
+        candidates = [[c.label, c.text, c.reasoning] for c in item.candidates]
+        plans = []
+        for polarity in (Polarity.DIRECT, Polarity.REVERSE):
+            parts = {
+                "judge": self._identity,
+                "template": self.template.id,
+                "template_version": self.template.version,
+                "mitigations": [m.value for m in self.mitigations],
+                "polarity": polarity.value,
+                "question": item.question,
+                "candidates": candidates,
+                "context": item.context,
+            }
+            messages = build_messages(item, polarity, self.template, self.mitigations)
+            plans.append(_LegPlan(polarity, messages, cache_key(parts)))
+        return plans
+
+    async def _prefetch(self, keys: Sequence[str]) -> dict[str, str | None]:
+        if self.cache is None or not keys:
+            return {}
+        unique = list(dict.fromkeys(keys))
+        try:
+            values = await self.cache.get_many(unique)
+        except Exception as exc:  # noqa: BLE001 - a failing cache must not cost a verdict
+            log().warning("cache_error", op="get_many", error=f"{type(exc).__name__}: {exc}")
+            return {}
+        return dict(zip(unique, values, strict=True))
+
+    async def _verdict_or_error(
+        self, item: Item, plans: list[_LegPlan], prefetched: Mapping[str, str | None]
+    ) -> Verdict:
+        try:
+            return await self._verdict(item, plans, prefetched)
+        except JudgeError as exc:
+            return Verdict(
+                item_id=item.key,
+                labels=item.labels,
+                flags=(Flag.JUDGE_ERROR,),
+                policy=self.policy,
+                threshold=self.threshold,
+                error=VerdictError(kind="judge", message=str(exc)),
+            )
+
+    async def _verdict(
+        self, item: Item, plans: list[_LegPlan], prefetched: Mapping[str, str | None]
+    ) -> Verdict:
+        started = time.perf_counter()
+        outcomes = await asyncio.gather(
+            *(self._leg(item, plan, prefetched.get(plan.key)) for plan in plans),
+            return_exceptions=True,
+        )
+        # Both legs ran to the end (and were cached) before a failure is raised.
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        direct, reverse = outcomes
+        assert isinstance(direct, Leg)
+        assert isinstance(reverse, Leg)
+        result = reconcile(
+            item.labels,
+            direct.labels,
+            reverse.labels,
+            direct_status=direct.parse_status,
+            reverse_status=reverse.parse_status,
+            polarity_confusion=direct.polarity_confusion or reverse.polarity_confusion,
+            policy=self.policy,
+            threshold=self.threshold,
+        )
+        usage = (direct.usage or Usage()) + (reverse.usage or Usage())
+        verdict = Verdict(
+            item_id=item.key,
+            labels=item.labels,
+            correct=result.correct,
+            direct=direct,
+            reverse=reverse,
+            reverse_implied=result.reverse_implied,
+            prin_score=result.prin_score,
+            consistent=result.consistent,
+            flags=result.flags,
+            policy=self.policy,
+            threshold=self.threshold,
+            cached=direct.cached and reverse.cached,
+            usage=usage,
+        )
+        log().info(
+            "verdict",
+            item_id=verdict.item_id,
+            prin=round(result.prin_score, 4),
+            consistent=result.consistent,
+            flags=[flag.value for flag in result.flags],
+            cached=verdict.cached,
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        return verdict
+
+    async def _leg(self, item: Item, plan: _LegPlan, cached_value: str | None) -> Leg:
+        response = _read_cached(cached_value) if cached_value is not None else None
+        leg_name = plan.polarity.value
+        if response is not None:
+            log().debug("cache_hit", item_id=item.key, leg=leg_name)
+            latency_ms, cached = 0.0, True
+        else:
+            if self.cache is not None:
+                log().debug("cache_miss", item_id=item.key, leg=leg_name)
+            started = time.perf_counter()
+            response = await self._judge_once(item, plan)
+            latency_ms, cached = (time.perf_counter() - started) * 1000, False
+        parsed = parse_reply(
+            response.text, item.labels, [candidate.text for candidate in item.candidates]
+        )
+        return Leg(
+            polarity=plan.polarity,
+            template=self.template.id,
+            template_version=self.template.version,
+            mitigations=tuple(m.value for m in self.mitigations),
+            output_format=response.output_format,
+            raw_text=response.text,
+            labels=parsed.labels,
+            parse_status=parsed.status,
+            parse_method=parsed.method,
+            polarity_confusion=detect_polarity_confusion(response.text, plan.polarity),
+            latency_ms=latency_ms,
+            usage=response.usage,
+            cached=cached,
+        )
+
+    async def _judge_once(self, item: Item, plan: _LegPlan) -> JudgeResponse:
+        """Call the judge for one leg, sharing the call with identical legs in flight."""
+        pending = self._inflight.get(plan.key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[JudgeResponse] = asyncio.get_running_loop().create_future()
+        self._inflight[plan.key] = future
+        try:
+            response = await self._call_judge(item, plan)
+        except BaseException as exc:
+            if not future.done():
+                future.set_exception(exc)
+                future.exception()  # mark retrieved: the waiters, if any, re-raise it
+            raise
+        else:
+            future.set_result(response)
+            await self._store(plan.key, response)
+            return response
+        finally:
+            self._inflight.pop(plan.key, None)
+
+    async def _call_judge(self, item: Item, plan: _LegPlan) -> JudgeResponse:
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.concurrency)
+        leg_name = plan.polarity.value
+        attempt = 0
+        try:
+            async for try_ in self.retry.retrying():
+                with try_:
+                    attempt += 1
+                    async with self._semaphore:
+                        started = time.perf_counter()
+                        self.judge_calls += 1
+                        log().debug(
+                            "judge_prompt", item_id=item.key, leg=leg_name, messages=plan.messages
+                        )
+                        response = await self.judge.complete(plan.messages, labels=item.labels)
+                        latency_ms = (time.perf_counter() - started) * 1000
+                    log().info(
+                        "judge_call",
+                        item_id=item.key,
+                        leg=leg_name,
+                        attempt=attempt,
+                        latency_ms=round(latency_ms, 3),
+                    )
+                    log().debug("judge_reply", item_id=item.key, leg=leg_name, text=response.text)
+                    if not isinstance(response, JudgeResponse):
+                        raise JudgeError(
+                            f"judge returned {type(response).__name__}, expected JudgeResponse"
+                        )
+                    return response
+        except TransientJudgeError as exc:
+            log().warning(
+                "judge_error", item_id=item.key, leg=leg_name, attempts=attempt, error=str(exc)
+            )
+            raise JudgeError(f"{leg_name} leg failed after {attempt} attempts: {exc}") from exc
+        except JudgeError:
+            raise
+        except Exception as exc:
+            log().warning(
+                "judge_error",
+                item_id=item.key,
+                leg=leg_name,
+                attempts=attempt,
+                error=f"{type(exc).__name__}: {exc}",
+            )
+            raise JudgeError(f"{leg_name} leg failed: {type(exc).__name__}: {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _store(self, key: str, response: JudgeResponse) -> None:
+        if self.cache is None:
+            return
+        value = json.dumps(
+            {
+                "schema": _CACHE_SCHEMA,
+                "kind": "leg",
+                "text": response.text,
+                "output_format": response.output_format,
+                "usage": response.usage.model_dump() if response.usage else None,
+            },
+            ensure_ascii=False,
+        )
+        try:
+            await self.cache.set_many({key: value})
+        except Exception as exc:  # noqa: BLE001 - a failing cache must not cost a verdict
+            log().warning("cache_error", op="set_many", error=f"{type(exc).__name__}: {exc}")
+
+    def _maybe_raise(self, verdicts: Sequence[Verdict]) -> None:
+        if self.on_inconsistent != "raise":
+            return
+        for verdict in verdicts:
+            if Flag.INCONSISTENT in verdict.flags:
+                raise InconsistentVerdictError(verdict)
+
+
+def _close_runner(runner: asyncio.Runner) -> None:
+    """Close a guard's private loop; from inside another running loop, without running it."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        runner.close()
+        return
+    loop = runner.get_loop()
+    if not loop.is_closed():
+        loop.close()
+
+
+def _read_cached(value: str) -> JudgeResponse | None:
+    """A cached judge answer, or None for anything unreadable (treated as a miss)."""
+    try:
+        data = json.loads(value)
+        if not isinstance(data, dict) or data.get("schema") != _CACHE_SCHEMA:
+            return None
+        if data.get("kind") != "leg":
+            return None
+        text = data["text"]
+        if text is not None and not isinstance(text, str):
+            return None
+        output_format = data.get("output_format", "text")
+        if output_format not in ("text", "json"):
+            return None
+        usage = Usage.model_validate(data["usage"]) if data.get("usage") else None
+    except (ValueError, KeyError, TypeError, ValidationError):
+        return None
+    return JudgeResponse(text=text, usage=usage, output_format=output_format)
+
+
+def _invalid_verdict(index: int, exc: InvalidItemError) -> Verdict:
+    return Verdict(
+        item_id=f"#{index}",
+        flags=(Flag.INVALID_ITEM,),
+        error=VerdictError(kind="input", message=str(exc), field=exc.field),
+    )
+
+
+@overload
+def guard(fn: Callable[[str], Any], /) -> Guard: ...
+@overload
+def guard(fn: None = None, /, **options: Any) -> Callable[[Callable[[str], Any]], Guard]: ...
+
+
+def guard(
+    fn: Callable[[str], Any] | None = None, /, **options: Any
+) -> Guard | Callable[[Callable[[str], Any]], Guard]:
+    """Turn a judge function ``fn(prompt) -> str`` into a :class:`Guard`.
+
+    Use as ``@guard`` or ``@guard(template="v1", mitigations=["neg_exp"])``; the
+    options are :class:`Guard`'s. The result has ``check``, ``acheck``,
+    ``check_many`` and ``acheck_many``.
+    """
+
+    def wrap(function: Callable[[str], Any]) -> Guard:
+        built = Guard(FunctionJudge(function), **options)
+        functools.update_wrapper(built, function)  # type: ignore[arg-type]
+        return built
+
+    return wrap(fn) if fn is not None else wrap

@@ -1,0 +1,310 @@
+"""The data prin-guard takes and returns: items, candidates, legs and verdicts.
+
+Every model is a frozen pydantic model that rejects unknown fields, so a typo in a
+field name is an error and a verdict read back from JSON equals the one written.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "Candidate",
+    "Flag",
+    "Item",
+    "Leg",
+    "ParseMethod",
+    "ParseStatus",
+    "Polarity",
+    "Usage",
+    "Verdict",
+    "VerdictError",
+]
+
+_LABEL_RE = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class Polarity(enum.StrEnum):
+    """Which question a leg asks the judge."""
+
+    DIRECT = "direct"
+    """"Which are the correct ones?"."""
+    REVERSE = "reverse"
+    """"Which are the incorrect ones?"."""
+
+
+class Flag(enum.StrEnum):
+    """Why a verdict deserves a second look. A verdict with no flags is clean."""
+
+    INCONSISTENT = "inconsistent"
+    """PRIN is above the guard's threshold: the two legs disagree."""
+    UNPARSEABLE_DIRECT = "unparseable_direct"
+    """No label set could be read from the direct leg's answer."""
+    UNPARSEABLE_REVERSE = "unparseable_reverse"
+    """No label set could be read from the reverse leg's answer."""
+    EMPTY_VERDICT = "empty_verdict"
+    """The reconciled set of correct candidates is empty."""
+    POLARITY_CONFUSION = "polarity_confusion"
+    """A leg answered the opposite question (the reverse leg naming "the correct answer")."""
+    JUDGE_ERROR = "judge_error"
+    """The judge failed; the verdict has no legs to reconcile."""
+    INVALID_ITEM = "invalid_item"
+    """The item failed validation; no judge was called for it (batches only)."""
+    VACILLATING = "vacillating"
+    """The judge changed its answer under a follow-up question (probe)."""
+
+
+class ParseStatus(enum.StrEnum):
+    """How reading a label set from a leg's raw text went."""
+
+    OK = "ok"
+    """At least one label was read."""
+    NONE = "none"
+    """The judge said that no candidate qualifies: an empty set, not a failure."""
+    FAILED = "failed"
+    """Nothing could be read. The leg counts as the empty set in PRIN (as in the paper)."""
+
+
+class ParseMethod(enum.StrEnum):
+    """Which rule of the parser produced the label set."""
+
+    STRUCTURED = "structured"
+    """A JSON answer (structured output)."""
+    FINAL_LINE = "final_line"
+    """The final "Answer: ..." line the prompt asks for."""
+    LABEL_FORMS = "label_forms"
+    """Label forms in free text: "c)", "(C)", "option C", "the answer is C", a bare list."""
+    CANDIDATE_TEXT = "candidate_text"
+    """A candidate's exact text, such as "26" or '"c) 26"'."""
+    NONE_WORD = "none_word"
+    """A reply saying that there are none."""
+
+
+class Candidate(_Frozen):
+    """One answer candidate that the judge is asked about."""
+
+    text: str = Field(min_length=1)
+    """The candidate answer as shown to the judge."""
+    label: str | None = None
+    """Short label ("A", "B", ...); assigned in order when not given."""
+    reasoning: str | None = None
+    """The reasoning path that produced this candidate (shown with the `cot` mitigation)."""
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty or whitespace")
+        return value
+
+    @field_validator("label")
+    @classmethod
+    def _label_form(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        label = value.strip().upper()
+        if not _LABEL_RE.fullmatch(label):
+            raise ValueError(
+                f"{value!r} is not a label: use a letter followed by up to three "
+                "letters or digits (A, B, ..., Z, AA, Q1)"
+            )
+        return label
+
+
+def _nth_label(index: int) -> str:
+    """A, B, ..., Z, AA, AB, ...: spreadsheet column names."""
+    label = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
+
+
+def _normal_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+class Item(_Frozen):
+    """A question and the candidates a judge should sort into correct and incorrect."""
+
+    question: str
+    """The question, problem or claim being judged."""
+    candidates: tuple[Candidate, ...]
+    """At least two candidates. Plain strings are accepted and become candidates."""
+    context: str | None = None
+    """Optional material the judge needs (a passage of a paper, a rubric)."""
+    id: str | None = None
+    """Caller's identifier; a content hash is used in its place when absent."""
+
+    @field_validator("question")
+    @classmethod
+    def _question_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty or whitespace")
+        return value
+
+    @field_validator("candidates", mode="before")
+    @classmethod
+    def _coerce_candidates(cls, value: Any) -> Any:
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+            raise ValueError("must be a list of strings or Candidates")
+        out: list[Any] = []
+        for index, candidate in enumerate(value):
+            if isinstance(candidate, str):
+                out.append(Candidate(text=candidate))
+            elif isinstance(candidate, Candidate | dict):
+                out.append(candidate)
+            else:
+                raise ValueError(
+                    f"candidate {index} is a {type(candidate).__name__}: "
+                    "must be a string or a Candidate"
+                )
+        return tuple(out)
+
+    @model_validator(mode="after")
+    def _labels_and_duplicates(self) -> Item:
+        if len(self.candidates) < 2:
+            raise ValueError(
+                f"candidates: needs at least two candidates, got {len(self.candidates)}"
+            )
+        taken = [c.label for c in self.candidates if c.label is not None]
+        seen_labels: set[str] = set()
+        for label in taken:
+            if label in seen_labels:
+                raise ValueError(f"candidates: duplicate label {label!r}")
+            seen_labels.add(label)
+        seen_texts: dict[str, int] = {}
+        for index, candidate in enumerate(self.candidates):
+            key = _normal_text(candidate.text)
+            if key in seen_texts:
+                raise ValueError(
+                    f"candidates: candidates {seen_texts[key]} and {index} have the same "
+                    f"text {candidate.text!r}"
+                )
+            seen_texts[key] = index
+        if len(taken) < len(self.candidates):
+            free = (label for n in range(10_000) if (label := _nth_label(n)) not in seen_labels)
+            labelled = tuple(
+                c if c.label is not None else c.model_copy(update={"label": next(free)})
+                for c in self.candidates
+            )
+            object.__setattr__(self, "candidates", labelled)
+        return self
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The candidates' labels, in the order given."""
+        return tuple(c.label for c in self.candidates)  # type: ignore[misc]
+
+    @property
+    def key(self) -> str:
+        """The caller's id, or a short content hash that is stable across runs."""
+        if self.id is not None:
+            return self.id
+        payload = json.dumps(
+            [self.question, [[c.label, c.text] for c in self.candidates], self.context],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+class Usage(_Frozen):
+    """Tokens and money one or more judge calls cost; ``None`` where unknown."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost_usd: float | None = None
+
+    def __add__(self, other: Usage) -> Usage:
+        def add(a: Any, b: Any) -> Any:
+            return None if a is None and b is None else (a or 0) + (b or 0)
+
+        return Usage(
+            prompt_tokens=add(self.prompt_tokens, other.prompt_tokens),
+            completion_tokens=add(self.completion_tokens, other.completion_tokens),
+            cost_usd=add(self.cost_usd, other.cost_usd),
+        )
+
+
+class Leg(_Frozen):
+    """One judge call with one polarity, and the label set read from its answer."""
+
+    polarity: Polarity
+    """Direct ("which are correct?") or reverse ("which are incorrect?")."""
+    template: str
+    """Template id (``v0``, ``v1``, ``v2``)."""
+    template_version: int
+    """Version of that template's wording; part of the cache key."""
+    mitigations: tuple[str, ...] = ()
+    """Mitigations applied to the prompt (``cot``, ``neg_exp``)."""
+    output_format: Literal["text", "json"] = "text"
+    """Whether the judge answered in free text or in a structured JSON format."""
+    raw_text: str | None
+    """The judge's answer, exactly as returned (``None`` when it returned nothing)."""
+    labels: tuple[str, ...]
+    """The labels read from the answer (empty on "none" and on a parse failure)."""
+    parse_status: ParseStatus
+    parse_method: ParseMethod | None = None
+    """How the labels were read; ``None`` when parsing failed."""
+    polarity_confusion: bool = False
+    """The answer reads as a reply to the opposite question; ``labels`` stay its literal parse."""
+    latency_ms: float = 0.0
+    """Time the judge took (0 when the leg came from the cache)."""
+    usage: Usage | None = None
+    """Tokens and cost of the call, when the judge reports them."""
+    cached: bool = False
+    """The judge's answer came from the cache."""
+
+
+class VerdictError(_Frozen):
+    """Why a verdict in a batch has no legs."""
+
+    kind: Literal["judge", "input"]
+    message: str
+    field: str | None = None
+    """For input errors, the dotted path of the offending field."""
+
+
+class Verdict(_Frozen):
+    """The reconciled answer for one item, with both legs and what they say about each other."""
+
+    item_id: str
+    """The item's id, or its content hash."""
+    labels: tuple[str, ...] = ()
+    """All candidate labels of the item, in order."""
+    correct: tuple[str, ...] = ()
+    """The labels the policy accepts as correct (synergy: direct ∩ (all − reverse))."""
+    direct: Leg | None = None
+    reverse: Leg | None = None
+    reverse_implied: tuple[str, ...] = ()
+    """The correct set the reverse leg implies: all − reverse."""
+    prin_score: float | None = None
+    """1 − F1(direct, all − reverse), from 0 (consistent) to 1; ``None`` without legs."""
+    consistent: bool = False
+    """PRIN is at or under the threshold (false when there are no legs)."""
+    flags: tuple[Flag, ...] = ()
+    policy: Literal["synergy", "direct", "reverse"] = "synergy"
+    threshold: float = 0.0
+    cached: bool = False
+    """Every judge answer in this verdict came from the cache."""
+    usage: Usage = Usage()
+    """Summed over the legs."""
+    error: VerdictError | None = None
+    """Set when the verdict carries ``judge_error`` or ``invalid_item``."""
+
+    @property
+    def ok(self) -> bool:
+        """No flags at all."""
+        return not self.flags

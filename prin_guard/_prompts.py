@@ -1,0 +1,153 @@
+"""The direct and reverse prompts of the PRIN paper, and its mitigations.
+
+Template ``v0`` is the paper's wording verbatim (section 3):
+
+    Given this question [problem description] and its answer options: "a1", "a2",
+    ..., "an", please output the correct ones.            (Direct Prompt)
+    ... please output the incorrect ones.                   (Reverse Prompt)
+
+``v1`` and ``v2`` are its paraphrases (Table 4): right/wrong and
+appropriate/inappropriate. The paper extracts answer spans from free text; to
+make replies readable we append an output-format instruction asking for a final
+``Answer:`` line. That instruction is the same for every template, so PRIN
+differences between templates come from the paper's words only.
+
+Mitigations (section 4.3):
+
+- ``cot``: each candidate is shown with the reasoning path that produced it
+  ("w/ CoT"). When no candidate has one, the judge is asked to reason step by
+  step before its final line (zero-shot CoT) instead.
+- ``neg_exp``: the paper's sentence explaining the negation, appended to the
+  reverse prompt: "please recall that 'incorrect options' are simply the options
+  different from the correct ones." For v1 and v2 the sentence uses that
+  template's own words (wrong/right, inappropriate/appropriate).
+
+Each template has an id and a version; both go into cache keys and into the
+verdict. Change a template's wording and you must bump its version.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from prin_guard._exceptions import UsageError
+from prin_guard._models import Item, Polarity
+from prin_guard.judges._base import Message
+
+__all__ = ["TEMPLATES", "Mitigation", "Template", "build_messages", "get_template"]
+
+
+class Mitigation(enum.StrEnum):
+    """Prompt changes the PRIN paper found to reduce inconsistency."""
+
+    COT = "cot"
+    """Show each candidate's reasoning path (or ask for step-by-step reasoning)."""
+    NEG_EXP = "neg_exp"
+    """Explain the negation at the end of the reverse prompt."""
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """The wording of one direct/reverse prompt pair."""
+
+    id: str
+    version: int
+    positive: str
+    """The word of the direct question: "correct"."""
+    negative: str
+    """The word of the reverse question: "incorrect"."""
+
+    @property
+    def prompt_id(self) -> str:
+        return f"{self.id}@{self.version}"
+
+    def word(self, polarity: Polarity) -> str:
+        return self.positive if polarity is Polarity.DIRECT else self.negative
+
+
+TEMPLATES: dict[str, Template] = {
+    t.id: t
+    for t in (
+        Template("v0", 1, "correct", "incorrect"),
+        Template("v1", 1, "right", "wrong"),
+        Template("v2", 1, "appropriate", "inappropriate"),
+    )
+}
+
+_ANSWER_FORMAT = (
+    'Reply with one line: "Answer: " followed by the letters of those options, '
+    'separated by commas, or "Answer: none" if there are none.'
+)
+_ANSWER_FORMAT_COT = (
+    "Let's think step by step about each option. Then finish with one line: "
+    '"Answer: " followed by the letters of those options, separated by commas, '
+    'or "Answer: none" if there are none.'
+)
+
+
+def get_template(template: str | Template) -> Template:
+    """Look a template up by id (``v0``, ``v1``, ``v2``), or pass a Template through."""
+    if isinstance(template, Template):
+        return template
+    try:
+        return TEMPLATES[template]
+    except KeyError:
+        known = ", ".join(sorted(TEMPLATES))
+        raise UsageError(f"template: unknown template {template!r}; known: {known}") from None
+
+
+def parse_mitigations(mitigations: object) -> tuple[Mitigation, ...]:
+    """Validate and normalise mitigations (``"neg-exp"`` is accepted for ``neg_exp``)."""
+    if isinstance(mitigations, str | Mitigation):
+        mitigations = (mitigations,)
+    if not isinstance(mitigations, list | tuple | set | frozenset):
+        raise UsageError("mitigations: expected a list of 'cot' and 'neg_exp'")
+    out: set[Mitigation] = set()
+    for value in mitigations:
+        try:
+            out.add(Mitigation(str(getattr(value, "value", value)).replace("-", "_")))
+        except ValueError:
+            known = ", ".join(m.value for m in Mitigation)
+            raise UsageError(f"mitigations: unknown mitigation {value!r}; known: {known}") from None
+    return tuple(sorted(out, key=lambda m: m.value))
+
+
+def _neg_exp_sentence(template: Template) -> str:
+    return (
+        f"Please recall that '{template.negative} options' are simply the options "
+        f"different from the {template.positive} ones."
+    )
+
+
+def build_prompt(
+    item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
+) -> str:
+    """The text of one leg's question."""
+    options = ", ".join(f'"{c.label}) {c.text}"' for c in item.candidates)
+    parts: list[str] = []
+    if item.context:
+        parts.append(f"Context:\n{item.context.strip()}\n")
+    parts.append(
+        f"Given this question {item.question.strip()} and its answer options: {options}, "
+        f"please output the {template.word(polarity)} ones."
+    )
+    cot = Mitigation.COT in mitigations
+    with_reasoning = [c for c in item.candidates if c.reasoning]
+    if cot and with_reasoning:
+        parts.append("\nEach option was derived through the reasoning path below.")
+        for candidate in item.candidates:
+            reasoning = candidate.reasoning.strip() if candidate.reasoning else "(not given)"
+            parts.append(f"\n{candidate.label}) {candidate.text}\nReasoning: {reasoning}")
+        parts.append("")
+    if polarity is Polarity.REVERSE and Mitigation.NEG_EXP in mitigations:
+        parts.append(_neg_exp_sentence(template))
+    parts.append(_ANSWER_FORMAT_COT if cot else _ANSWER_FORMAT)
+    return "\n".join(parts)
+
+
+def build_messages(
+    item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
+) -> list[Message]:
+    """The conversation sent to the judge for one leg."""
+    return [{"role": "user", "content": build_prompt(item, polarity, template, mitigations)}]

@@ -1,0 +1,144 @@
+"""Judges built from plain Python: a user's function, or a script for tests."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import threading
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from prin_guard._exceptions import TransientJudgeError, UsageError
+from prin_guard._models import Usage
+from prin_guard.judges._base import JudgeResponse, Message
+
+__all__ = ["FunctionJudge", "ScriptedJudge"]
+
+PromptFn = Callable[[str], "str | Awaitable[str | None] | None"]
+
+# Failures of a user's function that a retry may cure. Anything else is permanent.
+_TRANSIENT = (TimeoutError, ConnectionError)
+
+
+def _render_conversation(messages: Sequence[Message]) -> str:
+    """The prompt a single-string function sees.
+
+    One user message is passed as it is. A longer conversation (a probe's
+    follow-up) is written out turn by turn, so a plain ``fn(prompt)`` can still
+    answer it.
+    """
+    if len(messages) == 1:
+        return messages[0]["content"]
+    names = {"system": "System", "user": "User", "assistant": "Assistant"}
+    return "\n\n".join(f"{names[m['role']]}: {m['content']}" for m in messages)
+
+
+class FunctionJudge:
+    """Wrap any function ``fn(prompt: str) -> str`` (sync or async) as a judge.
+
+    ``name`` identifies the judge in cache keys: two different functions must
+    not share a name, or one will be served the other's cached answers. It
+    defaults to the function's qualified name.
+
+    A sync function runs in a worker thread so that a batch can overlap calls.
+    ``TimeoutError`` and ``ConnectionError`` from the function are retried;
+    other exceptions fail the call at once.
+    """
+
+    def __init__(self, fn: PromptFn, *, name: str | None = None) -> None:
+        if not callable(fn):
+            raise UsageError(f"fn: expected a callable, got {type(fn).__name__}")
+        self._fn = fn
+        self._is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+            getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
+        )
+        self.name = (
+            name or f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+        )
+
+    def identity(self) -> Mapping[str, Any]:
+        return {"kind": "function", "name": self.name}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        prompt = _render_conversation(messages)
+        try:
+            if self._is_async:
+                result = await self._fn(prompt)  # type: ignore[misc]
+            else:
+                result = await asyncio.to_thread(self._fn, prompt)
+                if inspect.isawaitable(result):
+                    result = await result
+        except _TRANSIENT as exc:
+            raise TransientJudgeError(f"{type(exc).__name__}: {exc}") from exc
+        if result is not None and not isinstance(result, str):
+            raise TypeError(f"judge function returned {type(result).__name__}, expected str")
+        return JudgeResponse(text=result)
+
+
+Rule = Callable[[str], "str | None"]
+
+
+class ScriptedJudge:
+    """A judge that answers from a script, for tests of code that uses prin-guard.
+
+    ``direct`` and ``reverse`` are the replies to the direct and the reverse
+    question; each may be a string, ``None`` (no reply), an exception instance to
+    raise, or a list of these consumed one call at a time (the last one repeats).
+    ``fn`` replaces both with a function of the prompt. ``calls`` records every
+    conversation received, in order.
+    """
+
+    def __init__(
+        self,
+        direct: Any = None,
+        reverse: Any = None,
+        *,
+        fn: Rule | None = None,
+        name: str = "scripted",
+        usage: Usage | None = None,
+    ) -> None:
+        self.name = name
+        self._fn = fn
+        self._usage = usage
+        self._scripts = {"direct": _cycle_last(direct), "reverse": _cycle_last(reverse)}
+        self.calls: list[list[Message]] = []
+        self._lock = threading.Lock()
+
+    def identity(self) -> Mapping[str, Any]:
+        return {"kind": "scripted", "name": self.name}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        with self._lock:
+            self.calls.append(list(messages))
+        prompt = messages[-1]["content"]
+        if self._fn is not None:
+            reply: Any = self._fn(prompt)
+        else:
+            reply = next(self._scripts[_polarity_of(prompt)])
+        if isinstance(reply, BaseException):
+            raise reply
+        return JudgeResponse(text=reply, usage=self._usage)
+
+    @property
+    def call_count(self) -> int:
+        return len(self.calls)
+
+
+def _polarity_of(prompt: str) -> str:
+    # The reverse templates are the only ones that ask for the negative word.
+    first = prompt.split("\n", 1)[0] if not prompt.startswith("Context:") else prompt
+    lowered = first.lower()
+    for negative in ("incorrect ones", "wrong ones", "inappropriate ones"):
+        if negative in lowered:
+            return "reverse"
+    return "direct"
+
+
+def _cycle_last(script: Any) -> Any:
+    items = list(script) if isinstance(script, list | tuple) else [script]
+    return itertools.chain(items, itertools.repeat(items[-1]))
