@@ -40,7 +40,7 @@ from prin_guard._prompts import (
     parse_mitigations,
 )
 from prin_guard._reconcile import POLICIES, Policy, reconcile
-from prin_guard.cache import Cache, MemoryCache, cache_key
+from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.judges._base import Judge, JudgeResponse, Message
 from prin_guard.judges._function import FunctionJudge
 
@@ -187,7 +187,7 @@ class Guard:
         """Judge calls made by this guard (cache hits excluded)."""
         self._identity = json.loads(json.dumps(dict(self.judge.identity())))
         self._semaphore: asyncio.Semaphore | None = None
-        self._inflight: dict[str, asyncio.Future[JudgeResponse]] = {}
+        self._inflight: dict[str, asyncio.Future[tuple[JudgeResponse, bool]]] = {}
         self._runner: asyncio.Runner | None = None
         self._runner_lock = threading.Lock()
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -442,8 +442,8 @@ class Guard:
             if self.cache is not None:
                 log().debug("cache_miss", item_id=item.key, leg=leg_name)
             started = time.perf_counter()
-            response = await self._judge_once(item, plan)
-            latency_ms, cached = (time.perf_counter() - started) * 1000, False
+            response, cached = await self._judge_once(item, plan)
+            latency_ms = 0.0 if cached else (time.perf_counter() - started) * 1000
         parsed = parse_reply(
             response.text, item.labels, [candidate.text for candidate in item.candidates]
         )
@@ -463,26 +463,63 @@ class Guard:
             cached=cached,
         )
 
-    async def _judge_once(self, item: Item, plan: _LegPlan) -> JudgeResponse:
-        """Call the judge for one leg, sharing the call with identical legs in flight."""
+    async def _judge_once(self, item: Item, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
+        """Call the judge for one leg, unless someone else already is.
+
+        Identical legs in flight in this guard share one call. With a shared cache
+        that supports single flight, identical legs in other processes do too: one
+        process claims the key and calls the judge, the others wait for its answer.
+        Returns the answer and whether it came from the cache.
+        """
         pending = self._inflight.get(plan.key)
         if pending is not None:
             return await asyncio.shield(pending)
-        future: asyncio.Future[JudgeResponse] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[tuple[JudgeResponse, bool]] = (
+            asyncio.get_running_loop().create_future()
+        )
         self._inflight[plan.key] = future
         try:
-            response = await self._call_judge(item, plan)
+            outcome = await self._judge_or_wait(item, plan)
         except BaseException as exc:
             if not future.done():
                 future.set_exception(exc)
                 future.exception()  # mark retrieved: the waiters, if any, re-raise it
             raise
         else:
-            future.set_result(response)
-            await self._store(plan.key, response)
-            return response
+            future.set_result(outcome)
+            return outcome
         finally:
             self._inflight.pop(plan.key, None)
+
+    async def _judge_or_wait(self, item: Item, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
+        flight = self.cache if isinstance(self.cache, SingleFlight) else None
+        if flight is None:
+            response = await self._call_judge(item, plan)
+            await self._store(plan.key, response)
+            return response, False
+        while True:
+            if await flight.claim(plan.key):
+                try:
+                    # Another process may have stored it between our lookup and our claim.
+                    found = await self._lookup(plan.key)
+                    if found is not None:
+                        return found, True
+                    response = await self._call_judge(item, plan)
+                    await self._store(plan.key, response)
+                    return response, False
+                finally:
+                    await flight.release(plan.key)
+            log().debug("single_flight_wait", item_id=item.key, leg=plan.polarity.value)
+            value = await flight.wait(plan.key, timeout=flight.lock_ttl + 1.0)
+            found = _read_cached(value) if value is not None else None
+            if found is not None:
+                return found, True
+            # The holder gave up or died: try to claim the key ourselves.
+
+    async def _lookup(self, key: str) -> JudgeResponse | None:
+        values = await self._prefetch([key])
+        value = values.get(key)
+        return _read_cached(value) if value is not None else None
 
     async def _call_judge(self, item: Item, plan: _LegPlan) -> JudgeResponse:
         if self._semaphore is None:

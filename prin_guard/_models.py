@@ -133,7 +133,8 @@ def _nth_label(index: int) -> str:
 
 
 def _normal_text(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    # Whitespace differences are not differences; case is ("Bb" and "bb" in MMLU).
+    return " ".join(text.split())
 
 
 class Item(_Frozen):

@@ -40,7 +40,7 @@ def test_labels_go_past_z_like_spreadsheet_columns() -> None:
             {"question": "q", "candidates": []}, "candidates", "at least two", id="no-candidates"
         ),
         pytest.param(
-            {"question": "q", "candidates": ["a", "A "]},
+            {"question": "q", "candidates": ["a b", " a  b "]},
             "candidates",
             "same text",
             id="duplicate-texts",

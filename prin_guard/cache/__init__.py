@@ -1,6 +1,20 @@
-"""Caches for judge answers: the protocol, an in-memory LRU, and key hashing."""
+"""Caches for judge answers: the protocol, an in-memory LRU, Redis, and key hashing."""
 
-from prin_guard.cache._base import Cache, cache_key
+from typing import TYPE_CHECKING, Any
+
+from prin_guard.cache._base import Cache, SingleFlight, cache_key
 from prin_guard.cache._memory import MemoryCache
 
-__all__ = ["Cache", "MemoryCache", "cache_key"]
+if TYPE_CHECKING:
+    from prin_guard.cache._redis import RedisCache
+
+__all__ = ["Cache", "MemoryCache", "RedisCache", "SingleFlight", "cache_key"]
+
+
+def __getattr__(name: str) -> Any:
+    # redis-py is imported only when a RedisCache is used.
+    if name == "RedisCache":
+        from prin_guard.cache._redis import RedisCache
+
+        return RedisCache
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["KEY_PREFIX", "Cache", "cache_key"]
+__all__ = ["KEY_PREFIX", "Cache", "SingleFlight", "cache_key"]
 
 KEY_PREFIX = "prin_guard:v1"
 """Bump the version when the meaning of a cached value changes."""
@@ -30,6 +30,25 @@ class Cache(Protocol):
     async def get_many(self, keys: Sequence[str]) -> list[str | None]: ...
 
     async def set_many(self, entries: Mapping[str, str]) -> None: ...
+
+
+@runtime_checkable
+class SingleFlight(Protocol):
+    """A shared cache that can also elect one caller to compute a missing key.
+
+    When several processes miss the same key at once, the one whose ``claim``
+    succeeds calls the judge and stores the answer; the others ``wait`` for it.
+    ``wait`` returns ``None`` when the holder gave up (or died and its claim
+    expired): the waiter then tries to claim the key itself.
+    """
+
+    lock_ttl: float
+
+    async def claim(self, key: str) -> bool: ...
+
+    async def release(self, key: str) -> bool: ...
+
+    async def wait(self, key: str, *, timeout: float, poll: float = 0.05) -> str | None: ...
 
 
 def cache_key(parts: Mapping[str, Any]) -> str:

@@ -1,5 +1,51 @@
 """Evaluating judges on benchmarks: dataset loaders (more to come: runner, report)."""
 
-from prin_guard.eval._datasets import LabeledItem, load_mathqa, sample_path
+from prin_guard.eval._datasets import (
+    DATASETS,
+    DatasetInfo,
+    LabeledItem,
+    Loader,
+    Problem,
+    SkipHandler,
+    load_aqua_rat,
+    load_coinflip,
+    load_commonsenseqa,
+    load_dataset,
+    load_gsm8k,
+    load_gsm8k_solutions,
+    load_jsonl,
+    load_last_letters,
+    load_math,
+    load_mathqa,
+    load_mmlu,
+    load_multiarith,
+    load_strategyqa,
+    load_svamp,
+    sample_path,
+    write_jsonl,
+)
 
-__all__ = ["LabeledItem", "load_mathqa", "sample_path"]
+__all__ = [
+    "DATASETS",
+    "DatasetInfo",
+    "LabeledItem",
+    "Loader",
+    "Problem",
+    "SkipHandler",
+    "load_aqua_rat",
+    "load_coinflip",
+    "load_commonsenseqa",
+    "load_dataset",
+    "load_gsm8k",
+    "load_gsm8k_solutions",
+    "load_jsonl",
+    "load_last_letters",
+    "load_math",
+    "load_mathqa",
+    "load_mmlu",
+    "load_multiarith",
+    "load_strategyqa",
+    "load_svamp",
+    "sample_path",
+    "write_jsonl",
+]

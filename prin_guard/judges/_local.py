@@ -26,13 +26,13 @@ import shutil
 import tempfile
 import threading
 import time
-import warnings
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from prin_guard._events import log
 from prin_guard._exceptions import MissingExtraError, UsageError
 from prin_guard._models import Usage
 from prin_guard._settings import model_cache_dir
@@ -80,6 +80,8 @@ class _Loaded:
     model: Any
     tokenizer: Any
     loaded_from: Path
+    origin: Literal["gguf", "converted", "directory"]
+    """What ``loaded_from`` is: the GGUF file, its converted copy, or a saved model."""
     load_seconds: float
 
 
@@ -95,6 +97,9 @@ class _Runtime:
     def __init__(self) -> None:
         self.torch: Any = self._require("torch")
         self.transformers: Any = self._require("transformers")
+        # transformers 4.56 renamed ``torch_dtype`` to ``dtype``; the old name warns since.
+        version = tuple(int(n) for n in re.findall(r"\d+", self.transformers.__version__)[:2])
+        self.dtype_argument = "dtype" if version >= (4, 56) else "torch_dtype"
         self.answer_line_stop: Any = self._answer_line_stop_class()
         self.seeded_sampler: Any = self._seeded_sampler_class()
 
@@ -193,6 +198,13 @@ class _Registry:
             if loaded is None:
                 loaded = _Loader(source, runtime, cache_dir).load()
                 self._loaded[key] = loaded
+                log().info(
+                    "local_model_loaded",
+                    model=source.name,
+                    loaded_from=str(loaded.loaded_from),
+                    origin=loaded.origin,
+                    seconds=round(loaded.load_seconds, 3),
+                )
             return loaded
 
 
@@ -207,31 +219,34 @@ class _Loader:
     def load(self) -> _Loaded:
         start = time.perf_counter()
         source = self._source
+        origin: Literal["gguf", "converted", "directory"]
         if source.kind == "directory":
             model, tokenizer = self._from_directory(source.path)
-            loaded_from = source.path
+            loaded_from, origin = source.path, "directory"
         else:
             converted = self._cache_dir / f"{source.path.stem}-{source.fingerprint[:12]}"
             if (converted / _MARKER).is_file():
                 model, tokenizer = self._from_directory(converted)
-                loaded_from = converted
+                loaded_from, origin = converted, "converted"
             else:
                 model, tokenizer = self._from_gguf(source.path)
-                loaded_from = source.path
+                loaded_from, origin = source.path, "gguf"
                 self._convert(model, tokenizer, converted)
         model.eval()
         if tokenizer.chat_template is None:
             raise UsageError(
                 f"model {source.name!r} has no chat template: LocalJudge needs a chat model"
             )
-        return _Loaded(model, tokenizer, loaded_from, time.perf_counter() - start)
+        return _Loaded(model, tokenizer, loaded_from, origin, time.perf_counter() - start)
 
     def _from_directory(self, path: Path) -> tuple[Any, Any]:
         tf = self._rt.transformers
         try:
             tokenizer = tf.AutoTokenizer.from_pretrained(path, local_files_only=True)
             model = tf.AutoModelForCausalLM.from_pretrained(
-                path, local_files_only=True, dtype=getattr(self._rt.torch, _DTYPE)
+                path,
+                local_files_only=True,
+                **{self._rt.dtype_argument: getattr(self._rt.torch, _DTYPE)},
             )
         except (OSError, ValueError) as exc:
             raise UsageError(f"could not load the model in {path}: {exc}") from exc
@@ -244,7 +259,7 @@ class _Loader:
         kwargs: dict[str, Any] = {
             "gguf_file": path.name,
             "local_files_only": True,
-            "dtype": getattr(self._rt.torch, _DTYPE),
+            self._rt.dtype_argument: getattr(self._rt.torch, _DTYPE),
         }
         gguf_config = getattr(tf, "GgufConfig", None)
         if gguf_config is not None:
@@ -266,7 +281,7 @@ class _Loader:
         Written into a temporary sibling and renamed, so a reader never sees half a
         copy and two processes converting at once both end with a complete one (the
         loser of the rename throws its own away). A failure only costs speed next time,
-        so it is a warning, not an error.
+        so it is logged, not raised.
         """
         tmp: Path | None = None
         try:
@@ -288,11 +303,10 @@ class _Loader:
                 if not (target / _MARKER).is_file():
                     raise
         except (OSError, ValueError) as exc:
-            warnings.warn(
-                f"LocalJudge could not save the converted model to {target} ({exc}); "
-                "the next load will convert the GGUF file again",
-                RuntimeWarning,
-                stacklevel=5,
+            log().warning(
+                "local_model_not_saved",
+                target=str(target),
+                error=f"{type(exc).__name__}: {exc}",
             )
         finally:
             if tmp is not None:
@@ -324,13 +338,17 @@ class _Fingerprint:
                 and re.fullmatch(r"[0-9a-f]{64}", saved["sha256"])
             ):
                 return str(saved["sha256"])
-        digest = hashlib.sha256()
-        for (name, size, _), file in zip(stats, files, strict=True):
-            digest.update(f"{name}\0{size}\0{cls._sha256(file)}\n".encode())
-        fingerprint = digest.hexdigest()
+        if path.is_file():
+            # A single file's fingerprint is its plain sha256, checkable with sha256sum.
+            fingerprint = cls._sha256(path)
+        else:
+            digest = hashlib.sha256()
+            for (name, size, _), file in zip(stats, files, strict=True):
+                digest.update(f"{name}\0{size}\0{cls._sha256(file)}\n".encode())
+            fingerprint = digest.hexdigest()
         with contextlib.suppress(OSError):
             record.parent.mkdir(parents=True, exist_ok=True)
-            tmp = record.with_name(f".{record.name}.{os.getpid()}.tmp")
+            tmp = record.with_name(f".{record.name}.{os.getpid()}.{threading.get_ident()}.tmp")
             payload = {"path": str(path), "stats": stats, "sha256": fingerprint}
             tmp.write_text(json.dumps(payload), encoding="utf-8")
             os.replace(tmp, record)
