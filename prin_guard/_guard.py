@@ -209,6 +209,19 @@ class Guard:
         self._maybe_raise([verdict])
         return verdict
 
+    async def aask(
+        self, item: Item | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
+    ) -> Leg:
+        """Ask one of the two questions only, cached like a verdict's leg.
+
+        For evaluations that need single answers (self-consistency samples,
+        paraphrase inconsistency); a verdict needs both legs, so use ``acheck``.
+        """
+        checked = coerce_item(item, self.max_chars)
+        plan = next(p for p in self._plan(checked) if p.polarity is Polarity(polarity))
+        prefetched = await self._prefetch([plan.key])
+        return await self._leg(checked, plan, prefetched.get(plan.key))
+
     async def acheck_many(self, items: Iterable[Item | Mapping[str, Any]]) -> list[Verdict]:
         """Judge many items; one verdict per item, in input order.
 
@@ -478,8 +491,14 @@ class Guard:
             asyncio.get_running_loop().create_future()
         )
         self._inflight[plan.key] = future
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.concurrency)
         try:
-            outcome = await self._judge_or_wait(item, plan)
+            # One slot per leg being judged, held through claiming, calling (with
+            # its retries: a rate-limited provider slows the whole guard down, as
+            # it should) and storing, so a batch never floods the judge or the cache.
+            async with self._semaphore:
+                outcome = await self._judge_or_wait(item, plan)
         except BaseException as exc:
             if not future.done():
                 future.set_exception(exc)
@@ -522,22 +541,19 @@ class Guard:
         return _read_cached(value) if value is not None else None
 
     async def _call_judge(self, item: Item, plan: _LegPlan) -> JudgeResponse:
-        if self._semaphore is None:
-            self._semaphore = asyncio.Semaphore(self.concurrency)
         leg_name = plan.polarity.value
         attempt = 0
         try:
             async for try_ in self.retry.retrying():
                 with try_:
                     attempt += 1
-                    async with self._semaphore:
-                        started = time.perf_counter()
-                        self.judge_calls += 1
-                        log().debug(
-                            "judge_prompt", item_id=item.key, leg=leg_name, messages=plan.messages
-                        )
-                        response = await self.judge.complete(plan.messages, labels=item.labels)
-                        latency_ms = (time.perf_counter() - started) * 1000
+                    started = time.perf_counter()
+                    self.judge_calls += 1
+                    log().debug(
+                        "judge_prompt", item_id=item.key, leg=leg_name, messages=plan.messages
+                    )
+                    response = await self.judge.complete(plan.messages, labels=item.labels)
+                    latency_ms = (time.perf_counter() - started) * 1000
                     log().info(
                         "judge_call",
                         item_id=item.key,

@@ -7,10 +7,14 @@ Template ``v0`` is the paper's wording verbatim (section 3):
     ... please output the incorrect ones.                   (Reverse Prompt)
 
 ``v1`` and ``v2`` are its paraphrases (Table 4): right/wrong and
-appropriate/inappropriate. The paper extracts answer spans from free text; to
-make replies readable we append an output-format instruction asking for a final
-``Answer:`` line. That instruction is the same for every template, so PRIN
-differences between templates come from the paper's words only.
+appropriate/inappropriate. ``v3`` (accurate/inaccurate) and ``v4`` (valid/invalid)
+are two further paraphrases of our own, needed for the paper's five-paraphrase
+Paraphrase Inconsistency, whose extra two prompts the paper does not print.
+
+The paper extracts answer spans from free text; to make replies readable we
+append an output-format instruction asking for a final ``Answer:`` line. That
+instruction is the same for every template, so PRIN differences between
+templates come from the paper's words only.
 
 Mitigations (section 4.3):
 
@@ -72,6 +76,11 @@ TEMPLATES: dict[str, Template] = {
         Template("v0", 1, "correct", "incorrect"),
         Template("v1", 1, "right", "wrong"),
         Template("v2", 1, "appropriate", "inappropriate"),
+        # Two more paraphrases for the paper's Paraphrase Inconsistency (section 4.4),
+        # which needs five direct prompts; the paper had GPT-4 write its two extra
+        # ones and does not print them, so these are ours.
+        Template("v3", 1, "accurate", "inaccurate"),
+        Template("v4", 1, "valid", "invalid"),
     )
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["home_dir", "model_cache_dir"]
+__all__ = ["env_is_set", "home_dir", "model_cache_dir", "prefer_bundled_litellm_cost_map"]
 
 
 def home_dir() -> Path:
@@ -25,3 +25,17 @@ def home_dir() -> Path:
 def model_cache_dir() -> Path:
     """Where converted local models (safetensors) are kept."""
     return home_dir() / "models"
+
+
+def prefer_bundled_litellm_cost_map() -> None:
+    """Make litellm use its bundled price list instead of fetching one at import.
+
+    The fetch costs seconds offline and makes costs depend on the day. An
+    application that set ``LITELLM_LOCAL_MODEL_COST_MAP`` itself keeps its choice.
+    """
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+def env_is_set(name: str) -> bool:
+    """Whether an environment variable is set (its value is never read here)."""
+    return bool(os.environ.get(name))

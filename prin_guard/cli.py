@@ -8,14 +8,25 @@ Heavy modules are imported inside the commands so ``--help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from prin_guard import Guard, Judge, Verdict
 
 __all__ = ["main"]
+
+# What the user asked for goes to the real stdout; anything a dependency prints
+# while a command runs (litellm's help banner, for one) goes to stderr, so that
+# `--json` output stays parseable.
+_stdout: TextIO = sys.stdout
+
+
+def emit(text: str = "") -> None:
+    """Print a result line to the real standard output."""
+    print(text, file=_stdout, flush=True)
 
 
 def _configure_logging(verbosity: int) -> None:
@@ -36,31 +47,71 @@ def _configure_logging(verbosity: int) -> None:
     )
 
 
-def build_judge(spec: str, *, api_base: str | None = None) -> Judge:
-    """A judge from its command-line spelling: ``local`` or ``local:<model id or path>``."""
-    from prin_guard._exceptions import UsageError
-    from prin_guard.judges import LocalJudge
+def build_judge(spec: str, *, api_base: str | None = None, structured: str | None = None) -> Judge:
+    """A judge from its command-line spelling.
 
-    if spec == "local":
-        judge: Judge = LocalJudge()
+    ``local`` (the bundled model), ``local:<model id or path>``, or any litellm
+    model string (``openai/gpt-4o-mini``, ``ollama/llama3``, ``openai/<name>`` with
+    ``--api-base`` for an OpenAI-compatible server). API keys come from the
+    provider's usual environment variables (``OPENAI_API_KEY``, ...), read by litellm.
+    """
+    from prin_guard._exceptions import UsageError
+    from prin_guard.judges import LiteLLMJudge, LocalJudge
+
+    judge: Judge
+    if spec == "local" or spec.startswith("local:"):
+        if api_base is not None or structured is not None:
+            raise UsageError("--api-base and --structured apply to litellm judges only")
+        judge = LocalJudge(spec.removeprefix("local").removeprefix(":") or None)
         return judge
-    if spec.startswith("local:"):
-        return LocalJudge(spec.removeprefix("local:"))
-    raise UsageError(f"--judge: unknown judge {spec!r}; use 'local' or 'local:<model id or path>'")
+    if "/" not in spec:
+        raise UsageError(
+            f"--judge: unknown judge {spec!r}; use 'local', 'local:<model id or path>' or a "
+            "litellm model string such as 'openai/gpt-4o-mini'"
+        )
+    mode: Any = {
+        "none": False,
+        None: False,
+        "auto": "auto",
+        "json-schema": "json_schema",
+        "json-object": "json_object",
+    }[structured]
+    from prin_guard._settings import env_is_set
+
+    api_key = None
+    if api_base is not None and spec.startswith("openai/") and not env_is_set("OPENAI_API_KEY"):
+        # A local OpenAI-compatible server (llama.cpp, vLLM) needs no key, but the
+        # OpenAI client refuses to send a request without one.
+        api_key = "no-key"
+    judge = LiteLLMJudge(spec, api_base=api_base, api_key=api_key, structured=mode)
+    return judge
 
 
 def _add_guard_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--judge",
         default="local",
-        help="'local' (bundled SmolLM2-135M-Instruct) or 'local:<HF model id or path>'",
+        help="'local' (bundled SmolLM2-135M-Instruct), 'local:<HF model id or path>', or a "
+        "litellm model string such as 'openai/gpt-4o-mini' (keys from the provider's usual "
+        "environment variables)",
+    )
+    parser.add_argument(
+        "--api-base",
+        help="base URL of an OpenAI-compatible server for a litellm judge "
+        "(e.g. http://127.0.0.1:8000/v1)",
+    )
+    parser.add_argument(
+        "--structured",
+        choices=["none", "auto", "json-schema", "json-object"],
+        help="constrain a litellm judge's answer to JSON over the labels "
+        "(json-object for llama.cpp's server)",
     )
     parser.add_argument(
         "--template",
         default="v0",
-        choices=["v0", "v1", "v2"],
+        choices=["v0", "v1", "v2", "v3", "v4"],
         help="prompt wording: v0 the paper's (correct/incorrect), v1 right/wrong, "
-        "v2 appropriate/inappropriate",
+        "v2 appropriate/inappropriate (the paper's paraphrases); v3, v4 our own",
     )
     parser.add_argument(
         "--mitigation",
@@ -88,7 +139,7 @@ def _guard_from(args: argparse.Namespace) -> Guard:
     from prin_guard import Guard
 
     return Guard(
-        build_judge(args.judge),
+        build_judge(args.judge, api_base=args.api_base, structured=args.structured),
         template=args.template,
         mitigations=args.mitigation,
         policy=args.policy,
@@ -162,9 +213,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     )
     verdict = _guard_from(args).check(item)
     if args.json:
-        print(verdict.model_dump_json(indent=2))
+        emit(verdict.model_dump_json(indent=2))
     else:
-        print(render_verdict(verdict, item.question, [c.text for c in item.candidates]))
+        emit(render_verdict(verdict, item.question, [c.text for c in item.candidates]))
     return 0
 
 
@@ -175,7 +226,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     records = list(itertools.islice(load_mathqa(sample_path("mathqa")), args.limit))
     guard = _guard_from(args)
-    print(
+    emit(
         f"prin-guard demo: {len(records)} MathQA items, judge {args.judge}, "
         f"template {args.template}. The bundled model is tiny and often wrong: "
         "it shows the mechanics, not judging quality.\n"
@@ -184,11 +235,152 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     for record in records:
         verdict = guard.check(record.item)
         flagged += bool(verdict.flags)
-        print(
+        emit(
             render_verdict(verdict, record.item.question, [c.text for c in record.item.candidates])
         )
-        print(f"Gold answer: {', '.join(record.gold)}\n" + "-" * 72)
-    print(f"{flagged} of {len(records)} verdicts flagged.")
+        emit(f"Gold answer: {', '.join(record.gold)}\n" + "-" * 72)
+    emit(f"{flagged} of {len(records)} verdicts flagged.")
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+    import time
+    from datetime import datetime
+    from pathlib import Path
+
+    from prin_guard._settings import home_dir
+    from prin_guard.cache import MemoryCache, SQLiteCache
+    from prin_guard.eval import load_dataset
+    from prin_guard.eval._report import Run, write_report
+    from prin_guard.eval._runner import EvalConfig, Progress, run_eval
+    from prin_guard.eval._summary import summarize
+
+    skipped: list[tuple[int, str]] = []
+
+    def on_skip(line: int, reason: str) -> None:
+        skipped.append((line, reason))
+        print(f"prin-guard: skipped row at line {line}: {reason}", file=sys.stderr)
+
+    records = list(load_dataset(args.dataset, path=args.path, limit=args.limit, on_skip=on_skip))
+    mitigations = [] if args.mitigation == ["none"] else (args.mitigation or ["cot", "neg_exp"])
+    methods = [m.replace("-", "_") for m in args.methods.split(",") if m]
+    analyses = [] if args.analyses == "none" else [a for a in args.analyses.split(",") if a]
+    judge = build_judge(args.judge, api_base=args.api_base, structured=args.structured)
+    config = EvalConfig(
+        dataset=args.dataset,
+        mitigations=tuple(m.replace("-", "_") for m in mitigations),
+        template=args.template,
+        methods=tuple(methods),
+        analyses=tuple(analyses),
+        repeats=args.repeats,
+        sc_samples=args.samples,
+        temperature=args.temperature,
+        seed=args.seed,
+        concurrency=args.concurrency,
+        limit=args.limit,
+        judge=dict(judge.identity()),
+    )
+    cache: Any
+    if args.cache == "none":
+        cache = None
+    elif args.cache == "memory":
+        cache = MemoryCache()
+    elif args.cache.startswith(("redis://", "rediss://", "unix://")):
+        from prin_guard.cache import RedisCache
+
+        cache = RedisCache.from_url(args.cache, namespace="eval")
+    else:
+        cache = SQLiteCache(
+            Path(args.cache) if args.cache != "sqlite" else home_dir() / "eval-cache.sqlite3"
+        )
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    judge_name = str(config.judge.get("model") or config.judge.get("name") or "judge")
+    judge_name = judge_name.replace("/", "_").replace(":", "_")[:40]
+    out = Path(args.out or Path("runs") / f"{args.dataset.replace('/', '_')}-{judge_name}-{stamp}")
+    out.mkdir(parents=True, exist_ok=True)
+    name = args.name or out.name
+    print(
+        f"prin-guard eval: {len(records)} items of {args.dataset}, judge {args.judge}, "
+        f"writing {out}",
+        file=sys.stderr,
+    )
+    started = time.monotonic()
+    progress = Progress(len(records))
+    interrupted = False
+    stats: dict[str, Any] = {}
+    try:
+        stats = asyncio.run(
+            run_eval(
+                judge,
+                records,
+                config,
+                items_path=out / "items.jsonl",
+                cache=cache,
+                progress=progress,
+            )
+        )
+    except KeyboardInterrupt:
+        interrupted = True
+        print("\nprin-guard: interrupted; writing the partial results", file=sys.stderr)
+    from dataclasses import asdict
+
+    run_info = {
+        "name": name,
+        "config": asdict(config),
+        "wall_seconds": stats.get("wall_seconds", time.monotonic() - started),
+        "partial": interrupted,
+        "skipped_rows": [{"line": line, "reason": reason} for line, reason in skipped],
+        "finished": datetime.now().isoformat(timespec="seconds"),
+    }
+    lines = (out / "items.jsonl").read_text(encoding="utf-8").splitlines()
+    summary = summarize([json.loads(line) for line in lines if line], run=run_info)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    report = write_report([Run(name=name, path=out, summary=summary)], out)
+    emit(_summary_text(summary))
+    emit(f"\nreport: {report}")
+    return 130 if interrupted else 0
+
+
+def _summary_text(summary: dict[str, Any]) -> str:
+    def pct(value: Any) -> str:
+        return "-" if value is None else f"{100 * value:.1f}%"
+
+    lines = [
+        f"items judged: {summary.get('items_judged', 0)} of {summary.get('items', 0)}"
+        + (" (partial run)" if summary.get("run", {}).get("partial") else "")
+    ]
+    for key, block in (summary.get("configs") or {}).items():
+        methods = block["methods"]
+        lines.append(
+            f"  {key:<13} PRIN {pct(block['prin']):>6}   accuracy: direct "
+            f"{pct(methods['direct']['accuracy'])}, reverse {pct(methods['reverse']['accuracy'])}"
+            f", synergy {pct(methods['synergy']['accuracy'])}"
+        )
+    sc = summary.get("self_consistency")
+    if sc:
+        lines.append(f"  self-consistency (k={sc['samples']}) accuracy {pct(sc['accuracy'])}")
+    quality = (summary.get("flag_quality") or {}).get("inconsistent_flag")
+    if quality:
+        lines.append(
+            f"  error rate: flagged inconsistent {pct(quality['error_rate_flagged'])}, "
+            f"not flagged {pct(quality['error_rate_unflagged'])}"
+        )
+    return "\n".join(lines)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from prin_guard.eval._report import load_run, write_report
+
+    runs = [load_run(path) for path in args.runs]
+    out = Path(args.out) if args.out else runs[0].path
+    if len(runs) > 1 and not args.out:
+        out = Path("runs") / ("compare-" + "-vs-".join(r.path.name for r in runs))[:120]
+    report = write_report(runs, out)
+    emit(f"report: {report}")
     return 0
 
 
@@ -225,6 +417,69 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--limit", type=int, default=5, help="how many items (default 5)")
     _add_guard_options(demo)
     demo.set_defaults(run=_cmd_demo)
+
+    ev = commands.add_parser(
+        "eval",
+        help="measure a judge's PRIN, accuracy and flag quality on a benchmark",
+        description="Run the PRIN paper's methods on a dataset and write items.jsonl, "
+        "summary.json, report.md and report.html. DATASET is a name (mathqa, aqua-rat, "
+        "commonsenseqa, mmlu, strategyqa, coinflip, gsm8k-solutions: the shipped sample, or "
+        "--path for the full original file) or a generic .jsonl file.",
+    )
+    ev.add_argument("dataset", metavar="DATASET")
+    ev.add_argument("--path", help="the full original dataset file (default: shipped sample)")
+    ev.add_argument("--limit", type=int, help="judge at most this many items")
+    ev.add_argument("--seed", type=int, default=0, help="seed for sampling and option subsamples")
+    ev.add_argument("--concurrency", type=int, default=4, help="items judged at once")
+    ev.add_argument(
+        "--methods",
+        default="direct,reverse,synergy,self-consistency",
+        help="comma-separated: direct, reverse, synergy, self-consistency",
+    )
+    ev.add_argument(
+        "--analyses",
+        default="paraphrase,options,randomness",
+        help="comma-separated: paraphrase (Table 5, paraphrase inconsistency), options "
+        "(Figure 5), randomness (randomness inconsistency); or 'none'",
+    )
+    ev.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="sampled repeats of the base run for PRIN mean ± std (Table 6)",
+    )
+    ev.add_argument("--samples", type=int, default=5, help="self-consistency samples (k)")
+    ev.add_argument(
+        "--temperature",
+        type=float,
+        default=0.7,
+        help="sampling temperature for self-consistency, randomness and repeats",
+    )
+    ev.add_argument(
+        "--cache",
+        default="sqlite",
+        help="sqlite (default, under PRIN_GUARD_HOME: re-runs resume), a .sqlite3 "
+        "path, memory, none, or a redis:// URL",
+    )
+    ev.add_argument("--out", help="run directory (default runs/<dataset>-<judge>-<time>)")
+    ev.add_argument("--name", help="the run's name in reports")
+    _add_guard_options(ev)
+    ev.set_defaults(run=_cmd_eval)
+    for action in ev._actions:
+        if action.dest == "mitigation":
+            action.choices = ["cot", "neg-exp", "neg_exp", "none"]
+            action.help = (
+                "mitigations to compare: every combination of those given is run "
+                "(default: cot and neg-exp, so none, cot, neg_exp, cot+neg_exp); 'none' "
+                "for the bare prompts only"
+            )
+
+    rep = commands.add_parser(
+        "report", help="re-render a run's report, or compare runs side by side"
+    )
+    rep.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    rep.add_argument("--out", help="where to write the report (default: the run directory)")
+    rep.set_defaults(run=_cmd_report)
     return parser
 
 
@@ -233,8 +488,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _configure_logging(args.verbose)
     from prin_guard._exceptions import PrinGuardError
 
+    global _stdout
+    _stdout = sys.stdout
     try:
-        result: Any = args.run(args)
+        with contextlib.redirect_stdout(sys.stderr):
+            result: Any = args.run(args)
     except PrinGuardError as exc:
         print(f"prin-guard: error: {exc}", file=sys.stderr)
         return 2

@@ -1,5 +1,12 @@
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,3 +43,67 @@ def _reset_structlog() -> Iterator[None]:
     """The CLI configures structlog for its process; don't let that leak between tests."""
     yield
     structlog.reset_defaults()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[str]:
+    """llama.cpp's OpenAI-compatible server with the bundled SmolLM2 GGUF, on loopback.
+
+    Yields the base URL (``http://127.0.0.1:<port>/v1``); stops the server afterwards.
+    """
+    from prin_guard.judges._local import LocalJudge
+
+    gguf = LocalJudge._bundled_gguf()
+    port = free_port()
+    log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)  # noqa: SIM115
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(gguf),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--model_alias",
+            "smollm2",
+            "--n_ctx",
+            "4096",
+            "--n_threads",
+            "2",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/models", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"llama.cpp server did not start: {Path(log.name).read_text()[-2000:]}"
+                )
+            time.sleep(0.25)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+        os.unlink(log.name)

@@ -78,9 +78,9 @@ def test_mitigations_accept_cli_spelling_and_reject_unknown() -> None:
 
 
 def test_unknown_template_lists_known_ones() -> None:
-    with pytest.raises(UsageError, match="known: v0, v1, v2"):
+    with pytest.raises(UsageError, match="known: v0, v1, v2, v3, v4"):
         get_template("v9")
 
 
 def test_template_ids_carry_versions() -> None:
-    assert [t.prompt_id for t in TEMPLATES.values()] == ["v0@1", "v1@1", "v2@1"]
+    assert [t.prompt_id for t in TEMPLATES.values()] == ["v0@1", "v1@1", "v2@1", "v3@1", "v4@1"]

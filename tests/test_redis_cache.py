@@ -639,18 +639,18 @@ async def test_guard_second_run_makes_no_judge_calls(
     cache: RedisCache, namespace: str, raw: aioredis.Redis
 ) -> None:
     judge = ScriptedJudge("Answer: A", "Answer: B")
-    first = await prin_guard.Guard(judge, cache=cache).acheck_many(_batch(5))
-    assert judge.call_count == 10
-    assert [v.correct for v in first] == [("A",)] * 5
+    first = await prin_guard.Guard(judge, cache=cache).acheck_many(_batch(100))
+    assert judge.call_count == 200
+    assert [v.correct for v in first] == [("A",)] * 100
     assert not any(v.cached for v in first)
 
     # another guard, as another process would be: everything comes from Redis
-    second = await prin_guard.Guard(judge, cache=cache).acheck_many(_batch(5))
-    assert judge.call_count == 10
+    second = await prin_guard.Guard(judge, cache=cache).acheck_many(_batch(100))
+    assert judge.call_count == 200
     assert all(v.cached for v in second)
     assert [v.correct for v in second] == [v.correct for v in first]
     names = await _names(raw, namespace)
-    assert len(names) == 10
+    assert len(names) == 200
     assert not any(PROMPT_TEXT in name for name in names)
 
 
@@ -682,3 +682,43 @@ async def test_guard_treats_a_corrupt_value_as_a_miss_and_overwrites_it(
     assert repaired["schema"] == 1
     assert repaired["kind"] == "leg"
     assert await raw.ttl(victim) > 0
+
+
+async def test_redis_killed_during_a_batch_of_200_costs_no_verdict(
+    own_redis: RedisServer,
+) -> None:
+    """Kill Redis in the middle of check_many, restart it: every item still gets a
+    verdict, nothing escapes, and what is judged after the restart is cached again."""
+    cache = RedisCache.from_url(
+        own_redis.url, namespace="outage", socket_timeout=0.2, cooldown=0.05
+    )
+    done = 0
+
+    async def judge(prompt: str) -> str:
+        nonlocal done
+        await asyncio.sleep(0.002)
+        done += 1
+        if done == 120:
+            own_redis.kill()  # mid-batch, from inside a judge call
+        if done == 260:
+            own_redis.start()
+        return "Answer: A" if "incorrect" not in prompt else "Answer: B"
+
+    guard = prin_guard.Guard(
+        prin_guard.FunctionJudge(judge, name="outage-judge"), cache=cache, concurrency=4
+    )
+    with capture_logs() as events:
+        verdicts = await guard.acheck_many(_batch(200))
+    assert len(verdicts) == 200
+    assert all(v.correct == ("A",) and not v.flags for v in verdicts)
+    warnings = [e for e in events if e["log_level"] == "warning"]
+    assert 1 <= len([e for e in warnings if e["event"] == "cache_unavailable"]) <= 2
+
+    # The legs judged after the restart were stored again: a second pass calls the
+    # judge only for the legs whose writes fell into the outage.
+    second = prin_guard.Guard(prin_guard.FunctionJudge(judge, name="outage-judge"), cache=cache)
+    again = await second.acheck_many(_batch(200))
+    assert all(v.correct == ("A",) for v in again)
+    assert sum(v.cached for v in again) > 0
+    assert 0 < second.judge_calls < guard.judge_calls
+    await cache.aclose()

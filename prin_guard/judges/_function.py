@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
+import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -87,8 +88,9 @@ class ScriptedJudge:
     ``direct`` and ``reverse`` are the replies to the direct and the reverse
     question; each may be a string, ``None`` (no reply), an exception instance to
     raise, or a list of these consumed one call at a time (the last one repeats).
-    ``fn`` replaces both with a function of the prompt. ``calls`` records every
-    conversation received, in order.
+    ``fn`` replaces both with a function of the prompt; ``sampled(prompt, seed)``
+    answers for the judge's sampling twins (self-consistency, repeats). ``calls``
+    records every conversation received, in order.
     """
 
     def __init__(
@@ -97,18 +99,32 @@ class ScriptedJudge:
         reverse: Any = None,
         *,
         fn: Rule | None = None,
+        sampled: Callable[[str, int], str | None] | None = None,
         name: str = "scripted",
         usage: Usage | None = None,
     ) -> None:
         self.name = name
         self._fn = fn
+        self._sampled = sampled
+        self._seed: int | None = None
         self._usage = usage
         self._scripts = {"direct": _cycle_last(direct), "reverse": _cycle_last(reverse)}
         self.calls: list[list[Message]] = []
         self._lock = threading.Lock()
 
     def identity(self) -> Mapping[str, Any]:
-        return {"kind": "scripted", "name": self.name}
+        return {"kind": "scripted", "name": self.name, "seed": self._seed}
+
+    def with_sampling(self, temperature: float, seed: int) -> ScriptedJudge:
+        """A sampling twin answering ``sampled(prompt, seed)`` (needs ``sampled``).
+
+        Its calls are recorded on this judge's ``calls`` too.
+        """
+        if self._sampled is None:
+            raise UsageError("ScriptedJudge: pass sampled=fn(prompt, seed) to sample from it")
+        twin = ScriptedJudge(fn=lambda prompt: self._sampled(prompt, seed))  # type: ignore[misc]
+        twin.name, twin._seed, twin.calls, twin._lock = self.name, seed, self.calls, self._lock
+        return twin
 
     async def complete(
         self, messages: Sequence[Message], *, labels: Sequence[str] = ()
@@ -130,13 +146,12 @@ class ScriptedJudge:
 
 
 def _polarity_of(prompt: str) -> str:
-    # The reverse templates are the only ones that ask for the negative word.
-    first = prompt.split("\n", 1)[0] if not prompt.startswith("Context:") else prompt
-    lowered = first.lower()
-    for negative in ("incorrect ones", "wrong ones", "inappropriate ones"):
-        if negative in lowered:
-            return "reverse"
-    return "direct"
+    """Which question a prompt asks, read from its "please output the X ones." phrase."""
+    from prin_guard._prompts import TEMPLATES  # here: _prompts imports the judges package
+
+    asked = re.findall(r"please output the (\w+) ones\.", prompt)
+    negative = {template.negative for template in TEMPLATES.values()}
+    return "reverse" if asked and asked[-1] in negative else "direct"
 
 
 def _cycle_last(script: Any) -> Any:

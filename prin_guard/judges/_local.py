@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
 import importlib
 import importlib.util
@@ -441,6 +442,20 @@ class LocalJudge:
         self._source = self._resolve(model)
         self._rt = _Runtime.get()
         self._loaded = self._registry.get(self._source, self._rt)
+
+    def with_sampling(self, temperature: float, seed: int) -> LocalJudge:
+        """The same model sampling at ``temperature`` with ``seed`` (shares the loaded weights)."""
+        clone = copy.copy(self)
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, int | float)
+            or not (math.isfinite(temperature) and temperature >= 0)
+        ):
+            raise UsageError(f"temperature: expected a finite number >= 0, got {temperature!r}")
+        self._check_int("seed", seed, minimum=0)
+        clone.temperature = float(temperature)
+        clone.seed = seed
+        return clone
 
     @property
     def loaded_from(self) -> Path:

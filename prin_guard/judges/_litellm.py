@@ -1,0 +1,572 @@
+"""A judge behind any chat API that litellm speaks: OpenAI, Anthropic, Ollama, vLLM, llama.cpp...
+
+litellm is imported when the first :class:`LiteLLMJudge` is built, never when this
+module is imported: ``import prin_guard`` must stay fast, and ``import litellm``
+costs about three seconds on its own.
+
+Every setting goes with each call (``litellm.acompletion(..., api_key=...)``); no
+litellm module global is ever assigned, so two judges (or prin-guard and the
+application around it) never fight over litellm's configuration. litellm's own
+retries are switched off per call: prin-guard's engine retries, with its own
+bounds, and a second retry loop underneath would multiply the attempts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import email.utils
+import importlib
+import json
+import math
+import threading
+import time
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from prin_guard._events import log
+from prin_guard._exceptions import (
+    JudgeError,
+    TransientJudgeError,
+    UsageError,
+)
+from prin_guard._models import Usage
+from prin_guard._settings import prefer_bundled_litellm_cost_map
+from prin_guard.judges._base import JudgeResponse, Message
+
+__all__ = ["LiteLLMJudge", "StructuredMode"]
+
+StructuredMode = Literal["json_schema", "json_object"]
+"""How a structured answer is requested.
+
+``json_schema``: ``response_format={"type": "json_schema", "json_schema": {...,
+"strict": true}}``, the OpenAI form, which litellm translates for other providers.
+``json_object``: ``response_format={"type": "json_object", "schema": {...}}``, the
+form llama.cpp's server and some other OpenAI-compatible servers understand.
+"""
+
+_STRUCTURED_CHOICES = ("auto", "json_schema", "json_object")
+
+# Arguments the judge sets itself. ``response_format`` comes from ``structured``;
+# ``stream`` and ``n`` would change the shape of the reply the judge reads.
+_RESERVED = frozenset(
+    {
+        "model",
+        "messages",
+        "stream",
+        "n",
+        "response_format",
+        "num_retries",
+        "max_retries",
+        "kind",
+        "structured",
+    }
+)
+
+# Arguments that change how a call is made, never what the model answers: left
+# out of the identity (and so of cache keys).
+_TRANSPORT_ONLY = frozenset(
+    {
+        "timeout",
+        "stream_timeout",
+        "metadata",
+        "litellm_metadata",
+        "client",
+        "shared_session",
+        "ssl_verify",
+        "organization",
+        "user",
+        "api_version",
+        "litellm_call_id",
+        "litellm_logging_obj",
+    }
+)
+
+# A name is secret-looking when one of its "_"/"-"-separated words is one of these,
+# or when it contains one of the fragments. ("tokens" in max_completion_tokens is a
+# count, not a credential; "token" alone, as in api_token, is a credential.)
+_SECRET_WORDS = frozenset({"key", "keys", "token", "secret", "secrets", "password", "bearer"})
+_SECRET_FRAGMENTS = (
+    "secret",
+    "password",
+    "passwd",
+    "apikey",
+    "auth",
+    "credential",
+    "cookie",
+    "header",
+)
+
+# litellm is loaded once per process, under a lock.
+_litellm: Any = None
+_openai: Any = None
+_import_lock = threading.Lock()
+
+
+def _load_litellm() -> Any:
+    """Import litellm (once), without letting it fetch its price list from the network.
+
+    On import, litellm downloads its model cost map from GitHub unless
+    ``LITELLM_LOCAL_MODEL_COST_MAP`` is true. Offline or behind a firewall that
+    drops packets, that fetch adds up to five seconds (its timeout) to the import
+    and leaves a thread retrying in the background, which may swap the prices in
+    while a run is going; online, it makes costs depend on the day. The copy of the
+    map bundled with the installed litellm is enough to price calls, so prin-guard
+    asks for it, but only when the application has not chosen itself: an explicit
+    ``LITELLM_LOCAL_MODEL_COST_MAP=False`` is respected.
+    """
+    global _litellm, _openai
+    with _import_lock:
+        if _litellm is None:
+            prefer_bundled_litellm_cost_map()
+            try:
+                module = importlib.import_module("litellm")
+                openai = importlib.import_module("openai")
+            except ImportError as exc:
+                raise UsageError(
+                    "LiteLLMJudge needs litellm, a dependency of prin-guard: "
+                    "pip install 'litellm>=1.83,!=1.82.7,!=1.82.8'"
+                ) from exc
+            _litellm, _openai = module, openai
+        return _litellm
+
+
+def _is_secret_name(name: str) -> bool:
+    lowered = name.lower()
+    words = set(lowered.replace("-", "_").split("_"))
+    return bool(words & _SECRET_WORDS) or any(f in lowered for f in _SECRET_FRAGMENTS)
+
+
+def _public_value(value: Any) -> Any:
+    """``value`` with secret-looking keys of nested mappings removed."""
+    if isinstance(value, Mapping):
+        return {
+            str(k): _public_value(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
+            if not _is_secret_name(str(k))
+        }
+    if isinstance(value, list | tuple):
+        return [_public_value(v) for v in value]
+    return value
+
+
+def _public_url(url: str | None) -> str | None:
+    """``url`` without user, password, query or fragment: only where the server is."""
+    if url is None:
+        return None
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 literal
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = f"{host}:{port}" if port is not None else host
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _labels_schema(labels: Sequence[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "labels": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(labels)},
+                "maxItems": len(labels),
+            }
+        },
+        "required": ["labels"],
+        # OpenAI's strict mode rejects an object schema without it.
+        "additionalProperties": False,
+    }
+
+
+def _response_format(mode: StructuredMode, labels: Sequence[str]) -> dict[str, Any]:
+    schema = _labels_schema(labels)
+    if mode == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "labels", "schema": schema, "strict": True},
+    }
+
+
+def _parse_retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP-date)."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            value = float(millis) / 1000
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return max(value, 0.0)
+    raw = headers.get("retry-after")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        pass
+    else:
+        return max(value, 0.0) if math.isfinite(value) else None
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP-date is GMT
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
+
+
+def _response_headers(exc: BaseException) -> dict[str, str]:
+    """The HTTP response headers an exception carries, names in lower case."""
+    found: dict[str, str] = {}
+    response = getattr(exc, "response", None)
+    sources = (
+        getattr(exc, "headers", None),
+        getattr(response, "headers", None) if response is not None else None,
+        getattr(exc, "litellm_response_headers", None),
+    )
+    for source in sources:
+        if not isinstance(source, Mapping):  # a dict, or httpx.Headers
+            continue
+        for name, value in source.items():
+            if isinstance(name, str) and isinstance(value, str | int | float):
+                found[name.lower()] = str(value)
+    return found
+
+
+class LiteLLMJudge:
+    """A judge that asks a hosted or local chat model through litellm.
+
+    ``model`` is spelled as litellm spells it: ``openai/gpt-4o-mini``,
+    ``anthropic/claude-...``, ``ollama/llama3.1``, or ``openai/<name>`` with
+    ``api_base`` for any OpenAI-compatible server (vLLM, llama.cpp, a gateway).
+    ``api_key`` goes with each call and nowhere else (never into the identity,
+    cache keys or logs); without it litellm reads the provider's usual
+    environment variable. ``temperature``, ``seed`` and ``max_tokens`` are sent
+    when set; ``timeout`` bounds each call, in seconds.
+
+    ``structured`` asks for a JSON answer ``{"labels": [...]}`` constrained to the
+    item's labels: ``True`` or ``"json_schema"`` (the OpenAI form),
+    ``"json_object"`` (llama.cpp's server), ``"auto"`` (``json_schema`` when
+    litellm says the model supports response schemas, else plain text) or
+    ``False``. The prompt still asks for an ``Answer:`` line; the parser reads
+    either.
+
+    Other keyword arguments (``top_p``, ``stop``, ``extra_body``,
+    ``extra_headers``, ...) go to ``litellm.acompletion`` unchanged; those that
+    can change the answer are part of the identity, except secret-looking ones.
+
+    Failures: rate limits (429), timeouts, connection errors, 5xx and malformed
+    replies raise :class:`~prin_guard.TransientJudgeError` (carrying the
+    provider's Retry-After), which prin-guard retries; authentication, bad
+    requests, unknown models and refused content raise
+    :class:`~prin_guard.JudgeError` at once. A reply without any choice is
+    transient too (and so never cached); a choice with no content is an answer
+    that cannot be parsed.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        temperature: float | None = 0.0,
+        seed: int | None = None,
+        max_tokens: int | None = None,
+        timeout: float | None = 60.0,
+        structured: bool | Literal["auto", "json_schema", "json_object"] = False,
+        **call_kwargs: Any,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise UsageError(f"model: expected a litellm model name, got {model!r}")
+        if api_base is not None and not isinstance(api_base, str):
+            raise UsageError(f"api_base: expected a URL, got {type(api_base).__name__}")
+        if api_key is not None and not isinstance(api_key, str):
+            raise UsageError(f"api_key: expected a string, got {type(api_key).__name__}")
+        if temperature is not None and (
+            isinstance(temperature, bool) or not isinstance(temperature, int | float)
+        ):
+            raise UsageError(f"temperature: expected a number, got {temperature!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise UsageError(f"seed: expected an integer, got {seed!r}")
+        if max_tokens is not None and (
+            isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
+        ):
+            raise UsageError(f"max_tokens: expected a positive integer, got {max_tokens!r}")
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
+        ):
+            raise UsageError(f"timeout: expected a positive number of seconds, got {timeout!r}")
+        if not (
+            structured is True
+            or structured is False
+            or (isinstance(structured, str) and structured in _STRUCTURED_CHOICES)
+        ):
+            raise UsageError(
+                "structured: expected True, False, 'auto', 'json_schema' or 'json_object', "
+                f"got {structured!r}"
+            )
+        reserved = sorted(_RESERVED & call_kwargs.keys())
+        if reserved:
+            raise UsageError(
+                f"{', '.join(reserved)}: set by LiteLLMJudge itself "
+                "(use structured= for response_format; prin-guard's Retry for retries)"
+            )
+
+        litellm = _load_litellm()
+        self.model = model
+        self.api_base = api_base
+        self.temperature = None if temperature is None else float(temperature)
+        self.seed = seed
+        self.max_tokens = max_tokens
+        self.timeout = None if timeout is None else float(timeout)
+        self._api_key = api_key
+        self._call_kwargs = dict(call_kwargs)
+        try:
+            bare_model, provider, _, _ = litellm.get_llm_provider(
+                model=model,
+                custom_llm_provider=call_kwargs.get("custom_llm_provider"),
+                api_base=api_base,
+            )
+        except litellm.BadRequestError as exc:
+            raise UsageError(
+                f"model: litellm cannot tell which provider serves {model!r}; "
+                "spell it as '<provider>/<model>', such as 'openai/gpt-4o-mini'"
+            ) from exc
+        self._bare_model: str = bare_model
+        self._provider: str = provider
+        if structured == "auto":
+            supported = bool(
+                litellm.supports_response_schema(model=bare_model, custom_llm_provider=provider)
+            )
+            self.structured: StructuredMode | None = "json_schema" if supported else None
+        elif structured is True:
+            self.structured = "json_schema"
+        elif structured is False:
+            self.structured = None
+        else:
+            self.structured = structured
+        self._identity = self._build_identity()
+
+    # -- identity -----------------------------------------------------------------
+
+    def _build_identity(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        for name, value in sorted(self._call_kwargs.items()):
+            if name in _TRANSPORT_ONLY or _is_secret_name(name):
+                continue
+            public = _public_value(value)
+            try:
+                json.dumps(public)
+            except (TypeError, ValueError) as exc:
+                raise UsageError(
+                    f"{name}: LiteLLMJudge keeps its arguments in the judge's identity (the "
+                    f"cache key) and needs JSON values there, got {type(value).__name__}"
+                ) from exc
+            extra[name] = public
+        return {
+            **extra,
+            "kind": "litellm",
+            "model": self.model,
+            "api_base": _public_url(self.api_base),
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "max_tokens": self.max_tokens,
+            "structured": self.structured or False,
+        }
+
+    def identity(self) -> Mapping[str, Any]:
+        return dict(self._identity)
+
+    def __repr__(self) -> str:
+        return f"LiteLLMJudge({self._identity!r})"
+
+    def with_sampling(self, temperature: float, seed: int) -> LiteLLMJudge:
+        """The same judge sampling at ``temperature`` with ``seed`` (self-consistency, repeats).
+
+        The seed is sent to providers that honour it and is part of the identity,
+        so each sample has its own cache entry.
+        """
+        clone = copy.copy(self)
+        clone.temperature = float(temperature)
+        clone.seed = seed
+        clone._identity = clone._build_identity()
+        return clone
+
+    # -- calls --------------------------------------------------------------------
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        litellm = _load_litellm()
+        kwargs: dict[str, Any] = dict(self._call_kwargs)
+        kwargs.update(
+            model=self.model,
+            messages=[dict(m) for m in messages],
+            api_base=self.api_base,
+            api_key=self._api_key,
+            timeout=self.timeout,
+            num_retries=0,  # prin-guard's engine retries, with its own bounds
+            max_retries=0,  # ... and so must not the provider's SDK underneath
+        )
+        for name in ("temperature", "seed", "max_tokens"):
+            value = getattr(self, name)
+            if value is not None:
+                kwargs[name] = value
+        # An empty enum is not a schema every server compiles (llama.cpp answers 500):
+        # without labels, ask in plain text.
+        structured = self.structured if labels else None
+        if structured is not None:
+            kwargs["response_format"] = _response_format(structured, labels)
+
+        # litellm's timeout bounds each network read; this deadline bounds the whole
+        # call (a server that trickles bytes), a little later so that litellm's wins.
+        deadline = None if self.timeout is None else self.timeout * 1.25 + 1.0
+        try:
+            async with asyncio.timeout(deadline):
+                response = await litellm.acompletion(**kwargs)
+        except TimeoutError as exc:
+            within = "" if deadline is None else f" within {deadline:.3g} s"
+            raise TransientJudgeError(f"{self.model}: no complete reply{within}") from exc
+        except Exception as exc:  # sorted by type in _translate
+            raise self._translate(exc) from exc
+
+        choices = getattr(response, "choices", None) or []
+        if not choices:
+            raise TransientJudgeError(f"{self.model}: the reply had no choices")
+        message = getattr(choices[0], "message", None)
+        content = getattr(message, "content", None)
+        text = content if isinstance(content, str) else None
+        return JudgeResponse(
+            text=text,
+            usage=self._usage(litellm, response),
+            output_format="json" if structured is not None else "text",
+        )
+
+    def _usage(self, litellm: Any, response: Any) -> Usage | None:
+        usage = getattr(response, "usage", None)
+        prompt = _count(getattr(usage, "prompt_tokens", None))
+        completion = _count(getattr(usage, "completion_tokens", None))
+        cost = self._cost(litellm, response)
+        if prompt is None and completion is None and cost is None:
+            return None
+        return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+
+    def _cost(self, litellm: Any, response: Any) -> float | None:
+        """The call's price from litellm's price list; ``None`` for a model it does not know."""
+        try:
+            # The bare model and the provider, given explicitly, spare litellm a lookup
+            # that prints to stdout when the response names a model it does not know.
+            cost = litellm.completion_cost(
+                completion_response=response,
+                model=self._bare_model,
+                custom_llm_provider=self._provider,
+            )
+        except _types(litellm.exceptions, "ModelNotMappedError"):
+            return None  # a model litellm has no price for
+        except Exception as exc:  # noqa: BLE001 - a price is never worth a failed answer
+            log().debug("judge_cost_unknown", model=self.model, error=type(exc).__name__)
+            return None
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
+            return None
+        return float(cost)
+
+    # -- failures -----------------------------------------------------------------
+
+    def _translate(self, exc: Exception) -> JudgeError:
+        """A JudgeError for a failed call: transient when a retry may cure it.
+
+        Decided by the exception's type and, for generic API errors, its HTTP status;
+        never by its message.
+        """
+        litellm, openai = _litellm, _openai
+        message = self._message(exc)
+        errors = litellm.exceptions
+        permanent = _types(
+            errors,
+            "AuthenticationError",
+            "PermissionDeniedError",
+            "NotFoundError",
+            "BadRequestError",  # includes ContentPolicyViolation, ContextWindowExceeded
+            "UnprocessableEntityError",
+            "BudgetExceededError",
+        )
+        transient = (
+            *_types(
+                errors,
+                "RateLimitError",
+                "Timeout",
+                "APIConnectionError",
+                "InternalServerError",
+                "ServiceUnavailableError",
+                "BadGatewayError",
+            ),
+            openai.APIConnectionError,  # also openai.APITimeoutError
+            TimeoutError,
+            ConnectionError,
+        )
+        if isinstance(exc, permanent):
+            return JudgeError(message)
+        if isinstance(exc, transient):
+            if _raised_before_any_request(exc, openai):
+                # litellm reports some client-side configuration errors (a missing
+                # API key) as a 500; no retry will cure them.
+                return JudgeError(message)
+            return TransientJudgeError(
+                message, retry_after=_parse_retry_after(_response_headers(exc))
+            )
+        status = getattr(exc, "status_code", None)
+        if isinstance(status, int) and not isinstance(status, bool):
+            if status >= 500 or status in (408, 409, 429):
+                return TransientJudgeError(
+                    message, retry_after=_parse_retry_after(_response_headers(exc))
+                )
+            return JudgeError(message)
+        return JudgeError(message)
+
+    def _message(self, exc: BaseException) -> str:
+        text = f"{self.model}: {type(exc).__name__}: {exc}"
+        if self._api_key:
+            # litellm redacts keys from its messages; this is a second line of defence.
+            text = text.replace(self._api_key, "***")
+        return text[:2000]
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _types(module: Any, *names: str) -> tuple[type[BaseException], ...]:
+    """The exception classes of ``module`` with these names; those it lacks are skipped."""
+    found = (getattr(module, name, None) for name in names)
+    return tuple(t for t in found if isinstance(t, type) and issubclass(t, BaseException))
+
+
+def _raised_before_any_request(exc: BaseException, openai: Any) -> bool:
+    """Whether the chain of causes shows a client-side error and no HTTP exchange.
+
+    The OpenAI SDK raises its base ``OpenAIError`` (never a subclass) for
+    configuration it refuses before sending anything, such as a missing API key;
+    every network failure or HTTP status has a subclass (``APIError``) or a
+    transport error below it.
+    """
+    seen: set[int] = {id(exc)}
+    # ``exc`` itself is litellm's translation (an APIError subclass even for a 500
+    # it made up); the evidence is in what it was raised from.
+    current: BaseException | None = exc.__cause__ or exc.__context__
+    client_side = False
+    while current is not None and id(current) not in seen and len(seen) < 16:
+        seen.add(id(current))
+        if isinstance(current, (openai.APIError, OSError, TimeoutError)):
+            return False
+        if type(current) is openai.OpenAIError:
+            client_side = True
+        current = current.__cause__ or current.__context__
+    return client_side

@@ -1,0 +1,98 @@
+"""LiteLLMJudge against a real model behind a real OpenAI-compatible server:
+llama.cpp's server with the bundled SmolLM2 GGUF, on loopback. Assertions are
+about structure, not about the tiny model's accuracy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from prin_guard import Flag, Guard, LiteLLMJudge, ParseMethod, ParseStatus
+
+pytestmark = pytest.mark.model
+
+QUESTION = (
+    "If n is an integer and 101 n^2 is at most 10000, what is the greatest possible value of n?"
+)
+
+
+def _item() -> dict[str, object]:
+    return {"question": QUESTION, "candidates": ["7", "8", "9", "10", "11"], "id": "table1"}
+
+
+async def test_text_format_both_legs_and_usage(llama_server: str) -> None:
+    judge = LiteLLMJudge("openai/smollm2", api_base=llama_server, api_key="no-key")
+    verdict = await Guard(judge).acheck(_item())
+    for leg in (verdict.direct, verdict.reverse):
+        assert leg is not None
+        assert leg.output_format == "text"
+        assert leg.raw_text
+        assert leg.usage is not None
+        assert (leg.usage.prompt_tokens or 0) > 50
+        assert (leg.usage.completion_tokens or 0) > 0
+    assert verdict.prin_score is not None
+    assert verdict.usage.prompt_tokens == (
+        verdict.direct.usage.prompt_tokens + verdict.reverse.usage.prompt_tokens  # type: ignore[union-attr, operator]
+    )
+
+
+async def test_structured_format_constrains_the_answer_to_labels(llama_server: str) -> None:
+    judge = LiteLLMJudge(
+        "openai/smollm2", api_base=llama_server, api_key="no-key", structured="json_object"
+    )
+    verdict = await Guard(judge).acheck(_item())
+    for leg in (verdict.direct, verdict.reverse):
+        assert leg is not None
+        assert leg.output_format == "json"
+        payload = json.loads(leg.raw_text or "")
+        assert set(payload["labels"]) <= set("ABCDE")
+        assert leg.parse_method is ParseMethod.STRUCTURED
+        assert leg.parse_status in (ParseStatus.OK, ParseStatus.NONE)
+    assert Flag.UNPARSEABLE_DIRECT not in verdict.flags
+    assert Flag.UNPARSEABLE_REVERSE not in verdict.flags
+
+
+async def test_batch_is_cached_and_second_pass_makes_no_calls(llama_server: str) -> None:
+    judge = LiteLLMJudge("openai/smollm2", api_base=llama_server, api_key="no-key", max_tokens=24)
+    guard = Guard(judge, concurrency=2)
+    items = [
+        {"question": f"What is {a} + {b}?", "candidates": [str(a + b), str(a + b + 1)]}
+        for a, b in [(1, 2), (3, 4), (5, 6)]
+    ]
+    first = await guard.acheck_many(items)
+    assert guard.judge_calls == 6
+    second = await guard.acheck_many(items)
+    assert guard.judge_calls == 6
+    assert all(v.cached for v in second)
+    assert [v.correct for v in first] == [v.correct for v in second]
+
+
+def test_cli_check_against_the_llama_cpp_server(llama_server: str) -> None:
+    args = [
+        "check",
+        "--judge",
+        "openai/smollm2",
+        "--api-base",
+        llama_server,
+        "--question",
+        QUESTION,
+        "--json",
+    ]
+    for candidate in ["7", "8", "9", "10", "11"]:
+        args += ["--candidate", candidate]
+    env_without_key = {k: v for k, v in __import__("os").environ.items() if k != "OPENAI_API_KEY"}
+    out = subprocess.run(
+        [sys.executable, "-m", "prin_guard.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env_without_key,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    verdict = json.loads(out.stdout)  # stdout holds the verdict only
+    assert verdict["direct"]["raw_text"] and verdict["reverse"]["raw_text"]
+    assert 0.0 <= verdict["prin_score"] <= 1.0
