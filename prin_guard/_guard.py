@@ -17,7 +17,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import tenacity
 from pydantic import ValidationError
@@ -30,7 +30,17 @@ from prin_guard._exceptions import (
     TransientJudgeError,
     UsageError,
 )
-from prin_guard._models import Flag, Item, Leg, Polarity, Usage, Verdict, VerdictError
+from prin_guard._models import (
+    Flag,
+    Item,
+    Leg,
+    ParseStatus,
+    Polarity,
+    ProbeRound,
+    Usage,
+    Verdict,
+    VerdictError,
+)
 from prin_guard._parsing import detect_polarity_confusion, parse_reply
 from prin_guard._prompts import (
     Mitigation,
@@ -43,6 +53,9 @@ from prin_guard._reconcile import POLICIES, Policy, reconcile
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.judges._base import Judge, JudgeResponse, Message
 from prin_guard.judges._function import FunctionJudge
+
+if TYPE_CHECKING:
+    from prin_guard.probe._engine import Probe
 
 __all__ = ["Guard", "Retry", "guard"]
 
@@ -134,7 +147,11 @@ class Guard:
     the reported set: ``synergy`` (both legs agree), ``direct`` or ``reverse``.
     ``concurrency`` bounds judge calls in flight. ``on_inconsistent="raise"``
     raises :class:`~prin_guard.InconsistentVerdictError` instead of flagging.
-    ``max_chars`` bounds every text field of an item.
+    ``max_chars`` bounds every text field of an item. ``probe`` (``"closed"``,
+    ``"open"``, ``"leading"``, ``"progressive"`` or a :class:`~prin_guard.probe.Probe`)
+    asks each leg again after its answer ("Are you sure?") and flags the verdict
+    ``vacillating`` when the judge changes its answer; the verdict itself stays
+    the judge's first answer.
     """
 
     def __init__(
@@ -150,6 +167,7 @@ class Guard:
         retry: Retry | None = None,
         on_inconsistent: Literal["flag", "raise"] = "flag",
         max_chars: int = 32_000,
+        probe: str | Probe | None = None,
     ) -> None:
         if isinstance(judge, Judge):
             self.judge: Judge = judge
@@ -183,6 +201,7 @@ class Guard:
         if not isinstance(max_chars, int) or max_chars < 1:
             raise UsageError(f"max_chars: must be a positive integer, got {max_chars!r}")
         self.max_chars = max_chars
+        self.probe = self._check_probe(probe)
         self.judge_calls = 0
         """Judge calls made by this guard (cache hits excluded)."""
         self._identity = json.loads(json.dumps(dict(self.judge.identity())))
@@ -191,6 +210,21 @@ class Guard:
         self._runner: asyncio.Runner | None = None
         self._runner_lock = threading.Lock()
         self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    @staticmethod
+    def _check_probe(probe: str | Probe | None) -> Probe | None:
+        if probe is None:
+            return None
+        from prin_guard.probe._engine import Probe
+
+        checked = Probe.of(probe)
+        if checked.changes_first_question():
+            raise UsageError(
+                "probe: in the guard the first question is the verdict's own leg, so probe "
+                "mitigations can only go into follow-ups: use position='follow_up' and no "
+                "few-shot demonstrations (prin-guard probe measures the other placements)"
+            )
+        return checked
 
     def __repr__(self) -> str:
         return (
@@ -419,6 +453,14 @@ class Guard:
             threshold=self.threshold,
         )
         usage = (direct.usage or Usage()) + (reverse.usage or Usage())
+        flags = result.flags
+        rounds: tuple[ProbeRound, ...] = ()
+        if self.probe is not None:
+            rounds = await self._probe(item, plans, (direct, reverse))
+            for entry in rounds:
+                usage = usage + (entry.usage or Usage())
+            if any(entry.changed for entry in rounds):
+                flags = (*flags, Flag.VACILLATING)
         verdict = Verdict(
             item_id=item.key,
             labels=item.labels,
@@ -428,35 +470,58 @@ class Guard:
             reverse_implied=result.reverse_implied,
             prin_score=result.prin_score,
             consistent=result.consistent,
-            flags=result.flags,
+            flags=flags,
             policy=self.policy,
             threshold=self.threshold,
-            cached=direct.cached and reverse.cached,
+            cached=direct.cached and reverse.cached and all(r.cached for r in rounds),
             usage=usage,
+            probe=rounds,
         )
         log().info(
             "verdict",
             item_id=verdict.item_id,
             prin=round(result.prin_score, 4),
             consistent=result.consistent,
-            flags=[flag.value for flag in result.flags],
+            flags=[flag.value for flag in flags],
             cached=verdict.cached,
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         return verdict
 
-    async def _leg(self, item: Item, plan: _LegPlan, cached_value: str | None) -> Leg:
+    async def _probe(
+        self, item: Item, plans: Sequence[_LegPlan], legs: Sequence[Leg]
+    ) -> tuple[ProbeRound, ...]:
+        """Follow-up rounds on each leg that gave a readable answer; they only flag."""
+        from prin_guard.probe._engine import run_rounds
+
+        assert self.probe is not None
+        jobs = [
+            run_rounds(
+                self, item, plan.polarity, plan.messages, leg.raw_text or "", leg.labels, self.probe
+            )
+            for plan, leg in zip(plans, legs, strict=True)
+            if leg.parse_status is not ParseStatus.FAILED
+        ]
+        results = await asyncio.gather(*jobs)
+        return tuple(entry for rounds in results for entry in rounds)
+
+    async def _answer(
+        self, item: Item, plan: _LegPlan, cached_value: str | None
+    ) -> tuple[JudgeResponse, bool, float]:
+        """The judge's answer to one conversation: from the cache or from a call."""
         response = _read_cached(cached_value) if cached_value is not None else None
         leg_name = plan.polarity.value
         if response is not None:
             log().debug("cache_hit", item_id=item.key, leg=leg_name)
-            latency_ms, cached = 0.0, True
-        else:
-            if self.cache is not None:
-                log().debug("cache_miss", item_id=item.key, leg=leg_name)
-            started = time.perf_counter()
-            response, cached = await self._judge_once(item, plan)
-            latency_ms = 0.0 if cached else (time.perf_counter() - started) * 1000
+            return response, True, 0.0
+        if self.cache is not None:
+            log().debug("cache_miss", item_id=item.key, leg=leg_name)
+        started = time.perf_counter()
+        response, cached = await self._judge_once(item, plan)
+        return response, cached, 0.0 if cached else (time.perf_counter() - started) * 1000
+
+    async def _leg(self, item: Item, plan: _LegPlan, cached_value: str | None) -> Leg:
+        response, cached, latency_ms = await self._answer(item, plan, cached_value)
         parsed = parse_reply(
             response.text, item.labels, [candidate.text for candidate in item.candidates]
         )
@@ -475,6 +540,27 @@ class Guard:
             usage=response.usage,
             cached=cached,
         )
+
+    async def converse(
+        self, item: Item, polarity: Polarity, messages: Sequence[Message]
+    ) -> tuple[JudgeResponse, bool, float]:
+        """The judge's answer to a whole conversation about ``item`` (probe rounds).
+
+        Cached, retried and single-flighted like a leg; the key covers the judge
+        and every message. Returns the answer, whether it was cached, and the
+        latency in milliseconds.
+        """
+        key = cache_key(
+            {
+                "judge": self._identity,
+                "kind": "conversation",
+                "messages": [dict(m) for m in messages],
+                "labels": list(item.labels),
+            }
+        )
+        plan = _LegPlan(polarity, list(messages), key)
+        prefetched = await self._prefetch([key])
+        return await self._answer(item, plan, prefetched.get(key))
 
     async def _judge_once(self, item: Item, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
         """Call the judge for one leg, unless someone else already is.

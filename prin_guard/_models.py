@@ -23,6 +23,7 @@ __all__ = [
     "ParseMethod",
     "ParseStatus",
     "Polarity",
+    "ProbeRound",
     "Usage",
     "Verdict",
     "VerdictError",
@@ -269,6 +270,26 @@ class Leg(_Frozen):
     """The judge's answer came from the cache."""
 
 
+class ProbeRound(_Frozen):
+    """One follow-up question put to the judge after a leg's answer (Ask Again)."""
+
+    polarity: Polarity
+    """The leg whose conversation was continued."""
+    round: int
+    """1 in the Direct Form; 1, 2, 3 (closed, open, leading) in the Progressive Form."""
+    followup_type: Literal["closed", "open", "leading"]
+    followup: str
+    """The follow-up turn sent (question, mitigation sentences, control prompt)."""
+    raw_text: str | None
+    labels: tuple[str, ...]
+    parse_status: ParseStatus
+    changed: bool
+    """The answer differs from the leg's first answer (an unreadable answer counts as changed)."""
+    cached: bool = False
+    latency_ms: float = 0.0
+    usage: Usage | None = None
+
+
 class VerdictError(_Frozen):
     """Why a verdict in a batch has no legs."""
 
@@ -304,6 +325,8 @@ class Verdict(_Frozen):
     """Summed over the legs."""
     error: VerdictError | None = None
     """Set when the verdict carries ``judge_error`` or ``invalid_item``."""
+    probe: tuple[ProbeRound, ...] = ()
+    """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
 
     @property
     def ok(self) -> bool:

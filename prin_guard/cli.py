@@ -250,8 +250,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from datetime import datetime
     from pathlib import Path
 
-    from prin_guard._settings import home_dir
-    from prin_guard.cache import MemoryCache, SQLiteCache
     from prin_guard.eval import load_dataset
     from prin_guard.eval._report import Run, write_report
     from prin_guard.eval._runner import EvalConfig, Progress, run_eval
@@ -282,19 +280,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         limit=args.limit,
         judge=dict(judge.identity()),
     )
-    cache: Any
-    if args.cache == "none":
-        cache = None
-    elif args.cache == "memory":
-        cache = MemoryCache()
-    elif args.cache.startswith(("redis://", "rediss://", "unix://")):
-        from prin_guard.cache import RedisCache
-
-        cache = RedisCache.from_url(args.cache, namespace="eval")
-    else:
-        cache = SQLiteCache(
-            Path(args.cache) if args.cache != "sqlite" else home_dir() / "eval-cache.sqlite3"
-        )
+    cache = _eval_cache(args.cache)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     judge_name = str(config.judge.get("model") or config.judge.get("name") or "judge")
     judge_name = judge_name.replace("/", "_").replace(":", "_")[:40]
@@ -368,6 +354,117 @@ def _summary_text(summary: dict[str, Any]) -> str:
             f"not flagged {pct(quality['error_rate_unflagged'])}"
         )
     return "\n".join(lines)
+
+
+def _cmd_probe(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+    import time
+    from datetime import datetime
+    from pathlib import Path
+
+    from prin_guard.eval import load_dataset
+    from prin_guard.eval._runner import Progress
+    from prin_guard.probe import Probe
+    from prin_guard.probe._prompts import FollowUpForm, FollowUpType
+    from prin_guard.probe._run import probe_summary, run_probe, write_probe_report
+
+    def on_skip(line: int, reason: str) -> None:
+        print(f"prin-guard: skipped row at line {line}: {reason}", file=sys.stderr)
+
+    records = list(load_dataset(args.dataset, path=args.path, limit=args.limit, on_skip=on_skip))
+    form = FollowUpForm(args.form)
+    types = list(FollowUpType) if args.type == "all" else [FollowUpType(args.type)]
+    probe = Probe(
+        form=form,
+        followup_type=None if form is FollowUpForm.PROGRESSIVE else types[0],
+        prompt_set=args.prompt_set,
+        mitigations=tuple(args.mitigation),
+        position=args.position.replace("-", "_"),
+        seed=args.seed,
+    )
+    judge = build_judge(args.judge, api_base=args.api_base, structured=args.structured)
+    cache = _eval_cache(args.cache)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out or Path("runs") / f"probe-{args.dataset.replace('/', '_')}-{stamp}")
+    print(
+        f"prin-guard probe: {len(records)} items of {args.dataset}, {form.value} form, "
+        f"writing {out}",
+        file=sys.stderr,
+    )
+    started = time.monotonic()
+    interrupted = False
+    try:
+        asyncio.run(
+            run_probe(
+                judge,
+                records,
+                probe,
+                types=types,
+                items_path=out / "items.jsonl",
+                cache=cache,
+                concurrency=args.concurrency,
+                progress=Progress(len(records)),
+            )
+        )
+    except KeyboardInterrupt:
+        interrupted = True
+        print("\nprin-guard: interrupted; writing the partial results", file=sys.stderr)
+    identity = dict(judge.identity())
+    run_info = {
+        "dataset": args.dataset,
+        "judge": identity,
+        "judge_name": f"{identity.get('kind')}: {identity.get('model') or identity.get('name')}",
+        "form": form.value,
+        "types": [t.value for t in types],
+        "prompt_set": args.prompt_set,
+        "mitigations": list(args.mitigation),
+        "position": args.position,
+        "seed": args.seed,
+        "partial": interrupted,
+        "wall_seconds": round(time.monotonic() - started, 2),
+    }
+    lines = (out / "items.jsonl").read_text(encoding="utf-8").splitlines()
+    summary = probe_summary([json.loads(line) for line in lines if line], run=run_info)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    report = write_probe_report(summary, out, title=f"prin-guard probe: {args.dataset}")
+    emit(_probe_table(summary))
+    emit(f"\nreport: {report}")
+    return 130 if interrupted else 0
+
+
+def _probe_table(summary: dict[str, Any]) -> str:
+    def pct(value: Any) -> str:
+        return "-" if value is None else f"{100 * value:.2f}"
+
+    rows = summary["by_type"] or summary["by_round"]
+    lines = [
+        f"items judged: {summary['items_judged']} of {summary['items']}",
+        f"{'follow-up':<10} {'Before':>7} {'M.':>7} {'M. Rate':>8} {'E->R':>7}",
+    ]
+    for name, block in rows.items():
+        lines.append(
+            f"{name:<10} {pct(block['accuracy_before']):>7} {pct(block['modification']):>7} "
+            f"{pct(block['modification_rate']):>8} {pct(block['e_to_r_rate']):>7}"
+        )
+    return "\n".join(lines)
+
+
+def _eval_cache(spec: str) -> Any:
+    from pathlib import Path
+
+    from prin_guard._settings import home_dir
+    from prin_guard.cache import MemoryCache, SQLiteCache
+
+    if spec == "none":
+        return None
+    if spec == "memory":
+        return MemoryCache()
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        from prin_guard.cache import RedisCache
+
+        return RedisCache.from_url(spec, namespace="eval")
+    return SQLiteCache(Path(spec) if spec != "sqlite" else home_dir() / "eval-cache.sqlite3")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -473,6 +570,58 @@ def _parser() -> argparse.ArgumentParser:
                 "(default: cot and neg-exp, so none, cot, neg_exp, cot+neg_exp); 'none' "
                 "for the bare prompts only"
             )
+
+    pr = commands.add_parser(
+        "probe",
+        help="ask the judge again ('Are you sure?') and measure how often it changes its mind",
+        description="The Ask Again experiment: the judge answers which candidates are correct, "
+        "then is questioned (closed: 'Are you sure?', open: 'I don't agree with you. Think "
+        "again.', leading: 'I think the answer should be X. What do you think?'). Writes "
+        "items.jsonl, summary.json, report.md and report.html with the paper's Table 8.",
+    )
+    pr.add_argument("dataset", metavar="DATASET")
+    pr.add_argument("--path", help="the full original dataset file (default: shipped sample)")
+    pr.add_argument("--limit", type=int)
+    pr.add_argument(
+        "--form",
+        choices=["direct", "progressive"],
+        default="direct",
+        help="direct: one follow-up per conversation; progressive: closed, open, "
+        "then leading in one conversation",
+    )
+    pr.add_argument(
+        "--type",
+        choices=["closed", "open", "leading", "all"],
+        default="all",
+        help="the Direct Form's follow-up type (default: all three)",
+    )
+    pr.add_argument(
+        "--prompt-set",
+        choices=["A", "B", "C"],
+        default="A",
+        help="the paper's prompt sets (Table 4)",
+    )
+    pr.add_argument(
+        "--mitigation",
+        action="append",
+        default=[],
+        choices=["zero-shot-cot", "emotion", "few-shot"],
+        help="Zero-shot-CoT, EmotionPrompt or few-shot demonstrations (repeatable)",
+    )
+    pr.add_argument(
+        "--position",
+        choices=["initial", "follow-up", "both"],
+        default="both",
+        help="where zero-shot mitigations go",
+    )
+    pr.add_argument("--seed", type=int, default=0, help="seed for the leading answer")
+    pr.add_argument("--concurrency", type=int, default=4)
+    pr.add_argument("--cache", default="sqlite", help="as for eval")
+    pr.add_argument("--out", help="run directory (default runs/probe-<dataset>-<time>)")
+    pr.add_argument("--judge", default="local", help="as for check")
+    pr.add_argument("--api-base")
+    pr.add_argument("--structured", choices=["none", "auto", "json-schema", "json-object"])
+    pr.set_defaults(run=_cmd_probe)
 
     rep = commands.add_parser(
         "report", help="re-render a run's report, or compare runs side by side"

@@ -8,6 +8,7 @@ Modification Rate) and how often a wrong first answer turns right (E→R Rate).
 This package builds the conversations and computes the metrics; it calls no judge.
 """
 
+from prin_guard.probe._engine import Probe, run_rounds
 from prin_guard.probe._metrics import (
     ConsistencyMetrics,
     MetricsKey,
@@ -77,6 +78,7 @@ __all__ = [
     "FollowUpType",
     "MetricsKey",
     "MitigationPosition",
+    "Probe",
     "ProbeMitigation",
     "ProbeRecord",
     "PromptSet",
@@ -102,4 +104,5 @@ __all__ = [
     "modification_rate",
     "parse_probe_mitigations",
     "progressive_followups",
+    "run_rounds",
 ]
