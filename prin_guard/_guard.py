@@ -17,7 +17,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
 
 import tenacity
 from pydantic import ValidationError
@@ -127,6 +127,16 @@ def coerce_item(item: Any, max_chars: int) -> Item:
                 name, f"is {len(value)} characters long; the limit is {max_chars} (max_chars)"
             )
     return checked
+
+
+class Subject(Protocol):
+    """What a judge call is about: an id for events and the labels it may answer with."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def labels(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,7 +516,7 @@ class Guard:
         return tuple(entry for rounds in results for entry in rounds)
 
     async def _answer(
-        self, item: Item, plan: _LegPlan, cached_value: str | None
+        self, item: Subject, plan: _LegPlan, cached_value: str | None
     ) -> tuple[JudgeResponse, bool, float]:
         """The judge's answer to one conversation: from the cache or from a call."""
         response = _read_cached(cached_value) if cached_value is not None else None
@@ -542,10 +552,12 @@ class Guard:
         )
 
     async def converse(
-        self, item: Item, polarity: Polarity, messages: Sequence[Message]
+        self, item: Subject, polarity: Polarity, messages: Sequence[Message]
     ) -> tuple[JudgeResponse, bool, float]:
-        """The judge's answer to a whole conversation about ``item`` (probe rounds).
+        """The judge's answer to a whole conversation about ``item`` (probe rounds,
+        candidate generation).
 
+        ``item`` is an :class:`Item` or anything with a ``key`` and ``labels``.
         Cached, retried and single-flighted like a leg; the key covers the judge
         and every message. Returns the answer, whether it was cached, and the
         latency in milliseconds.
@@ -562,7 +574,7 @@ class Guard:
         prefetched = await self._prefetch([key])
         return await self._answer(item, plan, prefetched.get(key))
 
-    async def _judge_once(self, item: Item, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
+    async def _judge_once(self, item: Subject, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
         """Call the judge for one leg, unless someone else already is.
 
         Identical legs in flight in this guard share one call. With a shared cache
@@ -596,7 +608,7 @@ class Guard:
         finally:
             self._inflight.pop(plan.key, None)
 
-    async def _judge_or_wait(self, item: Item, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
+    async def _judge_or_wait(self, item: Subject, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
         flight = self.cache if isinstance(self.cache, SingleFlight) else None
         if flight is None:
             response = await self._call_judge(item, plan)
@@ -626,7 +638,7 @@ class Guard:
         value = values.get(key)
         return _read_cached(value) if value is not None else None
 
-    async def _call_judge(self, item: Item, plan: _LegPlan) -> JudgeResponse:
+    async def _call_judge(self, item: Subject, plan: _LegPlan) -> JudgeResponse:
         leg_name = plan.polarity.value
         attempt = 0
         try:

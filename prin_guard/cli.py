@@ -250,7 +250,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from datetime import datetime
     from pathlib import Path
 
-    from prin_guard.eval import load_dataset
     from prin_guard.eval._report import Run, write_report
     from prin_guard.eval._runner import EvalConfig, Progress, run_eval
     from prin_guard.eval._summary import summarize
@@ -261,11 +260,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         skipped.append((line, reason))
         print(f"prin-guard: skipped row at line {line}: {reason}", file=sys.stderr)
 
-    records = list(load_dataset(args.dataset, path=args.path, limit=args.limit, on_skip=on_skip))
     mitigations = [] if args.mitigation == ["none"] else (args.mitigation or ["cot", "neg_exp"])
     methods = [m.replace("-", "_") for m in args.methods.split(",") if m]
     analyses = [] if args.analyses == "none" else [a for a in args.analyses.split(",") if a]
     judge = build_judge(args.judge, api_base=args.api_base, structured=args.structured)
+    cache = _eval_cache(args.cache)
+    records = _eval_records(args, judge, cache, on_skip)
     config = EvalConfig(
         dataset=args.dataset,
         mitigations=tuple(m.replace("-", "_") for m in mitigations),
@@ -280,7 +280,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         limit=args.limit,
         judge=dict(judge.identity()),
     )
-    cache = _eval_cache(args.cache)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     judge_name = str(config.judge.get("model") or config.judge.get("name") or "judge")
     judge_name = judge_name.replace("/", "_").replace(":", "_")[:40]
@@ -327,6 +326,45 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     emit(_summary_text(summary))
     emit(f"\nreport: {report}")
     return 130 if interrupted else 0
+
+
+def _eval_records(args: argparse.Namespace, judge: Judge, cache: Any, on_skip: Any) -> list[Any]:
+    """The items to evaluate: a candidate dataset, or a problem dataset given candidates
+    the paper's way (distinct answers sampled from a generator)."""
+    import asyncio
+
+    from prin_guard._exceptions import UsageError
+    from prin_guard.eval import load_dataset
+    from prin_guard.eval._pool import PROBLEM_DATASETS, build_pool, load_problems
+
+    name = args.dataset.strip().lower().replace("_", "-")
+    if name not in PROBLEM_DATASETS:
+        if args.generate_pool:
+            raise UsageError(f"--generate-pool: {args.dataset!r} already has candidates")
+        return list(load_dataset(args.dataset, path=args.path, limit=args.limit, on_skip=on_skip))
+    if not args.path:
+        raise UsageError(
+            f"--path: {args.dataset!r} ships no sample; give the original file "
+            f"(problem datasets: {', '.join(PROBLEM_DATASETS)})"
+        )
+    problems = load_problems(name, args.path, limit=args.limit, on_skip=on_skip)
+    generator = (
+        judge if args.generator is None else build_judge(args.generator, api_base=args.api_base)
+    )
+    n = args.generate_pool or 5
+    print(f"prin-guard eval: building candidate pools ({n} samples per problem)", file=sys.stderr)
+    return asyncio.run(
+        build_pool(
+            generator,
+            problems,
+            n=n,
+            temperature=args.temperature,
+            seed=args.seed,
+            cache=cache,
+            concurrency=args.concurrency,
+            on_skip=on_skip,
+        )
+    )
 
 
 def _summary_text(summary: dict[str, Any]) -> str:
@@ -558,6 +596,15 @@ def _parser() -> argparse.ArgumentParser:
         help="sqlite (default, under PRIN_GUARD_HOME: re-runs resume), a .sqlite3 "
         "path, memory, none, or a redis:// URL",
     )
+    ev.add_argument(
+        "--generate-pool",
+        type=int,
+        metavar="N",
+        help="for datasets without candidates (gsm8k, math, multiarith, svamp, last-letters; "
+        "give --path): sample N solutions from the generator and judge their distinct "
+        "answers, as the paper built its MATH options (default 5)",
+    )
+    ev.add_argument("--generator", help="judge spec of the generator (default: the judge)")
     ev.add_argument("--out", help="run directory (default runs/<dataset>-<judge>-<time>)")
     ev.add_argument("--name", help="the run's name in reports")
     _add_guard_options(ev)

@@ -395,6 +395,9 @@ class LocalJudge:
 
     With ``stop_at_answer_line`` the reply ends at the first finished ``Answer: ...``
     line: prin-guard's prompts ask for the answer there, and anything after it is cost.
+    A reply is at most ``max_new_tokens`` long, or ``reasoning_tokens`` when the
+    conversation asks the model to think step by step (the ``cot`` mitigation,
+    Zero-shot-CoT, candidate generation).
     ``threads`` caps torch's threads during a generation (torch's own setting is
     restored afterwards); it changes speed, not the reply, so it is not in
     :meth:`identity`.
@@ -413,12 +416,14 @@ class LocalJudge:
         model: str | os.PathLike[str] | None = None,
         *,
         max_new_tokens: int = 48,
+        reasoning_tokens: int = 192,
         temperature: float = 0.0,
         seed: int = 0,
         stop_at_answer_line: bool = True,
         threads: int | None = None,
     ) -> None:
         self._check_int("max_new_tokens", max_new_tokens, minimum=1)
+        self._check_int("reasoning_tokens", reasoning_tokens, minimum=1)
         self._check_int("seed", seed, minimum=0)
         if threads is not None:
             self._check_int("threads", threads, minimum=1)
@@ -434,6 +439,7 @@ class LocalJudge:
                 f"stop_at_answer_line: expected a bool, got {type(stop_at_answer_line).__name__}"
             )
         self.max_new_tokens = max_new_tokens
+        self.reasoning_tokens = reasoning_tokens
         self.temperature = float(temperature)
         self.seed = seed
         self.stop_at_answer_line = stop_at_answer_line
@@ -475,6 +481,7 @@ class LocalJudge:
             "weights_sha256": self._source.fingerprint,
             "dtype": _DTYPE,
             "max_new_tokens": self.max_new_tokens,
+            "reasoning_tokens": self.reasoning_tokens,
             "temperature": self.temperature,
             "do_sample": do_sample,
             # Greedy decoding ignores the seed; keeping it out of the identity lets
@@ -503,8 +510,13 @@ class LocalJudge:
             chat, add_generation_prompt=True, return_dict=True, return_tensors="pt"
         )
         prompt_length = int(inputs["input_ids"].shape[1])
+        # A label answer is a few tokens; a prompt that asks for step-by-step
+        # reasoning (the cot mitigation, Zero-shot-CoT) needs room to reason.
+        asks_reasoning = any(
+            "step by step" in m["content"].lower() for m in chat if m["role"] == "user"
+        )
         kwargs: dict[str, Any] = {
-            "max_new_tokens": self.max_new_tokens,
+            "max_new_tokens": self.reasoning_tokens if asks_reasoning else self.max_new_tokens,
             "do_sample": False,
             "pad_token_id": (
                 tokenizer.pad_token_id
