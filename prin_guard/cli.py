@@ -47,7 +47,13 @@ def _configure_logging(verbosity: int) -> None:
     )
 
 
-def build_judge(spec: str, *, api_base: str | None = None, structured: str | None = None) -> Judge:
+def build_judge(
+    spec: str,
+    *,
+    api_base: str | None = None,
+    structured: str | None = None,
+    max_tokens: int | None = None,
+) -> Judge:
     """A judge from its command-line spelling.
 
     ``local`` (the bundled model), ``local:<model id or path>``, or any litellm
@@ -60,8 +66,10 @@ def build_judge(spec: str, *, api_base: str | None = None, structured: str | Non
 
     judge: Judge
     if spec == "local" or spec.startswith("local:"):
-        if api_base is not None or structured is not None:
-            raise UsageError("--api-base and --structured apply to litellm judges only")
+        if api_base is not None or structured is not None or max_tokens is not None:
+            raise UsageError(
+                "--api-base, --structured and --max-tokens apply to litellm judges only"
+            )
         judge = LocalJudge(spec.removeprefix("local").removeprefix(":") or None)
         return judge
     if "/" not in spec:
@@ -83,7 +91,9 @@ def build_judge(spec: str, *, api_base: str | None = None, structured: str | Non
         # A local OpenAI-compatible server (llama.cpp, vLLM) needs no key, but the
         # OpenAI client refuses to send a request without one.
         api_key = "no-key"
-    judge = LiteLLMJudge(spec, api_base=api_base, api_key=api_key, structured=mode)
+    judge = LiteLLMJudge(
+        spec, api_base=api_base, api_key=api_key, structured=mode, max_tokens=max_tokens
+    )
     return judge
 
 
@@ -99,6 +109,9 @@ def _add_guard_options(parser: argparse.ArgumentParser) -> None:
         "--api-base",
         help="base URL of an OpenAI-compatible server for a litellm judge "
         "(e.g. http://127.0.0.1:8000/v1)",
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, help="cap on a litellm judge's reply length, in tokens"
     )
     parser.add_argument(
         "--structured",
@@ -139,7 +152,12 @@ def _guard_from(args: argparse.Namespace) -> Guard:
     from prin_guard import Guard
 
     return Guard(
-        build_judge(args.judge, api_base=args.api_base, structured=args.structured),
+        build_judge(
+            args.judge,
+            api_base=args.api_base,
+            structured=args.structured,
+            max_tokens=args.max_tokens,
+        ),
         template=args.template,
         mitigations=args.mitigation,
         policy=args.policy,
@@ -263,7 +281,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     mitigations = [] if args.mitigation == ["none"] else (args.mitigation or ["cot", "neg_exp"])
     methods = [m.replace("-", "_") for m in args.methods.split(",") if m]
     analyses = [] if args.analyses == "none" else [a for a in args.analyses.split(",") if a]
-    judge = build_judge(args.judge, api_base=args.api_base, structured=args.structured)
+    judge = build_judge(
+        args.judge,
+        api_base=args.api_base,
+        structured=args.structured,
+        max_tokens=args.max_tokens,
+    )
     cache = _eval_cache(args.cache)
     records = _eval_records(args, judge, cache, on_skip)
     config = EvalConfig(
@@ -349,7 +372,9 @@ def _eval_records(args: argparse.Namespace, judge: Judge, cache: Any, on_skip: A
         )
     problems = load_problems(name, args.path, limit=args.limit, on_skip=on_skip)
     generator = (
-        judge if args.generator is None else build_judge(args.generator, api_base=args.api_base)
+        judge
+        if args.generator is None
+        else build_judge(args.generator, api_base=args.api_base, max_tokens=args.max_tokens)
     )
     n = args.generate_pool or 5
     print(f"prin-guard eval: building candidate pools ({n} samples per problem)", file=sys.stderr)
@@ -421,7 +446,12 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         position=args.position.replace("-", "_"),
         seed=args.seed,
     )
-    judge = build_judge(args.judge, api_base=args.api_base, structured=args.structured)
+    judge = build_judge(
+        args.judge,
+        api_base=args.api_base,
+        structured=args.structured,
+        max_tokens=args.max_tokens,
+    )
     cache = _eval_cache(args.cache)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or Path("runs") / f"probe-{args.dataset.replace('/', '_')}-{stamp}")
@@ -668,6 +698,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--judge", default="local", help="as for check")
     pr.add_argument("--api-base")
     pr.add_argument("--structured", choices=["none", "auto", "json-schema", "json-object"])
+    pr.add_argument("--max-tokens", type=int)
     pr.set_defaults(run=_cmd_probe)
 
     rep = commands.add_parser(

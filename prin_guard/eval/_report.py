@@ -12,16 +12,14 @@ the Markdown, which links them).
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import MissingExtraError, UsageError
+from prin_guard._exceptions import UsageError
+from prin_guard.eval._render import Section, figure_png, num, pct, pyplot, write_files
 
 __all__ = ["Run", "load_run", "write_report"]
 
@@ -31,16 +29,6 @@ class Run:
     name: str
     path: Path
     summary: dict[str, Any]
-
-
-@dataclass
-class _Section:
-    title: str
-    text: str
-    header: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-    figure: str | None = None
-    """File name of the plot, when the section has one."""
 
 
 def load_run(path: str | Path) -> Run:
@@ -61,14 +49,6 @@ def load_run(path: str | Path) -> Run:
     return Run(name=name, path=folder, summary=summary)
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
-def _num(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
 def _get(summary: dict[str, Any], *path: str) -> Any:
     node: Any = summary
     for key in path:
@@ -78,12 +58,12 @@ def _get(summary: dict[str, Any], *path: str) -> Any:
     return node
 
 
-def _sections(runs: Sequence[Run]) -> list[_Section]:
+def _sections(runs: Sequence[Run]) -> list[Section]:
     names = [run.name for run in runs]
     many = len(runs) > 1
-    sections: list[_Section] = []
+    sections: list[Section] = []
 
-    overview = _Section(
+    overview = Section(
         "Run",
         "What was evaluated and what it cost. Judge calls count only calls not served "
         "from the cache.",
@@ -95,7 +75,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         ("items judged", lambda s: f"{s.get('items_judged', 0)} of {s.get('items', 0)}"),
         ("items failed (judge error)", lambda s: str(s.get("items_failed", 0))),
         ("judge calls", lambda s: str(_get(s, "cost", "judge_calls") or 0)),
-        ("judge calls per item", lambda s: _num(_get(s, "cost", "judge_calls_per_item"), 1)),
+        ("judge calls per item", lambda s: num(_get(s, "cost", "judge_calls_per_item"), 1)),
         (
             "tokens (prompt / completion)",
             lambda s: (
@@ -103,10 +83,10 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
                 f"{_get(s, 'cost', 'completion_tokens') or 0}"
             ),
         ),
-        ("cost (USD)", lambda s: _num(_get(s, "cost", "cost_usd"), 4)),
-        ("mean judge latency (ms)", lambda s: _num(_get(s, "cost", "mean_judge_latency_ms"), 0)),
-        ("wall time (s)", lambda s: _num(_get(s, "cost", "wall_seconds"), 1)),
-        ("items per second", lambda s: _num(_get(s, "cost", "items_per_second"), 3)),
+        ("cost (USD)", lambda s: num(_get(s, "cost", "cost_usd"), 4)),
+        ("mean judge latency (ms)", lambda s: num(_get(s, "cost", "mean_judge_latency_ms"), 0)),
+        ("wall time (s)", lambda s: num(_get(s, "cost", "wall_seconds"), 1)),
+        ("items per second", lambda s: num(_get(s, "cost", "items_per_second"), 3)),
     ]
     for label, fn in rows:
         overview.rows.append([label, *[fn(run.summary) for run in runs]])
@@ -114,7 +94,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
 
     configs = _ordered_union(list(_get(r.summary, "configs") or {}) for r in runs)
     if configs:
-        prin = _Section(
+        prin = Section(
             "PRIN by mitigation",
             "Mean PRIN = 1 − F1(direct, all − reverse) over items, in percent; lower is "
             "better (the paper's Figure 2). 'consistent' is the share of items with PRIN 0.",
@@ -129,14 +109,14 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
             prin.rows.append(
                 [
                     key,
-                    *[_pct(_get(r.summary, "configs", key, "prin")) for r in runs],
-                    *[_pct(_get(r.summary, "configs", key, "consistent_rate")) for r in runs],
+                    *[pct(_get(r.summary, "configs", key, "prin")) for r in runs],
+                    *[pct(_get(r.summary, "configs", key, "consistent_rate")) for r in runs],
                 ]
             )
         sections.append(prin)
 
         set_valued = any(r.summary.get("set_valued_gold") for r in runs)
-        acc = _Section(
+        acc = Section(
             "Accuracy by method",
             "Exact match of the chosen set with the gold set, in percent (the paper's "
             "Table 7). Direct: the direct answer. Reverse: all − the reverse answer. "
@@ -171,7 +151,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         sections.append(acc)
 
     if any(r.summary.get("prin_by_template") for r in runs):
-        para = _Section(
+        para = Section(
             "PRIN by prompt paraphrase",
             "Mean PRIN (%) with the paper's wording v0 (correct/incorrect) and its "
             "paraphrases v1 (right/wrong) and v2 (appropriate/inappropriate); Table 5.",
@@ -179,7 +159,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         )
         for template in ("v0", "v1", "v2"):
             para.rows.append(
-                [template, *[_pct(_get(r.summary, "prin_by_template", template)) for r in runs]]
+                [template, *[pct(_get(r.summary, "prin_by_template", template)) for r in runs]]
             )
         sections.append(para)
 
@@ -187,7 +167,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         "randomness_inconsistency" in r.summary or "paraphrase_inconsistency" in r.summary
         for r in runs
     ):
-        inc = _Section(
+        inc = Section(
             "Other inconsistencies",
             "Randomness: distinct direct answers over five sampled runs, k/5. Paraphrase: "
             "distinct direct answers over five paraphrases, k/5 (section 4.4). 0.2 means "
@@ -197,19 +177,19 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         inc.rows.append(
             [
                 "randomness inconsistency",
-                *[_num(r.summary.get("randomness_inconsistency")) for r in runs],
+                *[num(r.summary.get("randomness_inconsistency")) for r in runs],
             ]
         )
         inc.rows.append(
             [
                 "paraphrase inconsistency",
-                *[_num(r.summary.get("paraphrase_inconsistency")) for r in runs],
+                *[num(r.summary.get("paraphrase_inconsistency")) for r in runs],
             ]
         )
         sections.append(inc)
 
     if any(r.summary.get("prin_repeats") for r in runs):
-        rep = _Section(
+        rep = Section(
             "PRIN over repeated runs",
             "Mean ± standard deviation of the run-level PRIN (%) over repeated sampled runs "
             "(Table 6).",
@@ -222,7 +202,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         sorted(_get(r.summary, "prin_by_option_count") or {}, key=int) for r in runs
     )
     if counts:
-        opt = _Section(
+        opt = Section(
             "PRIN against the number of options",
             "Mean PRIN (%) on subsamples of the options that keep every gold option "
             "(Figure 5); items in brackets.",
@@ -236,7 +216,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         sections.append(opt)
 
     if any(r.summary.get("flag_quality") for r in runs):
-        fq = _Section(
+        fq = Section(
             "Flag quality",
             "Does a flag mean the verdict is likelier wrong? Error rate (%) of synergy "
             "verdicts flagged 'inconsistent' against those not flagged, the lift (how many "
@@ -247,18 +227,18 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
         )
         for label, path, fmt in (
             ("flagged inconsistent", ("inconsistent_flag", "flagged"), str),
-            ("error rate when flagged", ("inconsistent_flag", "error_rate_flagged"), _pct),
+            ("error rate when flagged", ("inconsistent_flag", "error_rate_flagged"), pct),
             ("not flagged", ("inconsistent_flag", "unflagged"), str),
-            ("error rate when not flagged", ("inconsistent_flag", "error_rate_unflagged"), _pct),
-            ("lift", ("inconsistent_flag", "lift"), _num),
-            ("error rate with any flag", ("any_flag", "error_rate_flagged"), _pct),
-            ("error rate with no flag", ("any_flag", "error_rate_unflagged"), _pct),
-            ("AUROC of PRIN", ("auroc_prin_predicts_wrong",), _num),
+            ("error rate when not flagged", ("inconsistent_flag", "error_rate_unflagged"), pct),
+            ("lift", ("inconsistent_flag", "lift"), num),
+            ("error rate with any flag", ("any_flag", "error_rate_flagged"), pct),
+            ("error rate with no flag", ("any_flag", "error_rate_unflagged"), pct),
+            ("AUROC of PRIN", ("auroc_prin_predicts_wrong",), num),
         ):
             fq.rows.append([label, *[fmt(_get(r.summary, "flag_quality", *path)) for r in runs]])
         sections.append(fq)
 
-        cov = _Section(
+        cov = Section(
             "Coverage and accuracy",
             "Accept only verdicts whose PRIN is at or under a threshold: the share of items "
             "kept (coverage) and the accuracy of the synergy verdict on them. The plot above "
@@ -270,9 +250,9 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
                 cov.rows.append(
                     [
                         run.name,
-                        _num(point["threshold"], 2),
-                        _pct(point["coverage"]),
-                        _pct(point["accuracy"]),
+                        num(point["threshold"], 2),
+                        pct(point["coverage"]),
+                        pct(point["accuracy"]),
                         str(point["kept"]),
                     ]
                 )
@@ -280,7 +260,7 @@ def _sections(runs: Sequence[Run]) -> list[_Section]:
 
     failures = [(r.name, f) for r in runs for f in r.summary.get("failures", [])]
     if failures:
-        fail = _Section(
+        fail = Section(
             "Failed items",
             "Items whose judge failed after retries; they are left out of every metric.",
             ["run", "item", "error"],
@@ -301,9 +281,9 @@ def _judge_name(identity: Any) -> str:
 def _acc_cell(block: Any, set_valued: bool) -> str:
     if not isinstance(block, dict):
         return "–"
-    cell = _pct(block.get("accuracy"))
+    cell = pct(block.get("accuracy"))
     if set_valued and block.get("f1") is not None:
-        cell += f" (F1 {_pct(block['f1'])})"
+        cell += f" (F1 {pct(block['f1'])})"
     return cell
 
 
@@ -316,7 +296,7 @@ def _mean_std(block: Any) -> str:
 def _count_cell(block: Any) -> str:
     if not isinstance(block, dict):
         return "–"
-    return f"{_pct(block.get('prin'))} ({block.get('items')})"
+    return f"{pct(block.get('prin'))} ({block.get('items')})"
 
 
 def _ordered_union(groups: Sequence[Sequence[str]] | Any) -> list[str]:
@@ -332,22 +312,11 @@ def _ordered_union(groups: Sequence[Sequence[str]] | Any) -> list[str]:
 
 
 def _plots(runs: Sequence[Run]) -> dict[str, bytes]:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg", force=True)
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise MissingExtraError("The evaluation report", "eval", "matplotlib") from exc
-
+    plt = pyplot()
     out: dict[str, bytes] = {}
 
     def save(fig: Any, name: str) -> None:
-        buffer = io.BytesIO()
-        fig.tight_layout()
-        fig.savefig(buffer, format="png", dpi=110)
-        plt.close(fig)
-        out[name] = buffer.getvalue()
+        out[name] = figure_png(fig)
 
     width = 0.8 / max(len(runs), 1)
     configs = _ordered_union(list(_get(r.summary, "configs") or {}) for r in runs)
@@ -436,78 +405,14 @@ def _plots(runs: Sequence[Run]) -> dict[str, bytes]:
     return out
 
 
-# -- rendering ----------------------------------------------------------------------
-
-
-def _markdown(title: str, sections: Sequence[_Section], figures: dict[str, bytes]) -> str:
-    lines = [f"# {title}", ""]
-    for section in sections:
-        lines += [f"## {section.title}", "", section.text, ""]
-        if section.figure and section.figure in figures:
-            lines += [f"![{section.title}]({section.figure})", ""]
-        if section.header:
-            lines.append("| " + " | ".join(section.header) + " |")
-            lines.append("|" + "|".join("---" for _ in section.header) + "|")
-            for row in section.rows:
-                lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
-            lines.append("")
-    return "\n".join(lines)
-
-
-_CSS = """
-body { font-family: system-ui, sans-serif; max-width: 960px; margin: 2em auto; color: #222;
-       padding: 0 1em; line-height: 1.45; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-th { background: #f3f3f3; }
-img { max-width: 100%; display: block; margin: 0.5em 0; }
-p.note { color: #555; }
-"""
-
-
-def _html(title: str, sections: Sequence[_Section], figures: dict[str, bytes]) -> str:
-    esc = html.escape
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{esc(title)}</h1>",
-    ]
-    for section in sections:
-        parts.append(f"<h2>{esc(section.title)}</h2>")
-        parts.append(f'<p class="note">{esc(section.text)}</p>')
-        if section.figure and section.figure in figures:
-            data = base64.b64encode(figures[section.figure]).decode("ascii")
-            parts.append(f'<img alt="{esc(section.title)}" src="data:image/png;base64,{data}">')
-        if section.header:
-            parts.append("<table><thead><tr>")
-            parts.extend(f"<th>{esc(h)}</th>" for h in section.header)
-            parts.append("</tr></thead><tbody>")
-            for row in section.rows:
-                parts.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
-            parts.append("</tbody></table>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
 def write_report(runs: Sequence[Run], out_dir: str | Path, *, title: str | None = None) -> Path:
     """Write report.md, report.html and the plots into ``out_dir``; return the HTML path."""
     if not runs:
         raise UsageError("runs: need at least one run")
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
     if title is None:
         title = (
             f"prin-guard evaluation: {runs[0].name}"
             if len(runs) == 1
             else "prin-guard evaluation: " + " vs ".join(r.name for r in runs)
         )
-    sections = _sections(runs)
-    figures = _plots(runs)
-    for name, data in figures.items():
-        (folder / name).write_bytes(data)
-    (folder / "report.md").write_text(_markdown(title, sections, figures), encoding="utf-8")
-    html_path = folder / "report.html"
-    html_path.write_text(_html(title, sections, figures), encoding="utf-8")
-    return html_path
+    return write_files(Path(out_dir), title, _sections(runs), _plots(runs))

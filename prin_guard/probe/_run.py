@@ -27,6 +27,7 @@ from prin_guard._parsing import parse_reply
 from prin_guard._prompts import build_messages, get_template
 from prin_guard.cache._base import Cache
 from prin_guard.eval._datasets import LabeledItem
+from prin_guard.eval._render import Section, figure_png, pct, pyplot, write_files
 from prin_guard.judges._base import Judge
 from prin_guard.probe._engine import Probe, run_rounds
 from prin_guard.probe._metrics import ProbeRecord, consistency_metrics
@@ -183,11 +184,10 @@ def probe_summary(records: Iterable[dict[str, Any]], *, run: dict[str, Any]) -> 
 
 def write_probe_report(summary: dict[str, Any], out_dir: Path, *, title: str) -> Path:
     """report.md and a self-contained report.html with Table 8 and the accuracy plot."""
-    from prin_guard.eval._report import _html, _markdown, _pct, _Section
 
-    sections: list[_Section] = []
+    sections: list[Section] = []
     run = summary.get("run", {})
-    overview = _Section(
+    overview = Section(
         "Run",
         "The judge is asked which candidates are correct, then questioned again. An "
         "unreadable answer counts as wrong, so a right answer that turns unreadable counts "
@@ -207,7 +207,7 @@ def write_probe_report(summary: dict[str, Any], out_dir: Path, *, title: str) ->
         overview.rows.append([label, str(value)])
     sections.append(overview)
     rows = summary["by_type"] or summary["by_round"]
-    table = _Section(
+    table = Section(
         "Judgement consistency" + (" by follow-up type" if summary["by_type"] else " by round"),
         "Before: accuracy (%) of the first answer. M.: Modification, accuracy before minus "
         "accuracy after. M. Rate: Modification divided by accuracy before. E→R: share of "
@@ -224,32 +224,20 @@ def write_probe_report(summary: dict[str, Any], out_dir: Path, *, title: str) ->
             [
                 name,
                 str(block["items"]),
-                _pct(block["accuracy_before"]),
-                _pct(block["accuracy_after"]),
-                _pct(block["modification"]),
-                _pct(block["modification_rate"]),
-                _pct(block["e_to_r_rate"]),
+                pct(block["accuracy_before"]),
+                pct(block["accuracy_after"]),
+                pct(block["modification"]),
+                pct(block["modification_rate"]),
+                pct(block["e_to_r_rate"]),
             ]
         )
     sections.append(table)
     figures = {"probe_accuracy.png": _probe_plot(rows, bool(summary["by_round"]))}
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for name, data in figures.items():
-        (out_dir / name).write_bytes(data)
-    (out_dir / "report.md").write_text(_markdown(title, sections, figures), encoding="utf-8")
-    path = out_dir / "report.html"
-    path.write_text(_html(title, sections, figures), encoding="utf-8")
-    return path
+    return write_files(out_dir, title, sections, figures)
 
 
 def _probe_plot(rows: dict[str, dict[str, Any]], progressive: bool) -> bytes:
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.6, 3.4))
     if progressive:
         before = next(iter(rows.values()))["accuracy_before"] if rows else 0
@@ -276,8 +264,4 @@ def _probe_plot(rows: dict[str, dict[str, Any]], progressive: bool) -> bytes:
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 100)
     ax.set_title("Accuracy before and after follow-up questions")
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    return buffer.getvalue()
+    return figure_png(fig)

@@ -1,0 +1,155 @@
+"""Prometheus metrics of one app, in a registry of its own.
+
+Each app has its own :class:`~prometheus_client.CollectorRegistry` (never the
+global one), so several apps can live in one process (tests do that).
+
+With ``uvicorn --workers N`` every worker is a process with its own counters,
+and a scrape of ``/metrics`` reaches one worker at random. Set
+``PROMETHEUS_MULTIPROC_DIR`` (read by prometheus-client itself, before it is
+imported) to an empty directory to have every worker write its samples there
+and ``/metrics`` serve the sum over all workers; ``serve`` empties it at start.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, Final
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    values,
+)
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from prin_guard._models import Flag, Verdict
+
+__all__ = ["OUTCOMES", "ServerMetrics", "multiprocess_mode"]
+
+OUTCOMES: Final = ("clean", "flagged", "judge_error", "invalid_item")
+"""clean: no flags; flagged: judged, with flags; judge_error and invalid_item: not judged."""
+
+_LLM_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)
+_METHODS: Final = frozenset({"GET", "POST", "HEAD", "OPTIONS"})
+
+
+def multiprocess_mode() -> bool:
+    """Whether prometheus-client writes samples to ``PROMETHEUS_MULTIPROC_DIR``."""
+    return values.ValueClass is not values.MutexValue
+
+
+def outcome_of(verdict: Verdict) -> str:
+    if Flag.INVALID_ITEM in verdict.flags:
+        return "invalid_item"
+    if Flag.JUDGE_ERROR in verdict.flags:
+        return "judge_error"
+    return "flagged" if verdict.flags else "clean"
+
+
+class ServerMetrics:
+    """The server's counters and histograms, and their text exposition."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.verdicts = Counter(
+            "prin_guard_verdicts", "Verdicts returned, by outcome.", ["outcome"], registry=r
+        )
+        self.flags = Counter(
+            "prin_guard_verdict_flags", "Flags on returned verdicts, by kind.", ["flag"], registry=r
+        )
+        self.judge_calls = Counter(
+            "prin_guard_judge_calls",
+            "Calls to the judge (cache hits excluded; each retry counts), by outcome.",
+            ["outcome"],
+            registry=r,
+        )
+        self.judge_latency = Histogram(
+            "prin_guard_judge_call_duration_seconds",
+            "Time one judge call took.",
+            buckets=_LLM_BUCKETS,
+            registry=r,
+        )
+        self.cache_hits = Counter(
+            "prin_guard_cache_hits", "Cache lookups that found an answer.", registry=r
+        )
+        self.cache_misses = Counter(
+            "prin_guard_cache_misses", "Cache lookups that found nothing.", registry=r
+        )
+        self.cache_errors = Counter(
+            "prin_guard_cache_errors", "Failed cache calls (the guard fails open).", registry=r
+        )
+        self.request_latency = Histogram(
+            "prin_guard_http_request_duration_seconds",
+            "Time to answer an HTTP request, by method, route and status.",
+            ["method", "route", "status"],
+            buckets=_LLM_BUCKETS,
+            registry=r,
+        )
+        self.verdict_latency = Histogram(
+            "prin_guard_verdict_duration_seconds",
+            "Time from the start of a request to each of its verdicts.",
+            buckets=_LLM_BUCKETS,
+            registry=r,
+        )
+        for outcome in OUTCOMES:
+            self.verdicts.labels(outcome)
+        for flag in Flag:
+            self.flags.labels(flag.value)
+        for outcome in ("ok", "error", "cancelled"):
+            self.judge_calls.labels(outcome)
+        self._cache_seen: dict[str, float] = {}
+
+    def observe_verdict(self, verdict: Verdict, seconds: float | None) -> None:
+        self.verdicts.labels(outcome_of(verdict)).inc()
+        for flag in verdict.flags:
+            self.flags.labels(flag.value).inc()
+        if seconds is not None:
+            self.verdict_latency.observe(seconds)
+
+    def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
+        method = method if method in _METHODS else "other"
+        self.request_latency.labels(method, route, str(status)).observe(seconds)
+
+    def observe_judge_call(self, outcome: str, started: float) -> None:
+        """``outcome``: ok, error, or cancelled (the request timed out or went away)."""
+        self.judge_calls.labels(outcome).inc()
+        self.judge_latency.observe(time.perf_counter() - started)
+
+    def sync_cache(self, cache: Any) -> None:
+        """Add what the cache counted since the last sync to the cache counters.
+
+        Counters rather than a collector reading the cache at scrape time, so that
+        multiprocess mode sums them over workers like every other counter.
+        """
+        if cache is None:
+            return
+        stats: Mapping[str, Any]
+        if callable(getattr(cache, "stats", None)):
+            stats = cache.stats()
+        else:
+            stats = {name: getattr(cache, name, None) for name in ("hits", "misses", "errors")}
+        for name, counter in (
+            ("hits", self.cache_hits),
+            ("misses", self.cache_misses),
+            ("errors", self.cache_errors),
+        ):
+            value = stats.get(name)
+            if not isinstance(value, int | float):
+                continue
+            delta = value - self._cache_seen.get(name, 0)
+            if delta > 0:
+                counter.inc(delta)
+            self._cache_seen[name] = value
+
+    def render(self) -> tuple[bytes, str]:
+        """The exposition text and its content type (all workers' in multiprocess mode)."""
+        if multiprocess_mode():
+            registry = CollectorRegistry()
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            return generate_latest(registry), CONTENT_TYPE_LATEST
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST

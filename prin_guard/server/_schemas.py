@@ -1,0 +1,158 @@
+"""The HTTP API's request and response bodies (they make the OpenAPI schema).
+
+Items are not validated by the request model: a bad item in a batch must cost
+only its own verdict, so items reach the guard as they came and the guard's own
+validation names the field. The schema still documents them as :class:`ItemIn`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from prin_guard._models import Candidate, Verdict
+
+__all__ = [
+    "BatchVerdictResponse",
+    "ErrorBody",
+    "ErrorResponse",
+    "HealthResponse",
+    "ItemError",
+    "ItemIn",
+    "SingleVerdictResponse",
+    "VerdictOptions",
+    "VerdictRequest",
+]
+
+
+class ItemIn(BaseModel):
+    """An item to judge: a question and at least two candidates (strings or objects)."""
+
+    model_config = ConfigDict(extra="forbid", title="Item")
+
+    question: str = Field(description="The question, problem or claim being judged.")
+    candidates: list[str | Candidate] = Field(
+        min_length=2,
+        description="At least two candidates: plain strings, or objects with text, an "
+        "optional label and an optional reasoning path.",
+    )
+    context: str | None = Field(None, description="Material the judge needs (a passage).")
+    id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
+
+
+def _as_given(value: Any) -> Any:
+    return value
+
+
+RawItem = Annotated[Any, PlainValidator(_as_given, json_schema_input_type=ItemIn)]
+"""An item exactly as sent; documented as :class:`ItemIn`, checked by the guard."""
+
+
+class VerdictOptions(BaseModel):
+    """How to judge: the guard's options."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    template: Literal["v0", "v1", "v2", "v3", "v4"] = Field(
+        "v0",
+        description="Prompt wording: v0 the paper's (correct/incorrect), v1 right/wrong, "
+        "v2 appropriate/inappropriate, v3 accurate/inaccurate, v4 valid/invalid.",
+    )
+    mitigations: list[Literal["cot", "neg_exp"]] = Field(
+        default_factory=list,
+        max_length=4,
+        description="cot: show reasoning paths or ask for step-by-step reasoning; neg_exp: "
+        "explain the negation in the reverse prompt.",
+    )
+    policy: Literal["synergy", "direct", "reverse"] = Field(
+        "synergy", description="Which set is reported as correct."
+    )
+    threshold: float = Field(
+        0.0, ge=0.0, le=1.0, description="Largest PRIN still called consistent."
+    )
+    probe: Literal["closed", "open", "leading", "progressive"] | None = Field(
+        None,
+        description="Ask each leg again after its answer and flag `vacillating` when the "
+        "judge changes its mind (more judge calls).",
+    )
+
+    def key(self) -> tuple[Any, ...]:
+        """The normalized options: equal keys judge alike."""
+        return (
+            self.template,
+            tuple(sorted(set(self.mitigations))),
+            self.policy,
+            float(self.threshold),
+            self.probe,
+        )
+
+
+class VerdictRequest(BaseModel):
+    """Either one item (`item`) or a batch (`items`), and the options."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"oneOf": [{"required": ["item"]}, {"required": ["items"]}]},
+    )
+
+    item: RawItem = Field(None, description="One item; a bad item is a 422 naming the field.")
+    items: list[RawItem] | SkipJsonSchema[None] = Field(
+        None,
+        description="A batch, judged concurrently; verdicts come back in input order. A bad "
+        "item gets a verdict flagged invalid_item and an entry in `errors`.",
+    )
+    options: VerdictOptions = Field(default_factory=VerdictOptions)
+
+    @model_validator(mode="after")
+    def _one_of(self) -> VerdictRequest:
+        if (self.item is None) == (self.items is None):
+            raise ValueError("send either 'item' (one item) or 'items' (a batch), not both")
+        return self
+
+
+class SingleVerdictResponse(BaseModel):
+    verdict: Verdict
+
+
+class ItemError(BaseModel):
+    """Why the verdict at `index` has no legs."""
+
+    index: int
+    kind: Literal["input", "judge"]
+    field: str | None = None
+    """For input errors, the dotted path of the offending field."""
+    reason: str
+
+
+class BatchVerdictResponse(BaseModel):
+    verdicts: list[Verdict]
+    """One per item, in input order."""
+    errors: list[ItemError]
+    """The items that could not be judged, by index."""
+
+
+class ErrorBody(BaseModel):
+    type: str
+    """invalid_request, invalid_item, unauthorized, body_too_large, batch_too_large,
+    judge_error, timeout, not_found, method_not_allowed, unavailable, internal_error."""
+    message: str
+    field: str | None = None
+    """The dotted path of the offending field (invalid_request, invalid_item)."""
+    reason: str | None = None
+    limit: str | None = None
+    """The configuration setting that was exceeded (max_body_bytes, max_batch, max_chars)."""
+    max: int | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok", "degraded"]
+    judge: dict[str, Any]
+    redis: Literal["ok", "unreachable", "not_configured"]
+    version: str

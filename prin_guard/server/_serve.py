@@ -1,0 +1,83 @@
+"""Run the service under uvicorn: one process, or ``workers`` processes on one socket.
+
+Every worker builds its own judge and cache at startup; with ``redis_url`` they
+share the Redis cache and its cross-process single flight, so identical legs
+asked of several workers at once cost one judge call.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+
+from prin_guard.server._app import check_servable, create_app
+from prin_guard.server._config import (
+    ServerConfig,
+    load_config,
+    publish_for_workers,
+    server_settings_from_env,
+)
+
+__all__ = ["serve", "worker_app"]
+
+
+def _log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging, with prin-guard's events on the same handler."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["prin_guard"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config
+
+
+def _reset_multiprocess_dir() -> None:
+    """Empty ``PROMETHEUS_MULTIPROC_DIR`` of a previous run's samples, as its docs require."""
+    directory = server_settings_from_env()["prometheus_multiproc_dir"]
+    if directory is None:
+        return
+    path = Path(directory)
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink(missing_ok=True)
+
+
+def serve(config: ServerConfig, *, log_level: str = "info", access_log: bool = True) -> None:
+    """Serve ``config`` on ``config.host:config.port`` until interrupted.
+
+    Raises :class:`~prin_guard.UsageError` before binding anything when the
+    configuration cannot serve (no API keys without ``allow_no_auth``).
+    """
+    import uvicorn
+
+    check_servable(config)  # before binding anything or starting a worker
+    # Before any metric exists in this process: a sample file deleted after its
+    # creation would keep being written to, unseen.
+    _reset_multiprocess_dir()
+    options: dict[str, Any] = {
+        "host": config.host,
+        "port": config.port,
+        "log_level": log_level,
+        "log_config": _log_config(log_level),
+        "access_log": access_log,
+        "server_header": False,
+        "timeout_graceful_shutdown": 30,
+    }
+    if config.workers == 1:
+        uvicorn.run(create_app(config), **options)
+        return
+    publish_for_workers(config)
+    uvicorn.run(
+        "prin_guard.server._serve:worker_app", factory=True, workers=config.workers, **options
+    )
+
+
+def worker_app() -> FastAPI:
+    """The app of one worker process, from the configuration its parent published."""
+    return create_app(load_config())
