@@ -709,6 +709,19 @@ class Guard:
                 raise InconsistentVerdictError(verdict)
 
 
+def share_call_limit(guards: Iterable[Guard], calls: int) -> None:
+    """Make ``guards`` share one bound on judge calls in flight, as if they were one.
+
+    For runs that ask one judge through many guards (every template, mitigation
+    and sampling seed of an evaluation): without it, each guard would allow its
+    own ``concurrency`` calls and the judge would see their sum. Use from async
+    code only (the bound belongs to the running event loop).
+    """
+    limit = asyncio.Semaphore(calls)
+    for guard in guards:
+        guard._semaphore = limit
+
+
 def _close_runner(runner: asyncio.Runner) -> None:
     """Close a guard's private loop; from inside another running loop, without running it."""
     try:

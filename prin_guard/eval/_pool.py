@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._exceptions import UsageError
-from prin_guard._guard import Guard
+from prin_guard._guard import Guard, share_call_limit
 from prin_guard._models import Candidate, Item, Polarity
 from prin_guard.cache._base import Cache
 from prin_guard.eval._datasets import (
@@ -182,6 +182,7 @@ async def build_pool(
         Guard(with_sampling(temperature, seed + i), cache=cache, concurrency=concurrency)
         for i in range(n)
     ]
+    share_call_limit(guards, 2 * concurrency)
     slots = asyncio.Semaphore(concurrency)
     todo = list(problems)
 

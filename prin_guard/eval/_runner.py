@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from prin_guard._exceptions import JudgeError, UsageError
-from prin_guard._guard import Guard
+from prin_guard._guard import Guard, share_call_limit
 from prin_guard._models import Candidate, Item, Leg, Polarity, Verdict
 from prin_guard._prompts import parse_mitigations
 from prin_guard.cache._base import Cache
@@ -243,9 +243,7 @@ class _Run:
                 ]
 
     def _guard(self, judge: Judge, template: str, mitigations: Sequence[str]) -> Guard:
-        guard = Guard(
-            judge, template=template, mitigations=mitigations, cache=self.cache, concurrency=4
-        )
+        guard = Guard(judge, template=template, mitigations=mitigations, cache=self.cache)
         self.guards.append(guard)
         return guard
 
@@ -325,6 +323,8 @@ async def run_eval(
     leaves ``items_path`` holding every finished item.
     """
     run = _Run(judge, config, cache)
+    # One judge behind many guards: bound the calls in flight across all of them.
+    share_call_limit(run.guards, 2 * config.concurrency)
     todo = list(records)
     started = time.monotonic()
     slots = asyncio.Semaphore(config.concurrency)
