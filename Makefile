@@ -24,7 +24,7 @@ $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(PIP) install --quiet -e ".[local,eval,dev]" "$(TORCH)"
+	$(PIP) install --quiet -e ".[local,eval,dev,proxy]" "$(TORCH)"
 	touch $@
 
 install: $(VENV)/.installed

@@ -1,0 +1,649 @@
+"""prin-guard as a LiteLLM Proxy custom guardrail.
+
+LiteLLM Proxy loads this file by path: put it next to the proxy's ``config.yaml``
+and name it in the config's ``guardrails`` section::
+
+    guardrails:
+      - guardrail_name: prin-guard
+        litellm_params:
+          guardrail: prin_guard_guardrail.PrinGuardGuardrail
+          mode: [pre_call, post_call]
+          default_on: true
+
+A judge request carries its item in the request metadata (the body's
+``metadata``; from the OpenAI client, ``metadata=`` or ``extra_body={"metadata": ...}``)::
+
+    "metadata": {"prin_guard": {"question": "...", "candidates": ["7", "8", "9"],
+                                "context": "...", "id": "...",
+                                "template": "v0", "mitigations": ["neg_exp"],
+                                "threshold": 0.0, "policy": "synergy"}}
+
+Pre-call, the request's messages are replaced by prin-guard's direct prompt ("which
+are correct?") and the reverse leg ("which are incorrect?") is sent through the
+proxy's own router to the same model group, concurrently with the direct call.
+Post-call, the model's answer is the direct leg; both legs are parsed and
+reconciled by prin-guard and the verdict is attached to the response:
+
+- the body gets a top-level ``prin_guard`` field holding the whole verdict
+  (``prin_guard.Verdict`` as JSON; ``Verdict.model_validate_json(json.dumps(field))``
+  reads it back); the OpenAI Python client exposes it as
+  ``response.model_extra["prin_guard"]``;
+- the headers ``x-prin-guard-prin-score``, ``x-prin-guard-consistent``,
+  ``x-prin-guard-correct``, ``x-prin-guard-flags`` and ``x-prin-guard-direct-leg``
+  summarise it for clients and gateways that drop unknown body fields.
+
+A request without ``metadata.prin_guard`` passes through untouched. Nothing here
+needs the proxy's database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from litellm.integrations.custom_guardrail import CustomGuardrail
+
+from prin_guard import (
+    Flag,
+    Guard,
+    Item,
+    JudgeError,
+    JudgeResponse,
+    Polarity,
+    Retry,
+    Usage,
+    UsageError,
+    Verdict,
+    VerdictError,
+)
+from prin_guard._guard import coerce_item
+from prin_guard._prompts import build_messages
+
+__all__ = ["PrinGuardGuardrail"]
+
+logger = logging.getLogger("prin_guard.litellm_proxy")
+
+METADATA_KEY = "prin_guard"
+"""The key under the request's ``metadata`` that marks a judge request."""
+
+RESPONSE_FIELD = "prin_guard"
+"""The top-level response field that carries the verdict."""
+
+# Per-request settings a judge request may carry next to its item.
+_OPTION_KEYS = ("template", "mitigations", "threshold", "policy")
+
+# Request parameters that change what the model answers: the reverse leg is asked
+# with the same ones as the direct leg, so the two answers are comparable.
+_SAMPLING_KEYS = (
+    "temperature",
+    "top_p",
+    "seed",
+    "max_tokens",
+    "max_completion_tokens",
+    "stop",
+    "presence_penalty",
+    "frequency_penalty",
+    "response_format",
+)
+
+_CHAT_CALL_TYPES = ("completion", "acompletion")
+
+
+class _Request:
+    """What one judge request asks: the item and the guard settings for it."""
+
+    __slots__ = ("guard_options", "item")
+
+    def __init__(self, item: Item, guard_options: dict[str, Any]) -> None:
+        self.item = item
+        self.guard_options = guard_options
+
+
+class _Answer:
+    """A leg's answer from the router, and how long the call took."""
+
+    __slots__ = ("latency_ms", "response")
+
+    def __init__(self, response: JudgeResponse, latency_ms: float) -> None:
+        self.response = response
+        self.latency_ms = latency_ms
+
+
+class _ProxyJudge:
+    """The judge a per-request Guard talks to.
+
+    The conversation the proxy already sent to the model is answered with the
+    model's reply; a conversation whose call was started in the pre-call hook is
+    answered by that call; any other conversation goes through the proxy's router
+    to the same model group.
+    """
+
+    def __init__(
+        self,
+        guardrail: PrinGuardGuardrail,
+        model: str,
+        params: Mapping[str, Any],
+        parent_call_id: str | None,
+        answered: tuple[str, JudgeResponse, float | None] | None,
+        started: dict[str, asyncio.Task[_Answer]],
+    ) -> None:
+        self._guardrail = guardrail
+        self._model = model
+        self._params = params
+        self._parent_call_id = parent_call_id
+        self._answered = answered
+        self._started = started
+        self.routed: list[str] = []
+        """Keys of the conversations this judge sent through the router."""
+        self.latency_ms: dict[str, float] = {}
+        """How long the model took on each conversation, by key, when known."""
+
+    def identity(self) -> Mapping[str, Any]:
+        return {"kind": "litellm-proxy", "model": self._model}
+
+    async def complete(
+        self, messages: Sequence[Mapping[str, str]], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        key = _messages_key(messages)
+        if self._answered is not None and key == self._answered[0]:
+            _, response, latency_ms = self._answered
+            if latency_ms is not None:
+                self.latency_ms[key] = latency_ms
+            return response
+        task = self._started.pop(key, None)
+        if task is None:
+            self.routed.append(key)
+            task = asyncio.ensure_future(
+                self._guardrail._ask(self._model, messages, self._params, self._parent_call_id)
+            )
+        answer = await task
+        self.latency_ms[key] = answer.latency_ms
+        return answer.response
+
+
+class PrinGuardGuardrail(CustomGuardrail):
+    """Ask the judge both questions through the proxy and attach prin-guard's verdict.
+
+    Settings (``litellm_params`` in the proxy config, all optional):
+
+    - ``template`` (``v0``), ``mitigations`` (``[]``), ``threshold`` (``0.0``),
+      ``policy`` (``synergy``), ``max_chars`` (``32000``): as for ``prin_guard.Guard``;
+      a request may override the first four in its metadata.
+    - ``timeout``: seconds allowed for each leg the guardrail sends itself.
+    - ``concurrent_reverse`` (``true``): with ``pre_call`` in ``mode``, start the
+      reverse leg while the direct call runs, so a verdict costs about one call's
+      latency instead of two.
+    - ``on_inconsistent``: ``flag`` (default; the verdict says so) or ``block``
+      (the client gets HTTP 422 with the verdict in the error detail).
+    - ``on_error``: ``flag`` (default; a failed reverse leg gives a verdict flagged
+      ``judge_error`` and the direct answer still goes back) or ``block`` (HTTP 502).
+    """
+
+    def __init__(
+        self,
+        *,
+        template: str = "v0",
+        mitigations: Sequence[str] | str | None = None,
+        threshold: float = 0.0,
+        policy: str = "synergy",
+        max_chars: int = 32_000,
+        concurrent_reverse: bool = True,
+        on_inconsistent: str = "flag",
+        on_error: str = "flag",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        if isinstance(mitigations, str):
+            mitigations = [mitigations]
+        self.guard_defaults: dict[str, Any] = {
+            "template": template,
+            "mitigations": list(mitigations or ()),
+            "threshold": threshold,
+            "policy": policy,
+        }
+        self.max_chars = int(max_chars)
+        # Fail at proxy start-up, not on the first request, on a bad setting.
+        _build_guard(self._placeholder_judge(), self.guard_defaults, self.max_chars)
+        self.concurrent_reverse = _as_bool(concurrent_reverse, "concurrent_reverse")
+        if on_inconsistent not in ("flag", "block"):
+            raise ValueError(f"on_inconsistent: 'flag' or 'block', got {on_inconsistent!r}")
+        if on_error not in ("flag", "block"):
+            raise ValueError(f"on_error: 'flag' or 'block', got {on_error!r}")
+        self.on_inconsistent = on_inconsistent
+        self.on_error = on_error
+        # Reverse legs started in the pre-call hook, by the request's litellm_call_id.
+        self._pending: dict[str, tuple[str, asyncio.Task[_Answer]]] = {}
+        if not self._event_hook_is_event_type_name("post_call"):
+            logger.warning(
+                "prin-guard guardrail %r: mode has no post_call, so no verdict is ever "
+                "computed; use mode: [pre_call, post_call]",
+                self.guardrail_name,
+            )
+
+    # -- proxy hooks ----------------------------------------------------------------
+
+    async def async_pre_call_hook(
+        self, user_api_key_dict: Any, cache: Any, data: dict[str, Any], call_type: str
+    ) -> dict[str, Any] | None:
+        """Validate a judge request, ask it in prin-guard's words, start the reverse leg."""
+        request = self._read_request(data)
+        if request is None:
+            return None
+        _check_request_shape(data, call_type)
+        guard = self._guard_for(request, None)
+        direct = _leg_messages(guard, request.item, Polarity.DIRECT)
+        data["messages"] = [dict(m) for m in direct]
+        call_id = data.get("litellm_call_id")
+        model = data.get("model")
+        if self.concurrent_reverse and isinstance(call_id, str) and isinstance(model, str):
+            reverse = _leg_messages(guard, request.item, Polarity.REVERSE)
+            task = asyncio.ensure_future(self._ask(model, reverse, _sampling(data), call_id))
+            # Never leave an exception unretrieved when nobody awaits the task.
+            task.add_done_callback(_consume_exception)
+            self._forget(call_id)
+            self._pending[call_id] = (_messages_key(reverse), task)
+            asyncio.get_running_loop().call_later(self._pending_ttl(), self._expire, call_id, task)
+        return data
+
+    async def async_post_call_success_hook(
+        self, data: dict[str, Any], user_api_key_dict: Any, response: Any
+    ) -> Any:
+        """Reconcile the model's answer (direct leg) with the reverse leg; attach the verdict."""
+        call_id = data.get("litellm_call_id")
+        pending = self._pending.pop(call_id, None) if isinstance(call_id, str) else None
+        started = {pending[0]: pending[1]} if pending else {}
+        try:
+            request = self._read_request(data)
+            if request is None:
+                return None
+            if data.get("stream"):
+                # The proxy runs post-call hooks on a stream only after the client has
+                # it: a verdict could reach the logs, never the client. Not worth two calls.
+                logger.warning("prin-guard: a streamed judge request gets no verdict")
+                return None
+            answer = _answer_of(response, data)
+            if answer is None:
+                logger.warning("prin-guard: the response has no message to judge; left as is")
+                return None
+            messages = data.get("messages")
+            answered = (
+                (_messages_key(messages), answer, _response_ms(response))
+                if isinstance(messages, list) and _plain_messages(messages)
+                else None
+            )
+            judge = _ProxyJudge(
+                self,
+                str(data.get("model") or ""),
+                _sampling(data),
+                call_id if isinstance(call_id, str) else None,
+                answered,
+                started,
+            )
+            guard = self._guard_for(request, judge)
+            started_at = time.time()
+            try:
+                verdict = await guard.acheck(request.item)
+            except JudgeError as exc:
+                verdict = Verdict(
+                    item_id=request.item.key,
+                    labels=request.item.labels,
+                    flags=(Flag.JUDGE_ERROR,),
+                    policy=guard.policy,
+                    threshold=guard.threshold,
+                    error=VerdictError(kind="judge", message=str(exc)),
+                )
+            verdict = _with_latencies(verdict, guard, request.item, judge.latency_ms)
+            direct_leg = (
+                "router"
+                if _messages_key(_leg_messages(guard, request.item, Polarity.DIRECT))
+                in judge.routed
+                else "response"
+            )
+            self._attach(response, verdict, direct_leg)
+            self._log_verdict(data, verdict, started_at)
+            if Flag.JUDGE_ERROR in verdict.flags and self.on_error == "block":
+                raise _http_error(502, "prin-guard: a leg of the judge request failed", verdict)
+            if Flag.INCONSISTENT in verdict.flags and self.on_inconsistent == "block":
+                raise _http_error(
+                    422, "prin-guard: the judge contradicted itself (PRIN above threshold)", verdict
+                )
+            return response
+        finally:
+            for task in started.values():  # a started leg nobody needed
+                task.cancel()
+
+    async def async_post_call_failure_hook(
+        self,
+        request_data: dict[str, Any],
+        original_exception: Exception,
+        user_api_key_dict: Any,
+        traceback_str: str | None = None,
+    ) -> None:
+        """The direct call failed: drop the reverse leg started for it."""
+        call_id = request_data.get("litellm_call_id")
+        if isinstance(call_id, str):
+            self._forget(call_id)
+
+    # -- the reverse leg (and a direct leg the proxy did not ask) -----------------------
+
+    async def _ask(
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, str]],
+        params: Mapping[str, Any],
+        parent_call_id: str | None,
+    ) -> _Answer:
+        """One leg through the proxy's own router: same model group, same parameters."""
+        from litellm.proxy.proxy_server import llm_router
+
+        if llm_router is None:
+            raise JudgeError("prin-guard: the proxy has no router (is model_list empty?)")
+        kwargs: dict[str, Any] = dict(params)
+        kwargs["metadata"] = {"prin_guard_leg_of": parent_call_id}
+        if self.timeout is not None:
+            kwargs["timeout"] = self.timeout
+        deadline = None if self.timeout is None else float(self.timeout) * 1.25 + 1.0
+        started = time.perf_counter()
+        async with asyncio.timeout(deadline):
+            reply = await llm_router.acompletion(
+                model=model, messages=[dict(m) for m in messages], **kwargs
+            )
+        latency_ms = (time.perf_counter() - started) * 1000
+        response = JudgeResponse(
+            text=_reply_text(reply),
+            usage=_usage_of(reply),
+            output_format="json" if _is_json_format(params.get("response_format")) else "text",
+        )
+        return _Answer(response, latency_ms)
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _read_request(self, data: Mapping[str, Any]) -> _Request | None:
+        raw = _metadata_entry(data)
+        if raw is None:
+            return None
+        if isinstance(raw, str):
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                raise _http_error(400, "metadata.prin_guard: not a JSON object") from None
+        if not isinstance(raw, Mapping):
+            raise _http_error(400, "metadata.prin_guard: must be an object")
+        fields = dict(raw)
+        options = dict(self.guard_defaults)
+        for name in _OPTION_KEYS:
+            if name in fields:
+                options[name] = fields.pop(name)
+        if isinstance(options["mitigations"], str):
+            options["mitigations"] = [options["mitigations"]]
+        try:
+            item = coerce_item(fields, self.max_chars)
+        except UsageError as exc:
+            raise _http_error(400, f"metadata.prin_guard.{exc}") from None
+        return _Request(item, options)
+
+    def _placeholder_judge(self) -> _ProxyJudge:
+        """A judge for a Guard that only builds prompts (it is never called)."""
+        return _ProxyJudge(self, "-", {}, None, None, {})
+
+    def _guard_for(self, request: _Request, judge: _ProxyJudge | None) -> Guard:
+        try:
+            return _build_guard(
+                judge or self._placeholder_judge(), request.guard_options, self.max_chars
+            )
+        except UsageError as exc:
+            raise _http_error(400, f"metadata.prin_guard.{exc}") from None
+
+    def _attach(self, response: Any, verdict: Verdict, direct_leg: str) -> None:
+        payload = verdict.model_dump(mode="json")
+        if isinstance(response, dict):
+            response[RESPONSE_FIELD] = payload
+        else:
+            setattr(response, RESPONSE_FIELD, payload)
+        hidden = _get(response, "_hidden_params")
+        if not isinstance(hidden, dict):
+            return
+        headers = hidden.get("additional_headers")
+        if not isinstance(headers, dict):
+            headers = {}
+            hidden["additional_headers"] = headers
+        headers.update(_summary_headers(verdict, direct_leg))
+
+    def _log_verdict(self, data: dict[str, Any], verdict: Verdict, started_at: float) -> None:
+        """Record a summary (no prompt text) where the proxy's loggers and spend logs see it."""
+        if Flag.JUDGE_ERROR in verdict.flags:
+            status = "guardrail_failed_to_respond"
+        elif verdict.flags:
+            status = "guardrail_flagged"
+        else:
+            status = "success"
+        ended_at = time.time()
+        try:
+            self.add_standard_logging_guardrail_information_to_request_data(
+                guardrail_json_response=_summary(verdict),
+                request_data=data,
+                guardrail_status=status,  # type: ignore[arg-type]
+                start_time=started_at,
+                end_time=ended_at,
+                duration=ended_at - started_at,
+                guardrail_provider="prin_guard",
+            )
+        except Exception:  # logging must never cost the verdict
+            logger.debug("prin-guard: could not record guardrail information", exc_info=True)
+
+    def _event_hook_is_event_type_name(self, name: str) -> bool:
+        hook = self.event_hook
+        if hook is None:
+            return True
+        if isinstance(hook, str):
+            return hook == name
+        if isinstance(hook, list):
+            return name in [getattr(h, "value", h) for h in hook]
+        return True  # tag-based Mode: decided per request by the proxy
+
+    def _pending_ttl(self) -> float:
+        return max(600.0, 4.0 * float(self.timeout or 0.0))
+
+    def _expire(self, call_id: str, task: asyncio.Task[_Answer]) -> None:
+        entry = self._pending.get(call_id)
+        if entry is not None and entry[1] is task:
+            self._forget(call_id)
+
+    def _forget(self, call_id: str) -> None:
+        entry = self._pending.pop(call_id, None)
+        if entry is not None:
+            entry[1].cancel()
+
+
+# -- pure helpers ---------------------------------------------------------------------
+
+
+def _build_guard(judge: _ProxyJudge, options: Mapping[str, Any], max_chars: int) -> Guard:
+    threshold = options.get("threshold", 0.0)
+    if isinstance(threshold, str):
+        try:
+            threshold = float(threshold)
+        except ValueError:
+            raise UsageError(f"threshold: a number from 0 to 1, got {threshold!r}") from None
+    return Guard(
+        judge,
+        template=options.get("template", "v0"),
+        mitigations=options.get("mitigations") or (),
+        threshold=threshold,
+        policy=options.get("policy", "synergy"),
+        cache=None,  # the proxy has its own caching; a guardrail must not serve stale legs
+        retry=Retry(attempts=1),  # the router retries, as the proxy's router_settings say
+        max_chars=max_chars,
+    )
+
+
+def _leg_messages(guard: Guard, item: Item, polarity: Polarity) -> list[Mapping[str, str]]:
+    return list(build_messages(item, polarity, guard.template, guard.mitigations))
+
+
+def _with_latencies(
+    verdict: Verdict, guard: Guard, item: Item, latency_ms: Mapping[str, float]
+) -> Verdict:
+    """The verdict with each leg's latency the model's own, not the guard's wait for it.
+
+    The guard times its judge call; here the direct leg was answered before the guard
+    ran and the reverse leg may have started with the direct call, so the guard's
+    timings would say little.
+    """
+    updates: dict[str, Any] = {}
+    for name, polarity in (("direct", Polarity.DIRECT), ("reverse", Polarity.REVERSE)):
+        leg = getattr(verdict, name)
+        known = latency_ms.get(_messages_key(_leg_messages(guard, item, polarity)))
+        if leg is not None and known is not None:
+            updates[name] = leg.model_copy(update={"latency_ms": known})
+    return verdict.model_copy(update=updates) if updates else verdict
+
+
+def _response_ms(response: Any) -> float | None:
+    """The proxy's own measure of the direct call, in milliseconds."""
+    hidden = _get(response, "_hidden_params")
+    value = hidden.get("_response_ms") if isinstance(hidden, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _metadata_entry(data: Mapping[str, Any]) -> Any:
+    for bucket_name in ("metadata", "litellm_metadata"):
+        bucket = data.get(bucket_name)
+        if isinstance(bucket, str):
+            try:
+                bucket = json.loads(bucket)
+            except ValueError:
+                continue
+        if isinstance(bucket, Mapping) and METADATA_KEY in bucket:
+            return bucket[METADATA_KEY]
+    return None
+
+
+def _check_request_shape(data: Mapping[str, Any], call_type: str) -> None:
+    if call_type not in _CHAT_CALL_TYPES:
+        raise _http_error(
+            400, f"prin-guard judges chat completions only (/v1/chat/completions), not {call_type}"
+        )
+    if data.get("stream"):
+        raise _http_error(400, "prin-guard: a judge request cannot be streamed (stream=false)")
+    n = data.get("n")
+    if n not in (None, 1):
+        raise _http_error(400, "prin-guard: a judge request asks for one answer (n=1)")
+
+
+def _plain_messages(messages: Sequence[Any]) -> bool:
+    return all(isinstance(m, Mapping) and isinstance(m.get("content"), str) for m in messages)
+
+
+def _messages_key(messages: Sequence[Mapping[str, Any]]) -> str:
+    return json.dumps([[m.get("role"), m.get("content")] for m in messages], ensure_ascii=False)
+
+
+def _sampling(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: data[key] for key in _SAMPLING_KEYS if data.get(key) is not None}
+
+
+def _is_json_format(response_format: Any) -> bool:
+    kind = (
+        response_format.get("type")
+        if isinstance(response_format, Mapping)
+        else getattr(response_format, "type", None)
+    )
+    return kind in ("json_object", "json_schema")
+
+
+def _get(obj: Any, name: str) -> Any:
+    """A field of a response, whether the proxy holds it as an object or a dict."""
+    return obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)
+
+
+def _reply_text(reply: Any) -> str | None:
+    choices = _get(reply, "choices")
+    if not choices:
+        return None
+    content = _get(_get(choices[0], "message"), "content")
+    return content if isinstance(content, str) else None
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _usage_of(reply: Any) -> Usage | None:
+    usage = _get(reply, "usage")
+    prompt = _count(_get(usage, "prompt_tokens")) if usage is not None else None
+    completion = _count(_get(usage, "completion_tokens")) if usage is not None else None
+    hidden = _get(reply, "_hidden_params")
+    cost = hidden.get("response_cost") if isinstance(hidden, Mapping) else None
+    if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
+        cost = None
+    if prompt is None and completion is None and cost is None:
+        return None
+    return Usage(
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        cost_usd=None if cost is None else float(cost),
+    )
+
+
+def _answer_of(response: Any, data: Mapping[str, Any]) -> JudgeResponse | None:
+    if not _get(response, "choices"):
+        return None
+    return JudgeResponse(
+        text=_reply_text(response),
+        usage=_usage_of(response),
+        output_format="json" if _is_json_format(data.get("response_format")) else "text",
+    )
+
+
+def _summary(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "item_id": verdict.item_id,
+        "correct": list(verdict.correct),
+        "prin_score": verdict.prin_score,
+        "consistent": verdict.consistent,
+        "flags": [flag.value for flag in verdict.flags],
+    }
+
+
+def _summary_headers(verdict: Verdict, direct_leg: str) -> dict[str, str]:
+    # Labels are upper case, so "none" (which the proxy would not drop, as it drops
+    # empty header values) cannot be mistaken for a label.
+    headers = {
+        "x-prin-guard-consistent": "true" if verdict.consistent else "false",
+        "x-prin-guard-correct": ",".join(verdict.correct) or "none",
+        "x-prin-guard-flags": ",".join(flag.value for flag in verdict.flags) or "none",
+        "x-prin-guard-direct-leg": direct_leg,
+    }
+    if verdict.prin_score is not None:
+        headers["x-prin-guard-prin-score"] = repr(round(verdict.prin_score, 6))
+    return headers
+
+
+def _http_error(status: int, message: str, verdict: Verdict | None = None) -> Exception:
+    from fastapi import HTTPException
+
+    detail: dict[str, Any] = {"error": message}
+    if verdict is not None:
+        detail[RESPONSE_FIELD] = verdict.model_dump(mode="json")
+    return HTTPException(status_code=status, detail=detail)
+
+
+def _as_bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ValueError(f"{name}: true or false, got {value!r}")
+
+
+def _consume_exception(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()

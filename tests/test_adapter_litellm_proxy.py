@@ -1,0 +1,689 @@
+"""prin-guard as a LiteLLM Proxy custom guardrail (adapters/litellm-proxy).
+
+Two parts:
+
+- the guardrail's hooks called in process, with the router replaced by a script:
+  the paths a real proxy cannot easily be made to take (post-call-only mode, a failed
+  reverse leg, blocking);
+- a real LiteLLM Proxy in a subprocess, configured from the shipped ``config.yaml``
+  and loading the guardrail from its file, in front of llama.cpp serving the bundled
+  SmolLM2 (model group ``smollm2``) and of a scripted OpenAI-compatible server (model
+  group ``scripted``, for exact verdicts), asked with the ``openai`` client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+from fault_server import Behaviour, FaultServer, RecordedRequest, ok
+
+from prin_guard import Flag, Item, JudgeResponse, Polarity, UsageError, Verdict
+from prin_guard._prompts import build_messages, get_template, parse_mitigations
+from prin_guard._settings import prefer_bundled_litellm_cost_map
+
+ADAPTER_DIR = Path(__file__).resolve().parents[1] / "adapters" / "litellm-proxy"
+GUARDRAIL_FILE = ADAPTER_DIR / "prin_guard_guardrail.py"
+CONFIG_FILE = ADAPTER_DIR / "config.yaml"
+
+TABLE1 = {
+    "question": "If n is an integer and 101 n^2 is at most 10000, what is the greatest "
+    "possible value of n?",
+    "candidates": ["7", "8", "9", "10", "11"],
+}
+KNOWN_FLAGS = {flag.value for flag in Flag}
+HEADERS = (
+    "x-prin-guard-prin-score",
+    "x-prin-guard-consistent",
+    "x-prin-guard-correct",
+    "x-prin-guard-flags",
+    "x-prin-guard-direct-leg",
+)
+STARTUP_TIMEOUT = 180.0
+REQUEST_TIMEOUT = 120.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def prompts(item: dict[str, Any], template: str = "v0", mitigations: tuple[str, ...] = ()) -> dict:
+    """The direct and reverse prompts prin-guard asks for ``item``."""
+    parsed = Item.model_validate(item)
+    chosen, mitigated = get_template(template), parse_mitigations(mitigations)
+    return {
+        polarity: build_messages(parsed, polarity, chosen, mitigated)[0]["content"]
+        for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+    }
+
+
+def read_verdict(payload: Any) -> Verdict:
+    """The verdict a client reads from the response's ``prin_guard`` field."""
+    return Verdict.model_validate_json(json.dumps(payload))
+
+
+# -- the guardrail in process ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def adapter() -> ModuleType:
+    """The guardrail module, loaded from its file as the proxy loads it."""
+    prefer_bundled_litellm_cost_map()
+    spec = importlib.util.spec_from_file_location("prin_guard_guardrail", GUARDRAIL_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class ScriptedRouter:
+    """Stands in for the proxy's router: answers each leg by its polarity."""
+
+    def __init__(
+        self, adapter: ModuleType, direct: Any = "Answer: C", reverse: Any = "Answer: C, D, E"
+    ):
+        self.adapter = adapter
+        self.replies = {"direct": direct, "reverse": reverse}
+        self.calls: list[tuple[str, list[dict[str, str]], dict[str, Any]]] = []
+        self.gate: asyncio.Event | None = None
+
+    async def ask(self, model: str, messages: Any, params: Any, parent_call_id: Any) -> Any:
+        self.calls.append((model, [dict(m) for m in messages], dict(params)))
+        if self.gate is not None:
+            await self.gate.wait()
+        reply = self.replies["reverse" if "incorrect ones" in messages[-1]["content"] else "direct"]
+        if isinstance(reply, BaseException):
+            raise reply
+        return self.adapter._Answer(JudgeResponse(text=reply), 7.0)
+
+
+def guardrail_with(adapter: ModuleType, router: ScriptedRouter, **settings: Any) -> Any:
+    settings.setdefault("event_hook", ["pre_call", "post_call"])
+    guardrail = adapter.PrinGuardGuardrail(guardrail_name="prin-guard", default_on=True, **settings)
+    guardrail._ask = router.ask
+    return guardrail
+
+
+def model_response(text: str) -> Any:
+    import litellm
+
+    return litellm.ModelResponse(
+        choices=[
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+        ],
+        model="smollm2",
+        usage={"prompt_tokens": 30, "completion_tokens": 3, "total_tokens": 33},
+    )
+
+
+def request_data(metadata: Any = None, **fields: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "my own question"}],
+        "litellm_call_id": secrets.token_hex(8),
+        "metadata": {"prin_guard": TABLE1} if metadata is None else metadata,
+    }
+    data.update(fields)
+    return data
+
+
+async def test_post_call_only_asks_both_legs_through_the_router(adapter: ModuleType) -> None:
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router, event_hook="post_call")
+    data = request_data(temperature=0.0, seed=3, user="someone")
+    response = model_response("Hello there")
+
+    out = await guardrail.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=response
+    )
+
+    verdict = read_verdict(out.prin_guard)
+    assert out.choices[0].message.content == "Hello there"  # the client's own answer stays
+    assert verdict.direct is not None and verdict.reverse is not None
+    assert verdict.direct.raw_text == "Answer: C"
+    assert verdict.reverse.raw_text == "Answer: C, D, E"
+    assert verdict.reverse_implied == ("A", "B")
+    assert verdict.prin_score == 1.0
+    assert verdict.correct == ()
+    assert verdict.flags == (Flag.INCONSISTENT, Flag.EMPTY_VERDICT)
+    assert verdict.direct.latency_ms == verdict.reverse.latency_ms == 7.0
+    headers = response._hidden_params["additional_headers"]
+    assert headers["x-prin-guard-direct-leg"] == "router"
+    assert headers["x-prin-guard-correct"] == "none"
+    assert headers["x-prin-guard-flags"] == "inconsistent,empty_verdict"
+    expected = prompts(TABLE1)
+    assert sorted(messages[0]["content"] for _, messages, _ in router.calls) == sorted(
+        expected.values()
+    )
+    for model, _, params in router.calls:  # same model group, same sampling, nothing else
+        assert model == "smollm2"
+        assert params == {"temperature": 0.0, "seed": 3}
+
+
+async def test_pre_call_rewrites_the_prompt_and_starts_the_reverse_leg(adapter: ModuleType) -> None:
+    router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
+    router.gate = asyncio.Event()
+    guardrail = guardrail_with(adapter, router)
+    data = request_data(max_tokens=16)
+
+    returned = await guardrail.async_pre_call_hook(
+        user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+    )
+    await asyncio.sleep(0)
+
+    expected = prompts(TABLE1)
+    assert returned is data
+    assert data["messages"] == [{"role": "user", "content": expected[Polarity.DIRECT]}]
+    assert [m[0]["content"] for _, m, _ in router.calls] == [expected[Polarity.REVERSE]]
+    router.gate.set()
+    response = model_response("Answer: C")
+    out = await guardrail.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=response
+    )
+
+    verdict = read_verdict(out.prin_guard)
+    assert len(router.calls) == 1  # the started reverse leg was used, the direct one was the answer
+    assert verdict.correct == ("C",)
+    assert verdict.prin_score == 0.0
+    assert verdict.flags == ()
+    assert verdict.direct is not None and verdict.direct.raw_text == "Answer: C"
+    assert verdict.direct.usage is not None and verdict.direct.usage.prompt_tokens == 30
+    headers = response._hidden_params["additional_headers"]
+    assert headers["x-prin-guard-direct-leg"] == "response"
+    assert headers["x-prin-guard-correct"] == "C"
+    assert headers["x-prin-guard-flags"] == "none"
+    assert headers["x-prin-guard-prin-score"] == "0.0"
+    assert guardrail._pending == {}
+
+
+async def test_a_failed_direct_call_drops_the_started_reverse_leg(adapter: ModuleType) -> None:
+    router = ScriptedRouter(adapter)
+    router.gate = asyncio.Event()  # never set: the leg would wait forever
+    guardrail = guardrail_with(adapter, router)
+    data = request_data()
+    await guardrail.async_pre_call_hook(
+        user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+    )
+    (_, task) = guardrail._pending[data["litellm_call_id"]]
+
+    await guardrail.async_post_call_failure_hook(
+        request_data=data, original_exception=RuntimeError("upstream down"), user_api_key_dict=None
+    )
+    await asyncio.sleep(0)
+
+    assert guardrail._pending == {}
+    assert task.cancelled()
+
+
+async def test_requests_without_prin_guard_metadata_are_untouched(adapter: ModuleType) -> None:
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router)
+    data = request_data(metadata={"user_tag": "x"})
+    before = json.dumps(data, sort_keys=True)
+    response = model_response("Hi")
+
+    assert (
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+        )
+        is None
+    )
+    assert (
+        await guardrail.async_post_call_success_hook(
+            data=data, user_api_key_dict=None, response=response
+        )
+        is None
+    )
+    assert json.dumps(data, sort_keys=True) == before
+    assert "prin_guard" not in response.model_dump()
+    assert router.calls == []
+
+
+async def test_streamed_judge_requests_get_no_verdict_after_the_fact(adapter: ModuleType) -> None:
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router, event_hook="post_call")
+    response = model_response("Answer: C")
+    out = await guardrail.async_post_call_success_hook(
+        data=request_data(stream=True), user_api_key_dict=None, response=response
+    )
+    assert out is None
+    assert router.calls == []
+
+
+@pytest.mark.parametrize(
+    ("metadata", "fields", "call_type", "says"),
+    [
+        ({"prin_guard": {**TABLE1, "candidates": ["7"]}}, {}, "acompletion", "candidates"),
+        ({"prin_guard": {**TABLE1, "colour": "red"}}, {}, "acompletion", "colour"),
+        ({"prin_guard": {**TABLE1, "template": "v9"}}, {}, "acompletion", "template"),
+        ({"prin_guard": "{not json"}, {}, "acompletion", "JSON"),
+        ({"prin_guard": TABLE1}, {"stream": True}, "acompletion", "stream"),
+        ({"prin_guard": TABLE1}, {"n": 2}, "acompletion", "n=1"),
+        ({"prin_guard": TABLE1}, {}, "aembedding", "chat completions"),
+    ],
+)
+async def test_bad_judge_requests_are_rejected_before_any_call(
+    adapter: ModuleType, metadata: Any, fields: dict[str, Any], call_type: str, says: str
+) -> None:
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router)
+    with pytest.raises(HTTPException) as caught:
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None,
+            cache=None,
+            data=request_data(metadata=metadata, **fields),
+            call_type=call_type,
+        )
+    assert caught.value.status_code == 400
+    assert says in caught.value.detail["error"]
+    assert router.calls == []
+
+
+async def test_item_as_a_json_string_and_per_request_settings(adapter: ModuleType) -> None:
+    # SDKs that type metadata as {str: str} can send the item as a JSON string.
+    router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
+    guardrail = guardrail_with(adapter, router, event_hook="post_call")
+    item = {**TABLE1, "id": "t1", "template": "v1", "mitigations": ["neg-exp"], "threshold": "0.5"}
+    data = request_data(metadata={"prin_guard": json.dumps(item)})
+
+    out = await guardrail.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=model_response("x")
+    )
+
+    verdict = read_verdict(out.prin_guard)
+    assert verdict.item_id == "t1"
+    assert verdict.threshold == 0.5
+    assert verdict.reverse is not None
+    assert verdict.reverse.template == "v1"
+    assert verdict.reverse.mitigations == ("neg_exp",)
+    reverse_prompt = prompts(TABLE1, "v1", ("neg_exp",))[Polarity.REVERSE]
+    assert reverse_prompt in [m[0]["content"] for _, m, _ in router.calls]
+
+
+async def test_a_failed_reverse_leg_is_flagged_or_blocks(adapter: ModuleType) -> None:
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter, reverse=RuntimeError("rate limited"))
+    flagging = guardrail_with(adapter, router, event_hook="post_call")
+    data = request_data()
+    data["messages"] = [{"role": "user", "content": prompts(TABLE1)[Polarity.DIRECT]}]
+    out = await flagging.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=model_response("Answer: C")
+    )
+    verdict = read_verdict(out.prin_guard)
+    assert verdict.flags == (Flag.JUDGE_ERROR,)
+    assert verdict.error is not None and "rate limited" in verdict.error.message
+    assert out.choices[0].message.content == "Answer: C"
+
+    blocking = guardrail_with(adapter, router, event_hook="post_call", on_error="block")
+    with pytest.raises(HTTPException) as caught:
+        await blocking.async_post_call_success_hook(
+            data=data, user_api_key_dict=None, response=model_response("Answer: C")
+        )
+    assert caught.value.status_code == 502
+    assert caught.value.detail["prin_guard"]["flags"] == ["judge_error"]
+
+
+async def test_on_inconsistent_block(adapter: ModuleType) -> None:
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)  # direct C, reverse C, D, E: PRIN 1
+    guardrail = guardrail_with(adapter, router, event_hook="post_call", on_inconsistent="block")
+    with pytest.raises(HTTPException) as caught:
+        await guardrail.async_post_call_success_hook(
+            data=request_data(), user_api_key_dict=None, response=model_response("Answer: C")
+        )
+    assert caught.value.status_code == 422
+    assert caught.value.detail["prin_guard"]["prin_score"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ({"template": "v9"}, "template"),
+        ({"mitigations": ["louder"]}, "mitigations"),
+        ({"policy": "vote"}, "policy"),
+        ({"threshold": 2}, "threshold"),
+        ({"on_error": "ignore"}, "on_error"),
+        ({"concurrent_reverse": "maybe"}, "concurrent_reverse"),
+    ],
+)
+def test_bad_settings_fail_when_the_proxy_starts(
+    adapter: ModuleType, settings: dict[str, Any], says: str
+) -> None:
+    with pytest.raises((ValueError, UsageError), match=says):
+        adapter.PrinGuardGuardrail(guardrail_name="prin-guard", event_hook="post_call", **settings)
+
+
+# -- a real proxy ----------------------------------------------------------------------
+
+
+class Proxy:
+    def __init__(self, base_url: str, key: str, log: Path, startup_s: float) -> None:
+        self.base_url = base_url
+        self.key = key
+        self.log = log
+        self.startup_s = startup_s
+
+    def client(self) -> Any:
+        import openai
+
+        return openai.OpenAI(
+            base_url=self.base_url, api_key=self.key, max_retries=0, timeout=REQUEST_TIMEOUT
+        )
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
+
+
+class Backend:
+    """The scripted model: what the direct and the reverse leg answer, and the rest."""
+
+    def __init__(self) -> None:
+        self.direct = "Answer: C"
+        self.reverse = "Answer: C, D, E"
+        self.other = "Hello from the scripted model"
+        self.server = FaultServer(self.respond)
+
+    def respond(self, request: RecordedRequest) -> Behaviour:
+        if "please output the" not in request.prompt:
+            return ok(self.other)
+        return ok(self.reverse if request.is_reverse else self.direct)
+
+
+@pytest.fixture(scope="module")
+def backend() -> Iterator[Backend]:
+    backend = Backend()
+    with backend.server:
+        yield backend
+
+
+@pytest.fixture(scope="module")
+def proxy(
+    llama_server: str, backend: Backend, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Proxy]:
+    """LiteLLM Proxy from the shipped config (plus the scripted model), on loopback."""
+    workdir = tmp_path_factory.mktemp("litellm-proxy")
+    shutil.copy(GUARDRAIL_FILE, workdir / GUARDRAIL_FILE.name)  # the proxy loads it by path
+    config = yaml.safe_load(CONFIG_FILE.read_text())
+    config["model_list"].append(
+        {
+            "model_name": "scripted",
+            "litellm_params": {
+                "model": "openai/scripted",
+                "api_base": backend.server.base_url,
+                "api_key": "no-key",
+            },
+        }
+    )
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    key = f"sk-prin-guard-{secrets.token_hex(8)}"
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}  # no database, ever
+    env.update(
+        JUDGE_API_BASE=llama_server,
+        LITELLM_MASTER_KEY=key,
+        LITELLM_LOCAL_MODEL_COST_MAP="True",
+        PYTHONUNBUFFERED="1",
+    )
+    port = free_port()
+    log = workdir / "proxy.log"
+    started = time.monotonic()
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "litellm.proxy.proxy_cli",
+                "--config",
+                str(workdir / "config.yaml"),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            cwd=workdir,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as one
+        )
+    proxy = Proxy(f"http://127.0.0.1:{port}/v1", key, log, 0.0)
+    try:
+        deadline = started + STARTUP_TIMEOUT
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/health/liveliness"
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None:
+                pytest.fail(
+                    f"LiteLLM Proxy exited with {process.returncode} while starting:\n"
+                    f"{proxy.log_tail()}"
+                )
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"LiteLLM Proxy did not answer within {STARTUP_TIMEOUT:.0f} s:\n"
+                    f"{proxy.log_tail()}"
+                )
+            time.sleep(0.25)
+        proxy.startup_s = time.monotonic() - started
+        print(f"LiteLLM Proxy answered after {proxy.startup_s:.1f} s")
+        yield proxy
+    finally:
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture
+def proxy_log(proxy: Proxy) -> Iterator[None]:
+    """The proxy's log lines written during a test, shown when the test fails."""
+    offset = proxy.log.stat().st_size
+    yield
+    with proxy.log.open("rb") as log:
+        log.seek(offset)
+        print(log.read().decode(errors="replace")[-6000:])
+
+
+def judged(
+    proxy: Proxy, model: str, item: Any, metadata: dict[str, Any] | None = None, **kwargs: Any
+) -> tuple[Any, dict[str, str]]:
+    """Ask a judge request through the proxy: the parsed response and its headers."""
+    kwargs.setdefault("messages", [{"role": "user", "content": "(replaced by the guardrail)"}])
+    raw = proxy.client().chat.completions.with_raw_response.create(
+        model=model, metadata={"prin_guard": item, **(metadata or {})}, **kwargs
+    )
+    return raw.parse(), {k.lower(): v for k, v in raw.headers.items()}
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_scripted_request_without_metadata_is_untouched(proxy: Proxy, backend: Backend) -> None:
+    backend.server.reset()
+    messages = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Which is larger, 7 or 9?"},
+    ]
+    raw = proxy.client().chat.completions.with_raw_response.create(
+        model="scripted", messages=messages, metadata={"team": "grading"}
+    )
+    response = raw.parse()
+
+    assert response.choices[0].message.content == backend.other
+    assert "prin_guard" not in (response.model_extra or {})
+    assert not any(name.lower().startswith("x-prin-guard") for name in raw.headers)
+    (only,) = backend.server.chat_requests  # one call, with the client's own messages
+    assert only.body["messages"] == messages
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_scripted_table1_verdict_is_exact(proxy: Proxy, backend: Backend) -> None:
+    backend.server.reset()
+    backend.direct, backend.reverse = "Answer: C", "Answer: C, D, E"  # the paper's Table 1
+
+    response, headers = judged(
+        proxy,
+        "scripted",
+        TABLE1,
+        metadata={"include_guardrail_response": True},  # the proxy's own guardrail report
+        temperature=0.25,
+        seed=11,
+    )
+
+    verdict = read_verdict(response.model_extra["prin_guard"])
+    assert response.choices[0].message.content == "Answer: C"
+    assert verdict.direct is not None and verdict.reverse is not None
+    assert (verdict.direct.labels, verdict.reverse.labels) == (("C",), ("C", "D", "E"))
+    assert verdict.reverse_implied == ("A", "B")
+    assert verdict.prin_score == 1.0
+    assert verdict.correct == ()
+    assert verdict.flags == (Flag.INCONSISTENT, Flag.EMPTY_VERDICT)
+    assert headers["x-prin-guard-flags"] == "inconsistent,empty_verdict"
+    assert headers["x-prin-guard-correct"] == "none"
+    # The summary recorded for the proxy's loggers, which it also returns on request.
+    (report,) = [
+        entry
+        for entry in response.model_extra["guardrail_information"]
+        if entry["guardrail_name"] == "prin-guard"
+    ]
+    assert report["guardrail_status"] == "guardrail_flagged"
+    assert report["guardrail_response"]["flags"] == ["inconsistent", "empty_verdict"]
+    assert report["guardrail_response"]["prin_score"] == 1.0
+    # Exactly two calls reached the model: prin-guard's direct and reverse prompts, with
+    # the client's sampling parameters, and no prin-guard metadata.
+    expected = prompts(TABLE1)
+    calls = backend.server.chat_requests
+    assert sorted(call.prompt for call in calls) == sorted(expected.values())
+    for call in calls:
+        assert len(call.body["messages"]) == 1
+        assert call.body["temperature"] == 0.25
+        assert call.body["seed"] == 11
+        assert "prin_guard" not in json.dumps(call.body)
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_scripted_consistent_verdict_with_per_request_settings(
+    proxy: Proxy, backend: Backend
+) -> None:
+    backend.server.reset()
+    backend.direct, backend.reverse = "Answer: C", "Answer: A, B, D, E"
+    item = {**TABLE1, "id": "q-17", "template": "v1", "mitigations": ["neg_exp"]}
+
+    # The item as a JSON string, as SDKs that type metadata values as strings send it.
+    response, headers = judged(proxy, "scripted", json.dumps(item))
+
+    verdict = read_verdict(response.model_extra["prin_guard"])
+    assert verdict.item_id == "q-17"
+    assert verdict.correct == ("C",)
+    assert verdict.prin_score == 0.0
+    assert verdict.consistent is True
+    assert verdict.flags == ()
+    assert verdict.reverse is not None
+    assert (verdict.reverse.template, verdict.reverse.mitigations) == ("v1", ("neg_exp",))
+    assert headers["x-prin-guard-correct"] == "C"
+    assert headers["x-prin-guard-flags"] == "none"
+    expected = prompts(TABLE1, "v1", ("neg_exp",))
+    assert sorted(call.prompt for call in backend.server.chat_requests) == sorted(expected.values())
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_invalid_item_is_rejected_with_400_before_any_model_call(
+    proxy: Proxy, backend: Backend
+) -> None:
+    import openai
+
+    backend.server.reset()
+    with pytest.raises(openai.BadRequestError) as caught:
+        judged(proxy, "scripted", {**TABLE1, "candidates": ["7"]})
+    assert "candidates" in str(caught.value)
+    with pytest.raises(openai.BadRequestError) as caught:
+        judged(proxy, "scripted", TABLE1, stream=True)
+    assert "stream" in str(caught.value)
+    assert backend.server.chat_requests == []
+
+
+# The real model last: the scripted requests above warm the proxy, the first of these
+# warms llama.cpp, so the timing printed by the second is a judge request's.
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_real_model_request_without_metadata_passes_through(proxy: Proxy) -> None:
+    raw = proxy.client().chat.completions.with_raw_response.create(
+        model="smollm2", messages=[{"role": "user", "content": "Say hello."}], max_tokens=8
+    )
+    response = raw.parse()
+    assert isinstance(response.choices[0].message.content, str)
+    assert "prin_guard" not in (response.model_extra or {})
+    assert not any(name.lower().startswith("x-prin-guard") for name in raw.headers)
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_real_model_verdict_through_the_proxy(proxy: Proxy) -> None:
+    started = time.monotonic()
+    response, headers = judged(proxy, "smollm2", TABLE1, temperature=0, max_tokens=48)
+    elapsed = time.monotonic() - started
+    print(f"judge request through the proxy: {elapsed:.2f} s")
+
+    assert response.model_extra is not None and "prin_guard" in response.model_extra
+    payload = response.model_extra["prin_guard"]
+    assert payload == response.to_dict()["prin_guard"]
+    verdict = read_verdict(payload)
+    assert Verdict.model_validate_json(verdict.model_dump_json()) == verdict
+    assert verdict.labels == ("A", "B", "C", "D", "E")
+    assert verdict.direct is not None and verdict.reverse is not None
+    # The response's message is the direct leg; the reverse leg went through the router.
+    assert verdict.direct.raw_text == response.choices[0].message.content
+    assert isinstance(verdict.reverse.raw_text, str)
+    assert verdict.direct.polarity is Polarity.DIRECT
+    assert verdict.reverse.polarity is Polarity.REVERSE
+    assert verdict.direct.latency_ms > 0 and verdict.reverse.latency_ms > 0
+    assert verdict.prin_score is not None and 0.0 <= verdict.prin_score <= 1.0
+    assert {flag.value for flag in verdict.flags} <= KNOWN_FLAGS
+    assert set(verdict.correct) <= set(verdict.labels)
+    assert verdict.consistent == (verdict.prin_score <= verdict.threshold)
+    assert verdict.error is None
+    # The headers summarise the same verdict.
+    assert float(headers["x-prin-guard-prin-score"]) == pytest.approx(verdict.prin_score)
+    assert headers["x-prin-guard-consistent"] == str(verdict.consistent).lower()
+    assert headers["x-prin-guard-correct"] == (",".join(verdict.correct) or "none")
+    assert headers["x-prin-guard-flags"] == (",".join(f.value for f in verdict.flags) or "none")
+    assert headers["x-prin-guard-direct-leg"] == "response"
