@@ -24,7 +24,7 @@ $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(PIP) install --quiet -e ".[local,eval,dev,proxy]" "$(TORCH)"
+	$(PIP) install --quiet -e ".[local,eval,server,dev,proxy]" "$(TORCH)"
 	touch $@
 
 install: $(VENV)/.installed

@@ -535,6 +535,12 @@ def _eval_cache(spec: str) -> Any:
     return SQLiteCache(Path(spec) if spec != "sqlite" else home_dir() / "eval-cache.sqlite3")
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from prin_guard.server._cli import run_serve
+
+    return run_serve(args)
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -707,6 +713,18 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("runs", nargs="+", metavar="RUN_DIR")
     rep.add_argument("--out", help="where to write the report (default: the run directory)")
     rep.set_defaults(run=_cmd_report)
+
+    from prin_guard.server._cli import add_serve_arguments  # light: no fastapi import
+
+    srv = commands.add_parser(
+        "serve",
+        help="serve verdicts over HTTP (needs the 'server' extra)",
+        description="Run prin-guard as an HTTP service (FastAPI on uvicorn): POST /v1/verdicts, "
+        "GET /healthz, GET /metrics, OpenAPI at /openapi.json and /docs. Settings come from "
+        "--config (TOML or JSON), then PRIN_GUARD_* variables, then these options.",
+    )
+    add_serve_arguments(srv)
+    srv.set_defaults(run=_cmd_serve)
     return parser
 
 

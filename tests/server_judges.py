@@ -1,0 +1,43 @@
+"""Judges for tests/test_server.py, importable by a server subprocess.
+
+The server loads one with ``judge = "python:server_judges:<name>"`` (``tests/`` on
+``PYTHONPATH``); in process the tests build them directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from prin_guard import FunctionJudge, Judge, ScriptedJudge
+
+NEGATIVE = {"incorrect", "wrong", "inappropriate", "inaccurate", "invalid"}
+
+
+def is_reverse(prompt: str) -> bool:
+    asked = re.findall(r"please output the (\w+) ones\.", prompt)
+    return bool(asked) and asked[-1] in NEGATIVE
+
+
+def rule(prompt: str) -> str | Exception:
+    """Direct: B and C; reverse: A and B (synergy C). A question with EXPLODE fails."""
+    if "EXPLODE" in prompt:
+        return ValueError("the judge exploded")
+    return "Answer: A, B" if is_reverse(prompt) else "Answer: B, C"
+
+
+def scripted() -> Judge:
+    return ScriptedJudge(fn=rule)  # type: ignore[arg-type]  # an Exception reply is raised
+
+
+def slow() -> Judge:
+    """The same answers after 0.3 s: long enough for concurrent requests to overlap."""
+
+    async def answer(prompt: str) -> str:
+        await asyncio.sleep(0.3)
+        reply = rule(prompt)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    return FunctionJudge(answer, name="slow-scripted")
