@@ -84,7 +84,10 @@ def _sections(runs: Sequence[Run]) -> list[Section]:
             ),
         ),
         ("cost (USD)", lambda s: num(_get(s, "cost", "cost_usd"), 4)),
-        ("mean judge latency (ms)", lambda s: num(_get(s, "cost", "mean_judge_latency_ms"), 0)),
+        (
+            "mean time in a judge call (ms, with queueing)",
+            lambda s: num(_get(s, "cost", "mean_judge_latency_ms"), 0),
+        ),
         ("wall time (s)", lambda s: num(_get(s, "cost", "wall_seconds"), 1)),
         ("items per second", lambda s: num(_get(s, "cost", "items_per_second"), 3)),
     ]
@@ -335,27 +338,34 @@ def _plots(runs: Sequence[Run]) -> dict[str, bytes]:
             ax.legend(fontsize=8)
         save(fig, "prin_by_mitigation.png")
 
-        fig, ax = plt.subplots(figsize=(7.2, 3.8))
-        groups = [(m, c) for c in configs for m in ("direct", "reverse", "synergy")]
-        labels = [f"{m}\n{c}" for m, c in groups]
-        has_sc = any(r.summary.get("self_consistency") for r in runs)
-        if has_sc:
-            labels.append("self-\nconsistency")
-        for i, run in enumerate(runs):
-            values = [
-                100 * (_get(run.summary, "configs", c, "methods", m, "accuracy") or 0)
-                for m, c in groups
-            ]
-            if has_sc:
-                values.append(100 * (_get(run.summary, "self_consistency", "accuracy") or 0))
-            xs = [x + (i - (len(runs) - 1) / 2) * width for x in range(len(labels))]
-            ax.bar(xs, values, width, label=run.name)
-        ax.set_xticks(range(len(labels)), labels, fontsize=7)
-        ax.set_ylabel("accuracy (%)")
-        ax.set_ylim(0, 100)
-        ax.set_title("Accuracy by method and mitigation")
-        if len(runs) > 1:
-            ax.legend(fontsize=8)
+        # One panel per run: mitigations along x, a bar per method, self-consistency
+        # (asked without mitigations) as a dashed line across the panel.
+        methods = ("direct", "reverse", "synergy")
+        fig, axes = plt.subplots(
+            len(runs), 1, figsize=(7.0, 3.2 * len(runs)), squeeze=False, sharex=True
+        )
+        bar = 0.8 / len(methods)
+        for panel, run in zip(axes[:, 0], runs, strict=True):
+            for j, method in enumerate(methods):
+                values = [
+                    100 * (_get(run.summary, "configs", c, "methods", method, "accuracy") or 0)
+                    for c in configs
+                ]
+                xs = [x + (j - 1) * bar for x in range(len(configs))]
+                bars = panel.bar(xs, values, bar, label=method)
+                panel.bar_label(bars, fmt="%.0f", fontsize=7)
+            sc = _get(run.summary, "self_consistency", "accuracy")
+            if sc is not None:
+                panel.axhline(
+                    100 * sc, linestyle="--", color="black", linewidth=1, label="self-consistency"
+                )
+            panel.set_xticks(range(len(configs)), configs)
+            panel.set_ylabel("accuracy (%)")
+            panel.set_ylim(0, 105)
+            panel.set_title(
+                run.name if len(runs) > 1 else "Accuracy by method and mitigation", fontsize=10
+            )
+            panel.legend(fontsize=7, ncols=4, loc="upper right")
         save(fig, "accuracy_by_method.png")
 
     if any(_get(r.summary, "prin_by_option_count") for r in runs):
