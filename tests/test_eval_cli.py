@@ -242,11 +242,11 @@ def test_pool_keeps_distinct_answers_with_their_reasoning_and_marks_gold() -> No
 
 
 def test_eval_builds_pools_for_problem_datasets(tmp_path: Path, shared_data: Path) -> None:
-    answers = iter(["Answer: 18", "Answer: 20", "Answer: 18", "Answer: 9", "Answer: 18"] * 40)
+    by_seed = ["Answer: 18", "Answer: 20", "Answer: 18", "Answer: 9", "Answer: 18"]
 
     def responder(request: RecordedRequest) -> Behaviour:
         if "Solve the following problem" in request.prompt:
-            return ok(next(answers))
+            return ok(by_seed[request.body["seed"]])  # sample i is asked with seed i
         return _responder(request)
 
     with FaultServer(responder) as server:
@@ -276,9 +276,12 @@ def test_eval_builds_pools_for_problem_datasets(tmp_path: Path, shared_data: Pat
     ]
     assert len(rows) == 2
     assert all(len(r["labels"]) >= 2 for r in rows)
-    # GSM8K's first answer is 18: the candidate "18" is gold
-    first = next(r for r in rows if r["id"].endswith("1"))
-    assert first["gold"] == ["A"]
+    # distinct answers in sample order: 18 (A), 20 (B), 9 (C); GSM8K's first answer is 18,
+    # its second is 3 (no candidate is right: an empty gold set, as pools may have)
+    by_line = {r["line"]: r for r in rows}
+    assert by_line[1]["labels"] == ["A", "B", "C"]
+    assert by_line[1]["gold"] == ["A"]
+    assert by_line[2]["gold"] == []
 
 
 @pytest.mark.model

@@ -1,0 +1,41 @@
+"""prin-guard for Inspect AI: score LLM judges on both questions, in Inspect's own results.
+
+    >>> from inspect_ai import Task, eval
+    >>> from inspect_ai.dataset import Sample
+    >>> from prin_guard_inspect import prin_guard_scorer
+    >>> task = Task(
+    ...     dataset=[Sample(input="2 + 2?", choices=["3", "5", "4"], target="C")],
+    ...     solver=[],
+    ...     scorer=prin_guard_scorer(),
+    ... )
+    >>> eval(task, model="openai/gpt-4o-mini")  # doctest: +SKIP
+
+Each score's value is ``C`` when the judge's reconciled verdict equals the target,
+``I`` otherwise; its metadata holds PRIN, the flags and both legs' answers, and the
+results carry ``accuracy``, ``stderr``, ``mean_prin``, ``inconsistent_rate`` and
+``flagged_rate``.
+"""
+
+from prin_guard_inspect._judge import InspectJudge
+from prin_guard_inspect._scorer import (
+    flagged_rate,
+    inconsistent_rate,
+    mean_prin,
+    prin_guard_scorer,
+    sample_item,
+    target_labels,
+    verdict_from_score,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "InspectJudge",
+    "flagged_rate",
+    "inconsistent_rate",
+    "mean_prin",
+    "prin_guard_scorer",
+    "sample_item",
+    "target_labels",
+    "verdict_from_score",
+]

@@ -1,0 +1,300 @@
+"""The prin-guard scorer and its metrics.
+
+A sample is a judging task: a question (the sample's input), candidates (the
+sample's ``choices``, or ``metadata["candidates"]``) and the labels of the correct
+candidates (the sample's target, ``"A"``, ``"A, C"`` or ``["A", "C"]``). The scorer
+asks the judge both of prin-guard's questions and scores the reconciled verdict
+against the target: ``C`` when the verdict's correct set is exactly the target's,
+``I`` otherwise. The verdict itself (PRIN, flags, both legs) goes into the score's
+metadata, where the metrics read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
+
+from inspect_ai.model import Model
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    accuracy,
+    metric,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState
+from pydantic import ValidationError
+
+from prin_guard import (
+    Cache,
+    Flag,
+    Guard,
+    InvalidItemError,
+    Item,
+    Judge,
+    Leg,
+    ScriptedJudge,
+    Verdict,
+)
+from prin_guard_inspect._judge import InspectJudge
+
+__all__ = [
+    "flagged_rate",
+    "inconsistent_rate",
+    "mean_prin",
+    "prin_guard_scorer",
+    "sample_item",
+    "target_labels",
+    "verdict_from_score",
+]
+
+_TOKEN = re.compile(r"[\s,;]+")
+
+
+@metric
+def mean_prin() -> Metric:
+    """Mean PRIN of the scored verdicts: 0 when every judge answer was consistent."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        values = [float(meta["prin"]) for meta in _verdicts(scores) if meta["prin"] is not None]
+        return sum(values) / len(values) if values else 0.0
+
+    return compute
+
+
+@metric
+def inconsistent_rate() -> Metric:
+    """Share of the scored verdicts flagged ``inconsistent``."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _share(scores, lambda flags: Flag.INCONSISTENT.value in flags)
+
+    return compute
+
+
+@metric
+def flagged_rate() -> Metric:
+    """Share of the scored verdicts with any flag: the ones worth a second look."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _share(scores, bool)
+
+    return compute
+
+
+def _verdicts(scores: Iterable[SampleScore]) -> list[dict[str, Any]]:
+    return [
+        score.score.metadata
+        for score in scores
+        if score.score.metadata is not None and "prin" in score.score.metadata
+    ]
+
+
+def _share(scores: list[SampleScore], test: Callable[[list[str]], bool]) -> float:
+    verdicts = _verdicts(scores)
+    if not verdicts:
+        return 0.0
+    return sum(1 for meta in verdicts if test(list(meta["flags"]))) / len(verdicts)
+
+
+@scorer(metrics=[accuracy(), stderr(), mean_prin(), inconsistent_rate(), flagged_rate()])
+def prin_guard_scorer(
+    judge: Judge | Callable[[str], Any] | None = None,
+    *,
+    model: str | Model | None = None,
+    model_role: str | None = "grader",
+    template: str = "v0",
+    mitigations: Sequence[str] = (),
+    policy: Literal["synergy", "direct", "reverse"] = "synergy",
+    threshold: float = 0.0,
+    cache: Cache | None = None,
+    concurrency: int = 32,
+) -> Scorer:
+    """Score a judge's reconciled verdict on each sample against the sample's target.
+
+    The judge is ``judge`` (any prin-guard judge or a function ``fn(prompt) -> str``)
+    or, by default, an Inspect model wrapped as :class:`InspectJudge`: ``model``
+    when given, else the model bound to ``model_role`` (``"grader"``), else the
+    model being evaluated. ``template``, ``mitigations``, ``policy`` and
+    ``threshold`` are :class:`prin_guard.Guard`'s. ``cache`` is a prin-guard cache
+    for the judge's answers (none by default, so that epochs ask again);
+    ``concurrency`` bounds the judge calls in flight across samples, on top of the
+    model's own ``max_connections``.
+
+    Candidates come from ``metadata["candidates"]`` (strings, or objects with
+    ``text`` and optional ``label`` and ``reasoning``) when present, else from the
+    sample's ``choices`` in their original order, labelled A, B, C, ...;
+    ``metadata["context"]`` is passed to the judge. As with Inspect's own scorers,
+    machinery that fails raises: a sample that is not a valid item
+    (:class:`prin_guard.InvalidItemError`), a target naming a label no candidate
+    has (``ValueError``), a judge that keeps failing (:class:`prin_guard.JudgeError`).
+    A judge answer that cannot be read is not a failure: it is scored and flagged.
+    """
+    options: dict[str, Any] = {
+        "template": template,
+        "mitigations": tuple(mitigations),
+        "policy": policy,
+        "threshold": threshold,
+        "cache": cache,
+        "concurrency": concurrency,
+    }
+    # Bad options fail when the task is built, not in the middle of an eval.
+    Guard(ScriptedJudge(), **options)
+    # A guard's semaphore and in-flight calls belong to one event loop, and one
+    # scorer may serve several evals: one guard per loop and judge.
+    guards: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Guard]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def guard_for(active: Judge | Callable[[str], Any], key: str) -> Guard:
+        per_loop = guards.setdefault(asyncio.get_running_loop(), {})
+        if key not in per_loop:
+            per_loop[key] = Guard(active, **options)
+        return per_loop[key]
+
+    async def score(state: TaskState, target: Target) -> Score:
+        item = sample_item(state)
+        gold = target_labels(target, item.labels)
+        if judge is not None:
+            guard = guard_for(judge, "")
+        else:
+            # Resolved per sample: the grader role is bound by eval(), after the
+            # task (and this scorer) was built.
+            inspect_judge = InspectJudge(model, role=model_role)
+            identity = json.dumps(dict(inspect_judge.identity()), sort_keys=True)
+            guard = guard_for(inspect_judge, identity)
+        # A judge that keeps failing raises (after Inspect's own retries), as any
+        # grader failure does in Inspect; a verdict that could not be read is data,
+        # scored and flagged.
+        return _score(await guard.acheck(item), gold)
+
+    return score
+
+
+def sample_item(state: TaskState) -> Item:
+    """The prin-guard item of a sample: question, candidates, context and id.
+
+    Raises :class:`prin_guard.InvalidItemError` naming the field when the sample
+    does not make a valid item (fewer than two candidates, duplicate texts, ...).
+    """
+    metadata = state.metadata or {}
+    candidates: Any = metadata.get("candidates")
+    if candidates is None:
+        if not state.choices:
+            raise InvalidItemError(
+                "candidates",
+                f"sample {state.sample_id!r} has neither choices nor metadata['candidates']",
+            )
+        # A solver may have shuffled the choices; the target refers to the original order.
+        ordered = sorted(state.choices, key=lambda choice: choice.original_position)
+        candidates = [choice.value for choice in ordered]
+    fields: dict[str, Any] = {
+        "question": state.input_text,
+        "candidates": candidates,
+        "id": str(state.sample_id),
+    }
+    if metadata.get("context") is not None:
+        fields["context"] = metadata["context"]
+    try:
+        return Item.model_validate(fields)
+    except ValidationError as exc:
+        # as Guard.check words it: the field's dotted path, then the reason
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "item"
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if message.startswith("candidates: "):
+            field, message = "candidates", message.removeprefix("candidates: ")
+        raise InvalidItemError(field, f"{message} (sample {state.sample_id!r})") from None
+
+
+def target_labels(target: Target | str | Sequence[str], labels: Sequence[str]) -> tuple[str, ...]:
+    """The candidate labels a target names, in candidate order.
+
+    ``"A"``, ``"A, C"``, ``["A", "C"]`` and ``"AC"`` (as Inspect's ``choice`` scorer
+    reads it) all name A and C; an empty target names none. A label that is not a
+    candidate's is a ``ValueError``: the dataset and the candidates disagree.
+    """
+    values = [target] if isinstance(target, str) else list(target)
+    known = set(labels)
+    wanted: set[str] = set()
+    for value in values:
+        for token in _TOKEN.split(value.strip()):
+            label = token.strip("()[].'\"").upper()
+            if not label:
+                continue
+            if label in known:
+                wanted.add(label)
+            elif all(char in known for char in label):
+                wanted.update(label)
+            else:
+                raise ValueError(
+                    f"target {value!r} names {token!r}, which is not one of the candidate "
+                    f"labels {', '.join(labels)}"
+                )
+    return tuple(label for label in labels if label in wanted)
+
+
+def verdict_from_score(score: Score) -> Verdict:
+    """The prin-guard verdict a score of :func:`prin_guard_scorer` carries."""
+    if score.metadata is None or "verdict" not in score.metadata:
+        raise ValueError("this score carries no prin-guard verdict")
+    return Verdict.model_validate_json(json.dumps(score.metadata["verdict"]))
+
+
+def _score(verdict: Verdict, gold: tuple[str, ...]) -> Score:
+    matches = set(verdict.correct) == set(gold)
+    flags = [flag.value for flag in verdict.flags]
+    return Score(
+        value=CORRECT if matches else INCORRECT,
+        answer=_labels(verdict.correct),
+        explanation=_explain(verdict, gold),
+        metadata={
+            "prin": verdict.prin_score,
+            "consistent": verdict.consistent,
+            "flags": flags,
+            "correct": list(verdict.correct),
+            "target": list(gold),
+            "direct": _leg(verdict.direct),
+            "reverse": _leg(verdict.reverse),
+            "reverse_implied": list(verdict.reverse_implied),
+            "verdict": verdict.model_dump(mode="json"),
+        },
+    )
+
+
+def _leg(leg: Leg | None) -> dict[str, Any] | None:
+    if leg is None:
+        return None
+    return {
+        "answer": leg.raw_text,
+        "labels": list(leg.labels),
+        "parse_status": leg.parse_status.value,
+        "polarity_confusion": leg.polarity_confusion,
+    }
+
+
+def _explain(verdict: Verdict, gold: tuple[str, ...]) -> str:
+    direct = verdict.direct.labels if verdict.direct else ()
+    reverse = verdict.reverse.labels if verdict.reverse else ()
+    prin = "n/a" if verdict.prin_score is None else f"{verdict.prin_score:.2f}"
+    flags = ", ".join(flag.value for flag in verdict.flags) or "none"
+    return (
+        f"correct ones: {_labels(direct)}; incorrect ones: {_labels(reverse)} "
+        f"(so correct: {_labels(verdict.reverse_implied)}); "
+        f"{verdict.policy}: {_labels(verdict.correct)}; target: {_labels(gold)}; "
+        f"PRIN {prin}; flags: {flags}"
+    )
+
+
+def _labels(labels: Iterable[str]) -> str:
+    return ", ".join(labels) or "none"

@@ -1,0 +1,346 @@
+"""prin-guard-inspect against the real Inspect AI: real evals, Inspect's mockllm as the grader.
+
+Needs ``inspect-ai`` and the adapter (``pip install -e adapters/inspect-ai --no-deps``).
+Nothing here may reach the network: every test runs with outbound connections refused.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("inspect_ai", reason="inspect-ai is not installed")
+pytest.importorskip("prin_guard_inspect", reason="pip install -e adapters/inspect-ai --no-deps")
+
+# inspect_ai's own retry set-up, not ours
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:The 'initial' parameter is deprecated:DeprecationWarning"
+)
+
+from inspect_ai import Task, eval  # noqa: E402
+from inspect_ai.dataset import Sample  # noqa: E402
+from inspect_ai.log import EvalLog, read_eval_log  # noqa: E402
+from inspect_ai.model import (  # noqa: E402
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelName,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+from inspect_ai.scorer import Target  # noqa: E402
+from inspect_ai.solver import TaskState  # noqa: E402
+from prin_guard_inspect import (  # noqa: E402
+    InspectJudge,
+    prin_guard_scorer,
+    sample_item,
+    target_labels,
+    verdict_from_score,
+)
+
+from prin_guard import InvalidItemError, ScriptedJudge, UsageError  # noqa: E402
+
+TABLE1 = (
+    "If n is an integer and 101 n^2 is at most 10000, what is the greatest possible value of n?"
+)
+NEG_EXP = "Please recall that 'incorrect options' are simply the options different from"
+
+# The grader's replies by sample (a word of its question) and leg.
+REPLIES = {
+    # consistent and right
+    "101 n^2": {"direct": "Answer: C", "reverse": "Answer: A, B, D, E"},
+    # the PRIN paper's Table 1 contradiction: C, yet C, D, E are incorrect
+    "primes": {"direct": "Answer: C", "reverse": "Answer: C, D, E"},
+    # consistent, but the reverse leg names "the correct answer": polarity confusion
+    "runner": {"direct": "Answer: A, C", "reverse": "The correct answer is B."},
+}
+
+
+def samples() -> list[Sample]:
+    return [
+        Sample(id="table1", input=TABLE1, choices=["7", "8", "9", "10", "11"], target="C"),
+        Sample(
+            id="primes",
+            input="How many primes are there below 10?",
+            choices=["2", "3", "4", "5", "6"],
+            target="C",
+        ),
+        Sample(
+            id="runner",
+            input="A runner covers 12 km in 1.5 hours. Which solutions are right?",
+            target=["A", "C"],
+            metadata={
+                "context": "Speed is distance over time.",
+                "candidates": [
+                    {"text": "Solution 1: 8 km/h", "reasoning": "12 / 1.5 = 8"},
+                    {"text": "Solution 2: 18 km/h", "reasoning": "12 * 1.5 = 18"},
+                    {"text": "Solution 3: 8 km per hour", "reasoning": "120 / 15 = 8"},
+                ],
+            },
+        ),
+    ]
+
+
+class Grader:
+    """Inspect's mockllm answering as a judge would, recording every prompt it gets."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def __call__(
+        self, input: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        prompt = input[-1].text
+        self.prompts.append(prompt)
+        leg = "reverse" if "output the incorrect ones" in prompt else "direct"
+        reply = next(replies[leg] for key, replies in REPLIES.items() if key in prompt)
+        output = ModelOutput.from_content(model="mockllm/model", content=reply)
+        # With usage given, mockllm does not count tokens with tiktoken (a download).
+        output.usage = ModelUsage(input_tokens=len(prompt) // 4, output_tokens=5, total_tokens=0)
+        return output
+
+    def model(self) -> Model:
+        return get_model("mockllm/model", custom_outputs=self)
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[str]]:
+    """Refuse every connection and name lookup that leaves this machine; fail if one was tried."""
+    attempts: list[str] = []
+    connect, connect_ex, getaddrinfo = (
+        socket.socket.connect,
+        socket.socket.connect_ex,
+        socket.getaddrinfo,
+    )
+
+    def local(host: object) -> bool:
+        if not isinstance(host, str) or host in ("localhost", ""):
+            return True
+        try:
+            return ipaddress.ip_address(host.split("%")[0]).is_loopback
+        except ValueError:
+            return False
+
+    def refuse(target: object) -> None:
+        attempts.append(repr(target))
+        raise OSError(f"network access in a test: {target!r}")
+
+    def guarded_connect(self: socket.socket, address: Any) -> None:
+        if self.family in (socket.AF_INET, socket.AF_INET6) and not local(address[0]):
+            refuse(address)
+        connect(self, address)
+
+    def guarded_connect_ex(self: socket.socket, address: Any) -> int:
+        if self.family in (socket.AF_INET, socket.AF_INET6) and not local(address[0]):
+            refuse(address)
+        return connect_ex(self, address)
+
+    def guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if not local(host):
+            refuse(host)
+        return getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
+    monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "logs"))
+    yield attempts
+    assert attempts == [], f"tried to reach the network: {attempts}"
+
+
+def run(task: Task, tmp_path: Path, **options: Any) -> EvalLog:
+    [log] = eval(task, display="none", log_dir=str(tmp_path / "logs"), **options)
+    assert log.status == "success", log.error
+    return log
+
+
+def metrics(log: EvalLog) -> dict[str, float]:
+    assert log.results is not None
+    [scores] = log.results.scores
+    return {name: metric.value for name, metric in scores.metrics.items()}
+
+
+def test_eval_log_carries_each_verdict_and_the_prin_metrics(tmp_path: Path) -> None:
+    grader = Grader()
+    task = Task(dataset=samples(), solver=[], scorer=prin_guard_scorer(mitigations=["neg_exp"]))
+
+    log = run(task, tmp_path, model=grader.model())
+
+    # read back from disk: what a user of the log sees
+    assert log.location
+    log = read_eval_log(log.location)
+    assert log.samples is not None
+    scores = {sample.id: sample.scores["prin_guard_scorer"] for sample in log.samples}  # type: ignore[index]
+
+    table1 = scores["table1"]
+    assert table1.value == "C"
+    assert table1.answer == "C"
+    assert table1.metadata is not None
+    assert table1.metadata["prin"] == 0.0
+    assert table1.metadata["flags"] == []
+    assert table1.metadata["direct"]["answer"] == "Answer: C"
+    assert table1.metadata["reverse"]["answer"] == "Answer: A, B, D, E"
+    assert table1.metadata["reverse"]["labels"] == ["A", "B", "D", "E"]
+
+    primes = scores["primes"]
+    assert primes.value == "I"
+    assert primes.metadata is not None
+    assert primes.metadata["prin"] == 1.0
+    assert primes.metadata["flags"] == ["inconsistent", "empty_verdict"]
+    assert primes.metadata["correct"] == []
+    assert primes.metadata["reverse_implied"] == ["A", "B"]
+    assert primes.explanation is not None
+    assert "PRIN 1.00" in primes.explanation
+
+    runner = scores["runner"]
+    assert runner.value == "C"
+    assert runner.metadata is not None
+    assert runner.metadata["target"] == ["A", "C"]
+    assert runner.metadata["flags"] == ["polarity_confusion"]
+    assert runner.metadata["reverse"]["polarity_confusion"] is True
+
+    verdict = verdict_from_score(runner)
+    assert verdict.item_id == "runner"
+    assert verdict.correct == ("A", "C")
+    assert verdict.direct is not None
+    assert verdict.direct.usage is not None
+    assert verdict.direct.usage.completion_tokens == 5
+
+    assert metrics(log) == pytest.approx(
+        {
+            "accuracy": 2 / 3,
+            "stderr": pytest.approx(1 / 3),
+            "mean_prin": 1 / 3,
+            "inconsistent_rate": 1 / 3,
+            "flagged_rate": 2 / 3,
+        }
+    )
+
+    # two legs per sample, through Inspect's model API (and so in its transcript)
+    assert len(grader.prompts) == 6
+    runner_sample = next(sample for sample in log.samples if sample.id == "runner")
+    assert sum(1 for event in runner_sample.events if event.event == "model") == 2
+    runner_prompts = [prompt for prompt in grader.prompts if "runner" in prompt]
+    assert all("Speed is distance over time." in prompt for prompt in runner_prompts)
+    assert sum(NEG_EXP in prompt for prompt in grader.prompts) == 3  # reverse legs only
+
+
+def test_the_grader_role_judges_rather_than_the_model_under_evaluation(tmp_path: Path) -> None:
+    grader = Grader()
+    task = Task(dataset=samples(), solver=[], scorer=prin_guard_scorer())
+
+    log = run(task, tmp_path, model="mockllm/model", model_roles={"grader": grader.model()})
+
+    assert len(grader.prompts) == 6
+    assert metrics(log)["accuracy"] == pytest.approx(2 / 3)
+
+
+def test_any_prin_guard_judge_can_grade(tmp_path: Path) -> None:
+    judge = ScriptedJudge(direct="Answer: C", reverse="Answer: A, B, D")
+    task = Task(
+        dataset=samples()[:2],
+        solver=[],
+        scorer=prin_guard_scorer(judge, template="v1"),
+    )
+
+    log = run(task, tmp_path, model="mockllm/model")
+
+    assert judge.call_count == 4
+    assert sum("output the wrong ones" in call[-1]["content"] for call in judge.calls) == 2
+    values = metrics(log)
+    assert values["accuracy"] == pytest.approx(1.0)  # C is both samples' target
+    assert values["mean_prin"] == pytest.approx(1 / 3)  # 1 - F1({C}, {C, E}) on both
+    assert values["inconsistent_rate"] == pytest.approx(1.0)
+
+
+def test_bad_options_fail_when_the_task_is_built() -> None:
+    with pytest.raises(UsageError, match="template"):
+        prin_guard_scorer(template="v9")
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        pytest.param("C", ("C",), id="one-letter"),
+        pytest.param("A, C", ("A", "C"), id="comma-list"),
+        pytest.param(["C", "A"], ("A", "C"), id="list-in-candidate-order"),
+        pytest.param("AC", ("A", "C"), id="letters-run-together-as-inspect-reads-them"),
+        pytest.param("(b)", ("B",), id="lower-case-in-parentheses"),
+        pytest.param("", (), id="empty-names-none"),
+    ],
+)
+def test_target_labels(target: str | list[str], expected: tuple[str, ...]) -> None:
+    assert target_labels(Target(target), ("A", "B", "C", "D")) == expected
+
+
+def test_a_target_naming_no_candidate_is_an_error() -> None:
+    with pytest.raises(ValueError, match="'E'"):
+        target_labels(Target("E"), ("A", "B", "C", "D"))
+
+
+def state(**options: Any) -> TaskState:
+    return TaskState(
+        model=ModelName("mockllm/model"),
+        sample_id=7,
+        epoch=1,
+        input="Pick one.",
+        messages=[],
+        **options,
+    )
+
+
+def test_shuffled_choices_are_judged_in_their_original_order() -> None:
+    shuffled = state(choices=["red", "green", "blue", "cyan"])
+    shuffled.choices.shuffle(Random(3))
+    assert [choice.value for choice in shuffled.choices] != ["red", "green", "blue", "cyan"]
+
+    item = sample_item(shuffled)
+
+    assert [candidate.text for candidate in item.candidates] == ["red", "green", "blue", "cyan"]
+    assert item.labels == ("A", "B", "C", "D")
+    assert item.id == "7"
+
+
+def test_a_sample_that_is_no_valid_item_names_the_field() -> None:
+    with pytest.raises(InvalidItemError, match="candidates"):
+        sample_item(state(choices=["only one"]))
+    with pytest.raises(InvalidItemError, match="neither choices nor"):
+        sample_item(state())
+
+
+def test_inspect_judge_identity_has_what_changes_answers_and_no_headers() -> None:
+    model = get_model(
+        "mockllm/model",
+        config=GenerateConfig(temperature=0.0, timeout=5, extra_headers={"Authorization": "k"}),
+    )
+
+    identity = InspectJudge(model, config=GenerateConfig(max_tokens=64)).identity()
+
+    assert identity["model"] == "mockllm/model"
+    assert identity["config"] == {"temperature": 0.0, "max_tokens": 64}
+    assert "Authorization" not in repr(identity)
+
+
+def test_a_grader_that_keeps_failing_fails_the_sample_with_the_reason(tmp_path: Path) -> None:
+    def down(*args: Any) -> ModelOutput:
+        raise RuntimeError("grader down")
+
+    task = Task(dataset=samples()[:1], solver=[], scorer=prin_guard_scorer())
+
+    [log] = eval(
+        task,
+        model=get_model("mockllm/model", custom_outputs=down),
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+
+    assert log.status == "error"
+    assert log.error is not None
+    assert "leg failed: RuntimeError: grader down" in log.error.message

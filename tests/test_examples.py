@@ -1,0 +1,194 @@
+"""The examples run as their READMEs say: one command, on the bundled model or a litellm judge."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from prin_guard import Item
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def run_example(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        check=False,
+    )
+
+
+def summary_count(out: str, name: str) -> int:
+    match = re.search(rf"^{re.escape(name)}:\s+(\d+)", out, re.MULTILINE)
+    assert match, f"no {name!r} line in:\n{out}"
+    return int(match.group(1))
+
+
+def check_grading_output(result: subprocess.CompletedProcess[str], ids: list[str]) -> None:
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    sections = [
+        out.index(heading) for heading in ("== Grades ==", "== Flagged ==", "== Summary ==")
+    ]
+    assert sections == sorted(sections)
+    grades = out[sections[0] : sections[1]]
+    for item_id in ids:
+        assert re.search(rf"^{item_id}\s", grades, re.MULTILINE), grades
+    errors = summary_count(out, "grading errors")
+    caught = re.search(r"^errors caught by flags: (\d+) of (\d+)$", out, re.MULTILINE)
+    assert caught, out
+    assert int(caught.group(2)) == errors
+    assert int(caught.group(1)) + summary_count(out, "errors not flagged") == errors
+    assert grades.count("<- wrong") == errors
+
+
+@pytest.mark.model
+def test_grading_example_on_the_bundled_model() -> None:
+    result = run_example(str(EXAMPLES / "grading" / "grade.py"), "--limit", "1")
+
+    check_grading_output(result, ["gsm8k-solutions-1"])
+    assert "judge 'local'" in result.stdout
+
+
+@pytest.mark.model
+def test_grading_example_with_a_litellm_judge_is_one_argument_away(llama_server: str) -> None:
+    # llama.cpp's OpenAI-compatible server with the bundled weights, on loopback
+    result = run_example(
+        str(EXAMPLES / "grading" / "grade.py"),
+        "--limit",
+        "1",
+        "--judge",
+        "openai/smollm2",
+        "--api-base",
+        llama_server,
+    )
+
+    check_grading_output(result, ["gsm8k-solutions-1"])
+    assert "judge 'openai/smollm2'" in result.stdout
+
+
+@pytest.mark.model
+def test_peer_review_example_on_the_bundled_model() -> None:
+    result = run_example(str(EXAMPLES / "peer_review" / "review.py"), "--limit", "1")
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert out.index("== Verdicts ==") < out.index("[ema-weights]") < out.index("== Summary ==")
+    assert "<- gold" in out or "<- verdict and gold" in out
+    assert re.search(r"correct ones: .* \| incorrect ones: .* \| agreed: .* \| PRIN ", out)
+    assert re.search(r"^passages: 1, verdict = gold: [01], flagged for a human: [01]$", out, re.M)
+
+
+def test_peer_review_passages_are_valid_items_with_one_gold_candidate() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "passages", EXAMPLES / "peer_review" / "passages.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    passages: list[dict[str, Any]] = module.PASSAGES
+
+    assert len(passages) >= 4
+    for passage in passages:
+        item = Item(
+            id=passage["id"],
+            question=passage["question"],
+            context=passage["context"],
+            candidates=passage["candidates"],
+        )
+        assert "[EQUATION]" in passage["context"]
+        assert len(item.candidates) == 4
+        assert passage["gold"] in item.labels
+    golds = {passage["gold"] for passage in passages}
+    assert len(golds) > 1  # the right equation is not always in the same place
+
+
+class _Service(BaseHTTPRequestHandler):
+    """A stand-in for ``prin-guard serve``: records requests, answers per the API."""
+
+    key = "k" * 32
+    requests: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.requests.append(
+            {"path": self.path, "authorization": self.headers["Authorization"], "body": body}
+        )
+        if self.headers["Authorization"] != f"Bearer {self.key}":
+            self.answer(401, {"error": {"type": "unauthorized", "message": "bad API key"}})
+        elif "items" in body:
+            self.answer(200, {"verdicts": [verdict(i) for i in body["items"]], "errors": []})
+        else:
+            self.answer(200, {"verdict": verdict(body["item"])})
+
+    def answer(self, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def verdict(item: dict[str, Any]) -> dict[str, Any]:
+    return {"item_id": item["id"], "correct": ["C"], "prin_score": 0.5, "flags": ["inconsistent"]}
+
+
+@pytest.fixture
+def service() -> Iterator[str]:
+    _Service.requests.clear()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Service)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_service_client_posts_one_item_with_a_bearer_key(service: str) -> None:
+    client = str(EXAMPLES / "service" / "client.py")
+
+    result = run_example(client, "--url", service, "--key", _Service.key)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "table1: correct C; PRIN 0.50; flags inconsistent"
+    [request] = _Service.requests
+    assert request["path"] == "/v1/verdicts"
+    assert request["authorization"] == f"Bearer {_Service.key}"
+    assert set(request["body"]) == {"item", "options"}
+    assert request["body"]["item"]["candidates"] == ["7", "8", "9", "10", "11"]
+
+
+def test_service_client_sends_a_batch_and_reports_errors(service: str) -> None:
+    client = str(EXAMPLES / "service" / "client.py")
+
+    batch = run_example(client, "--url", service, "--key", _Service.key, "--batch")
+    refused = run_example(client, "--url", service, "--key", "wrong-key-wrong-key")
+
+    assert batch.returncode == 0, batch.stderr
+    assert batch.stdout.splitlines() == [
+        "table1: correct C; PRIN 0.50; flags inconsistent",
+        "capital: correct C; PRIN 0.50; flags inconsistent",
+    ]
+    assert refused.returncode == 1
+    assert "HTTP 401 unauthorized: bad API key" in refused.stderr
