@@ -75,7 +75,7 @@ class Retry:
     """
 
     attempts: int = 4
-    max_seconds: float = 60.0
+    max_seconds: float = 120.0
     initial: float = 0.5
     max_wait: float = 10.0
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep

@@ -472,7 +472,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
                 items_path=out / "items.jsonl",
                 cache=cache,
                 concurrency=args.concurrency,
-                progress=Progress(len(records)),
+                progress=Progress(len(records), show_prin=False),
             )
         )
     except KeyboardInterrupt:

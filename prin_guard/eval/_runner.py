@@ -121,8 +121,9 @@ def config_key(mitigations: Sequence[str]) -> str:
 class Progress:
     """A one-line progress report on stderr: done, ETA and the running PRIN."""
 
-    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, *, show_prin: bool = True) -> None:
         self.total = total
+        self.show_prin = show_prin
         self.stream = stream or sys.stderr
         self.done = 0
         self.prin_sum = 0.0
@@ -148,7 +149,8 @@ class Progress:
         width = len(str(self.total))
         line = (
             f"[{self.done:>{width}}/{self.total}] {100 * self.done / max(self.total, 1):3.0f}%"
-            f"  elapsed {_duration(elapsed)}  ETA {_duration(eta)}  PRIN {shown}"
+            f"  elapsed {_duration(elapsed)}  ETA {_duration(eta)}"
+            + (f"  PRIN {shown}" if self.show_prin else "")
         )
         end = "" if self._tty and self.done < self.total else "\n"
         self.stream.write(("\r" if self._tty else "") + line + end)
