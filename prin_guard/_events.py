@@ -21,8 +21,9 @@ __all__ = ["log"]
 
 _NAME = "prin_guard"
 _structlog_logger: Any = structlog.get_logger(_NAME)
+_std = logging.getLogger(_NAME)
 _stdlib_logger: Any = structlog.wrap_logger(
-    logging.getLogger(_NAME),
+    _std,
     wrapper_class=structlog.stdlib.BoundLogger,
     processors=[
         structlog.stdlib.filter_by_level,
@@ -31,6 +32,33 @@ _stdlib_logger: Any = structlog.wrap_logger(
 )
 
 
+class _StdlibEvents:
+    """Events to the stdlib logger, dropped before any processing below its level.
+
+    The guard emits several events per verdict; with nobody listening (the
+    default) each must cost next to nothing.
+    """
+
+    def debug(self, event: str, **kw: Any) -> None:
+        if _std.isEnabledFor(logging.DEBUG):
+            _stdlib_logger.debug(event, **kw)
+
+    def info(self, event: str, **kw: Any) -> None:
+        if _std.isEnabledFor(logging.INFO):
+            _stdlib_logger.info(event, **kw)
+
+    def warning(self, event: str, **kw: Any) -> None:
+        if _std.isEnabledFor(logging.WARNING):
+            _stdlib_logger.warning(event, **kw)
+
+    def error(self, event: str, **kw: Any) -> None:
+        if _std.isEnabledFor(logging.ERROR):
+            _stdlib_logger.error(event, **kw)
+
+
+_stdlib_events = _StdlibEvents()
+
+
 def log() -> Any:
     """The logger to emit one event with, chosen at emission time."""
-    return _structlog_logger if structlog.is_configured() else _stdlib_logger
+    return _structlog_logger if structlog.is_configured() else _stdlib_events

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import random
 import threading
@@ -51,6 +52,7 @@ from prin_guard._prompts import (
 )
 from prin_guard._reconcile import POLICIES, Policy, reconcile
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
+from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges._base import Judge, JudgeResponse, Message
 from prin_guard.judges._function import FunctionJudge
 
@@ -80,18 +82,25 @@ class Retry:
     max_wait: float = 10.0
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
-    def _wait(self, state: tenacity.RetryCallState) -> float:
-        exc = state.outcome.exception() if state.outcome else None
+    def wait_after(self, attempt: int, exc: BaseException | None) -> float:
+        """Seconds to wait after failed attempt number ``attempt``."""
         if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
             return min(max(exc.retry_after, 0.0), self.max_wait)
-        ceiling = min(self.max_wait, self.initial * 2 ** (state.attempt_number - 1))
+        ceiling = min(self.max_wait, self.initial * 2 ** (attempt - 1))
         return random.uniform(0, ceiling)  # noqa: S311 - jitter, not cryptography
 
-    def retrying(self) -> tenacity.AsyncRetrying:
+    def retrying(self, *, first_attempt: int = 1, elapsed: float = 0.0) -> tenacity.AsyncRetrying:
+        """Attempts ``first_attempt`` .. ``attempts``, within what is left of ``max_seconds``."""
+        offset = first_attempt - 1
+
+        def wait(state: tenacity.RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            return self.wait_after(state.attempt_number + offset, exc)
+
         return tenacity.AsyncRetrying(
-            stop=tenacity.stop_after_attempt(self.attempts)
-            | tenacity.stop_after_delay(self.max_seconds),
-            wait=self._wait,
+            stop=tenacity.stop_after_attempt(max(self.attempts - offset, 1))
+            | tenacity.stop_after_delay(max(self.max_seconds - elapsed, 0.0)),
+            wait=wait,
             retry=tenacity.retry_if_exception_type(TransientJudgeError),
             sleep=self.sleep,
             reraise=True,
@@ -212,9 +221,24 @@ class Guard:
             raise UsageError(f"max_chars: must be a positive integer, got {max_chars!r}")
         self.max_chars = max_chars
         self.probe = self._check_probe(probe)
+        # runtime Protocol checks are slow: decide once
+        self._flight: SingleFlight | None = (
+            self.cache if isinstance(self.cache, SingleFlight) else None
+        )
         self.judge_calls = 0
         """Judge calls made by this guard (cache hits excluded)."""
         self._identity = json.loads(json.dumps(dict(self.judge.identity())))
+        self._key_part = json.dumps(
+            {
+                "judge": self._identity,
+                "template": self.template.id,
+                "template_version": self.template.version,
+                "mitigations": [m.value for m in self.mitigations],
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
         self._semaphore: asyncio.Semaphore | None = None
         self._inflight: dict[str, asyncio.Future[tuple[JudgeResponse, bool]]] = {}
         self._runner: asyncio.Runner | None = None
@@ -394,21 +418,24 @@ class Guard:
     # -- internals ----------------------------------------------------------------
 
     def _plan(self, item: Item) -> list[_LegPlan]:
-        candidates = [[c.label, c.text, c.reasoning] for c in item.candidates]
+        # The key covers the guard's part (judge, template, mitigations; serialised
+        # once per guard), the item (once per item) and the polarity.
+        item_part = json.dumps(
+            [
+                item.question,
+                [[c.label, c.text, c.reasoning] for c in item.candidates],
+                item.context,
+            ],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
         plans = []
         for polarity in (Polarity.DIRECT, Polarity.REVERSE):
-            parts = {
-                "judge": self._identity,
-                "template": self.template.id,
-                "template_version": self.template.version,
-                "mitigations": [m.value for m in self.mitigations],
-                "polarity": polarity.value,
-                "question": item.question,
-                "candidates": candidates,
-                "context": item.context,
-            }
+            digest = hashlib.sha256(
+                f"{self._key_part}\x1f{item_part}\x1f{polarity.value}".encode()
+            ).hexdigest()
             messages = build_messages(item, polarity, self.template, self.mitigations)
-            plans.append(_LegPlan(polarity, messages, cache_key(parts)))
+            plans.append(_LegPlan(polarity, messages, f"{KEY_PREFIX}:{digest}"))
         return plans
 
     async def _prefetch(self, keys: Sequence[str]) -> dict[str, str | None]:
@@ -609,7 +636,7 @@ class Guard:
             self._inflight.pop(plan.key, None)
 
     async def _judge_or_wait(self, item: Subject, plan: _LegPlan) -> tuple[JudgeResponse, bool]:
-        flight = self.cache if isinstance(self.cache, SingleFlight) else None
+        flight = self._flight
         if flight is None:
             response = await self._call_judge(item, plan)
             await self._store(plan.key, response)
@@ -639,32 +666,27 @@ class Guard:
         return _read_cached(value) if value is not None else None
 
     async def _call_judge(self, item: Subject, plan: _LegPlan) -> JudgeResponse:
+        """One judge call, retried on transient failures.
+
+        The first attempt runs straight; tenacity takes over only after a transient
+        failure, so a judge that answers costs no retry bookkeeping.
+        """
         leg_name = plan.polarity.value
-        attempt = 0
+        started = time.monotonic()
+        attempt = 1
         try:
-            async for try_ in self.retry.retrying():
+            try:
+                return await self._attempt(item, plan, attempt)
+            except TransientJudgeError as exc:
+                if self.retry.attempts <= 1:
+                    raise
+                await self.retry.sleep(self.retry.wait_after(1, exc))
+            async for try_ in self.retry.retrying(
+                first_attempt=2, elapsed=time.monotonic() - started
+            ):
                 with try_:
                     attempt += 1
-                    started = time.perf_counter()
-                    self.judge_calls += 1
-                    log().debug(
-                        "judge_prompt", item_id=item.key, leg=leg_name, messages=plan.messages
-                    )
-                    response = await self.judge.complete(plan.messages, labels=item.labels)
-                    latency_ms = (time.perf_counter() - started) * 1000
-                    log().info(
-                        "judge_call",
-                        item_id=item.key,
-                        leg=leg_name,
-                        attempt=attempt,
-                        latency_ms=round(latency_ms, 3),
-                    )
-                    log().debug("judge_reply", item_id=item.key, leg=leg_name, text=response.text)
-                    if not isinstance(response, JudgeResponse):
-                        raise JudgeError(
-                            f"judge returned {type(response).__name__}, expected JudgeResponse"
-                        )
-                    return response
+                    return await self._attempt(item, plan, attempt)
         except TransientJudgeError as exc:
             log().warning(
                 "judge_error", item_id=item.key, leg=leg_name, attempts=attempt, error=str(exc)
@@ -682,6 +704,25 @@ class Guard:
             )
             raise JudgeError(f"{leg_name} leg failed: {type(exc).__name__}: {exc}") from exc
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _attempt(self, item: Subject, plan: _LegPlan, attempt: int) -> JudgeResponse:
+        leg_name = plan.polarity.value
+        started = time.perf_counter()
+        self.judge_calls += 1
+        log().debug("judge_prompt", item_id=item.key, leg=leg_name, messages=plan.messages)
+        response = await self.judge.complete(plan.messages, labels=item.labels)
+        latency_ms = (time.perf_counter() - started) * 1000
+        log().info(
+            "judge_call",
+            item_id=item.key,
+            leg=leg_name,
+            attempt=attempt,
+            latency_ms=round(latency_ms, 3),
+        )
+        if not isinstance(response, JudgeResponse):
+            raise JudgeError(f"judge returned {type(response).__name__}, expected JudgeResponse")
+        log().debug("judge_reply", item_id=item.key, leg=leg_name, text=response.text)
+        return response
 
     async def _store(self, key: str, response: JudgeResponse) -> None:
         if self.cache is None:

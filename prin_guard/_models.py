@@ -7,6 +7,7 @@ field name is an error and a verdict read back from JSON equals the one written.
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 import re
@@ -205,12 +206,12 @@ class Item(_Frozen):
             object.__setattr__(self, "candidates", labelled)
         return self
 
-    @property
+    @functools.cached_property
     def labels(self) -> tuple[str, ...]:
         """The candidates' labels, in the order given."""
         return tuple(c.label for c in self.candidates)  # type: ignore[misc]
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """The caller's id, or a short content hash that is stable across runs."""
         if self.id is not None:
