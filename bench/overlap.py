@@ -1,0 +1,125 @@
+"""1. Leg overlap: a verdict asks two questions, concurrently, so it should cost one call.
+
+Judge: a fixed 100 ms latency (``asyncio.sleep``). Baseline: one call to that judge,
+measured back to back with one guarded verdict, round after round.
+Target: verdict / call <= 1.10.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from bench._common import (
+    Context,
+    Figure,
+    Section,
+    SleepJudge,
+    aelapsed,
+    ainterleave,
+    elapsed,
+    interleave,
+    make_item,
+    paired,
+)
+
+NAME = "overlap"
+TITLE = "1. Leg overlap"
+TARGET = "one guarded verdict ≤ 1.10× one judge call (judge latency 100 ms)"
+LATENCY = 0.100
+LIMIT = 1.10
+
+
+def run(ctx: Context) -> Section:
+    from prin_guard import Guard
+
+    section = Section(NAME, TITLE, TARGET)
+    rounds = ctx.pick(15, 3)
+    judge = SleepJudge(LATENCY)
+    item = make_item(7)
+    messages = [{"role": "user", "content": item["question"]}]
+
+    async def measure() -> dict[str, list[float]]:
+        guard_off = Guard(judge, cache=None)
+        guard_mem = Guard(judge)  # the default in-memory cache, a new item every round
+        fresh = itertools.count()
+
+        async def one_call() -> float:
+            return await aelapsed(judge.complete(messages))
+
+        async def verdict_off() -> float:
+            return await aelapsed(guard_off.acheck(item))
+
+        async def verdict_mem() -> float:
+            cold = make_item(next(fresh), "-cold")
+            return await aelapsed(guard_mem.acheck(cold))
+
+        return await ainterleave(rounds, {"call": one_call, "off": verdict_off, "mem": verdict_mem})
+
+    calls_before = judge.calls
+    got = asyncio.run(measure())
+    verdicts = 2 * (rounds + 1)  # two guards, one warm-up round
+    calls_per_verdict = (judge.calls - calls_before - (rounds + 1)) / verdicts
+
+    # The synchronous API drives a private event loop; its baseline does the same.
+    runner = asyncio.Runner()
+    guard_sync = Guard(judge, cache=None)
+    try:
+        sync = interleave(
+            rounds,
+            {
+                "call": lambda: elapsed(lambda: runner.run(judge.complete(messages))),
+                "check": lambda: elapsed(lambda: guard_sync.check(item)),
+            },
+        )
+    finally:
+        guard_sync.close()
+        runner.close()
+
+    to_ms = 1000.0
+    section.add(
+        paired(
+            "`await guard.acheck(item)`, cache off",
+            [v * to_ms for v in got["off"]],
+            "one `await judge.complete(...)`",
+            [v * to_ms for v in got["call"]],
+            unit="ms",
+            target=f"≤ {LIMIT:.2f}×",
+            limit=LIMIT,
+        )
+    )
+    section.add(
+        paired(
+            "`await guard.acheck(item)`, default MemoryCache, a new item each round",
+            [v * to_ms for v in got["mem"]],
+            "one `await judge.complete(...)`",
+            [v * to_ms for v in got["call"]],
+            unit="ms",
+            target=f"≤ {LIMIT:.2f}×",
+            limit=LIMIT,
+        )
+    )
+    section.add(
+        paired(
+            "`guard.check(item)` (sync API, private loop), cache off",
+            [v * to_ms for v in sync["check"]],
+            "one `runner.run(judge.complete(...))`",
+            [v * to_ms for v in sync["call"]],
+            unit="ms",
+            target=f"≤ {LIMIT:.2f}×",
+            limit=LIMIT,
+        )
+    )
+    section.add(
+        Figure(
+            "judge calls per verdict (sanity check: both legs really ran)",
+            calls_per_verdict,
+            unit="calls",
+        )
+    )
+    section.notes.append(
+        f"{rounds} rounds after one warm-up round; in each round the baseline call and the "
+        "verdicts are timed back to back (order alternating), and the ratio is the median of "
+        "the per-round ratios; the range is the lowest and highest per-round ratio."
+    )
+    return section
