@@ -70,6 +70,14 @@ class Section:
         self.figures.append(figure)
         return figure
 
+    def find(self, prefix: str) -> Figure | None:
+        """The first figure whose name starts with ``prefix``."""
+        return next((f for f in self.figures if f.name.startswith(prefix)), None)
+
+    def why(self, text: str) -> None:
+        """Explain a missed target: shown first among the section's notes."""
+        self.notes.insert(0, f"**Why the target is missed:** {text}")
+
 
 @dataclass(frozen=True)
 class Context:

@@ -268,6 +268,9 @@ def render(
         "",
     ]
     lines += [render_section(section) + "\n" for section in sections]
+    findings = Path(__file__).with_name("FINDINGS.md")
+    if findings.is_file():
+        lines.append(findings.read_text(encoding="utf-8"))
     return "\n".join(lines).rstrip() + "\n"
 
 

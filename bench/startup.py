@@ -177,6 +177,14 @@ def run(ctx: Context) -> Section:
             ),
         )
     )
+    if section.figures[0].met is False:
+        logging_stack = sum(packages.get(name, 0.0) for name in ("structlog", "rich", "pygments"))
+        section.why(
+            f"`import prin_guard` takes {section.figures[0].value:.3f} s. structlog and what "
+            f"`structlog.dev` pulls in (rich, pygments) account for {logging_stack:.0f} ms of "
+            "self time (tables below), imported by `prin_guard._events` at import time "
+            "though no event is emitted until a verdict."
+        )
     help_code = (
         "import sys; sys.argv = ['prin-guard', '--help']\n"
         "from prin_guard.cli import main\n"
