@@ -198,8 +198,8 @@ def run(ctx: Context) -> Section:
     )
     section.tables.append(
         (
-            "Events emitted per verdict (logger at its default level: every one is built "
-            "and then dropped)",
+            "Events emitted per verdict (counted by wrapping `log()`; at the logger's default "
+            "level each one is dropped: the two `log()` rows above price that)",
             md_table(["method", "event", "per verdict"], events),
         )
     )
@@ -674,8 +674,7 @@ PATCHES: dict[str, tuple[str, str]] = {
         "all",
     ),
     "gc off": (
-        "diagnostic, not a fix: the garbage collector off during the run (what the cyclic "
-        "garbage costs)",
+        "diagnostic, not a fix: the garbage collector off during the run (what its passes cost)",
         "gc",
     ),
 }

@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     command = _command(argv)
     started_at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load_before = load_average()
+    info = machine()  # at the start: the source measured is the one checked out now
     print(f"prin-guard benchmarks ({'smoke' if ctx.smoke else 'full'}): {', '.join(names)}")
     sections: list[Section] = []
     for name in names:
@@ -111,7 +112,6 @@ def main(argv: list[str] | None = None) -> int:
         sections.append(section)
         _print_section(section)
 
-    info = machine()
     info["load_average"] = f"{load_before} at start, {load_average()} at the end"
     text = render(sections, info, command=command, smoke=ctx.smoke, started_at=started_at)
     if out is not None:
