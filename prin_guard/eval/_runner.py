@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from prin_guard._exceptions import JudgeError, UsageError
 from prin_guard._guard import Guard, share_call_limit
@@ -48,10 +48,6 @@ METHODS = ("direct", "reverse", "synergy", "self_consistency")
 ANALYSES = ("paraphrase", "options", "randomness")
 PARAPHRASE_VERDICTS = ("v1", "v2")
 PARAPHRASE_DIRECT_ONLY = ("v3", "v4")
-
-
-class SamplingJudge(Judge, Protocol):
-    def with_sampling(self, temperature: float, seed: int) -> Judge: ...
 
 
 @dataclass(frozen=True)
