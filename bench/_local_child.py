@@ -71,10 +71,10 @@ def _llamacpp() -> dict[str, Any]:
     started = time.perf_counter()
     from llama_cpp import Llama
 
-    from prin_guard import Polarity
     from prin_guard._prompts import build_messages, get_template
     from prin_guard.eval import load_dataset
     from prin_guard.judges._local import LocalJudge
+    from prin_guard.models import Polarity
 
     imported = time.perf_counter()
     llm = Llama(model_path=str(LocalJudge._bundled_gguf()), n_ctx=4096, n_threads=2, verbose=False)

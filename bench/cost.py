@@ -36,7 +36,7 @@ TARGET = (
 
 def _smoke_judge() -> Any:
     """An instant judge with token counts and sampling twins, for ``--smoke``."""
-    from prin_guard import ScriptedJudge, Usage
+    from prin_guard.judges import ScriptedJudge, Usage
 
     def answer(prompt: str) -> str:
         return "Answer: B, C, D, E" if "incorrect ones" in prompt else "Answer: A"
@@ -66,8 +66,9 @@ def _spent(verdicts: list[Any]) -> dict[str, float]:
 
 
 def run(ctx: Context) -> Section:
-    from prin_guard import Guard, MemoryCache, Polarity
+    from prin_guard import Guard, MemoryCache
     from prin_guard.eval import load_dataset
+    from prin_guard.models import Polarity
 
     section = Section(NAME, TITLE, TARGET)
     # One torch thread: the replies (and so calls, tokens and accuracy) are the same as
@@ -214,7 +215,9 @@ def _accuracy(ctx: Context, section: Section, judge: Any) -> None:
         path = Path(tmp) / "items.jsonl"
         stats = asyncio.run(run_eval(judge, records, config, items_path=path, cache=MemoryCache()))
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    summary = summarize(rows, run=stats)
+    # An EvalSummary; its JSON dump is the layout of summary.json (sections not measured
+    # are left out), read here as a dict.
+    summary = summarize(rows, run=stats).model_dump(mode="json")
     base = summary["configs"][summary["base_config"]]["methods"]
     sc = summary.get("self_consistency", {})
     calls = {"direct": 1, "reverse": 1, "synergy": 2, "self_consistency": k}

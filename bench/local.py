@@ -191,8 +191,9 @@ def _measure(
     runner: asyncio.Runner,
     build_seconds: float,
 ) -> Section:
-    from prin_guard import Guard, Polarity
+    from prin_guard import Guard
     from prin_guard._prompts import build_messages
+    from prin_guard.models import Polarity
 
     def legs_of(item: Any) -> tuple[list[Any], list[Any]]:
         return (

@@ -291,14 +291,15 @@ def _per_call(fn: Callable[[], Any], calls: int) -> float:
 
 
 def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
-    import prin_guard._guard as engine
-    from prin_guard import Guard, Leg, Polarity, Verdict
+    from prin_guard import Guard
+    from prin_guard._events import log as events_log
     from prin_guard._parsing import detect_polarity_confusion, parse_reply
     from prin_guard._reconcile import reconcile
     from prin_guard.cache import SingleFlight
+    from prin_guard.models import Item, Leg, Polarity, Usage, Verdict
 
     guard = Guard(InstantJudge(), cache=None)
-    items = [engine.coerce_item(raw, guard.max_chars) for raw in data]
+    items = [Item.coerce(raw, max_chars=guard.max_chars) for raw in data]
     n = len(items)
     cursor = {"i": 0}
 
@@ -354,7 +355,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
             policy="synergy",
             threshold=0.0,
             cached=False,
-            usage=engine.Usage(),
+            usage=Usage(),
             probe=(),
         )
 
@@ -387,7 +388,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
         return median([runner.run(body()) for _ in range(5)])
 
     calls = ctx.pick(2000, 100)
-    log = engine.log()
+    log = events_log()
     USES.update(count_uses(data[:100]))
     events = _count_events(data[:100])
     per_method = Counter()
@@ -402,9 +403,9 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
 
     row(
         "validate the item (pydantic `Item`, labels)",
-        "`_guard.coerce_item` → `Item._labels_and_duplicates`",
+        "`Item.coerce` → `Item._labels_and_duplicates`",
         1,
-        _per_call(lambda: engine.coerce_item(data[nxt()], guard.max_chars), calls),
+        _per_call(lambda: Item.coerce(data[nxt()], max_chars=guard.max_chars), calls),
     )
     row(
         "plan both legs (prompts + 2 cache keys: canonical JSON + sha256)",
@@ -453,7 +454,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
         "`Usage() + Usage()` (two pydantic models)",
         "`Guard._verdict`",
         1,
-        _per_call(lambda: engine.Usage() + engine.Usage(), calls),
+        _per_call(lambda: Usage() + Usage(), calls),
     )
     row(
         "`isinstance(x, <runtime-checkable Protocol>)`, e.g. `SingleFlight`",
@@ -469,15 +470,19 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row(
         "a disabled `log().debug(...)` event",
-        "`_events.log` (stdlib-backed structlog)",
+        "`_events.log` (stdlib-backed structlog), from `_calls` and `_guard`",
         per_method["debug"],
-        _per_call(lambda: log.debug("judge_prompt", item_id="x", leg="direct", messages=[]), calls),
+        _per_call(
+            lambda: log.debug("judge_prompt", item_id="x", call="direct", messages=[]), calls
+        ),
     )
     row(
         "a disabled `log().info(...)` event",
         "`_events.log`",
         per_method["info"],
-        _per_call(lambda: log.info("judge_call", item_id="x", leg="direct", latency_ms=1.0), calls),
+        _per_call(
+            lambda: log.info("judge_call", item_id="x", call="direct", latency_ms=1.0), calls
+        ),
     )
     row(
         "asyncio: gather two coroutines (two tasks)",
@@ -573,12 +578,16 @@ def count_uses(data: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def _count_events(data: list[dict[str, Any]]) -> list[list[Any]]:
-    """How many events a verdict emits, counted by wrapping ``prin_guard._guard.log``."""
-    import prin_guard._guard as engine
+    """How many events a verdict emits, counted by wrapping ``log`` where it is called.
+
+    The guard emits ``verdict`` (``prin_guard._guard``); the judge-call layer emits
+    the per-call events (``prin_guard._calls``). Both modules' ``log`` are wrapped.
+    """
     from prin_guard import Guard
 
     counts: Counter[tuple[str, str]] = Counter()
-    real = engine.log
+    modules = _event_modules()
+    real = {module: module.log for module in modules}
 
     class Counting:
         def __init__(self, inner: Any) -> None:
@@ -593,11 +602,13 @@ def _count_events(data: list[dict[str, Any]]) -> list[list[Any]]:
 
             return emit
 
-    engine.log = lambda: Counting(real())  # type: ignore[assignment]
+    for module in modules:
+        module.log = lambda inner=real[module]: Counting(inner())  # type: ignore[attr-defined]
     try:
         asyncio.run(Guard(InstantJudge(), cache=None).acheck_many(data))
     finally:
-        engine.log = real
+        for module, value in real.items():
+            module.log = value  # type: ignore[attr-defined]
     return [
         [method, event, f"{count / len(data):g}"]
         for (method, event), count in sorted(counts.items())
@@ -626,7 +637,9 @@ _NULL = _NullLogger()
 class _OneShot:
     """A retry policy of one attempt without tenacity: the cost of a call that succeeds."""
 
-    def retrying(self) -> Any:
+    attempts = 1
+
+    def retrying(self, *args: Any, **kwargs: Any) -> Any:
         return _Attempts()
 
 
@@ -656,7 +669,7 @@ class _Unvalidated(type):
 
 PATCHES: dict[str, tuple[str, str]] = {
     "singleflight": (
-        "decide `isinstance(cache, SingleFlight)` once in `Guard.__init__`",
+        "decide `isinstance(cache, SingleFlight)` once in `JudgeCaller.__init__`",
         "singleflight",
     ),
     "logging": (
@@ -698,8 +711,26 @@ def applicable_patches() -> list[str]:
     return [name for name in PATCHES if live[name]]
 
 
+def _event_modules() -> list[Any]:
+    """The modules that emit events, each through its own imported ``log``."""
+    import prin_guard._calls as calls
+    import prin_guard._guard as engine
+
+    return [calls, engine]
+
+
 @contextlib.contextmanager
 def _patched(kind: str | None, guard: Any) -> Iterator[None]:
+    """Apply the what-if ``kind`` to ``guard`` (already built) and the engine's modules.
+
+    Events come from ``prin_guard._calls`` (judge calls) and ``prin_guard._guard``
+    (``verdict``): ``logging`` silences both. Single-flight support is decided in
+    ``JudgeCaller.__init__``: ``singleflight`` swaps the Protocol in ``_calls`` and
+    decides ``guard.caller._flight`` again as a caller built under the swap would.
+    ``tenacity`` swaps the caller's retry policy (``guard.retry`` is read-only).
+    ``Leg`` and ``Verdict`` are built in ``prin_guard._guard``.
+    """
+    import prin_guard._calls as calls
     import prin_guard._guard as engine
     import prin_guard._models as models
 
@@ -714,20 +745,25 @@ def _patched(kind: str | None, guard: Any) -> Iterator[None]:
             gc.enable()
         return
     chosen = {"all three": {"singleflight", "logging", "tenacity"}}.get(kind, {kind})
-    saved = {name: getattr(engine, name) for name in ("SingleFlight", "log", "Leg", "Verdict")}
-    saved_retry = guard.retry
+    saved = [(module, "log", module.log) for module in _event_modules()]
+    saved += [(calls, "SingleFlight", calls.SingleFlight)]
+    saved += [(engine, name, getattr(engine, name)) for name in ("Leg", "Verdict")]
+    caller = guard.caller
+    saved += [(caller, "retry", caller.retry), (caller, "_flight", caller._flight)]
     try:
         if "singleflight" in chosen:
-            engine.SingleFlight = _NotSingleFlight  # type: ignore[misc,assignment]
+            calls.SingleFlight = _NotSingleFlight  # type: ignore[misc,assignment]
+            cache = caller.cache
+            caller._flight = cache if isinstance(cache, _NotSingleFlight) else None
         if "logging" in chosen:
-            engine.log = lambda: _NULL  # type: ignore[assignment]
+            for module in _event_modules():
+                module.log = lambda: _NULL
         if "tenacity" in chosen:
-            guard.retry = _OneShot()
+            caller.retry = _OneShot()
         if "no-validation" in chosen:
             engine.Leg = _Unvalidated("Leg", (), {"_model": models.Leg})  # type: ignore[misc]
             engine.Verdict = _Unvalidated("Verdict", (), {"_model": models.Verdict})  # type: ignore[misc]
         yield
     finally:
-        for name, value in saved.items():
-            setattr(engine, name, value)
-        guard.retry = saved_retry
+        for owner, name, value in saved:
+            setattr(owner, name, value)

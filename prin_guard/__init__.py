@@ -15,6 +15,7 @@ itself (Prompt-Reverse Inconsistency, PRIN).
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from prin_guard._calls import CallLimit, JudgeCaller, Retry
 from prin_guard._exceptions import (
     CacheError,
     InconsistentVerdictError,
@@ -26,23 +27,11 @@ from prin_guard._exceptions import (
     TransientJudgeError,
     UsageError,
 )
-from prin_guard._guard import Guard, Retry, guard
-from prin_guard._models import (
-    Candidate,
-    Flag,
-    Item,
-    Leg,
-    ParseMethod,
-    ParseStatus,
-    Polarity,
-    Usage,
-    Verdict,
-    VerdictError,
-)
-from prin_guard._prompts import Mitigation
-from prin_guard._reconcile import f1, prin_score, synergy
+from prin_guard._guard import Guard, guard
+from prin_guard._models import Candidate, Flag, Item, Verdict
+from prin_guard._options import GuardOptions
 from prin_guard.cache import Cache, MemoryCache
-from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message, ScriptedJudge
+from prin_guard.judges import FunctionJudge, Judge, judge_from_spec
 
 if TYPE_CHECKING:
     from prin_guard.cache._redis import RedisCache
@@ -60,40 +49,31 @@ _LAZY = {
 __all__ = [
     "Cache",
     "CacheError",
+    "CallLimit",
     "Candidate",
     "Flag",
     "FunctionJudge",
     "Guard",
+    "GuardOptions",
     "InconsistentVerdictError",
     "InvalidItemError",
     "Item",
     "Judge",
+    "JudgeCaller",
     "JudgeError",
-    "JudgeResponse",
-    "Leg",
     "LiteLLMJudge",
     "LocalJudge",
     "MemoryCache",
-    "Message",
     "MissingExtraError",
-    "Mitigation",
-    "ParseMethod",
-    "ParseStatus",
-    "Polarity",
     "PrinGuardError",
     "RedisCache",
     "Retry",
     "RunError",
-    "ScriptedJudge",
     "TransientJudgeError",
-    "Usage",
     "UsageError",
     "Verdict",
-    "VerdictError",
-    "f1",
     "guard",
-    "prin_score",
-    "synergy",
+    "judge_from_spec",
 ]
 
 

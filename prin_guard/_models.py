@@ -11,16 +11,24 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 __all__ = [
     "Candidate",
     "Flag",
     "Item",
     "Leg",
+    "Message",
     "ParseMethod",
     "ParseStatus",
     "Polarity",
@@ -31,6 +39,13 @@ __all__ = [
 ]
 
 _LABEL_RE = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")
+
+
+class Message(TypedDict):
+    """One chat turn, in the shape every chat API uses."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
 
 
 class _Frozen(BaseModel):
@@ -205,6 +220,48 @@ class Item(_Frozen):
             )
             object.__setattr__(self, "candidates", labelled)
         return self
+
+    @classmethod
+    def coerce(cls, value: Any, *, max_chars: int | None = None) -> Item:
+        """An Item from an Item or a mapping, or :class:`~prin_guard.InvalidItemError`
+        naming the first bad field (``candidates.1.text``) and the reason.
+
+        ``max_chars`` bounds every text field (question, context, candidate texts
+        and reasoning paths).
+        """
+        from prin_guard._exceptions import InvalidItemError  # _exceptions types Verdict
+
+        if isinstance(value, Item):
+            checked = value
+        elif isinstance(value, Mapping):
+            try:
+                checked = cls.model_validate(dict(value))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                field = ".".join(str(part) for part in first["loc"]) or "item"
+                message = first["msg"].removeprefix("Value error, ")
+                if message.startswith("candidates: "):
+                    field, message = "candidates", message.removeprefix("candidates: ")
+                raise InvalidItemError(field, message) from None
+        else:
+            raise InvalidItemError(
+                "item", f"expected an Item or a mapping, got {type(value).__name__}"
+            )
+        if max_chars is None:
+            return checked
+        fields: list[tuple[str, str | None]] = [
+            ("question", checked.question),
+            ("context", checked.context),
+        ]
+        for index, candidate in enumerate(checked.candidates):
+            fields.append((f"candidates.{index}.text", candidate.text))
+            fields.append((f"candidates.{index}.reasoning", candidate.reasoning))
+        for name, text in fields:
+            if text is not None and len(text) > max_chars:
+                raise InvalidItemError(
+                    name, f"is {len(text)} characters long; the limit is {max_chars} (max_chars)"
+                )
+        return checked
 
     @functools.cached_property
     def labels(self) -> tuple[str, ...]:

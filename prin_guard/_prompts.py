@@ -36,10 +36,19 @@ import enum
 from dataclasses import dataclass
 
 from prin_guard._exceptions import UsageError
-from prin_guard._models import Item, Polarity
-from prin_guard.judges._base import Message
+from prin_guard._models import Item, Message, Polarity
 
-__all__ = ["TEMPLATES", "Mitigation", "Template", "build_messages", "get_template"]
+__all__ = [
+    "ANSWER_FORMAT",
+    "ANSWER_FORMAT_COT",
+    "TEMPLATES",
+    "Mitigation",
+    "Template",
+    "build_messages",
+    "build_prompt",
+    "get_template",
+    "parse_mitigations",
+]
 
 
 class Mitigation(enum.StrEnum):
@@ -84,11 +93,11 @@ TEMPLATES: dict[str, Template] = {
     )
 }
 
-_ANSWER_FORMAT = (
+ANSWER_FORMAT = (
     'Reply with one line: "Answer: " followed by the letters of those options, '
     'separated by commas, or "Answer: none" if there are none.'
 )
-_ANSWER_FORMAT_COT = (
+ANSWER_FORMAT_COT = (
     "Let's think step by step about each option. Then finish with one line: "
     '"Answer: " followed by the letters of those options, separated by commas, '
     'or "Answer: none" if there are none.'
@@ -151,7 +160,7 @@ def build_prompt(
         parts.append("")
     if polarity is Polarity.REVERSE and Mitigation.NEG_EXP in mitigations:
         parts.append(_neg_exp_sentence(template))
-    parts.append(_ANSWER_FORMAT_COT if cot else _ANSWER_FORMAT)
+    parts.append(ANSWER_FORMAT_COT if cot else ANSWER_FORMAT)
     return "\n".join(parts)
 
 

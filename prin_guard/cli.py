@@ -1,8 +1,15 @@
-"""The ``prin-guard`` command line.
+"""The ``prin-guard`` command line: it parses arguments and prints, nothing else.
 
-This is the only place that configures logging: warnings and errors go to
-stderr, ``-v`` adds info events, ``-vv`` debug events (prompts and replies).
-Heavy modules are imported inside the commands so ``--help`` stays fast.
+Every command is a thin shell over the library: judges come from
+:func:`~prin_guard.judges.judge_from_spec`, guard options from
+:class:`~prin_guard.GuardOptions`, runs from :func:`prin_guard.eval.run` and
+:func:`prin_guard.probe.run`, output from ``_terminal`` (rich tables on a
+terminal, plain text otherwise).
+
+The command line configures logging for its own process (the library never
+does; ``serve`` hands logging to uvicorn): warnings and errors go to stderr,
+``-v`` adds info events, ``-vv`` debug events (prompts and replies). Heavy
+modules are imported inside the commands so ``--help`` stays fast.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from prin_guard import Guard, Judge, Verdict
+    from prin_guard import Guard, GuardOptions, Judge
 
 __all__ = ["main"]
 
@@ -22,6 +29,12 @@ __all__ = ["main"]
 # while a command runs (litellm's help banner, for one) goes to stderr, so that
 # `--json` output stays parseable.
 _stdout: TextIO = sys.stdout
+
+_JUDGE_HELP = (
+    "'local' (bundled SmolLM2-135M-Instruct), 'local:<HF model id or path>', a litellm "
+    "model string such as 'openai/gpt-4o-mini' (keys from the provider's usual environment "
+    "variables), or 'python:<module>:<factory>'"
+)
 
 
 def emit(text: str = "") -> None:
@@ -47,64 +60,11 @@ def _configure_logging(verbosity: int) -> None:
     )
 
 
-def build_judge(
-    spec: str,
-    *,
-    api_base: str | None = None,
-    structured: str | None = None,
-    max_tokens: int | None = None,
-) -> Judge:
-    """A judge from its command-line spelling.
-
-    ``local`` (the bundled model), ``local:<model id or path>``, or any litellm
-    model string (``openai/gpt-4o-mini``, ``ollama/llama3``, ``openai/<name>`` with
-    ``--api-base`` for an OpenAI-compatible server). API keys come from the
-    provider's usual environment variables (``OPENAI_API_KEY``, ...), read by litellm.
-    """
-    from prin_guard._exceptions import UsageError
-    from prin_guard.judges import LiteLLMJudge, LocalJudge
-
-    judge: Judge
-    if spec == "local" or spec.startswith("local:"):
-        if api_base is not None or structured is not None or max_tokens is not None:
-            raise UsageError(
-                "--api-base, --structured and --max-tokens apply to litellm judges only"
-            )
-        judge = LocalJudge(spec.removeprefix("local").removeprefix(":") or None)
-        return judge
-    if "/" not in spec:
-        raise UsageError(
-            f"--judge: unknown judge {spec!r}; use 'local', 'local:<model id or path>' or a "
-            "litellm model string such as 'openai/gpt-4o-mini'"
-        )
-    mode: Any = {
-        "none": False,
-        None: False,
-        "auto": "auto",
-        "json-schema": "json_schema",
-        "json-object": "json_object",
-    }[structured]
-    from prin_guard._settings import env_is_set
-
-    api_key = None
-    if api_base is not None and spec.startswith("openai/") and not env_is_set("OPENAI_API_KEY"):
-        # A local OpenAI-compatible server (llama.cpp, vLLM) needs no key, but the
-        # OpenAI client refuses to send a request without one.
-        api_key = "no-key"
-    judge = LiteLLMJudge(
-        spec, api_base=api_base, api_key=api_key, structured=mode, max_tokens=max_tokens
-    )
-    return judge
+# -- shared options ---------------------------------------------------------------
 
 
-def _add_guard_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--judge",
-        default="local",
-        help="'local' (bundled SmolLM2-135M-Instruct), 'local:<HF model id or path>', or a "
-        "litellm model string such as 'openai/gpt-4o-mini' (keys from the provider's usual "
-        "environment variables)",
-    )
+def _add_judge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judge", default="local", help=_JUDGE_HELP)
     parser.add_argument(
         "--api-base",
         help="base URL of an OpenAI-compatible server for a litellm judge "
@@ -119,420 +79,198 @@ def _add_guard_options(parser: argparse.ArgumentParser) -> None:
         help="constrain a litellm judge's answer to JSON over the labels "
         "(json-object for llama.cpp's server)",
     )
+
+
+def _add_guard_options(
+    parser: argparse.ArgumentParser, *, mitigation_help: str = "", probe: bool = True
+) -> None:
+    """The GuardOptions fields as flags; allowed values come from the registries."""
+    from prin_guard._options import PROBE_KINDS
+    from prin_guard._prompts import TEMPLATES, Mitigation
+    from prin_guard._reconcile import POLICIES
+
+    _add_judge_options(parser)
     parser.add_argument(
         "--template",
         default="v0",
-        choices=["v0", "v1", "v2", "v3", "v4"],
+        choices=sorted(TEMPLATES),
         help="prompt wording: v0 the paper's (correct/incorrect), v1 right/wrong, "
         "v2 appropriate/inappropriate (the paper's paraphrases); v3, v4 our own",
     )
+    known = ", ".join(m.value for m in Mitigation)
     parser.add_argument(
         "--mitigation",
         action="append",
         default=[],
-        choices=["cot", "neg-exp", "neg_exp"],
-        help="cot: show reasoning paths or ask for step-by-step reasoning; "
-        "neg-exp: explain the negation in the reverse prompt (repeatable)",
+        metavar="NAME",
+        help=mitigation_help
+        or f"{known} (neg-exp works too; repeatable): cot shows reasoning paths or asks for "
+        "step-by-step reasoning; neg_exp explains the negation in the reverse prompt",
     )
     parser.add_argument(
         "--policy",
         default="synergy",
-        choices=["synergy", "direct", "reverse"],
+        choices=list(POLICIES),
         help="which set is reported as correct (default: synergy, what both legs agree on)",
     )
     parser.add_argument(
-        "--threshold",
-        type=float,
-        default=0.0,
-        help="largest PRIN still called consistent (default 0)",
+        "--threshold", type=float, default=0.0, help="largest PRIN still called consistent"
+    )
+    parser.add_argument(
+        "--max-chars", type=int, default=32_000, help="longest text field accepted in an item"
+    )
+    if not probe:
+        return
+    parser.add_argument(
+        "--probe",
+        choices=list(PROBE_KINDS),
+        help="ask each leg again after its answer and flag 'vacillating' (more judge calls)",
     )
 
 
-def _guard_from(args: argparse.Namespace) -> Guard:
+def _judge(args: argparse.Namespace, spec: str | None = None) -> Judge:
+    from prin_guard.judges import judge_from_spec
+
+    return judge_from_spec(
+        spec or args.judge,
+        api_base=args.api_base,
+        structured=args.structured,
+        max_tokens=args.max_tokens,
+    )
+
+
+def _options(args: argparse.Namespace, **changes: Any) -> GuardOptions:
+    from prin_guard._options import GuardOptions
+
+    fields = {
+        "template": args.template,
+        "mitigations": args.mitigation,
+        "policy": args.policy,
+        "threshold": args.threshold,
+        "max_chars": args.max_chars,
+        "probe": getattr(args, "probe", None),
+    }
+    return GuardOptions.of(**{**fields, **changes})
+
+
+def _guard(args: argparse.Namespace, options: GuardOptions) -> Guard:
     from prin_guard import Guard
 
-    return Guard(
-        build_judge(
-            args.judge,
-            api_base=args.api_base,
-            structured=args.structured,
-            max_tokens=args.max_tokens,
-        ),
-        template=args.template,
-        mitigations=args.mitigation,
-        policy=args.policy,
-        threshold=args.threshold,
-    )
+    return Guard(_judge(args), options=options)
 
 
-def _one_line(text: str | None, width: int = 100) -> str:
-    if text is None:
-        return "(no reply)"
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def render_verdict(verdict: Verdict, question: str, texts: Sequence[str]) -> str:
-    """A verdict as a table a person can read in a terminal."""
-    lines = [f"Question: {_one_line(question, 200)}", ""]
-    direct = set(verdict.direct.labels) if verdict.direct else set()
-    reverse = set(verdict.reverse.labels) if verdict.reverse else set()
-    correct = set(verdict.correct)
-    width = max([len(t) for t in texts] + [9])
-    width = min(width, 40)
-    lines.append(f"  {'label':<5}  {'candidate':<{width}}  {'direct':<8}  {'reverse':<9}  verdict")
-    for label, text in zip(verdict.labels, texts, strict=True):
-        lines.append(
-            f"  {label:<5}  {_one_line(text, width):<{width}}  "
-            f"{'correct' if label in direct else '-':<8}  "
-            f"{'incorrect' if label in reverse else '-':<9}  "
-            f"{'CORRECT' if label in correct else ''}"
-        )
-    lines.append("")
-    for leg in (verdict.direct, verdict.reverse):
-        if leg is None:
-            continue
-        how = leg.parse_method.value if leg.parse_method else "unparseable"
-        source = "cache" if leg.cached else f"{leg.latency_ms / 1000:.2f} s"
-        lines.append(
-            f"{leg.polarity.value.capitalize():<7} leg ({leg.template}, {source}): "
-            f"{_one_line(leg.raw_text, 70)!r}"
-        )
-        lines.append(
-            f"        read as {{{', '.join(leg.labels)}}} ({leg.parse_status.value}, {how})"
-            + ("  ! answers the opposite question" if leg.polarity_confusion else "")
-        )
-    if verdict.error is not None:
-        lines.append(f"Error: {verdict.error.message}")
-    else:
-        lines.append(f"Reverse leg implies correct: {{{', '.join(verdict.reverse_implied)}}}")
-        lines.append(
-            f"PRIN {verdict.prin_score:.3f}: "
-            + ("consistent" if verdict.consistent else "INCONSISTENT")
-        )
-    lines.append(f"Flags: {', '.join(f.value for f in verdict.flags) or 'none'}")
-    shown = ", ".join(verdict.correct) or "(none)"
-    lines.append(f"Verdict ({verdict.policy}): {shown}")
-    return "\n".join(lines)
+# -- commands ---------------------------------------------------------------------
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from prin_guard._guard import coerce_item
+    from prin_guard import Item
+    from prin_guard._terminal import print_verdict
 
+    options = _options(args)
     # Validate before loading a model: a bad item fails in milliseconds.
-    item = coerce_item(
+    item = Item.coerce(
         {
             "question": args.question,
             "candidates": args.candidate,
             "context": args.context,
             "id": args.id,
         },
-        max_chars=32_000,
+        max_chars=options.max_chars,
     )
-    verdict = _guard_from(args).check(item)
+    verdict = _guard(args, options).check(item)
     if args.json:
         emit(verdict.model_dump_json(indent=2))
     else:
-        emit(render_verdict(verdict, item.question, [c.text for c in item.candidates]))
+        print_verdict(verdict, item.question, [c.text for c in item.candidates], _stdout)
     return 0
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     import itertools
 
+    from prin_guard._terminal import print_verdict
     from prin_guard.eval import load_mathqa, sample_path
 
+    options = _options(args)
     records = list(itertools.islice(load_mathqa(sample_path("mathqa")), args.limit))
-    guard = _guard_from(args)
+    guard = _guard(args, options)
     emit(
         f"prin-guard demo: {len(records)} MathQA items, judge {args.judge}, "
-        f"template {args.template}. The bundled model is tiny and often wrong: "
+        f"template {options.template}. The bundled model is tiny and often wrong: "
         "it shows the mechanics, not judging quality.\n"
     )
     flagged = 0
     for record in records:
         verdict = guard.check(record.item)
         flagged += bool(verdict.flags)
-        emit(
-            render_verdict(verdict, record.item.question, [c.text for c in record.item.candidates])
-        )
+        texts = [c.text for c in record.item.candidates]
+        print_verdict(verdict, record.item.question, texts, _stdout)
         emit(f"Gold answer: {', '.join(record.gold)}\n" + "-" * 72)
     emit(f"{flagged} of {len(records)} verdicts flagged.")
     return 0
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    import asyncio
-    import json
-    import time
-    from datetime import datetime
-    from pathlib import Path
-
-    from prin_guard.eval._report import Run, write_report
-    from prin_guard.eval._runner import EvalConfig, Progress, run_eval
-    from prin_guard.eval._summary import summarize
-
-    skipped: list[tuple[int, str]] = []
-
-    def on_skip(line: int, reason: str) -> None:
-        skipped.append((line, reason))
-        print(f"prin-guard: skipped row at line {line}: {reason}", file=sys.stderr)
+    from prin_guard import eval as evaluation
+    from prin_guard._terminal import print_eval_summary
 
     mitigations = [] if args.mitigation == ["none"] else (args.mitigation or ["cot", "neg_exp"])
-    methods = [m.replace("-", "_") for m in args.methods.split(",") if m]
-    analyses = [] if args.analyses == "none" else [a for a in args.analyses.split(",") if a]
-    judge = build_judge(
-        args.judge,
-        api_base=args.api_base,
-        structured=args.structured,
-        max_tokens=args.max_tokens,
-    )
-    cache = _eval_cache(args.cache)
-    records = _eval_records(args, judge, cache, on_skip)
-    config = EvalConfig(
-        dataset=args.dataset,
-        mitigations=tuple(m.replace("-", "_") for m in mitigations),
-        template=args.template,
-        methods=tuple(methods),
-        analyses=tuple(analyses),
+    options = _options(args, mitigations=(), probe=None)
+    judge = _judge(args)
+    generator = None if args.generator is None else _judge(args, args.generator)
+    result = evaluation.run(
+        judge,
+        args.dataset,
+        path=args.path,
+        limit=args.limit,
+        options=options,
+        mitigations=mitigations,
+        methods=[m for m in args.methods.split(",") if m],
+        analyses=[] if args.analyses == "none" else [a for a in args.analyses.split(",") if a],
         repeats=args.repeats,
-        sc_samples=args.samples,
+        samples=args.samples,
         temperature=args.temperature,
         seed=args.seed,
         concurrency=args.concurrency,
-        limit=args.limit,
-        judge=dict(judge.identity()),
+        cache=args.cache,
+        generate_pool=args.generate_pool,
+        generator=generator,
+        out=args.out,
+        name=args.name,
     )
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    judge_name = str(config.judge.get("model") or config.judge.get("name") or "judge")
-    judge_name = judge_name.replace("/", "_").replace(":", "_")[:40]
-    out = Path(args.out or Path("runs") / f"{args.dataset.replace('/', '_')}-{judge_name}-{stamp}")
-    out.mkdir(parents=True, exist_ok=True)
-    name = args.name or out.name
-    print(
-        f"prin-guard eval: {len(records)} items of {args.dataset}, judge {args.judge}, "
-        f"writing {out}",
-        file=sys.stderr,
-    )
-    started = time.monotonic()
-    progress = Progress(len(records))
-    interrupted = False
-    stats: dict[str, Any] = {}
-    try:
-        stats = asyncio.run(
-            run_eval(
-                judge,
-                records,
-                config,
-                items_path=out / "items.jsonl",
-                cache=cache,
-                progress=progress,
-            )
-        )
-    except KeyboardInterrupt:
-        interrupted = True
-        print("\nprin-guard: interrupted; writing the partial results", file=sys.stderr)
-    from dataclasses import asdict
-
-    run_info = {
-        "name": name,
-        "config": asdict(config),
-        "wall_seconds": stats.get("wall_seconds", time.monotonic() - started),
-        "partial": interrupted,
-        "skipped_rows": [{"line": line, "reason": reason} for line, reason in skipped],
-        "finished": datetime.now().isoformat(timespec="seconds"),
-    }
-    lines = (out / "items.jsonl").read_text(encoding="utf-8").splitlines()
-    summary = summarize([json.loads(line) for line in lines if line], run=run_info)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    report = write_report([Run(name=name, path=out, summary=summary)], out)
-    emit(_summary_text(summary))
-    emit(f"\nreport: {report}")
-    return 130 if interrupted else 0
-
-
-def _eval_records(args: argparse.Namespace, judge: Judge, cache: Any, on_skip: Any) -> list[Any]:
-    """The items to evaluate: a candidate dataset, or a problem dataset given candidates
-    the paper's way (distinct answers sampled from a generator)."""
-    import asyncio
-
-    from prin_guard._exceptions import UsageError
-    from prin_guard.eval import load_dataset
-    from prin_guard.eval._pool import PROBLEM_DATASETS, build_pool, load_problems
-
-    name = args.dataset.strip().lower().replace("_", "-")
-    if name not in PROBLEM_DATASETS:
-        if args.generate_pool:
-            raise UsageError(f"--generate-pool: {args.dataset!r} already has candidates")
-        return list(load_dataset(args.dataset, path=args.path, limit=args.limit, on_skip=on_skip))
-    if not args.path:
-        raise UsageError(
-            f"--path: {args.dataset!r} ships no sample; give the original file "
-            f"(problem datasets: {', '.join(PROBLEM_DATASETS)})"
-        )
-    problems = load_problems(name, args.path, limit=args.limit, on_skip=on_skip)
-    generator = (
-        judge
-        if args.generator is None
-        else build_judge(args.generator, api_base=args.api_base, max_tokens=args.max_tokens)
-    )
-    n = args.generate_pool or 5
-    print(f"prin-guard eval: building candidate pools ({n} samples per problem)", file=sys.stderr)
-    return asyncio.run(
-        build_pool(
-            generator,
-            problems,
-            n=n,
-            temperature=args.temperature,
-            seed=args.seed,
-            cache=cache,
-            concurrency=args.concurrency,
-            on_skip=on_skip,
-        )
-    )
-
-
-def _summary_text(summary: dict[str, Any]) -> str:
-    def pct(value: Any) -> str:
-        return "-" if value is None else f"{100 * value:.1f}%"
-
-    lines = [
-        f"items judged: {summary.get('items_judged', 0)} of {summary.get('items', 0)}"
-        + (" (partial run)" if summary.get("run", {}).get("partial") else "")
-    ]
-    for key, block in (summary.get("configs") or {}).items():
-        methods = block["methods"]
-        lines.append(
-            f"  {key:<13} PRIN {pct(block['prin']):>6}   accuracy: direct "
-            f"{pct(methods['direct']['accuracy'])}, reverse {pct(methods['reverse']['accuracy'])}"
-            f", synergy {pct(methods['synergy']['accuracy'])}"
-        )
-    sc = summary.get("self_consistency")
-    if sc:
-        lines.append(f"  self-consistency (k={sc['samples']}) accuracy {pct(sc['accuracy'])}")
-    quality = (summary.get("flag_quality") or {}).get("inconsistent_flag")
-    if quality:
-        lines.append(
-            f"  error rate: flagged inconsistent {pct(quality['error_rate_flagged'])}, "
-            f"not flagged {pct(quality['error_rate_unflagged'])}"
-        )
-    return "\n".join(lines)
+    print_eval_summary(result.summary.model_dump(mode="json"), _stdout)
+    emit(f"\nreport: {result.report}")
+    return 130 if result.interrupted else 0
 
 
 def _cmd_probe(args: argparse.Namespace) -> int:
-    import asyncio
-    import json
-    import time
-    from datetime import datetime
-    from pathlib import Path
+    from prin_guard import probe as probing
+    from prin_guard._terminal import print_probe_table
 
-    from prin_guard.eval import load_dataset
-    from prin_guard.eval._runner import Progress
-    from prin_guard.probe import Probe
-    from prin_guard.probe._prompts import FollowUpForm, FollowUpType
-    from prin_guard.probe._run import probe_summary, run_probe, write_probe_report
-
-    def on_skip(line: int, reason: str) -> None:
-        print(f"prin-guard: skipped row at line {line}: {reason}", file=sys.stderr)
-
-    records = list(load_dataset(args.dataset, path=args.path, limit=args.limit, on_skip=on_skip))
-    form = FollowUpForm(args.form)
-    types = list(FollowUpType) if args.type == "all" else [FollowUpType(args.type)]
-    probe = Probe(
+    form = probing.FollowUpForm(args.form)
+    types = list(probing.FollowUpType) if args.type == "all" else [probing.FollowUpType(args.type)]
+    spec = probing.Probe(
         form=form,
-        followup_type=None if form is FollowUpForm.PROGRESSIVE else types[0],
+        followup_type=None if form is probing.FollowUpForm.PROGRESSIVE else types[0],
         prompt_set=args.prompt_set,
         mitigations=tuple(args.mitigation),
         position=args.position.replace("-", "_"),
         seed=args.seed,
     )
-    judge = build_judge(
-        args.judge,
-        api_base=args.api_base,
-        structured=args.structured,
-        max_tokens=args.max_tokens,
+    result = probing.run(
+        _judge(args),
+        args.dataset,
+        spec,
+        types=types,
+        path=args.path,
+        limit=args.limit,
+        concurrency=args.concurrency,
+        cache=args.cache,
+        out=args.out,
     )
-    cache = _eval_cache(args.cache)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = Path(args.out or Path("runs") / f"probe-{args.dataset.replace('/', '_')}-{stamp}")
-    print(
-        f"prin-guard probe: {len(records)} items of {args.dataset}, {form.value} form, "
-        f"writing {out}",
-        file=sys.stderr,
-    )
-    started = time.monotonic()
-    interrupted = False
-    try:
-        asyncio.run(
-            run_probe(
-                judge,
-                records,
-                probe,
-                types=types,
-                items_path=out / "items.jsonl",
-                cache=cache,
-                concurrency=args.concurrency,
-                progress=Progress(len(records), show_prin=False),
-            )
-        )
-    except KeyboardInterrupt:
-        interrupted = True
-        print("\nprin-guard: interrupted; writing the partial results", file=sys.stderr)
-    identity = dict(judge.identity())
-    run_info = {
-        "dataset": args.dataset,
-        "judge": identity,
-        "judge_name": f"{identity.get('kind')}: {identity.get('model') or identity.get('name')}",
-        "form": form.value,
-        "types": [t.value for t in types],
-        "prompt_set": args.prompt_set,
-        "mitigations": list(args.mitigation),
-        "position": args.position,
-        "seed": args.seed,
-        "partial": interrupted,
-        "wall_seconds": round(time.monotonic() - started, 2),
-    }
-    lines = (out / "items.jsonl").read_text(encoding="utf-8").splitlines()
-    summary = probe_summary([json.loads(line) for line in lines if line], run=run_info)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    report = write_probe_report(summary, out, title=f"prin-guard probe: {args.dataset}")
-    emit(_probe_table(summary))
-    emit(f"\nreport: {report}")
-    return 130 if interrupted else 0
-
-
-def _probe_table(summary: dict[str, Any]) -> str:
-    def pct(value: Any) -> str:
-        return "-" if value is None else f"{100 * value:.2f}"
-
-    rows = summary["by_type"] or summary["by_round"]
-    lines = [
-        f"items judged: {summary['items_judged']} of {summary['items']}",
-        f"{'follow-up':<10} {'Before':>7} {'M.':>7} {'M. Rate':>8} {'E->R':>7}",
-    ]
-    for name, block in rows.items():
-        lines.append(
-            f"{name:<10} {pct(block['accuracy_before']):>7} {pct(block['modification']):>7} "
-            f"{pct(block['modification_rate']):>8} {pct(block['e_to_r_rate']):>7}"
-        )
-    return "\n".join(lines)
-
-
-def _eval_cache(spec: str) -> Any:
-    from pathlib import Path
-
-    from prin_guard._settings import home_dir
-    from prin_guard.cache import MemoryCache, SQLiteCache
-
-    if spec == "none":
-        return None
-    if spec == "memory":
-        return MemoryCache()
-    if spec.startswith(("redis://", "rediss://", "unix://")):
-        from prin_guard.cache import RedisCache
-
-        return RedisCache.from_url(spec, namespace="eval")
-    return SQLiteCache(Path(spec) if spec != "sqlite" else home_dir() / "eval-cache.sqlite3")
+    print_probe_table(result.summary.model_dump(mode="json"), _stdout)
+    emit(f"\nreport: {result.report}")
+    return 130 if result.interrupted else 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -555,21 +293,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="prin-guard",
-        description="Ask an LLM judge which candidates are correct and which are incorrect, "
-        "and flag where it contradicts itself (Prompt-Reverse Inconsistency).",
-    )
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="count",
-        default=0,
-        help="log events to stderr (-v info, -vv debug with prompts)",
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+# -- the parser -------------------------------------------------------------------
 
+
+def _add_check(commands: Any) -> None:
     check = commands.add_parser("check", help="judge one question and its candidates")
     check.add_argument("--question", required=True)
     check.add_argument(
@@ -589,6 +316,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_guard_options(demo)
     demo.set_defaults(run=_cmd_demo)
 
+
+def _add_eval(commands: Any) -> None:
     ev = commands.add_parser(
         "eval",
         help="measure a judge's PRIN, accuracy and flag quality on a benchmark",
@@ -643,17 +372,17 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--generator", help="judge spec of the generator (default: the judge)")
     ev.add_argument("--out", help="run directory (default runs/<dataset>-<judge>-<time>)")
     ev.add_argument("--name", help="the run's name in reports")
-    _add_guard_options(ev)
+    _add_guard_options(
+        ev,
+        mitigation_help="mitigations to compare: every combination of those given is run "
+        "(default: cot and neg-exp, so none, cot, neg_exp, cot+neg_exp); 'none' for the "
+        "bare prompts only",
+        probe=False,
+    )
     ev.set_defaults(run=_cmd_eval)
-    for action in ev._actions:
-        if action.dest == "mitigation":
-            action.choices = ["cot", "neg-exp", "neg_exp", "none"]
-            action.help = (
-                "mitigations to compare: every combination of those given is run "
-                "(default: cot and neg-exp, so none, cot, neg_exp, cot+neg_exp); 'none' "
-                "for the bare prompts only"
-            )
 
+
+def _add_probe(commands: Any) -> None:
     pr = commands.add_parser(
         "probe",
         help="ask the judge again ('Are you sure?') and measure how often it changes its mind",
@@ -701,11 +430,27 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--concurrency", type=int, default=4)
     pr.add_argument("--cache", default="sqlite", help="as for eval")
     pr.add_argument("--out", help="run directory (default runs/probe-<dataset>-<time>)")
-    pr.add_argument("--judge", default="local", help="as for check")
-    pr.add_argument("--api-base")
-    pr.add_argument("--structured", choices=["none", "auto", "json-schema", "json-object"])
-    pr.add_argument("--max-tokens", type=int)
+    _add_judge_options(pr)
     pr.set_defaults(run=_cmd_probe)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="prin-guard",
+        description="Ask an LLM judge which candidates are correct and which are incorrect, "
+        "and flag where it contradicts itself (Prompt-Reverse Inconsistency).",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="log events to stderr (-v info, -vv debug with prompts)",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_check(commands)
+    _add_eval(commands)
+    _add_probe(commands)
 
     rep = commands.add_parser(
         "report", help="re-render a run's report, or compare runs side by side"

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import re
 
-from prin_guard import FunctionJudge, Judge, ScriptedJudge
+from prin_guard import FunctionJudge, Judge
+from prin_guard.judges import ScriptedJudge
 
 NEGATIVE = {"incorrect", "wrong", "inappropriate", "inaccurate", "invalid"}
 

@@ -45,7 +45,8 @@ from prin_guard_inspect import (  # noqa: E402
     verdict_from_score,
 )
 
-from prin_guard import InvalidItemError, ScriptedJudge, UsageError  # noqa: E402
+from prin_guard import InvalidItemError, UsageError  # noqa: E402
+from prin_guard.judges import ScriptedJudge  # noqa: E402
 
 TABLE1 = (
     "If n is an integer and 101 n^2 is at most 10000, what is the greatest possible value of n?"
@@ -260,9 +261,59 @@ def test_any_prin_guard_judge_can_grade(tmp_path: Path) -> None:
     assert values["inconsistent_rate"] == pytest.approx(1.0)
 
 
-def test_bad_options_fail_when_the_task_is_built() -> None:
-    with pytest.raises(UsageError, match="template"):
-        prin_guard_scorer(template="v9")
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        pytest.param(
+            {"template": "v9"}, r"^template: unknown template 'v9'; known: v0, v1, v2, v3, v4",
+            id="template",
+        ),
+        pytest.param({"mitigations": ["louder"]}, r"^mitigations: unknown", id="mitigations"),
+        pytest.param({"policy": "vote"}, r"^policy: unknown policy 'vote'", id="policy"),
+        pytest.param({"threshold": 2}, r"^threshold: ", id="threshold"),
+        pytest.param({"probe": "sometimes"}, r"^probe: ", id="probe"),
+        pytest.param({"max_chars": 0}, r"^max_chars: ", id="max-chars"),
+        pytest.param({"concurrency": 0}, r"^concurrency: ", id="concurrency"),
+    ],
+)  # fmt: skip
+def test_bad_options_fail_when_the_task_is_built(options: dict[str, Any], says: str) -> None:
+    with pytest.raises(UsageError, match=says):
+        prin_guard_scorer(**options)
+
+
+def test_options_take_every_spelling_prin_guard_takes(tmp_path: Path) -> None:
+    judge = ScriptedJudge(direct="Answer: C", reverse="Answer: A, B, D, E")
+    task = Task(
+        dataset=samples()[:1],
+        solver=[],
+        scorer=prin_guard_scorer(judge, mitigations="cot,NEG-EXP", policy="direct"),
+    )
+
+    log = run(task, tmp_path, model="mockllm/model")
+
+    assert log.samples is not None
+    verdict = verdict_from_score(log.samples[0].scores["prin_guard_scorer"])  # type: ignore[index]
+    assert verdict.policy == "direct"
+    assert verdict.reverse is not None and verdict.reverse.mitigations == ("cot", "neg_exp")
+    prompts = [call[-1]["content"] for call in judge.calls]
+    reverse = [prompt for prompt in prompts if "incorrect ones" in prompt]
+    assert len(reverse) == 1 and NEG_EXP in reverse[0]
+
+
+def test_a_probe_asks_each_leg_again_and_flags_a_change(tmp_path: Path) -> None:
+    # Asked again, the judge keeps its direct answer and drops its reverse one.
+    judge = ScriptedJudge(direct="Answer: C", reverse=["Answer: A, B, D, E", "Answer: C"])
+    task = Task(dataset=samples()[:1], solver=[], scorer=prin_guard_scorer(judge, probe="closed"))
+
+    log = run(task, tmp_path, model="mockllm/model")
+
+    assert log.samples is not None
+    score = log.samples[0].scores["prin_guard_scorer"]  # type: ignore[index]
+    verdict = verdict_from_score(score)
+    assert judge.call_count == 4  # two legs, one follow-up each
+    assert len(verdict.probe) == 2
+    assert score.metadata is not None and "vacillating" in score.metadata["flags"]
+    assert score.value == "C"  # the verdict stays the first answers'
 
 
 @pytest.mark.parametrize(
@@ -313,6 +364,13 @@ def test_a_sample_that_is_no_valid_item_names_the_field() -> None:
         sample_item(state(choices=["only one"]))
     with pytest.raises(InvalidItemError, match="neither choices nor"):
         sample_item(state())
+    with pytest.raises(InvalidItemError) as caught:
+        sample_item(state(choices=["short", "x" * 11]), max_chars=10)
+    assert caught.value.field == "candidates.1.text"
+    assert str(caught.value) == (
+        "candidates.1.text: is 11 characters long; the limit is 10 (max_chars) (sample 7)"
+    )
+    assert sample_item(state(choices=["short", "x" * 11])).labels == ("A", "B")
 
 
 def test_inspect_judge_identity_has_what_changes_answers_and_no_headers() -> None:

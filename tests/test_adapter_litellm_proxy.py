@@ -34,9 +34,10 @@ import pytest
 import yaml
 from fault_server import Behaviour, FaultServer, RecordedRequest, ok
 
-from prin_guard import Flag, Item, JudgeResponse, Polarity, UsageError, Verdict
-from prin_guard._prompts import build_messages, get_template, parse_mitigations
+from prin_guard import Flag, Guard, UsageError, Verdict
 from prin_guard._settings import prefer_bundled_litellm_cost_map
+from prin_guard.judges import JudgeResponse, ScriptedJudge
+from prin_guard.models import Polarity
 
 ADAPTER_DIR = Path(__file__).resolve().parents[1] / "adapters" / "litellm-proxy"
 GUARDRAIL_FILE = ADAPTER_DIR / "prin_guard_guardrail.py"
@@ -66,11 +67,10 @@ def free_port() -> int:
 
 
 def prompts(item: dict[str, Any], template: str = "v0", mitigations: tuple[str, ...] = ()) -> dict:
-    """The direct and reverse prompts prin-guard asks for ``item``."""
-    parsed = Item.model_validate(item)
-    chosen, mitigated = get_template(template), parse_mitigations(mitigations)
+    """The direct and reverse prompts prin-guard asks for ``item`` (through the public API)."""
+    guard = Guard(ScriptedJudge(), template=template, mitigations=mitigations)
     return {
-        polarity: build_messages(parsed, polarity, chosen, mitigated)[0]["content"]
+        polarity: guard.messages(item, polarity)[0]["content"]
         for polarity in (Polarity.DIRECT, Polarity.REVERSE)
     }
 
@@ -274,6 +274,36 @@ async def test_streamed_judge_requests_get_no_verdict_after_the_fact(adapter: Mo
         ({"prin_guard": {**TABLE1, "candidates": ["7"]}}, {}, "acompletion", "candidates"),
         ({"prin_guard": {**TABLE1, "colour": "red"}}, {}, "acompletion", "colour"),
         ({"prin_guard": {**TABLE1, "template": "v9"}}, {}, "acompletion", "template"),
+        (
+            {"prin_guard": {**TABLE1, "policy": "vote"}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.policy: unknown policy 'vote'; known: synergy, direct, reverse",
+        ),
+        (
+            {"prin_guard": {**TABLE1, "threshold": "high"}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.threshold: ",
+        ),
+        (
+            {"prin_guard": {**TABLE1, "mitigations": ["louder"]}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.mitigations: unknown mitigation 'louder'",
+        ),
+        (
+            {"prin_guard": {**TABLE1, "max_chars": 10**9}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.max_chars: a setting of the guardrail, not of a request",
+        ),
+        (
+            {"prin_guard": {**TABLE1, "probe": "closed"}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.probe: a setting of the guardrail",
+        ),
         ({"prin_guard": "{not json"}, {}, "acompletion", "JSON"),
         ({"prin_guard": TABLE1}, {"stream": True}, "acompletion", "stream"),
         ({"prin_guard": TABLE1}, {"n": 2}, "acompletion", "n=1"),
@@ -320,6 +350,53 @@ async def test_item_as_a_json_string_and_per_request_settings(adapter: ModuleTyp
     assert reverse_prompt in [m[0]["content"] for _, m, _ in router.calls]
 
 
+async def test_settings_take_every_spelling_and_a_request_layers_on_them(
+    adapter: ModuleType,
+) -> None:
+    router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
+    guardrail = guardrail_with(
+        adapter, router, event_hook="post_call", mitigations="cot,NEG-EXP", threshold="0.25"
+    )
+    assert guardrail.options.mitigations == ("cot", "neg_exp")
+    item = {**TABLE1, "template": "v2", "policy": "direct"}
+
+    out = await guardrail.async_post_call_success_hook(
+        data=request_data(metadata={"prin_guard": item}),
+        user_api_key_dict=None,
+        response=model_response("x"),
+    )
+
+    verdict = read_verdict(out.prin_guard)
+    assert (verdict.policy, verdict.threshold) == ("direct", 0.25)  # request, then settings
+    assert verdict.reverse is not None
+    assert (verdict.reverse.template, verdict.reverse.mitigations) == ("v2", ("cot", "neg_exp"))
+    expected = prompts(TABLE1, "v2", ("cot", "neg_exp"))
+    assert sorted(m[0]["content"] for _, m, _ in router.calls) == sorted(expected.values())
+    assert guardrail.options.template == "v0"  # a request changes its own options only
+
+
+async def test_a_probe_setting_asks_each_leg_again_through_the_router(
+    adapter: ModuleType,
+) -> None:
+    # The router answers a follow-up as it answers a direct question, so the reverse
+    # leg changes its answer when asked again: vacillating.
+    router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
+    guardrail = guardrail_with(adapter, router, event_hook="post_call", probe="closed")
+
+    out = await guardrail.async_post_call_success_hook(
+        data=request_data(), user_api_key_dict=None, response=model_response("x")
+    )
+
+    verdict = read_verdict(out.prin_guard)
+    assert len(router.calls) == 4  # both legs, then one follow-up each
+    followups = [messages for _, messages, _ in router.calls if len(messages) > 1]
+    assert len(followups) == 2
+    assert all(messages[1]["role"] == "assistant" for messages in followups)
+    assert len(verdict.probe) == 2
+    assert Flag.VACILLATING in verdict.flags
+    assert verdict.correct == ("C",)  # the verdict stays the first answers'
+
+
 async def test_a_failed_reverse_leg_is_flagged_or_blocks(adapter: ModuleType) -> None:
     from fastapi import HTTPException
 
@@ -360,10 +437,13 @@ async def test_on_inconsistent_block(adapter: ModuleType) -> None:
 @pytest.mark.parametrize(
     ("settings", "says"),
     [
-        ({"template": "v9"}, "template"),
-        ({"mitigations": ["louder"]}, "mitigations"),
-        ({"policy": "vote"}, "policy"),
-        ({"threshold": 2}, "threshold"),
+        ({"template": "v9"}, "^template: unknown template 'v9'; known: v0, v1, v2, v3, v4"),
+        ({"mitigations": ["louder"]}, "^mitigations: unknown mitigation"),
+        ({"policy": "vote"}, "^policy: "),
+        ({"threshold": 2}, "^threshold: "),
+        ({"threshold": "high"}, "^threshold: "),
+        ({"max_chars": 0}, "^max_chars: "),
+        ({"probe": "sometimes"}, "^probe: "),
         ({"on_error": "ignore"}, "on_error"),
         ({"concurrent_reverse": "maybe"}, "concurrent_reverse"),
     ],

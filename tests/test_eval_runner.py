@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
-from prin_guard import ScriptedJudge, UsageError
+from prin_guard import UsageError
 from prin_guard.cache import MemoryCache, SQLiteCache
 from prin_guard.eval import LabeledItem, load_jsonl
 from prin_guard.eval._report import Run, load_run, write_report
 from prin_guard.eval._runner import EvalConfig, run_eval, subsample_options
 from prin_guard.eval._summary import summarize
+from prin_guard.eval._summary_models import EvalSummary
+from prin_guard.judges import ScriptedJudge
 
 NEGATIVE = ("incorrect", "wrong", "inappropriate", "inaccurate", "invalid")
 
@@ -83,7 +85,8 @@ def _run(
         )
     )
     records = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
-    return summarize(records, run={"config": stats["config"], **stats}), judge
+    summary = summarize(records, run={"config": stats["config"], **stats})
+    return summary.model_dump(mode="json"), judge
 
 
 def test_hand_computed_metrics(tmp_path: Path) -> None:
@@ -202,7 +205,7 @@ def test_report_files_and_embedded_images(tmp_path: Path) -> None:
     assert summary["prin_repeats"]["runs"] == 2
     run_dir = tmp_path / "run"
     (run_dir / "summary.json").write_text(json.dumps(summary))
-    html_path = write_report([Run("toy", run_dir, summary)], run_dir)
+    html_path = write_report([Run("toy", run_dir, EvalSummary.model_validate(summary))], run_dir)
     html = html_path.read_text()
     assert html.count('src="data:image/png;base64,') == 4
     markdown = (run_dir / "report.md").read_text()

@@ -17,12 +17,12 @@ from prin_guard import (
     JudgeError,
     MemoryCache,
     Retry,
-    ScriptedJudge,
     TransientJudgeError,
-    Usage,
     UsageError,
     Verdict,
 )
+from prin_guard.judges import ScriptedJudge
+from prin_guard.models import Usage
 
 
 async def _no_sleep(_: float) -> None:
@@ -362,7 +362,7 @@ def test_events_carry_item_leg_and_latency_and_prompts_only_at_debug(table1_item
     by_name: dict[str, list[dict[str, object]]] = {}
     for event in events:
         by_name.setdefault(str(event["event"]), []).append(event)
-    assert {e["leg"] for e in by_name["judge_call"]} == {"direct", "reverse"}
+    assert {e["call"] for e in by_name["judge_call"]} == {"direct", "reverse"}
     assert all(e["item_id"] == "table1" and "latency_ms" in e for e in by_name["judge_call"])
     assert by_name["verdict"][0]["flags"] == ["inconsistent"]
     assert len(by_name["cache_miss"]) == 2

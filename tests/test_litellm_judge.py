@@ -41,13 +41,12 @@ from prin_guard import (
     Item,
     JudgeError,
     MemoryCache,
-    ParseMethod,
-    ParseStatus,
     Retry,
     TransientJudgeError,
     UsageError,
 )
 from prin_guard.judges._litellm import LiteLLMJudge, _parse_retry_after
+from prin_guard.models import ParseMethod, ParseStatus
 
 SECRET = "sk-test-secret"
 MODEL = "openai/test-model"
@@ -449,7 +448,7 @@ async def test_the_key_reaches_the_server_but_no_log_or_cache_key(
     assert SECRET not in caplog.text  # litellm's own loggers too
     stored = await cache.get_many([plan.key for plan in guard._plan(ITEM)])
     assert all(value is not None and SECRET not in value for value in stored)
-    assert SECRET not in json.dumps(guard._identity)
+    assert SECRET not in json.dumps(guard.caller.identity)
 
 
 def test_no_litellm_global_is_assigned(server: FaultServer) -> None:

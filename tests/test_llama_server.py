@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from prin_guard import Flag, Guard, LiteLLMJudge, ParseMethod, ParseStatus
+from prin_guard import Flag, Guard, LiteLLMJudge
+from prin_guard.models import ParseMethod, ParseStatus
 
 pytestmark = pytest.mark.model
 

@@ -265,6 +265,75 @@ def test_another_process_loads_the_converted_copy(judge: LocalJudge, home: Path)
 
 @needs_model
 @pytest.mark.model
+def test_loading_draws_no_progress_bar(
+    judge: LocalJudge, home: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from transformers.utils import logging as bars
+
+    if not bars.is_progress_bar_enabled():
+        pytest.skip("transformers' progress bars are off in this environment")
+    # The converted copy given as a saved model: a load of its own (the registry keys it
+    # apart from the GGUF file it came from), fast, and one on which transformers draws
+    # its "Loading weights" bar unless told not to.
+    (converted,) = (home / "models").glob("SmolLM2-135M-Instruct.Q4_1-*")
+    capfd.readouterr()
+    other = LocalJudge(str(converted), max_new_tokens=4)
+    response = ask(other, user("Say hi."))
+    stderr = capfd.readouterr().err
+    assert other._loaded is not judge._loaded
+    assert other._loaded.origin == "directory"
+    assert response.text is not None
+    assert "Loading weights" not in stderr
+    assert bars.is_progress_bar_enabled(), "the switch was not put back"
+
+
+@needs_model
+def test_progress_bars_are_off_during_a_load_and_as_they_were_after() -> None:
+    if "HF_HUB_DISABLE_PROGRESS_BARS" in os.environ:
+        pytest.skip("HF_HUB_DISABLE_PROGRESS_BARS overrides huggingface_hub's switch")
+    runtime = _Runtime.get()
+    bars = runtime.transformers.utils.logging
+    hub = importlib.import_module("huggingface_hub.utils")
+    was_enabled, hub_was_disabled = bars.is_progress_bar_enabled(), hub.are_progress_bars_disabled()
+
+    def failing_load() -> None:
+        with runtime.quiet_loading():
+            assert not bars.is_progress_bar_enabled()
+            raise RuntimeError("the load failed")
+
+    try:
+        bars.enable_progress_bar()
+        with runtime.quiet_loading():
+            assert not bars.is_progress_bar_enabled()
+        assert bars.is_progress_bar_enabled()
+        assert not hub.are_progress_bars_disabled()
+
+        # transformers' switch also flips huggingface_hub's: one the application turned
+        # off stays off, even after a load that failed.
+        hub.disable_progress_bars()
+        with pytest.raises(RuntimeError, match="the load failed"):
+            failing_load()
+        assert bars.is_progress_bar_enabled()
+        assert hub.are_progress_bars_disabled()
+
+        # Bars the application turned off stay off.
+        bars.disable_progress_bar()
+        with runtime.quiet_loading():
+            assert not bars.is_progress_bar_enabled()
+        assert not bars.is_progress_bar_enabled()
+    finally:
+        if was_enabled:
+            bars.enable_progress_bar()
+        else:
+            bars.disable_progress_bar()
+        if hub_was_disabled:
+            hub.disable_progress_bars()
+        else:
+            hub.enable_progress_bars()
+
+
+@needs_model
+@pytest.mark.model
 def test_judges_for_the_same_weights_share_one_loaded_model(judge: LocalJudge) -> None:
     assert BUNDLED is not None
     other = LocalJudge(str(BUNDLED), max_new_tokens=8, temperature=0.5)

@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from prin_guard import Candidate, Flag, Item, Leg, ParseMethod, ParseStatus, Polarity, Verdict
+from prin_guard import Candidate, Flag, Item, Verdict
 from prin_guard._models import _nth_label
+from prin_guard.models import Leg, ParseMethod, ParseStatus, Polarity
 
 
 def test_labels_are_assigned_in_order_when_not_given() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from prin_guard import ParseMethod, ParseStatus, Polarity
 from prin_guard._parsing import detect_polarity_confusion, parse_reply
+from prin_guard.models import ParseMethod, ParseStatus, Polarity
 
 LABELS = ("A", "B", "C", "D", "E")
 TEXTS = ("7", "8", "9", "10", "11")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard import Flag, Guard, Item, ScriptedJudge, UsageError
+from prin_guard import Flag, Guard, Item, UsageError
 from prin_guard.eval import LabeledItem
+from prin_guard.judges import ScriptedJudge
 from prin_guard.probe import Probe
 from prin_guard.probe._run import probe_summary, run_probe, write_probe_report
 
@@ -169,7 +170,7 @@ def test_probe_run_metrics_by_hand(tmp_path: Path) -> None:
     )
     records = [json.loads(line) for line in (tmp_path / "items.jsonl").read_text().splitlines()]
     summary = probe_summary(records, run={"prompt_set": "A"})
-    rounds = summary["by_round"]
+    rounds = summary.model_dump(mode="json")["by_round"]
     # before: i0 right, i1 right, i2 wrong, i3 unreadable (wrong) -> 2/4
     assert rounds["closed"]["accuracy_before"] == pytest.approx(0.5)
     # round 1: i0 A, i1 A, i2 A -> 3/4: M = -0.25, E->R = 1/2
@@ -179,7 +180,7 @@ def test_probe_run_metrics_by_hand(tmp_path: Path) -> None:
     # round 2: i0 flips to B -> 2/4: M = 0, M. Rate 0
     assert rounds["open"]["accuracy_after"] == pytest.approx(0.5)
     assert rounds["open"]["modification_rate"] == pytest.approx(0.0)
-    assert summary["unreadable_first_answers"] == 1
+    assert summary.unreadable_first_answers == 1
     html = write_probe_report(summary, tmp_path, title="t").read_text()
     assert "data:image/png;base64," in html
     assert "| closed | 4 | 50.0 | 75.0 | -25.0 |" in (tmp_path / "report.md").read_text()
@@ -198,7 +199,7 @@ def test_direct_form_runs_each_type_in_its_own_conversation(tmp_path: Path) -> N
     )
     records = [json.loads(line) for line in (tmp_path / "items.jsonl").read_text().splitlines()]
     summary = probe_summary(records, run={})
-    assert set(summary["by_type"]) == {"closed", "open", "leading"}
+    assert set(summary.by_type) == {"closed", "open", "leading"}
     assert all(len(c) <= 3 for c in judge.calls)  # question, answer, one follow-up
 
 
@@ -228,5 +229,5 @@ def test_real_probe_of_the_bundled_model_on_strategyqa(shared_data: Path, tmp_pa
             assert entry["parse_status"] in {"ok", "none", "failed"}
             assert entry["raw_text"] is not None
     summary = probe_summary(rows, run={})
-    assert set(summary["by_round"]) == {"closed", "open", "leading"}
-    assert 0.0 <= summary["by_round"]["closed"]["accuracy_before"] <= 1.0
+    assert set(summary.by_round) == {"closed", "open", "leading"}
+    assert 0.0 <= summary.by_round["closed"].accuracy_before <= 1.0

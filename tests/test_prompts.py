@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from prin_guard import Candidate, Item, Mitigation, Polarity, UsageError
+from prin_guard import Candidate, Item, UsageError
 from prin_guard._prompts import TEMPLATES, build_prompt, get_template, parse_mitigations
+from prin_guard.models import Mitigation, Polarity
 
 ITEM = Item(question="What is 2 + 2?", candidates=["3", "4", "5"])
 

@@ -4,8 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prin_guard import Flag, ParseStatus, f1, prin_score, synergy
+from prin_guard import Flag
 from prin_guard._reconcile import reconcile
+from prin_guard.eval import f1, prin_score, synergy
+from prin_guard.models import ParseStatus
 
 LABELS = ("A", "B", "C", "D", "E")
 

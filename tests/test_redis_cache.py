@@ -31,9 +31,10 @@ from redis.exceptions import AuthenticationError, RedisError
 from structlog.testing import capture_logs
 
 import prin_guard
-from prin_guard import CacheError, ScriptedJudge, UsageError
+from prin_guard import CacheError, UsageError
 from prin_guard.cache import Cache, cache_key
 from prin_guard.cache._redis import RedisCache
+from prin_guard.judges import ScriptedJudge
 
 URL = os.environ.get("PRIN_GUARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 RUN_ID = uuid.uuid4().hex[:12]

@@ -34,7 +34,8 @@ import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
 from server_judges import rule, scripted, slow
 
-from prin_guard import FunctionJudge, MemoryCache, ScriptedJudge, UsageError
+from prin_guard import FunctionJudge, MemoryCache, UsageError
+from prin_guard.judges import ScriptedJudge
 from prin_guard.server import ServerConfig, create_app, load_config, server_settings_from_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -375,6 +376,127 @@ def test_options_share_one_guard_per_combination() -> None:
     assert len(app.state.prin_guard.guards) == 2
 
 
+def test_options_accept_every_spelling_the_options_model_accepts() -> None:
+    # The CLI always took neg-exp; the service refused it before it used GuardOptions.
+    app = create_app(config(), judge=scripted(), cache=MemoryCache())
+    spellings: list[Any] = [["neg-exp"], ["NEG_EXP"], "neg_exp", ["NEG-EXP", "neg_exp"]]
+    with serving(app) as client:
+        answers = [
+            client.post(
+                "/v1/verdicts", json={"item": ITEM, "options": {"mitigations": m}}, headers=AUTH
+            )
+            for m in spellings
+        ]
+        both = client.post(
+            "/v1/verdicts",
+            json={"item": ITEM, "options": {"mitigations": "cot,neg-exp", "template": "v2"}},
+            headers=AUTH,
+        )
+    for answer in answers:
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["verdict"]["reverse"]["mitigations"] == ["neg_exp"]
+    assert [a.json()["verdict"]["cached"] for a in answers] == [False, True, True, True]
+    assert both.status_code == 200, both.text
+    assert both.json()["verdict"]["reverse"]["mitigations"] == ["cot", "neg_exp"]
+    assert len(app.state.prin_guard.guards) == 2  # one per distinct options, however spelled
+
+
+def test_a_client_cannot_change_the_servers_own_limits() -> None:
+    app = create_app(config(max_chars=50), judge=scripted(), cache=MemoryCache())
+    with serving(app) as client:
+        refused = {
+            name: client.post(
+                "/v1/verdicts", json={"item": ITEM, "options": {name: value}}, headers=AUTH
+            )
+            for name, value in (("max_chars", 10_000), ("on_inconsistent", "raise"))
+        }
+        template = client.post(
+            "/v1/verdicts", json={"item": ITEM, "options": {"template": "v9"}}, headers=AUTH
+        )
+        judged = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+    for name, response in refused.items():
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert error["type"] == "invalid_request"
+        assert error["field"] == f"options.{name}"
+        assert error["message"] == f"options.{name}: Extra inputs are not permitted"
+    assert template.status_code == 422
+    assert template.json()["error"]["field"] == "options.template"
+    assert "known: v0, v1, v2, v3, v4" in template.json()["error"]["message"]
+    assert judged.status_code == 200
+    assert "inconsistent" in judged.json()["verdict"]["flags"]  # flagged, never raised
+    (guard,) = app.state.prin_guard.guards.values()
+    assert (guard.max_chars, guard.on_inconsistent) == (50, "flag")
+
+
+def test_options_the_guard_refuses_are_a_422_naming_the_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every field is checked by the request model; a check beyond it (across fields,
+    # or the guard's own) still answers 422 in the same shape.
+    app = create_app(config(), judge=scripted(), cache=MemoryCache())
+
+    def refuse(requested: Any) -> Any:
+        raise UsageError("probe: not with this template")
+
+    monkeypatch.setattr(app.state.prin_guard, "options", refuse)
+    with serving(app) as client:
+        response = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+    assert response.status_code == 422
+    assert response.json()["error"] == {
+        "type": "invalid_request",
+        "message": "options.probe: not with this template",
+        "field": "options.probe",
+    }
+
+
+def test_every_guard_shares_the_workers_one_caller() -> None:
+    """One single flight and one call limit for every combination of options."""
+    in_flight: list[int] = [0, 0]  # now, most
+    calls: list[str] = []
+
+    async def counted(prompt: str) -> str:
+        import asyncio
+
+        calls.append(prompt)
+        in_flight[0] += 1
+        in_flight[1] = max(in_flight[1], in_flight[0])
+        try:
+            await asyncio.sleep(0.3)
+        finally:
+            in_flight[0] -= 1
+        reply = rule(prompt)
+        assert isinstance(reply, str)
+        return reply
+
+    # No cache: only single flight can make two requests share a judge call.
+    app = create_app(config(concurrency=1), judge=FunctionJudge(counted, name="c"), cache=None)
+    state = app.state.prin_guard
+    with serving(app) as client:
+
+        def ask(options: dict[str, Any]) -> dict[str, Any]:
+            body = {"item": ITEM, "options": options}
+            response = client.post("/v1/verdicts", json=body, headers=AUTH)
+            assert response.status_code == 200, response.text
+            return dict(response.json()["verdict"])
+
+        # The policy is not part of what the judge is asked: two guards, same calls.
+        with ThreadPoolExecutor(2) as pool:
+            synergy, direct = pool.map(ask, [{"policy": "synergy"}, {"policy": "direct"}])
+        assert len(calls) == 2  # one per leg, for both requests
+        assert (synergy["correct"], direct["correct"]) == (["C"], ["B", "C"])
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(ask, [{"template": "v1"}, {"template": "v2"}]))
+        samples = metrics_of(client)
+    assert len(calls) == 6
+    assert in_flight[1] == 1  # concurrency=1 holds across every guard
+    assert len(state.guards) == 4
+    assert all(guard.caller is state.caller for guard in state.guards.values())
+    assert state.caller.concurrency == 1
+    assert state.caller.calls == 6
+    assert samples['prin_guard_judge_calls_total{outcome="ok"}'] == 6
+
+
 def test_judge_errors() -> None:
     exploding = {"question": "EXPLODE: what is 1 + 1?", "candidates": ["2", "3"], "id": "boom"}
     with service() as client:
@@ -590,6 +712,9 @@ def test_openapi_schema() -> None:
     assert {"Verdict", "VerdictOptions", "ItemIn", "ErrorResponse"} <= set(
         schema["components"]["schemas"]
     )
+    # The options are GuardOptions' fields, less the server's own limits.
+    options = schema["components"]["schemas"]["VerdictOptions"]["properties"]
+    assert set(options) == {"template", "mitigations", "policy", "threshold", "probe"}
     assert {"200", "401", "413", "422", "502"} <= set(operation["responses"])
     assert {"/healthz", "/metrics"} <= set(schema["paths"])
 

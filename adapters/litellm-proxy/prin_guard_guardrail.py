@@ -18,6 +18,11 @@ A judge request carries its item in the request metadata (the body's
                                 "template": "v0", "mitigations": ["neg_exp"],
                                 "threshold": 0.0, "policy": "synergy"}}
 
+The options are prin-guard's :class:`~prin_guard.GuardOptions`, spelled and checked
+as everywhere else (``neg-exp`` works for ``neg_exp``); a request may set the ones
+in ``PER_REQUEST_OPTIONS``, the others (``max_chars``, ``probe``) are the
+guardrail's settings only.
+
 Pre-call, the request's messages are replaced by prin-guard's direct prompt ("which
 are correct?") and the reverse leg ("which are incorrect?") is sent through the
 proxy's own router to the same model group, concurrently with the direct call.
@@ -51,20 +56,17 @@ from litellm.integrations.custom_guardrail import CustomGuardrail
 from prin_guard import (
     Flag,
     Guard,
+    GuardOptions,
     Item,
     JudgeError,
-    JudgeResponse,
-    Polarity,
     Retry,
-    Usage,
     UsageError,
     Verdict,
-    VerdictError,
 )
-from prin_guard._guard import coerce_item
-from prin_guard._prompts import build_messages
+from prin_guard.judges import JudgeResponse, Message
+from prin_guard.models import Polarity, Usage, VerdictError
 
-__all__ = ["PrinGuardGuardrail"]
+__all__ = ["PER_REQUEST_OPTIONS", "PrinGuardGuardrail"]
 
 logger = logging.getLogger("prin_guard.litellm_proxy")
 
@@ -74,8 +76,14 @@ METADATA_KEY = "prin_guard"
 RESPONSE_FIELD = "prin_guard"
 """The top-level response field that carries the verdict."""
 
-# Per-request settings a judge request may carry next to its item.
-_OPTION_KEYS = ("template", "mitigations", "threshold", "policy")
+PER_REQUEST_OPTIONS = ("template", "mitigations", "threshold", "policy")
+"""The guard options a judge request may set next to its item.
+
+How to ask and decide, which is the client's business. Not ``max_chars`` (the
+operator's bound on what the proxy accepts) nor ``probe`` (follow-up rounds are
+extra model calls through the router, which the proxy does not bill to the
+calling key): those are the guardrail's settings. ``on_inconsistent`` is the
+guardrail's own (``flag`` or ``block``)."""
 
 # Request parameters that change what the model answers: the reverse leg is asked
 # with the same ones as the direct leg, so the two answers are comparable.
@@ -95,13 +103,13 @@ _CHAT_CALL_TYPES = ("completion", "acompletion")
 
 
 class _Request:
-    """What one judge request asks: the item and the guard settings for it."""
+    """What one judge request asks: the item and the guard options for it."""
 
-    __slots__ = ("guard_options", "item")
+    __slots__ = ("item", "options")
 
-    def __init__(self, item: Item, guard_options: dict[str, Any]) -> None:
+    def __init__(self, item: Item, options: GuardOptions) -> None:
         self.item = item
-        self.guard_options = guard_options
+        self.options = options
 
 
 class _Answer:
@@ -172,8 +180,9 @@ class PrinGuardGuardrail(CustomGuardrail):
     Settings (``litellm_params`` in the proxy config, all optional):
 
     - ``template`` (``v0``), ``mitigations`` (``[]``), ``threshold`` (``0.0``),
-      ``policy`` (``synergy``), ``max_chars`` (``32000``): as for ``prin_guard.Guard``;
-      a request may override the first four in its metadata.
+      ``policy`` (``synergy``), ``max_chars`` (``32000``), ``probe`` (none): the
+      :class:`prin_guard.GuardOptions` of every judge request; a request may
+      override the ones in ``PER_REQUEST_OPTIONS`` (the first four) in its metadata.
     - ``timeout``: seconds allowed for each leg the guardrail sends itself.
     - ``concurrent_reverse`` (``true``): with ``pre_call`` in ``mode``, start the
       reverse leg while the direct call runs, so a verdict costs about one call's
@@ -192,23 +201,25 @@ class PrinGuardGuardrail(CustomGuardrail):
         threshold: float = 0.0,
         policy: str = "synergy",
         max_chars: int = 32_000,
+        probe: str | None = None,
         concurrent_reverse: bool = True,
         on_inconsistent: str = "flag",
         on_error: str = "flag",
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if isinstance(mitigations, str):
-            mitigations = [mitigations]
-        self.guard_defaults: dict[str, Any] = {
-            "template": template,
-            "mitigations": list(mitigations or ()),
-            "threshold": threshold,
-            "policy": policy,
-        }
-        self.max_chars = int(max_chars)
-        # Fail at proxy start-up, not on the first request, on a bad setting.
-        _build_guard(self._placeholder_judge(), self.guard_defaults, self.max_chars)
+        # Fail at proxy start-up, not on the first request, on a bad setting (the
+        # UsageError names it: "template: unknown template 'v9'; known: ..."); the
+        # guard built after checks what only a guard can (a probe it can run).
+        self.options = GuardOptions.of(
+            template=template,
+            mitigations=mitigations,
+            threshold=threshold,
+            policy=policy,
+            max_chars=max_chars,
+            probe=probe,
+        )
+        _build_guard(self._placeholder_judge(), self.options)
         self.concurrent_reverse = _as_bool(concurrent_reverse, "concurrent_reverse")
         if on_inconsistent not in ("flag", "block"):
             raise ValueError(f"on_inconsistent: 'flag' or 'block', got {on_inconsistent!r}")
@@ -375,15 +386,18 @@ class PrinGuardGuardrail(CustomGuardrail):
         if not isinstance(raw, Mapping):
             raise _http_error(400, "metadata.prin_guard: must be an object")
         fields = dict(raw)
-        options = dict(self.guard_defaults)
-        for name in _OPTION_KEYS:
+        overrides = {name: fields.pop(name) for name in PER_REQUEST_OPTIONS if name in fields}
+        for name in GuardOptions.model_fields:
             if name in fields:
-                options[name] = fields.pop(name)
-        if isinstance(options["mitigations"], str):
-            options["mitigations"] = [options["mitigations"]]
+                raise _http_error(
+                    400,
+                    f"metadata.prin_guard.{name}: a setting of the guardrail, not of a request "
+                    f"(a request may set {', '.join(PER_REQUEST_OPTIONS)})",
+                )
         try:
-            item = coerce_item(fields, self.max_chars)
-        except UsageError as exc:
+            options = GuardOptions.of(self.options, **overrides)
+            item = Item.coerce(fields, max_chars=options.max_chars)
+        except UsageError as exc:  # InvalidItemError too: "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         return _Request(item, options)
 
@@ -392,12 +406,8 @@ class PrinGuardGuardrail(CustomGuardrail):
         return _ProxyJudge(self, "-", {}, None, None, {})
 
     def _guard_for(self, request: _Request, judge: _ProxyJudge | None) -> Guard:
-        try:
-            return _build_guard(
-                judge or self._placeholder_judge(), request.guard_options, self.max_chars
-            )
-        except UsageError as exc:
-            raise _http_error(400, f"metadata.prin_guard.{exc}") from None
+        # The options were checked when the request was read: this cannot fail.
+        return _build_guard(judge or self._placeholder_judge(), request.options)
 
     def _attach(self, response: Any, verdict: Verdict, direct_leg: str) -> None:
         payload = verdict.model_dump(mode="json")
@@ -463,27 +473,17 @@ class PrinGuardGuardrail(CustomGuardrail):
 # -- pure helpers ---------------------------------------------------------------------
 
 
-def _build_guard(judge: _ProxyJudge, options: Mapping[str, Any], max_chars: int) -> Guard:
-    threshold = options.get("threshold", 0.0)
-    if isinstance(threshold, str):
-        try:
-            threshold = float(threshold)
-        except ValueError:
-            raise UsageError(f"threshold: a number from 0 to 1, got {threshold!r}") from None
+def _build_guard(judge: _ProxyJudge, options: GuardOptions) -> Guard:
     return Guard(
         judge,
-        template=options.get("template", "v0"),
-        mitigations=options.get("mitigations") or (),
-        threshold=threshold,
-        policy=options.get("policy", "synergy"),
+        options=options,
         cache=None,  # the proxy has its own caching; a guardrail must not serve stale legs
         retry=Retry(attempts=1),  # the router retries, as the proxy's router_settings say
-        max_chars=max_chars,
     )
 
 
-def _leg_messages(guard: Guard, item: Item, polarity: Polarity) -> list[Mapping[str, str]]:
-    return list(build_messages(item, polarity, guard.template, guard.mitigations))
+def _leg_messages(guard: Guard, item: Item, polarity: Polarity) -> list[Message]:
+    return guard.messages(item, polarity)
 
 
 def _with_latencies(

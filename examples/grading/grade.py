@@ -20,12 +20,12 @@ import time
 from collections.abc import Sequence
 
 import prin_guard
-from prin_guard.cli import build_judge
 from prin_guard.eval import LabeledItem, load_dataset
+from prin_guard.judges import judge_from_spec
 
 
 def make_grade(judge: str, api_base: str | None, mitigations: Sequence[str]) -> prin_guard.Guard:
-    model = build_judge(judge, api_base=api_base)
+    model = judge_from_spec(judge, api_base=api_base)
 
     # The grading function as it was before prin-guard: a prompt in, the model's reply
     # out. The decorator is the only change; `grade` becomes a Guard with `check`,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from passages import PASSAGES
 
 import prin_guard
-from prin_guard.cli import build_judge
+from prin_guard.judges import judge_from_spec
 
 
 def labels(values: Sequence[str]) -> str:
@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in passages
     ]
     guard = prin_guard.Guard(
-        build_judge(args.judge, api_base=args.api_base), mitigations=mitigations
+        judge_from_spec(args.judge, api_base=args.api_base), mitigations=mitigations
     )
     print(f"Reviewing {len(items)} passages with judge {args.judge!r}")
     verdicts = guard.check_many(items)

@@ -20,15 +20,14 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from prin_guard._calls import CallLimit, JudgeCaller
 from prin_guard._exceptions import UsageError
-from prin_guard._guard import Guard, share_call_limit
-from prin_guard._models import Candidate, Item, Polarity
-from prin_guard.cache._base import Cache
+from prin_guard._models import Candidate, Item, Message
+from prin_guard.cache import Cache
 from prin_guard.eval._datasets import (
     LabeledItem,
     Problem,
@@ -39,7 +38,7 @@ from prin_guard.eval._datasets import (
     load_multiarith,
     load_svamp,
 )
-from prin_guard.judges._base import Judge, Message
+from prin_guard.judges import Judge
 
 __all__ = ["PROBLEM_DATASETS", "build_pool", "final_answer", "load_problems", "same_answer"]
 
@@ -120,21 +119,17 @@ def same_answer(a: str, b: str) -> bool:
     return _clean(a).casefold() == _clean(b).casefold()
 
 
-@dataclass(frozen=True, slots=True)
-class _Subject:
-    key: str
-    labels: tuple[str, ...] = ()
-
-
-async def _solve(guards: Sequence[Guard], problem: Problem) -> list[str | None]:
+async def _solve(samplers: Sequence[JudgeCaller], problem: Problem) -> list[str | None]:
     messages: list[Message] = [
         {"role": "user", "content": SOLVE_PROMPT.format(question=problem.question)}
     ]
-    subject = _Subject(key=problem.id)
     answers = await asyncio.gather(
-        *(guard.converse(subject, Polarity.DIRECT, messages) for guard in guards)
+        *(
+            sampler.converse(messages, item_id=problem.id, purpose="pool_sample")
+            for sampler in samplers
+        )
     )
-    return [response.text for response, _, _ in answers]
+    return [answer.response.text for answer in answers]
 
 
 def pool_item(problem: Problem, solutions: Sequence[str | None]) -> LabeledItem | str:
@@ -178,17 +173,18 @@ async def build_pool(
             "generator: building a candidate pool needs a judge that can sample "
             "(LocalJudge or LiteLLMJudge)"
         )
-    guards = [
-        Guard(with_sampling(temperature, seed + i), cache=cache, concurrency=concurrency)
+    # One generator behind n sampling seeds: one bound on its calls in flight.
+    limit = CallLimit(2 * concurrency)
+    samplers = [
+        JudgeCaller(with_sampling(temperature, seed + i), cache=cache, limit=limit)
         for i in range(n)
     ]
-    share_call_limit(guards, 2 * concurrency)
     slots = asyncio.Semaphore(concurrency)
     todo = list(problems)
 
     async def one(problem: Problem) -> LabeledItem | str:
         async with slots:
-            return pool_item(problem, await _solve(guards, problem))
+            return pool_item(problem, await _solve(samplers, problem))
 
     results = await asyncio.gather(*(one(problem) for problem in todo))
     items: list[LabeledItem] = []

@@ -2,7 +2,8 @@
 
 A report is a list of :class:`Section` (a title, a sentence saying how to read
 it, a table, maybe a plot); the renderers here only lay those out. Plots are
-PNG bytes, embedded in the HTML as data URIs and written next to the Markdown.
+PNG bytes, carried by their section, embedded in the HTML as data URIs and
+written next to the Markdown.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class Section:
     rows: list[list[str]] = field(default_factory=list)
     figure: str | None = None
     """File name of the plot, when the section has one."""
+    png: bytes | None = None
+    """The plot, as PNG bytes; without it the section shows no plot."""
 
 
 def pct(value: float | None) -> str:
@@ -113,9 +116,19 @@ def figure_png(fig: Any) -> bytes:
 
 
 def write_files(
-    folder: Path, title: str, sections: Sequence[Section], figures: dict[str, bytes]
+    folder: Path,
+    title: str,
+    sections: Sequence[Section],
+    figures: dict[str, bytes] | None = None,
 ) -> Path:
-    """Write report.md, report.html and the plots into ``folder``; return the HTML path."""
+    """Write report.md, report.html and the plots into ``folder``; return the HTML path.
+
+    The plots are the sections' own (``figure`` and ``png``) and any in ``figures``.
+    """
+    figures = {
+        **{s.figure: s.png for s in sections if s.figure and s.png is not None},
+        **(figures or {}),
+    }
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in figures.items():
         (folder / name).write_bytes(data)

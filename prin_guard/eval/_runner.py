@@ -27,22 +27,22 @@ import asyncio
 import itertools
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol
 
+from prin_guard._calls import CallLimit, JudgeCaller
 from prin_guard._exceptions import JudgeError, UsageError
-from prin_guard._guard import Guard, share_call_limit
+from prin_guard._guard import Guard
 from prin_guard._models import Candidate, Item, Leg, Polarity, Verdict
-from prin_guard._prompts import parse_mitigations
-from prin_guard.cache._base import Cache
+from prin_guard._options import GuardOptions
+from prin_guard.cache import Cache
 from prin_guard.eval._datasets import LabeledItem
-from prin_guard.judges._base import Judge
+from prin_guard.judges import Judge
 
-__all__ = ["METHODS", "EvalConfig", "Progress", "run_eval"]
+__all__ = ["ANALYSES", "METHODS", "EvalConfig", "run_eval"]
 
 METHODS = ("direct", "reverse", "synergy", "self_consistency")
 ANALYSES = ("paraphrase", "options", "randomness")
@@ -70,6 +70,9 @@ class EvalConfig:
     limit: int | None = None
     judge: dict[str, Any] = field(default_factory=dict)
     """The judge's identity, recorded in the summary."""
+    options: GuardOptions = field(default_factory=GuardOptions)
+    """The rest of every guard's options (policy, threshold, max_chars); the run sets
+    template and mitigations per comparison."""
 
     def __post_init__(self) -> None:
         unknown = [m for m in self.methods if m not in METHODS]
@@ -80,7 +83,11 @@ class EvalConfig:
         unknown = [a for a in self.analyses if a not in ANALYSES]
         if unknown:
             raise UsageError(f"analyses: unknown {unknown}; known: {', '.join(ANALYSES)}")
-        parse_mitigations(self.mitigations)
+        # the options model checks template and mitigation spellings as everywhere else
+        checked = GuardOptions.of(
+            self.options, template=self.template, mitigations=self.mitigations, probe=None
+        )
+        object.__setattr__(self, "mitigations", tuple(m.value for m in checked.mitigations))
         for name, value, minimum in (
             ("repeats", self.repeats, 1),
             ("sc_samples", self.sc_samples, 1),
@@ -89,9 +96,15 @@ class EvalConfig:
             if not isinstance(value, int) or value < minimum:
                 raise UsageError(f"{name}: must be an integer >= {minimum}, got {value!r}")
 
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON-ready data (for the run's summary)."""
+        data = asdict(self)
+        data["options"] = self.options.model_dump(mode="json")
+        return data
+
     @property
     def mitigation_sets(self) -> list[tuple[str, ...]]:
-        chosen = [m.value for m in parse_mitigations(self.mitigations)]
+        chosen = list(self.mitigations)
         return [
             combo
             for size in range(len(chosen) + 1)
@@ -110,56 +123,14 @@ class EvalConfig:
         return max(n, 5) if "randomness" in self.analyses else n
 
 
+class ProgressSink(Protocol):
+    """Told once per finished item (with its base PRIN, when it has one)."""
+
+    def update(self, prin: float | None) -> None: ...
+
+
 def config_key(mitigations: Sequence[str]) -> str:
     return "+".join(mitigations) or "none"
-
-
-class Progress:
-    """A one-line progress report on stderr: done, ETA and the running PRIN."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, *, show_prin: bool = True) -> None:
-        self.total = total
-        self.show_prin = show_prin
-        self.stream = stream or sys.stderr
-        self.done = 0
-        self.prin_sum = 0.0
-        self.prin_n = 0
-        self.started = time.monotonic()
-        self._tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self._last_line = 0.0
-
-    def update(self, prin: float | None) -> None:
-        self.done += 1
-        if prin is not None:
-            self.prin_sum += prin
-            self.prin_n += 1
-        now = time.monotonic()
-        # On a terminal redraw in place; in a log, a line at most every 5 s and at the end.
-        if not self._tty and now - self._last_line < 5 and self.done < self.total:
-            return
-        self._last_line = now
-        elapsed = now - self.started
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
-        shown = f"{self.prin_sum / self.prin_n:.3f}" if self.prin_n else "-"
-        width = len(str(self.total))
-        line = (
-            f"[{self.done:>{width}}/{self.total}] {100 * self.done / max(self.total, 1):3.0f}%"
-            f"  elapsed {_duration(elapsed)}  ETA {_duration(eta)}"
-            + (f"  PRIN {shown}" if self.show_prin else "")
-        )
-        end = "" if self._tty and self.done < self.total else "\n"
-        self.stream.write(("\r" if self._tty else "") + line + end)
-        self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
 def subsample_options(
@@ -208,13 +179,17 @@ class _Run:
         self.config = config
         self.judge = judge
         self.cache = cache
-        self.guards: list[Guard] = []
-        self.base = self._guard(judge, config.template, ())
+        # One judge behind many guards and sampling seeds: one bound on the calls in
+        # flight across all of them, and one caller (one single flight) per judge.
+        self.limit = CallLimit(2 * config.concurrency)
+        self.callers: list[JudgeCaller] = []
+        main = self._caller(judge)
+        self.base = self._guard(main, config.template, ())
         self.configs = {
-            config_key(m): self._guard(judge, config.template, m) for m in config.mitigation_sets
+            config_key(m): self._guard(main, config.template, m) for m in config.mitigation_sets
         }
         self.paraphrases = {
-            t: self._guard(judge, t, ()) for t in PARAPHRASE_VERDICTS + PARAPHRASE_DIRECT_ONLY
+            t: self._guard(main, t, ()) for t in PARAPHRASE_VERDICTS + PARAPHRASE_DIRECT_ONLY
         }
         self.samplers: list[Guard] = []
         self.repeat_guards: list[Guard] = []
@@ -227,27 +202,37 @@ class _Run:
                     "--analyses, or use --repeats 1"
                 )
             self.samplers = [
-                self._guard(with_sampling(config.temperature, config.seed + i), config.template, ())
+                self._guard(
+                    self._caller(with_sampling(config.temperature, config.seed + i)),
+                    config.template,
+                    (),
+                )
                 for i in range(config.n_samples)
             ]
             if config.repeats > 1:
                 self.repeat_guards = [
                     self._guard(
-                        with_sampling(config.temperature, config.seed + 1000 + r),
+                        self._caller(with_sampling(config.temperature, config.seed + 1000 + r)),
                         config.template,
                         (),
                     )
                     for r in range(config.repeats)
                 ]
 
-    def _guard(self, judge: Judge, template: str, mitigations: Sequence[str]) -> Guard:
-        guard = Guard(judge, template=template, mitigations=mitigations, cache=self.cache)
-        self.guards.append(guard)
-        return guard
+    def _caller(self, judge: Judge) -> JudgeCaller:
+        caller = JudgeCaller(judge, cache=self.cache, limit=self.limit)
+        self.callers.append(caller)
+        return caller
+
+    def _guard(self, caller: JudgeCaller, template: str, mitigations: Sequence[str]) -> Guard:
+        options = GuardOptions.of(
+            self.config.options, template=template, mitigations=mitigations, probe=None
+        )
+        return Guard(caller, options=options)
 
     @property
     def judge_calls(self) -> int:
-        return sum(g.judge_calls for g in self.guards)
+        return sum(c.calls for c in self.callers)
 
     async def item(self, record: LabeledItem) -> dict[str, Any]:
         cfg = self.config
@@ -312,7 +297,7 @@ async def run_eval(
     *,
     items_path: Path,
     cache: Cache | None,
-    progress: Progress | None = None,
+    progress: ProgressSink | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Evaluate ``judge`` on ``records``; append each item's record to ``items_path``.
@@ -321,8 +306,6 @@ async def run_eval(
     leaves ``items_path`` holding every finished item.
     """
     run = _Run(judge, config, cache)
-    # One judge behind many guards: bound the calls in flight across all of them.
-    share_call_limit(run.guards, 2 * config.concurrency)
     todo = list(records)
     started = time.monotonic()
     slots = asyncio.Semaphore(config.concurrency)
@@ -353,5 +336,5 @@ async def run_eval(
         "judge_calls": run.judge_calls,
         "wall_seconds": time.monotonic() - started,
         "items_written": written,
-        "config": asdict(config),
+        "config": config.to_dict(),
     }

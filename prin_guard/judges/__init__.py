@@ -3,8 +3,10 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from prin_guard._models import Usage
 from prin_guard.judges._base import Judge, JudgeResponse, Message
 from prin_guard.judges._function import FunctionJudge, ScriptedJudge
+from prin_guard.judges._spec import judge_from_spec
 
 if TYPE_CHECKING:
     from prin_guard.judges._litellm import LiteLLMJudge
@@ -18,6 +20,8 @@ __all__ = [
     "LocalJudge",
     "Message",
     "ScriptedJudge",
+    "Usage",
+    "judge_from_spec",
 ]
 
 _LAZY = {"LiteLLMJudge": "prin_guard.judges._litellm", "LocalJudge": "prin_guard.judges._local"}

@@ -8,18 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypedDict, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from prin_guard._models import Usage
+from prin_guard._models import Message, Usage
 
 __all__ = ["Judge", "JudgeResponse", "Message"]
-
-
-class Message(TypedDict):
-    """One chat turn, in the shape every chat API uses."""
-
-    role: Literal["system", "user", "assistant"]
-    content: str
 
 
 @dataclass(frozen=True, slots=True)

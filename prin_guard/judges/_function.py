@@ -12,6 +12,7 @@ from typing import Any
 
 from prin_guard._exceptions import TransientJudgeError, UsageError
 from prin_guard._models import Usage
+from prin_guard._prompts import TEMPLATES
 from prin_guard.judges._base import JudgeResponse, Message
 
 __all__ = ["FunctionJudge", "ScriptedJudge"]
@@ -147,8 +148,6 @@ class ScriptedJudge:
 
 def _polarity_of(prompt: str) -> str:
     """Which question a prompt asks, read from its "please output the X ones." phrase."""
-    from prin_guard._prompts import TEMPLATES  # here: _prompts imports the judges package
-
     asked = re.findall(r"please output the (\w+) ones\.", prompt)
     negative = {template.negative for template in TEMPLATES.values()}
     return "reverse" if asked and asked[-1] in negative else "direct"

@@ -9,23 +9,22 @@ litellm module global is ever assigned, so two judges (or prin-guard and the
 application around it) never fight over litellm's configuration. litellm's own
 retries are switched off per call: prin-guard's engine retries, with its own
 bounds, and a second retry loop underneath would multiply the attempts.
+
+Which failures are worth a retry is decided in ``_litellm_errors``, what a call cost
+in ``_litellm_usage``; this module holds the judge and its calls.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
-import email.utils
 import importlib
 import json
-import math
 import threading
-import time
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from prin_guard._events import log
 from prin_guard._exceptions import (
     JudgeError,
     TransientJudgeError,
@@ -34,6 +33,11 @@ from prin_guard._exceptions import (
 from prin_guard._models import Usage
 from prin_guard._settings import prefer_bundled_litellm_cost_map
 from prin_guard.judges._base import JudgeResponse, Message
+from prin_guard.judges._litellm_errors import _judge_error
+
+# The tests import _parse_retry_after from here, where it lived before this module split.
+from prin_guard.judges._litellm_errors import _parse_retry_after as _parse_retry_after
+from prin_guard.judges._litellm_usage import _usage
 
 __all__ = ["LiteLLMJudge", "StructuredMode"]
 
@@ -191,53 +195,6 @@ def _response_format(mode: StructuredMode, labels: Sequence[str]) -> dict[str, A
         "type": "json_schema",
         "json_schema": {"name": "labels", "schema": schema, "strict": True},
     }
-
-
-def _parse_retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP-date)."""
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            value = float(millis) / 1000
-        except ValueError:
-            value = math.nan
-        if math.isfinite(value):
-            return max(value, 0.0)
-    raw = headers.get("retry-after")
-    if raw is None:
-        return None
-    raw = raw.strip()
-    try:
-        value = float(raw)
-    except ValueError:
-        pass
-    else:
-        return max(value, 0.0) if math.isfinite(value) else None
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:  # an HTTP-date is GMT
-        return None
-    return max(when.timestamp() - time.time(), 0.0)
-
-
-def _response_headers(exc: BaseException) -> dict[str, str]:
-    """The HTTP response headers an exception carries, names in lower case."""
-    found: dict[str, str] = {}
-    response = getattr(exc, "response", None)
-    sources = (
-        getattr(exc, "headers", None),
-        getattr(response, "headers", None) if response is not None else None,
-        getattr(exc, "litellm_response_headers", None),
-    )
-    for source in sources:
-        if not isinstance(source, Mapping):  # a dict, or httpx.Headers
-            continue
-        for name, value in source.items():
-            if isinstance(name, str) and isinstance(value, str | int | float):
-                found[name.lower()] = str(value)
-    return found
 
 
 class LiteLLMJudge:
@@ -451,32 +408,13 @@ class LiteLLMJudge:
         )
 
     def _usage(self, litellm: Any, response: Any) -> Usage | None:
-        usage = getattr(response, "usage", None)
-        prompt = _count(getattr(usage, "prompt_tokens", None))
-        completion = _count(getattr(usage, "completion_tokens", None))
-        cost = self._cost(litellm, response)
-        if prompt is None and completion is None and cost is None:
-            return None
-        return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
-
-    def _cost(self, litellm: Any, response: Any) -> float | None:
-        """The call's price from litellm's price list; ``None`` for a model it does not know."""
-        try:
-            # The bare model and the provider, given explicitly, spare litellm a lookup
-            # that prints to stdout when the response names a model it does not know.
-            cost = litellm.completion_cost(
-                completion_response=response,
-                model=self._bare_model,
-                custom_llm_provider=self._provider,
-            )
-        except _types(litellm.exceptions, "ModelNotMappedError"):
-            return None  # a model litellm has no price for
-        except Exception as exc:  # noqa: BLE001 - a price is never worth a failed answer
-            log().debug("judge_cost_unknown", model=self.model, error=type(exc).__name__)
-            return None
-        if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
-            return None
-        return float(cost)
+        return _usage(
+            litellm,
+            response,
+            model=self.model,
+            bare_model=self._bare_model,
+            provider=self._provider,
+        )
 
     # -- failures -----------------------------------------------------------------
 
@@ -484,52 +422,9 @@ class LiteLLMJudge:
         """A JudgeError for a failed call: transient when a retry may cure it.
 
         Decided by the exception's type and, for generic API errors, its HTTP status;
-        never by its message.
+        never by its message (the rules are in ``_litellm_errors``).
         """
-        litellm, openai = _litellm, _openai
-        message = self._message(exc)
-        errors = litellm.exceptions
-        permanent = _types(
-            errors,
-            "AuthenticationError",
-            "PermissionDeniedError",
-            "NotFoundError",
-            "BadRequestError",  # includes ContentPolicyViolation, ContextWindowExceeded
-            "UnprocessableEntityError",
-            "BudgetExceededError",
-        )
-        transient = (
-            *_types(
-                errors,
-                "RateLimitError",
-                "Timeout",
-                "APIConnectionError",
-                "InternalServerError",
-                "ServiceUnavailableError",
-                "BadGatewayError",
-            ),
-            openai.APIConnectionError,  # also openai.APITimeoutError
-            TimeoutError,
-            ConnectionError,
-        )
-        if isinstance(exc, permanent):
-            return JudgeError(message)
-        if isinstance(exc, transient):
-            if _raised_before_any_request(exc, openai):
-                # litellm reports some client-side configuration errors (a missing
-                # API key) as a 500; no retry will cure them.
-                return JudgeError(message)
-            return TransientJudgeError(
-                message, retry_after=_parse_retry_after(_response_headers(exc))
-            )
-        status = getattr(exc, "status_code", None)
-        if isinstance(status, int) and not isinstance(status, bool):
-            if status >= 500 or status in (408, 409, 429):
-                return TransientJudgeError(
-                    message, retry_after=_parse_retry_after(_response_headers(exc))
-                )
-            return JudgeError(message)
-        return JudgeError(message)
+        return _judge_error(exc, self._message(exc), _litellm, _openai)
 
     def _message(self, exc: BaseException) -> str:
         text = f"{self.model}: {type(exc).__name__}: {exc}"
@@ -537,36 +432,3 @@ class LiteLLMJudge:
             # litellm redacts keys from its messages; this is a second line of defence.
             text = text.replace(self._api_key, "***")
         return text[:2000]
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _types(module: Any, *names: str) -> tuple[type[BaseException], ...]:
-    """The exception classes of ``module`` with these names; those it lacks are skipped."""
-    found = (getattr(module, name, None) for name in names)
-    return tuple(t for t in found if isinstance(t, type) and issubclass(t, BaseException))
-
-
-def _raised_before_any_request(exc: BaseException, openai: Any) -> bool:
-    """Whether the chain of causes shows a client-side error and no HTTP exchange.
-
-    The OpenAI SDK raises its base ``OpenAIError`` (never a subclass) for
-    configuration it refuses before sending anything, such as a missing API key;
-    every network failure or HTTP status has a subclass (``APIError``) or a
-    transport error below it.
-    """
-    seen: set[int] = {id(exc)}
-    # ``exc`` itself is litellm's translation (an APIError subclass even for a 500
-    # it made up); the evidence is in what it was raised from.
-    current: BaseException | None = exc.__cause__ or exc.__context__
-    client_side = False
-    while current is not None and id(current) not in seen and len(seen) < 16:
-        seen.add(id(current))
-        if isinstance(current, (openai.APIError, OSError, TimeoutError)):
-            return False
-        if type(current) is openai.OpenAIError:
-            client_side = True
-        current = current.__cause__ or current.__context__
-    return client_side

@@ -1,14 +1,24 @@
 """Follow-up probing: does the judge hold its answer when asked again?
 
-The follow-up questioning mechanism of "Ask Again, Then Fail" (Xie et al., arXiv
-2310.02174): after the judge answers, ask "Are you sure?", disagree, or suggest a
-wrong answer, and measure how often it changes its mind (Modification,
-Modification Rate) and how often a wrong first answer turns right (E→R Rate).
+The experiment of "Ask Again, Then Fail" (Xie et al., arXiv 2310.02174): after
+the judge answers, ask "Are you sure?", disagree, or suggest a wrong answer,
+and measure how often it changes its mind (Modification, Modification Rate) and
+how often a wrong first answer turns right (E→R Rate).
 
-This package builds the conversations and computes the metrics; it calls no judge.
+:class:`Probe` says what to ask (the guard's ``probe=`` option takes one too);
+the metrics are pure functions of :class:`ProbeRecord`. The paper's prompt sets,
+control prompts and demonstrations are in :mod:`prin_guard.probe.paper`.
 """
 
-from prin_guard.probe._engine import Probe, run_rounds
+from prin_guard.followup import (
+    FollowUpForm,
+    FollowUpType,
+    MitigationPosition,
+    Probe,
+    ProbeKind,
+    ProbeMitigation,
+    PromptSet,
+)
 from prin_guard.probe._metrics import (
     ConsistencyMetrics,
     MetricsKey,
@@ -25,84 +35,32 @@ from prin_guard.probe._metrics import (
     modification,
     modification_rate,
 )
-from prin_guard.probe._prompts import (
-    DATASET_TASK_TYPES,
-    DEFAULT_CONTROL_PROMPT,
-    EMOTION_PROMPT,
-    FEW_SHOT_OPENING,
-    MISLEADING_PLACEHOLDER,
-    PAPER_CONTROL_PROMPTS,
-    PAPER_DEMONSTRATIONS,
-    PROGRESSIVE_ORDER,
-    PROMPT_SET_A,
-    PROMPT_SET_B,
-    PROMPT_SET_C,
-    PROMPT_SETS,
-    ZERO_SHOT_COT_PROMPT,
-    Demonstration,
-    FollowUpForm,
-    FollowUpType,
-    MitigationPosition,
-    ProbeMitigation,
-    PromptSet,
-    TaskType,
-    build_followup_conversation,
-    build_initial_conversation,
-    control_prompt,
-    default_demonstrations,
-    followup_turn,
-    get_prompt_set,
-    misleading_answer,
-    mitigation_text,
-    parse_probe_mitigations,
-    progressive_followups,
-)
+from prin_guard.probe._pipeline import ProbeRun, run
+from prin_guard.probe._summary import ProbeSummary
 
 __all__ = [
-    "DATASET_TASK_TYPES",
-    "DEFAULT_CONTROL_PROMPT",
-    "EMOTION_PROMPT",
-    "FEW_SHOT_OPENING",
-    "MISLEADING_PLACEHOLDER",
-    "PAPER_CONTROL_PROMPTS",
-    "PAPER_DEMONSTRATIONS",
-    "PROGRESSIVE_ORDER",
-    "PROMPT_SETS",
-    "PROMPT_SET_A",
-    "PROMPT_SET_B",
-    "PROMPT_SET_C",
-    "ZERO_SHOT_COT_PROMPT",
     "ConsistencyMetrics",
-    "Demonstration",
     "FollowUpForm",
     "FollowUpType",
     "MetricsKey",
     "MitigationPosition",
     "Probe",
+    "ProbeKind",
     "ProbeMitigation",
     "ProbeRecord",
+    "ProbeRun",
+    "ProbeSummary",
     "PromptSet",
-    "TaskType",
     "accuracy_after",
     "accuracy_before",
-    "build_followup_conversation",
-    "build_initial_conversation",
     "consistency_metrics",
-    "control_prompt",
-    "default_demonstrations",
     "e_to_r_rate",
     "error_rate",
-    "followup_turn",
-    "get_prompt_set",
     "metrics_breakdown",
     "metrics_by_followup_type",
     "metrics_by_prompt_set",
     "metrics_by_round",
-    "misleading_answer",
-    "mitigation_text",
     "modification",
     "modification_rate",
-    "parse_probe_mitigations",
-    "progressive_followups",
-    "run_rounds",
+    "run",
 ]

@@ -1,9 +1,11 @@
 """The HTTP service: ``create_app(config)`` builds the FastAPI application.
 
 One judge and one cache per worker process, built at startup (the lifespan) or
-injected; one :class:`~prin_guard.Guard` per distinct combination of options,
-all sharing that judge and cache. Judge calls of every guard go through one
-limiter (``concurrency`` calls in flight per worker) that also counts them.
+injected, behind one :class:`~prin_guard.JudgeCaller`: one single flight and one
+limit (``concurrency`` calls in flight per worker) for every request. One
+:class:`~prin_guard.Guard` per distinct combination of options (a
+:class:`~prin_guard.GuardOptions` with the server's ``max_chars``), all asking
+through that caller; the judge under it counts and times every call.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import importlib
 import json
 import time
 from collections import OrderedDict
@@ -28,12 +29,14 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from prin_guard._calls import JudgeCaller
 from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
-from prin_guard._guard import Guard, coerce_item
-from prin_guard._models import Flag, Verdict, VerdictError
+from prin_guard._guard import Guard
+from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._options import GuardOptions
 from prin_guard.cache import Cache, MemoryCache
-from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
+from prin_guard.judges import Judge, JudgeResponse, Message, judge_from_spec
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._middleware import ApiKeys, GuardMiddleware, error_body
@@ -69,15 +72,16 @@ FROM_CONFIG: Final = _Default.FROM_CONFIG
 
 
 class _MeteredJudge:
-    """The app's judge behind one limiter, with every call counted and timed.
+    """The app's judge, with every call counted by outcome and timed.
 
-    Same identity as the judge it wraps, so cache keys do not change.
+    Same identity as the judge it wraps, so cache keys do not change. It has no
+    limit of its own: the worker's JudgeCaller admits ``concurrency`` calls at a
+    time, so only calls that reach the judge are timed (never a wait for a slot).
     """
 
-    def __init__(self, inner: Judge, metrics: ServerMetrics, concurrency: int) -> None:
+    def __init__(self, inner: Judge, metrics: ServerMetrics) -> None:
         self.inner = inner
         self._metrics = metrics
-        self._limit = asyncio.Semaphore(concurrency)
 
     def identity(self) -> Mapping[str, Any]:
         return self.inner.identity()
@@ -85,18 +89,17 @@ class _MeteredJudge:
     async def complete(
         self, messages: Sequence[Message], *, labels: Sequence[str] = ()
     ) -> JudgeResponse:
-        async with self._limit:
-            started = time.perf_counter()
-            try:
-                response = await self.inner.complete(messages, labels=labels)
-            except asyncio.CancelledError:
-                self._metrics.observe_judge_call("cancelled", started)
-                raise
-            except BaseException:
-                self._metrics.observe_judge_call("error", started)
-                raise
-            self._metrics.observe_judge_call("ok", started)
-            return response
+        started = time.perf_counter()
+        try:
+            response = await self.inner.complete(messages, labels=labels)
+        except asyncio.CancelledError:
+            self._metrics.observe_judge_call("cancelled", started)
+            raise
+        except BaseException:
+            self._metrics.observe_judge_call("error", started)
+            raise
+        self._metrics.observe_judge_call("ok", started)
+        return response
 
 
 @dataclass
@@ -107,12 +110,13 @@ class _State:
     cache: Cache | _Default | None
     secrets: tuple[str, ...]
     cache_owned: bool = False
-    metered: _MeteredJudge | None = None
+    caller: JudgeCaller | None = None
+    """The worker's one call layer (cache, single flight, limit), shared by every guard."""
     guards: OrderedDict[tuple[Any, ...], Guard] = field(default_factory=OrderedDict)
 
     @property
     def ready(self) -> bool:
-        return self.metered is not None
+        return self.caller is not None
 
     def live_cache(self) -> Cache | None:
         return None if isinstance(self.cache, _Default) else self.cache
@@ -124,7 +128,11 @@ class _State:
         if isinstance(self.cache, _Default):
             self.cache = _build_cache(self.config)
             self.cache_owned = True
-        self.metered = _MeteredJudge(self.judge, self.metrics, self.config.concurrency)
+        self.caller = JudgeCaller(
+            _MeteredJudge(self.judge, self.metrics),
+            cache=self.live_cache(),
+            concurrency=self.config.concurrency,
+        )
         log().info("server_started", judge=_public_identity(self.judge))
 
     async def stop(self) -> None:
@@ -134,25 +142,23 @@ class _State:
             if closer is not None:
                 await closer()
 
-    def guard(self, options: VerdictOptions) -> Guard:
-        """The guard for these options (created on first use, least recently used evicted)."""
+    def options(self, requested: VerdictOptions) -> GuardOptions:
+        """The guard options of a request: the client's, with the server's own limits."""
+        return requested.to_options(max_chars=self.config.max_chars, on_inconsistent="flag")
+
+    def guard(self, options: GuardOptions) -> Guard:
+        """The guard for these options (created on first use, least recently used evicted).
+
+        Guards are cheap (a template, a key scope): everything costly is the caller's,
+        which every guard shares.
+        """
         key = options.key()
         found = self.guards.get(key)
         if found is not None:
             self.guards.move_to_end(key)
             return found
-        assert self.metered is not None
-        made = Guard(
-            self.metered,
-            template=options.template,
-            mitigations=options.mitigations,
-            cache=self.live_cache(),
-            threshold=options.threshold,
-            policy=options.policy,
-            concurrency=self.config.concurrency,
-            max_chars=self.config.max_chars,
-            probe=options.probe,
-        )
+        assert self.caller is not None
+        made = Guard(self.caller, options=options)
         self.guards[key] = made
         while len(self.guards) > _MAX_GUARDS:
             self.guards.popitem(last=False)
@@ -172,23 +178,8 @@ class _State:
 
 
 def build_judge(config: ServerConfig) -> Judge:
-    """The configured judge: as ``--judge`` spells it, or ``python:<module>:<callable>``."""
-    spec = config.judge
-    if spec.startswith("python:"):
-        _, module_name, attribute = spec.split(":")
-        try:
-            target = getattr(importlib.import_module(module_name), attribute)
-        except (ImportError, AttributeError) as exc:
-            raise UsageError(f"judge {spec!r}: cannot import it: {exc}") from None
-        made = target() if callable(target) and not isinstance(target, Judge) else target
-        if isinstance(made, Judge):
-            return made
-        if callable(made):
-            return FunctionJudge(made, name=spec)
-        raise UsageError(f"judge {spec!r}: gave a {type(made).__name__}, not a Judge")
-    from prin_guard.cli import build_judge as build_from_spec
-
-    return build_from_spec(spec, api_base=config.api_base, structured=config.structured)
+    """The configured judge, spelled as :func:`~prin_guard.judges.judge_from_spec` reads it."""
+    return judge_from_spec(config.judge, api_base=config.api_base, structured=config.structured)
 
 
 def _build_cache(config: ServerConfig) -> Cache:
@@ -298,9 +289,16 @@ def create_app(
         if not state.ready:
             return state.json(503, error_body("unavailable", "the service is starting"))
         try:
-            guard = state.guard(body.options)
+            guard = state.guard(state.options(body.options))
         except UsageError as exc:
-            return state.json(422, error_body("invalid_request", str(exc), field="options"))
+            # The request model checked each field; what is left (a check across
+            # fields, the guard's own) names its field as "field: reason".
+            named, sep, reason = str(exc).partition(": ")
+            if sep and named.isidentifier():
+                where, message = f"options.{named}", f"options.{named}: {reason}"
+            else:
+                where, message = "options", f"options: {exc}"
+            return state.json(422, error_body("invalid_request", message, field=where))
         try:
             if body.items is not None:
                 return await _batch(state, guard, body.items)
@@ -400,7 +398,7 @@ def create_app(
 async def _single(state: _State, guard: Guard, raw: Any) -> Response:
     config = state.config
     try:
-        item = coerce_item(raw, config.max_chars)
+        item = Item.coerce(raw, max_chars=config.max_chars)
     except InvalidItemError as exc:
         return state.json(
             422,
@@ -485,7 +483,7 @@ def _timed_out(raw: Any, config: ServerConfig) -> Verdict:
     item_id: str = "?"
     labels: tuple[str, ...] = ()
     with contextlib.suppress(InvalidItemError):  # invalid items never wait, but still
-        item = coerce_item(raw, config.max_chars)
+        item = Item.coerce(raw, max_chars=config.max_chars)
         item_id, labels = item.key, item.labels
     return Verdict(
         item_id=item_id,

@@ -7,14 +7,16 @@ validation names the field. The schema still documents them as :class:`ItemIn`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from prin_guard._models import Candidate, Verdict
+from prin_guard._options import GuardOptions, OptionsRequest
 
 __all__ = [
+    "SERVER_OWNED_OPTIONS",
     "BatchVerdictResponse",
     "ErrorBody",
     "ErrorResponse",
@@ -50,43 +52,21 @@ RawItem = Annotated[Any, PlainValidator(_as_given, json_schema_input_type=ItemIn
 """An item exactly as sent; documented as :class:`ItemIn`, checked by the guard."""
 
 
-class VerdictOptions(BaseModel):
-    """How to judge: the guard's options."""
+# A client chooses how its items are judged, never the service's own limits:
+# max_chars is the server's (configuration), and the service always flags an
+# inconsistency (raising is for the Python API). Everything else is GuardOptions'
+# own fields and checks, so the schema cannot drift from the guard.
+SERVER_OWNED_OPTIONS: Final = ("max_chars", "on_inconsistent")
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    template: Literal["v0", "v1", "v2", "v3", "v4"] = Field(
-        "v0",
-        description="Prompt wording: v0 the paper's (correct/incorrect), v1 right/wrong, "
-        "v2 appropriate/inappropriate, v3 accurate/inaccurate, v4 valid/invalid.",
+if TYPE_CHECKING:
+    # A model built at runtime is no type to mypy; its base has the methods used.
+    VerdictOptions = OptionsRequest
+else:
+    VerdictOptions = GuardOptions.request_model(
+        "VerdictOptions",
+        exclude=SERVER_OWNED_OPTIONS,
+        doc="How to judge: the guard's options (the service sets max_chars itself).",
     )
-    mitigations: list[Literal["cot", "neg_exp"]] = Field(
-        default_factory=list,
-        max_length=4,
-        description="cot: show reasoning paths or ask for step-by-step reasoning; neg_exp: "
-        "explain the negation in the reverse prompt.",
-    )
-    policy: Literal["synergy", "direct", "reverse"] = Field(
-        "synergy", description="Which set is reported as correct."
-    )
-    threshold: float = Field(
-        0.0, ge=0.0, le=1.0, description="Largest PRIN still called consistent."
-    )
-    probe: Literal["closed", "open", "leading", "progressive"] | None = Field(
-        None,
-        description="Ask each leg again after its answer and flag `vacillating` when the "
-        "judge changes its mind (more judge calls).",
-    )
-
-    def key(self) -> tuple[Any, ...]:
-        """The normalized options: equal keys judge alike."""
-        return (
-            self.template,
-            tuple(sorted(set(self.mitigations))),
-            self.policy,
-            float(self.threshold),
-            self.probe,
-        )
 
 
 class VerdictRequest(BaseModel):

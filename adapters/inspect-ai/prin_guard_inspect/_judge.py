@@ -23,7 +23,9 @@ from inspect_ai.model import (
     get_model,
 )
 
-from prin_guard import JudgeError, JudgeResponse, Message, Usage
+from prin_guard import JudgeError
+from prin_guard.judges import JudgeResponse, Message
+from prin_guard.models import Usage
 
 __all__ = ["InspectJudge"]
 

@@ -16,7 +16,7 @@ import json
 import re
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.model import Model
 from inspect_ai.scorer import (
@@ -33,19 +33,19 @@ from inspect_ai.scorer import (
     stderr,
 )
 from inspect_ai.solver import TaskState
-from pydantic import ValidationError
 
 from prin_guard import (
     Cache,
     Flag,
     Guard,
+    GuardOptions,
     InvalidItemError,
     Item,
     Judge,
-    Leg,
-    ScriptedJudge,
     Verdict,
 )
+from prin_guard.judges import ScriptedJudge
+from prin_guard.models import Leg, Policy, ProbeKind
 from prin_guard_inspect._judge import InspectJudge
 
 __all__ = [
@@ -115,8 +115,10 @@ def prin_guard_scorer(
     model_role: str | None = "grader",
     template: str = "v0",
     mitigations: Sequence[str] = (),
-    policy: Literal["synergy", "direct", "reverse"] = "synergy",
+    policy: Policy = "synergy",
     threshold: float = 0.0,
+    probe: ProbeKind | None = None,
+    max_chars: int = 32_000,
     cache: Cache | None = None,
     concurrency: int = 32,
 ) -> Scorer:
@@ -125,9 +127,12 @@ def prin_guard_scorer(
     The judge is ``judge`` (any prin-guard judge or a function ``fn(prompt) -> str``)
     or, by default, an Inspect model wrapped as :class:`InspectJudge`: ``model``
     when given, else the model bound to ``model_role`` (``"grader"``), else the
-    model being evaluated. ``template``, ``mitigations``, ``policy`` and
-    ``threshold`` are :class:`prin_guard.Guard`'s. ``cache`` is a prin-guard cache
-    for the judge's answers (none by default, so that epochs ask again);
+    model being evaluated. ``template``, ``mitigations``, ``policy``,
+    ``threshold``, ``probe`` and ``max_chars`` are :class:`prin_guard.GuardOptions`
+    (spelled as everywhere in prin-guard: ``neg-exp`` is ``neg_exp``); ``probe``
+    asks each leg again and flags ``vacillating`` (more judge calls). An
+    inconsistent verdict is scored and flagged, never raised. ``cache`` is a
+    prin-guard cache for the judge's answers (none by default, so that epochs ask again);
     ``concurrency`` bounds the judge calls in flight across samples, on top of the
     model's own ``max_connections``.
 
@@ -140,18 +145,21 @@ def prin_guard_scorer(
     has (``ValueError``), a judge that keeps failing (:class:`prin_guard.JudgeError`).
     A judge answer that cannot be read is not a failure: it is scored and flagged.
     """
-    options: dict[str, Any] = {
-        "template": template,
-        "mitigations": tuple(mitigations),
-        "policy": policy,
-        "threshold": threshold,
-        "cache": cache,
-        "concurrency": concurrency,
-    }
-    # Bad options fail when the task is built, not in the middle of an eval.
-    Guard(ScriptedJudge(), **options)
-    # A guard's semaphore and in-flight calls belong to one event loop, and one
-    # scorer may serve several evals: one guard per loop and judge.
+    # Bad options fail when the task is built, not in the middle of an eval: the
+    # options (a UsageError naming the field), then what only a guard checks (the
+    # cache, the concurrency, a probe it can run).
+    options = GuardOptions.of(
+        template=template,
+        mitigations=mitigations,
+        policy=policy,
+        threshold=threshold,
+        probe=probe,
+        max_chars=max_chars,
+        on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
+    )
+    Guard(ScriptedJudge(), options=options, cache=cache, concurrency=concurrency)
+    # A caller's in-flight calls belong to one event loop, and one scorer may serve
+    # several evals: one guard per loop and judge.
     guards: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Guard]] = (
         weakref.WeakKeyDictionary()
     )
@@ -159,11 +167,11 @@ def prin_guard_scorer(
     def guard_for(active: Judge | Callable[[str], Any], key: str) -> Guard:
         per_loop = guards.setdefault(asyncio.get_running_loop(), {})
         if key not in per_loop:
-            per_loop[key] = Guard(active, **options)
+            per_loop[key] = Guard(active, options=options, cache=cache, concurrency=concurrency)
         return per_loop[key]
 
     async def score(state: TaskState, target: Target) -> Score:
-        item = sample_item(state)
+        item = sample_item(state, max_chars=options.max_chars)
         gold = target_labels(target, item.labels)
         if judge is not None:
             guard = guard_for(judge, "")
@@ -181,11 +189,12 @@ def prin_guard_scorer(
     return score
 
 
-def sample_item(state: TaskState) -> Item:
+def sample_item(state: TaskState, *, max_chars: int | None = None) -> Item:
     """The prin-guard item of a sample: question, candidates, context and id.
 
     Raises :class:`prin_guard.InvalidItemError` naming the field when the sample
-    does not make a valid item (fewer than two candidates, duplicate texts, ...).
+    does not make a valid item (fewer than two candidates, duplicate texts, a
+    text longer than ``max_chars``, ...).
     """
     metadata = state.metadata or {}
     candidates: Any = metadata.get("candidates")
@@ -206,15 +215,10 @@ def sample_item(state: TaskState) -> Item:
     if metadata.get("context") is not None:
         fields["context"] = metadata["context"]
     try:
-        return Item.model_validate(fields)
-    except ValidationError as exc:
-        # as Guard.check words it: the field's dotted path, then the reason
-        first = exc.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or "item"
-        message = str(first["msg"]).removeprefix("Value error, ")
-        if message.startswith("candidates: "):
-            field, message = "candidates", message.removeprefix("candidates: ")
-        raise InvalidItemError(field, f"{message} (sample {state.sample_id!r})") from None
+        return Item.coerce(fields, max_chars=max_chars)
+    except InvalidItemError as exc:
+        # as Guard.check words it, and which sample it was
+        raise InvalidItemError(exc.field, f"{exc.reason} (sample {state.sample_id!r})") from None
 
 
 def target_labels(target: Target | str | Sequence[str], labels: Sequence[str]) -> tuple[str, ...]:

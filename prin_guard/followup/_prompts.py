@@ -38,8 +38,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from prin_guard._exceptions import UsageError
-from prin_guard._prompts import _ANSWER_FORMAT
-from prin_guard.judges._base import Message
+from prin_guard._models import Message
+from prin_guard._prompts import ANSWER_FORMAT
 
 __all__ = [
     "DATASET_TASK_TYPES",
@@ -261,7 +261,7 @@ DATASET_TASK_TYPES: dict[str, TaskType] = {
 }
 """The paper's eight datasets and the kind of answer each takes (Table 7)."""
 
-DEFAULT_CONTROL_PROMPT = _ANSWER_FORMAT
+DEFAULT_CONTROL_PROMPT = ANSWER_FORMAT
 """The control prompt for label answers: the same final-line instruction that ends
 prin-guard's direct and reverse prompts, so every reply reads with the same parser."""
 

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prin_guard import Item, Polarity, UsageError
+from prin_guard import Item, UsageError
 from prin_guard._prompts import build_messages, get_template
-from prin_guard.judges import Message
-from prin_guard.probe import (
+from prin_guard.followup import (
     DATASET_TASK_TYPES,
     DEFAULT_CONTROL_PROMPT,
     FEW_SHOT_OPENING,
@@ -40,6 +39,8 @@ from prin_guard.probe import (
     parse_probe_mitigations,
     progressive_followups,
 )
+from prin_guard.judges import Message
+from prin_guard.models import Polarity
 
 CTRL = (
     'Reply with one line: "Answer: " followed by the letters of those options, '
@@ -791,7 +792,7 @@ def test_misleading_answer_is_pinned() -> None:
 
 def test_misleading_answer_is_the_same_in_another_process() -> None:
     code = (
-        "from prin_guard.probe import misleading_answer;"
+        "from prin_guard.followup import misleading_answer;"
         "print(','.join(misleading_answer(['A','B','C','D','E'], 'C', 0, f'item-{n}')"
         " for n in range(40)))"
     )

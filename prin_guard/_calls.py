@@ -1,0 +1,485 @@
+"""The judge-call layer: every call prin-guard makes to a judge goes through here.
+
+A :class:`JudgeCaller` wraps one judge and owns everything about calling it:
+
+- the cache key of a call (the judge's identity plus everything else that
+  changes its answer, never timeouts or retries);
+- cache reads, a batch at a time (:meth:`JudgeCaller.prefetch`), and writes;
+- single flight: identical calls in flight in this process share one judge
+  call, and with a cache that supports :class:`~prin_guard.cache.SingleFlight`
+  (Redis) identical calls in other processes wait for the one that claimed the
+  key;
+- retries of transient failures (:class:`Retry`);
+- the bound on calls in flight (:class:`CallLimit`, which several callers may
+  share: one provider behind many judges);
+- events that say what each call is for (``call="direct"``, ``"reverse"``,
+  ``"follow_up"``, ``"pool_sample"``, ...).
+
+The guard, the probe, the candidate-pool generator and the eval runner all ask
+their judge through it. A cache that fails costs no verdict: reads become
+misses and writes are skipped, with at most one ``cache_error`` warning every
+30 seconds, unless the cache raises :class:`~prin_guard.CacheError` (a
+``RedisCache`` with ``cache_errors="raise"``), which reaches the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import tenacity
+from pydantic import ValidationError
+
+from prin_guard._events import log
+from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, UsageError
+from prin_guard._models import Usage
+from prin_guard.cache import Cache, MemoryCache, SingleFlight
+from prin_guard.cache._base import KEY_PREFIX
+from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
+
+__all__ = ["Answer", "Call", "CallLimit", "JudgeCaller", "KeyScope", "Retry"]
+
+_CACHE_SCHEMA = 1
+_WARN_INTERVAL = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """How transient judge failures are retried.
+
+    At most ``attempts`` calls and ``max_seconds`` of waiting in all; waits grow
+    exponentially from ``initial`` up to ``max_wait`` with full jitter, or follow
+    the provider's Retry-After when it gives one. ``sleep`` is injectable so
+    tests never wait for real.
+    """
+
+    attempts: int = 4
+    max_seconds: float = 120.0
+    initial: float = 0.5
+    max_wait: float = 10.0
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+    def wait_after(self, attempt: int, exc: BaseException | None) -> float:
+        """Seconds to wait after failed attempt number ``attempt``."""
+        if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
+            return min(max(exc.retry_after, 0.0), self.max_wait)
+        ceiling = min(self.max_wait, self.initial * 2 ** (attempt - 1))
+        return random.uniform(0, ceiling)  # noqa: S311 - jitter, not cryptography
+
+    def retrying(self, *, first_attempt: int = 1, elapsed: float = 0.0) -> tenacity.AsyncRetrying:
+        """Attempts ``first_attempt`` .. ``attempts``, within what is left of ``max_seconds``."""
+        offset = first_attempt - 1
+
+        def wait(state: tenacity.RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            return self.wait_after(state.attempt_number + offset, exc)
+
+        return tenacity.AsyncRetrying(
+            stop=tenacity.stop_after_attempt(max(self.attempts - offset, 1))
+            | tenacity.stop_after_delay(max(self.max_seconds - elapsed, 0.0)),
+            wait=wait,
+            retry=tenacity.retry_if_exception_type(TransientJudgeError),
+            sleep=self.sleep,
+            reraise=True,
+        )
+
+
+class CallLimit:
+    """A bound on judge calls in flight, which several callers may share.
+
+    An evaluation asks one provider through many judges (every sampling seed) and
+    many guards (every template and mitigation): one ``CallLimit`` for all of them
+    keeps the provider from seeing their sum. The semaphore belongs to the event
+    loop that first waits on it; a new loop gets a fresh one.
+    """
+
+    def __init__(self, calls: int) -> None:
+        if not isinstance(calls, int) or isinstance(calls, bool) or calls < 1:
+            raise UsageError(f"concurrency: must be a positive integer, got {calls!r}")
+        self.calls = calls
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._semaphore: asyncio.Semaphore | None = None
+
+    def __repr__(self) -> str:
+        return f"CallLimit({self.calls})"
+
+    def slot(self) -> asyncio.Semaphore:
+        """The semaphore of the running loop."""
+        loop = asyncio.get_running_loop()
+        if self._semaphore is None or self._loop is not loop:
+            self._loop = loop
+            self._semaphore = asyncio.Semaphore(self.calls)
+        return self._semaphore
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One conversation to put to the judge, and what it is for."""
+
+    key: str
+    """The cache key (from :meth:`KeyScope.key` or :meth:`JudgeCaller.conversation_key`)."""
+    messages: Sequence[Message]
+    labels: tuple[str, ...] = ()
+    """The item's candidate labels, which a judge may use to constrain its output."""
+    item_id: str = ""
+    """For events."""
+    purpose: str = "direct"
+    """What the call is, for events: ``direct``, ``reverse``, ``follow_up``, ``pool_sample``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The judge's answer to one :class:`Call`."""
+
+    response: JudgeResponse
+    cached: bool
+    """From the cache (or from another process's call, through single flight)."""
+    latency_ms: float
+    """Time spent waiting for the judge; 0 when cached."""
+
+
+class KeyScope:
+    """Cache keys for calls that share everything but a few parts (one guard's legs).
+
+    The scope (judge identity, template, mitigations) is serialised once; each key
+    then hashes it with the parts that vary (the item, the polarity).
+    """
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, scope: Mapping[str, Any]) -> None:
+        self._scope = json.dumps(
+            dict(scope), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+
+    def key(self, *parts: str) -> str:
+        joined = "\x1f".join((self._scope, *parts))
+        return f"{KEY_PREFIX}:{hashlib.sha256(joined.encode()).hexdigest()}"
+
+
+class JudgeCaller:
+    """One judge, called through a cache, single flight, retries and a limit.
+
+    ``judge`` is a :class:`~prin_guard.judges.Judge` or a function
+    ``fn(prompt) -> str`` (sync or async). ``cache`` defaults to an in-memory LRU;
+    ``None`` turns caching off. ``concurrency`` bounds this caller's calls in
+    flight, unless ``limit`` is given: a :class:`CallLimit` shared with other
+    callers. ``calls`` counts judge calls made (attempts, retries included).
+    """
+
+    def __init__(
+        self,
+        judge: Judge | Callable[[str], Any],
+        *,
+        cache: Cache | Literal["memory"] | None = "memory",
+        concurrency: int = 8,
+        retry: Retry | None = None,
+        limit: CallLimit | None = None,
+    ) -> None:
+        if isinstance(judge, Judge):
+            self._judge: Judge = judge
+        elif callable(judge):
+            self._judge = FunctionJudge(judge)
+        else:
+            raise UsageError(
+                f"judge: expected a Judge or a function of a prompt, got {type(judge).__name__}"
+            )
+        if cache == "memory":
+            self._cache: Cache | None = MemoryCache()
+        elif cache is None or isinstance(cache, Cache):
+            self._cache = cache
+        else:
+            raise UsageError(f"cache: expected a Cache or None, got {type(cache).__name__}")
+        self._limit = limit if limit is not None else CallLimit(concurrency)
+        if retry is not None and not isinstance(retry, Retry):
+            raise UsageError(f"retry: expected a Retry, got {type(retry).__name__}")
+        self.retry = retry or Retry()
+        # runtime Protocol checks are slow: decide once
+        self._flight: SingleFlight | None = (
+            self._cache if isinstance(self._cache, SingleFlight) else None
+        )
+        self._identity: dict[str, Any] = json.loads(json.dumps(dict(self._judge.identity())))
+        self._inflight: dict[str, asyncio.Future[tuple[JudgeResponse, bool]]] = {}
+        self._inflight_loop: asyncio.AbstractEventLoop | None = None
+        self._last_cache_warning: float | None = None
+        self.calls = 0
+        """Judge calls made through this caller (attempts; cache hits excluded)."""
+
+    def __repr__(self) -> str:
+        return f"JudgeCaller(judge={self._identity!r}, cache={type(self._cache).__name__})"
+
+    @property
+    def judge(self) -> Judge:
+        return self._judge
+
+    @property
+    def cache(self) -> Cache | None:
+        return self._cache
+
+    @property
+    def limit(self) -> CallLimit:
+        return self._limit
+
+    @property
+    def concurrency(self) -> int:
+        return self._limit.calls
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """The judge's identity as it goes into cache keys (a copy)."""
+        copied: dict[str, Any] = json.loads(json.dumps(self._identity))
+        return copied
+
+    # -- keys ---------------------------------------------------------------------
+
+    def scope(self, **parts: Any) -> KeyScope:
+        """A :class:`KeyScope` of this judge and ``parts``."""
+        return KeyScope({"judge": self._identity, **parts})
+
+    def conversation_key(self, messages: Sequence[Message], labels: Sequence[str] = ()) -> str:
+        """The key of a whole conversation with this judge (follow-ups, pool samples)."""
+        parts = {
+            "judge": self._identity,
+            "kind": "conversation",
+            "messages": [dict(m) for m in messages],
+            "labels": list(labels),
+        }
+        canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return f"{KEY_PREFIX}:{hashlib.sha256(canonical.encode()).hexdigest()}"
+
+    # -- the calls ----------------------------------------------------------------
+
+    async def prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
+        """Cached values of ``keys`` in one round trip; ``{}`` without a cache."""
+        if self._cache is None:
+            return {}
+        unique = list(dict.fromkeys(keys))
+        if not unique:
+            return {}
+        try:
+            values = await self._cache.get_many(unique)
+        except CacheError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failing cache must not cost a verdict
+            self._cache_failed("get_many", exc)
+            return {}
+        return dict(zip(unique, values, strict=True))
+
+    async def answer(
+        self, call: Call, *, prefetched: Mapping[str, str | None] | None = None
+    ) -> Answer:
+        """The judge's answer to ``call``: from the cache or from one judge call.
+
+        ``prefetched`` holds values already read with :meth:`prefetch`; without it
+        the cache is read here.
+        """
+        if prefetched is None:
+            prefetched = await self.prefetch([call.key])
+        value = prefetched.get(call.key)
+        response = read_cached(value) if value is not None else None
+        if response is not None:
+            log().debug("cache_hit", item_id=call.item_id, call=call.purpose)
+            return Answer(response, True, 0.0)
+        if self._cache is not None:
+            log().debug("cache_miss", item_id=call.item_id, call=call.purpose)
+        started = time.perf_counter()
+        response, cached = await self._judge_once(call)
+        latency_ms = 0.0 if cached else (time.perf_counter() - started) * 1000
+        return Answer(response, cached, latency_ms)
+
+    async def converse(
+        self,
+        messages: Sequence[Message],
+        *,
+        labels: Sequence[str] = (),
+        item_id: str = "",
+        purpose: str = "follow_up",
+    ) -> Answer:
+        """The judge's answer to a whole conversation, cached like a leg."""
+        key = self.conversation_key(messages, labels)
+        call = Call(key, list(messages), tuple(labels), item_id, purpose)
+        return await self.answer(call)
+
+    async def _judge_once(self, call: Call) -> tuple[JudgeResponse, bool]:
+        """Call the judge for ``call``, unless someone else already is.
+
+        Returns the answer and whether it came from the cache (another process's
+        call, through single flight).
+        """
+        loop = asyncio.get_running_loop()
+        if self._inflight_loop is not loop:
+            # futures belong to one loop (a guard's private loop may be replaced)
+            self._inflight_loop = loop
+            self._inflight = {}
+        pending = self._inflight.get(call.key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[tuple[JudgeResponse, bool]] = loop.create_future()
+        self._inflight[call.key] = future
+        try:
+            # One slot per call being judged, held through claiming, calling (with
+            # its retries: a rate-limited provider slows everyone down, as it
+            # should) and storing, so a batch never floods the judge or the cache.
+            async with self._limit.slot():
+                outcome = await self._judge_or_wait(call)
+        except BaseException as exc:
+            if not future.done():
+                future.set_exception(exc)
+                future.exception()  # mark retrieved: the waiters, if any, re-raise it
+            raise
+        else:
+            future.set_result(outcome)
+            return outcome
+        finally:
+            self._inflight.pop(call.key, None)
+
+    async def _judge_or_wait(self, call: Call) -> tuple[JudgeResponse, bool]:
+        flight = self._flight
+        if flight is None:
+            response = await self._call_judge(call)
+            await self._store(call.key, response)
+            return response, False
+        while True:
+            if await flight.claim(call.key):
+                try:
+                    # Another process may have stored it between our lookup and our claim.
+                    found = await self._lookup(call.key)
+                    if found is not None:
+                        return found, True
+                    response = await self._call_judge(call)
+                    await self._store(call.key, response)
+                    return response, False
+                finally:
+                    await flight.release(call.key)
+            log().debug("single_flight_wait", item_id=call.item_id, call=call.purpose)
+            value = await flight.wait(call.key, timeout=flight.lock_ttl + 1.0)
+            found = read_cached(value) if value is not None else None
+            if found is not None:
+                return found, True
+            # The holder gave up or died: try to claim the key ourselves.
+
+    async def _lookup(self, key: str) -> JudgeResponse | None:
+        value = (await self.prefetch([key])).get(key)
+        return read_cached(value) if value is not None else None
+
+    async def _call_judge(self, call: Call) -> JudgeResponse:
+        """One judge call, retried on transient failures.
+
+        The first attempt runs straight; tenacity takes over only after a transient
+        failure, so a judge that answers costs no retry bookkeeping.
+        """
+        started = time.monotonic()
+        attempt = 1
+        try:
+            try:
+                return await self._attempt(call, attempt)
+            except TransientJudgeError as exc:
+                if self.retry.attempts <= 1:
+                    raise
+                await self.retry.sleep(self.retry.wait_after(1, exc))
+            async for try_ in self.retry.retrying(
+                first_attempt=2, elapsed=time.monotonic() - started
+            ):
+                with try_:
+                    attempt += 1
+                    return await self._attempt(call, attempt)
+        except TransientJudgeError as exc:
+            log().warning(
+                "judge_error",
+                item_id=call.item_id,
+                call=call.purpose,
+                attempts=attempt,
+                error=str(exc),
+            )
+            raise JudgeError(f"{_what(call)} failed after {attempt} attempts: {exc}") from exc
+        except JudgeError:
+            raise
+        except Exception as exc:
+            log().warning(
+                "judge_error",
+                item_id=call.item_id,
+                call=call.purpose,
+                attempts=attempt,
+                error=f"{type(exc).__name__}: {exc}",
+            )
+            raise JudgeError(f"{_what(call)} failed: {type(exc).__name__}: {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _attempt(self, call: Call, attempt: int) -> JudgeResponse:
+        started = time.perf_counter()
+        self.calls += 1
+        log().debug("judge_prompt", item_id=call.item_id, call=call.purpose, messages=call.messages)
+        response = await self._judge.complete(call.messages, labels=call.labels)
+        latency_ms = (time.perf_counter() - started) * 1000
+        log().info(
+            "judge_call",
+            item_id=call.item_id,
+            call=call.purpose,
+            attempt=attempt,
+            latency_ms=round(latency_ms, 3),
+        )
+        if not isinstance(response, JudgeResponse):
+            raise JudgeError(f"judge returned {type(response).__name__}, expected JudgeResponse")
+        log().debug("judge_reply", item_id=call.item_id, call=call.purpose, text=response.text)
+        return response
+
+    async def _store(self, key: str, response: JudgeResponse) -> None:
+        if self._cache is None:
+            return
+        try:
+            await self._cache.set_many({key: dump_cached(response)})
+        except CacheError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failing cache must not cost a verdict
+            self._cache_failed("set_many", exc)
+
+    def _cache_failed(self, op: str, exc: BaseException) -> None:
+        # A cache that is down fails every call: one warning per interval, not one each.
+        now = time.monotonic()
+        if self._last_cache_warning is None or now - self._last_cache_warning >= _WARN_INTERVAL:
+            self._last_cache_warning = now
+            log().warning("cache_error", op=op, error=f"{type(exc).__name__}: {exc}")
+
+
+def _what(call: Call) -> str:
+    return f"{call.purpose} leg" if call.purpose in ("direct", "reverse") else call.purpose
+
+
+def dump_cached(response: JudgeResponse) -> str:
+    """The JSON a judge answer is cached as."""
+    return json.dumps(
+        {
+            "schema": _CACHE_SCHEMA,
+            "kind": "leg",
+            "text": response.text,
+            "output_format": response.output_format,
+            "usage": response.usage.model_dump() if response.usage else None,
+        },
+        ensure_ascii=False,
+    )
+
+
+def read_cached(value: str) -> JudgeResponse | None:
+    """A cached judge answer, or None for anything unreadable (treated as a miss)."""
+    try:
+        data = json.loads(value)
+        if not isinstance(data, dict) or data.get("schema") != _CACHE_SCHEMA:
+            return None
+        if data.get("kind") != "leg":
+            return None
+        text = data["text"]
+        if text is not None and not isinstance(text, str):
+            return None
+        output_format = data.get("output_format", "text")
+        if output_format not in ("text", "json"):
+            return None
+        usage = Usage.model_validate(data["usage"]) if data.get("usage") else None
+    except (ValueError, KeyError, TypeError, ValidationError):
+        return None
+    return JudgeResponse(text=text, usage=usage, output_format=output_format)

@@ -1,0 +1,225 @@
+"""How to judge: :class:`GuardOptions`, the one model of every option of a guard.
+
+The command line, the HTTP service's request body, the LiteLLM Proxy guardrail
+and the eval runner all describe a guard with this model, so an option is
+spelled, checked and documented once. Allowed values come from the registries
+that define them (templates from ``_prompts.TEMPLATES``, mitigations from
+:class:`~prin_guard.Mitigation`, policies from the reconciliation module), so a
+new template is accepted everywhere the day it is registered.
+
+Spellings are forgiving where people differ and strict where a typo would
+change the meaning: ``neg-exp``, ``neg_exp`` and ``NEG-EXP`` are one
+mitigation; an unknown template is an error naming ``template`` and the known
+ones.
+
+A host that lets its clients choose only some options (the HTTP service keeps
+``max_chars`` and ``on_inconsistent`` for itself) describes them with
+:meth:`GuardOptions.request_model`: a model of the remaining fields, built from
+this one, so its schema and its checks cannot drift from it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+)
+
+from prin_guard._exceptions import UsageError
+from prin_guard._prompts import TEMPLATES, Mitigation, parse_mitigations
+from prin_guard._reconcile import POLICIES, Policy
+
+__all__ = ["PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
+
+ProbeKind = Literal["closed", "open", "leading", "progressive"]
+PROBE_KINDS: tuple[ProbeKind, ...] = ("closed", "open", "leading", "progressive")
+
+
+class GuardOptions(BaseModel):
+    """Everything about how a guard asks and decides that is not the judge or the cache.
+
+    Frozen: the options that feed cache keys (template, mitigations) cannot change
+    under a guard that has already cached answers.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="GuardOptions")
+
+    template: str = Field(
+        "v0",
+        description="Prompt wording: v0 the PRIN paper's (correct/incorrect), v1 right/wrong, "
+        "v2 appropriate/inappropriate (the paper's paraphrases), v3 accurate/inaccurate and "
+        "v4 valid/invalid (ours).",
+        json_schema_extra={"enum": [*sorted(TEMPLATES)]},
+    )
+    mitigations: tuple[Mitigation, ...] = Field(
+        (),
+        description="cot: show each candidate's reasoning path (or ask for step-by-step "
+        "reasoning); neg_exp: explain the negation in the reverse prompt. 'neg-exp' is "
+        "accepted for neg_exp.",
+    )
+    policy: Policy = Field(
+        "synergy",
+        description="Which set is reported as correct: synergy (what both legs agree on), "
+        "direct or reverse.",
+    )
+    threshold: float = Field(0.0, ge=0.0, le=1.0, description="Largest PRIN still consistent.")
+    max_chars: int = Field(
+        32_000, ge=1, description="Longest question, context, candidate or reasoning accepted."
+    )
+    probe: ProbeKind | None = Field(
+        None,
+        description="Ask each leg again after its answer (closed: 'Are you sure?', open, "
+        "leading, or progressive: all three in turn) and flag `vacillating` when the judge "
+        "changes its mind. Costs more judge calls.",
+    )
+    on_inconsistent: Literal["flag", "raise"] = Field(
+        "flag",
+        description="flag: an inconsistency is a flag on the verdict; raise: "
+        "InconsistentVerdictError (Python API only).",
+    )
+
+    @field_validator("template", mode="before")
+    @classmethod
+    def _known_template(cls, value: Any) -> Any:
+        if isinstance(value, str) and value not in TEMPLATES:
+            raise ValueError(f"unknown template {value!r}; known: {', '.join(sorted(TEMPLATES))}")
+        return value
+
+    @field_validator("mitigations", mode="before")
+    @classmethod
+    def _normal_mitigations(cls, value: Any) -> Any:
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            value = [part for part in value.split(",") if part.strip()]
+        try:
+            return parse_mitigations(
+                tuple(v.strip().lower() if isinstance(v, str) else v for v in value)
+            )
+        except (UsageError, TypeError) as exc:
+            raise ValueError(str(exc).removeprefix("mitigations: ")) from None
+
+    @field_validator("probe", mode="before")
+    @classmethod
+    def _known_probe(cls, value: Any) -> Any:
+        if isinstance(value, str) and value not in PROBE_KINDS:
+            raise ValueError(f"unknown probe {value!r}; use {', '.join(PROBE_KINDS)}")
+        return value
+
+    @field_validator("policy", mode="before")
+    @classmethod
+    def _known_policy(cls, value: Any) -> Any:
+        if isinstance(value, str) and value not in POLICIES:
+            raise ValueError(f"unknown policy {value!r}; known: {', '.join(POLICIES)}")
+        return value
+
+    @classmethod
+    def of(cls, options: GuardOptions | None = None, /, **changes: Any) -> GuardOptions:
+        """Options from keyword arguments (on top of ``options``), or a UsageError
+        naming the first bad field and why."""
+        data = {} if options is None else options.model_dump()
+        data.update(changes)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise usage_error(exc) from None
+
+    @classmethod
+    def request_model(
+        cls, name: str, *, exclude: Iterable[str] = (), doc: str | None = None
+    ) -> type[OptionsRequest]:
+        """A model of these options without the ``exclude`` fields, for a request body.
+
+        Its fields are copies of this model's (types, defaults, bounds, descriptions,
+        the allowed values of the registries) and its field validators are this
+        model's, so its JSON schema and its checks are the options' own; the
+        excluded fields are unknown to it (``extra="forbid"``: a client sending one
+        gets an error naming it). :meth:`OptionsRequest.to_options` turns an
+        instance into :class:`GuardOptions`, with the excluded fields from the host.
+        """
+        excluded = frozenset(exclude)
+        unknown = sorted(excluded - set(cls.model_fields))
+        if unknown:
+            raise UsageError(f"exclude: not an option: {', '.join(unknown)}")
+        fields: dict[str, Any] = {
+            # deep copies: a FieldInfo belongs to the model it was collected into
+            field: (info.annotation, copy.deepcopy(info))
+            for field, info in cls.model_fields.items()
+            if field not in excluded
+        }
+        validators: dict[str, Any] = {}
+        for attribute, decorator in cls.__pydantic_decorators__.field_validators.items():
+            kept = [field for field in decorator.info.fields if field not in excluded]
+            if kept:
+                # pydantic keeps a classmethod validator bound to this class; rebind
+                # it to the new model, or its signature reads as (cls, value) and it
+                # would be handed the validation info as the value.
+                function = getattr(decorator.func, "__func__", None)
+                validator: Any = classmethod(function) if function is not None else decorator.func
+                validators[attribute] = field_validator(*kept, mode=decorator.info.mode)(validator)
+        return create_model(
+            name,
+            __base__=OptionsRequest,
+            __doc__=doc or "How to judge: the guard's options.",
+            __module__=cls.__module__,
+            __validators__=validators,
+            **fields,
+        )
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable identity of these options (for caches of guards)."""
+        return tuple(getattr(self, name) for name in type(self).model_fields)
+
+    def as_args(self) -> list[str]:
+        """These options as ``prin-guard`` command-line arguments (non-defaults only)."""
+        args: list[str] = []
+        defaults = type(self)()
+        if self.template != defaults.template:
+            args += ["--template", self.template]
+        for mitigation in self.mitigations:
+            args += ["--mitigation", mitigation.value]
+        if self.policy != defaults.policy:
+            args += ["--policy", self.policy]
+        if self.threshold != defaults.threshold:
+            args += ["--threshold", repr(self.threshold)]
+        if self.max_chars != defaults.max_chars:
+            args += ["--max-chars", str(self.max_chars)]
+        if self.probe is not None:
+            args += ["--probe", self.probe]
+        return args
+
+
+class OptionsRequest(BaseModel):
+    """Some of a guard's options, as a client sends them: the base of the models
+    :meth:`GuardOptions.request_model` builds."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_options(self, base: GuardOptions | None = None, /, **fixed: Any) -> GuardOptions:
+        """These options over ``base``, with ``fixed`` (the fields the host keeps) on top.
+
+        Validated again as a whole by :class:`GuardOptions` (a UsageError naming the
+        field), so a check that spans fields cannot be skipped.
+        """
+        return GuardOptions.of(base, **{**self.model_dump(), **fixed})
+
+
+def usage_error(exc: ValidationError) -> UsageError:
+    """The first error of an options validation, as a UsageError naming the field."""
+    first = exc.errors()[0]
+    field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int)) or "options"
+    message = first["msg"].removeprefix("Value error, ")
+    return UsageError(f"{field}: {message}")
+
+
+def mitigation_names(values: Iterable[str | Mitigation]) -> tuple[str, ...]:
+    """Mitigations in their canonical spelling, or a UsageError naming the field."""
+    return tuple(m.value for m in GuardOptions.of(mitigations=tuple(values)).mitigations)

@@ -1,0 +1,176 @@
+"""Streaming many items through the guard with flat memory.
+
+:func:`stream_verdicts` reads items lazily a chunk at a time, validates and plans
+each (a bad item becomes its own ``invalid_item`` verdict), reads the chunk's
+cache entries in one round trip, and judges items concurrently within a window,
+yielding ``(index, verdict)`` as verdicts complete. Nothing is kept once
+yielded, so memory stays flat however many items there are.
+
+:class:`LoopDriver` is the sync API's private event loop: the sync methods drive
+the one async core on it, and refuse to run inside a running loop, where they
+would block it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
+
+from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._models import Flag, Item, Verdict, VerdictError
+
+__all__ = ["LoopDriver", "invalid_verdict", "stream_verdicts"]
+
+T = TypeVar("T")
+
+
+class _Planned(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+P = TypeVar("P", bound=_Planned)
+
+
+async def stream_verdicts(
+    items: Iterable[Any],
+    *,
+    concurrency: int,
+    chunk_size: int | None,
+    plan: Callable[[Any], tuple[Item, list[P]]],
+    prefetch: Callable[[Iterable[str]], Awaitable[dict[str, str | None]]],
+    verdict: Callable[[Item, list[P], Mapping[str, str | None]], Awaitable[Verdict]],
+    invalid: Callable[[int, InvalidItemError], Verdict],
+) -> AsyncIterator[tuple[int, Verdict]]:
+    """Yield ``(index, verdict)`` for every item, in completion order.
+
+    ``plan`` validates an item and plans its calls (each plan has a cache ``key``),
+    ``prefetch`` reads cache entries, ``verdict`` judges one planned item and
+    ``invalid`` makes the verdict of an item that failed validation.
+    """
+    size = chunk_size or max(64, 4 * concurrency)
+    window = asyncio.Semaphore(max(2 * concurrency, size))
+    done: asyncio.Queue[tuple[int, Verdict] | None] = asyncio.Queue()
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def one(
+        index: int,
+        item: Item | InvalidItemError,
+        plans: list[P] | None,
+        prefetched: Mapping[str, str | None],
+    ) -> None:
+        try:
+            if isinstance(item, InvalidItemError):
+                made = invalid(index, item)
+            else:
+                assert plans is not None
+                made = await verdict(item, plans, prefetched)
+            await done.put((index, made))
+        finally:
+            window.release()
+
+    async def produce() -> None:
+        chunk: list[tuple[int, Any]] = []
+        for index, raw in enumerate(items):
+            chunk.append((index, raw))
+            if len(chunk) >= size:
+                await feed(chunk)
+                chunk = []
+        if chunk:
+            await feed(chunk)
+
+    async def feed(chunk: list[tuple[int, Any]]) -> None:
+        checked: list[tuple[int, Item | InvalidItemError, list[P] | None]] = []
+        for index, raw in chunk:
+            try:
+                item, planned = plan(raw)
+            except InvalidItemError as exc:
+                checked.append((index, exc, None))
+            else:
+                checked.append((index, item, planned))
+        keys = [p.key for _, _, plans in checked if plans for p in plans]
+        prefetched = await prefetch(keys)
+        for index, entry, plans in checked:
+            await window.acquire()
+            task = asyncio.create_task(one(index, entry, plans, prefetched))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    async def run_producer() -> None:
+        try:
+            await produce()
+            while tasks:
+                await asyncio.gather(*list(tasks))
+        finally:
+            await done.put(None)
+
+    producer = asyncio.create_task(run_producer())
+    try:
+        while (entry := await done.get()) is not None:
+            yield entry
+        await producer  # re-raises an exception from reading the items
+    finally:
+        if not producer.done():
+            producer.cancel()
+        for task in list(tasks):
+            task.cancel()
+
+
+def invalid_verdict(index: int, exc: InvalidItemError) -> Verdict:
+    """The verdict of the item at ``index`` of a batch that failed validation."""
+    return Verdict(
+        item_id=f"#{index}",
+        flags=(Flag.INVALID_ITEM,),
+        error=VerdictError(kind="input", message=str(exc), field=exc.field),
+    )
+
+
+class LoopDriver:
+    """A private event loop for a sync API, kept across calls.
+
+    Judges and caches that hold loop-bound connections keep working from one sync
+    call to the next; the loop is closed by :meth:`close` or when the owner is
+    garbage-collected.
+    """
+
+    def __init__(self) -> None:
+        self._runner: asyncio.Runner | None = None
+        self._lock = threading.Lock()
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    def run(self, coro: Coroutine[Any, Any, T], name: str, async_name: str) -> T:
+        """Run ``coro`` to the end; a UsageError inside a running event loop."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            coro.close()
+            raise UsageError(
+                f"{name}() was called inside a running event loop, where it would "
+                f"block the loop; use 'await {async_name}(...)' instead"
+            )
+        with self._lock:
+            if self._runner is None:
+                self._runner = asyncio.Runner()
+                self._finalizer = weakref.finalize(self, _close_runner, self._runner)
+            return self._runner.run(coro)
+
+    def close(self) -> None:
+        if self._finalizer is not None:
+            self._finalizer()
+
+
+def _close_runner(runner: asyncio.Runner) -> None:
+    """Close a private loop; from inside another running loop, without running it."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        runner.close()
+        return
+    loop = runner.get_loop()
+    if not loop.is_closed():
+        loop.close()

@@ -1,0 +1,436 @@
+"""What the command line shows a person: progress, verdicts and summaries.
+
+Every piece has two forms. On a terminal it is drawn with rich (a live progress
+bar, tables); anywhere else (a pipe, a file, a CI log, a test's capture) it is
+plain text, one line at a time, so logs stay readable and the output stays
+stable for tools and tests that read it.
+
+rich is imported inside the functions that draw with it: ``import prin_guard``
+and ``prin-guard --help`` must not pay for it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
+
+    from prin_guard._models import Verdict
+
+__all__ = [
+    "Progress",
+    "eval_summary_text",
+    "print_eval_summary",
+    "print_probe_table",
+    "print_verdict",
+    "probe_table",
+    "render_verdict",
+]
+
+# In plain form a progress line is written at most this often (and once at the end):
+# a CI log of a long run stays short.
+PLAIN_INTERVAL_S = 5.0
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        # no isatty, or a closed file: not a terminal either way
+        return False
+
+
+def _console(file: TextIO) -> Console:
+    from rich.console import Console
+
+    # Only called once the stream says it is a terminal; forcing keeps rich from
+    # second-guessing that (it would not for a wrapped or fake stream). No automatic
+    # highlighting: numbers in candidate texts are data, not syntax.
+    return Console(file=file, force_terminal=True, highlight=False)
+
+
+# ----------------------------------------------------------------------- progress
+
+
+class Progress:
+    """Progress of a run over ``total`` items: done, elapsed, ETA and the running PRIN.
+
+    Call :meth:`update` once per finished item with its PRIN (None when it has
+    none), and :meth:`close` at the end, or use it as a context manager. On a
+    terminal it is a rich progress bar; otherwise a plain line is written at most
+    every 5 s and once when the last item is done::
+
+        [ 3/10]  30%  elapsed 12s  ETA 28s  PRIN 0.333
+    """
+
+    def __init__(
+        self,
+        total: int,
+        *,
+        stream: TextIO | None = None,
+        show_prin: bool = True,
+        label: str = "",
+    ) -> None:
+        self.total = total
+        self.show_prin = show_prin
+        self.label = label
+        self.stream: TextIO = stream if stream is not None else sys.stderr
+        self.done = 0
+        self.prin_sum = 0.0
+        self.prin_n = 0
+        self.started = time.monotonic()
+        self._last_line = 0.0
+        self._unreported = False
+        self._closed = False
+        self._bar: RichProgress | None = None
+        self._task: TaskID | None = None
+        if _isatty(self.stream):
+            self._start_bar()
+
+    @property
+    def prin(self) -> float | None:
+        """The mean PRIN of the items that had one so far."""
+        return self.prin_sum / self.prin_n if self.prin_n else None
+
+    def update(self, prin: float | None) -> None:
+        """Count one more finished item, with its PRIN score (None: it has none)."""
+        self.done += 1
+        if prin is not None:
+            self.prin_sum += prin
+            self.prin_n += 1
+        if self._closed:
+            return
+        if self._bar is not None:
+            self._update_bar()
+            return
+        now = time.monotonic()
+        self._unreported = True
+        if now - self._last_line < PLAIN_INTERVAL_S and self.done < self.total:
+            return
+        self._write_line(now)
+
+    def close(self) -> None:
+        """Finish the display; calling it again does nothing.
+
+        On a terminal this stops the bar (left on screen as it ended). In plain form
+        it writes a last line only if items finished since the last one, so an
+        interrupted run's log shows where it stopped.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        if self._bar is not None:
+            self._bar.stop()
+        elif self._unreported:
+            self._write_line(time.monotonic())
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # plain form ------------------------------------------------------------------
+
+    def _write_line(self, now: float) -> None:
+        self._last_line = now
+        self._unreported = False
+        elapsed = now - self.started
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        width = len(str(self.total))
+        line = (
+            (f"{self.label} " if self.label else "")
+            + f"[{self.done:>{width}}/{self.total}] {100 * self.done / max(self.total, 1):3.0f}%"
+            + f"  elapsed {_duration(elapsed)}  ETA {_duration(eta)}"
+            + (f"  PRIN {self._shown_prin()}" if self.show_prin else "")
+        )
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def _shown_prin(self) -> str:
+        prin = self.prin
+        return "-" if prin is None else f"{prin:.3f}"
+
+    # terminal form ---------------------------------------------------------------
+
+    def _start_bar(self) -> None:
+        from rich import progress as rp
+
+        columns: list[rp.ProgressColumn] = []
+        if self.label:
+            columns.append(rp.TextColumn(self.label, markup=False))
+        columns += [
+            rp.BarColumn(),
+            rp.MofNCompleteColumn(),
+            rp.TextColumn("elapsed"),
+            rp.TimeElapsedColumn(),
+            rp.TextColumn("ETA"),
+            rp.TimeRemainingColumn(),
+        ]
+        if self.show_prin:
+            columns.append(rp.TextColumn("PRIN {task.fields[prin]}", markup=False))
+        self._bar = rp.Progress(
+            *columns,
+            console=_console(self.stream),
+            # Lines printed to stderr while the bar runs (skipped rows, warnings) are
+            # shown above it instead of tearing it, but only when the bar is on
+            # stderr itself; stdout is taken over only when it is a terminal too, so
+            # results piped to a file never end up on the bar's stream.
+            redirect_stderr=self.stream is sys.stderr,
+            redirect_stdout=_isatty(sys.stdout),
+        )
+        self._task = self._bar.add_task("", total=self.total, prin="-")
+        self._bar.start()
+
+    def _update_bar(self) -> None:
+        assert self._bar is not None
+        assert self._task is not None
+        self._bar.update(self._task, completed=self.done, prin=self._shown_prin())
+        if self.done >= self.total:
+            # The last item is in: stop now, so a caller that never closes still
+            # leaves the terminal as it found it (cursor shown, bar drawn in full).
+            self.close()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+# ------------------------------------------------------------------------ verdict
+
+
+def _one_line(text: str | None, width: int = 100) -> str:
+    if text is None:
+        return "(no reply)"
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
+    """label, candidate, direct, reverse, verdict: one row per candidate."""
+    direct = set(verdict.direct.labels) if verdict.direct else set()
+    reverse = set(verdict.reverse.labels) if verdict.reverse else set()
+    correct = set(verdict.correct)
+    return [
+        (
+            label,
+            text,
+            "correct" if label in direct else "-",
+            "incorrect" if label in reverse else "-",
+            "CORRECT" if label in correct else "",
+        )
+        for label, text in zip(verdict.labels, texts, strict=True)
+    ]
+
+
+def _verdict_tail(verdict: Verdict) -> list[str]:
+    """The legs, the reconciliation and the verdict: the lines after the table."""
+    lines = []
+    for leg in (verdict.direct, verdict.reverse):
+        if leg is None:
+            continue
+        how = leg.parse_method.value if leg.parse_method else "unparseable"
+        source = "cache" if leg.cached else f"{leg.latency_ms / 1000:.2f} s"
+        lines.append(
+            f"{leg.polarity.value.capitalize():<7} leg ({leg.template}, {source}): "
+            f"{_one_line(leg.raw_text, 70)!r}"
+        )
+        lines.append(
+            f"        read as {{{', '.join(leg.labels)}}} ({leg.parse_status.value}, {how})"
+            + ("  ! answers the opposite question" if leg.polarity_confusion else "")
+        )
+    if verdict.error is not None:
+        lines.append(f"Error: {verdict.error.message}")
+    else:
+        lines.append(f"Reverse leg implies correct: {{{', '.join(verdict.reverse_implied)}}}")
+        lines.append(
+            f"PRIN {verdict.prin_score:.3f}: "
+            + ("consistent" if verdict.consistent else "INCONSISTENT")
+        )
+    lines.append(f"Flags: {', '.join(f.value for f in verdict.flags) or 'none'}")
+    shown = ", ".join(verdict.correct) or "(none)"
+    lines.append(f"Verdict ({verdict.policy}): {shown}")
+    return lines
+
+
+def render_verdict(verdict: Verdict, question: str, texts: Sequence[str]) -> str:
+    """A verdict as plain text a person can read: the question, a table, the legs."""
+    lines = [f"Question: {_one_line(question, 200)}", ""]
+    width = max([len(t) for t in texts] + [9])
+    width = min(width, 40)
+    lines.append(f"  {'label':<5}  {'candidate':<{width}}  {'direct':<8}  {'reverse':<9}  verdict")
+    for label, text, direct, reverse, mark in _verdict_rows(verdict, texts):
+        lines.append(
+            f"  {label:<5}  {_one_line(text, width):<{width}}  {direct:<8}  {reverse:<9}  {mark}"
+        )
+    lines.append("")
+    lines += _verdict_tail(verdict)
+    return "\n".join(lines)
+
+
+def print_verdict(
+    verdict: Verdict, question: str, texts: Sequence[str], file: TextIO | None = None
+) -> None:
+    """Print a verdict to ``file`` (stdout): a rich table on a terminal, else plain text."""
+    out = file if file is not None else sys.stdout
+    if not _isatty(out):
+        print(render_verdict(verdict, question, texts), file=out, flush=True)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    console = _console(out)
+    console.print(Text(f"Question: {_one_line(question, 200)}"))
+    table = Table(show_edge=False)
+    table.add_column("label")
+    table.add_column("candidate", max_width=60)
+    table.add_column("direct")
+    table.add_column("reverse")
+    table.add_column("verdict")
+    for label, text, direct, reverse, mark in _verdict_rows(verdict, texts):
+        # Text, not str: a candidate such as "[1, 2]" is data, not rich markup.
+        table.add_row(
+            Text(label),
+            Text(_one_line(text, 200)),
+            Text(direct),
+            Text(reverse),
+            Text(mark, style="bold green"),
+        )
+    console.print(table)
+    for line in _verdict_tail(verdict):
+        style = "bold red" if line.startswith("PRIN") and line.endswith("INCONSISTENT") else ""
+        console.print(Text(line, style=style))
+
+
+# ---------------------------------------------------------------------- summaries
+
+
+def _pct1(value: Any) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _pct2(value: Any) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def _judged_line(summary: Mapping[str, Any]) -> str:
+    return f"items judged: {summary.get('items_judged', 0)} of {summary.get('items', 0)}" + (
+        " (partial run)" if summary.get("run", {}).get("partial") else ""
+    )
+
+
+def _eval_extra_lines(summary: Mapping[str, Any]) -> list[str]:
+    """Self-consistency and flag quality: the lines after the per-config rows."""
+    lines = []
+    sc = summary.get("self_consistency")
+    if sc:
+        lines.append(f"  self-consistency (k={sc['samples']}) accuracy {_pct1(sc['accuracy'])}")
+    quality = (summary.get("flag_quality") or {}).get("inconsistent_flag")
+    if quality:
+        lines.append(
+            f"  error rate: flagged inconsistent {_pct1(quality['error_rate_flagged'])}, "
+            f"not flagged {_pct1(quality['error_rate_unflagged'])}"
+        )
+    return lines
+
+
+def eval_summary_text(summary: Mapping[str, Any]) -> str:
+    """An evaluation summary (the ``summary.json`` form) as a few plain lines."""
+    lines = [_judged_line(summary)]
+    for key, block in (summary.get("configs") or {}).items():
+        methods = block["methods"]
+        lines.append(
+            f"  {key:<13} PRIN {_pct1(block['prin']):>6}   accuracy: direct "
+            f"{_pct1(methods['direct']['accuracy'])}, "
+            f"reverse {_pct1(methods['reverse']['accuracy'])}"
+            f", synergy {_pct1(methods['synergy']['accuracy'])}"
+        )
+    lines += _eval_extra_lines(summary)
+    return "\n".join(lines)
+
+
+def print_eval_summary(summary: Mapping[str, Any], file: TextIO | None = None) -> None:
+    """Print an evaluation summary to ``file`` (stdout): a table on a terminal."""
+    out = file if file is not None else sys.stdout
+    if not _isatty(out):
+        print(eval_summary_text(summary), file=out, flush=True)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    console = _console(out)
+    table = Table(title=Text(_judged_line(summary)), title_justify="left")
+    table.add_column("mitigations")
+    for name in ("PRIN", "direct acc.", "reverse acc.", "synergy acc."):
+        table.add_column(name, justify="right")
+    for key, block in (summary.get("configs") or {}).items():
+        methods = block["methods"]
+        table.add_row(
+            Text(str(key)),
+            _pct1(block["prin"]),
+            _pct1(methods["direct"]["accuracy"]),
+            _pct1(methods["reverse"]["accuracy"]),
+            _pct1(methods["synergy"]["accuracy"]),
+        )
+    console.print(table)
+    for line in _eval_extra_lines(summary):
+        console.print(Text(line))
+
+
+_PROBE_COLUMNS = ("Before", "M.", "M. Rate", "E->R")
+_PROBE_KEYS = ("accuracy_before", "modification", "modification_rate", "e_to_r_rate")
+
+
+def probe_table(summary: Mapping[str, Any]) -> str:
+    """A probe summary (the ``summary.json`` form) as a plain table, percentages."""
+    rows = summary["by_type"] or summary["by_round"]
+    lines = [
+        f"items judged: {summary['items_judged']} of {summary['items']}",
+        f"{'follow-up':<10} {'Before':>7} {'M.':>7} {'M. Rate':>8} {'E->R':>7}",
+    ]
+    for name, block in rows.items():
+        lines.append(
+            f"{name:<10} {_pct2(block['accuracy_before']):>7} {_pct2(block['modification']):>7} "
+            f"{_pct2(block['modification_rate']):>8} {_pct2(block['e_to_r_rate']):>7}"
+        )
+    return "\n".join(lines)
+
+
+def print_probe_table(summary: Mapping[str, Any], file: TextIO | None = None) -> None:
+    """Print a probe summary to ``file`` (stdout): a rich table on a terminal."""
+    out = file if file is not None else sys.stdout
+    if not _isatty(out):
+        print(probe_table(summary), file=out, flush=True)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    console = _console(out)
+    table = Table(
+        title=Text(f"items judged: {summary['items_judged']} of {summary['items']}"),
+        title_justify="left",
+    )
+    table.add_column("follow-up")
+    for name in _PROBE_COLUMNS:
+        table.add_column(name, justify="right")
+    for name, block in (summary["by_type"] or summary["by_round"]).items():
+        table.add_row(Text(str(name)), *(_pct2(block[key]) for key in _PROBE_KEYS))
+    console.print(table)

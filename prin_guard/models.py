@@ -1,0 +1,47 @@
+"""Every data type prin-guard takes and returns, in one place.
+
+The top level of ``prin_guard`` re-exports the ones most programs need
+(:class:`Item`, :class:`Candidate`, :class:`Verdict`, :class:`Flag`,
+:class:`GuardOptions`); the enums and parts of a verdict are here.
+"""
+
+from prin_guard._models import (
+    Candidate,
+    Flag,
+    Item,
+    Leg,
+    Message,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    ProbeRound,
+    Usage,
+    Verdict,
+    VerdictError,
+)
+from prin_guard._options import PROBE_KINDS, GuardOptions, ProbeKind
+from prin_guard._prompts import TEMPLATES, Mitigation, Template
+from prin_guard._reconcile import POLICIES, Policy
+
+__all__ = [
+    "POLICIES",
+    "PROBE_KINDS",
+    "TEMPLATES",
+    "Candidate",
+    "Flag",
+    "GuardOptions",
+    "Item",
+    "Leg",
+    "Message",
+    "Mitigation",
+    "ParseMethod",
+    "ParseStatus",
+    "Polarity",
+    "Policy",
+    "ProbeKind",
+    "ProbeRound",
+    "Template",
+    "Usage",
+    "Verdict",
+    "VerdictError",
+]
