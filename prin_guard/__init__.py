@@ -15,7 +15,7 @@ itself (Prompt-Reverse Inconsistency, PRIN).
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._calls import CallLimit, JudgeCaller, Retry
+from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import (
     CacheError,
     InconsistentVerdictError,
@@ -30,6 +30,7 @@ from prin_guard._exceptions import (
 from prin_guard._guard import Guard, guard
 from prin_guard._models import Candidate, Flag, Item, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._retry import CallLimit, Retry
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import FunctionJudge, Judge, judge_from_spec
 

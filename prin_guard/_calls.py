@@ -27,95 +27,25 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import random
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import tenacity
 from pydantic import ValidationError
 
 from prin_guard._events import log
 from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, UsageError
 from prin_guard._models import Usage
+from prin_guard._retry import CallLimit, Retry
 from prin_guard.cache import Cache, MemoryCache, SingleFlight
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
 
-__all__ = ["Answer", "Call", "CallLimit", "JudgeCaller", "KeyScope", "Retry"]
+__all__ = ["Answer", "Call", "JudgeCaller", "KeyScope", "dump_cached", "read_cached"]
 
 _CACHE_SCHEMA = 1
 _WARN_INTERVAL = 30.0
-
-
-@dataclass(frozen=True, slots=True)
-class Retry:
-    """How transient judge failures are retried.
-
-    At most ``attempts`` calls and ``max_seconds`` of waiting in all; waits grow
-    exponentially from ``initial`` up to ``max_wait`` with full jitter, or follow
-    the provider's Retry-After when it gives one. ``sleep`` is injectable so
-    tests never wait for real.
-    """
-
-    attempts: int = 4
-    max_seconds: float = 120.0
-    initial: float = 0.5
-    max_wait: float = 10.0
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-
-    def wait_after(self, attempt: int, exc: BaseException | None) -> float:
-        """Seconds to wait after failed attempt number ``attempt``."""
-        if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
-            return min(max(exc.retry_after, 0.0), self.max_wait)
-        ceiling = min(self.max_wait, self.initial * 2 ** (attempt - 1))
-        return random.uniform(0, ceiling)  # noqa: S311 - jitter, not cryptography
-
-    def retrying(self, *, first_attempt: int = 1, elapsed: float = 0.0) -> tenacity.AsyncRetrying:
-        """Attempts ``first_attempt`` .. ``attempts``, within what is left of ``max_seconds``."""
-        offset = first_attempt - 1
-
-        def wait(state: tenacity.RetryCallState) -> float:
-            exc = state.outcome.exception() if state.outcome else None
-            return self.wait_after(state.attempt_number + offset, exc)
-
-        return tenacity.AsyncRetrying(
-            stop=tenacity.stop_after_attempt(max(self.attempts - offset, 1))
-            | tenacity.stop_after_delay(max(self.max_seconds - elapsed, 0.0)),
-            wait=wait,
-            retry=tenacity.retry_if_exception_type(TransientJudgeError),
-            sleep=self.sleep,
-            reraise=True,
-        )
-
-
-class CallLimit:
-    """A bound on judge calls in flight, which several callers may share.
-
-    An evaluation asks one provider through many judges (every sampling seed) and
-    many guards (every template and mitigation): one ``CallLimit`` for all of them
-    keeps the provider from seeing their sum. The semaphore belongs to the event
-    loop that first waits on it; a new loop gets a fresh one.
-    """
-
-    def __init__(self, calls: int) -> None:
-        if not isinstance(calls, int) or isinstance(calls, bool) or calls < 1:
-            raise UsageError(f"concurrency: must be a positive integer, got {calls!r}")
-        self.calls = calls
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._semaphore: asyncio.Semaphore | None = None
-
-    def __repr__(self) -> str:
-        return f"CallLimit({self.calls})"
-
-    def slot(self) -> asyncio.Semaphore:
-        """The semaphore of the running loop."""
-        loop = asyncio.get_running_loop()
-        if self._semaphore is None or self._loop is not loop:
-            self._loop = loop
-            self._semaphore = asyncio.Semaphore(self.calls)
-        return self._semaphore
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +135,7 @@ class JudgeCaller:
             self._cache if isinstance(self._cache, SingleFlight) else None
         )
         self._identity: dict[str, Any] = json.loads(json.dumps(dict(self._judge.identity())))
-        self._inflight: dict[str, asyncio.Future[tuple[JudgeResponse, bool]]] = {}
+        self._inflight: dict[str, _Shared] = {}
         self._inflight_loop: asyncio.AbstractEventLoop | None = None
         self._last_cache_warning: float | None = None
         self.calls = 0
@@ -309,6 +239,14 @@ class JudgeCaller:
     async def _judge_once(self, call: Call) -> tuple[JudgeResponse, bool]:
         """Call the judge for ``call``, unless someone else already is.
 
+        The first caller of a key makes the call itself (no task of its own: the
+        common case costs nothing extra); identical calls arriving meanwhile wait
+        for its outcome through a shield, so a waiter that is cancelled (a request
+        timeout, a client gone) never cancels the call for the others. When the
+        first caller is cancelled while others wait, its call is abandoned and
+        started again for them in the background; when the last of those is
+        cancelled too, that call is cancelled, so abandoned work stops.
+
         Returns the answer and whether it came from the cache (another process's
         call, through single flight).
         """
@@ -317,27 +255,49 @@ class JudgeCaller:
             # futures belong to one loop (a guard's private loop may be replaced)
             self._inflight_loop = loop
             self._inflight = {}
-        pending = self._inflight.get(call.key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[tuple[JudgeResponse, bool]] = loop.create_future()
-        self._inflight[call.key] = future
+        shared = self._inflight.get(call.key)
+        if shared is not None:
+            return await _wait(shared)
+        shared = _Shared(loop.create_future())
+        self._inflight[call.key] = shared
         try:
-            # One slot per call being judged, held through claiming, calling (with
-            # its retries: a rate-limited provider slows everyone down, as it
-            # should) and storing, so a batch never floods the judge or the cache.
-            async with self._limit.slot():
-                outcome = await self._judge_or_wait(call)
-        except BaseException as exc:
-            if not future.done():
-                future.set_exception(exc)
-                future.exception()  # mark retrieved: the waiters, if any, re-raise it
+            outcome = await self._judge_shared(call)
+        except asyncio.CancelledError:
+            if shared.waiters:
+                shared.task = loop.create_task(self._judge_shared(call))
+                shared.task.add_done_callback(lambda task: self._settle(call.key, shared, task))
+            else:
+                self._inflight.pop(call.key, None)
             raise
-        else:
-            future.set_result(outcome)
-            return outcome
-        finally:
+        except BaseException as exc:
             self._inflight.pop(call.key, None)
+            shared.future.set_exception(exc)
+            shared.future.exception()  # mark retrieved: the waiters, if any, re-raise it
+            raise
+        self._inflight.pop(call.key, None)
+        shared.future.set_result(outcome)
+        return outcome
+
+    def _settle(
+        self, key: str, shared: _Shared, task: asyncio.Task[tuple[JudgeResponse, bool]]
+    ) -> None:
+        """Hand a background call's outcome to the callers still waiting for it."""
+        if self._inflight.get(key) is shared:
+            del self._inflight[key]
+        if task.cancelled():
+            shared.future.cancel()
+        elif (exc := task.exception()) is not None:
+            shared.future.set_exception(exc)
+            shared.future.exception()
+        else:
+            shared.future.set_result(task.result())
+
+    async def _judge_shared(self, call: Call) -> tuple[JudgeResponse, bool]:
+        # One slot per call being judged, held through claiming, calling (with its
+        # retries: a rate-limited provider slows everyone down, as it should) and
+        # storing, so a batch never floods the judge or the cache.
+        async with self._limit.slot():
+            return await self._judge_or_wait(call)
 
     async def _judge_or_wait(self, call: Call) -> tuple[JudgeResponse, bool]:
         flight = self._flight
@@ -445,6 +405,31 @@ class JudgeCaller:
         if self._last_cache_warning is None or now - self._last_cache_warning >= _WARN_INTERVAL:
             self._last_cache_warning = now
             log().warning("cache_error", op=op, error=f"{type(exc).__name__}: {exc}")
+
+
+class _Shared:
+    """One judge call in flight: its outcome, the callers waiting for it, and the
+    background task that makes it once its first caller was cancelled."""
+
+    __slots__ = ("future", "task", "waiters")
+
+    def __init__(self, future: asyncio.Future[tuple[JudgeResponse, bool]]) -> None:
+        self.future = future
+        self.task: asyncio.Task[tuple[JudgeResponse, bool]] | None = None
+        self.waiters = 0
+
+
+async def _wait(shared: _Shared) -> tuple[JudgeResponse, bool]:
+    shared.waiters += 1
+    try:
+        return await asyncio.shield(shared.future)
+    except asyncio.CancelledError:
+        task = shared.task
+        if shared.waiters == 1 and task is not None and not task.done():
+            task.cancel()  # the last one waiting for a background call is gone
+        raise
+    finally:
+        shared.waiters -= 1
 
 
 def _what(call: Call) -> str:

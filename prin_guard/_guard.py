@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mappin
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, overload
 
-from prin_guard._calls import Call, CallLimit, JudgeCaller, Retry
+from prin_guard._calls import Call, JudgeCaller
 from prin_guard._events import log
 from prin_guard._exceptions import (
     InconsistentVerdictError,
@@ -46,6 +46,7 @@ from prin_guard._options import GuardOptions
 from prin_guard._parsing import detect_polarity_confusion, parse_reply
 from prin_guard._prompts import Mitigation, Template, build_messages, get_template
 from prin_guard._reconcile import Policy, reconcile
+from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, invalid_verdict, stream_verdicts
 from prin_guard.cache import Cache
 from prin_guard.followup import Probe, run_rounds

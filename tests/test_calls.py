@@ -15,7 +15,16 @@ import pytest
 from conftest import free_port
 from structlog.testing import capture_logs
 
-from prin_guard import CacheError, CallLimit, Guard, GuardOptions, Item, JudgeCaller, UsageError
+from prin_guard import (
+    CacheError,
+    CallLimit,
+    Guard,
+    GuardOptions,
+    Item,
+    JudgeCaller,
+    JudgeError,
+    UsageError,
+)
 from prin_guard.cache import RedisCache
 from prin_guard.eval._datasets import Problem
 from prin_guard.eval._pool import build_pool
@@ -289,3 +298,103 @@ def _legacy_digest(guard: Guard, item: Item, polarity: str) -> str:
         separators=(",", ":"),
     )
     return hashlib.sha256(f"{key_part}\x1f{item_part}\x1f{polarity}".encode()).hexdigest()
+
+
+# -- cancelling one caller of a shared call --------------------------------------------
+
+
+class SlowJudge:
+    """Answers after ``delay`` seconds; records calls started, finished and cancelled."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.started = 0
+        self.finished = 0
+        self.cancelled = 0
+
+    def identity(self) -> Mapping[str, Any]:
+        return {"kind": "slow"}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        self.started += 1
+        try:
+            await asyncio.sleep(self.delay)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        self.finished += 1
+        return JudgeResponse(text="Answer: B")
+
+
+async def test_a_cancelled_waiter_never_cancels_the_shared_call() -> None:
+    # Issue 11, item 2: one request timed out, and another identical request, which
+    # shared its judge call, got CancelledError (a 500).
+    judge = SlowJudge(delay=0.2)
+    caller = JudgeCaller(judge, cache=None)
+    messages: list[Message] = [{"role": "user", "content": "q"}]
+    first = asyncio.create_task(caller.converse(messages, item_id="x"))
+    await asyncio.sleep(0.02)
+    waiter = asyncio.create_task(caller.converse(messages, item_id="x"))
+    await asyncio.sleep(0.02)
+    waiter.cancel()
+    answer = await first
+    assert answer.response.text == "Answer: B"
+    assert waiter.cancelled()
+    assert (judge.started, judge.finished, judge.cancelled) == (1, 1, 0)
+
+
+async def test_when_the_first_caller_is_cancelled_the_others_still_get_an_answer() -> None:
+    # Its call is abandoned and made again for the callers that still wait.
+    judge = SlowJudge(delay=0.2)
+    caller = JudgeCaller(judge, cache=None)
+    messages: list[Message] = [{"role": "user", "content": "q"}]
+    first = asyncio.create_task(caller.converse(messages, item_id="x"))
+    await asyncio.sleep(0.02)
+    others = [asyncio.create_task(caller.converse(messages, item_id="x")) for _ in range(2)]
+    await asyncio.sleep(0.02)
+    first.cancel()
+    answers = await asyncio.gather(*others)
+    assert [a.response.text for a in answers] == ["Answer: B", "Answer: B"]
+    assert first.cancelled()
+    assert (judge.started, judge.finished, judge.cancelled) == (2, 1, 1)
+
+
+async def test_a_shared_call_stops_when_every_caller_is_gone() -> None:
+    # Abandoned work does not keep the judge (and a call slot) busy.
+    judge = SlowJudge(delay=5)
+    caller = JudgeCaller(judge, cache=None, concurrency=1)
+    messages: list[Message] = [{"role": "user", "content": "q"}]
+    waiting = [asyncio.create_task(caller.converse(messages)) for _ in range(3)]
+    await asyncio.sleep(0.05)
+    for task in waiting:
+        task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)
+    for _ in range(3):
+        await asyncio.sleep(0)  # let a handed-over call see its cancellation
+    assert judge.finished == 0
+    assert judge.started == judge.cancelled  # nothing still running
+    # the slot is free again: a new call is not stuck behind the abandoned one
+    judge.delay = 0
+    other: list[Message] = [{"role": "user", "content": "another"}]
+    answer = await asyncio.wait_for(caller.converse(other), timeout=2)
+    assert answer.response.text == "Answer: B"
+
+
+async def test_a_failure_of_the_shared_call_reaches_every_caller() -> None:
+    class Failing(SlowJudge):
+        async def complete(
+            self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+        ) -> JudgeResponse:
+            await super().complete(messages, labels=labels)
+            raise ValueError("boom")
+
+    judge = Failing(delay=0.05)
+    caller = JudgeCaller(judge, cache=None)
+    messages: list[Message] = [{"role": "user", "content": "q"}]
+    results = await asyncio.gather(
+        caller.converse(messages), caller.converse(messages), return_exceptions=True
+    )
+    assert all(isinstance(r, JudgeError) for r in results), results
+    assert judge.started == 1

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +46,81 @@ def test_console_script_is_installed() -> None:
         check=True,
     )
     assert "prin-guard" in out.stdout
+
+
+# -- the same judge spellings and options in every command ------------------------------
+
+JUDGE_MODULE = """
+def judge(prompt: str) -> str:
+    # always A: consistent when the reverse answer names every other option
+    if "incorrect" in prompt:
+        letters = [c for c in "BCDE" if f'"{c})' in prompt]
+        return "Answer: " + ", ".join(letters)
+    return "Answer: A"
+
+
+def make():
+    return judge
+"""
+
+
+@pytest.fixture
+def python_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "cli_test_judge.py").write_text(JUDGE_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    return "python:cli_test_judge:make"
+
+
+def test_check_takes_a_python_factory_judge(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--question", "2 + 2?", "--candidate", "4", "--candidate", "5"]
+    assert main([*args, "--judge", python_judge, "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["correct"] == ["A"]
+    assert verdict["flags"] == []
+
+
+def test_eval_and_probe_take_the_same_python_judge(python_judge: str, tmp_path: Path) -> None:
+    fast = ["--analyses", "none", "--methods", "direct,reverse,synergy", "--mitigation", "none"]
+    common = ["--limit", "3", "--judge", python_judge, "--cache", "memory"]
+    assert main(["eval", "mathqa", *common, *fast, "--out", "e"]) == 0
+    summary = json.loads((tmp_path / "e" / "summary.json").read_text())
+    assert summary["items_judged"] == 3
+    assert summary["configs"]["none"]["prin"] == 0.0
+    assert summary["run"]["config"]["judge"] == {"kind": "function", "name": python_judge}
+    assert main(["probe", "mathqa", *common, "--type", "closed", "--out", "p"]) == 0
+    probe = json.loads((tmp_path / "p" / "summary.json").read_text())
+    assert probe["items_judged"] == 3
+    assert list(probe["by_type"]) == ["closed"]
+
+
+def test_eval_passes_the_guard_options_to_every_guard(python_judge: str, tmp_path: Path) -> None:
+    # --policy and --threshold reach the eval's guards (they were ignored before)
+    fast = ["--analyses", "none", "--methods", "direct,reverse,synergy", "--mitigation", "none"]
+    args = ["--limit", "2", "--judge", python_judge, "--cache", "memory", *fast]
+    assert main(["eval", "mathqa", *args, "--policy", "direct", "--threshold", "0.5"]) == 0
+    items = next((tmp_path / "runs").rglob("items.jsonl"))
+    record = json.loads(items.read_text().splitlines()[0])
+    verdict = record["configs"]["none"]
+    assert verdict["policy"] == "direct"
+    assert verdict["threshold"] == 0.5
+
+
+@pytest.mark.parametrize("spelling", ["neg-exp", "neg_exp", "NEG-EXP"])
+def test_mitigation_spellings_are_one(
+    python_judge: str, spelling: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--question", "2 + 2?", "--candidate", "4", "--candidate", "5"]
+    assert main([*args, "--judge", python_judge, "--mitigation", spelling, "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["reverse"]["mitigations"] == ["neg_exp"]
+
+
+def test_a_bad_option_names_the_field(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--question", "2 + 2?", "--candidate", "4", "--candidate", "5"]
+    assert main([*args, "--judge", python_judge, "--mitigation", "magic"]) == 2
+    assert "mitigations: unknown mitigation 'magic'" in capsys.readouterr().err

@@ -24,9 +24,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from prin_guard._calls import CallLimit, JudgeCaller
+from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Candidate, Item, Message
+from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache
 from prin_guard.eval._datasets import (
     LabeledItem,

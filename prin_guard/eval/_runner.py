@@ -33,11 +33,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from prin_guard._calls import CallLimit, JudgeCaller
+from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Candidate, Item, Leg, Polarity, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache
 from prin_guard.eval._datasets import LabeledItem
 from prin_guard.judges import Judge
