@@ -172,8 +172,12 @@ def test_startup_refuses_to_run_without_keys_unless_told() -> None:
 def test_open_paths_and_metrics_auth() -> None:
     with service() as client:
         assert client.get("/healthz").status_code == 200
-        assert client.get("/openapi.json").status_code == 200
-        assert client.get("/docs").status_code == 200
+        # The schema needs a key unless docs_open; there is no CDN-loaded docs page.
+        assert client.get("/openapi.json").status_code == 401
+        assert client.get("/openapi.json", headers=AUTH).status_code == 200
+        assert client.get("/docs").status_code == 401
+        assert client.get("/docs", headers=AUTH).status_code == 404
+        assert client.get("/redoc", headers=AUTH).status_code == 404
         assert client.get("/metrics").status_code == 401
         assert client.get("/metrics", headers=AUTH).status_code == 200
         assert client.get("/nowhere", headers=AUTH).json()["error"]["type"] == "not_found"
@@ -183,6 +187,12 @@ def test_open_paths_and_metrics_auth() -> None:
     with service(metrics_open=True) as client:
         assert client.get("/metrics").status_code == 200
         assert client.post("/v1/verdicts", json={"item": ITEM}).status_code == 401
+        assert client.get("/openapi.json").status_code == 401
+    with service(docs_open=True) as client:
+        assert client.get("/openapi.json").status_code == 200
+        assert client.get("/docs").status_code == 401  # no such page: like any unknown path
+        assert client.post("/v1/verdicts", json={"item": ITEM}).status_code == 401
+    assert load_config(environ={"PRIN_GUARD_DOCS_OPEN": "true"}).docs_open is True
 
 
 # -- limits ---------------------------------------------------------------------------
@@ -285,6 +295,9 @@ def test_single_verdict_and_a_bad_single_item() -> None:
     assert "either 'item'" in neither.json()["error"]["message"]
     assert not_json.status_code == 422
     assert not_json.json()["error"]["type"] == "invalid_request"
+    # The field is the body, not the parser's character offset; the offset is in the message.
+    assert not_json.json()["error"]["field"] == "body"
+    assert not_json.json()["error"]["message"].startswith("body: not valid JSON at position 1")
 
 
 def test_a_batch_with_one_bad_item() -> None:
@@ -505,7 +518,10 @@ def test_judge_errors() -> None:
         samples = metrics_of(client)
     assert single.status_code == 502
     assert single.json()["error"]["type"] == "judge_error"
-    assert "the judge exploded" in single.json()["error"]["message"]
+    assert single.json()["error"]["request_id"] == single.headers["x-request-id"]
+    assert single.headers["x-request-id"] in single.json()["error"]["message"]
+    assert "exploded" not in single.text  # the judge's own text stays in the server log
+    assert "exploded" not in batch.text
     assert batch.status_code == 200
     good, bad = batch.json()["verdicts"]
     assert good["correct"] == ["C"]
@@ -519,17 +535,45 @@ def test_judge_errors() -> None:
     assert samples['prin_guard_judge_calls_total{outcome="error"}'] >= 2
 
 
-def test_judge_error_messages_never_carry_the_keys() -> None:
-    def leaky(prompt: str) -> str:
-        raise ValueError(f"upstream said: bad key {KEY}")
+def test_judge_error_messages_never_carry_the_keys(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11, item 6: a 502 body carried the provider's message, key and host included."""
+    provider_key = "sk-provider-0123456789abcdef"
+    monkeypatch.setenv("ACME_API_KEY", provider_key)
 
+    def leaky(prompt: str) -> str:
+        raise ValueError(
+            f"upstream said: bad key {KEY}; Authorization: Bearer {provider_key} "
+            "at https://svc:hunter2@llm.internal.example:8443/v1 (internal host)"
+        )
+
+    caplog.set_level(logging.INFO)
     with service(judge=FunctionJudge(leaky, name="leaky")) as client:
-        single = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+        single = client.post(
+            "/v1/verdicts", json={"item": {**ITEM, "id": "leak"}}, headers={**AUTH,
+            "X-Request-ID": "req-leak-1"},
+        )  # fmt: skip
         batch = client.post("/v1/verdicts", json={"items": [ITEM]}, headers=AUTH)
     assert single.status_code == 502
+    assert single.json()["error"] == {
+        "type": "judge_error",
+        "message": "the judge failed; the server log has the details (request id req-leak-1)",
+        "request_id": "req-leak-1",
+    }
+    batch_error = batch.json()["verdicts"][0]["error"]["message"]
+    assert batch.headers["x-request-id"] in batch_error
     for response in (single, batch):
-        assert KEY not in response.text
-        assert "[redacted]" in response.text
+        for secret in (KEY, provider_key, "hunter2", "llm.internal", "upstream said"):
+            assert secret not in response.text
+    failures = [r.getMessage() for r in caplog.records if "judge_failed" in r.getMessage()]
+    assert len(failures) == 2
+    assert "request_id='req-leak-1'" in failures[0] and "item_id='leak'" in failures[0]
+    for line in failures:
+        assert "upstream said" in line and "llm.internal.example" in line
+        assert "https://[redacted]@llm.internal" in line
+        for secret in (KEY, provider_key, "hunter2"):
+            assert secret not in line
 
 
 def test_a_request_that_takes_too_long() -> None:
@@ -701,9 +745,7 @@ def test_each_app_has_its_own_registry() -> None:
 
 def test_openapi_schema() -> None:
     with service() as client:
-        schema = client.get("/openapi.json").json()
-        docs = client.get("/docs")
-    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+        schema = client.get("/openapi.json", headers=AUTH).json()
     operation = schema["paths"]["/v1/verdicts"]["post"]
     assert {"HTTPBearer", "APIKeyHeader"} <= set(schema["components"]["securitySchemes"])
     assert operation["security"] == [{"HTTPBearer": []}, {"APIKeyHeader": []}]
@@ -724,7 +766,7 @@ def test_generated_requests_never_get_a_5xx() -> None:
     from hypothesis import HealthCheck, given, settings
 
     with service(max_batch=20) as client:
-        schema = schemathesis.openapi.from_dict(client.get("/openapi.json").json())
+        schema = schemathesis.openapi.from_dict(client.get("/openapi.json", headers=AUTH).json())
         base = str(client.base_url)
         seen: dict[int, int] = {}
         for mode, examples in (
@@ -755,6 +797,24 @@ def test_generated_requests_never_get_a_5xx() -> None:
                     response.json()
 
             check()
+        # Two bodies the generator does not reach (issue 11): a lone surrogate in the
+        # question, and 10,001 candidates; alone and inside a batch.
+        surrogate = {**ITEM, "question": "What is 2 + 2? \ud800"}
+        many = {"question": "Q?", "candidates": [f"c{i}" for i in range(10_001)]}
+        for body in ({"item": surrogate}, {"item": many}):
+            response = client.post(
+                "/v1/verdicts",
+                content=json.dumps(body).encode(),  # JSON escapes the surrogate
+                headers={**AUTH, "Content-Type": "application/json"},
+            )
+            assert 400 <= response.status_code < 500, response.text
+        batch = client.post(
+            "/v1/verdicts",
+            content=json.dumps({"items": [ITEM, surrogate, many]}).encode(),
+            headers={**AUTH, "Content-Type": "application/json"},
+        )
+        assert batch.status_code == 200, batch.text
+        assert [e["index"] for e in batch.json()["errors"]] == [1, 2]
     assert seen.get(200, 0) > 0
     assert any(400 <= status < 500 for status in seen)
 
@@ -914,3 +974,434 @@ def test_rule_judge_helper_is_deterministic() -> None:
     assert rule("please output the incorrect ones.") == "Answer: A, B"
     assert slow().identity() == {"kind": "function", "name": "slow-scripted"}
     assert isinstance(scripted(), ScriptedJudge)
+
+
+# -- hardening (issue 11) -------------------------------------------------------------
+
+
+def post_in_thread(
+    client: httpx.Client, body: dict[str, Any], results: list[httpx.Response]
+) -> threading.Thread:
+    thread = threading.Thread(
+        target=lambda: results.append(client.post("/v1/verdicts", json=body, headers=AUTH))
+    )
+    thread.start()
+    return thread
+
+
+def test_a_timed_out_request_never_fails_an_identical_one() -> None:
+    """Item 2: the first request's timeout cancelled the judge call the others shared.
+
+    The judge answers only when the test says so. The first request joins the call,
+    the others join it 0.5 s later; the first times out at 1 s, the judge is then
+    released, and the others (whose own timeouts are 0.5 s further on) get verdicts.
+    """
+    release = threading.Event()
+    entered: list[str] = []
+
+    async def held(prompt: str) -> str:
+        import asyncio
+
+        entered.append(prompt)
+        while not release.is_set():
+            await asyncio.sleep(0.01)
+        reply = rule(prompt)
+        assert isinstance(reply, str)
+        return reply
+
+    judge = FunctionJudge(held, name="held")
+    other = {"question": "What is 3 + 3?", "candidates": ["5", "7", "6"]}
+    with service(judge=judge, request_timeout=1.0) as client:
+        first: list[httpx.Response] = []
+        later: list[httpx.Response] = []
+        first_thread = post_in_thread(client, {"item": ITEM}, first)
+        deadline = time.monotonic() + 5
+        while len(entered) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        single = post_in_thread(client, {"item": ITEM}, later)
+        first_thread.join(timeout=10)
+        release.set()
+        single.join(timeout=10)
+        batch = client.post("/v1/verdicts", json={"items": [ITEM, other]}, headers=AUTH)
+    assert first[0].status_code == 504, first[0].text
+    assert later[0].status_code == 200, later[0].text
+    assert later[0].json()["verdict"]["correct"] == ["C"]
+    assert batch.status_code == 200, batch.text
+    assert [v["correct"] for v in batch.json()["verdicts"]] == [["C"], ["C"]]
+    assert batch.json()["errors"] == []
+
+
+def test_a_batch_waiting_on_a_timed_out_call_gets_its_verdicts() -> None:
+    """Item 2, batch: a batch holding the item got a 500 for the whole batch."""
+    release = threading.Event()
+    entered: list[str] = []
+
+    async def held(prompt: str) -> str:
+        import asyncio
+
+        entered.append(prompt)
+        while not release.is_set():
+            await asyncio.sleep(0.01)
+        reply = rule(prompt)
+        assert isinstance(reply, str)
+        return reply
+
+    other = {"question": "What is 3 + 3?", "candidates": ["5", "7", "6"]}
+    with service(judge=FunctionJudge(held, name="held"), request_timeout=1.0) as client:
+        first: list[httpx.Response] = []
+        later: list[httpx.Response] = []
+        first_thread = post_in_thread(client, {"item": ITEM}, first)
+        deadline = time.monotonic() + 5
+        while len(entered) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        batch_thread = post_in_thread(client, {"items": [other, ITEM]}, later)
+        first_thread.join(timeout=10)
+        release.set()
+        batch_thread.join(timeout=10)
+    assert first[0].status_code == 504, first[0].text
+    assert later[0].status_code == 200, later[0].text
+    assert [v["correct"] for v in later[0].json()["verdicts"]] == [["C"], ["C"]]
+    assert later[0].json()["errors"] == []
+
+
+def test_too_many_candidates() -> None:
+    """Item 1: nothing limited the number of candidates."""
+    many = {"question": "Q?", "candidates": [f"c{i}" for i in range(65)]}
+    with service() as client:
+        single = client.post("/v1/verdicts", json={"item": many}, headers=AUTH)
+        batch = client.post("/v1/verdicts", json={"items": [ITEM, many]}, headers=AUTH)
+        enough = client.post(
+            "/v1/verdicts", json={"item": {**many, "candidates": many["candidates"][:64]}},
+            headers=AUTH,
+        )  # fmt: skip
+    assert single.status_code == 422, single.text
+    error = single.json()["error"]
+    assert (error["type"], error["field"], error["limit"], error["max"]) == (
+        "invalid_item", "candidates", "max_candidates", 64,
+    )  # fmt: skip
+    assert "65 candidates" in error["message"] and "64" in error["message"]
+    assert batch.status_code == 200
+    good, bad = batch.json()["verdicts"]
+    assert good["correct"] == ["C"] and good["flags"] != ["invalid_item"]
+    assert bad["flags"] == ["invalid_item"]
+    assert [(e["index"], e["field"]) for e in batch.json()["errors"]] == [(1, "candidates")]
+    assert enough.status_code == 200
+    with service(max_candidates=3) as client:
+        four = {**ITEM, "candidates": ["1", "2", "3", "4"]}
+        assert client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH).status_code == 200
+        refused = client.post("/v1/verdicts", json={"item": four}, headers=AUTH)
+        assert refused.status_code == 422 and refused.json()["error"]["max"] == 3
+    loaded = load_config(environ={"PRIN_GUARD_MAX_CANDIDATES": "10"})
+    assert (loaded.max_candidates, ServerConfig().max_candidates) == (10, 64)
+
+
+def test_twenty_thousand_candidates_do_not_hold_up_other_requests() -> None:
+    """Item 1: 20,000 labelled candidates took 20 s on the event loop; /healthz waited."""
+    big = {
+        "question": "Q?",
+        "candidates": [{"label": f"L{i}", "text": f"c{i}"} for i in range(20_000)],
+    }
+    results: dict[str, httpx.Response] = {}
+    with service() as client:
+
+        def ask(name: str) -> None:
+            if name == "big":
+                results[name] = client.post("/v1/verdicts", json={"item": big}, headers=AUTH)
+            else:
+                results[name] = client.get("/healthz")
+
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(ask, ["big", "health"]))
+    assert results["big"].status_code == 422
+    assert results["big"].json()["error"]["limit"] == "max_candidates"
+    assert results["health"].status_code == 200
+
+
+def test_request_ids() -> None:
+    with service(max_body_bytes=1000) as client:
+        given = client.post(
+            "/v1/verdicts", json={"item": ITEM}, headers={**AUTH, "X-Request-ID": "abc-123.x:y"}
+        )
+        unsafe = client.get("/healthz", headers={"X-Request-ID": "bad id\"='x'"})
+        too_long = client.get("/healthz", headers={"X-Request-ID": "a" * 200})
+        refused = client.post("/v1/verdicts", json={"item": ITEM})
+        too_large = client.post("/v1/verdicts", content=b"x" * 2000, headers=AUTH)
+        fresh = [client.get("/healthz").headers["x-request-id"] for _ in range(2)]
+    assert given.headers["x-request-id"] == "abc-123.x:y"
+    for response in (unsafe, too_long, refused, too_large):
+        assert len(response.headers["x-request-id"]) == 32, response.headers
+    assert unsafe.headers["x-request-id"] != "bad id\"='x'"
+    assert fresh[0] != fresh[1]
+
+
+def test_log_lines_carry_the_request_id(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    exploding = {"question": "EXPLODE?", "candidates": ["2", "3"]}
+    with service() as client:
+        client.post("/v1/verdicts", json={"item": ITEM}, headers={"X-Request-ID": "rid-auth"})
+        client.post(
+            "/v1/verdicts", json={"item": exploding}, headers={**AUTH, "X-Request-ID": "rid-boom"}
+        )
+        client.post("/v1/verdicts", json={"item": ITEM}, headers={**AUTH, "X-Request-ID": "rid-ok"})
+    lines = {
+        rid: [r.getMessage() for r in caplog.records if rid in r.getMessage()]
+        for rid in ("rid-auth", "rid-boom", "rid-ok")
+    }
+    assert any("auth_failed" in line for line in lines["rid-auth"])
+    assert any("judge_failed" in line for line in lines["rid-boom"])
+    # the access line, and the library's own events (cache, legs) during the request
+    for rid in lines:
+        assert any("uvicorn" not in line and '"POST /v1/verdicts' in line for line in lines[rid])
+    assert sum("request_id='rid-ok'" in line for line in lines["rid-ok"]) >= 2
+
+
+def test_server_log_events_are_bounded(caplog: pytest.LogCaptureFixture) -> None:
+    """Item 8: a 900 KB id was logged in full; no server event field passes 500 chars."""
+    caplog.set_level(logging.INFO)
+
+    def loud(prompt: str) -> str:
+        raise ValueError("upstream: " + "x" * 20_000)
+
+    with service(judge=FunctionJudge(loud, name="loud")) as client:
+        client.get("/" + "p" * 10_000, headers={"X-API-Key": WRONG_KEY})
+        failed = client.post("/v1/verdicts", json={"item": {**ITEM, "id": "i" * 200}}, headers=AUTH)
+        client.get("/healthz?" + "q" * 10_000)
+    assert failed.status_code == 502
+    ours = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "uvicorn.access"
+        or any(e in r.getMessage() for e in ("auth_failed", "judge_failed"))
+    ]
+    assert len(ours) >= 5
+    for line in ours:
+        assert len(line) < 2_000, line[:200]
+    assert any("more chars]" in line for line in ours)
+
+
+def test_access_log_filter_redacts_query_strings() -> None:
+    from prin_guard.server._logs import AccessLogFilter
+
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", f"/v1/verdicts?api_key={KEY}&x=1", "1.1", 401), None,
+    )  # fmt: skip
+    assert AccessLogFilter().filter(record)
+    assert record.getMessage() == '127.0.0.1:5000 - "GET /v1/verdicts?[redacted] HTTP/1.1" 401'
+    plain = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/healthz", "1.1", 200), None,
+    )  # fmt: skip
+    AccessLogFilter().filter(plain)
+    assert plain.getMessage() == '127.0.0.1:5000 - "GET /healthz HTTP/1.1" 200'
+
+
+def test_a_key_in_the_query_string_never_reaches_the_access_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Item 9: a key sent as ?api_key= was refused but written to the access log."""
+    caplog.set_level(logging.INFO)
+    with service() as client:
+        refused = client.post("/v1/verdicts", params={"api_key": KEY}, json={"item": ITEM})
+    assert refused.status_code == 401
+    access = [r.getMessage() for r in caplog.records if r.name == "uvicorn.access"]
+    assert any("/v1/verdicts?[redacted]" in line for line in access), access
+    server_side = [r.getMessage() for r in caplog.records if r.name != "httpx"]  # not the client's
+    assert not any(KEY in line for line in server_side)
+
+
+def test_two_authorization_headers_are_refused() -> None:
+    """Item 10a: the middleware read the last Authorization header, the route the first."""
+    with service() as client:
+        for headers in (
+            [("Authorization", f"Bearer {WRONG_KEY}"), ("Authorization", f"Bearer {KEY}")],
+            [("Authorization", f"Bearer {KEY}"), ("Authorization", f"Bearer {WRONG_KEY}")],
+            [("X-API-Key", KEY), ("X-API-Key", WRONG_KEY)],
+        ):
+            response = client.post(
+                "/v1/verdicts", json={"item": ITEM}, headers=httpx.Headers(headers)
+            )
+            assert response.status_code == 400, response.text
+            assert "more than one" in response.json()["error"]["message"]
+        both_kinds = client.post(
+            "/v1/verdicts", json={"item": ITEM},
+            headers={"Authorization": f"Bearer {KEY}", "X-API-Key": WRONG_KEY},
+        )  # fmt: skip
+    assert both_kinds.status_code == 200  # the bearer token counts, for both readers
+
+
+def test_serving_without_auth_warns_once_at_startup(caplog: pytest.LogCaptureFixture) -> None:
+    """Item 10c: allow_no_auth served everything without a word."""
+    caplog.set_level(logging.INFO)
+    with serving(create_app(ServerConfig(allow_no_auth=True), judge=scripted())) as client:
+        client.get("/healthz")
+        client.get("/healthz")
+    warnings = [r for r in caplog.records if "auth_disabled" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
+    caplog.clear()
+    with service():
+        pass
+    assert "auth_disabled" not in caplog.text
+
+
+def test_client_disconnects_cancel_judge_calls(caplog: pytest.LogCaptureFixture) -> None:
+    """Item 7: 20 disconnected clients left 40 calls of 5 s running, logged as 200."""
+    caplog.set_level(logging.INFO)
+    finished: list[str] = []
+
+    async def slow_answer(prompt: str) -> str:
+        import asyncio
+
+        await asyncio.sleep(5)
+        finished.append(prompt)
+        return "Answer: A"
+
+    with service(judge=FunctionJudge(slow_answer, name="five-seconds")) as client:
+        base = str(client.base_url)
+
+        def leave(index: int) -> None:
+            item = {**ITEM, "question": f"What is {index} + 2?"}
+            with (
+                httpx.Client(base_url=base, timeout=0.5) as impatient,
+                pytest.raises(httpx.ReadTimeout),
+            ):
+                impatient.post("/v1/verdicts", json={"item": item}, headers=AUTH)
+
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(leave, range(3)))
+        gone = 'method="POST",route="/v1/verdicts",status="499"'
+        deadline = time.monotonic() + 4  # under the judge's 5 s
+        while True:
+            # the judge calls are cancelled a moment before each 499 is recorded
+            samples = metrics_of(client)
+            cancelled = samples['prin_guard_judge_calls_total{outcome="cancelled"}']
+            left = samples.get(f"prin_guard_http_request_duration_seconds_count{{{gone}}}")
+            if (cancelled == 6 and left == 3) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    assert cancelled == 6
+    assert samples[f"prin_guard_http_request_duration_seconds_count{{{gone}}}"] == 3
+    assert samples['prin_guard_judge_calls_total{outcome="ok"}'] == 0
+    assert finished == []
+    assert caplog.text.count("client_disconnected") == 3
+
+
+def test_sync_judges_run_on_the_servers_own_bounded_pool() -> None:
+    """Item 7: sync judges ran on the loop's default pool (6 threads on 2 cores)."""
+    threads: set[str] = set()
+    lock = threading.Lock()
+
+    def blocking(prompt: str) -> str:
+        with lock:
+            threads.add(threading.current_thread().name)
+        time.sleep(0.05)
+        reply = rule(prompt)
+        assert isinstance(reply, str)
+        return reply
+
+    items = [{**ITEM, "question": f"What is {i} + 2?"} for i in range(6)]
+    with service(judge=FunctionJudge(blocking, name="blocking"), judge_threads=2) as client:
+        response = client.post("/v1/verdicts", json={"items": items}, headers=AUTH)
+    assert response.status_code == 200
+    assert all(v["correct"] == ["C"] for v in response.json()["verdicts"])
+    assert threads and all(name.startswith("prin-guard-judge") for name in threads), threads
+    assert len(threads) <= 2
+    from prin_guard.server._app import judge_threads
+
+    assert judge_threads(ServerConfig(judge_threads=3)) == 3
+    assert judge_threads(ServerConfig()) == min(32, 4 * (os.cpu_count() or 1))
+
+
+def test_cache_misses_count_once_per_judged_leg_with_single_flight(
+    own_redis: RedisServer,
+) -> None:
+    """Item 10e: with Redis single flight each judged leg read the cache twice: two misses."""
+    app = create_app(config(redis_url=own_redis.url, redis_namespace="misses"), judge=scripted())
+    with serving(app) as client:
+        client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+        first = metrics_of(client)
+        client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+        second = metrics_of(client)
+    assert first["prin_guard_cache_misses_total"] == 2
+    assert first["prin_guard_cache_hits_total"] == 0
+    assert second["prin_guard_cache_misses_total"] == 2
+    assert second["prin_guard_cache_hits_total"] == 2
+
+
+SCRUB_CASES = [
+    pytest.param("plain text", (), "plain text", id="nothing"),
+    pytest.param(f"bad key {KEY}!", (KEY,), "bad key [redacted]!", id="configured-secret"),
+    pytest.param(
+        "Authorization: Bearer sk-abc123456789", (), "Authorization: Bearer [redacted]",
+        id="authorization-header",
+    ),
+    pytest.param(
+        "{'authorization': 'Basic dXNlcjpwYXNz'}", (), "{'authorization': 'Basic [redacted]'}",
+        id="authorization-in-a-dict",
+    ),
+    pytest.param("sent bearer abcdefgh12345", (), "sent bearer [redacted]", id="bare-bearer"),
+    pytest.param(
+        "https://user:pa55@db.internal:5432/x", (), "https://[redacted]@db.internal:5432/x",
+        id="url-credentials",
+    ),
+    pytest.param(
+        "redis://:hunter2@cache:6379/0 and http://host/no-creds", (),
+        "redis://[redacted]@cache:6379/0 and http://host/no-creds", id="url-password-only",
+    ),
+    pytest.param(
+        'api_key=sk-123&x=1 "x-api-key": "abc" password=pw', (),
+        'api_key=[redacted]&x=1 "x-api-key": "[redacted]" password=[redacted]',
+        id="key-like-parameters",
+    ),
+    pytest.param(
+        "key sk-live-0123456789 and sk-live-0123456789xyz", ("sk-live-0123456789",
+        "sk-live-0123456789xyz"), "key [redacted] and [redacted]", id="longest-secret-first",
+    ),
+    pytest.param("an email a@b.example stays", (), "an email a@b.example stays", id="email"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "secrets", "expected"), SCRUB_CASES)
+def test_scrub(text: str, secrets: tuple[str, ...], expected: str) -> None:
+    from prin_guard.server._scrub import scrub
+
+    assert scrub(text, secrets) == expected
+
+
+def test_provider_keys_from_the_environment() -> None:
+    from prin_guard.server._config import provider_keys_from_env
+
+    found = provider_keys_from_env(
+        {"OPENAI_API_KEY": " sk-0123456789 ", "ANTHROPIC_API_KEY": "short", "HOME": "/root"}
+    )
+    assert found == ("sk-0123456789",)
+
+
+def test_responses_only_lose_exact_secrets() -> None:
+    from prin_guard.server._scrub import Scrubber
+
+    scrubber = Scrubber([KEY])
+    text = f"password=hunter2 at ssh://git@host.example, {KEY}"
+    assert scrubber.secrets_only(text) == "password=hunter2 at ssh://git@host.example, [redacted]"
+
+
+def test_served_access_lines_show_the_request_id_and_no_query() -> None:
+    from uvicorn.logging import AccessFormatter
+
+    from prin_guard.server._logs import REQUEST_ID, AccessLogFilter
+    from prin_guard.server._serve import _log_config
+
+    formatter = AccessFormatter(fmt=_log_config("info")["formatters"]["access"]["fmt"])
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", f"/healthz?key={KEY}", "1.1", 200), None,
+    )  # fmt: skip
+    token = REQUEST_ID.set("rid-7")
+    try:
+        AccessLogFilter().filter(record)
+    finally:
+        REQUEST_ID.reset(token)
+    line = formatter.format(record)
+    assert line.endswith('"GET /healthz?[redacted] HTTP/1.1" 200 OK request_id=rid-7'), line

@@ -6,19 +6,21 @@ limit (``concurrency`` calls in flight per worker) for every request. One
 :class:`~prin_guard.Guard` per distinct combination of options (a
 :class:`~prin_guard.GuardOptions` with the server's ``max_chars``), all asking
 through that caller; the judge under it counts and times every call.
+
+Synchronous function judges run on the worker's own bounded thread pool
+(``judge_threads``), set as the event loop's default executor at startup. A
+judge failure reaches the client as an error kind and the request id only; its
+text, scrubbed of secrets, goes to the log (``judge_failed``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import enum
 import json
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from fastapi import FastAPI, Request, Security
@@ -29,15 +31,13 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Flag, Item, Verdict, VerdictError
-from prin_guard._options import GuardOptions
-from prin_guard.cache import Cache, MemoryCache
-from prin_guard.judges import Judge, JudgeResponse, Message, judge_from_spec
-from prin_guard.server._config import ServerConfig
+from prin_guard.cache import Cache
+from prin_guard.judges import Judge
+from prin_guard.server._config import ServerConfig, provider_keys_from_env
+from prin_guard.server._logs import REQUEST_ID, event, install_log_filters
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._middleware import ApiKeys, GuardMiddleware, error_body
 from prin_guard.server._schemas import (
@@ -45,14 +45,21 @@ from prin_guard.server._schemas import (
     ErrorResponse,
     HealthResponse,
     SingleVerdictResponse,
-    VerdictOptions,
     VerdictRequest,
 )
+from prin_guard.server._scrub import Scrubber
+from prin_guard.server._state import (
+    FROM_CONFIG,
+    _Default,
+    _public_identity,
+    _State,
+    check_servable,
+    judge_threads,
+)
 
-__all__ = ["FROM_CONFIG", "check_servable", "create_app"]
+__all__ = ["FROM_CONFIG", "check_servable", "create_app", "judge_threads"]
 
-_MAX_GUARDS: Final = 64
-_DOC_PATHS: Final = ("/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc")
+_SCHEMA_PATH: Final = "/openapi.json"
 _STATUS_TYPES: Final = {
     400: "invalid_request",
     401: "unauthorized",
@@ -61,156 +68,6 @@ _STATUS_TYPES: Final = {
     413: "body_too_large",
     503: "unavailable",
 }
-
-
-class _Default(enum.Enum):
-    FROM_CONFIG = "from_config"
-
-
-FROM_CONFIG: Final = _Default.FROM_CONFIG
-"""``create_app(cache=FROM_CONFIG)``: build the cache from the configuration at startup."""
-
-
-class _MeteredJudge:
-    """The app's judge, with every call counted by outcome and timed.
-
-    Same identity as the judge it wraps, so cache keys do not change. It has no
-    limit of its own: the worker's JudgeCaller admits ``concurrency`` calls at a
-    time, so only calls that reach the judge are timed (never a wait for a slot).
-    """
-
-    def __init__(self, inner: Judge, metrics: ServerMetrics) -> None:
-        self.inner = inner
-        self._metrics = metrics
-
-    def identity(self) -> Mapping[str, Any]:
-        return self.inner.identity()
-
-    async def complete(
-        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
-    ) -> JudgeResponse:
-        started = time.perf_counter()
-        try:
-            response = await self.inner.complete(messages, labels=labels)
-        except asyncio.CancelledError:
-            self._metrics.observe_judge_call("cancelled", started)
-            raise
-        except BaseException:
-            self._metrics.observe_judge_call("error", started)
-            raise
-        self._metrics.observe_judge_call("ok", started)
-        return response
-
-
-@dataclass
-class _State:
-    config: ServerConfig
-    metrics: ServerMetrics
-    judge: Judge | None
-    cache: Cache | _Default | None
-    secrets: tuple[str, ...]
-    cache_owned: bool = False
-    caller: JudgeCaller | None = None
-    """The worker's one call layer (cache, single flight, limit), shared by every guard."""
-    guards: OrderedDict[tuple[Any, ...], Guard] = field(default_factory=OrderedDict)
-
-    @property
-    def ready(self) -> bool:
-        return self.caller is not None
-
-    def live_cache(self) -> Cache | None:
-        return None if isinstance(self.cache, _Default) else self.cache
-
-    async def start(self) -> None:
-        if self.judge is None:
-            # Loading a local model takes seconds: off the event loop.
-            self.judge = await asyncio.to_thread(build_judge, self.config)
-        if isinstance(self.cache, _Default):
-            self.cache = _build_cache(self.config)
-            self.cache_owned = True
-        self.caller = JudgeCaller(
-            _MeteredJudge(self.judge, self.metrics),
-            cache=self.live_cache(),
-            concurrency=self.config.concurrency,
-        )
-        log().info("server_started", judge=_public_identity(self.judge))
-
-    async def stop(self) -> None:
-        cache = self.live_cache()
-        if self.cache_owned and cache is not None:
-            closer = getattr(cache, "aclose", None)
-            if closer is not None:
-                await closer()
-
-    def options(self, requested: VerdictOptions) -> GuardOptions:
-        """The guard options of a request: the client's, with the server's own limits."""
-        return requested.to_options(max_chars=self.config.max_chars, on_inconsistent="flag")
-
-    def guard(self, options: GuardOptions) -> Guard:
-        """The guard for these options (created on first use, least recently used evicted).
-
-        Guards are cheap (a template, a key scope): everything costly is the caller's,
-        which every guard shares.
-        """
-        key = options.key()
-        found = self.guards.get(key)
-        if found is not None:
-            self.guards.move_to_end(key)
-            return found
-        assert self.caller is not None
-        made = Guard(self.caller, options=options)
-        self.guards[key] = made
-        while len(self.guards) > _MAX_GUARDS:
-            self.guards.popitem(last=False)
-        return made
-
-    def scrub(self, text: str) -> str:
-        """``text`` with every configured secret replaced (keys, the Redis password)."""
-        for secret in self.secrets:
-            text = text.replace(secret, "[redacted]")
-        return text
-
-    def json(self, status: int, content: str | bytes, **headers: str) -> Response:
-        text = content.decode() if isinstance(content, bytes) else content
-        return Response(
-            self.scrub(text), status_code=status, media_type="application/json", headers=headers
-        )
-
-
-def build_judge(config: ServerConfig) -> Judge:
-    """The configured judge, spelled as :func:`~prin_guard.judges.judge_from_spec` reads it."""
-    return judge_from_spec(config.judge, api_base=config.api_base, structured=config.structured)
-
-
-def _build_cache(config: ServerConfig) -> Cache:
-    if config.redis_url is None:
-        return MemoryCache()
-    from prin_guard.cache import RedisCache
-
-    return RedisCache.from_url(
-        config.redis_url.get_secret_value(),
-        namespace=config.redis_namespace,
-        ttl=config.cache_ttl,
-    )
-
-
-def _public_identity(judge: Judge) -> dict[str, Any]:
-    """What /healthz may tell anyone: the judge's kind and model or name, nothing else."""
-    identity = dict(judge.identity())
-    shown = {"kind": identity.get("kind")}
-    for name in ("model", "name"):
-        if isinstance(identity.get(name), str):
-            shown[name] = identity[name]
-    return shown
-
-
-def check_servable(config: ServerConfig) -> None:
-    """Raise :class:`~prin_guard.UsageError` when ``config`` must not be served."""
-    if not config.api_keys and not config.allow_no_auth:
-        raise UsageError(
-            "no API keys configured: set PRIN_GUARD_API_KEYS (or api_keys in the config "
-            "file), or set allow_no_auth=true to serve without authentication"
-        )
 
 
 def create_app(
@@ -228,9 +85,14 @@ def create_app(
     check_servable(config)
     if judge is not None and not isinstance(judge, Judge):
         raise UsageError(f"judge: expected a Judge, got {type(judge).__name__}")
+    install_log_filters()
     metrics = ServerMetrics()
     state = _State(
-        config=config, metrics=metrics, judge=judge, cache=cache, secrets=config.secrets()
+        config=config,
+        metrics=metrics,
+        judge=judge,
+        cache=cache,
+        scrub=Scrubber((*config.secrets(), *provider_keys_from_env())),
     )
     keys = ApiKeys(key.get_secret_value() for key in config.api_keys)
 
@@ -251,6 +113,11 @@ def create_app(
         "keep what both answers agree on, and flag where the judge contradicts itself "
         "(Prompt-Reverse Inconsistency).",
         lifespan=lifespan,
+        # No Swagger UI or ReDoc: their pages load scripts from a public CDN. The
+        # schema stays at /openapi.json (behind a key unless docs_open).
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=_SCHEMA_PATH,
     )
     app.state.prin_guard = state
 
@@ -283,7 +150,8 @@ def create_app(
         description="Send `item` for one verdict or `items` for a batch (at most `max_batch`). "
         "A bad single item is a 422 naming the field; in a batch it gets a verdict flagged "
         "`invalid_item` and an entry in `errors`. A judge that fails is a 502 for a single "
-        "item and a verdict flagged `judge_error` in a batch.",
+        "item and a verdict flagged `judge_error` in a batch; either way the client gets "
+        "the request id (`X-Request-ID`), and the server log has the judge's error.",
     )
     async def verdicts(body: VerdictRequest) -> Response:
         if not state.ready:
@@ -343,11 +211,28 @@ def create_app(
     async def invalid_request(_: Request, exc: RequestValidationError) -> Response:
         details = []
         for error in exc.errors():
+            message = str(error.get("msg", "")).removeprefix("Value error, ")
+            if error.get("type") == "json_invalid":
+                # FastAPI puts the character offset where the field goes: say "body",
+                # and give the position in the message.
+                loc = error.get("loc", ())
+                position = loc[-1] if loc and isinstance(loc[-1], int) else None
+                reason = (error.get("ctx") or {}).get("error")
+                details.append(
+                    {
+                        "field": "body",
+                        "message": "not valid JSON"
+                        + (f" at position {position}" if position is not None else "")
+                        + (f": {reason}" if reason else ""),
+                        "type": "json_invalid",
+                    }
+                )
+                continue
             loc = [str(part) for part in error.get("loc", ()) if part != "body"]
             details.append(
                 {
                     "field": ".".join(loc) or "body",
-                    "message": str(error.get("msg", "")).removeprefix("Value error, "),
+                    "message": message,
                     "type": error.get("type"),
                 }
             )
@@ -370,14 +255,19 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, exc: Exception) -> Response:
-        log().error("server_error", error=state.scrub(f"{type(exc).__name__}: {exc}"))
+        event("error", "server_error", error=state.scrub(f"{type(exc).__name__}: {exc}"))
         return state.json(500, error_body("internal_error", "internal server error"))
 
     routes = frozenset(getattr(route, "path", "") for route in app.routes)
+    open_paths = {"/healthz"}
+    if config.metrics_open:
+        open_paths.add("/metrics")
+    if config.docs_open:
+        open_paths.add(_SCHEMA_PATH)
     app.add_middleware(
         GuardMiddleware,
         keys=keys,
-        open_paths={"/healthz", *_DOC_PATHS, *(["/metrics"] if config.metrics_open else [])},
+        open_paths=open_paths,
         max_body_bytes=config.max_body_bytes,
         metrics=metrics,
         routes=lambda: routes,
@@ -388,7 +278,8 @@ def create_app(
             CORSMiddleware,
             allow_origins=list(config.cors_origins),
             allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "X-API-Key", "Content-Type"],
+            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID"],
             allow_credentials=False,
             max_age=600,
         )
@@ -398,11 +289,21 @@ def create_app(
 async def _single(state: _State, guard: Guard, raw: Any) -> Response:
     config = state.config
     try:
-        item = Item.coerce(raw, max_chars=config.max_chars)
+        # Candidates are counted before anything else is read of the item, so an
+        # item with thousands of them is refused at the cost of a len().
+        item = Item.coerce(raw, max_chars=config.max_chars, max_candidates=config.max_candidates)
     except InvalidItemError as exc:
+        over = _candidate_count(raw) > config.max_candidates
         return state.json(
             422,
-            error_body("invalid_item", str(exc), field=exc.field, reason=exc.reason),
+            error_body(
+                "invalid_item",
+                str(exc) + (" (PRIN_GUARD_MAX_CANDIDATES)" if over else ""),
+                field=exc.field,
+                reason=exc.reason,
+                limit="max_candidates" if over else None,
+                max=config.max_candidates if over else None,
+            ),
         )
     started = time.perf_counter()
     try:
@@ -410,7 +311,8 @@ async def _single(state: _State, guard: Guard, raw: Any) -> Response:
             verdict = await guard.acheck(item)
     except JudgeError as exc:
         state.metrics.verdicts.labels("judge_error").inc()
-        return state.json(502, error_body("judge_error", f"the judge failed: {exc}"))
+        message = state.judge_failed(exc, item_id=item.key)
+        return state.json(502, error_body("judge_error", message, request_id=REQUEST_ID.get()))
     except TimeoutError:
         state.metrics.verdicts.labels("judge_error").inc()
         return state.json(
@@ -422,7 +324,7 @@ async def _single(state: _State, guard: Guard, raw: Any) -> Response:
                 limit="request_timeout",
             ),
         )
-    state.metrics.observe_verdict(verdict, time.perf_counter() - started)
+    state.metrics.observe_verdict(verdict, time.perf_counter() - started, cached=state.caching)
     return state.json(200, '{"verdict":' + verdict.model_dump_json() + "}")
 
 
@@ -444,8 +346,12 @@ async def _batch(state: _State, guard: Guard, raws: list[Any]) -> Response:
     try:
         async with asyncio.timeout(config.request_timeout):
             async for index, verdict in guard.astream(raws):
+                if verdict.error is not None and verdict.error.kind == "judge":
+                    verdict = _judge_failed(state, verdict)
                 results[index] = verdict
-                state.metrics.observe_verdict(verdict, time.perf_counter() - started)
+                state.metrics.observe_verdict(
+                    verdict, time.perf_counter() - started, cached=state.caching
+                )
     except TimeoutError:
         for index, raw in enumerate(raws):
             if index not in results:
@@ -473,6 +379,20 @@ async def _batch(state: _State, guard: Guard, raws: list[Any]) -> Response:
     return state.json(200, body)
 
 
+def _judge_failed(state: _State, verdict: Verdict) -> Verdict:
+    """``verdict`` with the judge's error text logged, and replaced for the client."""
+    assert verdict.error is not None
+    message = state.judge_failed(JudgeError(verdict.error.message), item_id=verdict.item_id)
+    return verdict.model_copy(
+        update={"error": verdict.error.model_copy(update={"message": message})}
+    )
+
+
+def _candidate_count(raw: Any) -> int:
+    candidates = raw.get("candidates") if isinstance(raw, Mapping) else None
+    return len(candidates) if isinstance(candidates, list | tuple) else 0
+
+
 def _reason(error: VerdictError) -> str:
     if error.field is not None:
         return error.message.removeprefix(f"{error.field}: ")
@@ -483,7 +403,7 @@ def _timed_out(raw: Any, config: ServerConfig) -> Verdict:
     item_id: str = "?"
     labels: tuple[str, ...] = ()
     with contextlib.suppress(InvalidItemError):  # invalid items never wait, but still
-        item = Item.coerce(raw, max_chars=config.max_chars)
+        item = Item.coerce(raw, max_chars=config.max_chars, max_candidates=config.max_candidates)
         item_id, labels = item.key, item.labels
     return Verdict(
         item_id=item_id,

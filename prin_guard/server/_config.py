@@ -1,7 +1,8 @@
 """The server's configuration: one frozen model, loaded from a file and the environment.
 
-:func:`server_settings_from_env` is the only function of the server that reads
-environment variables. :func:`load_config` merges, lowest first: the model's
+:func:`server_settings_from_env` (settings) and :func:`provider_keys_from_env`
+(secrets to scrub) are the only functions of the server that read environment
+variables. :func:`load_config` merges, lowest first: the model's
 defaults, a TOML or JSON file (``path``, or ``PRIN_GUARD_CONFIG``), then the
 ``PRIN_GUARD_*`` variables that are set, then explicit overrides (command-line
 flags).
@@ -31,6 +32,7 @@ __all__ = [
     "ENV_VARS",
     "ServerConfig",
     "load_config",
+    "provider_keys_from_env",
     "publish_for_workers",
     "server_settings_from_env",
 ]
@@ -47,12 +49,15 @@ ENV_VARS: Final[Mapping[str, str]] = {
     "PRIN_GUARD_API_KEYS": "api_keys",
     "PRIN_GUARD_ALLOW_NO_AUTH": "allow_no_auth",
     "PRIN_GUARD_METRICS_OPEN": "metrics_open",
+    "PRIN_GUARD_DOCS_OPEN": "docs_open",
     "PRIN_GUARD_MAX_BODY_BYTES": "max_body_bytes",
     "PRIN_GUARD_MAX_BATCH": "max_batch",
     "PRIN_GUARD_MAX_CHARS": "max_chars",
+    "PRIN_GUARD_MAX_CANDIDATES": "max_candidates",
     "PRIN_GUARD_CORS_ORIGINS": "cors_origins",
     "PRIN_GUARD_CONCURRENCY": "concurrency",
     "PRIN_GUARD_REQUEST_TIMEOUT": "request_timeout",
+    "PRIN_GUARD_JUDGE_THREADS": "judge_threads",
     "PRIN_GUARD_HOST": "host",
     "PRIN_GUARD_PORT": "port",
     "PRIN_GUARD_WORKERS": "workers",
@@ -91,18 +96,30 @@ class ServerConfig(BaseModel):
     """Serve without API keys. Off by default: startup refuses to run without keys."""
     metrics_open: bool = False
     """Serve ``/metrics`` without a key (for a scraper on a private network)."""
+    docs_open: bool = False
+    """Serve the OpenAPI schema (``/openapi.json``) without a key. Off by default: like
+    every other path, it needs a key, so the key also hides what the service offers.
+    There is no Swagger UI or ReDoc page (they load their assets from a public CDN)."""
     max_body_bytes: int = Field(1_048_576, ge=64)
     """Largest request body, in bytes."""
     max_batch: int = Field(100, ge=1)
     """Most items in one request."""
     max_chars: int = Field(32_000, ge=1)
     """Longest text field of an item (question, context, candidate text or reasoning)."""
+    max_candidates: int = Field(64, ge=2)
+    """Most candidates in one item. Counted before anything else is read of the item, so
+    an item with thousands of candidates costs the worker nothing."""
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call the API from a browser; none (CORS off) by default."""
     concurrency: int = Field(16, ge=1)
     """Judge calls in flight at once, per worker."""
     request_timeout: float = Field(300.0, gt=0)
     """Seconds a request may take; a verdict not ready by then is a timeout."""
+    judge_threads: int | None = Field(None, ge=1)
+    """Threads that run synchronous function judges, per worker (default
+    ``min(32, 4 * cores)``). A thread cannot be stopped: a sync judge still running
+    when its request times out or its client leaves runs to its end, its answer is
+    discarded, and it holds one of these threads meanwhile (so later calls queue)."""
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=0, le=65535)
     workers: int = Field(1, ge=1)
@@ -161,6 +178,20 @@ class ServerConfig(BaseModel):
             if password:
                 found.append(password)
         return tuple(found)
+
+
+def provider_keys_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The values of ``*_API_KEY`` variables (provider keys), to scrub from logs.
+
+    ``environ`` defaults to ``os.environ``. Values under 8 characters are left out:
+    scrubbing them would mangle ordinary words and leak nothing worth hiding.
+    """
+    env = os.environ if environ is None else environ
+    return tuple(
+        value.strip()
+        for name, value in env.items()
+        if name.upper().endswith("_API_KEY") and len(value.strip()) >= 8
+    )
 
 
 def server_settings_from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:

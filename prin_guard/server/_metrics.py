@@ -74,11 +74,16 @@ class ServerMetrics:
             buckets=_LLM_BUCKETS,
             registry=r,
         )
+        # Counted per judge answer a verdict needed (legs and probe rounds), not per
+        # cache read: with single flight a judged leg reads the cache twice (before
+        # and after claiming the key), and that is still one miss.
         self.cache_hits = Counter(
-            "prin_guard_cache_hits", "Cache lookups that found an answer.", registry=r
+            "prin_guard_cache_hits", "Judge answers found in the cache.", registry=r
         )
         self.cache_misses = Counter(
-            "prin_guard_cache_misses", "Cache lookups that found nothing.", registry=r
+            "prin_guard_cache_misses",
+            "Judge answers not found in the cache (judged, or shared with an identical call).",
+            registry=r,
         )
         self.cache_errors = Counter(
             "prin_guard_cache_errors", "Failed cache calls (the guard fails open).", registry=r
@@ -104,12 +109,25 @@ class ServerMetrics:
             self.judge_calls.labels(outcome)
         self._cache_seen: dict[str, float] = {}
 
-    def observe_verdict(self, verdict: Verdict, seconds: float | None) -> None:
+    def observe_verdict(
+        self, verdict: Verdict, seconds: float | None, *, cached: bool = False
+    ) -> None:
+        """Count ``verdict``; ``cached``: a cache is configured, so count its answers too."""
         self.verdicts.labels(outcome_of(verdict)).inc()
         for flag in verdict.flags:
             self.flags.labels(flag.value).inc()
         if seconds is not None:
             self.verdict_latency.observe(seconds)
+        if cached:
+            found = total = 0
+            for answer in (verdict.direct, verdict.reverse, *verdict.probe):
+                if answer is not None:
+                    total += 1
+                    found += answer.cached
+            if found:
+                self.cache_hits.inc(found)
+            if total > found:
+                self.cache_misses.inc(total - found)
 
     def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
         method = method if method in _METHODS else "other"
@@ -121,7 +139,7 @@ class ServerMetrics:
         self.judge_latency.observe(time.perf_counter() - started)
 
     def sync_cache(self, cache: Any) -> None:
-        """Add what the cache counted since the last sync to the cache counters.
+        """Add the cache's failed calls since the last sync to the error counter.
 
         Counters rather than a collector reading the cache at scrape time, so that
         multiprocess mode sums them over workers like every other counter.
@@ -132,12 +150,8 @@ class ServerMetrics:
         if callable(getattr(cache, "stats", None)):
             stats = cache.stats()
         else:
-            stats = {name: getattr(cache, name, None) for name in ("hits", "misses", "errors")}
-        for name, counter in (
-            ("hits", self.cache_hits),
-            ("misses", self.cache_misses),
-            ("errors", self.cache_errors),
-        ):
+            stats = {"errors": getattr(cache, "errors", None)}
+        for name, counter in (("errors", self.cache_errors),):
             value = stats.get(name)
             if not isinstance(value, int | float):
                 continue

@@ -1,26 +1,36 @@
-"""API keys, the body size limit and request timing, as one plain ASGI middleware.
+"""Request ids, API keys, the body size limit, disconnects and timing: one plain ASGI middleware.
 
 The key is checked from the headers before the body is read, so a client
 without a key never makes the server buffer a body. The body is then read here,
 up to the limit, before the application sees it: a ``Content-Length`` over the
 limit is refused at once, and a streamed (chunked) body is refused as soon as
 it passes the limit. Paths not in the open set need a key, including unknown
-ones, so the key also hides which paths exist.
+ones, so the key also hides which paths exist (``/openapi.json`` too, unless
+``docs_open``). A request with two ``Authorization`` (or two ``X-API-Key``)
+headers is refused (400): no two readers can disagree on which one counts.
+
+Every response carries ``X-Request-ID`` (the client's, when it is a safe token),
+and the id is in the context of everything logged while the request runs.
+
+While the application works, the middleware listens for the client leaving:
+when it does, the application's task is cancelled (and with it the judge calls
+only this request was waiting for), and the request is counted with status 499.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, MutableMapping
 from typing import Any
 
-from prin_guard._events import log
+from prin_guard.server._logs import REQUEST_ID, event, request_id_from
 from prin_guard.server._metrics import ServerMetrics
 
-__all__ = ["ApiKeys", "GuardMiddleware", "error_body"]
+__all__ = ["CLIENT_GONE", "ApiKeys", "GuardMiddleware", "error_body"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -29,6 +39,10 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _HINT = "send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
+_CREDENTIAL_HEADERS = (b"authorization", b"x-api-key")
+
+CLIENT_GONE = 499
+"""The status a request is counted with when its client left before the answer (nginx's)."""
 
 
 def error_body(kind: str, message: str, **extra: Any) -> bytes:
@@ -105,30 +119,54 @@ class GuardMiddleware:
             return
         started = time.perf_counter()
         status = 500
+        request_id = request_id_from(scope.get("headers") or [])
+        token = REQUEST_ID.set(request_id)
+        bound = _bind_structlog(request_id)
 
         async def send_status(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    (b"x-request-id", request_id.encode()),
+                ]
             await send(message)
 
         try:
-            await self._handle(scope, receive, send_status)
+            if await self._handle(scope, receive, send_status):
+                status = CLIENT_GONE
         finally:
             path = str(scope.get("path", ""))
             route = path if path in self._routes() else "unmatched"
             self.metrics.observe_request(
                 str(scope.get("method", "")), route, status, time.perf_counter() - started
             )
+            _unbind_structlog(bound)
+            REQUEST_ID.reset(token)
 
-    async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _handle(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Answer the request; True when the client left before its answer was sent."""
         headers: list[tuple[bytes, bytes]] = list(scope.get("headers") or [])
         path = str(scope.get("path", ""))
+        repeated = _repeated(headers)
+        if repeated is not None:
+            await _respond(
+                send,
+                400,
+                error_body(
+                    "invalid_request",
+                    f"more than one {repeated} header: send one",
+                    field=f"headers.{repeated}",
+                ),
+            )
+            return False
         if path not in self.open_paths and self.keys.enabled:
             presented = ApiKeys.presented(headers)
             if not self.keys.check(presented):
                 client = scope.get("client")
-                log().warning(
+                event(
+                    "warning",
                     "auth_failed",
                     reason="missing" if presented is None else "invalid",
                     path=path,
@@ -140,29 +178,75 @@ class GuardMiddleware:
                     error_body("unauthorized", f"a valid API key is required: {_HINT}"),
                     extra_headers=[(b"www-authenticate", b'Bearer realm="prin-guard"')],
                 )
-                return
+                return False
         length = _content_length(headers)
         if length == -1:
             await _respond(
                 send, 400, error_body("invalid_request", "Content-Length is not a number")
             )
-            return
+            return False
         if length is not None and length > self.max_body_bytes:
             await self._too_large(send, f"Content-Length is {length} bytes")
-            return
+            return False
         body = bytearray()
         more = True
         while more:
             message = await receive()
             if message["type"] != "http.request":
                 # the client left before sending its body: nothing to answer
-                return
+                return True
             body += message.get("body", b"")
             more = bool(message.get("more_body", False))
             if len(body) > self.max_body_bytes:
                 await self._too_large(send, f"the body passed {self.max_body_bytes} bytes")
-                return
-        await self.app(scope, _replay(bytes(body), receive), send)
+                return False
+        return await self._run_app(scope, bytes(body), receive, send)
+
+    async def _run_app(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
+        """Run the application, cancelling it if the client disconnects first.
+
+        Only this middleware reads from the client once the body is in: the
+        application gets the body, then (should it ask again) the disconnect.
+        """
+        gone = asyncio.Event()
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def listen() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+
+        app = asyncio.ensure_future(self.app(scope, replay, send))
+        listener = asyncio.ensure_future(listen())
+        try:
+            await asyncio.wait((app, listener), return_when=asyncio.FIRST_COMPLETED)
+            if app.done():
+                app.result()  # re-raises what the application raised
+                return False
+            # The client left: nobody will read the answer, so stop working on it.
+            app.cancel()
+            await asyncio.wait((app,))  # its cleanup done; never re-raises its cancellation
+            client = scope.get("client")
+            event(
+                "info",
+                "client_disconnected",
+                path=str(scope.get("path", "")),
+                client=client[0] if client else None,
+                status=CLIENT_GONE,
+            )
+            return True
+        finally:
+            for task in (app, listener):
+                if not task.done():
+                    task.cancel()
 
     async def _too_large(self, send: Send, what: str) -> None:
         await _respond(
@@ -179,6 +263,31 @@ class GuardMiddleware:
         )
 
 
+def _repeated(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The credential header sent more than once, if any."""
+    seen: set[bytes] = set()
+    for name, _ in headers:
+        lowered = name.lower()
+        if lowered in _CREDENTIAL_HEADERS:
+            if lowered in seen:
+                return lowered.decode()
+            seen.add(lowered)
+    return None
+
+
+def _bind_structlog(request_id: str) -> Mapping[str, Any]:
+    """The request id in structlog's context, for applications that configured structlog."""
+    import structlog
+
+    return structlog.contextvars.bind_contextvars(request_id=request_id)
+
+
+def _unbind_structlog(tokens: Mapping[str, Any]) -> None:
+    import structlog
+
+    structlog.contextvars.reset_contextvars(**tokens)
+
+
 def _content_length(headers: Iterable[tuple[bytes, bytes]]) -> int | None:
     """The declared length; None when absent, -1 when not a number."""
     for name, value in headers:
@@ -186,19 +295,6 @@ def _content_length(headers: Iterable[tuple[bytes, bytes]]) -> int | None:
             text = value.decode("latin-1").strip()
             return int(text) if text.isdigit() else -1
     return None
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 async def _respond(

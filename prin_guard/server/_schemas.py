@@ -56,7 +56,7 @@ RawItem = Annotated[Any, PlainValidator(_as_given, json_schema_input_type=ItemIn
 # max_chars is the server's (configuration), and the service always flags an
 # inconsistency (raising is for the Python API). Everything else is GuardOptions'
 # own fields and checks, so the schema cannot drift from the guard.
-SERVER_OWNED_OPTIONS: Final = ("max_chars", "on_inconsistent")
+SERVER_OWNED_OPTIONS: Final = ("max_chars", "max_candidates", "on_inconsistent")
 
 if TYPE_CHECKING:
     # A model built at runtime is no type to mypy; its base has the methods used.

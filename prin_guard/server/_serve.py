@@ -25,10 +25,16 @@ __all__ = ["serve", "worker_app"]
 
 
 def _log_config(level: str) -> dict[str, Any]:
-    """uvicorn's logging, with prin-guard's events on the same handler."""
+    """uvicorn's logging, with prin-guard's events on the same handler.
+
+    Access lines end with the request id; ``create_app`` puts the filters that set
+    it (and that redact query strings) on the loggers, whatever the configuration.
+    """
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    access = config["formatters"]["access"]
+    access["fmt"] = str(access["fmt"]) + " request_id=%(request_id)s"
     config["loggers"]["prin_guard"] = {
         "handlers": ["default"],
         "level": level.upper(),
