@@ -16,6 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import JudgeCaller
+from prin_guard._decorator import guard
 from prin_guard._exceptions import (
     CacheError,
     InconsistentVerdictError,
@@ -27,7 +28,7 @@ from prin_guard._exceptions import (
     TransientJudgeError,
     UsageError,
 )
-from prin_guard._guard import Guard, guard
+from prin_guard._guard import Guard
 from prin_guard._models import Candidate, Flag, Item, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._retry import CallLimit, Retry

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from prin_guard._events import log
+from prin_guard._events import bounded, log
 from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, UsageError
 from prin_guard._models import Usage
 from prin_guard._retry import CallLimit, Retry
@@ -355,7 +355,7 @@ class JudgeCaller:
                 item_id=call.item_id,
                 call=call.purpose,
                 attempts=attempt,
-                error=str(exc),
+                error=bounded(str(exc)),
             )
             raise JudgeError(f"{_what(call)} failed after {attempt} attempts: {exc}") from exc
         except JudgeError:
@@ -366,7 +366,7 @@ class JudgeCaller:
                 item_id=call.item_id,
                 call=call.purpose,
                 attempts=attempt,
-                error=f"{type(exc).__name__}: {exc}",
+                error=bounded(f"{type(exc).__name__}: {exc}"),
             )
             raise JudgeError(f"{_what(call)} failed: {type(exc).__name__}: {exc}") from exc
         raise AssertionError("unreachable")  # pragma: no cover
@@ -404,7 +404,7 @@ class JudgeCaller:
         now = time.monotonic()
         if self._last_cache_warning is None or now - self._last_cache_warning >= _WARN_INTERVAL:
             self._last_cache_warning = now
-            log().warning("cache_error", op=op, error=f"{type(exc).__name__}: {exc}")
+            log().warning("cache_error", op=op, error=bounded(f"{type(exc).__name__}: {exc}"))
 
 
 class _Shared:

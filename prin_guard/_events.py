@@ -7,7 +7,9 @@ stdout; so events go to the standard-library logger ``prin_guard`` instead,
 which stays silent below WARNING until the application says otherwise.
 
 Events are snake_case with the item id, leg and timings bound; prompts and raw
-answers only at debug level; never an API key or an auth header.
+answers only at debug level; never an API key or an auth header. Text that comes
+from outside (an exception's message) is cut to a bounded length with
+:func:`bounded` before it goes into an info or warning event.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import structlog
 
-__all__ = ["log"]
+__all__ = ["bounded", "log"]
 
 _NAME = "prin_guard"
 _structlog_logger: Any = structlog.get_logger(_NAME)
@@ -57,6 +59,16 @@ class _StdlibEvents:
 
 
 _stdlib_events = _StdlibEvents()
+
+
+def bounded(text: str, limit: int = 500) -> str:
+    """``text``, cut to its first ``limit`` characters with a note of its full length.
+
+    An exception can carry a whole request or response body; a log line should not.
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
 
 
 def log() -> Any:

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import functools
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar
 
 from prin_guard._calls import Call, JudgeCaller
 from prin_guard._events import log
@@ -43,16 +42,16 @@ from prin_guard._models import (
     VerdictError,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._parsing import detect_polarity_confusion, parse_reply
+from prin_guard._parsing import detect_echo, detect_polarity_confusion, parse_reply
 from prin_guard._prompts import Mitigation, Template, build_messages, get_template
 from prin_guard._reconcile import Policy, reconcile
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, invalid_verdict, stream_verdicts
 from prin_guard.cache import Cache
 from prin_guard.followup import Probe, run_rounds
-from prin_guard.judges import FunctionJudge, Judge
+from prin_guard.judges import Judge
 
-__all__ = ["Guard", "guard"]
+__all__ = ["Guard"]
 
 T = TypeVar("T")
 
@@ -84,7 +83,8 @@ class Guard:
     wording) to ``v4``; ``mitigations`` any of ``cot`` and ``neg_exp``;
     ``threshold`` the largest PRIN still called consistent; ``policy`` the
     reported set (``synergy``: what both legs agree on, ``direct`` or
-    ``reverse``); ``max_chars`` bounds every text field of an item;
+    ``reverse``); ``max_chars`` bounds every text field of an item and ``max_candidates`` its
+    candidates;
     ``on_inconsistent="raise"`` raises :class:`~prin_guard.InconsistentVerdictError`
     instead of flagging; ``probe`` (``"closed"``, ``"open"``, ``"leading"``,
     ``"progressive"``, or a :class:`~prin_guard.probe.Probe` for the Python API
@@ -111,6 +111,7 @@ class Guard:
         policy: Policy = "synergy",
         on_inconsistent: Literal["flag", "raise"] = "flag",
         max_chars: int = 32_000,
+        max_candidates: int = 64,
         probe: str | Probe | None = None,
         cache: Cache | Literal["memory"] | None = _UNSET,
         concurrency: int | None = None,
@@ -126,6 +127,7 @@ class Guard:
             "policy": policy,
             "on_inconsistent": on_inconsistent,
             "max_chars": max_chars,
+            "max_candidates": max_candidates,
             "probe": None if custom_probe is not None else probe,
         }
         if options is not None:
@@ -215,6 +217,10 @@ class Guard:
         return self._options.max_chars
 
     @property
+    def max_candidates(self) -> int:
+        return self._options.max_candidates
+
+    @property
     def on_inconsistent(self) -> Literal["flag", "raise"]:
         return self._options.on_inconsistent
 
@@ -257,14 +263,14 @@ class Guard:
         For hosts that route the judge call themselves (a proxy's guardrail) and
         hand the answer back through a judge of their own.
         """
-        checked = Item.coerce(item, max_chars=self.max_chars)
+        checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
         return build_messages(checked, Polarity(polarity), self._template, self.mitigations)
 
     # -- the async core -----------------------------------------------------------
 
     async def acheck(self, item: Item | Mapping[str, Any]) -> Verdict:
         """Judge one item. Raises on bad input and on a judge that keeps failing."""
-        checked = Item.coerce(item, max_chars=self.max_chars)
+        checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
         plans = self._plan(checked)
         prefetched = await self._caller.prefetch([plan.key for plan in plans])
         verdict = await self._verdict(checked, plans, prefetched)
@@ -279,7 +285,7 @@ class Guard:
         For evaluations that need single answers (self-consistency samples,
         paraphrase inconsistency); a verdict needs both legs, so use ``acheck``.
         """
-        checked = Item.coerce(item, max_chars=self.max_chars)
+        checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
         plan = next(p for p in self._plan(checked) if p.polarity is Polarity(polarity))
         prefetched = await self._caller.prefetch([plan.key])
         return await self._leg(checked, plan, prefetched)
@@ -337,7 +343,7 @@ class Guard:
     # -- internals ----------------------------------------------------------------
 
     def _checked_plan(self, raw: Any) -> tuple[Item, list[_LegPlan]]:
-        item = Item.coerce(raw, max_chars=self.max_chars)
+        item = Item.coerce(raw, max_chars=self.max_chars, max_candidates=self.max_candidates)
         return item, self._plan(item)
 
     def _plan(self, item: Item) -> list[_LegPlan]:
@@ -402,7 +408,9 @@ class Guard:
             threshold=self.threshold,
         )
         usage = (direct.usage or Usage()) + (reverse.usage or Usage())
-        flags = result.flags
+        # A leg that repeats its prompt was read from its own lines only; say so.
+        echoed = any(detect_echo(leg.raw_text, item.labels) for leg in (direct, reverse))
+        flags = (*result.flags, Flag.ECHOED_PROMPT) if echoed else result.flags
         rounds: tuple[ProbeRound, ...] = ()
         if self.probe is not None:
             rounds = await self._follow_up(item, plans, (direct, reverse))
@@ -462,9 +470,17 @@ class Guard:
         call = Call(plan.key, plan.messages, item.labels, item.key, plan.polarity.value)
         answer = await self._caller.answer(call, prefetched=prefetched)
         response = answer.response
-        parsed = parse_reply(
-            response.text, item.labels, [candidate.text for candidate in item.candidates]
-        )
+        texts = [candidate.text for candidate in item.candidates]
+        # Text the judge may copy from its prompt: an "Answer:" line copied from it
+        # (from a candidate, the question, ...) is not the judge's answer.
+        echo = [
+            *(message["content"] for message in plan.messages),
+            item.question,
+            item.context or "",
+            *texts,
+            *(candidate.reasoning or "" for candidate in item.candidates),
+        ]
+        parsed = parse_reply(response.text, item.labels, texts, echo=echo)
         return Leg(
             polarity=plan.polarity,
             template=self._template.id,
@@ -487,27 +503,3 @@ class Guard:
         for verdict in verdicts:
             if Flag.INCONSISTENT in verdict.flags:
                 raise InconsistentVerdictError(verdict)
-
-
-@overload
-def guard(fn: Callable[[str], Any], /) -> Guard: ...
-@overload
-def guard(fn: None = None, /, **options: Any) -> Callable[[Callable[[str], Any]], Guard]: ...
-
-
-def guard(
-    fn: Callable[[str], Any] | None = None, /, **options: Any
-) -> Guard | Callable[[Callable[[str], Any]], Guard]:
-    """Turn a judge function ``fn(prompt) -> str`` into a :class:`Guard`.
-
-    Use as ``@guard`` or ``@guard(template="v1", mitigations=["neg_exp"])``; the
-    options are :class:`Guard`'s. The result has ``check``, ``acheck``,
-    ``check_many`` and ``acheck_many``.
-    """
-
-    def wrap(function: Callable[[str], Any]) -> Guard:
-        built = Guard(FunctionJudge(function), **options)
-        functools.update_wrapper(built, function)  # type: ignore[arg-type]
-        return built
-
-    return wrap(fn) if fn is not None else wrap

@@ -39,6 +39,23 @@ __all__ = [
 ]
 
 _LABEL_RE = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")
+# Labels are assigned from the letter series A, ..., Z, AA, ..., ZZZZ: every label of
+# one to four letters, the longest the label form allows.
+_ASSIGNABLE_LABELS = 26 + 26**2 + 26**3 + 26**4
+# Long enough for any caller's identifier; short enough that logging it is harmless.
+_MAX_ID_CHARS = 256
+# A lone surrogate is a valid str but not Unicode text: it cannot be encoded (to hash
+# an item, to send it to a judge, to write it as JSON), so it is refused up front.
+_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE_REASON = "contains an unpaired surrogate (not valid Unicode text)"
+
+
+def _no_surrogates(value: Any) -> Any:
+    # Runs before pydantic's own checks (mode="before"), whose error for a surrogate
+    # is vaguer and depends on whether the field has a length constraint.
+    if isinstance(value, str) and _SURROGATE_RE.search(value):
+        raise ValueError(_SURROGATE_REASON)
+    return value
 
 
 class Message(TypedDict):
@@ -80,6 +97,9 @@ class Flag(enum.StrEnum):
     """The item failed validation; no judge was called for it (batches only)."""
     VACILLATING = "vacillating"
     """The judge changed its answer under a follow-up question (probe)."""
+    ECHOED_PROMPT = "echoed_prompt"
+    """A leg's answer repeats its prompt (the question sentence and most options); only
+    lines the judge did not copy were read, so the leg may be unparseable."""
 
 
 class ParseStatus(enum.StrEnum):
@@ -117,6 +137,11 @@ class Candidate(_Frozen):
     """Short label ("A", "B", ...); assigned in order when not given."""
     reasoning: str | None = None
     """The reasoning path that produced this candidate (shown with the `cot` mitigation)."""
+
+    @field_validator("text", "label", "reasoning", mode="before")
+    @classmethod
+    def _valid_unicode(cls, value: Any) -> Any:
+        return _no_surrogates(value)
 
     @field_validator("text")
     @classmethod
@@ -163,8 +188,14 @@ class Item(_Frozen):
     """At least two candidates. Plain strings are accepted and become candidates."""
     context: str | None = None
     """Optional material the judge needs (a passage of a paper, a rubric)."""
-    id: str | None = None
-    """Caller's identifier; a content hash is used in its place when absent."""
+    id: str | None = Field(None, max_length=_MAX_ID_CHARS)
+    """Caller's identifier (at most 256 characters); a content hash is used in its place
+    when absent."""
+
+    @field_validator("question", "context", "id", mode="before")
+    @classmethod
+    def _valid_unicode(cls, value: Any) -> Any:
+        return _no_surrogates(value)
 
     @field_validator("question")
     @classmethod
@@ -181,7 +212,8 @@ class Item(_Frozen):
         out: list[Any] = []
         for index, candidate in enumerate(value):
             if isinstance(candidate, str):
-                out.append(Candidate(text=candidate))
+                # a dict, not Candidate(text=...): an error in it then names its index
+                out.append({"text": candidate})
             elif isinstance(candidate, Candidate | dict):
                 out.append(candidate)
             else:
@@ -212,8 +244,21 @@ class Item(_Frozen):
                     f"text {candidate.text!r}"
                 )
             seen_texts[key] = index
-        if len(taken) < len(self.candidates):
-            free = (label for n in range(10_000) if (label := _nth_label(n)) not in seen_labels)
+        unlabelled = len(self.candidates) - len(taken)
+        if unlabelled:
+            # Given labels of letters only are in the series; Q1 or A2 are not.
+            available = _ASSIGNABLE_LABELS - sum(label.isalpha() for label in seen_labels)
+            if unlabelled > available:
+                raise ValueError(
+                    f"candidates: {unlabelled} candidates have no label and only "
+                    f"{max(available, 0)} labels are free (A to ZZZZ); label them yourself"
+                )
+            # enough free labels for every unlabelled candidate, so next() cannot run dry
+            free = (
+                label
+                for n in range(_ASSIGNABLE_LABELS)
+                if (label := _nth_label(n)) not in seen_labels
+            )
             labelled = tuple(
                 c if c.label is not None else c.model_copy(update={"label": next(free)})
                 for c in self.candidates
@@ -222,18 +267,32 @@ class Item(_Frozen):
         return self
 
     @classmethod
-    def coerce(cls, value: Any, *, max_chars: int | None = None) -> Item:
+    def coerce(
+        cls, value: Any, *, max_chars: int | None = None, max_candidates: int | None = None
+    ) -> Item:
         """An Item from an Item or a mapping, or :class:`~prin_guard.InvalidItemError`
         naming the first bad field (``candidates.1.text``) and the reason.
 
         ``max_chars`` bounds every text field (question, context, candidate texts
-        and reasoning paths).
+        and reasoning paths); ``max_candidates`` bounds the number of candidates.
         """
         from prin_guard._exceptions import InvalidItemError  # _exceptions types Verdict
+
+        def count_candidates(count: int) -> None:
+            if max_candidates is not None and count > max_candidates:
+                raise InvalidItemError(
+                    "candidates",
+                    f"has {count} candidates; the limit is {max_candidates} (max_candidates)",
+                )
 
         if isinstance(value, Item):
             checked = value
         elif isinstance(value, Mapping):
+            # Counted before validation: counting a list is cheap, validating 20,000
+            # candidates is not.
+            raw = value.get("candidates")
+            if isinstance(raw, list | tuple):
+                count_candidates(len(raw))
             try:
                 checked = cls.model_validate(dict(value))
             except ValidationError as exc:
@@ -247,6 +306,8 @@ class Item(_Frozen):
             raise InvalidItemError(
                 "item", f"expected an Item or a mapping, got {type(value).__name__}"
             )
+        # again on the result: an Item, or candidates given as another kind of sequence
+        count_candidates(len(checked.candidates))
         if max_chars is None:
             return checked
         fields: list[tuple[str, str | None]] = [
@@ -373,7 +434,8 @@ class Verdict(_Frozen):
     prin_score: float | None = None
     """1 − F1(direct, all − reverse), from 0 (consistent) to 1; ``None`` without legs."""
     consistent: bool = False
-    """PRIN is at or under the threshold (false when there are no legs)."""
+    """PRIN is at or under the threshold and both legs were read (false when there are no
+    legs, or when a leg could not be parsed, whatever its PRIN)."""
     flags: tuple[Flag, ...] = ()
     policy: Literal["synergy", "direct", "reverse"] = "synergy"
     threshold: float = 0.0

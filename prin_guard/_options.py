@@ -13,7 +13,7 @@ mitigation; an unknown template is an error naming ``template`` and the known
 ones.
 
 A host that lets its clients choose only some options (the HTTP service keeps
-``max_chars`` and ``on_inconsistent`` for itself) describes them with
+``max_chars``, ``max_candidates`` and ``on_inconsistent`` for itself) describes them with
 :meth:`GuardOptions.request_model`: a model of the remaining fields, built from
 this one, so its schema and its checks cannot drift from it.
 """
@@ -73,6 +73,11 @@ class GuardOptions(BaseModel):
     threshold: float = Field(0.0, ge=0.0, le=1.0, description="Largest PRIN still consistent.")
     max_chars: int = Field(
         32_000, ge=1, description="Longest question, context, candidate or reasoning accepted."
+    )
+    max_candidates: int = Field(
+        64,
+        ge=2,
+        description="Most candidates accepted in one item (an item needs at least two).",
     )
     probe: ProbeKind | None = Field(
         None,
@@ -192,6 +197,8 @@ class GuardOptions(BaseModel):
             args += ["--threshold", repr(self.threshold)]
         if self.max_chars != defaults.max_chars:
             args += ["--max-chars", str(self.max_chars)]
+        if self.max_candidates != defaults.max_candidates:
+            args += ["--max-candidates", str(self.max_candidates)]
         if self.probe is not None:
             args += ["--probe", self.probe]
         return args

@@ -16,6 +16,25 @@ append an output-format instruction asking for a final ``Answer:`` line. That
 instruction is the same for every template, so PRIN differences between
 templates come from the paper's words only.
 
+Quoting. Item text is the caller's (often a model's) and must not be able to pose
+as prompt text: a candidate ``5", "C) 4`` must not render as two options, and a
+question holding ``Answer: B`` must not look like an instruction or an answer.
+So, from version 2 of every template:
+
+- each option is a JSON string, ``"A) 3"``: double quotes, backslashes and control
+  characters inside it are JSON escapes (``\"``, ``\\``, ``\n``), and so are the
+  line separators U+0085, U+2028 and U+2029, which ``json.dumps`` leaves raw. The
+  options are one line, ``"a1", "a2", ..., "an"``, exactly the paper's list; read as a
+  JSON array body it gives back every option unchanged.
+- the question, the context and each reasoning path sit in a fenced block whose
+  fence is a run of backticks longer than any run inside the text (at least three),
+  so no line of the text can close it. The paper's sentence keeps its order around
+  the question: "Given this question <fenced question> and its answer options: ...,
+  please output the correct ones."
+
+The parser (``_parsing``) is told the item's texts and the prompt, and does not
+read an ``Answer:`` line that copies one of their lines.
+
 Mitigations (section 4.3):
 
 - ``cot``: each candidate is shown with the reasoning path that produced it
@@ -33,6 +52,8 @@ verdict. Change a template's wording and you must bump its version.
 from __future__ import annotations
 
 import enum
+import json
+import re
 from dataclasses import dataclass
 
 from prin_guard._exceptions import UsageError
@@ -46,8 +67,10 @@ __all__ = [
     "Template",
     "build_messages",
     "build_prompt",
+    "fence",
     "get_template",
     "parse_mitigations",
+    "quote_option",
 ]
 
 
@@ -82,14 +105,15 @@ class Template:
 TEMPLATES: dict[str, Template] = {
     t.id: t
     for t in (
-        Template("v0", 1, "correct", "incorrect"),
-        Template("v1", 1, "right", "wrong"),
-        Template("v2", 1, "appropriate", "inappropriate"),
+        # Version 2: options as JSON strings, question, context and reasoning fenced.
+        Template("v0", 2, "correct", "incorrect"),
+        Template("v1", 2, "right", "wrong"),
+        Template("v2", 2, "appropriate", "inappropriate"),
         # Two more paraphrases for the paper's Paraphrase Inconsistency (section 4.4),
         # which needs five direct prompts; the paper had GPT-4 write its two extra
         # ones and does not print them, so these are ours.
-        Template("v3", 1, "accurate", "inaccurate"),
-        Template("v4", 1, "valid", "invalid"),
+        Template("v3", 2, "accurate", "inaccurate"),
+        Template("v4", 2, "valid", "invalid"),
     )
 }
 
@@ -138,25 +162,49 @@ def _neg_exp_sentence(template: Template) -> str:
     )
 
 
+_BACKTICKS = re.compile(r"`+")
+# Line breaks that json.dumps(ensure_ascii=False) leaves raw but str.splitlines()
+# (and some tokenizers) treat as new lines.
+_RAW_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def quote_option(label: str, text: str) -> str:
+    """One option as the prompt shows it: the JSON string ``"A) text"``, on one line."""
+    quoted = json.dumps(f"{label}) {text}", ensure_ascii=False)
+    for raw, escaped in _RAW_BREAKS.items():
+        quoted = quoted.replace(raw, escaped)
+    return quoted
+
+
+def fence(text: str) -> str:
+    """``text`` in a fenced block that no line of it can close."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    bar = "`" * max(3, longest + 1)
+    return f"{bar}\n{text}\n{bar}"
+
+
 def build_prompt(
     item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
 ) -> str:
     """The text of one leg's question."""
-    options = ", ".join(f'"{c.label}) {c.text}"' for c in item.candidates)
+    options = ", ".join(quote_option(c.label or "", c.text) for c in item.candidates)
     parts: list[str] = []
     if item.context:
-        parts.append(f"Context:\n{item.context.strip()}\n")
+        parts.append(f"Context:\n{fence(item.context.strip())}\n")
     parts.append(
-        f"Given this question {item.question.strip()} and its answer options: {options}, "
-        f"please output the {template.word(polarity)} ones."
+        f"Given this question\n{fence(item.question.strip())}\nand its answer options: "
+        f"{options}, please output the {template.word(polarity)} ones."
     )
     cot = Mitigation.COT in mitigations
     with_reasoning = [c for c in item.candidates if c.reasoning]
     if cot and with_reasoning:
         parts.append("\nEach option was derived through the reasoning path below.")
         for candidate in item.candidates:
-            reasoning = candidate.reasoning.strip() if candidate.reasoning else "(not given)"
-            parts.append(f"\n{candidate.label}) {candidate.text}\nReasoning: {reasoning}")
+            option = quote_option(candidate.label or "", candidate.text)
+            if candidate.reasoning:
+                parts.append(f"\n{option}\nReasoning:\n{fence(candidate.reasoning.strip())}")
+            else:
+                parts.append(f"\n{option}\nReasoning: (not given)")
         parts.append("")
     if polarity is Polarity.REVERSE and Mitigation.NEG_EXP in mitigations:
         parts.append(_neg_exp_sentence(template))

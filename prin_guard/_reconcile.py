@@ -15,7 +15,13 @@ Edge cases, as decided here:
   is 1.0, as the paper says it must be penalised.
 - A leg whose reply could not be parsed counts as the empty set, as the paper's
   span extraction does; the verdict carries ``unparseable_*`` flags so a caller can
-  tell it from a real "none".
+  tell it from a real "none". An unparseable reverse leg so implies that *every*
+  candidate is correct, and an unparseable direct leg that none is: PRIN is 0 only
+  when the other leg happens to say exactly that (direct = all, or reverse = all).
+  Such a verdict is still never ``consistent``: a leg without an answer cannot
+  agree with anything. PRIN keeps the paper's value; ``consistent`` is false and
+  the ``unparseable_*`` flag says why (``inconsistent`` is raised only by PRIN
+  above the threshold, as the two legs did not disagree).
 - Labels a leg names that are not candidates never get this far (the parser only
   reads known labels).
 """
@@ -73,7 +79,10 @@ def reconcile(
     policy: Policy = "synergy",
     threshold: float = 0.0,
 ) -> Reconciled:
-    """Everything a verdict says about two legs. ``labels`` fixes the output order."""
+    """Everything a verdict says about two legs. ``labels`` fixes the output order.
+
+    ``consistent`` is PRIN at or under ``threshold`` *and* both legs parsed.
+    """
     if policy not in POLICIES:
         raise ValueError(f"policy: unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     direct_set, reverse_set = set(direct), set(reverse)
@@ -85,10 +94,13 @@ def reconcile(
         chosen = direct_set
     else:
         chosen = implied
-    consistent = score <= threshold
+    unparseable = ParseStatus.FAILED in (direct_status, reverse_status)
     flags: list[Flag] = []
-    if not consistent:
+    if score > threshold:
         flags.append(Flag.INCONSISTENT)
+    # A direct answer must not look consistent because the reverse leg said nothing
+    # readable (or the other way round): PRIN 0 is then a coincidence, not agreement.
+    consistent = score <= threshold and not unparseable
     if direct_status is ParseStatus.FAILED:
         flags.append(Flag.UNPARSEABLE_DIRECT)
     if reverse_status is ParseStatus.FAILED:

@@ -119,6 +119,9 @@ def _add_guard_options(
     parser.add_argument(
         "--max-chars", type=int, default=32_000, help="longest text field accepted in an item"
     )
+    parser.add_argument(
+        "--max-candidates", type=int, default=64, help="most candidates accepted in an item"
+    )
     if not probe:
         return
     parser.add_argument(
@@ -148,6 +151,7 @@ def _options(args: argparse.Namespace, **changes: Any) -> GuardOptions:
         "policy": args.policy,
         "threshold": args.threshold,
         "max_chars": args.max_chars,
+        "max_candidates": args.max_candidates,
         "probe": getattr(args, "probe", None),
     }
     return GuardOptions.of(**{**fields, **changes})
@@ -176,6 +180,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             "id": args.id,
         },
         max_chars=options.max_chars,
+        max_candidates=options.max_candidates,
     )
     verdict = _guard(args, options).check(item)
     if args.json:

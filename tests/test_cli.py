@@ -30,6 +30,19 @@ def test_single_candidate_is_rejected(capsys: pytest.CaptureFixture[str]) -> Non
     assert "candidates: needs at least two candidates" in capsys.readouterr().err
 
 
+def test_max_candidates_bounds_the_candidates_before_any_judge_is_loaded(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["check", "--question", "q", "--candidate", "7", "--candidate", "8"]
+    # the default judge is a local model: failing before it loads proves the order
+    assert main([*args, "--candidate", "9", "--max-candidates", "2"]) == 2
+    assert "candidates: has 3 candidates; the limit is 2 (max_candidates)" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--max-candidates", "1"]) == 2
+    assert "max_candidates: Input should be greater than or equal to 2" in capsys.readouterr().err
+
+
 def test_unknown_judge_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         ["check", "--question", "q", "--candidate", "7", "--candidate", "8", "--judge", "gpt-17"]

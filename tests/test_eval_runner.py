@@ -36,7 +36,8 @@ SCRIPT: dict[str, tuple[str, str, list[str]]] = {
 
 
 def _question(prompt: str) -> str:
-    match = re.search(r"Given this question (q\d)", prompt)
+    # the question sits in a fenced block under "Given this question"
+    match = re.search(r"Given this question\s+`{3,}\n(q\d)", prompt)
     assert match, prompt
     return match.group(1)
 

@@ -447,7 +447,7 @@ def test_exported_from_judges() -> None:
 def test_importing_it_stays_light() -> None:
     code = (
         "import sys; from prin_guard.judges import judge_from_spec;"
-        "from prin_guard.server._app import build_judge;"
+        "from prin_guard.server._state import build_judge;"
         "heavy = [m for m in ('torch', 'transformers', 'litellm') if m in sys.modules];"
         "print(','.join(heavy))"
     )
@@ -456,8 +456,8 @@ def test_importing_it_stays_light() -> None:
 
 
 def test_server_builds_its_judge_through_it(judges_module: str) -> None:
-    from prin_guard.server._app import build_judge
     from prin_guard.server._config import ServerConfig
+    from prin_guard.server._state import build_judge
 
     judge = build_judge(ServerConfig(judge=f"python:{judges_module}:judge"))
     assert judge.identity() == {"kind": "function", "name": "python:spec_judges:judge"}

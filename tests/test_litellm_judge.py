@@ -6,6 +6,7 @@ import email.utils
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -317,11 +318,13 @@ async def test_a_batch_with_failing_items_completes_the_others(server: FaultServ
             assert verdict.correct == ("A",)
     per_question: dict[str, int] = {}
     for request in server.chat_requests:
-        question = request.prompt.split("?")[0]
+        found = re.search(r"Question \d( FAIL| REJECT)?", request.prompt)
+        assert found, request.prompt
+        question = found.group(0)
         per_question[question] = per_question.get(question, 0) + 1
-    assert per_question["Given this question Question 1 FAIL"] == 6  # 2 legs x 3 attempts
-    assert per_question["Given this question Question 2 REJECT"] == 2  # not retried
-    assert per_question["Given this question Question 0"] == 2
+    assert per_question["Question 1 FAIL"] == 6  # 2 legs x 3 attempts
+    assert per_question["Question 2 REJECT"] == 2  # not retried
+    assert per_question["Question 0"] == 2
 
 
 # -- structured output ------------------------------------------------------------

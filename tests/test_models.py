@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from prin_guard import Candidate, Flag, Item, Verdict
+from prin_guard import Candidate, Flag, InvalidItemError, Item, Verdict, _models
 from prin_guard._models import _nth_label
 from prin_guard.models import Leg, ParseMethod, ParseStatus, Polarity
 
@@ -141,3 +141,127 @@ def test_verdict_json_round_trip_is_lossless() -> None:
     assert again == verdict
     assert again.reverse is not None
     assert again.reverse.parse_method is ParseMethod.LABEL_FORMS
+
+
+# -- robustness (issue 11) ---------------------------------------------------------------
+
+
+def test_more_candidates_than_ten_thousand_still_get_labels() -> None:
+    # Label assignment stopped after 10,000 tries with "generator raised StopIteration".
+    item = Item(question="q", candidates=[str(i) for i in range(10_001)])
+    assert len(set(item.labels)) == 10_001
+    assert item.labels[-1] == _nth_label(10_000)
+    assert all(_models._LABEL_RE.fullmatch(label) for label in item.labels)
+
+
+def test_the_assignable_labels_are_every_label_of_one_to_four_letters() -> None:
+    last = _models._ASSIGNABLE_LABELS - 1
+    assert (_nth_label(last), len(_nth_label(last + 1))) == ("ZZZZ", 5)
+
+
+@pytest.mark.parametrize(
+    ("candidates", "unlabelled", "free"),
+    [
+        pytest.param(["w", "x", "y", "z"], 4, 3, id="all-unlabelled"),
+        pytest.param([{"text": "w", "label": "B"}, "x", "y", "z"], 3, 2, id="a-letter-is-taken"),
+    ],
+)
+def test_running_out_of_labels_is_a_validation_error_naming_candidates(
+    monkeypatch: pytest.MonkeyPatch, candidates: list[object], unlabelled: int, free: int
+) -> None:
+    # The real bound (475,254 unlabelled candidates) is too slow to build in a test.
+    monkeypatch.setattr(_models, "_ASSIGNABLE_LABELS", 3)
+    with pytest.raises(ValidationError) as info:
+        Item.model_validate({"question": "q", "candidates": candidates})
+    assert f"candidates: {unlabelled} candidates have no label" in str(info.value)
+    assert f"only {free} labels are free" in str(info.value)
+    with pytest.raises(InvalidItemError) as caught:
+        Item.coerce({"question": "q", "candidates": candidates})
+    assert caught.value.field == "candidates"
+
+
+def test_labels_outside_the_letter_series_leave_it_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_models, "_ASSIGNABLE_LABELS", 3)
+    item = Item(question="q", candidates=[Candidate(text="w", label="Q1"), "x", "y", "z"])
+    assert item.labels == ("Q1", "A", "B", "C")
+
+
+SURROGATE = "\ud800"
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        pytest.param({"question": f"q{SURROGATE}"}, "question", id="question"),
+        pytest.param({"context": SURROGATE}, "context", id="context"),
+        pytest.param({"id": f"x{SURROGATE}"}, "id", id="id"),
+        pytest.param({"candidates": ["a", f"b{SURROGATE}"]}, "candidates.1.text", id="text"),
+        pytest.param(
+            {"candidates": [{"text": SURROGATE}, "b"]}, "candidates.0.text", id="text-in-dict"
+        ),
+        pytest.param(
+            {"candidates": [{"text": "a", "label": f"A{SURROGATE}"}, "b"]},
+            "candidates.0.label",
+            id="label",
+        ),
+        pytest.param(
+            {"candidates": ["a", {"text": "b", "reasoning": f"\udfff{SURROGATE}"}]},
+            "candidates.1.reasoning",
+            id="reasoning",
+        ),
+    ],
+)
+def test_unpaired_surrogates_are_rejected_naming_the_field(
+    changes: dict[str, object], field: str
+) -> None:
+    # They used to pass validation and fail later as a UnicodeEncodeError.
+    with pytest.raises(InvalidItemError) as info:
+        Item.coerce({"question": "q", "candidates": ["a", "b"], **changes})
+    assert info.value.field == field
+    assert info.value.reason == "contains an unpaired surrogate (not valid Unicode text)"
+
+
+def test_text_beyond_the_basic_plane_is_valid() -> None:
+    item = Item.coerce({"question": "q \U0001f600", "candidates": ["\U0001d11e", "b"], "id": "é"})
+    assert item.candidates[0].text == "\U0001d11e"
+
+
+@pytest.mark.parametrize(
+    ("length", "ok"),
+    [pytest.param(256, True, id="256"), pytest.param(257, False, id="257")],
+)
+def test_id_length_is_bounded(length: int, ok: bool) -> None:
+    value = {"question": "q", "candidates": ["a", "b"], "id": "i" * length}
+    if ok:
+        assert Item.coerce(value).key == "i" * length
+        return
+    with pytest.raises(InvalidItemError) as info:
+        Item.coerce(value)
+    assert info.value.field == "id"
+    assert "256" in info.value.reason
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param({"question": "q", "candidates": ["a", "b", "c"]}, id="list"),
+        pytest.param({"question": "q", "candidates": ("a", "b", "c")}, id="tuple"),
+        pytest.param(Item(question="q", candidates=["a", "b", "c"]), id="item"),
+    ],
+)
+def test_coerce_bounds_the_number_of_candidates(value: object) -> None:
+    assert len(Item.coerce(value, max_candidates=3).candidates) == 3
+    with pytest.raises(InvalidItemError) as info:
+        Item.coerce(value, max_candidates=2)
+    assert (info.value.field, info.value.reason) == (
+        "candidates",
+        "has 3 candidates; the limit is 2 (max_candidates)",
+    )
+
+
+def test_the_candidate_count_is_checked_before_the_candidates_are_validated() -> None:
+    # Counting a list is cheap, validating 20,000 candidates is not: a list that is too
+    # long is refused for its length, not for what is in it.
+    with pytest.raises(InvalidItemError) as info:
+        Item.coerce({"question": "q", "candidates": [7] * 20_000}, max_candidates=64)
+    assert info.value.reason == "has 20000 candidates; the limit is 64 (max_candidates)"

@@ -49,6 +49,8 @@ COT, NEG_EXP = Mitigation.COT, Mitigation.NEG_EXP
         pytest.param({"threshold": 1}, "threshold", 1.0, id="threshold-int"),
         pytest.param({"threshold": "0.5"}, "threshold", 0.5, id="threshold-string"),
         pytest.param({"max_chars": 1}, "max_chars", 1, id="max-chars-1"),
+        pytest.param({"max_candidates": 2}, "max_candidates", 2, id="max-candidates-2"),
+        pytest.param({"max_candidates": "500"}, "max_candidates", 500, id="max-candidates-str"),
         pytest.param({"probe": "progressive"}, "probe", "progressive", id="probe"),
         pytest.param({"probe": None}, "probe", None, id="no-probe"),
         pytest.param({"on_inconsistent": "raise"}, "on_inconsistent", "raise", id="raise"),
@@ -81,6 +83,10 @@ def test_accepted_spellings(changes: dict[str, Any], field: str, expected: Any) 
         pytest.param({"threshold": -0.1}, "threshold", "greater than or equal to 0", id="below"),
         pytest.param({"threshold": "lots"}, "threshold", "number", id="threshold-not-a-number"),
         pytest.param({"max_chars": 0}, "max_chars", "greater than or equal to 1", id="max-0"),
+        pytest.param(
+            {"max_candidates": 1}, "max_candidates", "greater than or equal to 2",
+            id="max-candidates-1",
+        ),
         pytest.param({"probe": "sometimes"}, "probe", "'sometimes'", id="unknown-probe"),
         pytest.param({"on_inconsistent": "ignore"}, "on_inconsistent", "'flag'", id="raise-or"),
         pytest.param({"colour": "red"}, "colour", "Extra inputs are not permitted", id="extra"),
@@ -204,7 +210,34 @@ def test_the_service_schema_takes_its_values_from_the_registries() -> None:
     assert schemas["Mitigation"]["enum"] == [m.value for m in Mitigation]
     assert (properties["threshold"]["minimum"], properties["threshold"]["maximum"]) == (0, 1)
     # every option but the server's own limits, described as GuardOptions describes it
-    assert set(properties) == set(GuardOptions.model_fields) - {"max_chars", "on_inconsistent"}
+    assert set(properties) == set(GuardOptions.model_fields) - {
+        "max_chars",
+        "max_candidates",
+        "on_inconsistent",
+    }
     for name, schema in properties.items():
         assert schema["description"] == GuardOptions.model_fields[name].description
     assert options["additionalProperties"] is False
+
+
+def test_the_default_options_bound_the_number_of_candidates() -> None:
+    assert GuardOptions().max_candidates == 64
+    assert GuardOptions.model_fields["max_candidates"].description
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param({}, id="defaults"),
+        pytest.param({"max_candidates": 8, "max_chars": 100}, id="limits"),
+        pytest.param({"template": "v2", "mitigations": "cot", "threshold": 0.25}, id="asking"),
+    ],
+)
+def test_as_args_round_trips_through_the_command_line(changes: dict[str, Any]) -> None:
+    from prin_guard.cli import _options, _parser
+
+    options = GuardOptions.of(**changes)
+    args = _parser().parse_args(
+        ["check", "--question", "q", "--candidate", "a", *options.as_args()]
+    )
+    assert _options(args) == options

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -148,7 +149,9 @@ def _probe_judge() -> ScriptedJudge:
     class Judge(ScriptedJudge):
         async def complete(self, messages, *, labels=()):  # type: ignore[no-untyped-def, override]
             self.calls.append(list(messages))
-            question = messages[0]["content"].split("Given this question ")[1].split(" ")[0]
+            found = re.search(r"Given this question\s+`{3,}\n(\S+)", messages[0]["content"])
+            assert found, messages[0]["content"]
+            question = found.group(1).rstrip("?")
             turn = sum(m["role"] == "assistant" for m in messages)
             from prin_guard.judges import JudgeResponse
 

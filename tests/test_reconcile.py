@@ -119,6 +119,85 @@ def test_unparseable_legs_count_as_empty_and_are_flagged() -> None:
     assert Flag.UNPARSEABLE_REVERSE not in result.flags
 
 
+def test_an_unparseable_reverse_leg_does_not_make_a_direct_answer_consistent() -> None:
+    # reverse = ∅ implies all five are correct, so direct {A} gets PRIN 1 − F1({A}, A).
+    result = reconcile(LABELS, {"A"}, set(), reverse_status=ParseStatus.FAILED)
+    assert result.reverse_implied == LABELS
+    assert result.prin_score == pytest.approx(1 - 2 * 1 / (1 + 5))
+    assert not result.consistent
+    assert result.flags[:2] == (Flag.INCONSISTENT, Flag.UNPARSEABLE_REVERSE)
+
+
+@pytest.mark.parametrize(
+    ("direct", "reverse", "direct_status", "reverse_status", "flag"),
+    [
+        pytest.param(
+            set(LABELS),
+            set(),
+            ParseStatus.OK,
+            ParseStatus.FAILED,
+            Flag.UNPARSEABLE_REVERSE,
+            id="direct-all-reverse-unparseable",
+        ),
+        pytest.param(
+            set(),
+            set(LABELS),
+            ParseStatus.FAILED,
+            ParseStatus.OK,
+            Flag.UNPARSEABLE_DIRECT,
+            id="direct-unparseable-reverse-all",
+        ),
+    ],
+)
+def test_prin_zero_with_an_unparseable_leg_is_not_consistent(
+    direct: set[str],
+    reverse: set[str],
+    direct_status: ParseStatus,
+    reverse_status: ParseStatus,
+    flag: Flag,
+) -> None:
+    # PRIN is 0 by coincidence: the unparseable leg counts as ∅, which happens to be
+    # the complement of the other leg. The paper's value is kept; the verdict is not
+    # called consistent, and the flag says why (not "inconsistent": nothing disagreed).
+    result = reconcile(
+        LABELS, direct, reverse, direct_status=direct_status, reverse_status=reverse_status
+    )
+    assert result.prin_score == 0.0
+    assert not result.consistent
+    assert flag in result.flags
+    assert Flag.INCONSISTENT not in result.flags
+
+
+@given(
+    legs(),
+    st.sampled_from(list(ParseStatus)),
+    st.sampled_from(list(ParseStatus)),
+    st.floats(min_value=0.0, max_value=1.0),
+)
+def test_consistent_never_with_an_unparseable_leg(
+    case: tuple[tuple[str, ...], set[str], set[str]],
+    direct_status: ParseStatus,
+    reverse_status: ParseStatus,
+    threshold: float,
+) -> None:
+    labels, direct, reverse = case
+    if direct_status is ParseStatus.FAILED:
+        direct = set()
+    if reverse_status is ParseStatus.FAILED:
+        reverse = set()
+    result = reconcile(
+        labels,
+        direct,
+        reverse,
+        direct_status=direct_status,
+        reverse_status=reverse_status,
+        threshold=threshold,
+    )
+    unparseable = ParseStatus.FAILED in (direct_status, reverse_status)
+    assert result.consistent == (result.prin_score <= threshold and not unparseable)
+    assert (Flag.INCONSISTENT in result.flags) == (result.prin_score > threshold)
+
+
 def test_unknown_policy_is_rejected() -> None:
     with pytest.raises(ValueError, match="policy"):
         reconcile(LABELS, set(), set(), policy="vote")  # type: ignore[arg-type]
