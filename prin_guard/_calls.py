@@ -38,6 +38,7 @@ from prin_guard._events import bounded, log
 from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, UsageError
 from prin_guard._models import Usage
 from prin_guard._retry import CallLimit, Retry
+from prin_guard._tracing import record_attempt, record_usage, set_attributes, span
 from prin_guard.cache import Cache, MemoryCache, SingleFlight
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
@@ -209,19 +210,36 @@ class JudgeCaller:
         ``prefetched`` holds values already read with :meth:`prefetch`; without it
         the cache is read here.
         """
-        if prefetched is None:
-            prefetched = await self.prefetch([call.key])
-        value = prefetched.get(call.key)
-        response = read_cached(value) if value is not None else None
-        if response is not None:
-            log().debug("cache_hit", item_id=call.item_id, call=call.purpose)
-            return Answer(response, True, 0.0)
-        if self._cache is not None:
-            log().debug("cache_miss", item_id=call.item_id, call=call.purpose)
-        started = time.perf_counter()
-        response, cached = await self._judge_once(call)
-        latency_ms = 0.0 if cached else (time.perf_counter() - started) * 1000
-        return Answer(response, cached, latency_ms)
+        with span("prin_guard.judge_call", self._span_attributes(call)) as current:
+            if prefetched is None:
+                prefetched = await self.prefetch([call.key])
+            value = prefetched.get(call.key)
+            response = read_cached(value) if value is not None else None
+            if response is not None:
+                log().debug("cache_hit", item_id=call.item_id, call=call.purpose)
+                set_attributes(current, {"prin_guard.cache_hit": True})
+                return Answer(response, True, 0.0)
+            if self._cache is not None:
+                log().debug("cache_miss", item_id=call.item_id, call=call.purpose)
+            started = time.perf_counter()
+            response, cached = await self._judge_once(call)
+            set_attributes(current, {"prin_guard.cache_hit": cached})
+            if not cached:
+                record_usage(current, response.usage)
+            latency_ms = 0.0 if cached else (time.perf_counter() - started) * 1000
+            return Answer(response, cached, latency_ms)
+
+    def _span_attributes(self, call: Call) -> dict[str, Any]:
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "chat",
+            "prin_guard.item_id": call.item_id,
+            "prin_guard.call": call.purpose,
+            "prin_guard.cache_hit": False,
+        }
+        model = self._identity.get("model")
+        if isinstance(model, str):
+            attributes["gen_ai.request.model"] = model
+        return attributes
 
     async def converse(
         self,
@@ -374,6 +392,7 @@ class JudgeCaller:
     async def _attempt(self, call: Call, attempt: int) -> JudgeResponse:
         started = time.perf_counter()
         self.calls += 1
+        record_attempt(attempt)
         log().debug("judge_prompt", item_id=call.item_id, call=call.purpose, messages=call.messages)
         response = await self._judge.complete(call.messages, labels=call.labels)
         latency_ms = (time.perf_counter() - started) * 1000

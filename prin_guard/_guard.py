@@ -47,6 +47,7 @@ from prin_guard._prompts import Mitigation, Template, build_messages, get_templa
 from prin_guard._reconcile import Policy, reconcile
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, invalid_verdict, stream_verdicts
+from prin_guard._tracing import record_verdict, span
 from prin_guard.cache import Cache
 from prin_guard.followup import Probe, run_rounds
 from prin_guard.judges import Judge
@@ -385,65 +386,67 @@ class Guard:
     async def _verdict(
         self, item: Item, plans: list[_LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
-        started = time.perf_counter()
-        outcomes = await asyncio.gather(
-            *(self._leg(item, plan, prefetched) for plan in plans),
-            return_exceptions=True,
-        )
-        # Both legs ran to the end (and were cached) before a failure is raised.
-        for outcome in outcomes:
-            if isinstance(outcome, BaseException):
-                raise outcome
-        direct, reverse = outcomes
-        assert isinstance(direct, Leg)
-        assert isinstance(reverse, Leg)
-        result = reconcile(
-            item.labels,
-            direct.labels,
-            reverse.labels,
-            direct_status=direct.parse_status,
-            reverse_status=reverse.parse_status,
-            polarity_confusion=direct.polarity_confusion or reverse.polarity_confusion,
-            policy=self.policy,
-            threshold=self.threshold,
-        )
-        usage = (direct.usage or Usage()) + (reverse.usage or Usage())
-        # A leg that repeats its prompt was read from its own lines only; say so.
-        echoed = any(detect_echo(leg.raw_text, item.labels) for leg in (direct, reverse))
-        flags = (*result.flags, Flag.ECHOED_PROMPT) if echoed else result.flags
-        rounds: tuple[ProbeRound, ...] = ()
-        if self.probe is not None:
-            rounds = await self._follow_up(item, plans, (direct, reverse))
-            for entry in rounds:
-                usage = usage + (entry.usage or Usage())
-            if any(entry.changed for entry in rounds):
-                flags = (*flags, Flag.VACILLATING)
-        verdict = Verdict(
-            item_id=item.key,
-            labels=item.labels,
-            correct=result.correct,
-            direct=direct,
-            reverse=reverse,
-            reverse_implied=result.reverse_implied,
-            prin_score=result.prin_score,
-            consistent=result.consistent,
-            flags=flags,
-            policy=self.policy,
-            threshold=self.threshold,
-            cached=direct.cached and reverse.cached and all(r.cached for r in rounds),
-            usage=usage,
-            probe=rounds,
-        )
-        log().info(
-            "verdict",
-            item_id=verdict.item_id,
-            prin=round(result.prin_score, 4),
-            consistent=result.consistent,
-            flags=[flag.value for flag in flags],
-            cached=verdict.cached,
-            latency_ms=round((time.perf_counter() - started) * 1000, 3),
-        )
-        return verdict
+        with span("prin_guard.verdict", {"prin_guard.item_id": item.key}) as current:
+            started = time.perf_counter()
+            outcomes = await asyncio.gather(
+                *(self._leg(item, plan, prefetched) for plan in plans),
+                return_exceptions=True,
+            )
+            # Both legs ran to the end (and were cached) before a failure is raised.
+            for outcome in outcomes:
+                if isinstance(outcome, BaseException):
+                    raise outcome
+            direct, reverse = outcomes
+            assert isinstance(direct, Leg)
+            assert isinstance(reverse, Leg)
+            result = reconcile(
+                item.labels,
+                direct.labels,
+                reverse.labels,
+                direct_status=direct.parse_status,
+                reverse_status=reverse.parse_status,
+                polarity_confusion=direct.polarity_confusion or reverse.polarity_confusion,
+                policy=self.policy,
+                threshold=self.threshold,
+            )
+            usage = (direct.usage or Usage()) + (reverse.usage or Usage())
+            # A leg that repeats its prompt was read from its own lines only; say so.
+            echoed = any(detect_echo(leg.raw_text, item.labels) for leg in (direct, reverse))
+            flags = (*result.flags, Flag.ECHOED_PROMPT) if echoed else result.flags
+            rounds: tuple[ProbeRound, ...] = ()
+            if self.probe is not None:
+                rounds = await self._follow_up(item, plans, (direct, reverse))
+                for entry in rounds:
+                    usage = usage + (entry.usage or Usage())
+                if any(entry.changed for entry in rounds):
+                    flags = (*flags, Flag.VACILLATING)
+            verdict = Verdict(
+                item_id=item.key,
+                labels=item.labels,
+                correct=result.correct,
+                direct=direct,
+                reverse=reverse,
+                reverse_implied=result.reverse_implied,
+                prin_score=result.prin_score,
+                consistent=result.consistent,
+                flags=flags,
+                policy=self.policy,
+                threshold=self.threshold,
+                cached=direct.cached and reverse.cached and all(r.cached for r in rounds),
+                usage=usage,
+                probe=rounds,
+            )
+            log().info(
+                "verdict",
+                item_id=verdict.item_id,
+                prin=round(result.prin_score, 4),
+                consistent=result.consistent,
+                flags=[flag.value for flag in flags],
+                cached=verdict.cached,
+                latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            )
+            record_verdict(current, verdict)
+            return verdict
 
     async def _follow_up(
         self, item: Item, plans: Sequence[_LegPlan], legs: Sequence[Leg]

@@ -1405,3 +1405,207 @@ def test_served_access_lines_show_the_request_id_and_no_query() -> None:
         REQUEST_ID.reset(token)
     line = formatter.format(record)
     assert line.endswith('"GET /healthz?[redacted] HTTP/1.1" 200 OK request_id=rid-7'), line
+
+
+# -- readiness and graceful shutdown (issue 11) ---------------------------------------
+
+
+def test_readyz_is_readiness_open_like_healthz_and_documented() -> None:
+    import asyncio
+
+    app = create_app(config(), judge=scripted(), cache=MemoryCache())
+
+    async def before_startup() -> httpx.Response:
+        # ASGITransport runs no lifespan: the worker has not started.
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get("/readyz")
+
+    starting = asyncio.run(before_startup())
+    assert starting.status_code == 503
+    assert starting.json() == {"status": "not_ready", "reason": "starting"}
+    with serving(app) as client:
+        ready = client.get("/readyz")  # no key, as for /healthz
+        assert ready.status_code == 200
+        assert ready.json() == {"status": "ready"}
+        app.state.prin_guard.draining = True
+        draining = client.get("/readyz")
+        alive = client.get("/healthz")
+        schema = client.get("/openapi.json", headers=AUTH).json()
+    assert draining.status_code == 503
+    assert draining.json() == {"status": "not_ready", "reason": "draining"}
+    assert alive.status_code == 200  # liveness: a draining worker is alive
+    operation = schema["paths"]["/readyz"]["get"]
+    assert "security" not in operation
+    for status in ("200", "503"):
+        assert operation["responses"][status]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ReadyResponse"
+        }
+
+
+def test_readyz_stays_ready_with_redis_down(own_redis: RedisServer) -> None:
+    # The cache fails open, so a Redis outage must not take every worker out of
+    # rotation; /healthz reports it instead.
+    app = create_app(config(redis_url=own_redis.url, redis_namespace="readyz"), judge=scripted())
+    with serving(app) as client:
+        up = client.get("/readyz")
+        own_redis.kill()
+        down = client.get("/readyz")
+        health = client.get("/healthz")
+    assert (up.status_code, up.json()) == (200, {"status": "ready"})
+    assert (down.status_code, down.json()) == (200, {"status": "ready"})
+    assert health.json()["status"] == "degraded"
+
+
+def test_a_signal_sets_draining_and_reaches_the_servers_own_handler() -> None:
+    import asyncio
+
+    state = create_app(config(), judge=scripted(), cache=None).state.prin_guard
+    received: list[int] = []
+    sigint = signal.getsignal(signal.SIGINT)
+    original = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    try:
+        state._drain_on_signals()
+        assert state.draining is False
+        signal.raise_signal(signal.SIGTERM)
+        assert state.draining is True
+        assert received == [signal.SIGTERM]  # uvicorn's handler still runs
+        asyncio.run(state.stop())
+        assert signal.getsignal(signal.SIGINT) is sigint  # both put back
+        signal.raise_signal(signal.SIGTERM)
+        assert received == [signal.SIGTERM, signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, original)
+
+
+def test_shutdown_grace_setting() -> None:
+    assert ServerConfig().shutdown_grace == 30
+    assert load_config(environ={"PRIN_GUARD_SHUTDOWN_GRACE": "5"}).shutdown_grace == 5
+    with pytest.raises(UsageError, match="shutdown_grace"):
+        load_config(environ={"PRIN_GUARD_SHUTDOWN_GRACE": "-1"})
+
+
+SLOW_JUDGE = """
+import asyncio
+from pathlib import Path
+
+from prin_guard import FunctionJudge
+
+def slow():
+    async def answer(prompt):
+        Path("judging").touch()
+        try:
+            await asyncio.sleep(float(Path("delay").read_text()))
+        except asyncio.CancelledError:
+            Path("cancelled").touch()
+            raise
+        Path("judged").touch()
+        return "Answer: B, C"
+
+    return FunctionJudge(answer, name="slow")
+"""
+
+
+@contextmanager
+def served_process(
+    tmp_path: Path, *, delay: float, grace: float
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``python -m prin_guard.server`` with a judge that takes ``delay`` s, in tmp_path."""
+    (tmp_path / "slow_judge.py").write_text(SLOW_JUDGE)
+    (tmp_path / "delay").write_text(str(delay))
+    port = free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+        "PRIN_GUARD_API_KEYS": KEY,
+        "PRIN_GUARD_SHUTDOWN_GRACE": str(grace),
+    }
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "prin_guard.server", "--judge", "python:slow_judge:slow",
+             "--port", str(port), "--log-level", "info"],
+            env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start: {log.read_text()[-3000:]}")
+            time.sleep(0.05)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def ask_when_judging(
+    tmp_path: Path, base: str, results: list[httpx.Response | Exception]
+) -> threading.Thread:
+    """A verdict request in a thread, returned once the judge is running it."""
+
+    def ask() -> None:
+        try:
+            with httpx.Client(base_url=base, timeout=30) as client:
+                results.append(client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH))
+        except httpx.HTTPError as exc:
+            results.append(exc)
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not (tmp_path / "judging").exists():
+        assert time.monotonic() < deadline, "the judge was never called"
+        time.sleep(0.01)
+    return thread
+
+
+def test_sigterm_drains_the_request_in_flight_and_exits_0(tmp_path: Path) -> None:
+    with served_process(tmp_path, delay=1.5, grace=10) as (proc, base):
+        results: list[httpx.Response | Exception] = []
+        thread = ask_when_judging(tmp_path, base, results)
+        signalled = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        # From the signal on, /readyz is never 200: 503 draining, or no connection.
+        while proc.poll() is None and time.monotonic() - signalled < 1:
+            try:
+                ready = httpx.get(f"{base}/readyz", timeout=1)
+            except httpx.HTTPError:
+                break
+            assert ready.status_code == 503
+            assert ready.json() == {"status": "not_ready", "reason": "draining"}
+            time.sleep(0.02)
+        assert proc.wait(timeout=10) == 0  # within the grace
+        thread.join(timeout=10)
+    assert time.monotonic() - signalled < 10
+    [response] = results
+    assert isinstance(response, httpx.Response)
+    assert response.status_code == 200
+    assert response.json()["verdict"]["direct"]["labels"] == ["B", "C"]
+    assert (tmp_path / "judged").exists()
+    assert not (tmp_path / "cancelled").exists()
+
+
+def test_requests_still_running_when_the_grace_ends_are_cancelled(tmp_path: Path) -> None:
+    with served_process(tmp_path, delay=30, grace=1) as (proc, base):
+        results: list[httpx.Response | Exception] = []
+        thread = ask_when_judging(tmp_path, base, results)
+        signalled = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        thread.join(timeout=10)
+    assert time.monotonic() - signalled < 10  # the judge's 30 s were not waited for
+    [outcome] = results
+    # uvicorn answers a request it cancelled with a 500 (or closes the connection)
+    assert isinstance(outcome, httpx.HTTPError) or outcome.status_code == 500
+    assert (tmp_path / "cancelled").exists()  # the judge call was stopped
+    assert not (tmp_path / "judged").exists()
+    log = (tmp_path / "server.log").read_text()
+    assert "graceful shutdown exceeded" in log

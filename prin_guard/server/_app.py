@@ -37,6 +37,7 @@ from prin_guard._models import Flag, Item, Verdict, VerdictError
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
 from prin_guard.server._config import ServerConfig, provider_keys_from_env
+from prin_guard.server._limits import key_identity
 from prin_guard.server._logs import REQUEST_ID, event, install_log_filters
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._middleware import ApiKeys, GuardMiddleware, error_body
@@ -44,6 +45,7 @@ from prin_guard.server._schemas import (
     BatchVerdictResponse,
     ErrorResponse,
     HealthResponse,
+    ReadyResponse,
     SingleVerdictResponse,
     VerdictRequest,
 )
@@ -138,7 +140,7 @@ def create_app(
     secured: list[Depends] = [Security(require_key)] if keys.enabled else []
     metrics_deps = [] if config.metrics_open else secured
     errors: dict[int | str, dict[str, Any]] = {
-        code: {"model": ErrorResponse} for code in (401, 413, 422, 502, 503, 504)
+        code: {"model": ErrorResponse} for code in (401, 413, 422, 429, 502, 503, 504)
     }
 
     @app.post(
@@ -153,7 +155,7 @@ def create_app(
         "item and a verdict flagged `judge_error` in a batch; either way the client gets "
         "the request id (`X-Request-ID`), and the server log has the judge's error.",
     )
-    async def verdicts(body: VerdictRequest) -> Response:
+    async def verdicts(body: VerdictRequest, request: Request) -> Response:
         if not state.ready:
             return state.json(503, error_body("unavailable", "the service is starting"))
         try:
@@ -167,10 +169,15 @@ def create_app(
             else:
                 where, message = "options", f"options: {exc}"
             return state.json(422, error_body("invalid_request", message, field=where))
+        # Limits count a hash of the key, never the key (None: auth off, one identity).
+        identity = key_identity(ApiKeys.presented(request.headers.raw) if keys.enabled else None)
+        refused = await _admit(state, identity, body.items)
+        if refused is not None:
+            return refused
         try:
             if body.items is not None:
-                return await _batch(state, guard, body.items)
-            return await _single(state, guard, body.item)
+                return await _batch(state, guard, body.items, identity)
+            return await _single(state, guard, body.item, identity)
         finally:
             metrics.sync_cache(state.live_cache())
 
@@ -178,15 +185,7 @@ def create_app(
     async def healthz() -> Response:
         if not state.ready or state.judge is None:
             return state.json(503, error_body("unavailable", "the service is starting"))
-        redis = "not_configured"
-        live = state.live_cache()
-        ping = getattr(live, "ping", None)
-        if ping is not None:
-            try:
-                async with asyncio.timeout(2.0):
-                    redis = "ok" if await ping() else "unreachable"
-            except TimeoutError:
-                redis = "unreachable"
+        redis = await state.redis_status()
         health = HealthResponse(
             status="ok" if redis != "unreachable" else "degraded",
             judge={**_public_identity(state.judge), "status": "ok"},
@@ -194,6 +193,23 @@ def create_app(
             version=__version__,
         )
         return state.json(200, health.model_dump_json())
+
+    @app.get(
+        "/readyz",
+        response_model=ReadyResponse,
+        responses={503: {"model": ReadyResponse}},
+        summary="Readiness: can this worker serve verdicts now",
+        description="200 when the judge is built, the worker has started and the Redis "
+        "cache (if configured) answers a ping; 503 with a reason while starting, while "
+        "shutting down (draining the requests in flight) or with Redis down. Open, like "
+        "`/healthz` (which is liveness only).",
+    )
+    async def readyz() -> Response:
+        reason = await state.not_ready()
+        if reason is not None:
+            ready = ReadyResponse(status="not_ready", reason=reason)
+            return state.json(503, ready.model_dump_json())
+        return state.json(200, ReadyResponse(status="ready").model_dump_json(exclude_none=True))
 
     @app.get(
         "/metrics",
@@ -259,7 +275,7 @@ def create_app(
         return state.json(500, error_body("internal_error", "internal server error"))
 
     routes = frozenset(getattr(route, "path", "") for route in app.routes)
-    open_paths = {"/healthz"}
+    open_paths = {"/healthz", "/readyz"}
     if config.metrics_open:
         open_paths.add("/metrics")
     if config.docs_open:
@@ -286,7 +302,30 @@ def create_app(
     return app
 
 
-async def _single(state: _State, guard: Guard, raw: Any) -> Response:
+async def _admit(state: _State, identity: str, items: list[Any] | None) -> Response | None:
+    """A 429 when the key is over its rate limit or daily budget; None to go on.
+
+    A batch counts one hit per item. A batch over ``max_batch`` is left to its 413.
+    """
+    if state.limits is None or (items is not None and len(items) > state.config.max_batch):
+        return None
+    refused = await state.limits.admit(identity, 1 if items is None else len(items))
+    if refused is None:
+        return None
+    state.metrics.limited.labels(refused.kind).inc()
+    body = error_body(
+        refused.kind, refused.message, retry_after=refused.retry_after, request_id=REQUEST_ID.get()
+    )
+    return state.json(429, body, **{"Retry-After": str(refused.retry_after)})
+
+
+async def _spend(state: _State, identity: str, verdicts: list[Verdict]) -> None:
+    """Add what the verdicts cost (where the judge reports it) to the key's daily spending."""
+    if state.limits is not None:
+        await state.limits.spend(identity, sum(v.usage.cost_usd or 0.0 for v in verdicts))
+
+
+async def _single(state: _State, guard: Guard, raw: Any, identity: str) -> Response:
     config = state.config
     try:
         # Candidates are counted before anything else is read of the item, so an
@@ -325,10 +364,11 @@ async def _single(state: _State, guard: Guard, raw: Any) -> Response:
             ),
         )
     state.metrics.observe_verdict(verdict, time.perf_counter() - started, cached=state.caching)
+    await _spend(state, identity, [verdict])
     return state.json(200, '{"verdict":' + verdict.model_dump_json() + "}")
 
 
-async def _batch(state: _State, guard: Guard, raws: list[Any]) -> Response:
+async def _batch(state: _State, guard: Guard, raws: list[Any], identity: str) -> Response:
     config = state.config
     if len(raws) > config.max_batch:
         return state.json(
@@ -359,6 +399,7 @@ async def _batch(state: _State, guard: Guard, raws: list[Any]) -> Response:
                 results[index] = verdict
                 state.metrics.observe_verdict(verdict, None)
     ordered = [results[index] for index in range(len(raws))]
+    await _spend(state, identity, ordered)
     errors = [
         {
             "index": index,

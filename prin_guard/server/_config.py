@@ -58,9 +58,12 @@ ENV_VARS: Final[Mapping[str, str]] = {
     "PRIN_GUARD_CONCURRENCY": "concurrency",
     "PRIN_GUARD_REQUEST_TIMEOUT": "request_timeout",
     "PRIN_GUARD_JUDGE_THREADS": "judge_threads",
+    "PRIN_GUARD_SHUTDOWN_GRACE": "shutdown_grace",
     "PRIN_GUARD_HOST": "host",
     "PRIN_GUARD_PORT": "port",
     "PRIN_GUARD_WORKERS": "workers",
+    "PRIN_GUARD_RATE_LIMIT": "rate_limit",
+    "PRIN_GUARD_DAILY_BUDGET_USD": "daily_budget_usd",
 }
 """Environment variable → configuration field."""
 
@@ -120,9 +123,20 @@ class ServerConfig(BaseModel):
     ``min(32, 4 * cores)``). A thread cannot be stopped: a sync judge still running
     when its request times out or its client leaves runs to its end, its answer is
     discarded, and it holds one of these threads meanwhile (so later calls queue)."""
+    shutdown_grace: float = Field(30.0, ge=0)
+    """Seconds a worker waits, on SIGTERM or SIGINT, for the requests in flight to
+    finish (it accepts no new ones, and ``/readyz`` answers 503 meanwhile); requests
+    still running then are cancelled, and with them their judge calls."""
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=0, le=65535)
     workers: int = Field(1, ge=1)
+    rate_limit: str | None = None
+    """Verdict requests each API key may make, e.g. ``"60/minute"`` (a batch counts
+    one per item); off when unset. Shared by every worker through ``redis_url``."""
+    daily_budget_usd: float | None = Field(None, gt=0)
+    """USD each API key may spend on the judge per UTC day (from the verdicts'
+    ``usage.cost_usd``); off when unset. A request already running may overshoot it
+    by its own cost."""
 
     @field_validator("api_keys")
     @classmethod
@@ -152,6 +166,21 @@ class ServerConfig(BaseModel):
         if not url.get_secret_value().startswith(("redis://", "rediss://", "unix://")):
             raise ValueError("must be a redis://, rediss:// or unix:// URL")
         return url
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _rate_form(cls, rate: str | None) -> str | None:
+        if rate is None:
+            return None
+        from limits import parse  # the server extra
+
+        try:
+            parse(rate)
+        except ValueError:
+            raise ValueError(
+                "not a rate: write '<count>/<second|minute|hour|day>', e.g. '60/minute'"
+            ) from None
+        return rate
 
     @field_validator("cors_origins")
     @classmethod

@@ -101,6 +101,14 @@ class ServerMetrics:
             buckets=_LLM_BUCKETS,
             registry=r,
         )
+        self.limited = Counter(
+            "prin_guard_limited_requests",
+            "Verdict requests refused by a per-key limit (429), by reason.",
+            ["reason"],
+            registry=r,
+        )
+        for reason in ("rate_limited", "budget_exhausted"):
+            self.limited.labels(reason)
         for outcome in OUTCOMES:
             self.verdicts.labels(outcome)
         for flag in Flag:

@@ -25,10 +25,15 @@ import hmac
 import json
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prin_guard.server._logs import REQUEST_ID, event, request_id_from
 from prin_guard.server._metrics import ServerMetrics
+
+if TYPE_CHECKING:
+    from contextvars import Token
+
+    from opentelemetry.context import Context
 
 __all__ = ["CLIENT_GONE", "ApiKeys", "GuardMiddleware", "error_body"]
 
@@ -122,6 +127,8 @@ class GuardMiddleware:
         request_id = request_id_from(scope.get("headers") or [])
         token = REQUEST_ID.set(request_id)
         bound = _bind_structlog(request_id)
+        # the caller's trace (W3C traceparent): verdict spans become children of its span
+        traced = _attach_trace_context(scope.get("headers") or [])
 
         async def send_status(message: Message) -> None:
             nonlocal status
@@ -142,6 +149,7 @@ class GuardMiddleware:
             self.metrics.observe_request(
                 str(scope.get("method", "")), route, status, time.perf_counter() - started
             )
+            _detach_trace_context(traced)
             _unbind_structlog(bound)
             REQUEST_ID.reset(token)
 
@@ -286,6 +294,20 @@ def _unbind_structlog(tokens: Mapping[str, Any]) -> None:
     import structlog
 
     structlog.contextvars.reset_contextvars(**tokens)
+
+
+def _attach_trace_context(headers: Iterable[tuple[bytes, bytes]]) -> Token[Context]:
+    """Make the trace context the request's headers carry current; a token to detach it."""
+    from opentelemetry import context, propagate
+
+    carrier = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in headers}
+    return context.attach(propagate.extract(carrier))
+
+
+def _detach_trace_context(token: Token[Context]) -> None:
+    from opentelemetry import context
+
+    context.detach(token)
 
 
 def _content_length(headers: Iterable[tuple[bytes, bytes]]) -> int | None:

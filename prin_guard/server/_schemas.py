@@ -23,6 +23,7 @@ __all__ = [
     "HealthResponse",
     "ItemError",
     "ItemIn",
+    "ReadyResponse",
     "SingleVerdictResponse",
     "VerdictOptions",
     "VerdictRequest",
@@ -136,3 +137,12 @@ class HealthResponse(BaseModel):
     judge: dict[str, Any]
     redis: Literal["ok", "unreachable", "not_configured"]
     version: str
+
+
+class ReadyResponse(BaseModel):
+    """Whether this worker can serve verdicts now (``/readyz``: 200 ready, 503 not)."""
+
+    status: Literal["ready", "not_ready"]
+    reason: Literal["starting", "draining"] | None = None
+    """Why not: the worker is starting, it is shutting down (finishing the requests in
+    flight, taking no new ones), or the configured Redis does not answer a ping."""

@@ -8,6 +8,8 @@ asked of several workers at once cost one judge call.
 from __future__ import annotations
 
 import copy
+import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -73,15 +75,27 @@ def serve(config: ServerConfig, *, log_level: str = "info", access_log: bool = T
         "log_config": _log_config(log_level),
         "access_log": access_log,
         "server_header": False,
-        "timeout_graceful_shutdown": 30,
+        "timeout_graceful_shutdown": config.shutdown_grace,
     }
-    if config.workers == 1:
-        uvicorn.run(create_app(config), **options)
-        return
-    publish_for_workers(config)
-    uvicorn.run(
-        "prin_guard.server._serve:worker_app", factory=True, workers=config.workers, **options
-    )
+    # uvicorn answers SIGTERM and SIGINT alike: it stops accepting connections, waits
+    # up to timeout_graceful_shutdown for the requests in flight, cancels the rest and
+    # runs the lifespan's shutdown. Then it raises the signal again for the handler it
+    # found: SIGTERM's default action would kill the process (status 143) after a clean
+    # drain, while SIGINT's KeyboardInterrupt ends uvicorn.run normally. So SIGTERM
+    # gets SIGINT's handler here, and a drained server exits 0 on either.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main else None
+    try:
+        if config.workers == 1:
+            uvicorn.run(create_app(config), **options)
+            return
+        publish_for_workers(config)
+        uvicorn.run(
+            "prin_guard.server._serve:worker_app", factory=True, workers=config.workers, **options
+        )
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def worker_app() -> FastAPI:

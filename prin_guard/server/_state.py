@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import enum
 import os
+import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final
+from types import FrameType
+from typing import Any, Final, Literal
 
 from fastapi.responses import Response
 
@@ -27,6 +30,7 @@ from prin_guard._options import GuardOptions
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import Judge, JudgeResponse, Message, judge_from_spec
 from prin_guard.server._config import ServerConfig
+from prin_guard.server._limits import Limits
 from prin_guard.server._logs import REQUEST_ID, event
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._schemas import VerdictOptions
@@ -90,6 +94,13 @@ class _State:
     caller: JudgeCaller | None = None
     """The worker's one call layer (cache, single flight, limit), shared by every guard."""
     guards: OrderedDict[tuple[Any, ...], Guard] = field(default_factory=OrderedDict)
+    draining: bool = False
+    """Shutdown has begun (SIGTERM or SIGINT, or the lifespan's end): /readyz says 503
+    while the server finishes the requests in flight."""
+    chained_signals: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    """Signal → (our handler, the one it chains to), to put back at stop."""
+    limits: Limits | None = None
+    """Per-API-key rate limit and daily budget, when configured (built at startup)."""
 
     @property
     def ready(self) -> bool:
@@ -117,11 +128,16 @@ class _State:
         if isinstance(self.cache, _Default):
             self.cache = _build_cache(self.config)
             self.cache_owned = True
+        limits = Limits(self.config)
+        if limits.enabled:
+            limits.start()
+            self.limits = limits
         self.caller = JudgeCaller(
             _MeteredJudge(self.judge, self.metrics),
             cache=self.live_cache(),
             concurrency=self.config.concurrency,
         )
+        self._drain_on_signals()
         event(
             "info",
             "server_started",
@@ -137,6 +153,13 @@ class _State:
             )
 
     async def stop(self) -> None:
+        self.draining = True
+        for signum, (ours, chained) in self.chained_signals.items():
+            if signal.getsignal(signum) is ours:
+                signal.signal(signum, chained)
+        self.chained_signals.clear()
+        if self.limits is not None:
+            await self.limits.stop()
         cache = self.live_cache()
         if self.cache_owned and cache is not None:
             closer = getattr(cache, "aclose", None)
@@ -146,6 +169,55 @@ class _State:
             # Threads still running a judge cannot be stopped; do not wait for them here
             # (the event loop's own shutdown joins them).
             self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _drain_on_signals(self) -> None:
+        """Set ``draining`` on SIGTERM and SIGINT, then run the server's own handler.
+
+        uvicorn installs its handlers before the lifespan starts: on the signal it
+        stops accepting connections and waits (up to ``timeout_graceful_shutdown``)
+        for the requests in flight, and runs the lifespan's shutdown only after them,
+        too late to tell /readyz. Signals are the main thread's only; a server that
+        leaves a signal to its default action stops without draining anyway.
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            chained = signal.getsignal(signum)
+            if callable(chained):
+                ours = self._draining_handler(chained)
+                signal.signal(signum, ours)
+                self.chained_signals[signum] = (ours, chained)
+
+    def _draining_handler(self, chained: Any) -> Any:
+        def handler(signum: int, frame: FrameType | None) -> None:
+            self.draining = True
+            chained(signum, frame)
+
+        return handler
+
+    async def redis_status(self) -> Literal["ok", "unreachable", "not_configured"]:
+        """Whether the cache answers a ping (within 2 s), when it is one that can."""
+        ping = getattr(self.live_cache(), "ping", None)
+        if ping is None:
+            return "not_configured"
+        try:
+            async with asyncio.timeout(2.0):
+                return "ok" if await ping() else "unreachable"
+        except TimeoutError:
+            return "unreachable"
+
+    async def not_ready(self) -> Literal["starting", "draining"] | None:
+        """Why this worker cannot serve verdicts now (for /readyz); ``None`` when it can.
+
+        A Redis that does not answer is no reason: the cache fails open and verdicts
+        go on (``/healthz`` reports it as degraded), and taking every worker out of
+        rotation because a shared cache is down would stop the whole service.
+        """
+        if self.draining:
+            return "draining"
+        if not self.ready or self.judge is None:
+            return "starting"
+        return None
 
     def options(self, requested: VerdictOptions) -> GuardOptions:
         """The guard options of a request: the client's, with the server's own limits."""
