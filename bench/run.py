@@ -49,6 +49,7 @@ BENCHMARKS = (
     "startup",
     "local",
     "cost",
+    "load",
 )
 """In running order: the ones that load the model (and torch) last."""
 
