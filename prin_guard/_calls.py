@@ -39,7 +39,7 @@ from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, 
 from prin_guard._models import Usage
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._tracing import record_attempt, record_usage, set_attributes, span
-from prin_guard.cache import Cache, MemoryCache, SingleFlight
+from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
 
@@ -175,14 +175,14 @@ class JudgeCaller:
 
     def conversation_key(self, messages: Sequence[Message], labels: Sequence[str] = ()) -> str:
         """The key of a whole conversation with this judge (follow-ups, pool samples)."""
-        parts = {
-            "judge": self._identity,
-            "kind": "conversation",
-            "messages": [dict(m) for m in messages],
-            "labels": list(labels),
-        }
-        canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return f"{KEY_PREFIX}:{hashlib.sha256(canonical.encode()).hexdigest()}"
+        return cache_key(
+            {
+                "judge": self._identity,
+                "kind": "conversation",
+                "messages": [dict(m) for m in messages],
+                "labels": list(labels),
+            }
+        )
 
     # -- the calls ----------------------------------------------------------------
 

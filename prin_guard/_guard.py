@@ -42,7 +42,7 @@ from prin_guard._models import (
     VerdictError,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._parsing import detect_echo, detect_polarity_confusion, parse_reply
+from prin_guard._parsing import detect_polarity_confusion, parse_reply
 from prin_guard._prompts import Mitigation, Template, build_messages, get_template
 from prin_guard._reconcile import Policy, reconcile
 from prin_guard._retry import CallLimit, Retry
@@ -389,16 +389,15 @@ class Guard:
         with span("prin_guard.verdict", {"prin_guard.item_id": item.key}) as current:
             started = time.perf_counter()
             outcomes = await asyncio.gather(
-                *(self._leg(item, plan, prefetched) for plan in plans),
+                *(self._read_leg(item, plan, prefetched) for plan in plans),
                 return_exceptions=True,
             )
             # Both legs ran to the end (and were cached) before a failure is raised.
             for outcome in outcomes:
                 if isinstance(outcome, BaseException):
                     raise outcome
-            direct, reverse = outcomes
-            assert isinstance(direct, Leg)
-            assert isinstance(reverse, Leg)
+            read = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
+            (direct, direct_echoed), (reverse, reverse_echoed) = read
             result = reconcile(
                 item.labels,
                 direct.labels,
@@ -411,7 +410,7 @@ class Guard:
             )
             usage = (direct.usage or Usage()) + (reverse.usage or Usage())
             # A leg that repeats its prompt was read from its own lines only; say so.
-            echoed = any(detect_echo(leg.raw_text, item.labels) for leg in (direct, reverse))
+            echoed = direct_echoed or reverse_echoed
             flags = (*result.flags, Flag.ECHOED_PROMPT) if echoed else result.flags
             rounds: tuple[ProbeRound, ...] = ()
             if self.probe is not None:
@@ -470,6 +469,13 @@ class Guard:
         return tuple(entry for rounds in results for entry in rounds)
 
     async def _leg(self, item: Item, plan: _LegPlan, prefetched: Mapping[str, str | None]) -> Leg:
+        leg, _ = await self._read_leg(item, plan, prefetched)
+        return leg
+
+    async def _read_leg(
+        self, item: Item, plan: _LegPlan, prefetched: Mapping[str, str | None]
+    ) -> tuple[Leg, bool]:
+        """One leg asked and read, and whether its reply repeated the prompt."""
         call = Call(plan.key, plan.messages, item.labels, item.key, plan.polarity.value)
         answer = await self._caller.answer(call, prefetched=prefetched)
         response = answer.response
@@ -484,7 +490,7 @@ class Guard:
             *(candidate.reasoning or "" for candidate in item.candidates),
         ]
         parsed = parse_reply(response.text, item.labels, texts, echo=echo)
-        return Leg(
+        leg = Leg(
             polarity=plan.polarity,
             template=self._template.id,
             template_version=self._template.version,
@@ -499,6 +505,7 @@ class Guard:
             usage=response.usage,
             cached=answer.cached,
         )
+        return leg, parsed.echoed
 
     def _maybe_raise(self, verdicts: Sequence[Verdict]) -> None:
         if self.on_inconsistent != "raise":

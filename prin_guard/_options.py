@@ -225,8 +225,3 @@ def usage_error(exc: ValidationError) -> UsageError:
     field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int)) or "options"
     message = first["msg"].removeprefix("Value error, ")
     return UsageError(f"{field}: {message}")
-
-
-def mitigation_names(values: Iterable[str | Mitigation]) -> tuple[str, ...]:
-    """Mitigations in their canonical spelling, or a UsageError naming the field."""
-    return tuple(m.value for m in GuardOptions.of(mitigations=tuple(values)).mitigations)

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +11,7 @@ from typing import Any
 import pytest
 from conftest import free_port
 from structlog.testing import capture_logs
+from test_redis_cache import RedisServer
 
 from prin_guard import (
     CacheError,
@@ -70,30 +68,12 @@ class CountingJudge:
 @pytest.fixture
 def stopped_redis(tmp_path: Path) -> str:
     """The URL of a Redis that ran, answered, and was then stopped."""
-    binary = shutil.which("redis-server")
-    if binary is None:
+    if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
-                sock.sendall(b"PING\r\n")
-                if sock.recv(16).startswith(b"+PONG"):
-                    break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "redis-server did not start"
-        time.sleep(0.02)
-    proc.terminate()
-    proc.wait(timeout=10)
-    return f"redis://127.0.0.1:{port}/0"
+    server = RedisServer(free_port(), tmp_path)
+    server.start()
+    server.kill()
+    return server.url
 
 
 def test_guard_raises_cache_error_from_a_stopped_redis_when_asked(stopped_redis: str) -> None:

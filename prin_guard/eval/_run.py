@@ -28,8 +28,10 @@ from prin_guard.eval._rundir import (
     drive,
     new_run_dir,
     open_cache,
+    progress_meter,
     read_records,
     say,
+    skip_reporter,
 )
 from prin_guard.eval._runner import ANALYSES, METHODS, EvalConfig, run_eval
 from prin_guard.eval._summary import summarize
@@ -89,13 +91,7 @@ def run(
     """
     options = options or GuardOptions()
     skipped: list[tuple[int, str]] = []
-
-    def skip(line: int, reason: str) -> None:
-        skipped.append((line, reason))
-        if on_skip is not None:
-            on_skip(line, reason)
-        else:
-            say(f"prin-guard: skipped row at line {line}: {reason}")
+    skip = skip_reporter(on_skip, skipped)
 
     config = EvalConfig(
         dataset=dataset,
@@ -119,14 +115,10 @@ def run(
     title = name or where.name
     say(f"prin-guard eval: {len(records)} items of {dataset}, writing {where}")
     started = time.monotonic()
-    meter = _progress(len(records)) if progress else None
-    try:
+    with progress_meter(len(records), enabled=progress) as meter:
         stats, interrupted = drive(
             run_eval(judge, records, config, items_path=where / ITEMS, cache=store, progress=meter)
         )
-    finally:
-        if meter is not None:
-            meter.close()
     run_info: dict[str, Any] = {
         "name": title,
         "config": config.to_dict(),
@@ -182,9 +174,3 @@ def _records(
     if interrupted or built is None:
         raise KeyboardInterrupt
     return built
-
-
-def _progress(total: int) -> Any:
-    from prin_guard._terminal import Progress
-
-    return Progress(total)

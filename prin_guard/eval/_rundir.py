@@ -11,19 +11,34 @@ finished items cost nothing the second time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from prin_guard._exceptions import UsageError
 from prin_guard._settings import home_dir
 from prin_guard.cache import Cache, MemoryCache, SQLiteCache
+from prin_guard.eval._rows import SkipHandler
 
-__all__ = ["ITEMS", "SUMMARY", "drive", "new_run_dir", "open_cache", "read_records", "say"]
+if TYPE_CHECKING:
+    from prin_guard._terminal import Progress
+
+__all__ = [
+    "ITEMS",
+    "SUMMARY",
+    "drive",
+    "new_run_dir",
+    "open_cache",
+    "progress_meter",
+    "read_records",
+    "say",
+    "skip_reporter",
+]
 
 T = TypeVar("T")
 
@@ -34,6 +49,40 @@ SUMMARY = "summary.json"
 def say(message: str) -> None:
     """A progress note for the person running a run (stderr; never the results)."""
     print(message, file=sys.stderr, flush=True)
+
+
+def skip_reporter(
+    on_skip: SkipHandler | None, skipped: list[tuple[int, str]] | None = None
+) -> SkipHandler:
+    """A skip handler that records each skipped row in ``skipped`` (when given) and
+    passes it to ``on_skip``, or says it on stderr."""
+
+    def skip(line: int, reason: str) -> None:
+        if skipped is not None:
+            skipped.append((line, reason))
+        if on_skip is not None:
+            on_skip(line, reason)
+        else:
+            say(f"prin-guard: skipped row at line {line}: {reason}")
+
+    return skip
+
+
+@contextlib.contextmanager
+def progress_meter(
+    total: int, *, enabled: bool = True, show_prin: bool = True
+) -> Iterator[Progress | None]:
+    """The run's progress display (closed at the end), or None when ``enabled`` is off."""
+    if not enabled:
+        yield None
+        return
+    from prin_guard._terminal import Progress
+
+    meter = Progress(total, show_prin=show_prin)
+    try:
+        yield meter
+    finally:
+        meter.close()
 
 
 def open_cache(spec: Cache | str | None) -> Cache | None:

@@ -23,8 +23,10 @@ from prin_guard.eval._rundir import (
     drive,
     new_run_dir,
     open_cache,
+    progress_meter,
     read_records,
     say,
+    skip_reporter,
 )
 from prin_guard.followup import FollowUpType, Probe, get_prompt_set
 from prin_guard.judges import Judge
@@ -73,13 +75,7 @@ def run(
     spec = Probe.of(probe)
     kinds = [FollowUpType(t) for t in types]
 
-    def skip(line: int, reason: str) -> None:
-        if on_skip is not None:
-            on_skip(line, reason)
-        else:
-            say(f"prin-guard: skipped row at line {line}: {reason}")
-
-    records = list(load_dataset(dataset, path=path, limit=limit, on_skip=skip))
+    records = list(load_dataset(dataset, path=path, limit=limit, on_skip=skip_reporter(on_skip)))
     store = open_cache(cache)
     where = new_run_dir(out, "probe", dataset)
     say(
@@ -87,8 +83,7 @@ def run(
         f"writing {where}"
     )
     started = time.monotonic()
-    meter = _progress(len(records)) if progress else None
-    try:
+    with progress_meter(len(records), enabled=progress, show_prin=False) as meter:
         _, interrupted = drive(
             run_probe(
                 judge,
@@ -101,9 +96,6 @@ def run(
                 progress=meter,
             )
         )
-    finally:
-        if meter is not None:
-            meter.close()
     identity = dict(judge.identity())
     run_info: dict[str, Any] = {
         "dataset": dataset,
@@ -122,9 +114,3 @@ def run(
     (where / SUMMARY).write_text(summary.to_json(), encoding="utf-8")
     report = write_probe_report(summary, where, title=f"prin-guard probe: {dataset}")
     return ProbeRun(path=where, summary=summary, report=report, interrupted=interrupted)
-
-
-def _progress(total: int) -> Any:
-    from prin_guard._terminal import Progress
-
-    return Progress(total, show_prin=False)
