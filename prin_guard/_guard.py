@@ -14,42 +14,33 @@ loop, where they would block it: use ``acheck`` there.
 
 from __future__ import annotations
 
-import asyncio
 import enum
-import json
-import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from prin_guard._calls import Call, JudgeCaller
-from prin_guard._events import log
+from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import (
     InconsistentVerdictError,
     JudgeError,
     UsageError,
 )
+from prin_guard._judging import VerdictEngine
+from prin_guard._legs import LegAsker, LegPlan
 from prin_guard._models import (
     Flag,
     Item,
     Leg,
     Message,
-    ParseStatus,
     Polarity,
-    ProbeRound,
-    Usage,
     Verdict,
-    VerdictError,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._parsing import detect_polarity_confusion, parse_reply
 from prin_guard._prompts import Mitigation, Template, build_messages, get_template
-from prin_guard._reconcile import Policy, reconcile
+from prin_guard._reconcile import Policy
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, invalid_verdict, stream_verdicts
-from prin_guard._tracing import record_verdict, span
-from prin_guard.cache import Cache
-from prin_guard.followup import Probe, run_rounds
+from prin_guard.cache import Cache, MemoryCache
+from prin_guard.followup import Probe
 from prin_guard.judges import Judge
 
 __all__ = ["Guard"]
@@ -65,11 +56,7 @@ _UNSET: Any = _Unset.UNSET
 _DEFAULTS = GuardOptions()
 
 
-@dataclass(frozen=True, slots=True)
-class _LegPlan:
-    polarity: Polarity
-    messages: list[Message]
-    key: str
+JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
 
 
 class Guard:
@@ -103,13 +90,15 @@ class Guard:
 
     def __init__(
         self,
-        judge: Judge | JudgeCaller | Callable[[str], Any],
+        judge: JudgeLike | Sequence[JudgeLike],
         *,
         options: GuardOptions | None = None,
         template: str | Template = "v0",
         mitigations: Iterable[str | Mitigation] = (),
         threshold: float = 0.0,
         policy: Policy = "synergy",
+        checks: Iterable[str] | str = ("reverse",),
+        min_confidence: float = 0.5,
         on_inconsistent: Literal["flag", "raise"] = "flag",
         max_chars: int = 32_000,
         max_candidates: int = 64,
@@ -126,6 +115,8 @@ class Guard:
             "mitigations": tuple(mitigations) if not isinstance(mitigations, str) else mitigations,
             "threshold": threshold,
             "policy": policy,
+            "checks": checks if isinstance(checks, str) else tuple(checks),
+            "min_confidence": min_confidence,
             "on_inconsistent": on_inconsistent,
             "max_chars": max_chars,
             "max_candidates": max_candidates,
@@ -143,31 +134,50 @@ class Guard:
             self._options = options
         else:
             self._options = GuardOptions.of(**keywords)
-        if isinstance(judge, JudgeCaller):
+        judges = self._panel(judge)
+        if any(isinstance(j, JudgeCaller) for j in judges):
+            if not all(isinstance(j, JudgeCaller) for j in judges):
+                raise UsageError("judge: give a panel's members all as JudgeCallers or none")
             if cache is not _UNSET or concurrency is not None or retry is not None or limit:
                 raise UsageError(
                     "judge: a JudgeCaller brings its own cache, concurrency, retry and limit; "
                     "set them on the JudgeCaller"
                 )
-            self._caller = judge
+            self._callers: tuple[JudgeCaller, ...] = tuple(judges)
         else:
             if concurrency is not None and limit is not None:
                 raise UsageError("concurrency: give concurrency or a shared limit, not both")
-            self._caller = JudgeCaller(
-                judge,
-                cache="memory" if cache is _UNSET else cache,
-                concurrency=8 if concurrency is None else concurrency,
-                retry=retry,
-                limit=limit,
+            shared_limit = limit or CallLimit(8 if concurrency is None else concurrency)
+            # one cache for the whole panel: one prefetch round trip per item
+            shared_cache = MemoryCache() if cache is _UNSET or cache == "memory" else cache
+            self._callers = tuple(
+                JudgeCaller(member, cache=shared_cache, retry=retry, limit=shared_limit)
+                for member in judges
             )
         self._template = custom_template or get_template(self._options.template)
         self._probe = self._check_probe(custom_probe or self._options.probe)
-        self._scope = self._caller.scope(
-            template=self._template.id,
-            template_version=self._template.version,
-            mitigations=[m.value for m in self._options.mitigations],
-        )
+        self._scopes = [
+            caller.scope(
+                template=self._template.id,
+                template_version=self._template.version,
+                mitigations=[m.value for m in self._options.mitigations],
+            )
+            for caller in self._callers
+        ]
+        self._asker = LegAsker(self._template, self._options.mitigations)
+        self._engine = VerdictEngine(self._callers, self._asker, self._options, self._probe)
         self._driver = LoopDriver()
+
+    @staticmethod
+    def _panel(judge: Any) -> list[Any]:
+        if isinstance(judge, list | tuple):
+            members = list(judge)
+            if not members:
+                raise UsageError("judge: a panel needs at least one judge")
+            if len({id(member) for member in members}) != len(members):
+                raise UsageError("judge: a panel lists the same judge twice")
+            return members
+        return [judge]
 
     # -- read-only configuration -----------------------------------------------------
 
@@ -177,25 +187,47 @@ class Guard:
         return self._options
 
     @property
+    def callers(self) -> tuple[JudgeCaller, ...]:
+        """The call layer of each judge: one, or one per panel member in the order given."""
+        return self._callers
+
+    @property
     def caller(self) -> JudgeCaller:
-        """The call layer this guard asks its judge through."""
-        return self._caller
+        """The call layer this guard asks its judge through (a panel: see ``callers``)."""
+        return self._only(self._callers)
 
     @property
     def judge(self) -> Judge:
-        return self._caller.judge
+        """The judge (a panel: see ``judges``)."""
+        return self._only(self._callers).judge
+
+    @property
+    def judges(self) -> tuple[Judge, ...]:
+        return tuple(caller.judge for caller in self._callers)
+
+    @property
+    def members(self) -> tuple[str, ...] | None:
+        """A panel's member names as verdicts report them; ``None`` for a single judge."""
+        return self._engine.names
 
     @property
     def cache(self) -> Cache | None:
-        return self._caller.cache
+        return self._callers[0].cache
 
     @property
     def concurrency(self) -> int:
-        return self._caller.concurrency
+        return self._callers[0].concurrency
 
     @property
     def retry(self) -> Retry:
-        return self._caller.retry
+        return self._callers[0].retry
+
+    def _only(self, callers: tuple[JudgeCaller, ...]) -> JudgeCaller:
+        if len(callers) > 1:
+            raise UsageError(
+                "judge: this guard is a panel of several judges; use guard.callers or guard.judges"
+            )
+        return callers[0]
 
     @property
     def template(self) -> Template:
@@ -230,12 +262,16 @@ class Guard:
         return self._probe
 
     @property
+    def checks(self) -> tuple[str, ...]:
+        return self._options.checks
+
+    @property
     def judge_calls(self) -> int:
-        """Judge calls made through this guard's caller (attempts; cache hits excluded).
+        """Judge calls made through this guard's callers (attempts; cache hits excluded).
 
         A :class:`~prin_guard.JudgeCaller` shared by several guards counts them all.
         """
-        return self._caller.calls
+        return sum(caller.calls for caller in self._callers)
 
     @staticmethod
     def _check_probe(probe: str | Probe | None) -> Probe | None:
@@ -251,8 +287,10 @@ class Guard:
         return checked
 
     def __repr__(self) -> str:
+        judges = [c.identity for c in self._callers]
+        shown = judges[0] if len(judges) == 1 else judges
         return (
-            f"Guard(judge={self._caller.identity!r}, template={self.template.prompt_id!r}, "
+            f"Guard(judge={shown!r}, template={self.template.prompt_id!r}, "
             f"mitigations={[m.value for m in self.mitigations]!r}, policy={self.policy!r})"
         )
 
@@ -273,7 +311,7 @@ class Guard:
         """Judge one item. Raises on bad input and on a judge that keeps failing."""
         checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
         plans = self._plan(checked)
-        prefetched = await self._caller.prefetch([plan.key for plan in plans])
+        prefetched = await self._prefetch([plan.key for plan in plans])
         verdict = await self._verdict(checked, plans, prefetched)
         self._maybe_raise([verdict])
         return verdict
@@ -287,9 +325,10 @@ class Guard:
         paraphrase inconsistency); a verdict needs both legs, so use ``acheck``.
         """
         checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
+        caller = self._only(self._callers)
         plan = next(p for p in self._plan(checked) if p.polarity is Polarity(polarity))
-        prefetched = await self._caller.prefetch([plan.key])
-        return await self._leg(checked, plan, prefetched)
+        prefetched = await caller.prefetch([plan.key])
+        return (await self._asker.read(caller, checked, plan, prefetched)).leg
 
     async def acheck_many(self, items: Iterable[Item | Mapping[str, Any]]) -> list[Verdict]:
         """Judge many items; one verdict per item, in input order.
@@ -318,7 +357,7 @@ class Guard:
             concurrency=self.concurrency,
             chunk_size=chunk_size,
             plan=self._checked_plan,
-            prefetch=self._caller.prefetch,
+            prefetch=self._prefetch,
             verdict=self._verdict_or_error,
             invalid=invalid_verdict,
         ):
@@ -343,169 +382,28 @@ class Guard:
 
     # -- internals ----------------------------------------------------------------
 
-    def _checked_plan(self, raw: Any) -> tuple[Item, list[_LegPlan]]:
+    def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
         item = Item.coerce(raw, max_chars=self.max_chars, max_candidates=self.max_candidates)
         return item, self._plan(item)
 
-    def _plan(self, item: Item) -> list[_LegPlan]:
-        # The key covers the guard's scope (judge, template, mitigations; serialised
-        # once per guard), the item (once per item) and the polarity.
-        item_part = json.dumps(
-            [
-                item.question,
-                [[c.label, c.text, c.reasoning] for c in item.candidates],
-                item.context,
-            ],
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
-        return [
-            _LegPlan(
-                polarity,
-                build_messages(item, polarity, self._template, self.mitigations),
-                self._scope.key(item_part, polarity.value),
-            )
-            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
-        ]
+    def _plan(self, item: Item) -> list[LegPlan]:
+        return self._asker.plan(item, self._scopes, order="order" in self._options.checks)
 
-    async def _verdict_or_error(
-        self, item: Item, plans: list[_LegPlan], prefetched: Mapping[str, str | None]
-    ) -> Verdict:
-        try:
-            return await self._verdict(item, plans, prefetched)
-        except JudgeError as exc:
-            return Verdict(
-                item_id=item.key,
-                labels=item.labels,
-                flags=(Flag.JUDGE_ERROR,),
-                policy=self.policy,
-                threshold=self.threshold,
-                error=VerdictError(kind="judge", message=str(exc)),
-            )
+    async def _prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
+        return await self._engine.prefetch(keys)
 
     async def _verdict(
-        self, item: Item, plans: list[_LegPlan], prefetched: Mapping[str, str | None]
+        self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
-        with span("prin_guard.verdict", {"prin_guard.item_id": item.key}) as current:
-            started = time.perf_counter()
-            outcomes = await asyncio.gather(
-                *(self._read_leg(item, plan, prefetched) for plan in plans),
-                return_exceptions=True,
-            )
-            # Both legs ran to the end (and were cached) before a failure is raised.
-            for outcome in outcomes:
-                if isinstance(outcome, BaseException):
-                    raise outcome
-            read = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
-            (direct, direct_echoed), (reverse, reverse_echoed) = read
-            result = reconcile(
-                item.labels,
-                direct.labels,
-                reverse.labels,
-                direct_status=direct.parse_status,
-                reverse_status=reverse.parse_status,
-                polarity_confusion=direct.polarity_confusion or reverse.polarity_confusion,
-                policy=self.policy,
-                threshold=self.threshold,
-            )
-            usage = (direct.usage or Usage()) + (reverse.usage or Usage())
-            # A leg that repeats its prompt was read from its own lines only; say so.
-            echoed = direct_echoed or reverse_echoed
-            flags = (*result.flags, Flag.ECHOED_PROMPT) if echoed else result.flags
-            rounds: tuple[ProbeRound, ...] = ()
-            if self.probe is not None:
-                rounds = await self._follow_up(item, plans, (direct, reverse))
-                for entry in rounds:
-                    usage = usage + (entry.usage or Usage())
-                if any(entry.changed for entry in rounds):
-                    flags = (*flags, Flag.VACILLATING)
-            verdict = Verdict(
-                item_id=item.key,
-                labels=item.labels,
-                correct=result.correct,
-                direct=direct,
-                reverse=reverse,
-                reverse_implied=result.reverse_implied,
-                prin_score=result.prin_score,
-                consistent=result.consistent,
-                flags=flags,
-                policy=self.policy,
-                threshold=self.threshold,
-                cached=direct.cached and reverse.cached and all(r.cached for r in rounds),
-                usage=usage,
-                probe=rounds,
-            )
-            log().info(
-                "verdict",
-                item_id=verdict.item_id,
-                prin=round(result.prin_score, 4),
-                consistent=result.consistent,
-                flags=[flag.value for flag in flags],
-                cached=verdict.cached,
-                latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            )
-            record_verdict(current, verdict)
-            return verdict
+        return await self._engine.verdict(item, plans, prefetched)
 
-    async def _follow_up(
-        self, item: Item, plans: Sequence[_LegPlan], legs: Sequence[Leg]
-    ) -> tuple[ProbeRound, ...]:
-        """Follow-up rounds on each leg that gave a readable answer; they only flag."""
-        assert self.probe is not None
-        jobs = [
-            run_rounds(
-                self._caller,
-                item,
-                plan.polarity,
-                plan.messages,
-                leg.raw_text or "",
-                leg.labels,
-                self.probe,
-            )
-            for plan, leg in zip(plans, legs, strict=True)
-            if leg.parse_status is not ParseStatus.FAILED
-        ]
-        results = await asyncio.gather(*jobs)
-        return tuple(entry for rounds in results for entry in rounds)
-
-    async def _leg(self, item: Item, plan: _LegPlan, prefetched: Mapping[str, str | None]) -> Leg:
-        leg, _ = await self._read_leg(item, plan, prefetched)
-        return leg
-
-    async def _read_leg(
-        self, item: Item, plan: _LegPlan, prefetched: Mapping[str, str | None]
-    ) -> tuple[Leg, bool]:
-        """One leg asked and read, and whether its reply repeated the prompt."""
-        call = Call(plan.key, plan.messages, item.labels, item.key, plan.polarity.value)
-        answer = await self._caller.answer(call, prefetched=prefetched)
-        response = answer.response
-        texts = [candidate.text for candidate in item.candidates]
-        # Text the judge may copy from its prompt: an "Answer:" line copied from it
-        # (from a candidate, the question, ...) is not the judge's answer.
-        echo = [
-            *(message["content"] for message in plan.messages),
-            item.question,
-            item.context or "",
-            *texts,
-            *(candidate.reasoning or "" for candidate in item.candidates),
-        ]
-        parsed = parse_reply(response.text, item.labels, texts, echo=echo)
-        leg = Leg(
-            polarity=plan.polarity,
-            template=self._template.id,
-            template_version=self._template.version,
-            mitigations=tuple(m.value for m in self.mitigations),
-            output_format=response.output_format,
-            raw_text=response.text,
-            labels=parsed.labels,
-            parse_status=parsed.status,
-            parse_method=parsed.method,
-            polarity_confusion=detect_polarity_confusion(response.text, plan.polarity),
-            latency_ms=answer.latency_ms,
-            usage=response.usage,
-            cached=answer.cached,
-        )
-        return leg, parsed.echoed
+    async def _verdict_or_error(
+        self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
+    ) -> Verdict:
+        try:
+            return await self._engine.verdict(item, plans, prefetched)
+        except JudgeError as exc:
+            return self._engine.failed_verdict(item, exc)
 
     def _maybe_raise(self, verdicts: Sequence[Verdict]) -> None:
         if self.on_inconsistent != "raise":

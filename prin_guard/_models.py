@@ -6,33 +6,49 @@ field name is an error and a verdict read back from JSON equals the one written.
 
 from __future__ import annotations
 
-import enum
 import functools
 import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     ValidationError,
     field_validator,
     model_validator,
 )
 
+from prin_guard._kinds import Flag, Frozen, Message, ParseMethod, ParseStatus, Polarity
+from prin_guard._verdict import (
+    CHECKS,
+    CheckName,
+    Decision,
+    Leg,
+    Member,
+    ProbeRound,
+    Scores,
+    Usage,
+    Verdict,
+    VerdictError,
+)
+
 __all__ = [
+    "CHECKS",
     "Candidate",
+    "CheckName",
+    "Decision",
     "Flag",
     "Item",
     "Leg",
+    "Member",
     "Message",
     "ParseMethod",
     "ParseStatus",
     "Polarity",
     "ProbeRound",
+    "Scores",
     "Usage",
     "Verdict",
     "VerdictError",
@@ -58,77 +74,7 @@ def _no_surrogates(value: Any) -> Any:
     return value
 
 
-class Message(TypedDict):
-    """One chat turn, in the shape every chat API uses."""
-
-    role: Literal["system", "user", "assistant"]
-    content: str
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
-class Polarity(enum.StrEnum):
-    """Which question a leg asks the judge."""
-
-    DIRECT = "direct"
-    """"Which are the correct ones?"."""
-    REVERSE = "reverse"
-    """"Which are the incorrect ones?"."""
-
-
-class Flag(enum.StrEnum):
-    """Why a verdict deserves a second look. A verdict with no flags is clean."""
-
-    INCONSISTENT = "inconsistent"
-    """PRIN is above the guard's threshold: the two legs disagree."""
-    UNPARSEABLE_DIRECT = "unparseable_direct"
-    """No label set could be read from the direct leg's answer."""
-    UNPARSEABLE_REVERSE = "unparseable_reverse"
-    """No label set could be read from the reverse leg's answer."""
-    EMPTY_VERDICT = "empty_verdict"
-    """The reconciled set of correct candidates is empty."""
-    POLARITY_CONFUSION = "polarity_confusion"
-    """A leg answered the opposite question (the reverse leg naming "the correct answer")."""
-    JUDGE_ERROR = "judge_error"
-    """The judge failed; the verdict has no legs to reconcile."""
-    INVALID_ITEM = "invalid_item"
-    """The item failed validation; no judge was called for it (batches only)."""
-    VACILLATING = "vacillating"
-    """The judge changed its answer under a follow-up question (probe)."""
-    ECHOED_PROMPT = "echoed_prompt"
-    """A leg's answer repeats its prompt (the question sentence and most options); only
-    lines the judge did not copy were read, so the leg may be unparseable."""
-
-
-class ParseStatus(enum.StrEnum):
-    """How reading a label set from a leg's raw text went."""
-
-    OK = "ok"
-    """At least one label was read."""
-    NONE = "none"
-    """The judge said that no candidate qualifies: an empty set, not a failure."""
-    FAILED = "failed"
-    """Nothing could be read. The leg counts as the empty set in PRIN (as in the paper)."""
-
-
-class ParseMethod(enum.StrEnum):
-    """Which rule of the parser produced the label set."""
-
-    STRUCTURED = "structured"
-    """A JSON answer (structured output)."""
-    FINAL_LINE = "final_line"
-    """The final "Answer: ..." line the prompt asks for."""
-    LABEL_FORMS = "label_forms"
-    """Label forms in free text: "c)", "(C)", "option C", "the answer is C", a bare list."""
-    CANDIDATE_TEXT = "candidate_text"
-    """A candidate's exact text, such as "26" or '"c) 26"'."""
-    NONE_WORD = "none_word"
-    """A reply saying that there are none."""
-
-
-class Candidate(_Frozen):
+class Candidate(Frozen):
     """One answer candidate that the judge is asked about."""
 
     text: str = Field(min_length=1)
@@ -179,7 +125,7 @@ def _normal_text(text: str) -> str:
     return " ".join(text.split())
 
 
-class Item(_Frozen):
+class Item(Frozen):
     """A question and the candidates a judge should sort into correct and incorrect."""
 
     question: str
@@ -339,116 +285,3 @@ class Item(_Frozen):
             ensure_ascii=False,
         )
         return hashlib.sha256(payload.encode()).hexdigest()[:12]
-
-
-class Usage(_Frozen):
-    """Tokens and money one or more judge calls cost; ``None`` where unknown."""
-
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    cost_usd: float | None = None
-
-    def __add__(self, other: Usage) -> Usage:
-        def add(a: Any, b: Any) -> Any:
-            return None if a is None and b is None else (a or 0) + (b or 0)
-
-        return Usage(
-            prompt_tokens=add(self.prompt_tokens, other.prompt_tokens),
-            completion_tokens=add(self.completion_tokens, other.completion_tokens),
-            cost_usd=add(self.cost_usd, other.cost_usd),
-        )
-
-
-class Leg(_Frozen):
-    """One judge call with one polarity, and the label set read from its answer."""
-
-    polarity: Polarity
-    """Direct ("which are correct?") or reverse ("which are incorrect?")."""
-    template: str
-    """Template id (``v0``, ``v1``, ``v2``)."""
-    template_version: int
-    """Version of that template's wording; part of the cache key."""
-    mitigations: tuple[str, ...] = ()
-    """Mitigations applied to the prompt (``cot``, ``neg_exp``)."""
-    output_format: Literal["text", "json"] = "text"
-    """Whether the judge answered in free text or in a structured JSON format."""
-    raw_text: str | None
-    """The judge's answer, exactly as returned (``None`` when it returned nothing)."""
-    labels: tuple[str, ...]
-    """The labels read from the answer (empty on "none" and on a parse failure)."""
-    parse_status: ParseStatus
-    parse_method: ParseMethod | None = None
-    """How the labels were read; ``None`` when parsing failed."""
-    polarity_confusion: bool = False
-    """The answer reads as a reply to the opposite question; ``labels`` stay its literal parse."""
-    latency_ms: float = 0.0
-    """Time the judge took (0 when the leg came from the cache)."""
-    usage: Usage | None = None
-    """Tokens and cost of the call, when the judge reports them."""
-    cached: bool = False
-    """The judge's answer came from the cache."""
-
-
-class ProbeRound(_Frozen):
-    """One follow-up question put to the judge after a leg's answer (Ask Again)."""
-
-    polarity: Polarity
-    """The leg whose conversation was continued."""
-    round: int
-    """1 in the Direct Form; 1, 2, 3 (closed, open, leading) in the Progressive Form."""
-    followup_type: Literal["closed", "open", "leading"]
-    followup: str
-    """The follow-up turn sent (question, mitigation sentences, control prompt)."""
-    raw_text: str | None
-    labels: tuple[str, ...]
-    parse_status: ParseStatus
-    changed: bool
-    """The answer differs from the leg's first answer (an unreadable answer counts as changed)."""
-    cached: bool = False
-    latency_ms: float = 0.0
-    usage: Usage | None = None
-
-
-class VerdictError(_Frozen):
-    """Why a verdict in a batch has no legs."""
-
-    kind: Literal["judge", "input"]
-    message: str
-    field: str | None = None
-    """For input errors, the dotted path of the offending field."""
-
-
-class Verdict(_Frozen):
-    """The reconciled answer for one item, with both legs and what they say about each other."""
-
-    item_id: str
-    """The item's id, or its content hash."""
-    labels: tuple[str, ...] = ()
-    """All candidate labels of the item, in order."""
-    correct: tuple[str, ...] = ()
-    """The labels the policy accepts as correct (synergy: direct ∩ (all − reverse))."""
-    direct: Leg | None = None
-    reverse: Leg | None = None
-    reverse_implied: tuple[str, ...] = ()
-    """The correct set the reverse leg implies: all − reverse."""
-    prin_score: float | None = None
-    """1 − F1(direct, all − reverse), from 0 (consistent) to 1; ``None`` without legs."""
-    consistent: bool = False
-    """PRIN is at or under the threshold and both legs were read (false when there are no
-    legs, or when a leg could not be parsed, whatever its PRIN)."""
-    flags: tuple[Flag, ...] = ()
-    policy: Literal["synergy", "direct", "reverse"] = "synergy"
-    threshold: float = 0.0
-    cached: bool = False
-    """Every judge answer in this verdict came from the cache."""
-    usage: Usage = Usage()
-    """Summed over the legs."""
-    error: VerdictError | None = None
-    """Set when the verdict carries ``judge_error`` or ``invalid_item``."""
-    probe: tuple[ProbeRound, ...] = ()
-    """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
-
-    @property
-    def ok(self) -> bool:
-        """No flags at all."""
-        return not self.flags

@@ -34,6 +34,7 @@ from pydantic import (
 )
 
 from prin_guard._exceptions import UsageError
+from prin_guard._models import CHECKS, CheckName
 from prin_guard._prompts import TEMPLATES, Mitigation, parse_mitigations
 from prin_guard._reconcile import POLICIES, Policy
 
@@ -68,9 +69,31 @@ class GuardOptions(BaseModel):
     policy: Policy = Field(
         "synergy",
         description="Which set is reported as correct: synergy (what both legs agree on), "
+        "strict (what every leg of every check agrees on: synergy intersected with the "
+        "second order's), "
         "direct or reverse.",
     )
-    threshold: float = Field(0.0, ge=0.0, le=1.0, description="Largest PRIN still consistent.")
+    threshold: float = Field(
+        0.0,
+        ge=0.0,
+        le=1.0,
+        description="Largest PRIN (and order inconsistency) still consistent.",
+    )
+    checks: tuple[CheckName, ...] = Field(
+        ("reverse",),
+        description="Checks run on every verdict: reverse (always: the direct and the reverse "
+        "question), order (ask again with the candidates in a second order; flag "
+        "order_sensitive), confidence (flag low_confidence when the judge's own probability "
+        "of its answer is under min_confidence; judges with log-probabilities only).",
+        json_schema_extra={"items": {"enum": list(CHECKS)}},
+    )
+    min_confidence: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="With the confidence check: the lowest probability of a leg's answer "
+        "that is not flagged low_confidence.",
+    )
     max_chars: int = Field(
         32_000, ge=1, description="Longest question, context, candidate or reasoning accepted."
     )
@@ -111,6 +134,29 @@ class GuardOptions(BaseModel):
             )
         except (UsageError, TypeError) as exc:
             raise ValueError(str(exc).removeprefix("mitigations: ")) from None
+
+    @field_validator("checks", mode="before")
+    @classmethod
+    def _known_checks(cls, value: Any) -> Any:
+        if value is None:
+            return ("reverse",)
+        if isinstance(value, str):
+            value = [part for part in value.split(",") if part.strip()]
+        if not isinstance(value, list | tuple):
+            raise ValueError("must be a list of check names or a comma-separated string")
+        names: list[str] = []
+        for name in value:
+            if not isinstance(name, str) or name.strip().lower() not in CHECKS:
+                raise ValueError(f"unknown check {name!r}; known: {', '.join(CHECKS)}")
+            if name.strip().lower() not in names:
+                names.append(name.strip().lower())
+        if "reverse" not in names:
+            raise ValueError(
+                "must include 'reverse': every verdict asks the direct and the reverse "
+                "question (the other checks come on top)"
+            )
+        # one spelling per set of checks: the registry's order
+        return tuple(check for check in CHECKS if check in names)
 
     @field_validator("probe", mode="before")
     @classmethod
@@ -199,6 +245,10 @@ class GuardOptions(BaseModel):
             args += ["--max-chars", str(self.max_chars)]
         if self.max_candidates != defaults.max_candidates:
             args += ["--max-candidates", str(self.max_candidates)]
+        if self.checks != defaults.checks:
+            args += ["--checks", ",".join(self.checks)]
+        if self.min_confidence != defaults.min_confidence:
+            args += ["--min-confidence", repr(self.min_confidence)]
         if self.probe is not None:
             args += ["--probe", self.probe]
         return args

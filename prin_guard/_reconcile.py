@@ -36,8 +36,8 @@ from prin_guard._models import Flag, ParseStatus
 
 __all__ = ["Reconciled", "f1", "prin_score", "reconcile", "synergy"]
 
-Policy = Literal["synergy", "direct", "reverse"]
-POLICIES: tuple[Policy, ...] = ("synergy", "direct", "reverse")
+Policy = Literal["synergy", "direct", "reverse", "strict"]
+POLICIES: tuple[Policy, ...] = ("synergy", "direct", "reverse", "strict")
 
 
 def f1(predicted: Iterable[str], reference: Iterable[str]) -> float:
@@ -88,7 +88,8 @@ def reconcile(
     direct_set, reverse_set = set(direct), set(reverse)
     implied = set(labels) - reverse_set
     score = 1.0 - f1(direct_set, implied)
-    if policy == "synergy":
+    # strict is synergy here; the guard intersects it with the other checks' sets
+    if policy in ("synergy", "strict"):
         chosen = direct_set & implied
     elif policy == "direct":
         chosen = direct_set

@@ -25,6 +25,10 @@ class JudgeResponse:
     """Tokens and cost, when the judge knows them."""
     output_format: Literal["text", "json"] = "text"
     """``json`` when the judge was constrained to a JSON answer (``{"labels": [...]}``)."""
+    tokens: tuple[tuple[str, float], ...] | None = None
+    """The reply's tokens with their natural-log probabilities, in order, when the judge
+    can return them (``None`` otherwise; never estimated). Their texts joined give
+    ``text``; the guard reads a leg's confidence from the tokens that spell its answer."""
 
 
 @runtime_checkable

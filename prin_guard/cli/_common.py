@@ -1,0 +1,169 @@
+"""What every command shares: the real stdout, logging, judge and guard options."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from prin_guard import Guard, GuardOptions, Judge
+
+__all__ = [
+    "add_guard_options",
+    "add_judge_options",
+    "build_guard",
+    "build_judge",
+    "configure_logging",
+    "emit",
+    "guard_options",
+    "stdout",
+    "use_stdout",
+]
+
+# What the user asked for goes to the real stdout; anything a dependency prints
+# while a command runs (litellm's help banner, for one) goes to stderr, so that
+# `--json` output stays parseable.
+_stdout: TextIO = sys.stdout
+
+
+def stdout() -> TextIO:
+    """The real standard output of this command (results only)."""
+    return _stdout
+
+
+def use_stdout(stream: TextIO) -> None:
+    global _stdout
+    _stdout = stream
+
+_JUDGE_HELP = (
+    "'local' (bundled SmolLM2-135M-Instruct), 'local:<HF model id or path>', a litellm "
+    "model string such as 'openai/gpt-4o-mini' (keys from the provider's usual environment "
+    "variables), or 'python:<module>:<factory>'"
+)
+
+
+def emit(text: str = "") -> None:
+    """Print a result line to the real standard output."""
+    print(text, file=_stdout, flush=True)
+
+
+def configure_logging(verbosity: int) -> None:
+    import logging
+
+    import structlog
+
+    level = logging.WARNING - 10 * min(verbosity, 2)
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="%H:%M:%S"),
+            structlog.dev.ConsoleRenderer(colors=False),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+# -- shared options ---------------------------------------------------------------
+
+
+def add_judge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judge", default="local", help=_JUDGE_HELP)
+    parser.add_argument(
+        "--api-base",
+        help="base URL of an OpenAI-compatible server for a litellm judge "
+        "(e.g. http://127.0.0.1:8000/v1)",
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, help="cap on a litellm judge's reply length, in tokens"
+    )
+    parser.add_argument(
+        "--structured",
+        choices=["none", "auto", "json-schema", "json-object"],
+        help="constrain a litellm judge's answer to JSON over the labels "
+        "(json-object for llama.cpp's server)",
+    )
+
+
+def add_guard_options(
+    parser: argparse.ArgumentParser, *, mitigation_help: str = "", probe: bool = True
+) -> None:
+    """The GuardOptions fields as flags; allowed values come from the registries."""
+    from prin_guard._options import PROBE_KINDS
+    from prin_guard._prompts import TEMPLATES, Mitigation
+    from prin_guard._reconcile import POLICIES
+
+    add_judge_options(parser)
+    parser.add_argument(
+        "--template",
+        default="v0",
+        choices=sorted(TEMPLATES),
+        help="prompt wording: v0 the paper's (correct/incorrect), v1 right/wrong, "
+        "v2 appropriate/inappropriate (the paper's paraphrases); v3, v4 our own",
+    )
+    known = ", ".join(m.value for m in Mitigation)
+    parser.add_argument(
+        "--mitigation",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=mitigation_help
+        or f"{known} (neg-exp works too; repeatable): cot shows reasoning paths or asks for "
+        "step-by-step reasoning; neg_exp explains the negation in the reverse prompt",
+    )
+    parser.add_argument(
+        "--policy",
+        default="synergy",
+        choices=list(POLICIES),
+        help="which set is reported as correct (default: synergy, what both legs agree on)",
+    )
+    parser.add_argument(
+        "--threshold", type=float, default=0.0, help="largest PRIN still called consistent"
+    )
+    parser.add_argument(
+        "--max-chars", type=int, default=32_000, help="longest text field accepted in an item"
+    )
+    parser.add_argument(
+        "--max-candidates", type=int, default=64, help="most candidates accepted in an item"
+    )
+    if not probe:
+        return
+    parser.add_argument(
+        "--probe",
+        choices=list(PROBE_KINDS),
+        help="ask each leg again after its answer and flag 'vacillating' (more judge calls)",
+    )
+
+
+def build_judge(args: argparse.Namespace, spec: str | None = None) -> Judge:
+    from prin_guard.judges import judge_from_spec
+
+    return judge_from_spec(
+        spec or args.judge,
+        api_base=args.api_base,
+        structured=args.structured,
+        max_tokens=args.max_tokens,
+    )
+
+
+def guard_options(args: argparse.Namespace, **changes: Any) -> GuardOptions:
+    from prin_guard._options import GuardOptions
+
+    fields = {
+        "template": args.template,
+        "mitigations": args.mitigation,
+        "policy": args.policy,
+        "threshold": args.threshold,
+        "max_chars": args.max_chars,
+        "max_candidates": args.max_candidates,
+        "probe": getattr(args, "probe", None),
+    }
+    return GuardOptions.of(**{**fields, **changes})
+
+
+def build_guard(args: argparse.Namespace, options: GuardOptions) -> Guard:
+    from prin_guard import Guard
+
+    return Guard(build_judge(args), options=options)
