@@ -182,15 +182,17 @@ def reply_for(messages: Sequence[Any]) -> str:
 class SleepJudge:
     """A judge with a fixed latency (an ``asyncio.sleep``) and a consistent answer."""
 
-    def __init__(self, seconds: float, *, record: bool = False) -> None:
+    def __init__(self, seconds: float, *, record: bool = False, name: str | None = None) -> None:
         self.seconds = seconds
         self.calls = 0
         self.record = record
+        self.name = name
         self.realised: list[float] = []
         """How long each call really took, sleep to resumption (a busy loop resumes late)."""
 
     def identity(self) -> dict[str, Any]:
-        return {"kind": "bench-sleep", "seconds": self.seconds}
+        named = {} if self.name is None else {"name": self.name}
+        return {"kind": "bench-sleep", "seconds": self.seconds, **named}
 
     async def complete(self, messages: Sequence[Any], *, labels: Sequence[str] = ()) -> Any:
         from prin_guard.judges import JudgeResponse

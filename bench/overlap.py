@@ -2,7 +2,8 @@
 
 Judge: a fixed 100 ms latency (``asyncio.sleep``). Baseline: one call to that judge,
 measured back to back with one guarded verdict, round after round.
-Target: verdict / call <= 1.10.
+Target: verdict / call <= 1.10, also with the order check (four legs) and for a panel of
+three judges with the order check (twelve legs).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from bench._common import (
 
 NAME = "overlap"
 TITLE = "1. Leg overlap"
-TARGET = "one guarded verdict ≤ 1.10× one judge call (judge latency 100 ms)"
+TARGET = (
+    "one guarded verdict ≤ 1.10× one judge call (judge latency 100 ms), also with "
+    "checks reverse+order and for a 3-judge panel"
+)
 LATENCY = 0.100
 LIMIT = 1.10
 
@@ -39,10 +43,27 @@ def run(ctx: Context) -> Section:
     item = make_item(7)
     messages = [{"role": "user", "content": item["question"]}]
 
+    panel = [SleepJudge(LATENCY, name=f"panel-{n}") for n in range(3)]
+
     async def measure() -> dict[str, list[float]]:
         guard_off = Guard(judge, cache=None)
         guard_mem = Guard(judge)  # the default in-memory cache, a new item every round
+        guard_order = Guard(judge, cache=None, checks=("reverse", "order"))
+        guard_panel = Guard(panel, cache=None, checks=("reverse", "order"), concurrency=16)
         fresh = itertools.count()
+        per_verdict: dict[str, list[int]] = {"order": [], "panel": []}
+
+        async def verdict_order() -> float:
+            started = asyncio.get_running_loop().time()
+            verdict = await guard_order.acheck(item)
+            per_verdict["order"].append(verdict.judge_calls)
+            return asyncio.get_running_loop().time() - started
+
+        async def verdict_panel() -> float:
+            started = asyncio.get_running_loop().time()
+            verdict = await guard_panel.acheck(item)
+            per_verdict["panel"].append(verdict.judge_calls)
+            return asyncio.get_running_loop().time() - started
 
         async def one_call() -> float:
             return await aelapsed(judge.complete(messages))
@@ -54,12 +75,25 @@ def run(ctx: Context) -> Section:
             cold = make_item(next(fresh), "-cold")
             return await aelapsed(guard_mem.acheck(cold))
 
-        return await ainterleave(rounds, {"call": one_call, "off": verdict_off, "mem": verdict_mem})
+        got = await ainterleave(
+            rounds,
+            {
+                "call": one_call,
+                "off": verdict_off,
+                "mem": verdict_mem,
+                "order": verdict_order,
+                "panel": verdict_panel,
+            },
+        )
+        calls.update({name: sum(n) / len(n) for name, n in per_verdict.items()})
+        return got
 
+    calls: dict[str, float] = {}
     calls_before = judge.calls
     got = asyncio.run(measure())
     verdicts = 2 * (rounds + 1)  # two guards, one warm-up round
-    calls_per_verdict = (judge.calls - calls_before - (rounds + 1)) / verdicts
+    order_calls = 4 * (rounds + 1)
+    calls_per_verdict = (judge.calls - calls_before - (rounds + 1) - order_calls) / verdicts
 
     # The synchronous API drives a private event loop; its baseline does the same.
     runner = asyncio.Runner()
@@ -101,6 +135,29 @@ def run(ctx: Context) -> Section:
     )
     section.add(
         paired(
+            "`await guard.acheck(item)`, checks reverse+order (four legs), cache off",
+            [v * to_ms for v in got["order"]],
+            "one `await judge.complete(...)`",
+            [v * to_ms for v in got["call"]],
+            unit="ms",
+            target=f"≤ {LIMIT:.2f}×",
+            limit=LIMIT,
+        )
+    )
+    section.add(
+        paired(
+            "`await guard.acheck(item)`, a panel of 3 judges, checks reverse+order "
+            "(twelve legs), cache off",
+            [v * to_ms for v in got["panel"]],
+            "one `await judge.complete(...)`",
+            [v * to_ms for v in got["call"]],
+            unit="ms",
+            target=f"≤ {LIMIT:.2f}×",
+            limit=LIMIT,
+        )
+    )
+    section.add(
+        paired(
             "`guard.check(item)` (sync API, private loop), cache off",
             [v * to_ms for v in sync["check"]],
             "one `runner.run(judge.complete(...))`",
@@ -114,6 +171,16 @@ def run(ctx: Context) -> Section:
         Figure(
             "judge calls per verdict (sanity check: both legs really ran)",
             calls_per_verdict,
+            unit="calls",
+        )
+    )
+    section.add(
+        Figure("judge calls per verdict, checks reverse+order", calls["order"], unit="calls")
+    )
+    section.add(
+        Figure(
+            "judge calls per verdict, 3-judge panel, checks reverse+order",
+            calls["panel"],
             unit="calls",
         )
     )

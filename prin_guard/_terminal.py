@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
-    from prin_guard._models import Verdict
+    from prin_guard._models import Leg, Verdict
 
 __all__ = [
     "Progress",
@@ -225,7 +225,20 @@ def _one_line(text: str | None, width: int = 100) -> str:
 
 
 def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
-    """label, candidate, direct, reverse, verdict: one row per candidate."""
+    """label, candidate, direct, reverse, verdict: one row per candidate (a panel: the
+    number of members calling it correct and incorrect)."""
+    if verdict.members:
+        voters = [m for m in verdict.members if not m.abstained]
+        return [
+            (
+                label,
+                text,
+                f"{sum(label in m.correct for m in voters)}/{len(verdict.members)}",
+                f"{sum(label not in m.correct for m in voters)}/{len(verdict.members)}",
+                "CORRECT" if label in verdict.correct else "",
+            )
+            for label, text in zip(verdict.labels, texts, strict=True)
+        ]
     direct = set(verdict.direct.labels) if verdict.direct else set()
     reverse = set(verdict.reverse.labels) if verdict.reverse else set()
     correct = set(verdict.correct)
@@ -241,30 +254,54 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
     ]
 
 
+def _leg_lines(leg: Leg, indent: str = "") -> list[str]:
+    how = leg.parse_method.value if leg.parse_method else "unparseable"
+    source = "cache" if leg.cached else f"{leg.latency_ms / 1000:.2f} s"
+    name = f"{leg.polarity.value.capitalize():<7} leg"
+    if leg.order is not None:
+        name += f", order {''.join(leg.order)}"
+    confidence = "" if leg.confidence is None else f", p={leg.confidence:.2f}"
+    return [
+        f"{indent}{name} ({leg.template}, {source}{confidence}): {_one_line(leg.raw_text, 70)!r}",
+        f"{indent}        read as {{{', '.join(leg.labels)}}} ({leg.parse_status.value}, {how})"
+        + ("  ! answers the opposite question" if leg.polarity_confusion else ""),
+    ]
+
+
+def _score_line(verdict: Verdict) -> str:
+    scores = verdict.scores
+    parts = [f"PRIN {scores.prin:.3f}" if scores.prin is not None else "PRIN n/a"]
+    if scores.order_inconsistency is not None:
+        parts.append(f"order {scores.order_inconsistency:.3f}")
+    if scores.panel_agreement is not None:
+        parts.append(f"panel agreement {scores.panel_agreement:.3f}")
+    if scores.confidence is not None:
+        parts.append(f"confidence {scores.confidence:.3f}")
+    return ", ".join(parts) + ": " + ("consistent" if verdict.consistent else "INCONSISTENT")
+
+
 def _verdict_tail(verdict: Verdict) -> list[str]:
     """The legs, the reconciliation and the verdict: the lines after the table."""
     lines = []
-    for leg in (verdict.direct, verdict.reverse):
-        if leg is None:
-            continue
-        how = leg.parse_method.value if leg.parse_method else "unparseable"
-        source = "cache" if leg.cached else f"{leg.latency_ms / 1000:.2f} s"
-        lines.append(
-            f"{leg.polarity.value.capitalize():<7} leg ({leg.template}, {source}): "
-            f"{_one_line(leg.raw_text, 70)!r}"
+    for leg in (verdict.direct, verdict.reverse, *verdict.permuted):
+        if leg is not None:
+            lines += _leg_lines(leg)
+    for member in verdict.members:
+        vote = (
+            "abstains: " + (member.reason or "")
+            if member.abstained
+            else ("votes {" + ", ".join(member.correct) + "}")
         )
-        lines.append(
-            f"        read as {{{', '.join(leg.labels)}}} ({leg.parse_status.value}, {how})"
-            + ("  ! answers the opposite question" if leg.polarity_confusion else "")
-        )
+        lines.append(f"Member {member.judge} {vote}")
+        for leg in (member.direct, member.reverse, *member.permuted):
+            if leg is not None:
+                lines += _leg_lines(leg, "  ")
     if verdict.error is not None:
         lines.append(f"Error: {verdict.error.message}")
     else:
-        lines.append(f"Reverse leg implies correct: {{{', '.join(verdict.reverse_implied)}}}")
-        lines.append(
-            f"PRIN {verdict.prin_score:.3f}: "
-            + ("consistent" if verdict.consistent else "INCONSISTENT")
-        )
+        if not verdict.members:
+            lines.append(f"Reverse leg implies correct: {{{', '.join(verdict.reverse_implied)}}}")
+        lines.append(_score_line(verdict))
     lines.append(f"Flags: {', '.join(f.value for f in verdict.flags) or 'none'}")
     shown = ", ".join(verdict.correct) or "(none)"
     lines.append(f"Verdict ({verdict.policy}): {shown}")

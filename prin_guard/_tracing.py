@@ -124,6 +124,10 @@ def record_verdict(current: Span, verdict: Verdict) -> None:
         current,
         {
             "prin_guard.prin_score": verdict.prin_score,
+            "prin_guard.order_inconsistency": verdict.scores.order_inconsistency,
+            "prin_guard.panel_agreement": verdict.scores.panel_agreement,
+            "prin_guard.confidence": verdict.scores.confidence,
+            "prin_guard.judge_calls": verdict.judge_calls,
             "prin_guard.consistent": verdict.consistent,
             "prin_guard.flags": [flag.value for flag in verdict.flags],
             "prin_guard.cached": verdict.cached,

@@ -6,15 +6,20 @@ The top level of ``prin_guard`` re-exports the ones most programs need
 """
 
 from prin_guard._models import (
+    CHECKS,
     Candidate,
+    CheckName,
+    Decision,
     Flag,
     Item,
     Leg,
+    Member,
     Message,
     ParseMethod,
     ParseStatus,
     Polarity,
     ProbeRound,
+    Scores,
     Usage,
     Verdict,
     VerdictError,
@@ -24,14 +29,18 @@ from prin_guard._prompts import TEMPLATES, Mitigation, Template
 from prin_guard._reconcile import POLICIES, Policy
 
 __all__ = [
+    "CHECKS",
     "POLICIES",
     "PROBE_KINDS",
     "TEMPLATES",
     "Candidate",
+    "CheckName",
+    "Decision",
     "Flag",
     "GuardOptions",
     "Item",
     "Leg",
+    "Member",
     "Message",
     "Mitigation",
     "ParseMethod",
@@ -40,6 +49,7 @@ __all__ = [
     "Policy",
     "ProbeKind",
     "ProbeRound",
+    "Scores",
     "Template",
     "Usage",
     "Verdict",

@@ -76,7 +76,14 @@ METADATA_KEY = "prin_guard"
 RESPONSE_FIELD = "prin_guard"
 """The top-level response field that carries the verdict."""
 
-PER_REQUEST_OPTIONS = ("template", "mitigations", "threshold", "policy")
+PER_REQUEST_OPTIONS = (
+    "template",
+    "mitigations",
+    "threshold",
+    "policy",
+    "checks",
+    "min_confidence",
+)
 """The guard options a judge request may set next to its item.
 
 How to ask and decide, which is the client's business. Not ``max_chars`` (the
@@ -180,9 +187,12 @@ class PrinGuardGuardrail(CustomGuardrail):
     Settings (``litellm_params`` in the proxy config, all optional):
 
     - ``template`` (``v0``), ``mitigations`` (``[]``), ``threshold`` (``0.0``),
-      ``policy`` (``synergy``), ``max_chars`` (``32000``), ``probe`` (none): the
+      ``policy`` (``synergy``), ``checks`` (``["reverse"]``; ``order`` sends two more
+      legs through the router, concurrently), ``min_confidence`` (``0.5``),
+      ``max_chars`` (``32000``), ``probe`` (none): the
       :class:`prin_guard.GuardOptions` of every judge request; a request may
-      override the ones in ``PER_REQUEST_OPTIONS`` (the first four) in its metadata.
+      override the ones in ``PER_REQUEST_OPTIONS`` (all but ``max_chars`` and
+      ``probe``) in its metadata.
     - ``timeout``: seconds allowed for each leg the guardrail sends itself.
     - ``concurrent_reverse`` (``true``): with ``pre_call`` in ``mode``, start the
       reverse leg while the direct call runs, so a verdict costs about one call's
@@ -200,6 +210,8 @@ class PrinGuardGuardrail(CustomGuardrail):
         mitigations: Sequence[str] | str | None = None,
         threshold: float = 0.0,
         policy: str = "synergy",
+        checks: Sequence[str] | str | None = None,
+        min_confidence: float = 0.5,
         max_chars: int = 32_000,
         probe: str | None = None,
         concurrent_reverse: bool = True,
@@ -216,6 +228,8 @@ class PrinGuardGuardrail(CustomGuardrail):
             mitigations=mitigations,
             threshold=threshold,
             policy=policy,
+            checks=checks,
+            min_confidence=min_confidence,
             max_chars=max_chars,
             probe=probe,
         )

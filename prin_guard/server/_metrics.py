@@ -128,10 +128,9 @@ class ServerMetrics:
             self.verdict_latency.observe(seconds)
         if cached:
             found = total = 0
-            for answer in (verdict.direct, verdict.reverse, *verdict.probe):
-                if answer is not None:
-                    total += 1
-                    found += answer.cached
+            for answer in (*verdict.legs(), *verdict.probe):
+                total += 1
+                found += answer.cached
             if found:
                 self.cache_hits.inc(found)
             if total > found:

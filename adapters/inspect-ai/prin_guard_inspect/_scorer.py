@@ -118,6 +118,8 @@ def prin_guard_scorer(
     policy: Policy = "synergy",
     threshold: float = 0.0,
     probe: ProbeKind | None = None,
+    checks: Sequence[str] | str = ("reverse",),
+    min_confidence: float = 0.5,
     max_chars: int = 32_000,
     cache: Cache | None = None,
     concurrency: int = 32,
@@ -128,9 +130,11 @@ def prin_guard_scorer(
     or, by default, an Inspect model wrapped as :class:`InspectJudge`: ``model``
     when given, else the model bound to ``model_role`` (``"grader"``), else the
     model being evaluated. ``template``, ``mitigations``, ``policy``,
-    ``threshold``, ``probe`` and ``max_chars`` are :class:`prin_guard.GuardOptions`
-    (spelled as everywhere in prin-guard: ``neg-exp`` is ``neg_exp``); ``probe``
-    asks each leg again and flags ``vacillating`` (more judge calls). An
+    ``threshold``, ``probe``, ``checks``, ``min_confidence`` and ``max_chars`` are
+    :class:`prin_guard.GuardOptions` (spelled as everywhere in prin-guard: ``neg-exp``
+    is ``neg_exp``); ``probe`` asks each leg again and flags ``vacillating`` (more judge
+    calls); ``checks=("reverse", "order")`` asks again with the candidates in a second
+    order and flags ``order_sensitive`` (two more calls per sample). An
     inconsistent verdict is scored and flagged, never raised. ``cache`` is a
     prin-guard cache for the judge's answers (none by default, so that epochs ask again);
     ``concurrency`` bounds the judge calls in flight across samples, on top of the
@@ -154,6 +158,8 @@ def prin_guard_scorer(
         policy=policy,
         threshold=threshold,
         probe=probe,
+        checks=checks,
+        min_confidence=min_confidence,
         max_chars=max_chars,
         on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
     )
@@ -264,6 +270,7 @@ def _score(verdict: Verdict, gold: tuple[str, ...]) -> Score:
         explanation=_explain(verdict, gold),
         metadata={
             "prin": verdict.prin_score,
+            "scores": verdict.scores.model_dump(mode="json"),
             "consistent": verdict.consistent,
             "flags": flags,
             "correct": list(verdict.correct),

@@ -1,0 +1,294 @@
+"""The guard's checks beyond the reverse question: candidate order, panels, confidence,
+and policy strict. Scripted judges with known behaviour; the claim is in each name."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from prin_guard import Flag, Guard, GuardOptions, Item, UsageError
+from prin_guard.judges import JudgeResponse, Message, ScriptedJudge
+
+ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5", "22"], id="sum")
+ODD_ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5"], id="odd")
+
+
+def _options(prompt: str) -> dict[str, str]:
+    """label -> text of the options as the prompt shows them."""
+    return dict(re.findall(r'"([A-Z]+)\) ([^"]*)"', prompt))
+
+
+def knows(right: set[str]) -> Any:
+    """A judge that reads the options and answers by content: order does not matter."""
+
+    def answer(prompt: str) -> str:
+        shown = _options(prompt)
+        if "incorrect ones" in prompt:
+            wanted = [label for label, text in shown.items() if text not in right]
+        else:
+            wanted = [label for label, text in shown.items() if text in right]
+        return "Answer: " + (", ".join(wanted) or "none")
+
+    return answer
+
+
+def first_position(prompt: str) -> str:
+    """Position bias: the first option is correct, every other one incorrect."""
+    labels = list(_options(prompt))
+    if "incorrect ones" in prompt:
+        return "Answer: " + ", ".join(labels[1:])
+    return "Answer: " + labels[0]
+
+
+# -- order ----------------------------------------------------------------------------
+
+
+def test_a_position_biased_judge_is_flagged_order_sensitive() -> None:
+    guard = Guard(first_position, checks=("reverse", "order"))
+    verdict = guard.check(ITEM)
+    # it agrees with itself within one order (PRIN 0) ...
+    assert verdict.scores.prin == 0.0
+    # ... and names the first-shown candidate whatever it is
+    assert Flag.ORDER_SENSITIVE in verdict.flags
+    assert verdict.scores.order_inconsistency == 1.0
+    assert not verdict.consistent
+    assert [leg.order for leg in verdict.permuted] == [("D", "C", "B", "A")] * 2
+    # the second-order direct leg answered "A": mapped back to the item's own D
+    assert verdict.permuted[0].labels == ("D",)
+    assert verdict.correct == ("A",)
+
+
+def test_a_judge_that_reads_the_content_is_not_order_sensitive() -> None:
+    guard = Guard(knows({"4"}), checks=("reverse", "order"))
+    for item in (ITEM, ODD_ITEM):
+        verdict = guard.check(item)
+        assert verdict.scores.order_inconsistency == 0.0
+        assert Flag.ORDER_SENSITIVE not in verdict.flags
+        assert verdict.consistent
+        assert verdict.correct == ("B",)
+        assert verdict.flags == ()
+
+
+def test_without_the_order_check_no_second_order_is_asked() -> None:
+    judge = ScriptedJudge(fn=first_position)
+    verdict = Guard(judge).check(ITEM)
+    assert len(judge.calls) == 2
+    assert verdict.permuted == ()
+    assert verdict.scores.order_inconsistency is None
+    assert verdict.judge_calls == 2
+
+
+def test_the_order_check_costs_two_more_legs_and_caches_them() -> None:
+    judge = ScriptedJudge(fn=knows({"4"}))
+    guard = Guard(judge, checks="reverse,order")
+    first = guard.check(ITEM)
+    assert first.judge_calls == 4 and len(judge.calls) == 4
+    again = guard.check(ITEM)
+    assert again.cached and len(judge.calls) == 4
+    assert again.model_dump(
+        exclude={"cached", "direct", "reverse", "permuted"}
+    ) == first.model_dump(exclude={"cached", "direct", "reverse", "permuted"})
+
+
+def test_policy_strict_keeps_what_every_leg_agrees_on() -> None:
+    # direct says A and B; reverse says C, D (so A, B are implied correct); in the second
+    # order the judge still calls the first shown (D) correct
+    def judge(prompt: str) -> str:
+        labels = list(_options(prompt))
+        if "incorrect ones" in prompt:
+            return "Answer: C, D"
+        return "Answer: A, B" if labels and _options(prompt)["A"] == "3" else "Answer: A, D"
+
+    synergy = Guard(judge, checks=("reverse", "order")).check(ITEM)
+    strict = Guard(judge, checks=("reverse", "order"), policy="strict").check(ITEM)
+    assert synergy.correct == ("A", "B")
+    # second-order direct "A, D" maps back to D, A; its reverse "C, D" maps to B, A
+    assert strict.correct == ()
+    assert Flag.EMPTY_VERDICT in strict.flags
+
+
+async def test_every_leg_of_a_verdict_runs_at_once() -> None:
+    class Slow:
+        def __init__(self) -> None:
+            self.active = 0
+            self.peak = 0
+
+        def identity(self) -> Mapping[str, Any]:
+            return {"kind": "slow"}
+
+        async def complete(
+            self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+        ) -> JudgeResponse:
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+            await asyncio.sleep(0.05)
+            self.active -= 1
+            return JudgeResponse(knows({"4"})(messages[-1]["content"]))
+
+    judge = Slow()
+    started = time.perf_counter()
+    await Guard(judge, checks=("reverse", "order"), cache=None).acheck(ITEM)
+    assert judge.peak == 4
+    assert time.perf_counter() - started < 4 * 0.05
+
+
+def test_checks_must_include_reverse_and_be_known() -> None:
+    with pytest.raises(UsageError, match="checks: .*must include 'reverse'"):
+        Guard(knows({"4"}), checks=("order",))
+    with pytest.raises(UsageError, match="checks: .*unknown check 'position'"):
+        GuardOptions.of(checks=("reverse", "position"))
+    assert GuardOptions.of(checks="order,reverse").checks == ("reverse", "order")
+
+
+# -- panels ---------------------------------------------------------------------------
+
+
+def test_a_panel_reports_the_majority_and_each_member() -> None:
+    panel = [
+        ScriptedJudge(fn=knows({"4"}), name="good-1"),
+        ScriptedJudge(fn=knows({"4"}), name="good-2"),
+        ScriptedJudge(fn=knows({"3"}), name="wrong"),
+    ]
+    verdict = Guard(panel).check(ITEM)
+    assert verdict.correct == ("B",)
+    assert [m.judge for m in verdict.members] == ["good-1", "good-2", "wrong"]
+    assert [m.correct for m in verdict.members] == [("B",), ("B",), ("A",)]
+    assert verdict.direct is None and verdict.reverse is None
+    assert Flag.PANEL_SPLIT not in verdict.flags
+    # A: 1 yes 2 no; B: 2 yes 1 no; C, D: 3 no -> (1/3 + 1/3 + 1 + 1) / 4
+    assert verdict.scores.panel_agreement == pytest.approx((1 / 3 + 1 / 3 + 2) / 4)
+    assert verdict.judge_calls == 6
+
+
+def test_a_panel_member_that_cannot_be_read_abstains_and_is_reported() -> None:
+    panel = [
+        ScriptedJudge(fn=knows({"4"}), name="a"),
+        ScriptedJudge(fn=knows({"4"}), name="b"),
+        ScriptedJudge("I would rather not say.", "Hmm.", name="mute"),
+    ]
+    verdict = Guard(panel).check(ITEM)
+    mute = verdict.members[2]
+    assert mute.abstained and mute.reason and "could not be read" in mute.reason
+    assert Flag.PANEL_ABSTENTION in verdict.flags
+    # two of three is still a strict majority of the whole panel
+    assert verdict.correct == ("B",)
+    assert not verdict.consistent
+
+
+def test_a_panel_member_that_fails_abstains_and_the_rest_decide() -> None:
+    panel = [
+        ScriptedJudge(fn=knows({"4"}), name="a"),
+        ScriptedJudge(fn=knows({"4"}), name="b"),
+        ScriptedJudge(RuntimeError("boom"), RuntimeError("boom"), name="broken"),
+    ]
+    verdict = Guard(panel, retry=None).check(ITEM)
+    assert verdict.members[2].abstained
+    assert "judge error" in (verdict.members[2].reason or "")
+    assert verdict.correct == ("B",)
+    assert verdict.error is None
+
+
+def test_a_two_two_panel_is_split_not_broken_by_list_order() -> None:
+    panel = [
+        ScriptedJudge(fn=knows({"4"}), name="b-1"),
+        ScriptedJudge(fn=knows({"3"}), name="a-1"),
+        ScriptedJudge(fn=knows({"4"}), name="b-2"),
+        ScriptedJudge(fn=knows({"3"}), name="a-2"),
+    ]
+    verdict = Guard(panel).check(ITEM)
+    assert Flag.PANEL_SPLIT in verdict.flags
+    assert verdict.correct == ()
+    reordered = Guard(list(reversed(panel))).check(ITEM)
+    assert reordered.correct == () and Flag.PANEL_SPLIT in reordered.flags
+
+
+def test_a_panel_whose_members_all_fail_is_a_judge_error() -> None:
+    panel = [ScriptedJudge(RuntimeError("x"), RuntimeError("x"), name=n) for n in "ab"]
+    [verdict] = Guard(panel).check_many([ITEM])
+    assert verdict.flags == (Flag.JUDGE_ERROR,)
+
+
+def test_panel_member_names_are_unique() -> None:
+    guard = Guard([ScriptedJudge(fn=knows({"4"})), ScriptedJudge(fn=knows({"4"}))])
+    assert guard.members == ("scripted", "scripted#2")
+    with pytest.raises(UsageError, match="judge: this guard is a panel"):
+        _ = guard.judge
+
+
+def test_a_panel_with_the_order_check_reports_each_members_order_score() -> None:
+    panel = [
+        ScriptedJudge(fn=first_position, name="biased"),
+        ScriptedJudge(fn=knows({"3"}), name="a"),
+        ScriptedJudge(fn=knows({"3"}), name="b"),
+    ]
+    verdict = Guard(panel, checks=("reverse", "order")).check(ITEM)
+    assert [m.scores.order_inconsistency for m in verdict.members] == [1.0, 0.0, 0.0]
+    assert verdict.scores.order_inconsistency == pytest.approx(1 / 3)
+    assert Flag.ORDER_SENSITIVE in verdict.flags
+    assert verdict.correct == ("A",)
+
+
+# -- confidence -----------------------------------------------------------------------
+
+
+class TokenJudge:
+    """Answers "Answer: B" with log-probabilities: p(" B") is the given probability."""
+
+    def __init__(self, probability: float, tokens: bool = True) -> None:
+        self.probability = probability
+        self.tokens = tokens
+
+    def identity(self) -> Mapping[str, Any]:
+        return {"kind": "tokens", "p": self.probability, "tokens": self.tokens}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        prompt = messages[-1]["content"]
+        answer = " A, C, D" if "incorrect ones" in prompt else " B"
+        pieces = [("Answer", 0.0), (":", 0.0)]
+        pieces += [(piece, math.log(self.probability)) for piece in re.findall(r"[ ,]*\w", answer)]
+        text = "".join(piece for piece, _ in pieces)
+        return JudgeResponse(text, tokens=tuple(pieces) if self.tokens else None)
+
+
+@pytest.mark.parametrize(
+    ("probability", "flagged"),
+    [pytest.param(0.9, False, id="confident"), pytest.param(0.3, True, id="unsure")],
+)
+def test_low_confidence_is_flagged_under_min_confidence(probability: float, flagged: bool) -> None:
+    guard = Guard(TokenJudge(probability), checks=("reverse", "confidence"), min_confidence=0.5)
+    verdict = guard.check(ITEM)
+    assert verdict.direct is not None and verdict.reverse is not None
+    assert verdict.direct.confidence == pytest.approx(probability)
+    # the reverse answer is three labels: the product of their probabilities
+    assert verdict.reverse.confidence == pytest.approx(probability**3)
+    assert verdict.scores.confidence == pytest.approx(probability**3)
+    assert (Flag.LOW_CONFIDENCE in verdict.flags) is flagged
+
+
+def test_confidence_is_none_without_log_probabilities_and_never_flagged() -> None:
+    guard = Guard(TokenJudge(0.1, tokens=False), checks=("reverse", "confidence"))
+    verdict = guard.check(ITEM)
+    assert verdict.scores.confidence is None
+    assert Flag.LOW_CONFIDENCE not in verdict.flags
+
+
+def test_confidence_survives_the_cache() -> None:
+    guard = Guard(TokenJudge(0.8), checks=("reverse", "confidence"))
+    first = guard.check(ITEM)
+    again = guard.check(ITEM)
+    assert again.cached
+    assert again.scores.confidence == first.scores.confidence == pytest.approx(0.8**3)
+
+
+def test_confidence_is_recorded_without_the_check_but_not_flagged() -> None:
+    verdict = Guard(TokenJudge(0.1)).check(ITEM)
+    assert verdict.scores.confidence == pytest.approx(0.1**3)
+    assert Flag.LOW_CONFIDENCE not in verdict.flags
