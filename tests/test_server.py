@@ -379,6 +379,29 @@ def test_options_are_honoured() -> None:
     assert bad_threshold.json()["error"]["field"] == "options.threshold"
 
 
+def test_the_order_check_through_the_service() -> None:
+    judge = scripted()
+    with service(judge=judge) as client:
+        response = client.post(
+            "/v1/verdicts",
+            json={"item": ITEM, "options": {"checks": ["reverse", "order"], "policy": "strict"}},
+            headers=AUTH,
+        )
+        unknown = client.post(
+            "/v1/verdicts",
+            json={"item": ITEM, "options": {"checks": ["reverse", "position"]}},
+            headers=AUTH,
+        )
+    verdict = response.json()["verdict"]
+    assert verdict["checks"] == ["reverse", "order"]
+    assert verdict["policy"] == "strict"
+    assert len(verdict["permuted"]) == 2
+    assert verdict["scores"]["order_inconsistency"] is not None
+    assert verdict["judge_calls"] == 4
+    assert unknown.status_code == 422
+    assert unknown.json()["error"]["field"] == "options.checks"
+
+
 def test_options_share_one_guard_per_combination() -> None:
     app = create_app(config(), judge=scripted(), cache=MemoryCache())
     with serving(app) as client:
@@ -756,7 +779,15 @@ def test_openapi_schema() -> None:
     )
     # The options are GuardOptions' fields, less the server's own limits.
     options = schema["components"]["schemas"]["VerdictOptions"]["properties"]
-    assert set(options) == {"template", "mitigations", "policy", "threshold", "probe"}
+    assert set(options) == {
+        "template",
+        "mitigations",
+        "policy",
+        "threshold",
+        "checks",
+        "min_confidence",
+        "probe",
+    }
     assert {"200", "401", "413", "422", "502"} <= set(operation["responses"])
     assert {"/healthz", "/metrics"} <= set(schema["paths"])
 
