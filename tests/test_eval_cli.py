@@ -92,6 +92,51 @@ def test_rerun_resumes_from_the_sqlite_cache_without_judge_calls(tmp_path: Path)
     assert summary["cost"]["judge_calls"] == 0
 
 
+def test_eval_checks_order_asks_the_base_verdict_again_and_reports_it(tmp_path: Path) -> None:
+    with FaultServer(_responder) as server:
+        out = _cli(
+            "eval",
+            "mathqa",
+            "--limit",
+            "3",
+            "--judge",
+            "openai/test",
+            "--api-base",
+            server.base_url,
+            "--cache",
+            "memory",
+            "--out",
+            "run",
+            "--checks",
+            "reverse,order",
+            "--min-confidence",
+            "0.7",
+            *FAST,
+            cwd=tmp_path,
+        )
+        assert out.returncode == 0, out.stderr
+        # direct and reverse, then both again in the second order
+        assert len(server.chat_requests) == 3 * 4
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    options = summary["run"]["config"]["options"]
+    assert (options["checks"], options["min_confidence"]) == (["reverse", "order"], 0.7)
+    checks = summary["checks"]
+    # the judge always names the option shown first: in the second order that is
+    # another candidate, so every verdict is order-sensitive
+    assert checks["order"]["inconsistency"] == 1.0
+    assert checks["position_bias"]["direct_permuted"]["first_shown"] == 1.0
+    assert checks["position_bias"]["direct_permuted"]["item_first"] == 0.0
+    assert set(checks["flag_quality"]) >= {"inconsistent", "order_sensitive", "any"}
+    markdown = (tmp_path / "run" / "report.md").read_text()
+    assert "## Position bias" in markdown and "## Flag quality by signal" in markdown
+
+
+def test_eval_rejects_an_unknown_check(tmp_path: Path) -> None:
+    out = _cli("eval", "mathqa", "--checks", "reverse,vibes", *FAST, cwd=tmp_path)
+    assert out.returncode == 2
+    assert "checks" in out.stderr and "vibes" in out.stderr
+
+
 def test_ctrl_c_writes_what_is_done_and_exits_cleanly(tmp_path: Path) -> None:
     def slow(request: RecordedRequest) -> Behaviour:
         return Behaviour(**{**_responder(request).__dict__, "delay": 0.4})

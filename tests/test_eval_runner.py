@@ -208,11 +208,14 @@ def test_report_files_and_embedded_images(tmp_path: Path) -> None:
     (run_dir / "summary.json").write_text(json.dumps(summary))
     html_path = write_report([Run("toy", run_dir, EvalSummary.model_validate(summary))], run_dir)
     html = html_path.read_text()
-    assert html.count('src="data:image/png;base64,') == 4
+    # the four figures of the paper's analyses and the coverage of the checks' signals
+    assert html.count('src="data:image/png;base64,') == 5
     markdown = (run_dir / "report.md").read_text()
     for title in (
         "PRIN by mitigation",
         "Accuracy by method",
+        "Position bias",
+        "Flag quality by signal",
         "PRIN against the number of options",
         "Flag quality",
         "PRIN over repeated runs",

@@ -36,6 +36,7 @@ def use_stdout(stream: TextIO) -> None:
     global _stdout
     _stdout = stream
 
+
 _JUDGE_HELP = (
     "'local' (bundled SmolLM2-135M-Instruct), 'local:<HF model id or path>', a litellm "
     "model string such as 'openai/gpt-4o-mini' (keys from the provider's usual environment "
@@ -91,6 +92,7 @@ def add_guard_options(
     parser: argparse.ArgumentParser, *, mitigation_help: str = "", probe: bool = True
 ) -> None:
     """The GuardOptions fields as flags; allowed values come from the registries."""
+    from prin_guard._models import CHECKS
     from prin_guard._options import PROBE_KINDS
     from prin_guard._prompts import TEMPLATES, Mitigation
     from prin_guard._reconcile import POLICIES
@@ -128,6 +130,22 @@ def add_guard_options(
     parser.add_argument(
         "--max-candidates", type=int, default=64, help="most candidates accepted in an item"
     )
+    parser.add_argument(
+        "--checks",
+        default="reverse",
+        metavar="NAMES",
+        help=f"comma-separated checks on every verdict, of {', '.join(CHECKS)}: reverse "
+        "(always), order (ask again with the candidates in a second order: twice the judge "
+        "calls; flag order_sensitive), confidence (flag low_confidence; judges with "
+        "log-probabilities only)",
+    )
+    parser.add_argument(
+        "--min-confidence",
+        type=float,
+        default=0.5,
+        help="with the confidence check: the lowest probability of a leg's answer not "
+        "flagged low_confidence (default 0.5)",
+    )
     if not probe:
         return
     parser.add_argument(
@@ -158,6 +176,8 @@ def guard_options(args: argparse.Namespace, **changes: Any) -> GuardOptions:
         "threshold": args.threshold,
         "max_chars": args.max_chars,
         "max_candidates": args.max_candidates,
+        "checks": args.checks,
+        "min_confidence": args.min_confidence,
         "probe": getattr(args, "probe", None),
     }
     return GuardOptions.of(**{**fields, **changes})

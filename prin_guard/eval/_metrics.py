@@ -24,6 +24,9 @@ And the flag-quality numbers the paper does not have:
   count one half; ``None`` when all verdicts are right or all wrong);
 - the coverage–accuracy curve: accept only verdicts whose PRIN is at or under a
   threshold; coverage is the share of items kept, accuracy is measured on those.
+
+The same for every check's signal (order inconsistency, panel agreement, confidence)
+and the position bias of each leg: :mod:`prin_guard.eval._signals`.
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ def auroc(scores: Sequence[float], positives: Sequence[bool]) -> float | None:
 @dataclass(frozen=True, slots=True)
 class CoveragePoint:
     threshold: float
-    """Accept verdicts with PRIN at or under this."""
+    """Accept verdicts whose score is this or safer (PRIN at or under it)."""
     coverage: float
     """Share of all items accepted."""
     accuracy: float | None

@@ -23,6 +23,7 @@ __all__ = [
     "method_score",
     "options_plot",
     "prin_plot",
+    "signal_plot",
 ]
 
 
@@ -135,4 +136,29 @@ def coverage_plot(runs: Sequence[Run]) -> bytes | None:
     ax.set_ylim(0, 105)
     ax.set_title("Coverage and accuracy by PRIN threshold")
     ax.legend(fontsize=8)
+    return figure_png(fig)
+
+
+def signal_plot(runs: Sequence[Run]) -> bytes | None:
+    """Coverage against accuracy when accepting verdicts in order of each check's score."""
+    series = [
+        (f"{name} ({run.name})" if len(runs) > 1 else name, quality.coverage_curve)
+        for run in runs
+        if run.summary.checks is not None
+        for name, quality in run.summary.checks.score_quality.items()
+        if any(p.accuracy is not None for p in quality.coverage_curve)
+    ]
+    if not series:
+        return None
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(5.2, 3.4))
+    for label, points in series:
+        kept = [(100 * p.coverage, 100 * p.accuracy) for p in points if p.accuracy is not None]
+        ax.plot([x for x, _ in kept], [y for _, y in kept], marker="o", markersize=3, label=label)
+    ax.set_xlabel("coverage: verdicts accepted (%)")
+    ax.set_ylabel("accuracy of accepted verdicts (%)")
+    ax.set_xlim(0, 105)
+    ax.set_ylim(0, 105)
+    ax.set_title("Coverage and accuracy by signal")
+    ax.legend(fontsize=7)
     return figure_png(fig)

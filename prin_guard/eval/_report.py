@@ -3,8 +3,9 @@
 A report is built from one or more run summaries as a list of sections (a
 title, a sentence saying how to read it, a table, maybe a plot); the Markdown
 and HTML renderers only lay those sections out. Each section is one function of
-the runs below, returning None when no run measured what it shows;
-:func:`write_report` lists them in report order. Two or more runs give one
+the runs below (the checks' sections in ``_report_checks``), returning None
+when no run measured what it shows; :func:`write_report` lists them in report
+order. Two or more runs give one
 report with a column (and a plot series) per run: two judges side by side, or
 one judge before and after a prompt change.
 
@@ -32,6 +33,12 @@ from prin_guard.eval._plots import (
     prin_plot,
 )
 from prin_guard.eval._render import Section, num, pct, write_files
+from prin_guard.eval._report_checks import (
+    checks_section,
+    position_section,
+    signal_coverage_section,
+    signal_section,
+)
 from prin_guard.eval._summary import summarize
 from prin_guard.eval._summary_models import (
     CostSummary,
@@ -355,6 +362,10 @@ _SECTIONS: tuple[Callable[[Sequence[Run]], Section | None], ...] = (
     options_section,
     flag_quality_section,
     coverage_section,
+    checks_section,
+    position_section,
+    signal_section,
+    signal_coverage_section,
     failures_section,
 )
 

@@ -55,7 +55,7 @@ class EvalRun:
 
 
 def run(
-    judge: Judge,
+    judge: Judge | Sequence[Judge],
     dataset: str,
     *,
     path: str | Path | None = None,
@@ -78,6 +78,10 @@ def run(
     on_skip: SkipHandler | None = None,
 ) -> EvalRun:
     """Evaluate ``judge`` on ``dataset`` and write the run directory.
+
+    ``judge`` may be a panel, a list of judges: every verdict is then the panel's
+    (methods direct, reverse and synergy and the ``options`` analysis only), and the
+    summary reports the members' agreement (Fleiss' kappa).
 
     ``dataset`` is a registered name (its shipped sample, or ``path`` for the full
     original file), a problem dataset (``gsm8k``, ``math``, ... with ``path``:
@@ -105,7 +109,7 @@ def run(
         seed=seed,
         concurrency=concurrency,
         limit=limit,
-        judge=dict(judge.identity()),
+        judge=_identity(judge),
         options=options,
     )
     store = open_cache(cache)
@@ -133,8 +137,15 @@ def run(
     return EvalRun(path=where, summary=summary, report=report, interrupted=interrupted)
 
 
+def _identity(judge: Judge | Sequence[Judge]) -> dict[str, Any]:
+    if isinstance(judge, Judge):
+        return dict(judge.identity())
+    members = [dict(member.identity()) for member in judge]
+    return {"kind": "panel", "name": f"panel-of-{len(members)}", "members": members}
+
+
 def _records(
-    judge: Judge,
+    judge: Judge | Sequence[Judge],
     dataset: str,
     path: str | Path | None,
     limit: int | None,
@@ -161,7 +172,7 @@ def _records(
     say(f"prin-guard eval: building candidate pools ({n} samples per problem)")
     built, interrupted = drive(
         build_pool(
-            generator or judge,
+            generator or (judge if isinstance(judge, Judge) else judge[0]),
             problems,
             n=n,
             temperature=config.temperature,

@@ -16,6 +16,18 @@ is cached and retried like a verdict's):
 - ``repeats``: with ``repeats > 1``, that many sampled runs of the base verdict
   (Table 6).
 
+The guards take the checks of ``EvalConfig.options`` (``confidence`` and
+``min_confidence`` everywhere: they cost no judge call), but the ``order`` check,
+which doubles a verdict's judge calls, runs only on the base verdict (the
+configuration ``none``): that is where the summary measures the checks, and asking
+every mitigation, paraphrase, option subsample and repeat in a second order too
+would double the run's cost for numbers no report shows.
+
+A panel (a list of judges) is judged as one: every verdict is the panel's, each
+member's legs and vote in its record. Single answers (self-consistency samples,
+the direct-only paraphrases v3 and v4) have no panel form, so a panel runs the
+verdict methods and the ``options`` analysis only.
+
 One JSON record per item is appended to ``items.jsonl`` as soon as the item is
 done, so an interrupted run keeps what it finished; :func:`summarize` turns the
 records into the summary the report shows.
@@ -72,8 +84,9 @@ class EvalConfig:
     judge: dict[str, Any] = field(default_factory=dict)
     """The judge's identity, recorded in the summary."""
     options: GuardOptions = field(default_factory=GuardOptions)
-    """The rest of every guard's options (policy, threshold, max_chars); the run sets
-    template and mitigations per comparison."""
+    """The rest of every guard's options (policy, threshold, max_chars, checks,
+    min_confidence); the run sets template and mitigations per comparison, and asks
+    the ``order`` check on the base verdict only."""
 
     def __post_init__(self) -> None:
         unknown = [m for m in self.methods if m not in METHODS]
@@ -176,7 +189,9 @@ def _dump_leg(leg: Leg) -> dict[str, Any]:
 
 
 class _Run:
-    def __init__(self, judge: Judge, config: EvalConfig, cache: Cache | None) -> None:
+    def __init__(
+        self, judge: Judge | Sequence[Judge], config: EvalConfig, cache: Cache | None
+    ) -> None:
         self.config = config
         self.judge = judge
         self.cache = cache
@@ -184,10 +199,16 @@ class _Run:
         # flight across all of them, and one caller (one single flight) per judge.
         self.limit = CallLimit(2 * config.concurrency)
         self.callers: list[JudgeCaller] = []
-        main = self._caller(judge)
+        main: JudgeCaller | list[JudgeCaller]
+        if isinstance(judge, Judge):
+            main = self._caller(judge)
+        else:
+            _panel_can_run(config)
+            main = [self._caller(member) for member in judge]
         self.base = self._guard(main, config.template, ())
         self.configs = {
-            config_key(m): self._guard(main, config.template, m) for m in config.mitigation_sets
+            config_key(m): self._guard(main, config.template, m, order=not m)
+            for m in config.mitigation_sets
         }
         self.paraphrases = {
             t: self._guard(main, t, ()) for t in PARAPHRASE_VERDICTS + PARAPHRASE_DIRECT_ONLY
@@ -195,7 +216,7 @@ class _Run:
         self.samplers: list[Guard] = []
         self.repeat_guards: list[Guard] = []
         if config.needs_sampling:
-            with_sampling = getattr(judge, "with_sampling", None)
+            with_sampling = getattr(judge, "with_sampling", None)  # a panel never gets here
             if with_sampling is None:
                 raise UsageError(
                     "judge: self-consistency, randomness and repeats need a judge that can "
@@ -225,9 +246,22 @@ class _Run:
         self.callers.append(caller)
         return caller
 
-    def _guard(self, caller: JudgeCaller, template: str, mitigations: Sequence[str]) -> Guard:
+    def _guard(
+        self,
+        caller: JudgeCaller | list[JudgeCaller],
+        template: str,
+        mitigations: Sequence[str],
+        *,
+        order: bool = False,
+    ) -> Guard:
+        # the order check on the base verdict only (module docstring)
+        checks = [c for c in self.config.options.checks if order or c != "order"]
         options = GuardOptions.of(
-            self.config.options, template=template, mitigations=mitigations, probe=None
+            self.config.options,
+            template=template,
+            mitigations=mitigations,
+            probe=None,
+            checks=checks,
         )
         return Guard(caller, options=options)
 
@@ -291,8 +325,21 @@ class _Run:
         return results
 
 
+def _panel_can_run(config: EvalConfig) -> None:
+    unsupported = [
+        *(m for m in config.methods if m == "self_consistency"),
+        *(a for a in config.analyses if a in ("paraphrase", "randomness")),
+        *(["repeats"] if config.repeats > 1 else []),
+    ]
+    if unsupported:
+        raise UsageError(
+            f"judge: a panel of judges gives verdicts, not single answers: drop "
+            f"{', '.join(unsupported)} (a panel runs direct, reverse, synergy and options)"
+        )
+
+
 async def run_eval(
-    judge: Judge,
+    judge: Judge | Sequence[Judge],
     records: Iterable[LabeledItem],
     config: EvalConfig,
     *,
@@ -301,7 +348,8 @@ async def run_eval(
     progress: ProgressSink | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Evaluate ``judge`` on ``records``; append each item's record to ``items_path``.
+    """Evaluate ``judge`` (or a panel, a list of judges) on ``records``; append each
+    item's record to ``items_path``.
 
     Returns run statistics (judge calls, wall time). Cancelling the task (Ctrl-C)
     leaves ``items_path`` holding every finished item.

@@ -9,7 +9,11 @@ every metric. Items with unknown gold (generic JSONL ``"gold": null``) count for
 PRIN and inconsistency metrics but not for accuracy.
 
 The summary is an :class:`~prin_guard.eval._summary_models.EvalSummary`; its JSON
-dump is what ``summary.json`` holds.
+dump is what ``summary.json`` holds. Its ``checks`` section (order inconsistency,
+position bias, panel agreement, confidence, every signal's quality) comes from
+:mod:`prin_guard.eval._summary_checks`, for records whose verdicts record their
+checks. A panel's verdict has no direct or reverse leg of its own: its direct,
+reverse and synergy sets are what a strict majority of all its members' sets hold.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from prin_guard.eval._metrics import (
     mean_std,
     self_consistency,
 )
+from prin_guard.eval._summary_checks import checks_block, verdict_legs
 from prin_guard.eval._summary_models import (
     ConfigSummary,
     CostSummary,
@@ -66,10 +71,32 @@ def _synergy(verdict: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _method_sets(verdict: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    if verdict.get("members") and verdict["direct"] is None:
+        return _panel_sets(verdict)
     return {
         "direct": _labels(verdict["direct"]),
         "reverse": _implied(verdict),
         "synergy": _synergy(verdict),
+    }
+
+
+def _panel_sets(verdict: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """A panel's sets by method: what a strict majority of *all* its members' sets
+    holds, abstaining members counted, as the panel reconciles its verdict."""
+    members = verdict["members"]
+    every = verdict["labels"]
+    sets: dict[str, list[set[str]]] = {"direct": [], "reverse": [], "synergy": []}
+    for member in members:
+        if member.get("abstained") or not member["direct"] or not member["reverse"]:
+            continue
+        direct = set(member["direct"]["labels"])
+        implied = set(every) - set(member["reverse"]["labels"])
+        sets["direct"].append(direct)
+        sets["reverse"].append(implied)
+        sets["synergy"].append(direct & implied)
+    return {
+        method: tuple(label for label in every if 2 * sum(label in s for s in votes) > len(members))
+        for method, votes in sets.items()
     }
 
 
@@ -120,7 +147,10 @@ def _flag_counts(quality: FlagQuality) -> FlagCounts:
 def _flag_quality_block(records: Sequence[Mapping[str, Any]], key: str) -> FlagQualitySummary:
     scored = [r for r in records if r.get("gold_known", True)]
     verdicts = [r["configs"][key] for r in scored]
-    wrong = [set(_synergy(v)) != set(r["gold"]) for r, v in zip(scored, verdicts, strict=True)]
+    wrong = [
+        set(_method_sets(v)["synergy"]) != set(r["gold"])
+        for r, v in zip(scored, verdicts, strict=True)
+    ]
     flagged = [Flag.INCONSISTENT.value in v["flags"] for v in verdicts]
     any_flag = [bool(v["flags"]) for v in verdicts]
     prin = [v["prin_score"] for v in verdicts]
@@ -237,6 +267,9 @@ def summarize(
     base = _BASE if _BASE in keys else keys[0]
     fields["base_config"] = base
     fields["flag_quality"] = _flag_quality_block(ok, base)
+    checks = checks_block(ok, base)
+    if checks is not None:
+        fields["checks"] = checks
 
     # Samples serve self-consistency, randomness or both; the recorded config says
     # which were asked for (both, when it is not recorded).
@@ -266,19 +299,20 @@ def summarize(
 
 
 def _legs(record: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
+    # a verdict's legs include its second-order legs and its panel members'
     for verdict in record["configs"].values():
-        yield from (verdict["direct"], verdict["reverse"])
+        yield from verdict_legs(verdict)
     yield from record.get("samples", [])
     for entry in record.get("paraphrases", {}).values():
         # v1 and v2 are whole verdicts, v3 and v4 single direct legs
         if "polarity" in entry:
             yield entry
         else:
-            yield from (entry["direct"], entry["reverse"])
+            yield from verdict_legs(entry)
     for entry in record.get("options", {}).values():
-        yield from (entry["verdict"]["direct"], entry["verdict"]["reverse"])
+        yield from verdict_legs(entry["verdict"])
     for verdict in record.get("repeats", []):
-        yield from (verdict["direct"], verdict["reverse"])
+        yield from verdict_legs(verdict)
 
 
 def _cost_block(records: Sequence[Mapping[str, Any]], wall: float | None) -> CostSummary:

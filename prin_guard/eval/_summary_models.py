@@ -14,12 +14,15 @@ are typed, any other key is kept as it is.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import ConfigDict, Field
+
+from prin_guard.eval._checks_models import ChecksSummary
+from prin_guard.eval._summary_base import SparseModel, SummaryModel
 
 __all__ = [
+    "ChecksSummary",
     "ConfigSummary",
     "CostSummary",
     "CurvePoint",
@@ -37,32 +40,6 @@ __all__ = [
     "SparseModel",
     "SummaryModel",
 ]
-
-
-class SummaryModel(BaseModel):
-    """A frozen model: a summary is a record of a run, not a thing to edit."""
-
-    model_config = ConfigDict(frozen=True)
-
-
-class SparseModel(SummaryModel):
-    """A model whose optional fields are left out of its dump when they were never set.
-
-    A field given (or read from JSON) as None stays None; one never given is absent,
-    as the key was absent from the dict summaries this JSON layout comes from.
-    """
-
-    @model_serializer(mode="wrap")
-    def _drop_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        unset = type(self).model_fields.keys() - self.model_fields_set
-        return {key: value for key, value in data.items() if key not in unset}
-
-    def to_json(self) -> str:
-        """The JSON of ``summary.json``: ``model_dump(mode="json")``, indented by two."""
-        # json.dumps rather than model_dump_json: byte for byte what the dict
-        # summaries were written as (ASCII escapes, Python's float repr).
-        return json.dumps(self.model_dump(mode="json"), indent=2)
 
 
 class Failure(SummaryModel):
@@ -286,6 +263,9 @@ class EvalSummary(SparseModel):
     """The configuration the analyses use: "none" when run, else the first."""
     flag_quality: FlagQualitySummary | None = None
     """Flag quality of the base configuration."""
+    checks: ChecksSummary | None = None
+    """Every check's numbers and the quality of every signal, on the base configuration;
+    only for runs whose verdicts record their checks."""
     self_consistency: SelfConsistencySummary | None = None
     """The self-consistency baseline, when sampled."""
     randomness_inconsistency: float | None = None

@@ -128,9 +128,9 @@ class ServerMetrics:
             self.verdict_latency.observe(seconds)
         if cached:
             found = total = 0
-            for answer in (*verdict.legs(), *verdict.probe):
-                total += 1
-                found += answer.cached
+            answers = [leg.cached for leg in verdict.legs()]
+            answers += [entry.cached for entry in verdict.probe]
+            total, found = len(answers), sum(answers)
             if found:
                 self.cache_hits.inc(found)
             if total > found:
