@@ -95,6 +95,22 @@ def test_check_takes_a_python_factory_judge(
     assert verdict["flags"] == []
 
 
+def test_check_with_a_panel_and_the_order_check(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--question", "2 + 2?", "--candidate", "4", "--candidate", "5"]
+    # two spellings of one judge: a factory and the function itself
+    panel = ["--panel", python_judge, "--panel", "python:cli_test_judge:judge"]
+    assert main([*args, *panel, "--checks", "reverse,order", "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert [m["judge"] for m in verdict["members"]] == [python_judge, "python:cli_test_judge:judge"]
+    # always "A": the second order shows "5" first, so both members are order sensitive
+    assert verdict["scores"]["order_inconsistency"] == 1.0
+    assert "order_sensitive" in verdict["flags"]
+    assert main([*args, "--panel", python_judge]) == 2
+    assert "panel: a panel needs at least two judges" in capsys.readouterr().err
+
+
 def test_eval_and_probe_take_the_same_python_judge(python_judge: str, tmp_path: Path) -> None:
     fast = ["--analyses", "none", "--methods", "direct,reverse,synergy", "--mitigation", "none"]
     common = ["--limit", "3", "--judge", python_judge, "--cache", "memory"]

@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from prin_guard.cli import _common
+from prin_guard.cli._calibrate import add_calibrate
 from prin_guard.cli._commands import add_check, add_eval, add_probe, cmd_report, cmd_serve
 from prin_guard.cli._common import guard_options as _options  # noqa: F401 (tests)
+from prin_guard.cli._grade import add_grade
 
 __all__ = ["main"]
 
@@ -44,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     add_check(commands)
     add_eval(commands)
     add_probe(commands)
+    add_grade(commands)
+    add_calibrate(commands)
 
     rep = commands.add_parser(
         "report", help="re-render a run's report, or compare runs side by side"

@@ -10,6 +10,7 @@ from prin_guard.cli._common import (
     add_judge_options,
     build_guard,
     build_judge,
+    build_judges,
     emit,
     guard_options,
     stdout,
@@ -73,7 +74,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     mitigations = [] if args.mitigation == ["none"] else (args.mitigation or ["cot", "neg_exp"])
     options = guard_options(args, mitigations=(), probe=None)
-    judge = build_judge(args)
+    judge = build_judges(args)
     generator = None if args.generator is None else build_judge(args, args.generator)
     result = evaluation.run(
         judge,

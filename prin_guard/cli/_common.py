@@ -14,6 +14,7 @@ __all__ = [
     "add_judge_options",
     "build_guard",
     "build_judge",
+    "build_judges",
     "configure_logging",
     "emit",
     "guard_options",
@@ -99,6 +100,14 @@ def add_guard_options(
 
     add_judge_options(parser)
     parser.add_argument(
+        "--panel",
+        action="append",
+        metavar="JUDGE",
+        help="a panel member, spelled as --judge (repeat: at least two); the panel's verdict "
+        "is what a strict majority of all members calls correct (flags panel_split, "
+        "panel_abstention); replaces --judge",
+    )
+    parser.add_argument(
         "--template",
         default="v0",
         choices=sorted(TEMPLATES),
@@ -183,7 +192,19 @@ def guard_options(args: argparse.Namespace, **changes: Any) -> GuardOptions:
     return GuardOptions.of(**{**fields, **changes})
 
 
+def build_judges(args: argparse.Namespace) -> Judge | list[Judge]:
+    """The judge, or with ``--panel`` the panel's judges (each spelled as ``--judge``)."""
+    panel = getattr(args, "panel", None) or []
+    if len(panel) == 1:
+        from prin_guard._exceptions import UsageError
+
+        raise UsageError("panel: a panel needs at least two judges (repeat --panel)")
+    if panel:
+        return [build_judge(args, spec) for spec in panel]
+    return build_judge(args)
+
+
 def build_guard(args: argparse.Namespace, options: GuardOptions) -> Guard:
     from prin_guard import Guard
 
-    return Guard(build_judge(args), options=options)
+    return Guard(build_judges(args), options=options)
