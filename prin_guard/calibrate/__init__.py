@@ -1,0 +1,71 @@
+"""Calibrated acceptance: choose, from eval runs with gold labels, which verdicts to accept.
+
+``prin-guard calibrate RUN_DIR ... --alpha 0.1 --delta 0.1 --out acceptance.json``
+reads eval runs (:func:`load_runs`), finds the most permissive acceptance rule whose
+error rate among accepted verdicts is at most ``alpha`` with probability at least
+``1 - delta`` over the draw of the calibration items (:func:`calibrate`), and writes
+an :class:`~prin_guard._acceptance.Acceptance` that a guard applies. With more than one
+tier (a cheap judge, then a stronger one) the thresholds are calibrated jointly, so
+that the guarantee holds for the whole cascade's accepted set.
+
+The method, in short (docs/calibration.md has it in full, with what the guarantee
+does and does not cover):
+
+- a verdict is wrong when its ``correct`` set differs from the gold set;
+- a rule accepts a verdict when one signal (PRIN, order inconsistency, panel
+  agreement, confidence) is on the good side of a threshold;
+- one tier: the observed values of each signal, strict to permissive, are tested in
+  turn with the exact binomial p-value ``P(Binomial(m, alpha) <= e)`` (``m``
+  accepted, ``e`` wrong) and fixed-sequence testing at ``delta`` picks the last rule
+  that passes (:mod:`~prin_guard.calibrate._stats`);
+- a cascade: Pareto Testing, a seeded split into a path part that orders the
+  threshold combinations and a test part that tests them in that order
+  (:mod:`~prin_guard.calibrate._cascade`).
+
+numpy and scipy come with the ``eval`` extra and are imported when a function here
+first needs them.
+"""
+
+from prin_guard.calibrate._cascade import CascadeFit, PathPoint, fit_cascade
+from prin_guard.calibrate._data import CalibrationData, TierData, load_runs
+from prin_guard.calibrate._fit import (
+    Baseline,
+    Calibration,
+    Outcome,
+    calibrate,
+    evaluate,
+    holdout_split,
+)
+from prin_guard.calibrate._stats import (
+    Curve,
+    ThresholdFit,
+    binomial_p_values,
+    fit_threshold,
+    fixed_sequence,
+    min_items,
+    threshold_curve,
+    upper_bounds,
+)
+
+__all__ = [
+    "Baseline",
+    "Calibration",
+    "CalibrationData",
+    "CascadeFit",
+    "Curve",
+    "Outcome",
+    "PathPoint",
+    "ThresholdFit",
+    "TierData",
+    "binomial_p_values",
+    "calibrate",
+    "evaluate",
+    "fit_cascade",
+    "fit_threshold",
+    "fixed_sequence",
+    "holdout_split",
+    "load_runs",
+    "min_items",
+    "threshold_curve",
+    "upper_bounds",
+]

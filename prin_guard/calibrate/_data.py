@@ -1,0 +1,240 @@
+"""Calibration items from eval run directories.
+
+``prin-guard eval`` writes one record per item to ``items.jsonl``: the item's id, its
+gold labels (``gold_known`` false when the dataset gives none) and, under
+``configs``, the full verdict of every mitigation configuration it ran. Calibration
+reads the verdict of one configuration (``none``, the base one, by default) and its
+run's ``summary.json`` for the judge identity and options.
+
+An item counts for calibration when its gold set is known. A verdict is *wrong* when
+its ``correct`` set (the guard's policy set, synergy by default) differs from the
+gold set; a record whose judge failed has no verdict: it is never accepted (it
+counts in the coverage denominator, as a guard would return a ``judge_error``
+verdict for it). Items are matched across the tiers of a cascade by id; each tier's
+runs must hold the same items, once each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from prin_guard._acceptance import COMPARED_OPTIONS, SIGNALS, signal_value
+from prin_guard._exceptions import UsageError
+from prin_guard._models import Verdict
+from prin_guard._options import GuardOptions
+from prin_guard.calibrate._stats import numpy
+from prin_guard.eval._rundir import ITEMS, SUMMARY, read_records
+
+__all__ = ["CalibrationData", "TierData", "load_runs"]
+
+
+@dataclass(frozen=True)
+class TierData:
+    """One judge's verdicts on the calibration items, in item order."""
+
+    judge: dict[str, Any]
+    options: dict[str, Any]
+    """The compared options (:data:`~prin_guard._acceptance.COMPARED_OPTIONS`)."""
+    verdicts: tuple[Verdict | None, ...]
+    """None where the judge failed on the item."""
+    runs: tuple[str, ...] = ()
+
+    def signal(self, name: str) -> Any:
+        """The signal per item as floats, NaN where the verdict has none."""
+        np = numpy()
+        return np.array(
+            [
+                np.nan if v is None or (x := signal_value(v, name)) is None else x
+                for v in self.verdicts
+            ],
+            dtype=float,
+        )
+
+    def available(self) -> tuple[str, ...]:
+        """The signals some verdict has, in registry order (``inconsistency`` only beside
+        ``order_inconsistency``: without it, it is ``prin`` again)."""
+        present = [
+            name
+            for name in SIGNALS
+            if any(v is not None and signal_value(v, name) is not None for v in self.verdicts)
+        ]
+        if "order_inconsistency" not in present and "inconsistency" in present:
+            present.remove("inconsistency")
+        return tuple(present)
+
+    def calls(self) -> Any:
+        """Judge calls (legs asked) per verdict."""
+        np = numpy()
+        return np.array(
+            [0 if v is None else (v.judge_calls or len(v.legs())) for v in self.verdicts],
+            dtype=float,
+        )
+
+    def cost(self) -> Any:
+        """Cost in USD per verdict, NaN where unknown."""
+        np = numpy()
+        return np.array(
+            [
+                np.nan if v is None or v.usage.cost_usd is None else v.usage.cost_usd
+                for v in self.verdicts
+            ],
+            dtype=float,
+        )
+
+
+@dataclass(frozen=True)
+class CalibrationData:
+    """Items with a gold set, and every tier's verdict on each."""
+
+    ids: tuple[str, ...]
+    gold: tuple[frozenset[str], ...]
+    tiers: tuple[TierData, ...]
+    skipped_unknown_gold: int = 0
+    """Records left out because their gold set is unknown."""
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    def wrong(self, tier: int) -> Any:
+        """Whether tier ``tier``'s verdict on each item is wrong (no verdict: wrong)."""
+        np = numpy()
+        return np.array(
+            [
+                v is None or frozenset(v.correct) != gold
+                for v, gold in zip(self.tiers[tier].verdicts, self.gold, strict=True)
+            ],
+            dtype=bool,
+        )
+
+    def subset(self, indices: Sequence[int]) -> CalibrationData:
+        """These items only, in this order."""
+        chosen = [int(i) for i in indices]
+        return replace(
+            self,
+            ids=tuple(self.ids[i] for i in chosen),
+            gold=tuple(self.gold[i] for i in chosen),
+            tiers=tuple(
+                replace(t, verdicts=tuple(t.verdicts[i] for i in chosen)) for t in self.tiers
+            ),
+        )
+
+    def digest(self) -> str:
+        """sha256 of the items as calibration sees them: per item (sorted by id) its id,
+        gold set and, per tier, the verdict's set and every signal."""
+        rows = []
+        for index in sorted(range(self.n), key=lambda i: self.ids[i]):
+            tiers = []
+            for tier in self.tiers:
+                verdict = tier.verdicts[index]
+                tiers.append(
+                    None
+                    if verdict is None
+                    else {
+                        "correct": sorted(verdict.correct),
+                        "signals": {name: signal_value(verdict, name) for name in SIGNALS},
+                    }
+                )
+            rows.append({"id": self.ids[index], "gold": sorted(self.gold[index]), "tiers": tiers})
+        canonical = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _summary(run: Path) -> dict[str, Any]:
+    file = run / SUMMARY
+    if not (run / ITEMS).is_file():
+        raise UsageError(f"runs: {str(run)!r} is not an eval run directory (no {ITEMS})")
+    if not file.is_file():
+        raise UsageError(f"runs: {str(run)!r} has no {SUMMARY}; run `prin-guard report` on it")
+    data = json.loads(file.read_text(encoding="utf-8"))
+    config = (data.get("run") or {}).get("config") or {}
+    if "judge" not in config or "options" not in config:
+        raise UsageError(
+            f"runs: {str(run)!r}: {SUMMARY} does not record the judge identity and options "
+            "(written by an older prin-guard: run eval again)"
+        )
+    return dict(config)
+
+
+def _tier_identity(run: Path, config_key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    config = _summary(run)
+    mitigations = () if config_key == "none" else tuple(config_key.split("+"))
+    recorded = GuardOptions.model_validate(config["options"])
+    options = GuardOptions.of(recorded, mitigations=mitigations)
+    dumped = options.model_dump(mode="json")
+    return dict(config["judge"]), {name: dumped[name] for name in COMPARED_OPTIONS}
+
+
+def _read_tier(
+    runs: Sequence[Path], config_key: str
+) -> tuple[TierData, dict[str, tuple[frozenset[str] | None, Verdict | None]]]:
+    judge: dict[str, Any] | None = None
+    options: dict[str, Any] | None = None
+    items: dict[str, tuple[frozenset[str] | None, Verdict | None]] = {}
+    for run in runs:
+        identity, opts = _tier_identity(run, config_key)
+        if judge is None or options is None:
+            judge, options = identity, opts
+        elif identity != judge or opts != options:
+            raise UsageError(
+                f"runs: {str(run)!r} was run with another judge or other options than "
+                f"{str(runs[0])!r}; calibrate one judge and one set of options at a time"
+            )
+        for record in read_records(run / ITEMS):
+            key = str(record["id"])
+            if key in items:
+                raise UsageError(
+                    f"runs: item {key!r} appears twice (in {str(run)!r}); calibration items "
+                    "must be distinct"
+                )
+            gold = frozenset(record.get("gold") or ()) if record.get("gold_known", True) else None
+            verdict = None
+            if "configs" in record:
+                if config_key not in record["configs"]:
+                    known = ", ".join(sorted(record["configs"]))
+                    raise UsageError(
+                        f"config: {str(run)!r} has no configuration {config_key!r} (it has {known})"
+                    )
+                verdict = Verdict.model_validate_json(json.dumps(record["configs"][config_key]))
+            items[key] = (gold, verdict)
+    assert judge is not None
+    assert options is not None
+    tier = TierData(judge=judge, options=options, verdicts=(), runs=tuple(str(r) for r in runs))
+    return tier, items
+
+
+def load_runs(tiers: Sequence[Sequence[str | Path]], *, config: str = "none") -> CalibrationData:
+    """The calibration items of eval runs: ``tiers[k]`` lists the run directories of
+    tier k's judge (one list for a single judge)."""
+    if not tiers or not all(tiers):
+        raise UsageError("runs: give at least one eval run directory per tier")
+    read = [_read_tier([Path(r) for r in runs], config) for runs in tiers]
+    first = read[0][1]
+    for index, (_, items) in enumerate(read[1:], start=1):
+        if set(items) != set(first):
+            missing = len(set(first) - set(items))
+            extra = len(set(items) - set(first))
+            raise UsageError(
+                f"runs: tier {index} does not hold the items of tier 0 ({missing} missing, "
+                f"{extra} not in tier 0): evaluate every tier on the same items"
+            )
+        differ = [key for key, (gold, _) in items.items() if gold != first[key][0]]
+        if differ:
+            raise UsageError(
+                f"runs: tier {index} gives item {differ[0]!r} another gold set than tier 0"
+            )
+    ids = [key for key, (gold, _) in first.items() if gold is not None]
+    skipped = len(first) - len(ids)
+    return CalibrationData(
+        ids=tuple(ids),
+        gold=tuple(first[key][0] or frozenset() for key in ids),
+        tiers=tuple(
+            replace(tier, verdicts=tuple(items[key][1] for key in ids)) for tier, items in read
+        ),
+        skipped_unknown_gold=skipped,
+    )
