@@ -85,11 +85,16 @@ class ParseMethod(enum.StrEnum):
     """Which rule of the parser produced the label set."""
 
     STRUCTURED = "structured"
-    """A JSON answer (structured output)."""
+    """A JSON answer (structured output), whatever its key: ``{"answer": "A, C"}``."""
+    ANSWER_TAG = "answer_tag"
+    """An answer tag: "<answer>A, C</answer>"."""
     FINAL_LINE = "final_line"
     """The final "Answer: ..." line the prompt asks for."""
+    HEADING = "heading"
+    """A line headed in the leg's own words instead: "Incorrect: B, D", "Correct answers: A"."""
     LABEL_FORMS = "label_forms"
-    """Label forms in free text: "c)", "(C)", "option C", "the answer is C", a bare list."""
+    """Label forms in free text: "c)", "(C)", "option C", "the answer is C", "A and C are
+    incorrect", "all except B", a bare list."""
     CANDIDATE_TEXT = "candidate_text"
     """A candidate's exact text, such as "26" or '"c) 26"'."""
     NONE_WORD = "none_word"

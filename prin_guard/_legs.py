@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from prin_guard._calls import Call, JudgeCaller, KeyScope
 from prin_guard._checks import answer_confidence, map_back, permuted_item, second_order
-from prin_guard._models import Item, Leg, Message, Polarity
+from prin_guard._models import Item, Leg, Message, ParseStatus, Polarity
 from prin_guard._parsing import detect_polarity_confusion, parse_reply
 from prin_guard._prompts import Mitigation, Template, build_messages
 
@@ -66,6 +66,10 @@ class LegAsker:
     def __init__(self, template: Template, mitigations: Sequence[Mitigation]) -> None:
         self._template = template
         self._mitigations = tuple(mitigations)
+
+    @property
+    def template(self) -> Template:
+        return self._template
 
     def plan(self, item: Item, scopes: Sequence[KeyScope], *, order: bool) -> list[LegPlan]:
         """Every leg of ``item`` for each member's key scope: direct and reverse, and with
@@ -128,11 +132,20 @@ class LegAsker:
             *texts,
             *(candidate.reasoning or "" for candidate in shown.candidates),
         ]
-        parsed = parse_reply(response.text, shown.labels, texts, echo=echo)
+        words = (self._template.positive, self._template.negative)
+        parsed = parse_reply(
+            response.text, shown.labels, texts, echo=echo, polarity=plan.polarity, words=words
+        )
+        if parsed.status is ParseStatus.FAILED:
+            # Read in the leg's own polarity, a reply that only answers the other question
+            # has no answer; the verdict keeps its literal parse (and polarity_confusion
+            # says what it is), as the paper's span extraction would read it.
+            literal = parse_reply(response.text, shown.labels, texts, echo=echo)
+            if literal.status is not ParseStatus.FAILED:
+                parsed = literal
         labels = parsed.labels
         if plan.order is not None:
             labels = map_back(labels, plan.mapping, item.labels)
-        span = getattr(parsed, "span", None)
         leg = Leg(
             polarity=plan.polarity,
             template=self._template.id,
@@ -148,6 +161,6 @@ class LegAsker:
             usage=response.usage,
             cached=answer.cached,
             order=plan.order,
-            confidence=answer_confidence(response.text, response.tokens, span),
+            confidence=answer_confidence(response.text, response.tokens, parsed.span),
         )
         return ReadLeg(leg, parsed.echoed)

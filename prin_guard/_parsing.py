@@ -3,19 +3,69 @@
 Rules, tried in order; the first that yields a result wins and is recorded as the
 leg's ``parse_method``:
 
-1. ``structured``: a JSON object ``{"labels": [...]}`` (structured output).
-2. ``final_line``: the last ``Answer: ...`` line, as the prompt asks. Its labels
-   may be written ``C``, ``c)``, ``(C)``, ``option C``, ``C) 9``; its candidate texts
-   (``Answer: 9``) count too; ``Answer: none`` is the empty set.
-3. ``none_word``: a reply that only says there are none.
-4. ``label_forms``: label forms small models produce in free text. Anchored forms
-   ("the answer is C", "correct options are B and D") win over loose ones
-   ("c)", "(C)", "option C", numbered list lines "1. C") anywhere in the text; a
-   reply made of nothing but labels ("C, D, E") is read as that list.
-5. ``candidate_text``: a candidate's exact text as the whole reply, quoted, or after
+1. ``structured``: a JSON object, whatever its key: ``{"labels": [...]}``
+   (structured output), ``{"answer": "A, C"}``, ``{"incorrect": ["B"]}``, alone,
+   in a ```` ```json ```` fence or after prose. A value is a list of strings or a
+   string, each read as an answer line is. Keys in the leg's own words rank first,
+   then answer keys ("answer", "labels", "choice", ...), then any other key; an
+   object whose best keys disagree is not read. The last object that holds an
+   answer wins.
+2. ``answer_tag``: ``<answer>A, C</answer>`` (also ``<final_answer>``,
+   ``<incorrect>``, ...), or
+3. ``final_line``: an ``Answer: ...`` line, as the prompt asks (also "Final
+   answer:", "My answer:", and after the end of a sentence: "C is right. Answer:
+   C"). Of the last readable tag and the last readable answer line, the later one
+   wins. An answer line's labels may be written ``C``, ``c)``, ``(C)``, ``option C``,
+   ``C) 9``; its candidate texts (``Answer: 9``) count too. An answer line with
+   nothing after its colon is answered by the next line, or by the list below it
+   (one label a line: "- B) 8", "D) 10").
+4. ``heading``: the last line headed in the leg's own words instead of "Answer":
+   "Incorrect: B, D", "Incorrect options: B and D", "Wrong: C" for the reverse leg,
+   "Correct answers: A, C" for the direct leg. Candidate texts count only as the
+   whole rest of the line ("Correct: 9"), not inside it ("Correct: 9 <= 10").
+5. ``none_word``: a reply that only says there are none.
+6. ``label_forms``: a reply made of nothing but labels ("C, D, E"); then a
+   quantifier in the last line ("So all of them are incorrect.", "All options
+   except B are correct.", a bare "All of them."); then sentences that state
+   labels, all of them together: "the answer is C", "the incorrect options are D
+   and E" (or a list below "the incorrect options are:"), "A and C are incorrect
+   because ...", "Options B and D are wrong.", and "the rest are incorrect" after
+   "C is correct"; then loose forms ("c)", "(C)", "option C", numbered list lines
+   "1. C") anywhere in the text. A result that names nothing ("None of them are
+   incorrect.") is recorded as ``none_word``.
+7. ``candidate_text``: a candidate's exact text as the whole reply, quoted, or after
    "the answer is".
 
 Nothing found is a parse failure (``ParseStatus.FAILED``), never an exception.
+
+What an answer says. Wherever it is (rules 1 to 4, the sentences of rule 6), an
+answer is read the same way (``_parsing_answer.read_answer``): "none", "none of
+them", "neither", "[]" are the empty set (``ParseStatus.NONE``); "all", "all of
+them", "all options", "all are correct" every label; "all except B", "all but B",
+"everything except B" the complement; "both A and C" the two ("both" alone: every
+label when there are two); otherwise a list of labels, marked labels or candidate
+texts. Its head, what precedes an aside, is read first: "Answer: B (not A, since A
+miscounts)" names B only.
+
+Polarity. A caller that knows which question the reply answers passes
+``polarity`` (and, for a template of its own, its ``words``). Each place (JSON key,
+tag, heading, sentence) has the sign of its words: "correct", "right", "valid",
+... or "incorrect", "wrong", "not correct", ... or neither. A place in the
+*opposite* words ("Correct: C" on the reverse leg) is not read as this leg's
+answer. Such a reply answers the other question: when nothing in the leg's own
+words (or in neutral ones, "the answer is") is found, the parse fails rather than
+read loose forms, and ``detect_polarity_confusion`` flags the leg. Without a
+polarity every place is read literally, as before this option existed; when
+places of both signs occur ("A is correct. B is incorrect."), only neutral ones
+are read. An ``Answer:`` line is the answer, whatever words it uses.
+
+Span. ``ParseResult.span`` is where the answer was read, as ``[start, end)``
+offsets in the reply as given (an echoed reply included): from the first to the
+last label of the list read ("Answer: A, C" gives "A, C"; ``{"labels": ["B",
+"D"]}`` gives ``B", "D``), the candidate text read, the words that say "none", or
+the quantifier ("all except B"). It is None on failure and when the labels were
+read from more than one place (sentences about several options, a list one label a
+line): there is no single run of tokens whose probability is the judge's.
 
 Cost. Parsing is linear in the reply's length (plus one pass over the item's labels
 and texts), whatever the number of candidates: every pattern is compiled once, at
@@ -26,32 +76,77 @@ through a dict from normalised text to label: a whole span is one lookup, and a 
 *inside* a span is looked for only at token boundaries, for the token counts that
 candidate texts actually have, and only for texts of at most
 ``MAX_TEXT_TOKENS`` tokens (a longer text still matches when it is the whole span).
+Forms that repeat are kept from rescanning the text: runs of labels are matched
+possessively, a sentence's answer is looked for in at most 1,000 characters and an
+"all except" list in at most 200, at most ``MAX_JSON_TRIES`` JSON objects (the last
+ones) are decoded, and "all" and "all except B" are kept as the labels left out
+until the result is built, so that they cost nothing per label.
 
 Echoes. A judge may copy parts of its prompt, and the prompt holds text the caller
 does not control (the question, the context, candidate texts, reasoning paths). The
-caller passes those texts, or the prompt itself, as ``echo``; an ``Answer:`` line
-that is a verbatim copy of one of their lines is not the judge's answer and is
-skipped. A reply that repeats the prompt (its "please output the ... ones." sentence
-and most of the options) is reported as ``echoed`` so the caller can flag it, and
-only what follows that sentence, less the copied lines, is read: a bare echo is a
-parse failure, not "every option".
+caller passes those texts, or the prompt itself, as ``echo``; an ``Answer:`` line,
+heading, tag or JSON object on a line that is a verbatim copy of one of their lines
+is not the judge's answer and is skipped. A reply that repeats the prompt (its
+"please output the ... ones." sentence and most of the options) is reported as
+``echoed`` so the caller can flag it, and only what follows that sentence, less the
+copied lines, is read: a bare echo is a parse failure, not "every option".
 
 Separately, each reply is checked for *polarity confusion*: a reverse leg that
 speaks of "the correct answer" (or a direct leg of "the incorrect ones") is
-answering the opposite question. The literal parse is kept; the flag says so.
+answering the opposite question; the flag says so.
+
+Modules: this one (the order of the rules, echoes, spans, polarity confusion),
+``_parsing_forms`` (the places an answer is written: JSON, tags, lines, sentences),
+``_parsing_answer`` (reading a stretch known to be an answer; the polarity words)
+and ``_parsing_labels`` (label lists, marked labels, candidate texts).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import filterfalse
 
 from prin_guard._models import ParseMethod, ParseStatus, Polarity
+from prin_guard._parsing_answer import (
+    NONE_ONLY,
+    NUMBERED,
+    Context,
+    Vocab,
+    copied_line,
+    line_key,
+    next_line,
+    read_answer,
+    read_block,
+)
+from prin_guard._parsing_forms import (
+    ANCHORED,
+    ANSWER_LINE,
+    MAX_JSON_TRIES,
+    conclusion,
+    read_headings,
+    read_json,
+    read_tags,
+    statements,
+)
+from prin_guard._parsing_labels import (
+    MARKED,
+    MAX_TEXT_TOKENS,
+    NORM_STRIP,
+    Reading,
+    Texts,
+    keys_of,
+    labels_only,
+    marked_labels,
+    ordered,
+    strip_bounds,
+    union,
+)
 
 __all__ = [
+    "MAX_JSON_TRIES",
     "MAX_TEXT_TOKENS",
     "ParseResult",
     "detect_echo",
@@ -59,305 +154,35 @@ __all__ = [
     "parse_reply",
 ]
 
-MAX_TEXT_TOKENS = 32
-"""Candidate texts longer than this many tokens are only matched as a whole span."""
-
 
 @dataclass(frozen=True, slots=True)
 class ParseResult:
+    """The label set read from one reply, and how and where it was read."""
+
     labels: tuple[str, ...]
+    """The labels named, in the candidates' order."""
     status: ParseStatus
     method: ParseMethod | None
+    """The rule that read them; None on failure."""
     echoed: bool = False
     """The reply repeats the prompt (see :func:`detect_echo`)."""
+    span: tuple[int, int] | None = None
+    """Where the answer was read: ``[start, end)`` offsets in the reply as given, tight
+    around what was read ("A, C" of "Answer: A, C", "none" of "Answer: none", "all
+    except B"); None on failure or when the labels come from several places."""
 
 
 _FAILED = ParseResult((), ParseStatus.FAILED, None)
 
-# Horizontal whitespace only at line starts: a class that also takes newlines would
-# rescan every following blank line from every line start (quadratic).
-_ANSWER_LINE = re.compile(
-    r"^(?:[^\S\n]|[>*#_`-])*(?:final\s+)?answers?\b[\s*_`]*(?:(?:is|are)\s*)?[:：=\-]\s*"
-    r"(?P<rest>[^\n]*)",
-    re.IGNORECASE | re.MULTILINE,
-)
-_NONE_ONLY = re.compile(
-    r"^\W*(?:none|no(?:ne)? (?:of (?:them|the (?:options|answers|above)))|"
-    r"there (?:are|is) (?:none|no (?:such )?(?:options?|answers?))|"
-    r"no (?:options?|answers?)(?: (?:are|is) (?:correct|incorrect|right|wrong))?|n/?a|empty)\W*$",
-    re.IGNORECASE,
-)
 _NONE_WORD = re.compile(r"\bnone\b", re.IGNORECASE)
-
-# Any label-shaped token (labels are ``[A-Z][A-Z0-9]{0,3}``, replies may use lower
-# case); whether it is one of the item's labels is a dict lookup afterwards.
-_LABEL = r"[A-Za-z][A-Za-z0-9]{0,3}"
-# forms that are unambiguous anywhere: "(C)", "[C]", "c)", "option C"
-_MARKED = re.compile(
-    rf"(?:\(\s*(?P<p>{_LABEL})\s*\)"
-    rf"|\[\s*(?P<b>{_LABEL})\s*\]"
-    rf"|(?<![A-Za-z0-9(])(?P<r>{_LABEL})\s*\)"
-    rf"|\b(?:option|choice|candidate)s?\s*(?:[:#]\s*)?(?P<o>{_LABEL})(?![A-Za-z0-9]))",
-    re.IGNORECASE,
-)
-_NUMBERED = re.compile(
-    rf"^[^\S\n]*(?:\d+[.)]|[-*•])\s*(?:\*\*\s*)?(?:option\s+)?\(?(?P<n>{_LABEL})"
-    r"(?:\)|\.|:|\s|$|\*\*)",
-    re.IGNORECASE | re.MULTILINE,
-)
-_ANCHORED = re.compile(
-    r"\b(?:the\s+)?(?:(?:(?:in)?correct|right|wrong|(?:in)?appropriate)\s*)?"
-    r"(?:answers?|options?|choices?|ones?)\s+(?:is|are|would be|:)\s*(?::\s*)?"
-    r"(?P<span>[^\n.]*)",
-    re.IGNORECASE,
-)
-_BECAUSE = re.compile(r"\s+(?:because|since|as|which)\b")
 _QUOTED = re.compile(r"[\"“'`]([^\"”'`\n]{1,200})[\"”'`]")
-# A labels-only span, read piece by piece: ASCII alphanumeric runs, single other chars.
-_LIST_PIECE = re.compile(r"[A-Za-z0-9]+|.", re.DOTALL)
-_ALNUM = re.compile(r"[A-Za-z0-9]+")
-# Tokens of normalised text: word runs and single other characters.
-_TEXT_PIECE = re.compile(r"\w+|\S")
-_WORD_OR_DOT = re.compile(r"[\w.]")
-_WORD = re.compile(r"\w")
-_DOT_DIGIT = re.compile(r"\.\d")
 # The sentence every template's prompt has, in any wording (v0-v4, paraphrases).
 _ECHO_SENTENCE = re.compile(r"please\s+output\s+the\s+[\w-]+\s+ones\b", re.IGNORECASE)
-
-_PRE = frozenset("\"'*`([")
-_POST = frozenset(")]\"'.*`")
-_SEP_CHARS = frozenset(",;/&")
-_SEP_WORDS = frozenset({"and", "or"})
-
-
-def _keys(labels: Sequence[str]) -> dict[str, str]:
-    """Each label under its upper-case form, the form replies are looked up in.
-
-    This and ``_ordered`` are a parse's only work per label; they run in C (join,
-    zip, filter) so that 20,000 labels cost about a millisecond.
-    """
-    if "".join(labels).isupper():  # labels of an Item always are
-        return dict(zip(labels, labels, strict=True))
-    return dict(zip(map(str.upper, labels), labels, strict=True))
-
-
-def _ordered(found: set[str], labels: Sequence[str]) -> tuple[str, ...]:
-    return tuple(filter(found.__contains__, labels))
-
-
-def _marked_labels(span: str, keys: Mapping[str, str]) -> set[str]:
-    out: set[str] = set()
-    for match in _MARKED.finditer(span):
-        value = match.group("p") or match.group("b") or match.group("r") or match.group("o")
-        label = keys.get(value.upper())
-        if label is not None:
-            out.add(label)
-    return out
-
-
-def _gap_ok(gap: Sequence[str]) -> bool:
-    """Whether what lies between two labels separates them.
-
-    The grammar is ``closing* separator opening*``: closing marks ``) ] " ' . * ```,
-    opening marks ``" ' * ` ( [``, and one separator (``, ; / &``, "and", "or") or
-    whitespace between them.
-    """
-    seps = [i for i, piece in enumerate(gap) if piece in _SEP_CHARS or piece.lower() in _SEP_WORDS]
-    if len(seps) > 1:
-        return False
-    if seps:
-        at = seps[0]
-        return all(p.isspace() or p in _POST for p in gap[:at]) and all(
-            p.isspace() or p in _PRE for p in gap[at + 1 :]
-        )
-    # No separator word or mark: whitespace must sit between the closing and the
-    # opening marks ("C) (D" reads, "C)(D" does not).
-    last_not_pre = max((i for i, p in enumerate(gap) if not (p.isspace() or p in _PRE)), default=-1)
-    first_not_post = next(
-        (i for i, p in enumerate(gap) if not (p.isspace() or p in _POST)), len(gap)
-    )
-    return any(gap[i].isspace() for i in range(last_not_pre + 1, first_not_post))
-
-
-def _labels_only(span: str, keys: Mapping[str, str]) -> set[str] | None:
-    """The labels of a span made of nothing but labels ("C, D and E", "(B)"), else None."""
-    found: set[str] = set()
-    gap: list[str] = []
-    started = False
-    for match in _LIST_PIECE.finditer(span.strip()):
-        piece = match.group(0)
-        if not _ALNUM.fullmatch(piece):
-            gap.append(piece)
-            continue
-        if started and piece.lower() in _SEP_WORDS:
-            # "C and D" is two labels even when AND is a label too (4,000+ options)
-            gap.append(piece)
-            continue
-        label = keys.get(piece.upper())
-        if label is None:
-            return None
-        if started:
-            if not _gap_ok(gap):
-                return None
-        elif not all(p.isspace() or p in _PRE for p in gap):
-            return None
-        found.add(label)
-        started = True
-        gap = []
-    if not started or not all(p.isspace() or p in _POST for p in gap):
-        return None
-    return found
-
-
-# Whitespace runs other than a lone space (most texts have only those: leave them).
-_SPACES = re.compile(r"[^\S ]\s*| \s+")
-_NORM_STRIP = " \"'`*."
-_JOIN = "\x00"  # not whitespace, not changed by casefold
-
-
-def _norm(text: str) -> str:
-    """Whitespace runs as one space, case folded, outer quotes, stars and dots off."""
-    return _SPACES.sub(" ", text).casefold().strip(_NORM_STRIP)
-
-
-def _norms(texts: Sequence[str]) -> list[str]:
-    """``[_norm(t) for t in texts]``, done on all texts at once.
-
-    The same steps on one joined string run in C rather than once per text in
-    Python (20,000 texts: a few milliseconds instead of tens); casefold maps each
-    character on its own, so joining does not change the result.
-    """
-    joined = _JOIN.join(texts)
-    if joined.count(_JOIN) != max(len(texts) - 1, 0):
-        return [_norm(text) for text in texts]  # a text holds the separator itself
-    parts = _SPACES.sub(" ", joined).casefold().split(_JOIN)
-    return list(map(str.strip, parts, repeat(_NORM_STRIP, len(parts))))
-
-
-class _Texts:
-    """The candidates' texts, indexed by normalised text, for one parse.
-
-    The index is built on first use: most replies are read from their labels alone
-    and never pay for it. Two texts may share a normal form ("Bb" and "bb"); the
-    first one wins, as a reply cannot tell them apart.
-    """
-
-    def __init__(self, labels: Sequence[str], texts: Sequence[str]) -> None:
-        if len(labels) != len(texts):
-            raise ValueError(f"{len(labels)} labels but {len(texts)} texts")
-        self._labels = labels
-        self._texts = texts
-        self._by_text: dict[str, str] | None = None
-        self._longest = 0
-
-    @property
-    def by_text(self) -> dict[str, str]:
-        if self._by_text is None:
-            # reversed, so that the first of two equal normal forms is the one kept
-            norms = _norms(self._texts)
-            by_text = dict(zip(reversed(norms), reversed(self._labels), strict=True))
-            by_text.pop("", None)  # a text of quotes and dots only names nothing
-            self._by_text = by_text
-            self._longest = max(map(len, by_text), default=0)
-        return self._by_text
-
-    def exact(self, span: str) -> set[str]:
-        found = self.by_text.get(_norm(span))
-        return {found} if found is not None else set()
-
-    def inside(self, span: str) -> set[str]:
-        """Candidates whose text occurs in ``span`` as whole words.
-
-        An occurrence must not touch a word character or a dot on its left, nor a
-        word character or a decimal part (".5") on its right: "9" is not in "19"
-        or in "9.5". It therefore starts and ends on token boundaries, so only
-        windows of whole tokens are looked up: at most ``MAX_TEXT_TOKENS`` of them,
-        and no longer than the longest text, from each token.
-        """
-        by_text = self.by_text
-        norm_span = _norm(span)
-        pieces = [m.span() for m in _TEXT_PIECE.finditer(norm_span)]
-        found: dict[str, str] = {}
-        for s, (start, _) in enumerate(pieces):
-            if start and _WORD_OR_DOT.match(norm_span, start - 1):
-                continue
-            for _, end in pieces[s : s + MAX_TEXT_TOKENS]:
-                if end - start > self._longest:
-                    break
-                label = by_text.get(norm_span[start:end])
-                if label is None:
-                    continue
-                if _WORD.match(norm_span, end) or _DOT_DIGIT.match(norm_span, end):
-                    continue
-                found[norm_span[start:end]] = label
-        if len(found) > 1:
-            # A text that is a run of tokens of another found text ("10" in "10 cm")
-            # is dropped in favour of the longer one. Found texts have at most
-            # MAX_TEXT_TOKENS tokens, which bounds the windows looked at.
-            shorter: set[str] = set()
-            for norm in found:
-                spans = [m.span() for m in _TEXT_PIECE.finditer(norm)]
-                for i, (left, _) in enumerate(spans):
-                    for _, right in spans[i:]:
-                        window = norm[left:right]
-                        if window != norm and window in found:
-                            shorter.add(window)
-            found = {norm: label for norm, label in found.items() if norm not in shorter}
-        return set(found.values())
-
-
-def _span_labels(span: str, keys: Mapping[str, str], texts: _Texts) -> set[str]:
-    """Labels in a span that is known to be an answer (after "Answer:")."""
-    found = _marked_labels(span, keys)
-    if found:
-        return found
-    listed = _labels_only(span, keys)
-    if listed is not None:
-        return listed
-    return texts.exact(span) or texts.inside(span)
-
-
-def _quoted_texts(text: str, keys: Mapping[str, str], texts: _Texts) -> set[str]:
-    out: set[str] = set()
-    for match in _QUOTED.finditer(text):
-        inner = match.group(1)
-        marked = _marked_labels(inner, keys)
-        out |= marked or texts.exact(inner)
-    return out
-
-
-def _structured(text: str, keys: Mapping[str, str], labels: Sequence[str]) -> ParseResult | None:
-    stripped = text.strip()
-    if stripped.startswith("```"):
-        stripped = stripped.strip("`").removeprefix("json").strip()
-    if not stripped.startswith("{"):
-        return None
-    try:
-        payload = json.loads(stripped)
-    except ValueError:
-        return None
-    values = payload.get("labels") if isinstance(payload, dict) else None
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        return None
-    found = {keys[v.strip().upper()] for v in values if v.strip().upper() in keys}
-    if len(found) != len(values):
-        return None
-    if not found:
-        return ParseResult((), ParseStatus.NONE, ParseMethod.STRUCTURED)
-    return ParseResult(_ordered(found, labels), ParseStatus.OK, ParseMethod.STRUCTURED)
-
-
-def _line_key(line: str) -> str:
-    return " ".join(line.split())
+_SPACE = " \t\r\n"
 
 
 def _echo_lines(echo: Sequence[str]) -> set[str]:
-    return {key for text in echo for line in text.splitlines() if (key := _line_key(line))}
-
-
-def _line_at(text: str, start: int) -> str:
-    end = text.find("\n", start)
-    return text[start : end if end >= 0 else len(text)]
+    return {key for text in echo for line in text.splitlines() if (key := line_key(line))}
 
 
 def detect_echo(text: str | None, labels: Sequence[str]) -> bool:
@@ -366,13 +191,57 @@ def detect_echo(text: str | None, labels: Sequence[str]) -> bool:
     way the prompt lists them. Linear in the reply's length."""
     if not text or not _ECHO_SENTENCE.search(text):
         return False
-    keys = _keys(labels)
+    keys = keys_of(labels)
     named = {
         label
-        for match in _MARKED.finditer(text)
+        for match in MARKED.finditer(text)
         if match.group("r") and (label := keys.get(match.group("r").upper())) is not None
     }
     return 2 * len(named) > len(keys)
+
+
+def _own_lines(text: str, copied: set[str]) -> tuple[str, list[int], list[int]]:
+    """What the judge wrote after a repeated prompt: the lines after its question
+    sentence that are not copies, joined, with each kept line's offset in that text
+    and in ``text``.
+
+    The prompt lists every option, and would otherwise read as "all of them". The
+    text before its question sentence is the question and the options (however
+    mangled); after it come the prompt's own lines, dropped when copied verbatim.
+    """
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    last = max(i for i, line in enumerate(lines) if _ECHO_SENTENCE.search(line))
+    kept: list[str] = []
+    read_at: list[int] = []
+    text_at: list[int] = []
+    position = 0
+    for i in range(last + 1, len(lines)):
+        line = (lines[i].splitlines() or [""])[0]
+        if line_key(line) in copied:
+            continue
+        kept.append(line)
+        read_at.append(position)
+        text_at.append(starts[i])
+        position += len(line) + 1
+    return "\n".join(kept), read_at, text_at
+
+
+def _map_span(
+    span: tuple[int, int] | None, read_at: list[int], text_at: list[int]
+) -> tuple[int, int] | None:
+    """A span of the kept lines' text as offsets in the reply."""
+    if span is None or not read_at:
+        return span
+
+    def back(offset: int) -> int:
+        line = bisect_right(read_at, offset) - 1
+        return text_at[line] + offset - read_at[line]
+
+    start, end = span
+    return back(start), back(end - 1) + 1
 
 
 def parse_reply(
@@ -381,6 +250,8 @@ def parse_reply(
     texts: Sequence[str],
     *,
     echo: Sequence[str] = (),
+    polarity: Polarity | None = None,
+    words: tuple[str, str] | None = None,
 ) -> ParseResult:
     """Read the set of labels a reply names. ``labels`` and ``texts`` are the candidates'.
 
@@ -389,80 +260,164 @@ def parse_reply(
     that copy one of their lines verbatim are not read; when the reply repeats the
     prompt (``echoed``), only the lines after its question sentence that are not
     copies are read.
+
+    ``polarity``: the question the reply answers. Headings, tags, JSON keys and
+    sentences in that question's words are read ("Incorrect: B, D" on the reverse
+    leg), those in the opposite words are not. ``words``: the template's
+    ``(positive, negative)`` words, such as ``("right", "wrong")``; the bundled
+    templates' words are always known, so only a template of one's own needs it.
     """
     if text is None or not text.strip():
         return _FAILED
-    keys = _keys(labels)
     copied = _echo_lines(echo)
     echoed = detect_echo(text, labels)
+    read, read_at, text_at = text, list[int](), list[int]()
     if echoed:
-        # Keep only what the judge wrote after the repeated prompt: the prompt lists
-        # every option, and would otherwise read as "all of them". The text before
-        # its question sentence is the question and the options (however mangled);
-        # after it come the prompt's own lines, dropped when copied verbatim.
-        lines = text.splitlines()
-        last = max(i for i, line in enumerate(lines) if _ECHO_SENTENCE.search(line))
-        text = "\n".join(line for line in lines[last + 1 :] if _line_key(line) not in copied)
-    result = _parse(text, keys, labels, _Texts(labels, texts), copied)
-    return ParseResult(result.labels, result.status, result.method, echoed)
+        read, read_at, text_at = _own_lines(text, copied)
+    leg = 0 if polarity is None else 1 if polarity is Polarity.DIRECT else -1
+    ctx = Context(keys_of(labels), labels, Texts(labels, texts), Vocab.of(words), leg, copied)
+    result = _parse(read, ctx)
+    return ParseResult(
+        result.labels,
+        result.status,
+        result.method,
+        echoed,
+        _map_span(result.span, read_at, text_at),
+    )
 
 
-def _parse(
-    text: str, keys: Mapping[str, str], labels: Sequence[str], texts: _Texts, copied: set[str]
+def _result(
+    reading: Reading, method: ParseMethod, ctx: Context, *, empty: ParseMethod | None = None
 ) -> ParseResult:
+    """The result of a reading; ``empty``: the method when it names nothing."""
+    span = reading.span if reading.span and reading.span[0] < reading.span[1] else None
+    if reading.inverted:
+        labels = tuple(filterfalse(reading.labels.__contains__, ctx.labels))
+    else:
+        labels = ordered(reading.labels, ctx.labels)
+    if not labels:
+        return ParseResult((), ParseStatus.NONE, empty or method, span=span)
+    return ParseResult(labels, ParseStatus.OK, method, span=span)
+
+
+def _union(readings: Sequence[Reading], method: ParseMethod, ctx: Context) -> ParseResult:
+    """The labels of readings from several places; a span only when they are one place."""
+    labels, inverted = union(readings)
+    spans = {reading.span for reading in readings if reading.names_some} or {
+        reading.span for reading in readings
+    }
+    span = spans.pop() if len(spans) == 1 else None
+    return _result(Reading(labels, span, inverted), method, ctx, empty=ParseMethod.NONE_WORD)
+
+
+def _answer_line(text: str, ctx: Context) -> tuple[int, Reading] | None:
+    """The last readable "Answer:" line that is not a copy, and where it starts."""
+    for match in reversed(list(ANSWER_LINE.finditer(text))):
+        if copied_line(text, match.start(), ctx):
+            continue
+        if match.group("rest").strip(" \t\r*_`"):
+            said = read_answer(text, match.start("rest"), match.end("rest"), ctx)
+        else:
+            block = read_block(text, match.end(), ctx)
+            said = block[:2] if block is not None else None
+        if said is not None:
+            return match.start(), said[1]
+    return None
+
+
+def _parse(text: str, ctx: Context) -> ParseResult:
     if not text.strip():
         return _FAILED
-    structured = _structured(text, keys, labels)
-    if structured is not None:
-        return structured
 
-    # 2. the last "Answer:" line that says something readable and is the judge's own
-    for match in reversed(list(_ANSWER_LINE.finditer(text))):
-        if copied and _line_key(_line_at(text, match.start())) in copied:
-            continue
-        rest = match.group("rest").strip().strip("*_`").strip()
-        if not rest:
-            continue
-        if _NONE_ONLY.match(rest):
-            return ParseResult((), ParseStatus.NONE, ParseMethod.FINAL_LINE)
-        found = _span_labels(rest, keys, texts)
-        if found:
-            return ParseResult(_ordered(found, labels), ParseStatus.OK, ParseMethod.FINAL_LINE)
+    # 1. a JSON object that holds an answer
+    found = read_json(text, ctx)
+    opposite = found.opposite
+    if found.said:
+        return _result(found.said[-1][1], ParseMethod.STRUCTURED, ctx)
 
-    # 3. a reply that only says "none"
-    if _NONE_ONLY.match(text.strip()):
-        return ParseResult((), ParseStatus.NONE, ParseMethod.NONE_WORD)
+    # 2. an answer tag, 3. the last "Answer:" line that says something readable and
+    # is the judge's own: whichever comes last ("<think>... Answer: A?</think>
+    # <answer>B</answer>" is B)
+    tags = read_tags(text, ctx)
+    opposite = opposite or tags.opposite
+    tag = tags.said[-1][1] if tags.said else None
+    line = _answer_line(text, ctx)
+    if tag is not None and (line is None or (tag.span or (0, 0))[0] > line[0]):
+        return _result(tag, ParseMethod.ANSWER_TAG, ctx)
+    if line is not None:
+        return _result(line[1], ParseMethod.FINAL_LINE, ctx)
 
-    # 4. label forms: a labels-only reply, then anchored phrases, then loose forms
-    listed = _labels_only(text, keys)
+    # 4. a heading in the leg's own words: "Incorrect: B, D"
+    found = read_headings(text, ctx)
+    opposite = opposite or found.opposite
+    if found.said:
+        return _result(found.said[-1][1], ParseMethod.HEADING, ctx)
+
+    # 5. a reply that only says "none"
+    lo, hi = strip_bounds(text, 0, len(text))
+    if NONE_ONLY.fullmatch(text, lo, hi):
+        span = strip_bounds(text, lo, hi, _SPACE + ".,;:!?\"'`*_()")
+        return _result(Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
+
+    # 6. label forms: a labels-only reply, a conclusion, sentences, loose forms
+    listed = labels_only(text, 0, len(text), ctx.keys)
     if listed is not None:
-        return ParseResult(_ordered(listed, labels), ParseStatus.OK, ParseMethod.LABEL_FORMS)
-    anchored: set[str] = set()
-    for match in _ANCHORED.finditer(text):
-        span = match.group("span")
-        anchored |= _marked_labels(span, keys)
-        if not anchored:
-            head = _BECAUSE.split(span, maxsplit=1)[0]
-            anchored |= _labels_only(head, keys) or set()
-    if anchored:
-        return ParseResult(_ordered(anchored, labels), ParseStatus.OK, ParseMethod.LABEL_FORMS)
-    loose = _marked_labels(text, keys)
-    for match in _NUMBERED.finditer(text):
-        label = keys.get(match.group("n").upper())
+        return _result(listed, ParseMethod.LABEL_FORMS, ctx)
+    for reader in (conclusion, statements):
+        found = reader(text, ctx)
+        opposite = opposite or found.opposite
+        if found.said:
+            readings = [reading for _, reading in found.said]
+            if reader is conclusion:
+                readings = readings[-1:]  # the last conclusion of the last line
+            return _union(readings, ParseMethod.LABEL_FORMS, ctx)
+    if opposite:
+        return _FAILED  # an answer to the other question: not read as this leg's
+    loose: list[Reading] = []
+    for match in MARKED.finditer(text):
+        group = match.lastgroup or "p"
+        label = ctx.keys.get(match.group(group).upper())
         if label is not None:
-            loose.add(label)
+            loose.append(Reading(frozenset({label}), match.span(group)))
+    for match in NUMBERED.finditer(text):
+        label = ctx.keys.get(match.group("n").upper())
+        if label is not None:
+            loose.append(Reading(frozenset({label}), match.span("n")))
     if loose:
-        return ParseResult(_ordered(loose, labels), ParseStatus.OK, ParseMethod.LABEL_FORMS)
+        return _union(loose, ParseMethod.LABEL_FORMS, ctx)
 
-    # 5. candidate texts
-    found = texts.exact(text) or _quoted_texts(text, keys, texts)
-    if not found:
-        for match in _ANCHORED.finditer(text):
-            found |= texts.inside(match.group("span"))
-    if found:
-        return ParseResult(_ordered(found, labels), ParseStatus.OK, ParseMethod.CANDIDATE_TEXT)
-    if _NONE_WORD.search(text) and len(text) < 80:
-        return ParseResult((), ParseStatus.NONE, ParseMethod.NONE_WORD)
+    # 7. candidate texts
+    return _candidate_texts(text, ctx)
+
+
+def _candidate_texts(text: str, ctx: Context) -> ParseResult:
+    whole = ctx.texts.exact(text)
+    if whole:
+        span = strip_bounds(text, 0, len(text), NORM_STRIP + "\t\r\n")
+        return _result(Reading(frozenset(whole), span), ParseMethod.CANDIDATE_TEXT, ctx)
+    places: list[Reading] = []
+    for match in _QUOTED.finditer(text):
+        lo, hi = match.span(1)
+        marked = marked_labels(text, lo, hi, ctx.keys)
+        exact = ctx.texts.exact(match.group(1))
+        if marked is not None:
+            places.append(marked)
+        elif exact:
+            places.append(Reading(frozenset(exact), strip_bounds(text, lo, hi, NORM_STRIP)))
+    if not places:
+        for match in ANCHORED.finditer(text):
+            lo, hi = match.span("span")
+            if not text[lo:hi].strip():  # "The answer is:" and the answer below
+                lo, hi = next_line(text, hi) or (hi, hi)
+            inside = ctx.texts.inside(text[lo:hi])
+            if inside:
+                span = strip_bounds(text, lo, hi, NORM_STRIP + "\t\r\n")
+                places.append(Reading(frozenset(inside), span))
+    if places:
+        return _union(places, ParseMethod.CANDIDATE_TEXT, ctx)
+    none = _NONE_WORD.search(text)
+    if none is not None and len(text) < 80:
+        return _result(Reading(frozenset(), none.span()), ParseMethod.NONE_WORD, ctx)
     return _FAILED
 
 
