@@ -37,6 +37,7 @@ from pydantic import ValidationError
 from prin_guard._events import bounded, log
 from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, UsageError
 from prin_guard._models import Usage
+from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._tracing import record_attempt, record_usage, set_attributes, span
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
@@ -112,6 +113,7 @@ class JudgeCaller:
         concurrency: int = 8,
         retry: Retry | None = None,
         limit: CallLimit | None = None,
+        rate_limit: RateLimit | None = None,
     ) -> None:
         if isinstance(judge, Judge):
             self._judge: Judge = judge
@@ -131,6 +133,9 @@ class JudgeCaller:
         if retry is not None and not isinstance(retry, Retry):
             raise UsageError(f"retry: expected a Retry, got {type(retry).__name__}")
         self.retry = retry or Retry()
+        if rate_limit is not None and not isinstance(rate_limit, RateLimit):
+            raise UsageError(f"rate_limit: expected a RateLimit, got {type(rate_limit).__name__}")
+        self.rate_limit = rate_limit
         # runtime Protocol checks are slow: decide once
         self._flight: SingleFlight | None = (
             self._cache if isinstance(self._cache, SingleFlight) else None
@@ -390,11 +395,15 @@ class JudgeCaller:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _attempt(self, call: Call, attempt: int) -> JudgeResponse:
+        rate = self.rate_limit
+        if rate is not None:
+            await rate.acquire()
         started = time.perf_counter()
         self.calls += 1
         record_attempt(attempt)
         log().debug("judge_prompt", item_id=call.item_id, call=call.purpose, messages=call.messages)
-        response = await self._judge.complete(call.messages, labels=call.labels)
+        reply = self._judge.complete(call.messages, labels=call.labels)
+        response = await (reply if rate is None else rate.watch(reply))
         latency_ms = (time.perf_counter() - started) * 1000
         log().info(
             "judge_call",

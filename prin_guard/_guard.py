@@ -15,10 +15,13 @@ loop, where they would block it: use ``acheck`` there.
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
+from prin_guard._acceptance import Acceptance
 from prin_guard._calls import JudgeCaller
+from prin_guard._cascade import escalate
 from prin_guard._exceptions import (
     InconsistentVerdictError,
     JudgeError,
@@ -36,6 +39,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Mitigation, Template, build_messages, get_template
+from prin_guard._ratelimit import RateLimit
 from prin_guard._reconcile import Policy
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, invalid_verdict, stream_verdicts
@@ -90,8 +94,10 @@ class Guard:
 
     def __init__(
         self,
-        judge: JudgeLike | Sequence[JudgeLike],
+        judge: JudgeLike | Sequence[JudgeLike] | None = None,
         *,
+        tiers: Sequence[JudgeLike | Sequence[JudgeLike]] | None = None,
+        acceptance: Acceptance | str | os.PathLike[str] | None = None,
         options: GuardOptions | None = None,
         template: str | Template = "v0",
         mitigations: Iterable[str | Mitigation] = (),
@@ -107,6 +113,7 @@ class Guard:
         concurrency: int | None = None,
         retry: Retry | None = None,
         limit: CallLimit | None = None,
+        rate_limit: RateLimit | None = None,
     ) -> None:
         custom_template = template if isinstance(template, Template) else None
         custom_probe = probe if isinstance(probe, Probe) else None
@@ -134,39 +141,73 @@ class Guard:
             self._options = options
         else:
             self._options = GuardOptions.of(**keywords)
-        judges = self._panel(judge)
-        if any(isinstance(j, JudgeCaller) for j in judges):
-            if not all(isinstance(j, JudgeCaller) for j in judges):
-                raise UsageError("judge: give a panel's members all as JudgeCallers or none")
+        if (judge is None) == (tiers is None):
+            raise UsageError("judge: give a judge (or a panel), or tiers=[...], not both")
+        if tiers is not None:
+            if isinstance(tiers, str) or not isinstance(tiers, Sequence) or len(tiers) < 2:
+                raise UsageError("tiers: a cascade needs at least two tiers, cheapest first")
+            if acceptance is None:
+                raise UsageError(
+                    "acceptance: tiers escalate by a calibrated rule; give acceptance= (a "
+                    "file from prin-guard calibrate)"
+                )
+        levels = [self._panel(level) for level in (tiers if tiers is not None else [judge])]
+        given_callers = [j for level in levels for j in level if isinstance(j, JudgeCaller)]
+        if given_callers:
+            if len(given_callers) != sum(len(level) for level in levels):
+                raise UsageError("judge: give the judges all as JudgeCallers or none")
             if cache is not _UNSET or concurrency is not None or retry is not None or limit:
                 raise UsageError(
                     "judge: a JudgeCaller brings its own cache, concurrency, retry and limit; "
                     "set them on the JudgeCaller"
                 )
-            self._callers: tuple[JudgeCaller, ...] = tuple(judges)
+            if rate_limit is not None:
+                raise UsageError("rate_limit: set it on the JudgeCaller")
+            callers = [tuple(level) for level in levels]
         else:
             if concurrency is not None and limit is not None:
                 raise UsageError("concurrency: give concurrency or a shared limit, not both")
             shared_limit = limit or CallLimit(8 if concurrency is None else concurrency)
-            # one cache for the whole panel: one prefetch round trip per item
+            # one cache for every judge: one prefetch round trip per item
             shared_cache = MemoryCache() if cache is _UNSET or cache == "memory" else cache
-            self._callers = tuple(
-                JudgeCaller(member, cache=shared_cache, retry=retry, limit=shared_limit)
-                for member in judges
-            )
+            callers = [
+                tuple(
+                    JudgeCaller(
+                        member,
+                        cache=shared_cache,
+                        retry=retry,
+                        limit=shared_limit,
+                        rate_limit=rate_limit,
+                    )
+                    for member in level
+                )
+                for level in levels
+            ]
         self._template = custom_template or get_template(self._options.template)
         self._probe = self._check_probe(custom_probe or self._options.probe)
-        self._scopes = [
-            caller.scope(
-                template=self._template.id,
-                template_version=self._template.version,
-                mitigations=[m.value for m in self._options.mitigations],
-            )
-            for caller in self._callers
-        ]
         self._asker = LegAsker(self._template, self._options.mitigations)
-        self._engine = VerdictEngine(self._callers, self._asker, self._options, self._probe)
+        self._engines = [
+            VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
+        ]
+        self._engine = self._engines[0]
+        self._callers = self._engine.callers
+        self._acceptance = self._load_acceptance(acceptance)
         self._driver = LoopDriver()
+
+    def _load_acceptance(
+        self, acceptance: Acceptance | str | os.PathLike[str] | None
+    ) -> Acceptance | None:
+        if acceptance is None:
+            return None
+        if isinstance(acceptance, str | os.PathLike):
+            acceptance = Acceptance.load(os.fspath(acceptance))
+        elif not isinstance(acceptance, Acceptance):
+            raise UsageError(
+                f"acceptance: expected an Acceptance or a path, got {type(acceptance).__name__}"
+            )
+        # an acceptance file is a promise about one judge (or cascade) asked one way
+        acceptance.check_compatible([engine.identity for engine in self._engines], self._options)
+        return acceptance
 
     @staticmethod
     def _panel(judge: Any) -> list[Any]:
@@ -223,6 +264,8 @@ class Guard:
         return self._callers[0].retry
 
     def _only(self, callers: tuple[JudgeCaller, ...]) -> JudgeCaller:
+        if len(self._engines) > 1:
+            raise UsageError("judge: this guard is a cascade of several tiers; use guard.tiers")
         if len(callers) > 1:
             raise UsageError(
                 "judge: this guard is a panel of several judges; use guard.callers or guard.judges"
@@ -267,11 +310,22 @@ class Guard:
 
     @property
     def judge_calls(self) -> int:
-        """Judge calls made through this guard's callers (attempts; cache hits excluded).
-
-        A :class:`~prin_guard.JudgeCaller` shared by several guards counts them all.
+        """Judge calls made through this guard's callers, every tier's (attempts; cache
+        hits excluded). A :class:`~prin_guard.JudgeCaller` shared by several guards counts
+        them all.
         """
-        return sum(caller.calls for caller in self._callers)
+        return sum(caller.calls for engine in self._engines for caller in engine.callers)
+
+    @property
+    def acceptance(self) -> Acceptance | None:
+        """The calibrated acceptance rule(s) this guard decides with, if any."""
+        return self._acceptance
+
+    @property
+    def tiers(self) -> tuple[dict[str, Any], ...]:
+        """The identity of each tier's judge (or panel), cheapest first; one for a guard
+        without escalation."""
+        return tuple(engine.identity for engine in self._engines)
 
     @staticmethod
     def _check_probe(probe: str | Probe | None) -> Probe | None:
@@ -387,7 +441,7 @@ class Guard:
         return item, self._plan(item)
 
     def _plan(self, item: Item) -> list[LegPlan]:
-        return self._asker.plan(item, self._scopes, order="order" in self._options.checks)
+        return self._engine.plan(item)
 
     async def _prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
         return await self._engine.prefetch(keys)
@@ -395,13 +449,16 @@ class Guard:
     async def _verdict(
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
-        return await self._engine.verdict(item, plans, prefetched)
+        verdict = await self._engine.verdict(item, plans, prefetched)
+        if self._acceptance is None:
+            return verdict
+        return await escalate(item, verdict, self._engines, self._acceptance)
 
     async def _verdict_or_error(
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
         try:
-            return await self._engine.verdict(item, plans, prefetched)
+            return await self._verdict(item, plans, prefetched)
         except JudgeError as exc:
             return self._engine.failed_verdict(item, exc)
 

@@ -34,7 +34,7 @@ from prin_guard._options import GuardOptions
 from prin_guard._tracing import record_verdict, span
 from prin_guard.followup import Probe, run_rounds
 
-__all__ = ["VerdictEngine", "member_names"]
+__all__ = ["VerdictEngine", "judges_identity", "member_names"]
 
 
 class VerdictEngine:
@@ -50,6 +50,15 @@ class VerdictEngine:
         self._callers = tuple(callers)
         self._names = member_names(self._callers) if len(self._callers) > 1 else None
         self._asker = asker
+        template = asker.template
+        self._scopes = [
+            caller.scope(
+                template=template.id,
+                template_version=template.version,
+                mitigations=[m.value for m in options.mitigations],
+            )
+            for caller in self._callers
+        ]
         self._options = options
         self.policy = options.policy
         self.threshold = options.threshold
@@ -58,6 +67,19 @@ class VerdictEngine:
     @property
     def names(self) -> tuple[str, ...] | None:
         return self._names
+
+    @property
+    def callers(self) -> tuple[JudgeCaller, ...]:
+        return self._callers
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """The judge's identity; a panel's is its members' (as eval records it)."""
+        return judges_identity([caller.identity for caller in self._callers])
+
+    def plan(self, item: Item) -> list[LegPlan]:
+        """Every leg of ``item`` for every member, for the checks the options ask."""
+        return self._asker.plan(item, self._scopes, order="order" in self._options.checks)
 
     async def prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
         wanted = list(keys)
@@ -295,3 +317,11 @@ def member_names(callers: Sequence[JudgeCaller]) -> tuple[str, ...]:
             name, n = f"{base}#{n}", n + 1
         names.append(name)
     return tuple(names)
+
+
+def judges_identity(identities: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One judge's identity, or a panel's: ``{"kind": "panel", "members": [...]}``."""
+    if len(identities) == 1:
+        return dict(identities[0])
+    members = [dict(identity) for identity in identities]
+    return {"kind": "panel", "name": f"panel-of-{len(members)}", "members": members}

@@ -74,6 +74,11 @@ def judge(prompt: str) -> str:
 
 def make():
     return judge
+
+
+def contradict(prompt: str) -> str:
+    # "A" to both questions: PRIN 1
+    return "Answer: A"
 """
 
 
@@ -109,6 +114,49 @@ def test_check_with_a_panel_and_the_order_check(
     assert "order_sensitive" in verdict["flags"]
     assert main([*args, "--panel", python_judge]) == 2
     assert "panel: a panel needs at least two judges" in capsys.readouterr().err
+
+
+def test_check_with_an_acceptance_file_and_a_cascade(
+    python_judge: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from prin_guard._acceptance import Acceptance, Rule, Tier
+
+    cheap, strong = "python:cli_test_judge:contradict", python_judge
+    options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+    tiers = tuple(
+        Tier(
+            judge={"kind": "function", "name": spec},
+            options=options,
+            rule=Rule(signal="prin", threshold=0.0),
+            asked=1.0,
+            accepted=0.5,
+        )
+        for spec in (cheap, strong)
+    )
+    calibrated = Acceptance(
+        alpha=0.1,
+        delta=0.1,
+        n=50,
+        tested=50,
+        accepted=25,
+        errors=1,
+        coverage=0.5,
+        method="pareto_fixed_sequence",
+        signals_tested=("prin",),
+        tiers=tiers,
+        calibration_sha256="0" * 64,
+    )
+    calibrated.save(tmp_path / "cascade.json")
+    args = ["check", "--question", "2 + 2?", "--candidate", "4", "--candidate", "5", "--json"]
+    cascade = ["--tier", cheap, "--tier", strong, "--acceptance", "cascade.json"]
+    assert main([*args, *cascade]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["decision"]["accepted"] is True
+    assert verdict["decision"]["tier"] == 1
+    assert verdict["judge_calls"] == 4
+    # calibrated for two tiers: one judge alone is refused, naming the field
+    assert main([*args, "--judge", strong, "--acceptance", "cascade.json"]) == 2
+    assert "acceptance: calibrated for 2 tiers" in capsys.readouterr().err
 
 
 def test_eval_and_probe_take_the_same_python_judge(python_judge: str, tmp_path: Path) -> None:

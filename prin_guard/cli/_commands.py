@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from prin_guard.cli._common import (
+    add_decision_options,
     add_guard_options,
     add_judge_options,
     build_guard,
@@ -15,6 +16,7 @@ from prin_guard.cli._common import (
     guard_options,
     stdout,
 )
+from prin_guard.cli._grade import add_rate_limit_options, rate_limit_from_args
 
 # -- commands ---------------------------------------------------------------------
 
@@ -95,6 +97,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         generator=generator,
         out=args.out,
         name=args.name,
+        rate_limit=rate_limit_from_args(args, args.cache),
     )
     print_eval_summary(result.summary.model_dump(mode="json"), stdout())
     emit(f"\nreport: {result.report}")
@@ -167,11 +170,13 @@ def add_check(commands: Any) -> None:
     check.add_argument("--id", help="an id for the item, shown in the verdict and the logs")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
     add_guard_options(check)
+    add_decision_options(check)
     check.set_defaults(run=_cmd_check)
 
     demo = commands.add_parser("demo", help="verdicts for a few real MathQA items")
     demo.add_argument("--limit", type=int, default=5, help="how many items (default 5)")
     add_guard_options(demo)
+    add_decision_options(demo)
     demo.set_defaults(run=_cmd_demo)
 
 
@@ -230,6 +235,7 @@ def add_eval(commands: Any) -> None:
     ev.add_argument("--generator", help="judge spec of the generator (default: the judge)")
     ev.add_argument("--out", help="run directory (default runs/<dataset>-<judge>-<time>)")
     ev.add_argument("--name", help="the run's name in reports")
+    add_rate_limit_options(ev)
     add_guard_options(
         ev,
         mitigation_help="mitigations to compare: every combination of those given is run "

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from prin_guard import Guard, GuardOptions, Judge
 
 __all__ = [
+    "add_decision_options",
     "add_guard_options",
     "add_judge_options",
     "build_guard",
@@ -207,4 +208,36 @@ def build_judges(args: argparse.Namespace) -> Judge | list[Judge]:
 def build_guard(args: argparse.Namespace, options: GuardOptions) -> Guard:
     from prin_guard import Guard
 
-    return Guard(build_judges(args), options=options)
+    acceptance = getattr(args, "acceptance", None)
+    tiers = getattr(args, "tier", None) or []
+    if tiers:
+        if getattr(args, "panel", None):
+            from prin_guard._exceptions import UsageError
+
+            raise UsageError("tier: give --tier (a cascade) or --panel, not both")
+        levels: list[Any] = []
+        for tier in tiers:
+            specs = [spec.strip() for spec in tier.split(",") if spec.strip()]
+            members = [build_judge(args, spec) for spec in specs]
+            levels.append(members[0] if len(members) == 1 else members)
+        return Guard(tiers=levels, acceptance=acceptance, options=options)
+    return Guard(build_judges(args), acceptance=acceptance, options=options)
+
+
+def add_decision_options(parser: argparse.ArgumentParser) -> None:
+    """--acceptance and --tier: calibrated decisions and escalation (commands that judge)."""
+    parser.add_argument(
+        "--acceptance",
+        metavar="FILE",
+        help="an acceptance file from 'prin-guard calibrate': each verdict is accepted or "
+        "flagged not_accepted by the calibrated rule (for the judge and options it was "
+        "calibrated for)",
+    )
+    parser.add_argument(
+        "--tier",
+        action="append",
+        metavar="JUDGE[,JUDGE...]",
+        help="escalation: a tier of judges, cheapest first (repeat; a comma-separated list "
+        "is a panel); a verdict not accepted by --acceptance goes to the next tier, and one "
+        "no tier accepts is flagged abstained; replaces --judge",
+    )
