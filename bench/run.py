@@ -50,6 +50,7 @@ BENCHMARKS = (
     "local",
     "cost",
     "load",
+    "grade",
 )
 """In running order: the ones that load the model (and torch) last."""
 

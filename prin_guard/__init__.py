@@ -31,6 +31,7 @@ from prin_guard._exceptions import (
 from prin_guard._guard import Guard
 from prin_guard._models import Candidate, Flag, Item, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import FunctionJudge, Judge, judge_from_spec
@@ -68,6 +69,7 @@ __all__ = [
     "MemoryCache",
     "MissingExtraError",
     "PrinGuardError",
+    "RateLimit",
     "RedisCache",
     "Retry",
     "RunError",

@@ -67,26 +67,36 @@ class Guard:
     """Ask a judge both questions about each item and reconcile the answers.
 
     ``judge`` is a :class:`~prin_guard.judges.Judge`, a plain function
-    ``fn(prompt) -> str`` (sync or async), or a :class:`~prin_guard.JudgeCaller`
-    to share one cache, single flight and call limit among several guards.
+    ``fn(prompt) -> str`` (sync or async), a :class:`~prin_guard.JudgeCaller` to share
+    one cache, single flight and call limit among several guards, or a list of these:
+    a panel, whose verdict is what a strict majority of all its members calls correct.
+    ``tiers=[cheap, strong]`` (each a judge or a panel, cheapest first) escalates
+    instead: the next tier is asked only about verdicts the calibrated ``acceptance``
+    (an :class:`~prin_guard._acceptance.Acceptance` or the path of a file written by
+    ``prin-guard calibrate``) did not accept at the previous one. With ``acceptance`` and
+    one judge, each verdict is accepted or flagged ``not_accepted``.
 
     How to ask and decide is a :class:`~prin_guard.GuardOptions`, given as
     ``options=`` or as keywords (not both): ``template`` is ``v0`` (the paper's
     wording) to ``v4``; ``mitigations`` any of ``cot`` and ``neg_exp``;
-    ``threshold`` the largest PRIN still called consistent; ``policy`` the
-    reported set (``synergy``: what both legs agree on, ``direct`` or
-    ``reverse``); ``max_chars`` bounds every text field of an item and ``max_candidates`` its
-    candidates;
-    ``on_inconsistent="raise"`` raises :class:`~prin_guard.InconsistentVerdictError`
-    instead of flagging; ``probe`` (``"closed"``, ``"open"``, ``"leading"``,
-    ``"progressive"``, or a :class:`~prin_guard.probe.Probe` for the Python API
-    only) asks each leg again after its answer ("Are you sure?") and flags the
-    verdict ``vacillating`` when the judge changes its answer; the verdict itself
-    stays the judge's first answer.
+    ``threshold`` the largest PRIN (and order inconsistency) still called consistent;
+    ``policy`` the reported set (``synergy``: what both legs agree on, ``direct``,
+    ``reverse``, or ``strict``: what every leg of every check agrees on); ``checks``
+    ``reverse`` (always) plus ``order`` (ask again with the candidates in a second
+    order) and ``confidence`` (flag answers whose probability is under
+    ``min_confidence``); ``max_chars`` bounds every text field of an item and
+    ``max_candidates`` its candidates; ``on_inconsistent="raise"`` raises
+    :class:`~prin_guard.InconsistentVerdictError` instead of flagging; ``probe``
+    (``"closed"``, ``"open"``, ``"leading"``, ``"progressive"``, or a
+    :class:`~prin_guard.probe.Probe` for the Python API only) asks each leg again after
+    its answer ("Are you sure?") and flags the verdict ``vacillating`` when the judge
+    changes its answer; the verdict itself stays the judge's first answer.
 
-    How to call the judge, unless ``judge`` is a JudgeCaller already: ``cache``
-    (default: an in-memory LRU; ``None`` turns caching off), ``concurrency``
-    (judge calls in flight, default 8) or a shared ``limit``, and ``retry``.
+    How to call the judges, unless they are JudgeCallers already: ``cache`` (default:
+    one in-memory LRU for all of them; ``None`` turns caching off), ``concurrency``
+    (judge calls in flight, default 8) or a shared ``limit``, ``retry``, and
+    ``rate_limit`` (a :class:`~prin_guard.RateLimit` on the provider, shareable across
+    processes through Redis).
 
     Everything that feeds cache keys (judge, template, mitigations) is read-only
     after construction.

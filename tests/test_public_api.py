@@ -35,6 +35,7 @@ PUBLIC = {
         "MemoryCache",
         "MissingExtraError",
         "PrinGuardError",
+        "RateLimit",
         "RedisCache",
         "Retry",
         "RunError",

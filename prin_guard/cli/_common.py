@@ -18,8 +18,10 @@ __all__ = [
     "build_judges",
     "configure_logging",
     "emit",
+    "guard_judges",
     "guard_options",
     "stdout",
+    "tier_specs",
     "use_stdout",
 ]
 
@@ -205,23 +207,40 @@ def build_judges(args: argparse.Namespace) -> Judge | list[Judge]:
     return build_judge(args)
 
 
-def build_guard(args: argparse.Namespace, options: GuardOptions) -> Guard:
+def tier_specs(args: argparse.Namespace) -> list[list[str]]:
+    """``--tier`` as lists of judge specs, one list per tier (several: a panel)."""
+    tiers = getattr(args, "tier", None) or []
+    specs = [[spec.strip() for spec in tier.split(",") if spec.strip()] for tier in tiers]
+    if any(not level for level in specs):
+        from prin_guard._exceptions import UsageError
+
+        raise UsageError("tier: an empty tier; give a judge spec (or several, comma-separated)")
+    if specs and getattr(args, "panel", None):
+        from prin_guard._exceptions import UsageError
+
+        raise UsageError("tier: give --tier (a cascade) or --panel, not both")
+    return specs
+
+
+def guard_judges(args: argparse.Namespace) -> dict[str, Any]:
+    """The Guard keywords that say who judges: ``judge`` (one, or a panel) or ``tiers``,
+    and ``acceptance``."""
+    acceptance = getattr(args, "acceptance", None)
+    specs = tier_specs(args)
+    if specs:
+        levels: list[Any] = []
+        for level in specs:
+            members = [build_judge(args, spec) for spec in level]
+            levels.append(members[0] if len(members) == 1 else members)
+        return {"tiers": levels, "acceptance": acceptance}
+    return {"judge": build_judges(args), "acceptance": acceptance}
+
+
+def build_guard(args: argparse.Namespace, options: GuardOptions, **calling: Any) -> Guard:
+    """The Guard the arguments describe; ``calling`` (cache, concurrency, ...) on top."""
     from prin_guard import Guard
 
-    acceptance = getattr(args, "acceptance", None)
-    tiers = getattr(args, "tier", None) or []
-    if tiers:
-        if getattr(args, "panel", None):
-            from prin_guard._exceptions import UsageError
-
-            raise UsageError("tier: give --tier (a cascade) or --panel, not both")
-        levels: list[Any] = []
-        for tier in tiers:
-            specs = [spec.strip() for spec in tier.split(",") if spec.strip()]
-            members = [build_judge(args, spec) for spec in specs]
-            levels.append(members[0] if len(members) == 1 else members)
-        return Guard(tiers=levels, acceptance=acceptance, options=options)
-    return Guard(build_judges(args), acceptance=acceptance, options=options)
+    return Guard(**guard_judges(args), options=options, **calling)
 
 
 def add_decision_options(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from prin_guard.cli._common import add_guard_options, build_judge, emit, guard_options
+from prin_guard.cli._common import (
+    add_decision_options,
+    add_guard_options,
+    build_guard,
+    emit,
+    guard_options,
+    tier_specs,
+)
 
 if TYPE_CHECKING:
     from prin_guard._ratelimit import RateLimit
@@ -52,24 +59,34 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.engine == "ray":
         summary = _ray(args, options, rate_limit)
     else:
-        from prin_guard.grade import grade
+        from prin_guard.grade import grade, open_cache
 
+        guard = build_guard(
+            args,
+            options,
+            cache=open_cache(args.cache, concurrency=args.concurrency),
+            concurrency=args.concurrency,
+            rate_limit=rate_limit,
+        )
         summary = grade(
-            build_judge(args),
+            guard,
             args.input,
             args.out,
-            options=options,
             input_format=args.input_format,
             output_format=args.output_format,
             with_legs=args.with_legs,
-            cache=args.cache,
-            concurrency=args.concurrency,
-            rate_limit=rate_limit,
             progress=not args.no_progress,
             on_invalid=_say_invalid,
         )
     emit(summary.model_dump_json(indent=2) if args.json else summary_text(summary))
     return 130 if summary.interrupted else 0
+
+
+def _read(path: str) -> str:
+    """An acceptance file's text, checked here (the actors get the text, not the path)."""
+    from prin_guard._acceptance import Acceptance
+
+    return Acceptance.load(path).to_json()
 
 
 def _say_invalid(line: int, reason: str) -> None:
@@ -90,6 +107,9 @@ def _ray(args: argparse.Namespace, options: Any, rate_limit: RateLimit | None) -
         concurrency=args.concurrency,
         rate_limit=rate_limit,
         with_legs=args.with_legs,
+        panel=tuple(args.panel or ()),
+        tiers=tuple(tuple(level) for level in tier_specs(args)),
+        acceptance=None if args.acceptance is None else _read(args.acceptance),
         api_base=args.api_base,
         structured=args.structured,
         max_tokens=args.max_tokens,
@@ -161,4 +181,5 @@ def add_grade(commands: Any) -> None:
     gr.add_argument("--json", action="store_true", help="print the summary as JSON")
     gr.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_guard_options(gr)
+    add_decision_options(gr)
     gr.set_defaults(run=_cmd_grade)

@@ -27,6 +27,7 @@ from typing import Any
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Candidate, Item, Message
+from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache
 from prin_guard.eval._datasets import (
@@ -164,6 +165,7 @@ async def build_pool(
     cache: Cache | None = None,
     concurrency: int = 4,
     on_skip: SkipHandler | None = None,
+    rate_limit: RateLimit | None = None,
 ) -> list[LabeledItem]:
     """Sample ``n`` solutions per problem from ``generator`` and keep the distinct answers."""
     if n < 2:
@@ -177,7 +179,9 @@ async def build_pool(
     # One generator behind n sampling seeds: one bound on its calls in flight.
     limit = CallLimit(2 * concurrency)
     samplers = [
-        JudgeCaller(with_sampling(temperature, seed + i), cache=cache, limit=limit)
+        JudgeCaller(
+            with_sampling(temperature, seed + i), cache=cache, limit=limit, rate_limit=rate_limit
+        )
         for i in range(n)
     ]
     slots = asyncio.Semaphore(concurrency)

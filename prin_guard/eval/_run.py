@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._exceptions import UsageError
+from prin_guard._judging import judges_identity
 from prin_guard._options import GuardOptions
+from prin_guard._ratelimit import RateLimit
 from prin_guard.cache import Cache
 from prin_guard.eval._datasets import LabeledItem, SkipHandler, load_dataset
 from prin_guard.eval._pool import PROBLEM_DATASETS, build_pool, load_problems
@@ -76,6 +78,7 @@ def run(
     name: str | None = None,
     progress: bool = True,
     on_skip: SkipHandler | None = None,
+    rate_limit: RateLimit | None = None,
 ) -> EvalRun:
     """Evaluate ``judge`` on ``dataset`` and write the run directory.
 
@@ -90,8 +93,10 @@ def run(
     ``options`` are the guards' options (template, policy, threshold, max_chars);
     every subset of ``mitigations`` is compared. ``cache`` is a Cache or its
     command-line spelling (``sqlite`` by default: a re-run costs no judge call for
-    finished items). Ctrl-C stops the run; what was finished is summarised and
-    reported, and the result says ``interrupted``.
+    finished items). ``rate_limit`` is the judge provider's (a
+    :class:`~prin_guard._ratelimit.RateLimit`, shared through Redis by every process
+    using it). Ctrl-C stops the run; what was finished is summarised and reported,
+    and the result says ``interrupted``.
     """
     options = options or GuardOptions()
     skipped: list[tuple[int, str]] = []
@@ -113,7 +118,9 @@ def run(
         options=options,
     )
     store = open_cache(cache)
-    records = _records(judge, dataset, path, limit, store, config, generate_pool, generator, skip)
+    records = _records(
+        judge, dataset, path, limit, store, config, generate_pool, generator, skip, rate_limit
+    )
     judge_name = str(config.judge.get("model") or config.judge.get("name") or "judge")
     where = new_run_dir(out, dataset, judge_name)
     title = name or where.name
@@ -121,7 +128,15 @@ def run(
     started = time.monotonic()
     with progress_meter(len(records), enabled=progress) as meter:
         stats, interrupted = drive(
-            run_eval(judge, records, config, items_path=where / ITEMS, cache=store, progress=meter)
+            run_eval(
+                judge,
+                records,
+                config,
+                items_path=where / ITEMS,
+                cache=store,
+                progress=meter,
+                rate_limit=rate_limit,
+            )
         )
     run_info: dict[str, Any] = {
         "name": title,
@@ -140,8 +155,7 @@ def run(
 def _identity(judge: Judge | Sequence[Judge]) -> dict[str, Any]:
     if isinstance(judge, Judge):
         return dict(judge.identity())
-    members = [dict(member.identity()) for member in judge]
-    return {"kind": "panel", "name": f"panel-of-{len(members)}", "members": members}
+    return judges_identity([dict(member.identity()) for member in judge])
 
 
 def _records(
@@ -154,6 +168,7 @@ def _records(
     generate_pool: int | None,
     generator: Judge | None,
     on_skip: SkipHandler,
+    rate_limit: RateLimit | None = None,
 ) -> list[LabeledItem]:
     """The items to evaluate: a candidate dataset, or a problem dataset given
     candidates the paper's way (distinct answers sampled from a generator)."""
@@ -180,6 +195,7 @@ def _records(
             cache=cache,
             concurrency=config.concurrency,
             on_skip=on_skip,
+            rate_limit=rate_limit,
         )
     )
     if interrupted or built is None:

@@ -50,6 +50,7 @@ from prin_guard._exceptions import JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Candidate, Item, Leg, Polarity, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache
 from prin_guard.eval._datasets import LabeledItem
@@ -190,11 +191,16 @@ def _dump_leg(leg: Leg) -> dict[str, Any]:
 
 class _Run:
     def __init__(
-        self, judge: Judge | Sequence[Judge], config: EvalConfig, cache: Cache | None
+        self,
+        judge: Judge | Sequence[Judge],
+        config: EvalConfig,
+        cache: Cache | None,
+        rate_limit: RateLimit | None = None,
     ) -> None:
         self.config = config
         self.judge = judge
         self.cache = cache
+        self.rate_limit = rate_limit  # the provider's, shared by every caller of the run
         # One judge behind many guards and sampling seeds: one bound on the calls in
         # flight across all of them, and one caller (one single flight) per judge.
         self.limit = CallLimit(2 * config.concurrency)
@@ -242,7 +248,7 @@ class _Run:
                 ]
 
     def _caller(self, judge: Judge) -> JudgeCaller:
-        caller = JudgeCaller(judge, cache=self.cache, limit=self.limit)
+        caller = JudgeCaller(judge, cache=self.cache, limit=self.limit, rate_limit=self.rate_limit)
         self.callers.append(caller)
         return caller
 
@@ -347,6 +353,7 @@ async def run_eval(
     cache: Cache | None,
     progress: ProgressSink | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    rate_limit: RateLimit | None = None,
 ) -> dict[str, Any]:
     """Evaluate ``judge`` (or a panel, a list of judges) on ``records``; append each
     item's record to ``items_path``.
@@ -354,7 +361,7 @@ async def run_eval(
     Returns run statistics (judge calls, wall time). Cancelling the task (Ctrl-C)
     leaves ``items_path`` holding every finished item.
     """
-    run = _Run(judge, config, cache)
+    run = _Run(judge, config, cache, rate_limit)
     todo = list(records)
     started = time.monotonic()
     slots = asyncio.Semaphore(config.concurrency)

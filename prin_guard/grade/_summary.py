@@ -1,0 +1,151 @@
+"""What a grading run did: running counts while it runs, a summary at the end."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from prin_guard._models import Verdict
+
+__all__ = ["GradeStats", "GradeSummary", "summary_text"]
+
+
+class GradeSummary(BaseModel):
+    """The summary of one grading run (this run's rows only; a resumed run's earlier
+    rows count as ``skipped``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    output: str
+    engine: str = "local"
+    items: int
+    """Rows written by this run (invalid rows included)."""
+    skipped: int = 0
+    """Input rows already in the output (resumed), not judged again."""
+    invalid: int = 0
+    """Rows written as ``invalid_item``."""
+    judge_errors: int = 0
+    flagged: int = 0
+    """Rows with at least one flag."""
+    flag_counts: dict[str, int] = {}
+    accepted: int | None = None
+    """Rows the acceptance rule accepted; ``None`` when no row had a decision."""
+    judge_calls: int = 0
+    """Judge calls made by this run (cache hits excluded)."""
+    prompt_tokens: int = 0
+    """Tokens and cost of this run's judge calls (answers from the cache cost nothing)."""
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    wall_seconds: float = 0.0
+    interrupted: bool = False
+    """Stopped by Ctrl-C: the output holds what was finished; run again to resume."""
+
+    @property
+    def items_per_second(self) -> float:
+        return self.items / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    @property
+    def flag_rates(self) -> dict[str, float]:
+        """Each flag's share of this run's rows."""
+        return {flag: n / self.items for flag, n in self.flag_counts.items()} if self.items else {}
+
+
+class GradeStats:
+    """Running counts of a grading run; :meth:`summary` freezes them."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.items = 0
+        self.skipped = 0
+        self.invalid = 0
+        self.judge_errors = 0
+        self.flagged = 0
+        self.flags: Counter[str] = Counter()
+        self.accepted = 0
+        self.decided = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.cost_usd = 0.0
+        self.judge_calls = 0
+
+    @property
+    def flag_rate(self) -> float | None:
+        return self.flagged / self.items if self.items else None
+
+    def add(self, row: Mapping[str, Any], verdict: Verdict | None = None) -> None:
+        """Count one written row (and, for a judged item, what its judge calls cost)."""
+        self.items += 1
+        flags = row["flags"]
+        self.flagged += bool(flags)
+        self.flags.update(flags)
+        self.invalid += "invalid_item" in flags
+        self.judge_errors += row["error_kind"] == "judge"
+        if row.get("accepted") is not None:
+            self.decided += 1
+            self.accepted += bool(row["accepted"])
+        if verdict is not None:
+            self._add_usage(verdict)
+
+    def add_usage(self, prompt: int, completion: int, cost: float) -> None:
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.cost_usd += cost
+
+    def _add_usage(self, verdict: Verdict) -> None:
+        # only answers the judge gave in this run: a cached answer cost nothing now
+        fresh = [leg.usage for leg in verdict.legs() if not leg.cached and leg.usage]
+        fresh += [entry.usage for entry in verdict.probe if not entry.cached and entry.usage]
+        for usage in fresh:
+            self.add_usage(
+                usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.cost_usd or 0.0
+            )
+
+    def summary(
+        self, output: str, *, engine: str = "local", interrupted: bool = False
+    ) -> GradeSummary:
+        return GradeSummary(
+            output=output,
+            engine=engine,
+            items=self.items,
+            skipped=self.skipped,
+            invalid=self.invalid,
+            judge_errors=self.judge_errors,
+            flagged=self.flagged,
+            flag_counts=dict(self.flags.most_common()),
+            accepted=self.accepted if self.decided else None,
+            judge_calls=self.judge_calls,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            cost_usd=round(self.cost_usd, 6),
+            wall_seconds=round(time.monotonic() - self.started, 3),
+            interrupted=interrupted,
+        )
+
+
+def summary_text(summary: GradeSummary) -> str:
+    """A grading summary as a few plain lines."""
+    items = summary.items
+    lines = [
+        f"graded {items:,} items in {summary.wall_seconds:.1f} s "
+        f"({summary.items_per_second:.1f} items/s, engine {summary.engine})"
+        + (" - interrupted: run again to resume" if summary.interrupted else ""),
+        f"  already done (skipped): {summary.skipped:,}; invalid rows: {summary.invalid:,}; "
+        f"judge errors: {summary.judge_errors:,}",
+    ]
+    if items:
+        rates = ", ".join(f"{flag} {100 * rate:.1f}%" for flag, rate in summary.flag_rates.items())
+        lines.append(
+            f"  flagged {100 * summary.flagged / items:.1f}%" + (f": {rates}" if rates else "")
+        )
+    if summary.accepted is not None:
+        lines.append(f"  accepted {summary.accepted:,} of {items:,}")
+    lines.append(
+        f"  judge calls {summary.judge_calls:,}; tokens {summary.prompt_tokens:,} prompt + "
+        f"{summary.completion_tokens:,} completion; cost ${summary.cost_usd:.4f}"
+    )
+    lines.append(f"  output: {summary.output}")
+    return "\n".join(lines)
