@@ -42,3 +42,13 @@ def slow() -> Judge:
         return reply
 
     return FunctionJudge(answer, name="slow-scripted")
+
+
+def consistent() -> Judge:
+    """Direct B, reverse A and C: consistent (PRIN 0), synergy B."""
+    return ScriptedJudge("Answer: B", "Answer: A, C", name="consistent")
+
+
+def contradicting() -> Judge:
+    """B to both questions: PRIN 1."""
+    return ScriptedJudge("Answer: B", "Answer: B", name="contradicting")

@@ -402,6 +402,59 @@ def test_the_order_check_through_the_service() -> None:
     assert unknown.json()["error"]["field"] == "options.checks"
 
 
+def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
+    from prin_guard._acceptance import Acceptance, Rule, Tier
+
+    panel = ("python:server_judges:consistent", "python:server_judges:contradicting")
+    app = create_app(config(panel=(*panel, "python:server_judges:scripted")), cache=MemoryCache())
+    with serving(app) as client:
+        verdict = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH).json()
+    members = verdict["verdict"]["members"]
+    assert [m["judge"] for m in members] == ["consistent", "contradicting", "scripted"]
+
+    options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+    tiers = tuple(
+        Tier(
+            judge={"kind": "scripted", "name": name, "seed": None},
+            options=options,
+            rule=Rule(signal="prin", threshold=0.0),
+            asked=1.0,
+            accepted=0.5,
+        )
+        for name in ("contradicting", "consistent")
+    )
+    Acceptance(
+        alpha=0.1,
+        delta=0.1,
+        n=50,
+        tested=50,
+        accepted=25,
+        errors=1,
+        coverage=0.5,
+        method="pareto_fixed_sequence",
+        signals_tested=("prin",),
+        tiers=tiers,
+        calibration_sha256="0" * 64,
+    ).save(tmp_path / "cascade.json")
+    cascade = ("python:server_judges:contradicting", "python:server_judges:consistent")
+    app = create_app(
+        config(tiers=cascade, acceptance=tmp_path / "cascade.json"), cache=MemoryCache()
+    )
+    with serving(app) as client:
+        decided = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH).json()
+        other = client.post(
+            "/v1/verdicts", json={"item": ITEM, "options": {"template": "v1"}}, headers=AUTH
+        )
+    assert decided["verdict"]["decision"]["tier"] == 1
+    assert decided["verdict"]["decision"]["accepted"] is True
+    assert decided["verdict"]["judge_calls"] == 4
+    # the file was calibrated with template v0: other options are refused, named
+    assert other.status_code == 422
+    assert "calibrated with template" in other.json()["error"]["message"]
+    with pytest.raises(ValueError, match="tiers: a cascade escalates by a calibrated rule"):
+        config(tiers=cascade)
+
+
 def test_options_share_one_guard_per_combination() -> None:
     app = create_app(config(), judge=scripted(), cache=MemoryCache())
     with serving(app) as client:

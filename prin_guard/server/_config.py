@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from prin_guard._exceptions import UsageError
 
@@ -41,6 +49,8 @@ _KEY_RE: Final = re.compile(r"[A-Za-z0-9._~+/=-]{16,512}")
 
 ENV_VARS: Final[Mapping[str, str]] = {
     "PRIN_GUARD_JUDGE": "judge",
+    "PRIN_GUARD_PANEL": "panel",
+    "PRIN_GUARD_ACCEPTANCE": "acceptance",
     "PRIN_GUARD_API_BASE": "api_base",
     "PRIN_GUARD_STRUCTURED": "structured",
     "PRIN_GUARD_REDIS_URL": "redis_url",
@@ -64,10 +74,12 @@ ENV_VARS: Final[Mapping[str, str]] = {
     "PRIN_GUARD_WORKERS": "workers",
     "PRIN_GUARD_RATE_LIMIT": "rate_limit",
     "PRIN_GUARD_DAILY_BUDGET_USD": "daily_budget_usd",
+    "PRIN_GUARD_PROVIDER_RATE_LIMIT": "provider_rate_limit",
+    "PRIN_GUARD_PROVIDER_TOKEN_LIMIT": "provider_token_limit",
 }
 """Environment variable → configuration field."""
 
-_LIST_FIELDS: Final = frozenset({"api_keys", "cors_origins"})
+_LIST_FIELDS: Final = frozenset({"api_keys", "cors_origins", "panel"})
 _KEYS_FILE_VAR: Final = "PRIN_GUARD_API_KEYS_FILE"
 _CONFIG_FILE_VAR: Final = "PRIN_GUARD_CONFIG"
 # Set by `serve` for its worker processes: the parent's resolved configuration.
@@ -84,6 +96,16 @@ class ServerConfig(BaseModel):
     """The judge, as for ``prin-guard check --judge``: ``local``, ``local:<model>``, a
     litellm model string, or ``python:<module>:<callable>`` (a function returning a
     Judge, called once per worker)."""
+    panel: tuple[str, ...] = ()
+    """Judges of a panel, each spelled as ``judge`` (at least two; replaces ``judge``): a
+    verdict is what a strict majority of all members calls correct."""
+    tiers: tuple[str, ...] = ()
+    """An escalation cascade, cheapest first: each tier a judge spec, or several
+    comma-separated (a panel); replaces ``judge`` and needs ``acceptance``."""
+    acceptance: Path | None = None
+    """An acceptance file from ``prin-guard calibrate``, for the judge (or the tiers) and
+    the options it was calibrated for: each verdict is accepted or flagged
+    ``not_accepted``; a request whose options differ from the calibration's gets a 422."""
     api_base: str | None = None
     """Base URL of an OpenAI-compatible server, for a litellm judge."""
     structured: Literal["none", "auto", "json-schema", "json-object"] | None = None
@@ -167,7 +189,16 @@ class ServerConfig(BaseModel):
             raise ValueError("must be a redis://, rediss:// or unix:// URL")
         return url
 
-    @field_validator("rate_limit")
+    provider_rate_limit: str | None = None
+    """The judge provider's limit on calls, e.g. ``"500/minute"``: every judge call waits
+    for a slot, shared through ``redis_url`` with every worker (and every ``grade`` or
+    ``eval`` process using the same Redis and judge); a provider's 429 with Retry-After
+    holds them all. Off when unset."""
+    provider_token_limit: str | None = None
+    """The provider's limit on tokens, e.g. ``"200000/minute"`` (counted from the usage
+    the judge reports); off when unset."""
+
+    @field_validator("rate_limit", "provider_rate_limit", "provider_token_limit")
     @classmethod
     def _rate_form(cls, rate: str | None) -> str | None:
         if rate is None:
@@ -198,6 +229,29 @@ class ServerConfig(BaseModel):
         if judge.startswith("python:") and judge.count(":") != 2:
             raise ValueError("a python judge is 'python:<module>:<callable>'")
         return judge
+
+    @model_validator(mode="after")
+    def _who_judges(self) -> ServerConfig:
+        if self.panel and len(self.panel) < 2:
+            raise ValueError("panel: a panel needs at least two judges")
+        if self.panel and self.tiers:
+            raise ValueError("tiers: give a panel or tiers, not both")
+        if self.tiers:
+            if len(self.tiers) < 2:
+                raise ValueError("tiers: a cascade needs at least two tiers, cheapest first")
+            if self.acceptance is None:
+                raise ValueError("tiers: a cascade escalates by a calibrated rule: set acceptance")
+        for spec in (*self.panel, *(s for tier in self.tiers for s in tier.split(","))):
+            if spec.strip().startswith("python:") and spec.strip().count(":") != 2:
+                raise ValueError("a python judge is 'python:<module>:<callable>'")
+        return self
+
+    def levels(self) -> list[list[str]]:
+        """Who judges, as judge specs per tier: one tier (one judge, or the panel), or the
+        cascade's tiers."""
+        if self.tiers:
+            return [[s.strip() for s in tier.split(",") if s.strip()] for tier in self.tiers]
+        return [list(self.panel)] if self.panel else [[self.judge]]
 
     def secrets(self) -> tuple[str, ...]:
         """Every secret value, for scrubbing text that leaves the process."""

@@ -23,10 +23,13 @@ from typing import Any, Final, Literal
 
 from fastapi.responses import Response
 
+from prin_guard._acceptance import Acceptance
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard
 from prin_guard._options import GuardOptions
+from prin_guard._ratelimit import RateLimit
+from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import Judge, JudgeResponse, Message, judge_from_spec
 from prin_guard.server._config import ServerConfig
@@ -92,7 +95,11 @@ class _State:
     executor: ThreadPoolExecutor | None = None
     """The pool sync function judges run on (the loop's default executor)."""
     caller: JudgeCaller | None = None
-    """The worker's one call layer (cache, single flight, limit), shared by every guard."""
+    """The worker's call layer of its (first) judge, shared by every guard."""
+    levels: list[list[JudgeCaller]] = field(default_factory=list)
+    """Who judges: one caller per judge, per tier (one tier: the judge, or the panel)."""
+    acceptance: Acceptance | None = None
+    """The calibrated acceptance rule(s), when configured."""
     guards: OrderedDict[tuple[Any, ...], Guard] = field(default_factory=OrderedDict)
     draining: bool = False
     """Shutdown has begun (SIGTERM or SIGINT, or the lifespan's end): /readyz says 503
@@ -122,9 +129,12 @@ class _State:
             judge_threads(self.config), thread_name_prefix="prin-guard-judge"
         )
         asyncio.get_running_loop().set_default_executor(self.executor)
-        if self.judge is None:
+        if self.judge is not None:
+            judges = [[self.judge]]
+        else:
             # Loading a local model takes seconds: off the event loop.
-            self.judge = await asyncio.to_thread(build_judge, self.config)
+            judges = await asyncio.to_thread(build_judges, self.config)
+            self.judge = judges[0][0]
         if isinstance(self.cache, _Default):
             self.cache = _build_cache(self.config)
             self.cache_owned = True
@@ -132,11 +142,29 @@ class _State:
         if limits.enabled:
             limits.start()
             self.limits = limits
-        self.caller = JudgeCaller(
-            _MeteredJudge(self.judge, self.metrics),
-            cache=self.live_cache(),
-            concurrency=self.config.concurrency,
-        )
+        limit = CallLimit(self.config.concurrency)  # one bound for every judge of the worker
+        rate_limit = _provider_rate_limit(self.config)
+        self.levels = [
+            [
+                JudgeCaller(
+                    _MeteredJudge(judge, self.metrics),
+                    cache=self.live_cache(),
+                    limit=limit,
+                    rate_limit=rate_limit,
+                )
+                for judge in level
+            ]
+            for level in judges
+        ]
+        self.caller = self.levels[0][0]
+        if self.config.acceptance is not None:
+            acceptance = Acceptance.load(self.config.acceptance)
+            # the judges now; the options per request (a 422 when they differ)
+            acceptance.check_compatible(
+                [_identity(level) for level in self.levels],
+                [tier.options for tier in acceptance.tiers],
+            )
+            self.acceptance = acceptance
         self._drain_on_signals()
         event(
             "info",
@@ -239,7 +267,11 @@ class _State:
             self.guards.move_to_end(key)
             return found
         assert self.caller is not None
-        made = Guard(self.caller, options=options)
+        levels: list[Any] = [level[0] if len(level) == 1 else level for level in self.levels]
+        if len(levels) > 1:
+            made = Guard(tiers=levels, options=options, acceptance=self.acceptance)
+        else:
+            made = Guard(levels[0], options=options, acceptance=self.acceptance)
         self.guards[key] = made
         while len(self.guards) > _MAX_GUARDS:
             self.guards.popitem(last=False)
@@ -275,9 +307,22 @@ def judge_threads(config: ServerConfig) -> int:
     return min(32, 4 * (os.cpu_count() or 1))
 
 
-def build_judge(config: ServerConfig) -> Judge:
+def build_judge(config: ServerConfig, spec: str | None = None) -> Judge:
     """The configured judge, spelled as :func:`~prin_guard.judges.judge_from_spec` reads it."""
-    return judge_from_spec(config.judge, api_base=config.api_base, structured=config.structured)
+    return judge_from_spec(
+        spec or config.judge, api_base=config.api_base, structured=config.structured
+    )
+
+
+def build_judges(config: ServerConfig) -> list[list[Judge]]:
+    """Every configured judge, per tier (one tier: the judge, or the panel)."""
+    return [[build_judge(config, spec) for spec in level] for level in config.levels()]
+
+
+def _identity(level: list[JudgeCaller]) -> dict[str, Any]:
+    from prin_guard._judging import judges_identity
+
+    return judges_identity([caller.identity for caller in level])
 
 
 def _build_cache(config: ServerConfig) -> Cache:
@@ -289,6 +334,19 @@ def _build_cache(config: ServerConfig) -> Cache:
         config.redis_url.get_secret_value(),
         namespace=config.redis_namespace,
         ttl=config.cache_ttl,
+    )
+
+
+def _provider_rate_limit(config: ServerConfig) -> RateLimit | None:
+    """The judge provider's limit, shared through the cache's Redis (named by the judge)."""
+    if config.provider_rate_limit is None and config.provider_token_limit is None:
+        return None
+    url = config.redis_url.get_secret_value() if config.redis_url is not None else None
+    return RateLimit(
+        config.provider_rate_limit,
+        tokens=config.provider_token_limit,
+        redis_url=url,
+        name=config.judge,
     )
 
 
