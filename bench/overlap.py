@@ -111,62 +111,35 @@ def run(ctx: Context) -> Section:
         runner.close()
 
     to_ms = 1000.0
-    section.add(
-        paired(
-            "`await guard.acheck(item)`, cache off",
-            [v * to_ms for v in got["off"]],
-            "one `await judge.complete(...)`",
-            [v * to_ms for v in got["call"]],
-            unit="ms",
-            target=f"≤ {LIMIT:.2f}×",
-            limit=LIMIT,
-        )
-    )
-    section.add(
-        paired(
-            "`await guard.acheck(item)`, default MemoryCache, a new item each round",
-            [v * to_ms for v in got["mem"]],
-            "one `await judge.complete(...)`",
-            [v * to_ms for v in got["call"]],
-            unit="ms",
-            target=f"≤ {LIMIT:.2f}×",
-            limit=LIMIT,
-        )
-    )
-    section.add(
-        paired(
-            "`await guard.acheck(item)`, checks reverse+order (four legs), cache off",
-            [v * to_ms for v in got["order"]],
-            "one `await judge.complete(...)`",
-            [v * to_ms for v in got["call"]],
-            unit="ms",
-            target=f"≤ {LIMIT:.2f}×",
-            limit=LIMIT,
-        )
-    )
-    section.add(
-        paired(
+    rows = [
+        ("`await guard.acheck(item)`, cache off", got, "off"),
+        ("`await guard.acheck(item)`, default MemoryCache, a new item each round", got, "mem"),
+        ("`await guard.acheck(item)`, checks reverse+order (four legs), cache off", got, "order"),
+        (
             "`await guard.acheck(item)`, a panel of 3 judges, checks reverse+order "
             "(twelve legs), cache off",
-            [v * to_ms for v in got["panel"]],
-            "one `await judge.complete(...)`",
-            [v * to_ms for v in got["call"]],
-            unit="ms",
-            target=f"≤ {LIMIT:.2f}×",
-            limit=LIMIT,
+            got,
+            "panel",
+        ),
+        ("`guard.check(item)` (sync API, private loop), cache off", sync, "check"),
+    ]
+    for label, times, name in rows:
+        baseline = (
+            "one `runner.run(judge.complete(...))`"
+            if times is sync
+            else "one `await judge.complete(...)`"
         )
-    )
-    section.add(
-        paired(
-            "`guard.check(item)` (sync API, private loop), cache off",
-            [v * to_ms for v in sync["check"]],
-            "one `runner.run(judge.complete(...))`",
-            [v * to_ms for v in sync["call"]],
-            unit="ms",
-            target=f"≤ {LIMIT:.2f}×",
-            limit=LIMIT,
+        section.add(
+            paired(
+                label,
+                [v * to_ms for v in times[name]],
+                baseline,
+                [v * to_ms for v in times["call"]],
+                unit="ms",
+                target=f"≤ {LIMIT:.2f}×",
+                limit=LIMIT,
+            )
         )
-    )
     section.add(
         Figure(
             "judge calls per verdict (sanity check: both legs really ran)",
