@@ -470,7 +470,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row(
         "a disabled `log().debug(...)` event",
-        "`_events.log` (stdlib-backed structlog), from `_calls` and `_guard`",
+        "`_events.log` (stdlib-backed structlog), from `_calls` and `_judging`",
         per_method["debug"],
         _per_call(
             lambda: log.debug("judge_prompt", item_id="x", call="direct", messages=[]), calls
@@ -580,7 +580,7 @@ def count_uses(data: list[dict[str, Any]]) -> dict[str, float]:
 def _count_events(data: list[dict[str, Any]]) -> list[list[Any]]:
     """How many events a verdict emits, counted by wrapping ``log`` where it is called.
 
-    The guard emits ``verdict`` (``prin_guard._guard``); the judge-call layer emits
+    The guard emits ``verdict`` (``prin_guard._judging``); the judge-call layer emits
     the per-call events (``prin_guard._calls``). Both modules' ``log`` are wrapped.
     """
     from prin_guard import Guard
@@ -714,7 +714,7 @@ def applicable_patches() -> list[str]:
 def _event_modules() -> list[Any]:
     """The modules that emit events, each through its own imported ``log``."""
     import prin_guard._calls as calls
-    import prin_guard._guard as engine
+    import prin_guard._judging as engine
 
     return [calls, engine]
 
@@ -723,15 +723,16 @@ def _event_modules() -> list[Any]:
 def _patched(kind: str | None, guard: Any) -> Iterator[None]:
     """Apply the what-if ``kind`` to ``guard`` (already built) and the engine's modules.
 
-    Events come from ``prin_guard._calls`` (judge calls) and ``prin_guard._guard``
+    Events come from ``prin_guard._calls`` (judge calls) and ``prin_guard._judging``
     (``verdict``): ``logging`` silences both. Single-flight support is decided in
     ``JudgeCaller.__init__``: ``singleflight`` swaps the Protocol in ``_calls`` and
     decides ``guard.caller._flight`` again as a caller built under the swap would.
     ``tenacity`` swaps the caller's retry policy (``guard.retry`` is read-only).
-    ``Leg`` and ``Verdict`` are built in ``prin_guard._guard``.
+    ``Leg`` is built in ``prin_guard._legs`` and ``Verdict`` in ``prin_guard._judging``.
     """
     import prin_guard._calls as calls
-    import prin_guard._guard as engine
+    import prin_guard._judging as engine
+    import prin_guard._legs as legs
     import prin_guard._models as models
 
     if kind is None:
@@ -747,7 +748,7 @@ def _patched(kind: str | None, guard: Any) -> Iterator[None]:
     chosen = {"all three": {"singleflight", "logging", "tenacity"}}.get(kind, {kind})
     saved = [(module, "log", module.log) for module in _event_modules()]
     saved += [(calls, "SingleFlight", calls.SingleFlight)]
-    saved += [(engine, name, getattr(engine, name)) for name in ("Leg", "Verdict")]
+    saved += [(legs, "Leg", legs.Leg), (engine, "Verdict", engine.Verdict)]
     caller = guard.caller
     saved += [(caller, "retry", caller.retry), (caller, "_flight", caller._flight)]
     try:
@@ -761,7 +762,7 @@ def _patched(kind: str | None, guard: Any) -> Iterator[None]:
         if "tenacity" in chosen:
             caller.retry = _OneShot()
         if "no-validation" in chosen:
-            engine.Leg = _Unvalidated("Leg", (), {"_model": models.Leg})  # type: ignore[misc]
+            legs.Leg = _Unvalidated("Leg", (), {"_model": models.Leg})  # type: ignore[misc]
             engine.Verdict = _Unvalidated("Verdict", (), {"_model": models.Verdict})  # type: ignore[misc]
         yield
     finally:
