@@ -137,6 +137,11 @@ def test_missing_bundled_package_says_how_to_install_it(monkeypatch: pytest.Monk
         pytest.param({"seed": -1}, id="negative-seed"),
         pytest.param({"threads": 0}, id="no-threads"),
         pytest.param({"stop_at_answer_line": "yes"}, id="string-stop"),
+        pytest.param({"batch_size": 0}, id="no-batch"),
+        pytest.param({"batch_size": True}, id="bool-batch-size"),
+        pytest.param({"batch_wait": -0.1}, id="negative-batch-wait"),
+        pytest.param({"batch_wait": 5}, id="batch-wait-over-a-second"),
+        pytest.param({"batch_wait": math.nan}, id="nan-batch-wait"),
     ],
 )
 def test_invalid_settings_are_usage_errors_before_loading(settings: dict[str, Any]) -> None:
@@ -371,6 +376,8 @@ def test_identity_is_json_serialisable_stable_and_portable(judge: LocalJudge, ho
         pytest.param({"temperature": 0.7}, {"temperature": 0.7, "seed": 1}, False, id="seed"),
         pytest.param({}, {"seed": 1}, True, id="greedy-ignores-seed"),
         pytest.param({}, {"threads": 1}, True, id="threads-change-speed-only"),
+        pytest.param({}, {"batch_size": 1}, True, id="batch-size-changes-speed-only"),
+        pytest.param({}, {"batch_wait": 0.5}, True, id="batch-wait-changes-speed-only"),
     ],
 )
 def test_identity_changes_exactly_with_what_changes_the_reply(
@@ -469,7 +476,7 @@ def test_reply_ends_at_the_first_finished_answer_line(judge: LocalJudge) -> None
 
 @needs_model
 @pytest.mark.model
-def test_concurrent_calls_are_serialised_and_give_the_sequential_replies(
+def test_concurrent_calls_are_batched_and_give_the_sequential_replies(
     judge: LocalJudge,
 ) -> None:
     short = LocalJudge(max_new_tokens=8)
@@ -478,7 +485,10 @@ def test_concurrent_calls_are_serialised_and_give_the_sequential_replies(
     async def both() -> list[JudgeResponse]:
         return list(await asyncio.gather(*(short.complete(p) for p in prompts)))
 
-    assert asyncio.run(both()) == [ask(short, p) for p in prompts]
+    before = short.batch_stats.batched
+    together = asyncio.run(both())
+    assert short.batch_stats.batched == before + 2
+    assert [r.text for r in together] == [ask(short, p).text for p in prompts]
 
 
 @needs_model

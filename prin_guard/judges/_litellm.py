@@ -11,7 +11,8 @@ retries are switched off per call: prin-guard's engine retries, with its own
 bounds, and a second retry loop underneath would multiply the attempts.
 
 Which failures are worth a retry is decided in ``_litellm_errors``, what a call cost
-in ``_litellm_usage``; this module holds the judge and its calls.
+in ``_litellm_usage``, the reply's tokens in ``_litellm_logprobs``; this module holds
+the judge and its calls.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from prin_guard.judges._litellm_errors import _judge_error
 
 # The tests import _parse_retry_after from here, where it lived before this module split.
 from prin_guard.judges._litellm_errors import _parse_retry_after as _parse_retry_after
+from prin_guard.judges._litellm_logprobs import _reply_tokens
 from prin_guard.judges._litellm_usage import _usage
 
 __all__ = ["LiteLLMJudge", "StructuredMode"]
@@ -84,6 +86,9 @@ _TRANSPORT_ONLY = frozenset(
         "api_version",
         "litellm_call_id",
         "litellm_logging_obj",
+        # How many alternatives to list beside each token's log-probability: the reply
+        # is the same.
+        "top_logprobs",
     }
 )
 
@@ -215,6 +220,15 @@ class LiteLLMJudge:
     ``False``. The prompt still asks for an ``Answer:`` line; the parser reads
     either.
 
+    ``logprobs=True`` asks for the reply's token log-probabilities
+    (:attr:`~prin_guard.judges.JudgeResponse.tokens`: ``logprobs`` and ``top_logprobs=1``,
+    which llama.cpp's server needs before it returns any, are sent with each call). Off by
+    default: not every provider accepts them. It changes what comes back beside the
+    reply, never the reply, so it is not part of the identity: a reply cached without
+    tokens is served without tokens to a judge that asks for them. Tokens are ``None``
+    when the provider sends none or sends tokens that do not join to the reply (see
+    ``_litellm_logprobs``).
+
     Other keyword arguments (``top_p``, ``stop``, ``extra_body``,
     ``extra_headers``, ...) go to ``litellm.acompletion`` unchanged; those that
     can change the answer are part of the identity, except secret-looking ones.
@@ -239,6 +253,7 @@ class LiteLLMJudge:
         max_tokens: int | None = None,
         timeout: float | None = 60.0,
         structured: bool | Literal["auto", "json_schema", "json_object"] = False,
+        logprobs: bool = False,
         **call_kwargs: Any,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
@@ -270,6 +285,8 @@ class LiteLLMJudge:
                 "structured: expected True, False, 'auto', 'json_schema' or 'json_object', "
                 f"got {structured!r}"
             )
+        if not isinstance(logprobs, bool):
+            raise UsageError(f"logprobs: expected a bool, got {type(logprobs).__name__}")
         reserved = sorted(_RESERVED & call_kwargs.keys())
         if reserved:
             raise UsageError(
@@ -284,6 +301,7 @@ class LiteLLMJudge:
         self.seed = seed
         self.max_tokens = max_tokens
         self.timeout = None if timeout is None else float(timeout)
+        self.logprobs = logprobs
         self._api_key = api_key
         self._call_kwargs = dict(call_kwargs)
         try:
@@ -382,6 +400,9 @@ class LiteLLMJudge:
         structured = self.structured if labels else None
         if structured is not None:
             kwargs["response_format"] = _response_format(structured, labels)
+        if self.logprobs:
+            kwargs["logprobs"] = True
+            kwargs.setdefault("top_logprobs", 1)
 
         # litellm's timeout bounds each network read; this deadline bounds the whole
         # call (a server that trickles bytes), a little later so that litellm's wins.
@@ -405,6 +426,7 @@ class LiteLLMJudge:
             text=text,
             usage=self._usage(litellm, response),
             output_format="json" if structured is not None else "text",
+            tokens=_reply_tokens(choices[0], text) if self.logprobs else None,
         )
 
     def _usage(self, litellm: Any, response: Any) -> Usage | None:

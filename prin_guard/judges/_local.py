@@ -10,9 +10,11 @@ GGUF file, so the first load saves the dense model as safetensors under
 :func:`~prin_guard._settings.model_cache_dir` and every later load (in any process)
 reads that copy in a second or two.
 
-This module holds the judge itself: its settings, where its weights are, and
-generation. Loading and converting the weights is in ``_local_model``, torch and
-transformers (imported on first use) in ``_local_runtime``.
+This module holds the judge itself: its settings, where its weights are, and turning
+a conversation into a call and a generated call into a reply. Loading and converting
+the weights is in ``_local_model``, torch and transformers (imported on first use) in
+``_local_runtime``, the scheduler that batches calls in ``_local_batch``, decoding a
+batch in ``_local_decode``, and the reply's text and tokens in ``_local_text``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import importlib.util
 import math
 import os
 import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,12 +37,14 @@ from prin_guard.judges._base import JudgeResponse, Message
 
 # _Fingerprint, _Loader, _Runtime and _Source are imported from here by the tests and
 # benchmarks, which predate the split of this module.
-from prin_guard.judges._local_model import _DTYPE, _Registry
+from prin_guard.judges._local_batch import _Scheduler, _Stats
+from prin_guard.judges._local_decode import _Call
+from prin_guard.judges._local_model import _DTYPE, _Loaded, _Registry
 from prin_guard.judges._local_model import _Fingerprint as _Fingerprint
 from prin_guard.judges._local_model import _Loader as _Loader
 from prin_guard.judges._local_model import _Source as _Source
-from prin_guard.judges._local_runtime import _answer_line_end
 from prin_guard.judges._local_runtime import _Runtime as _Runtime
+from prin_guard.judges._local_text import _answer_line_end, _reply
 
 __all__ = ["LocalJudge"]
 
@@ -57,7 +62,7 @@ class LocalJudge:
 
     The model is loaded when the judge is built, so that a bad path or a missing package
     fails there and not in the middle of a batch; judges for the same weights share one
-    loaded model. Replies are greedy when ``temperature`` is 0, else sampled from a
+    loaded model. Replies are greedy when ``temperature`` is 0, else sampled with a
     generator seeded with ``seed`` on every call, so the same conversation always gets
     the same reply (which is what makes cached answers honest).
 
@@ -66,18 +71,40 @@ class LocalJudge:
     A reply is at most ``max_new_tokens`` long, or ``reasoning_tokens`` when the
     conversation asks the model to think step by step (the ``cot`` mitigation,
     Zero-shot-CoT, candidate generation).
-    ``threads`` caps torch's threads during a generation (torch's own setting is
-    restored afterwards); it changes speed, not the reply, so it is not in
+
+    Calls are generated in batches: calls that arrive together (both legs of a verdict,
+    the legs of several items under ``check_many``, eval or grading) are decoded side by
+    side, one token for all of them per step, up to ``batch_size`` at once. A call that
+    finds the model idle waits ``batch_wait`` seconds for companions; one that arrives
+    while others are being decoded joins them at the next token. Each call leaves the
+    batch as soon as its reply is done. ``batch_size=1`` generates every call alone, one
+    after the other (the unbatched path). Batching changes speed, never the reply: a
+    batched reply that came within a hair (``TIE_MARGIN``) of another token at any step
+    is generated again alone, so greedy and seeded replies are those the call gets alone.
+
+    Each reply comes with its tokens and their log-probabilities
+    (:attr:`~prin_guard.judges.JudgeResponse.tokens`), read from the same forward passes:
+    the log-softmax of the model's raw logits (temperature 1, before any temperature
+    scaling, even when sampling). Token texts are cut like the reply (at the answer line,
+    stripped); a character split over byte-level tokens counts as one token whose
+    log-probability is the sum of theirs.
+
+    ``threads`` caps torch's threads during a generation; ``batch_size``,
+    ``batch_wait`` and ``threads`` change speed, not the reply, so they are not in
     :meth:`identity`.
 
     The bundled model is tiny and often wrong. It shows the mechanics (and produces
     real inconsistency); it says nothing about how well a real judge does.
     """
 
-    # torch already spreads one generation over every core: running two at once only
-    # makes both slower, and the model's caches are not made for concurrent calls.
+    # Held around every forward pass: the model's caches are not made for concurrent
+    # calls, and torch already spreads one pass over every core.
     _generation_lock: ClassVar[threading.Lock] = threading.Lock()
     _registry: ClassVar[_Registry] = _Registry()
+    _schedulers: ClassVar[weakref.WeakKeyDictionary[_Loaded, _Scheduler]] = (
+        weakref.WeakKeyDictionary()
+    )
+    _schedulers_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(
         self,
@@ -89,19 +116,22 @@ class LocalJudge:
         seed: int = 0,
         stop_at_answer_line: bool = True,
         threads: int | None = None,
+        batch_size: int = 8,
+        batch_wait: float = 0.01,
     ) -> None:
         self._check_int("max_new_tokens", max_new_tokens, minimum=1)
         self._check_int("reasoning_tokens", reasoning_tokens, minimum=1)
         self._check_int("seed", seed, minimum=0)
+        self._check_int("batch_size", batch_size, minimum=1)
         if threads is not None:
             self._check_int("threads", threads, minimum=1)
+        self._check_temperature(temperature)
         if (
-            isinstance(temperature, bool)
-            or not isinstance(temperature, int | float)
-            or not math.isfinite(temperature)
-            or temperature < 0
+            isinstance(batch_wait, bool)
+            or not isinstance(batch_wait, int | float)
+            or not (math.isfinite(batch_wait) and 0 <= batch_wait <= 1)
         ):
-            raise UsageError(f"temperature: expected a finite number >= 0, got {temperature!r}")
+            raise UsageError(f"batch_wait: expected seconds between 0 and 1, got {batch_wait!r}")
         if not isinstance(stop_at_answer_line, bool):
             raise UsageError(
                 f"stop_at_answer_line: expected a bool, got {type(stop_at_answer_line).__name__}"
@@ -112,20 +142,25 @@ class LocalJudge:
         self.seed = seed
         self.stop_at_answer_line = stop_at_answer_line
         self.threads = threads
+        self.batch_size = batch_size
+        self.batch_wait = float(batch_wait)
 
         self._source = self._resolve(model)
         self._rt = _Runtime.get()
         self._loaded = self._registry.get(self._source, self._rt)
+        with self._schedulers_lock:
+            scheduler = self._schedulers.get(self._loaded)
+            if scheduler is None:
+                scheduler = _Scheduler(
+                    self._loaded.model, self._loaded.tokenizer, self._rt, self._generation_lock
+                )
+                self._schedulers[self._loaded] = scheduler
+        self._scheduler = scheduler
 
     def with_sampling(self, temperature: float, seed: int) -> LocalJudge:
         """The same model sampling at ``temperature`` with ``seed`` (shares the loaded weights)."""
         clone = copy.copy(self)
-        if (
-            isinstance(temperature, bool)
-            or not isinstance(temperature, int | float)
-            or not (math.isfinite(temperature) and temperature >= 0)
-        ):
-            raise UsageError(f"temperature: expected a finite number >= 0, got {temperature!r}")
+        self._check_temperature(temperature)
         self._check_int("seed", seed, minimum=0)
         clone.temperature = float(temperature)
         clone.seed = seed
@@ -141,6 +176,11 @@ class LocalJudge:
         """How long loading the shared model took (conversion included)."""
         return self._loaded.load_seconds
 
+    @property
+    def batch_stats(self) -> _Stats:
+        """What the batching did so far for this model (shared by its judges): for benchmarks."""
+        return self._scheduler.stats
+
     def identity(self) -> Mapping[str, Any]:
         do_sample = self.temperature > 0
         return {
@@ -155,6 +195,9 @@ class LocalJudge:
             # Greedy decoding ignores the seed; keeping it out of the identity lets
             # greedy judges that differ only in seed share cached answers.
             "seed": self.seed if do_sample else None,
+            # Draws are Gumbel-max from a per-call generator since generation was batched:
+            # answers cached under the earlier sampler (multinomial) are other draws.
+            **({"sampler": "gumbel_max"} if do_sample else {}),
             "stop": "eos+answer_line" if self.stop_at_answer_line else "eos",
         }
 
@@ -164,68 +207,56 @@ class LocalJudge:
         if not messages:
             raise UsageError("messages: expected at least one message")
         chat = [{"role": m["role"], "content": m["content"]} for m in messages]
-        text, prompt_tokens, completion_tokens = await asyncio.to_thread(self._generate, chat)
-        return JudgeResponse(
-            text=text,
-            usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens),
+        tokenizer = self._loaded.tokenizer
+        prompt = list(
+            tokenizer.apply_chat_template(chat, add_generation_prompt=True, return_dict=True)[
+                "input_ids"
+            ]
         )
-
-    def _generate(self, chat: list[dict[str, str]]) -> tuple[str, int, int]:
-        torch = self._rt.torch
-        tf = self._rt.transformers
-        model, tokenizer = self._loaded.model, self._loaded.tokenizer
-        inputs = tokenizer.apply_chat_template(
-            chat, add_generation_prompt=True, return_dict=True, return_tensors="pt"
-        )
-        prompt_length = int(inputs["input_ids"].shape[1])
         # A label answer is a few tokens; a prompt that asks for step-by-step
         # reasoning (the cot mitigation, Zero-shot-CoT) needs room to reason.
         asks_reasoning = any(
             "step by step" in m["content"].lower() for m in chat if m["role"] == "user"
         )
-        kwargs: dict[str, Any] = {
-            "max_new_tokens": self.reasoning_tokens if asks_reasoning else self.max_new_tokens,
-            "do_sample": False,
-            "pad_token_id": (
-                tokenizer.pad_token_id
-                if tokenizer.pad_token_id is not None
-                else tokenizer.eos_token_id
-            ),
-        }
-        if self.stop_at_answer_line:
-            kwargs["stopping_criteria"] = tf.StoppingCriteriaList(
-                [self._rt.answer_line_stop(tokenizer, prompt_length)]
-            )
-        if self.temperature > 0:
-            kwargs["logits_processor"] = tf.LogitsProcessorList(
-                [self._rt.seeded_sampler(self.temperature, self.seed)]
-            )
-        with self._generation_lock, torch.inference_mode():
-            previous_threads = torch.get_num_threads()
-            if self.threads is not None:
-                torch.set_num_threads(self.threads)
-            try:
-                output = model.generate(
-                    input_ids=inputs["input_ids"],
-                    attention_mask=inputs["attention_mask"],
-                    **kwargs,
-                )
-            finally:
-                if self.threads is not None:
-                    torch.set_num_threads(previous_threads)
-        new_tokens = output[0, prompt_length:]
-        text = tokenizer.decode(new_tokens, skip_special_tokens=True)
-        if self.stop_at_answer_line:
-            end = self._answer_line_end(text)
-            if end is not None:
-                # The token that finished the line may carry text past the newline.
-                text = text[:end]
-        return text.strip(), prompt_length, int(new_tokens.shape[0])
+        call = _Call(
+            prompt=prompt,
+            max_new_tokens=self.reasoning_tokens if asks_reasoning else self.max_new_tokens,
+            stop_at_answer_line=self.stop_at_answer_line,
+            temperature=self.temperature,
+            seed=self.seed,
+            batch_size=self.batch_size,
+            batch_wait=self.batch_wait,
+            threads=self.threads,
+        )
+        generated = await asyncio.wrap_future(self._scheduler.submit(call))
+        text, tokens = _reply(
+            self._decode,
+            generated.ids,
+            generated.logprobs,
+            stop_at_answer_line=self.stop_at_answer_line,
+        )
+        return JudgeResponse(
+            text=text,
+            usage=Usage(prompt_tokens=len(prompt), completion_tokens=len(generated.ids)),
+            tokens=tokens,
+        )
+
+    def _decode(self, ids: Sequence[int]) -> str:
+        return str(self._loaded.tokenizer.decode(list(ids), skip_special_tokens=True))
 
     @staticmethod
     def _answer_line_end(text: str) -> int | None:
         """Where the first finished ``Answer:`` line ends (just past its newline)."""
         return _answer_line_end(text)
+
+    @staticmethod
+    def _check_temperature(value: object) -> None:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not (math.isfinite(value) and value >= 0)
+        ):
+            raise UsageError(f"temperature: expected a finite number >= 0, got {value!r}")
 
     @staticmethod
     def _check_int(name: str, value: object, *, minimum: int) -> None:

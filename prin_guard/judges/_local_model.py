@@ -31,6 +31,7 @@ from typing import Any, Literal
 from prin_guard._events import log
 from prin_guard._exceptions import MissingExtraError, UsageError
 from prin_guard._settings import model_cache_dir
+from prin_guard.judges._local_kernels import narrow_linears
 from prin_guard.judges._local_runtime import _Runtime
 
 __all__ = ["_DTYPE", "_Fingerprint", "_Loader", "_Registry", "_Source"]
@@ -131,6 +132,7 @@ class _Loader:
                     loaded_from, origin = source.path, "gguf"
                     self._convert(model, tokenizer, converted)
         model.eval()
+        narrow_linears(model, self._rt.torch)
         if tokenizer.chat_template is None:
             raise UsageError(
                 f"model {source.name!r} has no chat template: LocalJudge needs a chat model"

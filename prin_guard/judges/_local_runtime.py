@@ -2,16 +2,14 @@
 
 Nothing here imports them at module level: ``import prin_guard`` must stay fast for
 users who only judge with hosted models, so :class:`_Runtime` imports them when the
-first judge is built. It also holds what is built on their classes (the stopping rule
-and the seeded sampler), which cannot be defined before they are imported, and the
-switch that keeps transformers' progress bars out of the output while a model loads.
+first judge is built. It also holds the switch that keeps transformers' progress bars
+out of the output while a model loads.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
-import math
 import re
 import threading
 from collections.abc import Iterator
@@ -19,20 +17,7 @@ from typing import Any, ClassVar
 
 from prin_guard._exceptions import MissingExtraError
 
-__all__ = ["_Runtime", "_answer_line_end"]
-
-# A completed "Answer: ..." line: optional markdown (bold, italics, heading, quote) before
-# the word, something other than markdown after the colon (so that "**Answer:**" alone on
-# a line, with the labels on the next line, is not cut off), then the newline.
-_ANSWER_LINE = re.compile(
-    r"^[ \t>#*_`]*answer[ \t*_`]*:[ \t*_`]*[^\s*_`][^\n]*\n", re.IGNORECASE | re.MULTILINE
-)
-
-
-def _answer_line_end(text: str) -> int | None:
-    """Where the first finished ``Answer:`` line ends (just past its newline)."""
-    match = _ANSWER_LINE.search(text)
-    return None if match is None else match.end()
+__all__ = ["_Runtime"]
 
 
 class _Runtime:
@@ -50,8 +35,6 @@ class _Runtime:
         # transformers 4.56 renamed ``torch_dtype`` to ``dtype``; the old name warns since.
         version = tuple(int(n) for n in re.findall(r"\d+", self.transformers.__version__)[:2])
         self.dtype_argument = "dtype" if version >= (4, 56) else "torch_dtype"
-        self.answer_line_stop: Any = self._answer_line_stop_class()
-        self.seeded_sampler: Any = self._seeded_sampler_class()
 
     @classmethod
     def get(cls) -> _Runtime:
@@ -93,58 +76,3 @@ class _Runtime:
             logging.enable_progress_bar()
             if hub_disabled:
                 hub.disable_progress_bars()
-
-    def _answer_line_stop_class(self) -> Any:
-        torch = self.torch
-        base: Any = self.transformers.StoppingCriteria
-
-        class AnswerLineStop(base):  # type: ignore[misc]
-            """Stops once the reply holds a finished ``Answer:`` line.
-
-            The prompts ask for the answer on a final line; whatever a small model
-            writes after it is noise that costs time and can confuse the parser.
-            """
-
-            def __init__(self, tokenizer: Any, prompt_length: int) -> None:
-                self._tokenizer = tokenizer
-                self._prompt_length = prompt_length
-
-            def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
-                done = False
-                # Decoding the whole reply at every step would be quadratic; a line can
-                # only have been completed by a token that holds a newline.
-                if "\n" in self._tokenizer.decode(input_ids[0, -1:]):
-                    text = self._tokenizer.decode(
-                        input_ids[0, self._prompt_length :], skip_special_tokens=True
-                    )
-                    done = _answer_line_end(text) is not None
-                return torch.full(
-                    (input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device
-                )
-
-        return AnswerLineStop
-
-    def _seeded_sampler_class(self) -> Any:
-        torch = self.torch
-        base: Any = self.transformers.LogitsProcessor
-
-        class SeededSampler(base):  # type: ignore[misc]
-            """Temperature sampling from a private ``torch.Generator``.
-
-            ``generate`` samples from torch's global generator, which would make the
-            reply depend on whatever else in the process drew random numbers (and
-            seeding it would change the caller's state). Sampling here and leaving a
-            single finite logit lets greedy decoding pick the sampled token.
-            """
-
-            def __init__(self, temperature: float, seed: int) -> None:
-                self._temperature = temperature
-                self._generator = torch.Generator(device="cpu").manual_seed(seed)
-
-            def __call__(self, input_ids: Any, scores: Any) -> Any:
-                probs = torch.softmax(scores.float() / self._temperature, dim=-1)
-                chosen = torch.multinomial(probs.cpu(), 1, generator=self._generator)
-                out = torch.full_like(scores, -math.inf)
-                return out.scatter(1, chosen.to(scores.device), 0.0)
-
-        return SeededSampler

@@ -42,6 +42,7 @@ def judge_from_spec(
     api_base: str | None = None,
     structured: str | None = None,
     max_tokens: int | None = None,
+    logprobs: bool = False,
 ) -> Judge:
     """The judge a string names, as ``--judge`` and the server's ``judge`` spell it.
 
@@ -56,7 +57,10 @@ def judge_from_spec(
 
     ``api_base``, ``structured`` (``none``, ``auto``, ``json-schema`` or
     ``json-object``; underscores work too) and ``max_tokens`` apply to litellm judges
-    only. API keys come from the provider's usual environment variables
+    only. ``logprobs`` asks a litellm judge for the reply's token log-probabilities
+    (off by default: not every provider accepts the parameter); a local judge always
+    returns them, and a python judge returns whatever its code returns, so it is
+    refused there. API keys come from the provider's usual environment variables
     (``OPENAI_API_KEY``, ...), read by litellm; an ``openai/...`` judge with an
     ``api_base`` and no key gets a dummy one, for keyless OpenAI-compatible servers.
 
@@ -72,7 +76,11 @@ def judge_from_spec(
             "structured: expected 'none', 'auto', 'json-schema' or 'json-object', "
             f"got {structured!r}"
         )
+    if not isinstance(logprobs, bool):
+        raise UsageError(f"logprobs: expected a bool, got {type(logprobs).__name__}")
     litellm_only = api_base is not None or structured is not None or max_tokens is not None
+    if logprobs and spec.startswith("python:"):
+        raise UsageError("--logprobs applies to litellm and local judges only")
     if spec == "local" or spec.startswith(("local:", "python:")):
         if litellm_only:
             # Silently ignoring them would leave a user believing they took effect.
@@ -102,6 +110,7 @@ def judge_from_spec(
         api_key=api_key,
         structured=_STRUCTURED[structured],
         max_tokens=max_tokens,
+        logprobs=logprobs,
     )
 
 

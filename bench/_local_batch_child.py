@@ -1,0 +1,224 @@
+"""Fresh-process measurements for bench/local_batch.py (benchmark 5b). Prints one JSON line.
+
+    python -m bench._local_batch_child throughput KIND ITEMS CONCURRENCY [API_BASE]
+        time to first verdict, then verdicts per minute over ITEMS MathQA items;
+        KIND: batched (LocalJudge()), unbatched (batch_size=1) or llama (LiteLLMJudge)
+    python -m bench._local_batch_child legs KIND[,KIND] ITEMS
+        per item, back to back: the direct leg alone and the verdict
+    python -m bench._local_batch_child drift ITEMS
+        both legs of ITEMS items in batches of 8 and alone: same replies? how far apart
+        are the log-probabilities (whole vocabulary), how close the nearest tie
+    python -m bench._local_batch_child steps
+        one decoding step of the model, for several numbers of rows, with the few-row
+        product of _local_kernels and with torch's own kernel
+
+Run from the copied tree of the code before batching, ``prin_guard`` is that code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from bench._common import quiet_logging
+
+
+def _records(n: int) -> list[Any]:
+    import itertools
+
+    from prin_guard.eval import load_mathqa, sample_path
+
+    return list(itertools.islice(load_mathqa(sample_path("mathqa")), n))
+
+
+def _judge(kind: str, api_base: str | None, max_new_tokens: int) -> Any:
+    from prin_guard import LiteLLMJudge, LocalJudge
+
+    if kind == "llama":
+        return LiteLLMJudge(
+            "openai/smollm2", api_base=api_base, api_key="no-key", max_tokens=max_new_tokens
+        )
+    if kind == "unbatched":
+        return LocalJudge(max_new_tokens=max_new_tokens, batch_size=1)
+    return LocalJudge(max_new_tokens=max_new_tokens)  # batched (defaults), or the old code
+
+
+def _stats(judge: Any) -> dict[str, Any] | None:
+    stats = getattr(judge, "batch_stats", None)
+    return None if stats is None else dict(vars(stats))
+
+
+async def _throughput(kind: str, items: int, concurrency: int, api_base: str | None) -> Any:
+    """Time to first verdict, then verdicts per minute over ``items`` MathQA items."""
+    started = time.perf_counter()
+    from prin_guard import Guard
+
+    records = _records(items)
+    judge = _judge(kind, api_base, 48)
+    built = time.perf_counter()
+    guard = Guard(judge, cache=None, concurrency=concurrency)
+    await guard.acheck(records[0].item)
+    first = time.perf_counter()
+    before = _stats(judge)
+    verdicts = await guard.acheck_many([r.item for r in records])
+    seconds = time.perf_counter() - first
+    after = _stats(judge)
+    return {
+        "build": built - started,
+        "first_verdict": first - built,
+        "to_first_verdict": first - started,
+        "seconds": seconds,
+        "verdicts": len(verdicts),
+        "per_minute": 60 * len(verdicts) / seconds,
+        "completion_tokens": sum(v.usage.completion_tokens or 0 for v in verdicts),
+        "stats": None
+        if before is None or after is None
+        else {k: after[k] - before[k] if k != "largest" else after[k] for k in after},
+    }
+
+
+async def _legs(kinds: list[str], items: int) -> Any:
+    """Per item, back to back: the direct leg alone and the verdict, for each judge kind."""
+    from prin_guard import Guard
+    from prin_guard.models import Polarity
+
+    records = _records(items)
+    judges = {kind: _judge(kind, None, 48) for kind in kinds}
+    guards = {kind: Guard(judge, cache=None) for kind, judge in judges.items()}
+    for guard in guards.values():
+        await guard.acheck(records[0].item)  # warm up
+    rows = []
+    for index, record in enumerate(records):
+        row: dict[str, Any] = {"id": record.item.key}
+        runs = [(kind, part) for kind in kinds for part in ("leg", "verdict")]
+        for kind, part in runs if index % 2 == 0 else runs[::-1]:
+            guard = guards[kind]
+            t = time.perf_counter()
+            if part == "leg":
+                messages = guard.messages(record.item, Polarity.DIRECT)
+                response = await judges[kind].complete(messages, labels=record.item.labels)
+                tokens = response.usage.completion_tokens if response.usage else 0
+            else:
+                verdict = await guard.acheck(record.item)
+                tokens = verdict.usage.completion_tokens
+            row[f"{kind}_{part}"] = time.perf_counter() - t
+            row[f"{kind}_{part}_tokens"] = tokens
+        rows.append(row)
+    return {"rows": rows}
+
+
+def _drift(items: int) -> Any:
+    """Batched (8 rows) against alone, step by step, over the whole vocabulary."""
+    import torch
+
+    from prin_guard import Guard, LocalJudge
+    from prin_guard.judges import _local_decode
+    from prin_guard.models import Polarity
+
+    judge = LocalJudge()
+    tokenizer, model = judge._loaded.tokenizer, judge._loaded.model
+    guard = Guard(judge, cache=None)
+    prompts = [
+        list(
+            tokenizer.apply_chat_template(
+                [dict(m) for m in guard.messages(r.item, polarity)],
+                add_generation_prompt=True,
+                return_dict=True,
+            )["input_ids"]
+        )
+        for r in _records(items)
+        for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+    ]
+    seen: dict[Any, list[Any]] = {}
+    choose = _local_decode._Batch._choose
+
+    def recording(self: Any, row: Any, logits: Any) -> None:
+        seen.setdefault(row.call, []).append(torch.log_softmax(logits.float(), dim=-1))
+        choose(self, row, logits)
+
+    _local_decode._Batch._choose = recording  # type: ignore[method-assign]
+
+    def generate(group: list[Any]) -> list[list[int]]:
+        batch = _local_decode._Batch(model, tokenizer, torch, judge._rt.transformers.DynamicCache)
+        rows = []
+        with torch.inference_mode():
+            for call in group:
+                rows.append(batch.admit(call))
+            while batch.rows:
+                batch.step()
+        return [row.generated for row in rows]
+
+    def call(prompt: list[int]) -> Any:
+        return _local_decode._Call(prompt, judge.max_new_tokens, True, 0.0, 0, 8, 0.0, None)
+
+    drift, gap, same = 0.0, float("inf"), 0
+    for start in range(0, len(prompts), 8):
+        group = [call(p) for p in prompts[start : start + 8]]
+        together = generate(group)
+        for one, ids in zip(group, together, strict=True):
+            alone_call = call(one.prompt)
+            (alone,) = generate([alone_call])
+            same += alone == ids
+            for a, b in zip(seen[alone_call], seen[one], strict=False):
+                drift = max(drift, float((a - b).abs().max()))
+                top = torch.topk(a, 2).values
+                gap = min(gap, float(top[0] - top[1]))
+    return {"legs": len(prompts), "same": same, "drift": drift, "closest_gap": gap}
+
+
+def _steps() -> Any:
+    """One decoding step for several batch sizes, with and without the few-row product."""
+    import torch
+
+    from prin_guard import LocalJudge
+    from prin_guard.judges._local_kernels import narrow_linears
+
+    model = LocalJudge()._loaded.model
+    linears = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    caches = {}
+    sizes = (1, 2, 4, 6, 8, 12)
+    with torch.inference_mode():
+        for rows in sizes:
+            ids = torch.randint(100, 1000, (rows, 160))
+            caches[rows] = model(input_ids=ids, use_cache=True, logits_to_keep=1).past_key_values
+        times: dict[str, list[float]] = {}
+        for round_ in range(8):
+            for narrow in (True, False) if round_ % 2 else (False, True):
+                for module in linears:
+                    vars(module).pop("forward", None)
+                if narrow:
+                    narrow_linears(model, torch)
+                for rows in sizes:
+                    cache = caches[rows]
+                    t = time.perf_counter()
+                    model(input_ids=torch.randint(100, 1000, (rows, 1)), past_key_values=cache)
+                    times.setdefault(f"{rows}-{narrow}", []).append(time.perf_counter() - t)
+                    cache.crop(-1)
+        narrow_linears(model, torch)
+    return {key: statistics.median(values) for key, values in times.items()}
+
+
+def main(argv: list[str]) -> None:
+    quiet_logging()
+    mode, *rest = argv
+    if mode == "throughput":
+        api_base = rest[3] if len(rest) > 3 else ""
+        result = asyncio.run(_throughput(rest[0], int(rest[1]), int(rest[2]), api_base or None))
+    elif mode == "legs":
+        result = asyncio.run(_legs(rest[0].split(","), int(rest[1])))
+    elif mode == "drift":
+        result = _drift(int(rest[0]))
+    else:
+        result = _steps()
+    import prin_guard.judges._local as local
+
+    result["local_judge_module"] = local.__file__
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

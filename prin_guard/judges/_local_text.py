@@ -1,0 +1,107 @@
+"""From generated token ids to a :class:`~prin_guard.judges.LocalJudge` reply and its tokens.
+
+Pure functions over a tokenizer's ``decode``: where each token's text lies in the decoded
+reply, and the reply cut at its answer line and stripped, with the token texts cut the
+same way, so that they join to exactly the reply's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+__all__ = ["_answer_line_end", "_pieces", "_reply", "_token_ends"]
+
+# A completed "Answer: ..." line: optional markdown (bold, italics, heading, quote) before
+# the word, something other than markdown after the colon (so that "**Answer:**" alone on
+# a line, with the labels on the next line, is not cut off), then the newline.
+_ANSWER_LINE = re.compile(
+    r"^[ \t>#*_`]*answer[ \t*_`]*:[ \t*_`]*[^\s*_`][^\n]*\n", re.IGNORECASE | re.MULTILINE
+)
+
+Decode = Callable[[Sequence[int]], str]
+"""``ids -> text``, special tokens skipped (the tokenizer's ``decode``)."""
+
+
+def _answer_line_end(text: str) -> int | None:
+    """Where the first finished ``Answer:`` line ends (just past its newline)."""
+    match = _ANSWER_LINE.search(text)
+    return None if match is None else match.end()
+
+
+def _token_ends(decode: Decode, ids: Sequence[int]) -> tuple[str, list[int]]:
+    """The decoded text of ``ids`` and, for each token, where its text ends in it.
+
+    A token's text is what decoding one more token adds to the text. A character that
+    byte-level tokens split (an accent, an emoji) belongs to the token that completes
+    it: the tokens before it end where it starts (their text is empty). Decoding every
+    prefix is quadratic, and cheap for replies of a few hundred tokens at most.
+    """
+    full = decode(ids)
+    ends: list[int] = []
+    end = 0
+    for count in range(1, len(ids)):
+        prefix = decode(ids[:count])
+        same = 0
+        limit = min(len(prefix), len(full))
+        while same < limit and prefix[same] == full[same]:
+            same += 1
+        end = max(end, same)
+        ends.append(end)
+    if ids:
+        ends.append(len(full))
+    return full, ends
+
+
+def _reply(
+    decode: Decode,
+    ids: Sequence[int],
+    logprobs: Sequence[float],
+    *,
+    stop_at_answer_line: bool,
+) -> tuple[str, tuple[tuple[str, float], ...] | None]:
+    """The reply's text and its tokens with their log-probabilities.
+
+    The text is cut after the first finished answer line (when asked) and stripped;
+    each token's text is cut the same way, tokens left with no text are dropped, and
+    a token whose text is empty inside the reply (the first bytes of a character that
+    the next token completes) is merged into the next one, log-probabilities summed,
+    so that every entry spells something and the entries join to exactly the text.
+    ``None`` tokens for an empty reply.
+    """
+    full, ends = _token_ends(decode, ids)
+    text = full
+    if stop_at_answer_line:
+        cut = _answer_line_end(full)
+        if cut is not None:
+            # The token that finished the line may carry text past the newline.
+            text = full[:cut]
+    start = len(text) - len(text.lstrip())
+    stop = len(text.rstrip())
+    if start >= stop:
+        return "", None
+    return full[start:stop], _pieces(full, ends, logprobs, start, stop)
+
+
+def _pieces(
+    full: str, ends: Sequence[int], logprobs: Sequence[float], start: int, stop: int
+) -> tuple[tuple[str, float], ...]:
+    """The tokens' texts within ``full[start:stop]``, with their log-probabilities.
+
+    Token ``i`` spells ``full[ends[i-1]:ends[i]]``. Texts are cut to the window and
+    tokens left with none are dropped, except a token with no text of its own inside the
+    window (the first bytes of a character the next token completes): its
+    log-probability goes to the next token that spells something.
+    """
+    tokens: list[tuple[str, float]] = []
+    pending = 0.0
+    begin = 0
+    for end, logprob in zip(ends, logprobs, strict=True):
+        left, right = max(begin, start), min(end, stop)
+        if left < right:
+            tokens.append((full[left:right], logprob + pending))
+            pending = 0.0
+        elif begin == end and start <= end < stop:
+            pending += logprob
+        begin = end
+    return tuple(tokens)

@@ -1,0 +1,303 @@
+"""Token log-probabilities on judge replies (``JudgeResponse.tokens``).
+
+Without a model: how generated ids become a reply and its tokens (``_local_text``), how an
+OpenAI-compatible ``logprobs`` block becomes tokens (``_litellm_logprobs``), and what
+``LiteLLMJudge(logprobs=True)`` sends and reads through the real litellm client. With the
+real bundled model (``model`` mark): LocalJudge's tokens on a real leg, and LiteLLMJudge's
+through llama.cpp's server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import math
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from fault_server import Behaviour, FaultServer, ok
+
+from prin_guard import Guard, UsageError
+from prin_guard.eval import load_mathqa, sample_path
+from prin_guard.judges import JudgeResponse, judge_from_spec
+from prin_guard.judges._litellm import LiteLLMJudge
+from prin_guard.judges._litellm_logprobs import _reply_tokens
+from prin_guard.judges._local_text import _reply
+from prin_guard.models import Polarity
+
+# -- a byte-level vocabulary, decoded as a byte-level BPE tokenizer decodes -------------------
+
+VOCAB: dict[int, bytes] = {
+    1: b"Answer",
+    2: b":",
+    3: b" A",
+    4: b"\n",
+    5: b" more",
+    6: b"  ",
+    7: b" caf",
+    8: b"\xc3",  # the first byte of "é"
+    9: b"\xa9",  # ... and its second
+    10: b"",  # end of sequence (special tokens are skipped when decoding)
+    11: b"\xf0\x9f",  # the first half of an emoji
+    12: b"\x99\x82",  # ... and the second
+}
+
+
+def decode(ids: Sequence[int]) -> str:
+    return b"".join(VOCAB[i] for i in ids).decode("utf-8", errors="replace")
+
+
+@pytest.mark.parametrize(
+    ("ids", "cut", "text", "tokens"),
+    [
+        pytest.param(
+            [1, 2, 3, 10],
+            True,
+            "Answer: A",
+            [("Answer", -1.0), (":", -2.0), (" A", -3.0)],
+            id="plain-end-of-sequence-dropped",
+        ),
+        pytest.param(
+            [6, 1, 2, 3],
+            True,
+            "Answer: A",
+            [("Answer", -2.0), (":", -3.0), (" A", -4.0)],
+            id="leading-whitespace-stripped",
+        ),
+        pytest.param(
+            [1, 2, 3, 4, 5],
+            True,
+            "Answer: A",
+            [("Answer", -1.0), (":", -2.0), (" A", -3.0)],
+            id="cut-after-the-answer-line",
+        ),
+        pytest.param(
+            [1, 2, 3, 4, 5],
+            False,
+            "Answer: A\n more",
+            [("Answer", -1.0), (":", -2.0), (" A", -3.0), ("\n", -4.0), (" more", -5.0)],
+            id="no-cut",
+        ),
+        pytest.param(
+            [7, 8, 9],
+            True,
+            "café",
+            [("caf", -1.0), ("é", -5.0)],
+            id="split-character-merged-and-summed",
+        ),
+        pytest.param(
+            [11, 12, 3],
+            True,
+            "🙂 A",
+            [("🙂", -3.0), (" A", -3.0)],
+            id="split-emoji-at-the-start",
+        ),
+        pytest.param([6, 10], True, "", None, id="nothing-but-whitespace"),
+        pytest.param([], True, "", None, id="no-tokens"),
+    ],
+)
+def test_local_reply_tokens_join_to_the_reply(
+    ids: list[int], cut: bool, text: str, tokens: list[tuple[str, float]] | None
+) -> None:
+    logprobs = [-float(n) for n in range(1, len(ids) + 1)]
+    got_text, got_tokens = _reply(decode, ids, logprobs, stop_at_answer_line=cut)
+    assert got_text == text
+    assert got_tokens == (None if tokens is None else tuple(tokens))
+    if got_tokens is not None:
+        assert "".join(t for t, _ in got_tokens) == got_text
+
+
+# -- an OpenAI-compatible logprobs block ----------------------------------------------------
+
+
+def choice(entries: list[tuple[Any, Any]]) -> dict[str, Any]:
+    return {"logprobs": {"content": [{"token": t, "logprob": lp} for t, lp in entries]}}
+
+
+@pytest.mark.parametrize(
+    ("text", "entries", "tokens"),
+    [
+        pytest.param(
+            "Answer: A",
+            [("Answer", -0.5), (":", -0.25), (" A", -1.0)],
+            [("Answer", -0.5), (":", -0.25), (" A", -1.0)],
+            id="texts-join-to-the-reply",
+        ),
+        pytest.param(
+            "👌❤️\n",
+            [("", -0.5), ("", -0.25), ("", -0.25), ("️", -1.0), ("\n", -2.0)],
+            [("👌❤️", -2.0), ("\n", -2.0)],
+            id="llama-cpp-empty-partial-tokens",
+        ),
+        pytest.param(
+            "é!",
+            [("\ufffd", -0.5), ("é", -0.5), ("!", -1.0)],
+            [("é", -1.0), ("!", -1.0)],
+            id="replacement-character-partial-token",
+        ),
+        pytest.param(
+            "ok 🙂",
+            [("ok", -1.0), (" ", -1.0), ("", -0.5)],
+            [("ok", -1.0), (" ", -1.0), ("🙂", -0.5)],
+            id="trailing-partial-tokens",
+        ),
+        pytest.param("Answer: A", [("Answer", -0.5), (": B", -1.0)], None, id="mismatch"),
+        pytest.param("Answer: A", [("Answer", -0.5)], None, id="reply-longer-than-tokens"),
+        pytest.param("Answer", [("Answer", None)], None, id="missing-logprob"),
+        pytest.param("Answer", [("Answer", math.nan)], None, id="nan-logprob"),
+        pytest.param("", [("", -1.0)], None, id="empty-reply"),
+        pytest.param("Answer", [], None, id="no-tokens"),
+    ],
+)
+def test_litellm_tokens_join_to_the_reply_or_are_none(
+    text: str, entries: list[tuple[Any, Any]], tokens: list[tuple[str, float]] | None
+) -> None:
+    assert _reply_tokens(choice(entries), text) == (None if tokens is None else tuple(tokens))
+
+
+def test_litellm_tokens_are_none_without_a_logprobs_block() -> None:
+    assert _reply_tokens({"logprobs": None}, "Answer: A") is None
+    assert _reply_tokens({}, "Answer: A") is None
+
+
+# -- LiteLLMJudge(logprobs=...) through the real client -------------------------------------
+
+
+def with_logprobs(text: str, entries: list[tuple[str, float]]) -> Behaviour:
+    body = json.loads(ok(text).body)
+    body["choices"][0]["logprobs"] = {
+        "content": [
+            {"token": t, "logprob": lp, "bytes": list(t.encode()), "top_logprobs": []}
+            for t, lp in entries
+        ]
+    }
+    return Behaviour(200, json.dumps(body).encode(), {"Content-Type": "application/json"})
+
+
+@pytest.fixture
+def server() -> Iterator[FaultServer]:
+    with FaultServer(responder=lambda request: ok("Answer: A")) as running:
+        yield running
+
+
+def judge_at(server: FaultServer, **kwargs: Any) -> LiteLLMJudge:
+    return LiteLLMJudge("openai/test-model", api_base=server.base_url, api_key="k", **kwargs)
+
+
+async def test_logprobs_are_asked_for_and_read_into_tokens(server: FaultServer) -> None:
+    server.script(with_logprobs("Answer: A", [("Answer", -0.1), (":", -0.2), (" A", -0.7)]))
+    response = await judge_at(server, logprobs=True).complete([{"role": "user", "content": "?"}])
+    assert response.text == "Answer: A"
+    assert response.tokens == (("Answer", -0.1), (":", -0.2), (" A", -0.7))
+    (request,) = server.chat_requests
+    assert request.body["logprobs"] is True
+    assert request.body["top_logprobs"] == 1  # llama.cpp's server sends none without it
+
+
+async def test_logprobs_are_off_by_default_and_never_sent(server: FaultServer) -> None:
+    server.script(with_logprobs("Answer: A", [("Answer: A", -0.1)]))
+    response = await judge_at(server).complete([{"role": "user", "content": "?"}])
+    assert response.tokens is None
+    (request,) = server.chat_requests
+    assert "logprobs" not in request.body
+    assert "top_logprobs" not in request.body
+
+
+async def test_a_reply_without_logprobs_has_no_tokens(server: FaultServer) -> None:
+    server.script(ok("Answer: A"))
+    response = await judge_at(server, logprobs=True).complete([{"role": "user", "content": "?"}])
+    assert response.text == "Answer: A"
+    assert response.tokens is None
+
+
+def test_logprobs_stay_out_of_the_identity(server: FaultServer) -> None:
+    plain = judge_at(server).identity()
+    assert judge_at(server, logprobs=True).identity() == plain
+    assert judge_at(server, logprobs=True, top_logprobs=5).identity() == plain
+    assert judge_at(server, top_p=0.5).identity() != plain
+
+
+def test_logprobs_must_be_a_bool(server: FaultServer) -> None:
+    with pytest.raises(UsageError, match="logprobs"):
+        judge_at(server, logprobs="yes")
+
+
+def test_judge_from_spec_turns_logprobs_on_only_when_asked(server: FaultServer) -> None:
+    asked = judge_from_spec("openai/test-model", api_base=server.base_url, logprobs=True)
+    default = judge_from_spec("openai/test-model", api_base=server.base_url)
+    assert isinstance(asked, LiteLLMJudge)
+    assert isinstance(default, LiteLLMJudge)
+    assert asked.logprobs is True
+    assert default.logprobs is False
+    with pytest.raises(UsageError, match="logprobs"):
+        judge_from_spec("python:json:dumps", logprobs=True)
+    with pytest.raises(UsageError, match="logprobs"):
+        judge_from_spec("openai/test-model", logprobs=1)  # type: ignore[arg-type]
+
+
+# -- the real model ---------------------------------------------------------------------------
+
+
+def confidence(response: JudgeResponse) -> float:
+    """exp(sum of the log-probabilities of the tokens that overlap the first label letter)."""
+    assert response.text is not None
+    assert response.tokens is not None
+    found = re.search(r"\b[A-E]\b", response.text)
+    start, end = (found.start(), found.end()) if found else (0, len(response.text))
+    total, position = 0.0, 0
+    for text, logprob in response.tokens:
+        if position < end and position + len(text) > start:
+            total += logprob
+        position += len(text)
+    return math.exp(total)
+
+
+def first_leg_messages() -> list[Any]:
+    record = next(itertools.islice(load_mathqa(sample_path("mathqa")), 1))
+    return Guard(lambda prompt: "", cache=None).messages(record.item, Polarity.DIRECT)
+
+
+def check_tokens(response: JudgeResponse) -> None:
+    assert response.text
+    assert response.tokens
+    assert "".join(text for text, _ in response.tokens) == response.text
+    for text, logprob in response.tokens:
+        assert text
+        assert logprob <= 0.0
+        assert 0.0 <= math.exp(logprob) <= 1.0
+
+
+@pytest.mark.model
+def test_local_judge_tokens_on_a_real_leg_are_reproducible() -> None:
+    from prin_guard import LocalJudge
+
+    judge = LocalJudge(batch_size=1)
+    messages = first_leg_messages()
+    first = asyncio.run(judge.complete(messages))
+    second = asyncio.run(judge.complete(messages))
+    check_tokens(first)
+    assert first.usage is not None
+    assert len(first.tokens or ()) <= (first.usage.completion_tokens or 0)
+    assert first == second
+    assert 0.0 < confidence(first) <= 1.0
+    assert confidence(first) == confidence(second)
+
+
+@pytest.mark.model
+async def test_litellm_judge_reads_llama_cpp_logprobs(llama_server: str) -> None:
+    judge = LiteLLMJudge(
+        "openai/smollm2", api_base=llama_server, api_key="no-key", max_tokens=48, logprobs=True
+    )
+    response = await judge.complete(first_leg_messages())
+    check_tokens(response)
+    assert 0.0 < confidence(response) <= 1.0
+    plain = LiteLLMJudge("openai/smollm2", api_base=llama_server, api_key="no-key")
+    assert (
+        plain.identity()
+        == LiteLLMJudge(
+            "openai/smollm2", api_base=llama_server, api_key="no-key", logprobs=True
+        ).identity()
+    )
