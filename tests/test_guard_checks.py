@@ -139,9 +139,9 @@ async def test_every_leg_of_a_verdict_runs_at_once() -> None:
 
 
 def test_checks_must_include_reverse_and_be_known() -> None:
-    with pytest.raises(UsageError, match="checks: .*must include 'reverse'"):
+    with pytest.raises(UsageError, match=r"checks: .*must include 'reverse'"):
         Guard(knows({"4"}), checks=("order",))
-    with pytest.raises(UsageError, match="checks: .*unknown check 'position'"):
+    with pytest.raises(UsageError, match=r"checks: .*unknown check 'position'"):
         GuardOptions.of(checks=("reverse", "position"))
     assert GuardOptions.of(checks="order,reverse").checks == ("reverse", "order")
 
