@@ -85,6 +85,12 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
         "--max-tokens", type=int, help="cap on a litellm judge's reply length, in tokens"
     )
     parser.add_argument(
+        "--logprobs",
+        action="store_true",
+        help="ask a litellm judge for its tokens' log-probabilities (the confidence check; "
+        "providers and OpenAI-compatible servers that support them, llama.cpp's included)",
+    )
+    parser.add_argument(
         "--structured",
         choices=["none", "auto", "json-schema", "json-object"],
         help="constrain a litellm judge's answer to JSON over the labels "
@@ -175,6 +181,7 @@ def build_judge(args: argparse.Namespace, spec: str | None = None) -> Judge:
         api_base=args.api_base,
         structured=args.structured,
         max_tokens=args.max_tokens,
+        logprobs=getattr(args, "logprobs", False),
     )
 
 
