@@ -33,13 +33,14 @@ __all__ = ["TIE_MARGIN", "_Batch", "_Call", "_Generated"]
 TIE_MARGIN = 2e-3
 """How close a batched step may come to choosing another token before the row is redone alone.
 
-Batching moves each log-probability by at most ``D`` (6.3e-5 measured on the bundled
-model over 40 MathQA legs: bench/local_batch.py), so it moves the gap between two logits
-by at most ``2 D``. A greedy step whose two best logits are more than this apart chose
-what the row alone would have chosen. A draw at temperature ``T`` is the largest of
+Batching moves each log-probability by at most ``D`` (5.3e-5 on the bundled model over
+the whole vocabulary, every step of 40 MathQA legs in batches of 8: bench/local_batch.py
+and BENCHMARKS.md), so it moves the gap between two logits by at most ``2 D``. A greedy
+step whose two best logits are more than this apart chose what the row alone would have
+chosen. A draw at temperature ``T`` is the largest of
 ``logits / T`` plus noise that does not depend on the batch, and its gap moves by at
 most ``2 D / T``: the step is safe when that gap, times ``T``, is more than this. The
-margin assumes ``D <= 1e-3``, 16 times what was measured.
+margin assumes ``D <= 1e-3``, 19 times what was measured.
 """
 
 # Sharing a prefix copies its keys and values; below this many tokens it is not worth it.

@@ -19,6 +19,8 @@ _ANSWER_LINE = re.compile(
     r"^[ \t>#*_`]*answer[ \t*_`]*:[ \t*_`]*[^\s*_`][^\n]*\n", re.IGNORECASE | re.MULTILINE
 )
 
+_REPLACEMENT = "\ufffd"  # what decoding shows for the bytes of an unfinished character
+
 Decode = Callable[[Sequence[int]], str]
 """``ids -> text``, special tokens skipped (the tokenizer's ``decode``)."""
 
@@ -34,11 +36,20 @@ def _token_ends(decode: Decode, ids: Sequence[int]) -> tuple[str, list[int]]:
 
     A token's text is what decoding one more token adds to the text. A character that
     byte-level tokens split (an accent, an emoji) belongs to the token that completes
-    it: the tokens before it end where it starts (their text is empty). Decoding every
-    prefix is quadratic, and cheap for replies of a few hundred tokens at most.
+    it: the tokens before it end where it starts (their text is empty). When the tokens
+    decoded one by one already join to the text (the usual case), that is their text;
+    otherwise every prefix is decoded, which is quadratic and still cheap for replies of
+    a few hundred tokens.
     """
     full = decode(ids)
-    ends: list[int] = []
+    pieces = [decode([token]) for token in ids]
+    if "".join(pieces) == full and not any(_REPLACEMENT in piece for piece in pieces):
+        ends, end = [], 0
+        for piece in pieces:
+            end += len(piece)
+            ends.append(end)
+        return full, ends
+    ends = []
     end = 0
     for count in range(1, len(ids)):
         prefix = decode(ids[:count])
