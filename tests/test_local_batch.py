@@ -245,23 +245,3 @@ async def test_cancelling_the_awaiting_task_cancels_the_call(judges: dict[str, A
         await task
     await judge.complete(user("Say hi."))
     assert delta(before, stats(judge))["calls"] == 1
-
-
-# -- the few-row product --------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 8, 12])
-def test_few_row_linear_layers_compute_what_torch_computes(rows: int) -> None:
-    from prin_guard.judges._local_kernels import narrow_linears
-
-    generator = torch.Generator().manual_seed(rows)
-    layer = torch.nn.Linear(64, 96, bias=True)
-    net = torch.nn.Sequential(layer)
-    x = torch.randn(rows, 1, 64, generator=generator)
-    with torch.inference_mode():
-        expected = torch.nn.functional.linear(x, layer.weight, layer.bias)
-        narrow_linears(net, torch)
-        got = net(x)
-    assert got.shape == expected.shape
-    assert got.is_contiguous()
-    assert torch.allclose(got, expected, atol=1e-5, rtol=1e-5)

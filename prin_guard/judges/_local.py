@@ -14,7 +14,9 @@ This module holds the judge itself: its settings, where its weights are, and tur
 a conversation into a call and a generated call into a reply. Loading and converting
 the weights is in ``_local_model``, torch and transformers (imported on first use) in
 ``_local_runtime``, the scheduler that batches calls in ``_local_batch``, decoding a
-batch in ``_local_decode``, and the reply's text and tokens in ``_local_text``.
+batch in ``_local_decode``, the reply's text and tokens in ``_local_text``, the linear
+layers' faster products in ``_local_kernels``, and the one thread that runs every torch
+computation (loading and generating) in ``_local_thread``.
 """
 
 from __future__ import annotations
@@ -88,6 +90,11 @@ class LocalJudge:
     scaling, even when sampling). Token texts are cut like the reply (at the answer line,
     stripped); a character split over byte-level tokens counts as one token whose
     log-probability is the sum of theirs.
+
+    The model is loaded, and every call generated, on one thread per process (torch's
+    OpenMP threads slow down when several threads of the application run it), and its
+    linear layers compute with oneDNN's packed product where torch has it (the
+    ``PRIN_GUARD_LOCAL_KERNEL`` environment variable picks ``few-row`` or ``torch``).
 
     ``threads`` caps torch's threads during a generation; ``batch_size``,
     ``batch_wait`` and ``threads`` change speed, not the reply, so they are not in

@@ -1,7 +1,9 @@
 """The scheduler that batches :class:`~prin_guard.judges.LocalJudge` calls, one per model.
 
-Calls are queued; one worker thread per loaded model takes them into a :class:`_Batch`
-and generates one token for every row at each step. A call that arrives while the worker
+Calls are queued per loaded model; the model's scheduler takes them into a :class:`_Batch`
+and generates one token for every row at each step, on the process's one torch thread
+(``_local_thread``: torch ran up to twice as slow in a thread other than the one that
+loaded the model). A call that arrives while the worker
 is idle waits ``batch_wait`` seconds (or until ``batch_size`` calls are queued) so that
 the two legs of a verdict start together; a call that arrives while rows are being
 decoded joins at the next step. A batch never holds more rows than the smallest
@@ -11,8 +13,10 @@ A row computed with others whose decoding came within
 :data:`~prin_guard.judges._local_decode.TIE_MARGIN` of another token is generated again
 alone before its reply is handed back: a batched reply is the reply the call gets alone.
 
-The worker exits after a few idle seconds; the next call starts another. One thread for
-all generations also keeps a single OpenMP thread team busy instead of one per pool thread.
+The scheduler runs as a job on the torch thread while it has calls; it returns when the
+queue and the batch are empty (the next call submits it again), and between two steps
+when another job waits there (another model's scheduler, a model being loaded), resuming
+after it: models take turns step by step.
 """
 
 from __future__ import annotations
@@ -26,10 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from prin_guard.judges._local_decode import _Batch, _Call, _Generated, _Row
+from prin_guard.judges._local_thread import TorchThread
 
 __all__ = ["_Scheduler", "_Stats"]
-
-_IDLE_SECONDS = 5.0
 
 
 @dataclass
@@ -62,50 +65,56 @@ class _Scheduler:
         self._lock = lock
         self._cond = threading.Condition()
         self._queue: collections.deque[_Call] = collections.deque()
-        self._thread: threading.Thread | None = None
+        self._thread = TorchThread.get()
+        self._scheduled = False
+        """Whether a job of this scheduler is queued or running on the torch thread."""
+        self._batch = self._new_batch()
         self.stats = _Stats()
 
     def submit(self, call: _Call) -> concurrent.futures.Future[_Generated]:
         with self._cond:
             self._queue.append(call)
-            if self._thread is None:
-                self._start()
+            if not self._scheduled:
+                self._schedule()
             self._cond.notify()
         return call.future
 
-    def _start(self) -> None:
-        """Start a worker (under ``self._cond``)."""
-        self._thread = threading.Thread(
-            target=self._work, name="prin-guard-local-judge", daemon=True
-        )
-        self._thread.start()
+    def _schedule(self) -> None:
+        """Queue a job on the torch thread (under ``self._cond``)."""
+        self._scheduled = True
+        self._thread.submit(self._work)
 
-    # -- the worker -------------------------------------------------------------------
+    # -- the job on the torch thread ---------------------------------------------------
 
     def _new_batch(self) -> _Batch:
         return _Batch(self._model, self._tokenizer, self._torch, self._cache_class)
 
     def _work(self) -> None:
+        """Admit and decode until nothing is left, or until another job waits its turn."""
         torch = self._torch
         default_threads = torch.get_num_threads()
-        batch = self._new_batch()
         try:
             while True:
-                calls = self._take(batch)
+                calls = self._take(self._batch)
                 if calls is None:
                     return
                 with self._lock, torch.inference_mode():
-                    self._set_threads(batch, calls, default_threads)
-                    batch = self._advance(batch, calls)
+                    self._set_threads(self._batch, calls, default_threads)
+                    self._batch = self._advance(self._batch, calls)
+                if self._thread.others_waiting():
+                    with self._cond:
+                        self._thread.submit(self._work)  # still scheduled: resume after them
+                    return
         except BaseException as exc:
             # Not a failure of one call (those reach their callers): fail what is in
-            # hand, and let a new worker serve the queue.
-            for row in batch.rows:
+            # hand, and let a new job serve the queue.
+            for row in self._batch.rows:
                 _fail(row.call, exc)
+            self._batch = self._new_batch()
             with self._cond:
-                self._thread = None
+                self._scheduled = False
                 if self._queue:
-                    self._start()
+                    self._schedule()
             raise
         finally:
             torch.set_num_threads(default_threads)
@@ -139,16 +148,12 @@ class _Scheduler:
         return batch
 
     def _take(self, batch: _Batch) -> list[_Call] | None:
-        """The calls that join ``batch`` now; ``None`` when the worker has been idle long."""
+        """The calls that join ``batch`` now; ``None`` (and unscheduled) when there is nothing."""
         with self._cond:
             if not batch.rows:
-                deadline = time.monotonic() + _IDLE_SECONDS
-                while not self._queue:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        self._thread = None
-                        return None
-                    self._cond.wait(remaining)
+                if not self._queue:
+                    self._scheduled = False
+                    return None
                 first = self._queue[0]
                 # Wait a little for the calls that come with this one (a verdict's other leg).
                 deadline = time.monotonic() + first.batch_wait

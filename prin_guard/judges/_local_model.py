@@ -31,8 +31,9 @@ from typing import Any, Literal
 from prin_guard._events import log
 from prin_guard._exceptions import MissingExtraError, UsageError
 from prin_guard._settings import model_cache_dir
-from prin_guard.judges._local_kernels import narrow_linears
+from prin_guard.judges._local_kernels import fast_linears
 from prin_guard.judges._local_runtime import _Runtime
+from prin_guard.judges._local_thread import TorchThread
 
 __all__ = ["_DTYPE", "_Fingerprint", "_Loader", "_Registry", "_Source"]
 
@@ -69,6 +70,8 @@ class _Loaded:
     origin: Literal["gguf", "converted", "directory"]
     """What ``loaded_from`` is: the GGUF file, its converted copy, or a saved model."""
     load_seconds: float
+    kernel: str = "torch"
+    """The product its linear layers compute with (``_local_kernels``)."""
 
 
 class _Registry:
@@ -94,7 +97,9 @@ class _Registry:
         with self._lock:
             loaded = self._loaded.get(key)
             if loaded is None:
-                loaded = _Loader(source, runtime, cache_dir).load()
+                # On the torch thread, where the model will run (see _local_thread).
+                loader = _Loader(source, runtime, cache_dir)
+                loaded = TorchThread.get().call(loader.load)
                 self._loaded[key] = loaded
                 log().info(
                     "local_model_loaded",
@@ -102,6 +107,7 @@ class _Registry:
                     loaded_from=str(loaded.loaded_from),
                     origin=loaded.origin,
                     seconds=round(loaded.load_seconds, 3),
+                    kernel=loaded.kernel,
                 )
             return loaded
 
@@ -131,13 +137,14 @@ class _Loader:
                     model, tokenizer = self._from_gguf(source.path)
                     loaded_from, origin = source.path, "gguf"
                     self._convert(model, tokenizer, converted)
-        model.eval()
-        narrow_linears(model, self._rt.torch)
         if tokenizer.chat_template is None:
             raise UsageError(
                 f"model {source.name!r} has no chat template: LocalJudge needs a chat model"
             )
-        return _Loaded(model, tokenizer, loaded_from, origin, time.perf_counter() - start)
+        model.eval()
+        kernel = fast_linears(model, self._rt.torch)
+        seconds = time.perf_counter() - start
+        return _Loaded(model, tokenizer, loaded_from, origin, seconds, kernel)
 
     def _from_directory(self, path: Path) -> tuple[Any, Any]:
         tf = self._rt.transformers
