@@ -8,9 +8,9 @@
     python -m bench._local_batch_child drift ITEMS
         both legs of ITEMS items in batches of 8 and alone: same replies? how far apart
         are the log-probabilities (whole vocabulary), how close the nearest tie
-    python -m bench._local_batch_child steps
-        one decoding step of the model, for several numbers of rows, with the few-row
-        product of _local_kernels and with torch's own kernel
+    python -m bench._local_batch_child steps [ROUNDS]
+        one decoding step of the model for several numbers of rows, and one 170-token
+        prompt, with each product of _local_kernels and with torch's own kernel
 
 Run from the copied tree of the code before batching, ``prin_guard`` is that code.
 """
@@ -170,36 +170,60 @@ def _drift(items: int) -> Any:
     return {"legs": len(prompts), "same": same, "drift": drift, "closest_gap": gap}
 
 
-def _steps() -> Any:
-    """One decoding step for several batch sizes, with and without the few-row product."""
+def _steps(rounds: int) -> Any:
+    """One decoding step for several batch sizes, and one prompt, with each linear product.
+
+    Run with ``PRIN_GUARD_LOCAL_KERNEL=torch`` (the parent sets it), so the loaded model
+    keeps torch's own layers; each product gets a copy of it. Everything runs on the
+    torch thread, as LocalJudge's generations do.
+    """
+    import copy
+
     import torch
 
     from prin_guard import LocalJudge
-    from prin_guard.judges._local_kernels import narrow_linears
+    from prin_guard.judges._local_kernels import fast_linears
+    from prin_guard.judges._local_thread import TorchThread
 
-    model = LocalJudge()._loaded.model
-    linears = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
-    caches = {}
-    sizes = (1, 2, 4, 6, 8, 12)
-    with torch.inference_mode():
-        for rows in sizes:
-            ids = torch.randint(100, 1000, (rows, 160))
-            caches[rows] = model(input_ids=ids, use_cache=True, logits_to_keep=1).past_key_values
+    judge = LocalJudge()
+    base = judge._loaded.model
+    if judge._loaded.kernel != "torch":
+        raise RuntimeError("run with PRIN_GUARD_LOCAL_KERNEL=torch")
+
+    def measure() -> dict[str, float]:
+        models = {"torch": base}
+        for kernel in ("few-row", "onednn"):
+            models[kernel] = copy.deepcopy(base)
+            if fast_linears(models[kernel], torch, kernel) != kernel:
+                del models[kernel]  # oneDNN does not work here
+        sizes = (1, 2, 4, 6, 8, 12)
         times: dict[str, list[float]] = {}
-        for round_ in range(8):
-            for narrow in (True, False) if round_ % 2 else (False, True):
-                for module in linears:
-                    vars(module).pop("forward", None)
-                if narrow:
-                    narrow_linears(model, torch)
-                for rows in sizes:
-                    cache = caches[rows]
+        with torch.inference_mode():
+            caches = {
+                rows: base(
+                    input_ids=torch.randint(100, 1000, (rows, 160)),
+                    use_cache=True,
+                    logits_to_keep=1,
+                ).past_key_values
+                for rows in sizes
+            }
+            prompt = torch.randint(100, 1000, (1, 170))
+            for round_ in range(rounds):
+                kernels = list(models) if round_ % 2 else list(models)[::-1]
+                for kernel in kernels:
+                    model = models[kernel]
+                    for rows in sizes:
+                        cache = caches[rows]
+                        t = time.perf_counter()
+                        model(input_ids=torch.randint(100, 1000, (rows, 1)), past_key_values=cache)
+                        times.setdefault(f"{rows}-{kernel}", []).append(time.perf_counter() - t)
+                        cache.crop(-1)
                     t = time.perf_counter()
-                    model(input_ids=torch.randint(100, 1000, (rows, 1)), past_key_values=cache)
-                    times.setdefault(f"{rows}-{narrow}", []).append(time.perf_counter() - t)
-                    cache.crop(-1)
-        narrow_linears(model, torch)
-    return {key: statistics.median(values) for key, values in times.items()}
+                    model(input_ids=prompt, use_cache=True, logits_to_keep=1)
+                    times.setdefault(f"prompt-{kernel}", []).append(time.perf_counter() - t)
+        return {key: statistics.median(values) for key, values in times.items()}
+
+    return TorchThread.get().call(measure)
 
 
 def main(argv: list[str]) -> None:
@@ -213,7 +237,7 @@ def main(argv: list[str]) -> None:
     elif mode == "drift":
         result = _drift(int(rest[0]))
     else:
-        result = _steps()
+        result = _steps(int(rest[0]) if rest else 8)
     import prin_guard.judges._local as local
 
     result["local_judge_module"] = local.__file__

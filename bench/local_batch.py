@@ -11,6 +11,9 @@ the same load on this shared 2-core machine:
 - verdicts per minute on 20 MathQA items, ``Guard(concurrency=8, cache=None)``: batched
   vs unbatched (target ≥ 2×), vs the code before batching, and vs the same GGUF served by
   llama.cpp's server through ``LiteLLMJudge`` (started as tests/conftest.py starts it);
+- one forward pass (a decoding step of 1 to 12 rows, a 170-token prompt) with each
+  linear product of ``_local_kernels`` (oneDNN's packed one, the few-row BLAS one) against
+  torch's own, on the torch thread;
 - time to first verdict in a fresh process (``LocalJudge()`` + one verdict), and
   ``make demo``'s command (``prin-guard demo --limit 5``) from a warm venv, before and
   after.
@@ -46,6 +49,7 @@ from bench._common import (  # noqa: E402 - the repository root must be on sys.p
     Context,
     Figure,
     Section,
+    load_average,
     md_table,
     median,
     paired,
@@ -133,10 +137,20 @@ def run(ctx: Context, *, before_revision: str = BEFORE, rounds: int | None = Non
     from bench.local import llama_server
 
     section = Section(NAME, TITLE, TARGET)
+    load = load_average()
     rounds = rounds or ctx.pick(3, 1)
     items = ctx.pick(20, 2)
     with _before_tree(before_revision) as before, llama_server(ctx.pick(180, 60)) as base:
-        _kernel_table(section, _child_run(["steps"]))
+        step_rounds = ctx.pick(8, 1)
+        _kernel_table(
+            section,
+            run_child(
+                ["-m", "bench._local_batch_child", "steps", str(step_rounds)],
+                timeout=1800,
+                env={"PRIN_GUARD_LOCAL_KERNEL": "torch"},
+            ),
+            step_rounds,
+        )
         _drift_figures(section, _child_run(["drift", str(items)]))
         legs_after = _child_run(["legs", "batched,unbatched", str(ctx.pick(10, 2))])
         legs_before = _child_run(["legs", "batched", str(ctx.pick(10, 2))], before=before)
@@ -176,27 +190,40 @@ def run(ctx: Context, *, before_revision: str = BEFORE, rounds: int | None = Non
         "--n_threads 2`, one request at a time); `max_tokens=48`, and unlike LocalJudge it "
         "does not stop after the `Answer:` line. Every figure comes from fresh child "
         f"processes; throughput: {rounds} rounds, the four configurations of a round back "
-        "to back, order alternating."
+        "to back, order alternating. Load average (1/5/15 min): "
+        f"{load} at the start, {load_average()} at the end: the machine is shared, and "
+        "torch's two threads per process slow down several times over when other "
+        "processes want the same two cores, batched or not."
     )
     return section
 
 
-def _kernel_table(section: Section, steps: dict[str, Any]) -> None:
-    rows = sorted({int(key.split("-")[0]) for key in steps if "-" in key})
+def _kernel_table(section: Section, steps: dict[str, Any], rounds: int) -> None:
+    kernels = [k for k in ("torch", "few-row", "onednn") if f"1-{k}" in steps]
+    keys = sorted(
+        {key.split("-")[0] for key in steps if key.endswith("-torch")},
+        key=lambda k: (k == "prompt", k.zfill(4)),
+    )
+
+    def cell(key: str, kernel: str) -> str:
+        value, torch_value = steps[f"{key}-{kernel}"], steps[f"{key}-torch"]
+        ratio = "" if kernel == "torch" else f" ({value / torch_value:.2f}×)"
+        return f"{value * 1000:.1f} ms{ratio}"
+
     section.tables.append(
         (
-            "One decoding step of the bundled model (median of 8 rounds, one child process): "
-            "the few-row product of `_local_kernels` against torch's own `nn.Linear` kernel",
+            "One forward pass of the bundled model on the torch thread (median of "
+            f"{rounds} rounds, one child process): a decoding step for several rows, and a "
+            "170-token prompt, with each product of `_local_kernels` against torch's own "
+            "`nn.Linear` kernel",
             md_table(
-                ["rows", "torch's kernel", "few-row product", "ratio"],
+                ["rows", *kernels],
                 [
                     [
-                        n,
-                        f"{steps[f'{n}-False'] * 1000:.1f} ms",
-                        f"{steps[f'{n}-True'] * 1000:.1f} ms",
-                        f"{steps[f'{n}-True'] / steps[f'{n}-False']:.3f}×",
+                        "170-token prompt" if key == "prompt" else key,
+                        *(cell(key, kernel) for kernel in kernels),
                     ]
-                    for n in rows
+                    for key in keys
                 ],
             ),
         )

@@ -48,6 +48,7 @@ BENCHMARKS = (
     "warm_cache",
     "startup",
     "local",
+    "local_batch",
     "cost",
     "load",
     "grade",

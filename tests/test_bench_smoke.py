@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCHMARKS = ("overlap", "overhead", "throughput", "warm_cache", "startup", "local", "cost")
+BENCHMARKS = (
+    "overlap",
+    "overhead",
+    "throughput",
+    "warm_cache",
+    "startup",
+    "local",
+    "local_batch",
+    "cost",
+)
 
 
 @pytest.mark.model
