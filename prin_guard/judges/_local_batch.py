@@ -55,7 +55,7 @@ class _Stats:
 
 
 class _Scheduler:
-    """Queues the calls for one loaded model and generates them on one worker thread."""
+    """Queues the calls for one loaded model and generates them on the torch thread."""
 
     def __init__(self, model: Any, tokenizer: Any, runtime: Any, lock: threading.Lock) -> None:
         self._model = model
@@ -65,7 +65,6 @@ class _Scheduler:
         self._lock = lock
         self._cond = threading.Condition()
         self._queue: collections.deque[_Call] = collections.deque()
-        self._thread = TorchThread.get()
         self._scheduled = False
         """Whether a job of this scheduler is queued or running on the torch thread."""
         self._batch = self._new_batch()
@@ -82,7 +81,8 @@ class _Scheduler:
     def _schedule(self) -> None:
         """Queue a job on the torch thread (under ``self._cond``)."""
         self._scheduled = True
-        self._thread.submit(self._work)
+        # Looked up each time: a forked child has its own torch thread.
+        TorchThread.get().submit(self._work)
 
     # -- the job on the torch thread ---------------------------------------------------
 
@@ -101,9 +101,9 @@ class _Scheduler:
                 with self._lock, torch.inference_mode():
                     self._set_threads(self._batch, calls, default_threads)
                     self._batch = self._advance(self._batch, calls)
-                if self._thread.others_waiting():
-                    with self._cond:
-                        self._thread.submit(self._work)  # still scheduled: resume after them
+                torch_thread = TorchThread.get()
+                if torch_thread.others_waiting():
+                    torch_thread.submit(self._work)  # still scheduled: resume after them
                     return
         except BaseException as exc:
             # Not a failure of one call (those reach their callers): fail what is in

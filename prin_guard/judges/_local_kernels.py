@@ -138,6 +138,12 @@ def _onednn_linears(model: Any, torch: Any) -> None:
                 # The packed copy is the weight now; keep a parameter of the right dtype
                 # for code that asks a module for its dtype or device.
                 module.weight = torch.nn.Parameter(weight.new_empty(0), requires_grad=False)
+        # The weights may be views of the checkpoint file, mapped into memory: the packed
+        # copies are only the weights once nothing else holds on to that mapping, so what
+        # is left (embeddings, norms, a tied output layer) gets memory of its own.
+        for tensor in [*model.parameters(), *model.buffers()]:
+            if tensor.numel():
+                tensor.data = tensor.data.clone()
 
 
 # -- few rows through BLAS -------------------------------------------------------------------
