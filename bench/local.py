@@ -362,14 +362,13 @@ def _measure(
         )
     )
     section.notes.append(
-        "`LocalJudge` holds a process-wide `_generation_lock` and runs one `model.generate` "
-        "per leg with `asyncio.to_thread`, so the two legs of a verdict run one after the "
-        "other, each on its own pool thread: a verdict costs the sum of its legs. The engine "
-        "does start both legs at once (see benchmark 1); the serialisation is in the judge. "
-        "Each pool thread that enters torch gets an OpenMP thread team of its own; the "
-        "one-generation-thread what-if measures what that costs in a long-lived event loop. "
-        "All rows of an item are timed back to back on one event loop (order flipping item "
-        "by item), after a first verdict that warmed the process up."
+        "`LocalJudge` batches the calls that arrive together (section 5b): the two legs "
+        "of a verdict are decoded side by side on the process's torch thread, so a "
+        "verdict costs little more than its longer leg. The what-if rows (every "
+        "generation on one dedicated thread; both legs in one `model.generate`) describe "
+        "the judge as it was before batching and are kept for comparison. All rows of an "
+        "item are timed back to back on one event loop (order flipping item by item), "
+        "after a first verdict that warmed the process up."
     )
 
     _batching(ctx, section, judge, records, legs_of, rows)
