@@ -292,12 +292,16 @@ def profiled() -> Iterator[cProfile.Profile]:
 
 
 def run_child(
-    args: Sequence[str], *, timeout: float = 600.0, env: dict[str, str] | None = None
+    args: Sequence[str],
+    *,
+    timeout: float = 600.0,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> dict[str, Any]:
-    """Run ``python -m <args>`` from the repository root; its last stdout line is JSON."""
+    """Run ``python <args>`` from ``cwd`` (the repository root); its last stdout line is JSON."""
     done = subprocess.run(
         [PYTHON, *args],
-        cwd=ROOT,
+        cwd=cwd or ROOT,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -312,7 +316,9 @@ def run_child(
     return dict(json.loads(lines[-1]))
 
 
-def wall(argv: Sequence[str], *, env: dict[str, str] | None = None) -> float:
+def wall(
+    argv: Sequence[str], *, env: dict[str, str] | None = None, timeout: float | None = None
+) -> float:
     """Seconds from spawning ``argv`` to its exit (output discarded; must exit 0)."""
     started = time.perf_counter()
     subprocess.run(
@@ -320,6 +326,7 @@ def wall(argv: Sequence[str], *, env: dict[str, str] | None = None) -> float:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=True,
+        timeout=timeout,
         env={**os.environ, **(env or {})},
         cwd="/",
     )

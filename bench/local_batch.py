@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -57,6 +56,7 @@ from bench._common import (  # noqa: E402 - the repository root must be on sys.p
     ratios,
     run_child,
     spread,
+    wall,
 )
 
 NAME = "local_batch"
@@ -102,32 +102,15 @@ def _child_run(args: list[str], *, before: Path | None = None) -> dict[str, Any]
     For ``before``, the child starts in the copied tree, whose ``prin_guard`` then comes
     first on ``sys.path`` (``-m`` puts the working directory there, ahead of PYTHONPATH).
     """
-    if before is None:
-        return run_child(["-m", "bench._local_batch_child", *args], timeout=3600)
-    done = subprocess.run(
-        [PYTHON, "-m", "bench._local_batch_child", *args],
-        cwd=before,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
+    result = run_child(
+        ["-m", "bench._local_batch_child", *args],
         timeout=3600,
-        check=False,
+        cwd=before,
+        env=None if before is None else {"PYTHONPATH": str(ROOT)},
     )
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"child {' '.join(args)} exited {done.returncode}: {done.stderr[-3000:]}"
-        )
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    if not Path(result["local_judge_module"]).is_relative_to(before):
+    if before is not None and not Path(result["local_judge_module"]).is_relative_to(before):
         raise RuntimeError(f"the 'before' child imported {result['local_judge_module']}")
     return result
-
-
-def _wall(argv: list[str], before: Path | None) -> float:
-    env = {**os.environ, "PYTHONPATH": str(before)} if before is not None else dict(os.environ)
-    started = time.perf_counter()
-    subprocess.run(argv, cwd="/", env=env, check=True, capture_output=True, timeout=1800)
-    return time.perf_counter() - started
 
 
 # -- the benchmark --------------------------------------------------------------------------------
@@ -169,7 +152,8 @@ def run(ctx: Context, *, before_revision: str = BEFORE, rounds: int | None = Non
         for index in range(ctx.pick(rounds, 0)):
             order = ["after", "before"] if index % 2 == 0 else ["before", "after"]
             for which in order:
-                walls[which].append(_wall(demo, before if which == "before" else None))
+                env = {"PYTHONPATH": str(before)} if which == "before" else None
+                walls[which].append(wall(demo, env=env, timeout=1800))
         if walls["after"]:
             section.add(
                 paired(
