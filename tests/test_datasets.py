@@ -13,19 +13,22 @@ import pytest
 from structlog.testing import capture_logs
 
 from prin_guard import UsageError
-from prin_guard.eval import (
+from prin_guard.datasets import (
     DATASETS,
     load_aqua_rat,
     load_coinflip,
     load_commonsenseqa,
     load_dataset,
+    load_expertqa_claims,
     load_gsm8k,
     load_gsm8k_solutions,
     load_jsonl,
     load_last_letters,
+    load_llmbar,
     load_math,
     load_mathqa,
     load_mmlu,
+    load_mt_bench_human,
     load_multiarith,
     load_strategyqa,
     load_svamp,
@@ -295,9 +298,11 @@ def test_each_shipped_sample_loads_fully_by_name(name: str) -> None:
         assert all("same text" in reason for _, reason in skipped)
     else:
         assert skipped == []
-    assert 100 <= len(records) <= 200
+    # samples of a hundred or more; ExpertQA's answers and MT-Bench's pairs are long
+    assert 30 <= len(records) <= 200
     assert len({r.item.key for r in records}) == len(records)
     assert all(r.gold_known for r in records)
+    assert {r.item.task for r in records} == {DATASETS[name].task}
 
 
 def test_shipped_samples_are_prefixes_of_the_originals(shared_data: Path) -> None:
@@ -471,8 +476,8 @@ def test_malformed_generic_rows_are_skipped_with_readable_reasons(tmp_path: Path
     reasons = [reason for _, reason in skipped]
     assert reasons[0].startswith("not valid JSON")
     assert (
-        reasons[1]
-        == "unknown field 'contxt' (the fields are id, question, context, candidates, gold)"
+        reasons[1] == "unknown field 'contxt' (the fields are id, task, question, context, "
+        "response, candidates, gold)"
     )
     assert reasons[2] == "gold label 'C' is not a candidate label (A, B)"
     assert "same text" in reasons[3]
@@ -481,7 +486,7 @@ def test_malformed_generic_rows_are_skipped_with_readable_reasons(tmp_path: Path
     assert reasons[6] == "field 'candidates' is a string, not a list"
     assert reasons[7] == "the row is a list, not a JSON object"
     assert reasons[8].startswith("field 'gold' is a number")
-    assert reasons[9] == "question: Field required"
+    assert reasons[9] == "question: a choice item needs a question"
 
 
 def test_malformed_aqua_and_commonsenseqa_rows(tmp_path: Path) -> None:
@@ -709,3 +714,184 @@ def test_malformed_problem_rows(tmp_path: Path) -> None:
     skipped, on_skip = _collect()
     assert [p.answer for p in load_last_letters(letters, on_skip=on_skip)] == ["ab"]
     assert skipped == [(1, "missing field 'answer'")]
+
+
+# ------------------------------------------------------------------ pairwise and checklists
+
+
+def test_llmbar_natural_is_shipped_whole_as_pairs_of_the_shared_copy(shared_data: Path) -> None:
+    shipped = list(load_dataset("llmbar"))
+    full = list(load_llmbar(shared_data / "llmbar" / "natural.jsonl"))
+    original = shared_data / "llmbar" / "natural.jsonl"
+    assert sample_path("llmbar").read_bytes() == original.read_bytes()
+    assert [(r.item, r.gold) for r in shipped] == [(r.item, r.gold) for r in full]
+    assert len(shipped) == 100
+    first = shipped[0]
+    assert first.item.task == "pairwise"
+    assert first.item.id == "llmbar-natural-0"
+    assert first.item.question.startswith("Summarize the following content.")
+    assert first.item.labels == ("A", "B")
+    raw = json.loads((shared_data / "llmbar" / "natural.jsonl").read_text().splitlines()[0])
+    assert [c.text for c in first.item.candidates] == [raw["output_1"], raw["output_2"]]
+    assert first.gold == ({1: "A", 2: "B"}[raw["label"]],)
+    assert Counter(r.gold for r in shipped) == {("A",): 42, ("B",): 58}  # no ties
+
+
+def test_mt_bench_human_sample_is_a_prefix_and_the_full_file_has_no_ties(
+    shared_data: Path,
+) -> None:
+    original = shared_data / "llmbar" / "mt-bench-human.jsonl"
+    assert original.read_bytes().startswith(sample_path("mt-bench-human").read_bytes())
+    full = list(load_mt_bench_human(original))
+    assert len(full) == 200
+    assert Counter(r.gold for r in full) == {("A",): 101, ("B",): 99}
+    sample = list(load_dataset("mt-bench-human"))
+    assert [r.item for r in sample] == [r.item for r in full[: len(sample)]]
+    assert sample[0].item.id == "llmbar-mtbench-0"
+
+
+def test_llmbar_loader_reads_llmbars_own_json_list_and_refuses_other_labels(
+    tmp_path: Path,
+) -> None:
+    # LLMBar's dataset.json: one JSON list, "input" for the instruction, no ids
+    rows = [
+        {"input": "Say hi.", "output_1": "Hi!", "output_2": "Bye.", "label": 1},
+        {"input": "Say bye.", "output_1": "Hi!", "output_2": "Bye.", "label": "2"},
+        {"input": "Tie?", "output_1": "a", "output_2": "b", "label": 0},
+        {"input": "Same", "output_1": "a", "output_2": " a", "label": 1},
+    ]
+    path = tmp_path / "dataset.json"
+    path.write_text(json.dumps(rows, indent=2))
+    skipped, on_skip = _collect()
+    records = list(load_llmbar(path, on_skip=on_skip))
+    assert [(r.item.id, r.item.question, r.gold) for r in records] == [
+        ("llmbar-1", "Say hi.", ("A",)),
+        ("llmbar-2", "Say bye.", ("B",)),
+    ]
+    assert [reason for _, reason in skipped] == [
+        "label 0 is not 1 or 2 (the better output)",
+        "candidates: candidates 0 and 1 have the same text ' a'",
+    ]
+    assert [r.item.id for r in load_mt_bench_human(path, on_skip=on_skip)] == [
+        "mt-bench-human-1",
+        "mt-bench-human-2",
+    ]
+
+
+def _answer(claims: list[tuple[str, str, list[str]]]) -> dict[str, Any]:
+    return {
+        "answer_string": "An answer [1]. Another [2].",
+        "claims": [
+            {"claim_string": text, "support": support, "evidence": evidence}
+            for text, support, evidence in claims
+        ],
+    }
+
+
+def test_expertqa_answers_become_claim_checklists_with_expert_gold(tmp_path: Path) -> None:
+    row = {
+        "question": "Why?",
+        "answers": {
+            "rr_gs_gpt4": _answer(
+                [
+                    (" Supported [2].", "Complete", ["[2] https://b\n\nPassage two."]),
+                    ("Partly [1].", "Partial", ["[1] https://a\n\nPassage one."]),
+                    ("Cites nothing.", "Missing", []),
+                    ("Needs no support [1].", "N/A", ["[1] https://a\n\nPassage one."]),
+                    (
+                        "Half [1][2].",
+                        "Incomplete",
+                        ["[1] https://a\n\nPassage one.", "[2] https://b\n\nPassage two."],
+                    ),
+                ]
+            ),
+            "gpt4": _answer([("Bare URL [1].", "Complete", ["[1] https://a"])]),
+        },
+    }
+    path = _write(tmp_path / "expertqa.jsonl", [json.dumps(row)])
+    skipped, on_skip = _collect()
+    (record,) = load_expertqa_claims(path, on_skip=on_skip)
+    item = record.item
+    assert skipped == []  # a row's other systems are not reported: they cite URLs only
+    assert item.task == "checklist"
+    assert item.question == "Why?"
+    assert item.response == "An answer [1]. Another [2]."
+    # each cited passage once, in the order of its number
+    assert item.context == "[1] https://a\n\nPassage one.\n\n[2] https://b\n\nPassage two."
+    assert [c.text for c in item.candidates] == ["Supported [2].", "Partly [1].", "Half [1][2]."]
+    assert record.gold == ("A",)  # Complete only; N/A and Missing left out
+    assert re.fullmatch(r"expertqa-claims-[0-9a-f]{10}-rr_gs_gpt4", item.key)
+
+
+def test_expertqa_rows_without_passages_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    only_urls = {"question": "q", "answers": {"bing_chat": _answer([("c", "Complete", ["[1] u"])])}}
+    nothing = {
+        "question": "q2",
+        "answers": {"post_hoc_gs_gpt4": _answer([("c", "Missing", []), ("d", "N/A", ["[1] u"])])},
+    }
+    path = _write(tmp_path / "x.jsonl", [json.dumps(only_urls), json.dumps(nothing), "{bad"])
+    skipped, on_skip = _collect()
+    assert list(load_expertqa_claims(path, on_skip=on_skip)) == []
+    reasons = dict(skipped)
+    assert reasons[1].startswith("no answer with cited passages (systems bing_chat;")
+    assert reasons[2] == "post_hoc_gs_gpt4: no claim with cited passages and a support label"
+    assert reasons[3].startswith("not valid JSON")
+
+
+def test_expertqa_sample_ids_match_the_full_file(tmp_path: Path) -> None:
+    mirror = Path("/work/.mirror/chaitanyamalaviya+ExpertQA/repo")
+    if not mirror.is_dir():
+        pytest.skip("no ExpertQA snapshot here")
+    import subprocess
+
+    shown = subprocess.run(
+        ["git", "-C", str(mirror), "show", "HEAD:data/lfqa/rand_test.jsonl"],
+        capture_output=True,
+        check=False,
+    )
+    if shown.returncode:
+        pytest.skip("ExpertQA's rand_test.jsonl is not in the snapshot")
+    full_path = tmp_path / "rand_test.jsonl"
+    full_path.write_bytes(shown.stdout)
+    skipped, on_skip = _collect()
+    full = {r.item.id: r for r in load_expertqa_claims(full_path, on_skip=on_skip)}
+    assert len(full) == 151
+    assert len(skipped) == 219 - 151  # answers of gpt4 and bing_chat, and two without claims
+    assert sum(len(r.item.candidates) for r in full.values()) == 793
+    sample = list(load_dataset("expertqa-claims"))
+    assert len(sample) == 32
+    for record in sample:
+        assert full[record.item.id].item == record.item
+        assert full[record.item.id].gold == record.gold
+
+
+def test_generic_jsonl_reads_and_writes_pairwise_and_checklist_rows(tmp_path: Path) -> None:
+    rows = [
+        {"task": "pairwise", "question": "Say hi.", "candidates": ["Hi!", "Bye."], "gold": "A"},
+        {"task": "pairwise", "question": "Same?", "candidates": ["x", "y"], "gold": ["A", "B"]},
+        {
+            "task": "checklist",
+            "response": "Paris, 3M people.",
+            "context": "Paris has 2.1M people.",
+            "candidates": [{"text": "in Paris", "weight": 2}, "3M people"],
+            "gold": ["A"],
+        },
+    ]
+    path = _write(tmp_path / "tasks.jsonl", [json.dumps(r) for r in rows])
+    records = list(load_jsonl(path))
+    assert [(r.item.task, r.gold) for r in records] == [
+        ("pairwise", ("A",)),
+        ("pairwise", ("A", "B")),
+        ("checklist", ("A",)),
+    ]
+    assert records[2].item.candidates[0].weight == 2.0
+    out = tmp_path / "out.jsonl"
+    write_jsonl(records, out)
+    assert [(r.item, r.gold) for r in load_jsonl(out)] == [(r.item, r.gold) for r in records]
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row.get("task") for row in written] == ["pairwise", "pairwise", "checklist"]
+    assert written[2]["response"] == "Paris, 3M people."
+    # a choice row is written as it always was: no task field
+    choice = list(load_dataset("mathqa", limit=1))
+    write_jsonl(choice, out)
+    assert "task" not in json.loads(out.read_text())

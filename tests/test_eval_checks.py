@@ -18,11 +18,11 @@ import pytest
 from prin_guard import Guard, GuardOptions, Item, UsageError
 from prin_guard import eval as evaluation
 from prin_guard.cache import MemoryCache
-from prin_guard.eval import LabeledItem
+from prin_guard.datasets import LabeledItem
+from prin_guard.eval import EvalConfig, EvalSummary
 from prin_guard.eval._report import Run, load_run, write_report
-from prin_guard.eval._runner import EvalConfig, run_eval
+from prin_guard.eval._run import run_eval
 from prin_guard.eval._summary import summarize
-from prin_guard.eval._summary_models import EvalSummary
 from prin_guard.judges import JudgeResponse, Message, ScriptedJudge
 
 NEGATIVE = ("incorrect", "wrong", "inappropriate", "inaccurate", "invalid")

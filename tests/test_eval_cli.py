@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fault_server import Behaviour, FaultServer, RecordedRequest, ok
 
-from prin_guard.eval._datasets import Problem
+from prin_guard.datasets import Problem
 from prin_guard.eval._pool import final_answer, pool_item, same_answer
 
 FAST = ["--analyses", "none", "--methods", "direct,reverse,synergy", "--mitigation", "none"]
@@ -90,6 +90,46 @@ def test_rerun_resumes_from_the_sqlite_cache_without_judge_calls(tmp_path: Path)
         assert len(server.chat_requests) == first
     summary = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert summary["cost"]["judge_calls"] == 0
+
+
+def test_eval_of_pairs_skips_the_multiple_choice_analyses_with_a_note(tmp_path: Path) -> None:
+    def first_is_better(request: RecordedRequest) -> Behaviour:
+        return ok("Answer: B" if "please output the worse one." in request.prompt else "Answer: A")
+
+    with FaultServer(first_is_better) as server:
+        out = _cli(
+            "eval",
+            "llmbar",
+            "--limit",
+            "3",
+            "--judge",
+            "openai/test",
+            "--api-base",
+            server.base_url,
+            "--cache",
+            "memory",
+            "--out",
+            "run",
+            "--analyses",
+            "paraphrase",
+            "--mitigation",
+            "none",
+            "--checks",
+            "reverse,order",
+            cwd=tmp_path,
+        )
+        assert out.returncode == 0, out.stderr
+        assert len(server.chat_requests) == 3 * 4  # both questions, in both orders
+    assert "self_consistency not measured (choice only: " in out.stderr
+    assert "paraphrase not measured (choice only: " in out.stderr
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["task"] == "pairwise"
+    assert set(summary["run"]["not_measured"]) == {"self_consistency", "paraphrase"}
+    # output 1 is the better one in natural-0..2, and this judge names the first shown:
+    # right in the item's order, and every answer moves with the swap
+    assert summary["pairwise"]["winner_accuracy"] == 1.0
+    assert summary["pairwise"]["first_shown_wins"] == 1.0
+    assert summary["checks"]["flag_quality"]["order_sensitive"]["share_flagged"] == 1.0
 
 
 def test_eval_checks_order_asks_the_base_verdict_again_and_reports_it(tmp_path: Path) -> None:
@@ -214,10 +254,13 @@ def test_malformed_rows_are_reported_and_the_run_continues(tmp_path: Path) -> No
 
 
 def test_unknown_dataset_and_missing_file_list_what_is_available(tmp_path: Path) -> None:
-    out = _cli("eval", "nosuchset", cwd=tmp_path)
+    # A litellm judge, never called: the default (the bundled model) is loaded before
+    # the dataset is looked at, which costs seconds and makes a test a `model` one.
+    judge = ("--judge", "openai/test", "--api-base", "http://127.0.0.1:9/v1")
+    out = _cli("eval", "nosuchset", *judge, cwd=tmp_path)
     assert out.returncode == 2
     assert "available: mathqa, aqua-rat" in out.stderr
-    out = _cli("eval", "mathqa", "--path", "missing.jsonl", cwd=tmp_path)
+    out = _cli("eval", "mathqa", "--path", "missing.jsonl", *judge, cwd=tmp_path)
     assert out.returncode == 2
     assert "no such file" in out.stderr
 

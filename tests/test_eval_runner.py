@@ -13,11 +13,11 @@ import pytest
 
 from prin_guard import UsageError
 from prin_guard.cache import MemoryCache, SQLiteCache
-from prin_guard.eval import LabeledItem, load_jsonl
+from prin_guard.datasets import LabeledItem, load_jsonl
+from prin_guard.eval import EvalConfig, EvalSummary
 from prin_guard.eval._report import Run, load_run, write_report
-from prin_guard.eval._runner import EvalConfig, run_eval, subsample_options
+from prin_guard.eval._run import run_eval, subsample_options
 from prin_guard.eval._summary import summarize
-from prin_guard.eval._summary_models import EvalSummary
 from prin_guard.judges import ScriptedJudge
 
 NEGATIVE = ("incorrect", "wrong", "inappropriate", "inaccurate", "invalid")

@@ -18,15 +18,10 @@ import pytest
 from pydantic import ValidationError
 
 from prin_guard import UsageError
+from prin_guard.eval import EvalSummary
 from prin_guard.eval._report import Run, load_run, write_report
 from prin_guard.eval._summary import summarize
-from prin_guard.eval._summary_models import (
-    ConfigSummary,
-    EvalRunConfig,
-    EvalRunInfo,
-    EvalSummary,
-    MethodScore,
-)
+from prin_guard.eval._summary_models import ConfigSummary, EvalRunConfig, EvalRunInfo, MethodScore
 
 DATA = Path(__file__).parent / "data" / "summary"
 EVAL_RUNS = ("eval_full", "eval_small", "eval_failed")

@@ -6,15 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-from prin_guard import Flag, Guard, Item, UsageError
-from prin_guard.eval import LabeledItem
+from prin_guard import Flag, Guard, Item, MemoryCache, UsageError
+from prin_guard.datasets import LabeledItem
 from prin_guard.judges import ScriptedJudge
 from prin_guard.probe import Probe
-from prin_guard.probe._run import probe_summary, run_probe, write_probe_report
+from prin_guard.probe._report import write_probe_report
+from prin_guard.probe._run import run_probe
+from prin_guard.probe._summary import probe_summary
 
 ITEM = Item(question="Is the sky blue?", candidates=["Yes", "No"], id="sky")
 
@@ -118,6 +121,31 @@ def test_probe_calls_are_cached_like_legs() -> None:
     )
 
 
+class KeyRecorder(MemoryCache):
+    """A memory cache that remembers every key written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: set[str] = set()
+
+    async def set_many(self, entries: Mapping[str, str]) -> None:
+        self.written |= set(entries)
+        await super().set_many(entries)
+
+
+def test_follow_up_rounds_keep_their_cache_keys() -> None:
+    # A follow-up is keyed by the judge and the whole conversation, the paper's text
+    # included: a key that moves makes every cached follow-up a miss. These are the
+    # keys written before that text became package data.
+    plain, probed = KeyRecorder(), KeyRecorder()
+    Guard(ScriptedJudge("Answer: A", "Answer: B"), cache=plain).check(ITEM)
+    Guard(ScriptedJudge("Answer: A", "Answer: B"), probe="closed", cache=probed).check(ITEM)
+    assert probed.written - plain.written == {
+        "prin_guard:v1:6f7bb9c1978fe3361945e99b48686814cb0c31cd57927168a37679f1d11bdddd",
+        "prin_guard:v1:ae3754057e008afc5c5779f85be122ce611f69659948da3957c7c1977b88470d",
+    }
+
+
 def test_guard_rejects_probe_placements_that_change_the_first_question() -> None:
     with pytest.raises(UsageError, match="follow-ups"):
         Guard(ScriptedJudge(), probe=Probe(mitigations=("few_shot",)))
@@ -209,7 +237,7 @@ def test_direct_form_runs_each_type_in_its_own_conversation(tmp_path: Path) -> N
 @pytest.mark.model
 def test_real_probe_of_the_bundled_model_on_strategyqa(shared_data: Path, tmp_path: Path) -> None:
     from prin_guard import LocalJudge
-    from prin_guard.eval import load_dataset
+    from prin_guard.datasets import load_dataset
 
     records = list(
         load_dataset("strategyqa", path=shared_data / "strategyqa" / "task.json", limit=3)

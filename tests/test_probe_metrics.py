@@ -5,10 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import UsageError
-from prin_guard.probe import (
+from prin_guard.probe import FollowUpForm, FollowUpType
+from prin_guard.probe._metrics import (
     ConsistencyMetrics,
-    FollowUpForm,
-    FollowUpType,
     MetricsKey,
     ProbeRecord,
     accuracy_after,

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from prin_guard.probe import ProbeSummary
 from prin_guard.probe._report import write_probe_report
-from prin_guard.probe._run import probe_summary as probe_summary_from_run
-from prin_guard.probe._summary import FollowUpMetrics, ProbeRunInfo, ProbeSummary, probe_summary
+from prin_guard.probe._summary import FollowUpMetrics, ProbeRunInfo, probe_summary
 
 DATA = Path(__file__).parent / "data" / "summary"
 PROBE_RUNS = ("probe_progressive", "probe_direct")
@@ -85,7 +85,3 @@ def test_run_info_is_kept_as_given_and_read_for_the_prompt_set() -> None:
     assert summary.run.model_extra == {"note": [1, 2]}
     # the prompt set only labels the records: the numbers are the same
     assert summary.by_type == probe_summary(records, run=ProbeRunInfo()).by_type
-
-
-def test_the_probe_runner_module_still_offers_the_summary() -> None:
-    assert probe_summary_from_run is probe_summary

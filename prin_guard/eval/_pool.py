@@ -30,7 +30,7 @@ from prin_guard._models import Candidate, Item, Message
 from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache
-from prin_guard.eval._datasets import (
+from prin_guard.datasets import (
     LabeledItem,
     Problem,
     SkipHandler,

@@ -3,10 +3,11 @@
 A report is built from one or more run summaries as a list of sections (a
 title, a sentence saying how to read it, a table, maybe a plot); the Markdown
 and HTML renderers only lay those sections out. Each section is one function of
-the runs below (the checks' sections in ``_report_checks``), returning None
-when no run measured what it shows; :func:`write_report` lists them in report
-order. Two or more runs give one
-report with a column (and a plot series) per run: two judges side by side, or
+the runs below, returning None when no run measured what it shows;
+:func:`write_report` lists them in report order. The sections on a verdict's
+checks return None when no run has a ``checks`` summary (runs made before verdicts
+recorded their checks), so those runs' reports are unchanged. Two or more runs give
+one report with a column (and a plot series) per run: two judges side by side, or
 one judge before and after a prompt change.
 
 Plots are matplotlib PNGs embedded in the HTML as data URIs (and written next to
@@ -15,7 +16,6 @@ the Markdown, which links them).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from prin_guard._exceptions import UsageError
+from prin_guard._runs import Section, num, pct, read_records, write_files
 from prin_guard.eval._plots import (
     accuracy_plot,
     coverage_plot,
@@ -31,25 +32,28 @@ from prin_guard.eval._plots import (
     method_score,
     options_plot,
     prin_plot,
-)
-from prin_guard.eval._render import Section, num, pct, write_files
-from prin_guard.eval._report_checks import (
-    checks_section,
-    position_section,
-    signal_coverage_section,
-    signal_section,
+    signal_plot,
 )
 from prin_guard.eval._summary import summarize
 from prin_guard.eval._summary_models import (
+    ChecklistSummary,
+    ChecksSummary,
+    ConfidenceSummary,
     CostSummary,
     EvalRunConfig,
     EvalRunInfo,
     EvalSummary,
     FlagQualitySummary,
+    FlagSignalSummary,
     MethodScore,
     OptionCountPrin,
+    OrderSummary,
+    PairwiseSummary,
+    PanelSummary,
     RepeatsSummary,
+    ScoreSignalSummary,
     SelfConsistencySummary,
+    SignalPoint,
 )
 
 __all__ = ["Run", "load_run", "write_report"]
@@ -82,8 +86,7 @@ def load_run(path: str | Path) -> Run:
     run_info = EvalRunInfo()
     if summary_file.is_file():
         run_info = _read_summary(summary_file).run
-    records = [json.loads(line) for line in items.read_text(encoding="utf-8").splitlines() if line]
-    summary = summarize(records, run=run_info)
+    summary = summarize(read_records(items), run=run_info)
     return Run(name=run_info.name or folder.name, path=folder, summary=summary)
 
 
@@ -125,8 +128,10 @@ def run_section(runs: Sequence[Run]) -> Section:
         ["", *[run.name for run in runs]],
     )
     configs = [r.summary.run.config or EvalRunConfig() for r in runs]
+    section.rows.append(["dataset", *[config.dataset or "–" for config in configs]])
+    if any(r.summary.task != "choice" for r in runs):
+        section.rows.append(["task", *[r.summary.task for r in runs]])
     section.rows += [
-        ["dataset", *[config.dataset or "–" for config in configs]],
         ["judge", *[_judge_name(config.judge) for config in configs]],
         ["items judged", *[f"{r.summary.items_judged} of {r.summary.items}" for r in runs]],
         ["items failed (judge error)", *[str(r.summary.items_failed) for r in runs]],
@@ -186,13 +191,26 @@ def accuracy_section(runs: Sequence[Run]) -> Section | None:
     if not configs:
         return None
     set_valued = any(r.summary.set_valued_gold for r in runs)
+    tasks = {r.summary.task for r in runs}
+    per_task = ""
+    if "pairwise" in tasks:
+        per_task += (
+            " Pairwise items: the right winner (a tie is right only where the gold is one; "
+            "a verdict naming no winner is wrong)."
+        )
+    if "checklist" in tasks:
+        per_task += (
+            " Checklist items: the exact met set; in brackets the share of candidates on "
+            "the gold's side."
+        )
     section = Section(
         "Accuracy by method",
         "Exact match of the chosen set with the gold set, in percent (the paper's "
         "Table 7). Direct: the direct answer. Reverse: all − the reverse answer. "
         "Synergy: what both agree on (prin-guard's verdict). Self-consistency: a "
         "strict majority of sampled direct answers"
-        + ("; F1 is the mean per-item F1 against the gold set." if set_valued else "."),
+        + ("; F1 is the mean per-item F1 against the gold set." if set_valued else ".")
+        + per_task,
         ["method", "mitigation", *[run.name for run in runs]],
         figure="accuracy_by_method.png",
         png=accuracy_plot(runs, configs),
@@ -337,6 +355,352 @@ def coverage_section(runs: Sequence[Run]) -> Section | None:
     return section
 
 
+# -- the checks' sections ---------------------------------------------------------
+
+_LEGS = {
+    "direct": "direct",
+    "reverse": "reverse",
+    "direct_permuted": "direct, second order",
+    "reverse_permuted": "reverse, second order",
+}
+_SCORES = {
+    "prin": "PRIN",
+    "order_inconsistency": "order inconsistency",
+    "panel_agreement": "panel agreement",
+    "confidence": "confidence",
+}
+# most points of one curve in the coverage table (the plot shows them all)
+_CURVE_ROWS = 10
+
+
+def _checks(runs: Sequence[Run]) -> list[tuple[str, ChecksSummary]]:
+    return [(run.name, run.summary.checks) for run in runs if run.summary.checks is not None]
+
+
+def _both(a: float | None, b: float | None) -> str:
+    return f"{pct(a)} / {pct(b)}"
+
+
+def _order_cells(order: OrderSummary) -> dict[str, str]:
+    return {
+        "order inconsistency (%)": pct(order.inconsistency),
+        "order inconsistency, direct / reverse leg (%)": _both(order.direct, order.reverse),
+        "answer changed in the second order (%)": pct(order.changed_rate),
+        "flagged order_sensitive (%)": pct(order.flag_rate),
+    }
+
+
+def _panel_cells(panel: PanelSummary) -> dict[str, str]:
+    return {
+        "panel members": ", ".join(panel.members),
+        "Fleiss' kappa": num(panel.kappa),
+        "observed / chance agreement (%)": _both(
+            panel.observed_agreement, panel.expected_agreement
+        ),
+        "members' answers abstaining (%)": pct(panel.abstention_rate),
+        "flagged panel_split (%)": pct(panel.split_rate),
+        "accuracy of each member (%)": ", ".join(
+            f"{name} {pct(accuracy)}" for name, accuracy in panel.member_accuracy.items()
+        ),
+    }
+
+
+def _confidence_cells(confidence: ConfidenceSummary) -> dict[str, str]:
+    return {
+        "verdicts with a confidence": str(confidence.verdicts),
+        "mean confidence": num(confidence.mean),
+        "confidence min / 25% / median / 75% / max": " / ".join(
+            num(q, 2) for q in confidence.quartiles
+        ),
+        "flagged low_confidence (%)": pct(confidence.low_rate),
+    }
+
+
+def checks_section(runs: Sequence[Run]) -> Section | None:
+    """What the order check, a panel and the judge's confidence say about the verdicts."""
+    measured = _checks(runs)
+    if not measured:
+        return None
+    parts = ["Measured on the base verdicts (no mitigation)."]
+    if any(c.order for _, c in measured):
+        parts.append(
+            "Order inconsistency: 1 − F1 of the answer and the answer with the candidates "
+            "shown in a second order (a verdict's is the larger of its two legs'); 0 means "
+            "the order never mattered."
+        )
+    if any(c.panel for _, c in measured):
+        parts.append(
+            "Fleiss' kappa: the panel members' agreement on each candidate beyond chance "
+            "(1 perfect, 0 chance); a member that abstained rates none of that item's "
+            "candidates."
+        )
+    if any(c.confidence for _, c in measured):
+        parts.append(
+            "Confidence: the judge's own probability of the answer it wrote (the lowest "
+            "over a verdict's legs), not a calibrated probability of being right."
+        )
+    section = Section("Checks", " ".join(parts), ["", *[name for name, _ in measured]])
+    columns: list[dict[str, str]] = [{"checks run": ", ".join(c.checks)} for _, c in measured]
+    for cells, (_, checks) in zip(columns, measured, strict=True):
+        if checks.order is not None:
+            cells.update(_order_cells(checks.order))
+        if checks.panel is not None:
+            cells.update(_panel_cells(checks.panel))
+        if checks.confidence is not None:
+            cells.update(_confidence_cells(checks.confidence))
+    labels: list[str] = []
+    for cells in columns:
+        labels += [label for label in cells if label not in labels]
+    for label in labels:
+        section.rows.append([label, *[cells.get(label, "–") for cells in columns]])
+    return section
+
+
+def position_section(runs: Sequence[Run]) -> Section | None:
+    """How often each leg names the candidate shown first."""
+    measured = _checks(runs)
+    if not any(c.position_bias for _, c in measured):
+        return None
+    section = Section(
+        "Position bias",
+        "Share of each leg's answers naming the candidate shown first, against the share "
+        "a judge blind to position would reach with answers of the same sizes (expected). "
+        "A first-shown share well above expected in the direct and reverse legs is a "
+        "preference for the first position or for that candidate; the second-order legs "
+        "tell them apart. There the candidates are shown in another order: a judge with "
+        "a position bias still names whatever is shown first (first-shown share stays "
+        "high, the item's first candidate falls to about its expected share); a judge "
+        "preferring that candidate's content follows it to its new place (the item's "
+        "first candidate keeps the share it had in the direct leg)."
+        + (
+            " Pairwise items: only the answers naming one response count (a tie names both), "
+            "so a judge blind to position names the first shown half the time."
+            if any(r.summary.task == "pairwise" for r in runs)
+            else ""
+        ),
+        [
+            "leg",
+            "run",
+            "answers",
+            "names the first shown (%)",
+            "expected (%)",
+            "names the item's first candidate (%)",
+        ],
+    )
+    for key, label in _LEGS.items():
+        for name, checks in measured:
+            share = checks.position_bias.get(key)
+            if share is None:
+                continue
+            section.rows.append(
+                [
+                    label,
+                    name,
+                    str(share.answers),
+                    pct(share.first_shown),
+                    pct(share.expected),
+                    pct(share.first_shown if share.item_first is None else share.item_first),
+                ]
+            )
+    return section
+
+
+def _flag_row(label: str, name: str, q: FlagSignalSummary) -> list[str]:
+    return [
+        label,
+        name,
+        str(q.flagged + q.unflagged),
+        pct(q.share_flagged),
+        pct(q.error_rate_flagged),
+        pct(q.error_rate_unflagged),
+        num(q.lift, 2),
+        num(q.auroc),
+    ]
+
+
+def _score_row(label: str, name: str, q: ScoreSignalSummary) -> list[str]:
+    return [label, name, str(q.verdicts), "–", "–", "–", "–", num(q.auroc)]
+
+
+def signal_section(runs: Sequence[Run]) -> Section | None:
+    """Error rates of flagged and unflagged verdicts per flag, and every signal's AUROC."""
+    measured = _checks(runs)
+    if not measured:
+        return None
+    section = Section(
+        "Flag quality by signal",
+        "Does a signal mean the verdict is likelier wrong (its set is not the gold set)? "
+        "For each flag, and for any flag: the share of verdicts flagged, the error rate "
+        "(%) of flagged and unflagged verdicts, the lift (how many times likelier a "
+        "flagged verdict is wrong) and the AUROC of the flag. For each score, the AUROC "
+        "as a predictor of a wrong verdict, higher PRIN and order inconsistency and lower "
+        "agreement and confidence counting as riskier (1 perfect, 0.5 chance). Items with "
+        "unknown gold are left out.",
+        [
+            "signal",
+            "run",
+            "verdicts",
+            "flagged (%)",
+            "error when flagged (%)",
+            "error when not flagged (%)",
+            "lift",
+            "AUROC",
+        ],
+        figure="coverage_by_signal.png",
+        png=signal_plot(runs),
+    )
+    flags: list[str] = []
+    for _, checks in measured:
+        flags += [flag for flag in checks.flag_quality if flag not in flags]
+    flags.sort(key=lambda flag: flag == "any")
+    for flag in flags:
+        for name, checks in measured:
+            if flag in checks.flag_quality:
+                label = "any flag" if flag == "any" else flag
+                section.rows.append(_flag_row(label, name, checks.flag_quality[flag]))
+    for score, label in _SCORES.items():
+        for name, checks in measured:
+            if score in checks.score_quality:
+                section.rows.append(_score_row(label, name, checks.score_quality[score]))
+    return section
+
+
+def _thin(points: Sequence[SignalPoint], most: int) -> list[SignalPoint]:
+    """At most ``most`` points, evenly spread, the first and last kept."""
+    if len(points) <= most:
+        return list(points)
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
+def signal_coverage_section(runs: Sequence[Run]) -> Section | None:
+    """Coverage and accuracy when accepting verdicts in order of each score."""
+    measured = _checks(runs)
+    if not any(q.coverage_curve for _, c in measured for q in c.score_quality.values()):
+        return None
+    section = Section(
+        "Coverage by signal",
+        "Accept verdicts in order of a score, safest first: the share of all verdicts "
+        "accepted (coverage) and the accuracy of those accepted. A verdict without the "
+        f"score is never accepted. At most {_CURVE_ROWS} points per curve, evenly spread; "
+        "the plot above shows them all.",
+        ["signal", "run", "accept when", "coverage (%)", "accuracy (%)", "kept"],
+    )
+    for score, label in _SCORES.items():
+        for name, checks in measured:
+            quality = checks.score_quality.get(score)
+            if quality is None:
+                continue
+            sign = "≤" if quality.riskier == "higher" else "≥"
+            for point in _thin(quality.coverage_curve, _CURVE_ROWS):
+                section.rows.append(
+                    [
+                        label,
+                        name,
+                        f"{sign} {num(point.threshold, 2)}",
+                        pct(point.coverage),
+                        pct(point.accuracy),
+                        str(point.kept),
+                    ]
+                )
+    return section
+
+
+# -- the tasks ----------------------------------------------------------------------
+
+
+def pairwise_section(runs: Sequence[Run]) -> Section | None:
+    """Who wins, how often the judge decides, and how often the first response wins."""
+    measured = [(r.name, r.summary.pairwise) for r in runs if r.summary.pairwise is not None]
+    if not measured:
+        return None
+    section = Section(
+        "Pairwise verdicts",
+        "The base configuration's verdicts on pairs of responses. A verdict names a winner "
+        "when both answers agree on it (the better one is not also called the worse), a tie "
+        "when both call the responses equal, and neither when they contradict each other "
+        "or an answer could not be read: those pairs are the ones the judge could not "
+        "decide. First shown wins: of the direct answers naming one response, the share "
+        "naming the one shown first; with the order check over both orders, where a judge "
+        "blind to position gives 50%.",
+        ["", *[name for name, _ in measured]],
+    )
+    rows: list[tuple[str, Callable[[PairwiseSummary], str]]] = [
+        ("verdicts (with gold)", lambda p: f"{p.verdicts} ({p.scored})"),
+        ("winner accuracy (%)", lambda p: pct(p.winner_accuracy)),
+        ("accuracy when a winner is named (%)", lambda p: pct(p.accuracy_when_decided)),
+        ("a winner named (%)", lambda p: pct(p.decided_rate)),
+        ("tie (%)", lambda p: pct(p.tie_rate)),
+        ("not decided (%)", lambda p: pct(p.undecided_rate)),
+        (
+            "first shown wins (%) / blind to position (%)",
+            lambda p: (
+                f"{pct(p.first_shown_wins)} / {pct(p.expected_first_shown)}"
+                + (" (both orders)" if p.both_orders else " (item order only)")
+            ),
+        ),
+        ("direct answers naming one response", lambda p: str(p.first_shown_answers)),
+        ("gold winner shown first in the item's order (%)", lambda p: pct(p.gold_first_shown)),
+    ]
+    for label, cell in rows:
+        section.rows.append([label, *[cell(block) for _, block in measured]])
+    return section
+
+
+def checklist_section(runs: Sequence[Run]) -> Section | None:
+    """Criteria or claims: each candidate, and the met set as a whole."""
+    measured = [(r.name, r.summary.checklist) for r in runs if r.summary.checklist is not None]
+    if not measured:
+        return None
+    section = Section(
+        "Checklist verdicts",
+        "The base configuration's verdicts on checklists (criteria met, claims supported). "
+        "Exact set: the met set is the gold set (the error calibration bounds). Per "
+        "candidate: the share of criteria or claims on the gold's side. False met: of the "
+        "candidates the gold says are not met, the share called met; missed: of those met, "
+        "the share not called met (a contradicted candidate is not called met). Score: the "
+        "weighted share met.",
+        ["", *[name for name, _ in measured]],
+    )
+    rows: list[tuple[str, Callable[[ChecklistSummary], str]]] = [
+        ("items (with gold)", lambda c: f"{c.verdicts} ({c.scored})"),
+        ("candidates", lambda c: str(c.candidates)),
+        ("exact set accuracy (%)", lambda c: pct(c.exact_accuracy)),
+        ("per-candidate accuracy (%)", lambda c: pct(c.per_candidate_accuracy)),
+        ("false met (%)", lambda c: pct(c.false_met)),
+        ("missed (%)", lambda c: pct(c.missed)),
+        ("contradicted candidates (%)", lambda c: pct(c.contradicted_rate)),
+        ("mean score / gold score", lambda c: f"{num(c.mean_score)} / {num(c.mean_gold_score)}"),
+        ("mean score error", lambda c: num(c.score_error)),
+    ]
+    for label, cell in rows:
+        section.rows.append([label, *[cell(block) for _, block in measured]])
+    return section
+
+
+def not_measured_section(runs: Sequence[Run]) -> Section | None:
+    """Methods and analyses asked for that the run's task does not have."""
+    notes = [
+        (r.name, name, why)
+        for r in runs
+        for name, why in (r.summary.run.not_measured or {}).items()
+    ]
+    if not notes:
+        return None
+    section = Section(
+        "Not measured",
+        "Asked for, but not part of this task's evaluation (they are the PRIN paper's "
+        "analyses of multiple-choice answers).",
+        ["run", "method or analysis", "why"],
+    )
+    for run, name, why in notes:
+        section.rows.append([run, name, why])
+    return section
+
+
+# -- failures ---------------------------------------------------------------------
+
+
 def failures_section(runs: Sequence[Run]) -> Section | None:
     """Items whose judge failed, left out of every metric."""
     failures = [(r.name, f) for r in runs for f in r.summary.failures]
@@ -356,6 +720,8 @@ _SECTIONS: tuple[Callable[[Sequence[Run]], Section | None], ...] = (
     run_section,
     prin_section,
     accuracy_section,
+    pairwise_section,
+    checklist_section,
     paraphrase_section,
     inconsistency_section,
     repeats_section,
@@ -366,6 +732,7 @@ _SECTIONS: tuple[Callable[[Sequence[Run]], Section | None], ...] = (
     position_section,
     signal_section,
     signal_coverage_section,
+    not_measured_section,
     failures_section,
 )
 
@@ -396,6 +763,9 @@ def _acc_cell(block: MethodScore | SelfConsistencySummary | None, set_valued: bo
     cell = pct(block.accuracy)
     if set_valued and block.f1 is not None:
         cell += f" (F1 {pct(block.f1)})"
+    per_candidate = getattr(block, "per_candidate", None)
+    if per_candidate is not None:
+        cell += f" [per candidate {pct(per_candidate)}]"
     return cell
 
 
@@ -422,6 +792,3 @@ def _ordered_union(groups: Iterable[Iterable[str]]) -> list[str]:
             if key not in out:
                 out.append(key)
     return out
-
-
-# -- plots ------------------------------------------------------------------------

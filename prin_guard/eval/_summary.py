@@ -9,20 +9,37 @@ every metric. Items with unknown gold (generic JSONL ``"gold": null``) count for
 PRIN and inconsistency metrics but not for accuracy.
 
 The summary is an :class:`~prin_guard.eval._summary_models.EvalSummary`; its JSON
-dump is what ``summary.json`` holds. Its ``checks`` section (order inconsistency,
-position bias, panel agreement, confidence, every signal's quality) comes from
-:mod:`prin_guard.eval._summary_checks`, for records whose verdicts record their
-checks. A panel's verdict has no direct or reverse leg of its own: its direct,
-reverse and synergy sets are what a strict majority of all its members' sets hold.
+dump is what ``summary.json`` holds. A panel's verdict has no direct or reverse leg
+of its own: its direct, reverse and synergy sets are what a strict majority of all
+its members' sets hold.
+
+The ``checks`` section (order inconsistency, position bias, panel agreement,
+confidence, every signal's quality) is written for records whose verdicts record
+their checks, and measured on the base configuration's verdicts (the only ones the
+runner asks in a second order). There a verdict is wrong when its ``correct`` set
+(what the guard hands the caller, under its policy) is not the gold set
+(:func:`~prin_guard._acceptance.verdict_wrong`, the one definition: the options, the
+winner, the met set); items with unknown gold count for every rate and distribution
+but not for flag and score quality. The metrics and their edge cases are those of
+:mod:`prin_guard.eval._metrics`.
+
+Tasks. A pairwise run's summary has a ``pairwise`` section (winner accuracy, ties,
+undecided pairs, how often the response shown first wins), a checklist run's a
+``checklist`` one (per-candidate and exact-set accuracy, false "met" and missed
+candidates, scores). For pairwise items the position-bias table counts only the
+answers naming one response (a tie names both, which says nothing of position).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from prin_guard._models import Flag
+from prin_guard._acceptance import candidate_errors, verdict_wrong
+from prin_guard._decide import SIGNALS, f1
+from prin_guard._models import Flag, Scores
+from prin_guard._runs import Failure
 from prin_guard.eval._metrics import (
     FlagQuality,
     accuracy,
@@ -30,29 +47,44 @@ from prin_guard.eval._metrics import (
     coverage_curve,
     distinct_ratio,
     flag_quality,
+    flag_signal,
+    fleiss_kappa,
     mean,
     mean_f1,
     mean_std,
+    position_share,
+    quantile,
     self_consistency,
+    signal_auroc,
+    signal_curve,
 )
-from prin_guard.eval._summary_checks import checks_block, verdict_legs
 from prin_guard.eval._summary_models import (
+    ChecklistSummary,
+    ChecksSummary,
+    ConfidenceSummary,
     ConfigSummary,
     CostSummary,
     CurvePoint,
     EvalRunConfig,
     EvalRunInfo,
     EvalSummary,
-    Failure,
     FlagCounts,
     FlagQualitySummary,
+    FlagSignalSummary,
     MethodScore,
     OptionCountPrin,
+    OrderSummary,
+    PairwiseSummary,
+    PanelSummary,
+    PositionSummary,
     RepeatsSummary,
+    ScoreSignalSummary,
     SelfConsistencySummary,
+    SignalPoint,
 )
 
-__all__ = ["summarize"]
+__all__ = ["checklist_block", "pairwise_block", "record_task", "summarize", "verdict_legs"]
+
 
 _BASE = "none"
 
@@ -104,8 +136,19 @@ def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def _per_candidate(
+    records: Sequence[Mapping[str, Any]], chosen: Sequence[Sequence[str]]
+) -> float | None:
+    """Share of all candidates put on the gold's side."""
+    total = sum(len(r["labels"]) for r in records)
+    errors = sum(
+        candidate_errors(r["labels"], c, r["gold"]) for r, c in zip(records, chosen, strict=True)
+    )
+    return 1.0 - errors / total if total else None
+
+
 def _config_block(
-    records: Sequence[Mapping[str, Any]], key: str, set_valued: bool
+    records: Sequence[Mapping[str, Any]], key: str, set_valued: bool, task: str = "choice"
 ) -> ConfigSummary:
     verdicts = [r["configs"][key] for r in records]
     scored = [(r, v) for r, v in zip(records, verdicts, strict=True) if r.get("gold_known", True)]
@@ -113,9 +156,13 @@ def _config_block(
     methods: dict[str, MethodScore] = {}
     for method in ("direct", "reverse", "synergy"):
         chosen = [_method_sets(v)[method] for _, v in scored]
+        extra: dict[str, Any] = {}
+        if task == "checklist":
+            extra["per_candidate"] = _round(_per_candidate([r for r, _ in scored], chosen))
         methods[method] = MethodScore(
             accuracy=_round(accuracy(chosen, golds)),
             f1=_round(mean_f1(chosen, golds)) if set_valued else None,
+            **extra,
         )
     flags: Counter[str] = Counter()
     for verdict in verdicts:
@@ -148,7 +195,7 @@ def _flag_quality_block(records: Sequence[Mapping[str, Any]], key: str) -> FlagQ
     scored = [r for r in records if r.get("gold_known", True)]
     verdicts = [r["configs"][key] for r in scored]
     wrong = [
-        set(_method_sets(v)["synergy"]) != set(r["gold"])
+        verdict_wrong(_method_sets(v)["synergy"], r["gold"])
         for r, v in zip(scored, verdicts, strict=True)
     ]
     flagged = [Flag.INCONSISTENT.value in v["flags"] for v in verdicts]
@@ -260,16 +307,23 @@ def summarize(
     }
     if not ok:
         return EvalSummary(**fields)
+    task = record_task(ok[0])
+    if task != "choice":  # a choice run's summary is what it always was
+        fields["task"] = task
     set_valued = any(len(r["gold"]) != 1 for r in ok)
     fields["set_valued_gold"] = set_valued
     keys = list(ok[0]["configs"])
-    fields["configs"] = {key: _config_block(ok, key, set_valued) for key in keys}
+    fields["configs"] = {key: _config_block(ok, key, set_valued, task) for key in keys}
     base = _BASE if _BASE in keys else keys[0]
     fields["base_config"] = base
     fields["flag_quality"] = _flag_quality_block(ok, base)
     checks = checks_block(ok, base)
     if checks is not None:
         fields["checks"] = checks
+    if task == "pairwise":
+        fields["pairwise"] = pairwise_block(ok, base)
+    if task == "checklist":
+        fields["checklist"] = checklist_block(ok, base)
 
     # Samples serve self-consistency, randomness or both; the recorded config says
     # which were asked for (both, when it is not recorded).
@@ -336,4 +390,370 @@ def _cost_block(records: Sequence[Mapping[str, Any]], wall: float | None) -> Cos
         mean_judge_latency_ms=_round(mean(judge_latency), 1),
         wall_seconds=_round(wall, 2),
         items_per_second=_round(verdicts / wall, 3) if wall else None,
+    )
+
+
+# --------------------------------------------------------------------- checks
+
+
+Record = Mapping[str, Any]
+
+# the flag each check raises; a panel's flags when the verdicts have members
+_CHECK_FLAGS = {
+    "reverse": (Flag.INCONSISTENT,),
+    "order": (Flag.ORDER_SENSITIVE,),
+    "confidence": (Flag.LOW_CONFIDENCE,),
+}
+_PANEL_FLAGS = (Flag.PANEL_SPLIT, Flag.PANEL_ABSTENTION)
+_ROLES = ("direct", "reverse", "direct_permuted", "reverse_permuted")
+
+
+def verdict_legs(verdict: Record) -> Iterator[Record]:
+    """Every leg a verdict record holds: its own, its second-order ones, its members'."""
+    owners = [verdict, *verdict.get("members", ())]
+    for owner in owners:
+        for leg in (owner.get("direct"), owner.get("reverse"), *owner.get("permuted", ())):
+            if leg:
+                yield leg
+
+
+def _role(leg: Record) -> str:
+    return str(leg["polarity"]) + ("_permuted" if leg.get("order") else "")
+
+
+def _scores(verdict: Record) -> Mapping[str, Any]:
+    scores: Mapping[str, Any] = verdict.get("scores") or {}
+    return scores
+
+
+def _prin(verdict: Record) -> float | None:
+    value = _scores(verdict).get("prin")
+    return verdict.get("prin_score") if value is None else value
+
+
+def _score_model(verdict: Record) -> Scores:
+    """A record's scores as the model the signal registry reads (PRIN from ``prin_score``
+    in records written before ``scores`` existed)."""
+    given = {name: _scores(verdict).get(name) for name in Scores.model_fields}
+    given["prin"] = _prin(verdict)
+    return Scores(**{k: None if v is None else float(v) for k, v in given.items()})
+
+
+def _wrong(record: Record, verdict: Record) -> bool:
+    return verdict_wrong(verdict["correct"], record["gold"])
+
+
+def record_task(record: Record) -> str:
+    """The task of a record's item (``choice`` for records written before tasks)."""
+    if "task" in record:
+        return str(record["task"])
+    verdicts = list((record.get("configs") or {}).values())
+    return str(verdicts[0].get("task", "choice")) if verdicts else "choice"
+
+
+def checks_block(records: Sequence[Record], config: str) -> ChecksSummary | None:
+    """The checks of ``config``'s verdicts; None for records written before verdicts
+    recorded their checks."""
+    verdicts = [r["configs"][config] for r in records]
+    if not verdicts or not any("checks" in v for v in verdicts):
+        return None
+    checks = tuple(dict.fromkeys(c for v in verdicts for c in v.get("checks", ("reverse",))))
+    paneled = any(v.get("members") for v in verdicts)
+    fields: dict[str, Any] = {
+        "config": config,
+        "checks": checks,
+        "verdicts": len(verdicts),
+        "scored": sum(bool(r.get("gold_known", True)) for r in records),
+    }
+    if "order" in checks:
+        fields["order"] = _order(verdicts)
+    fields["position_bias"] = _position_bias(records, verdicts, record_task(records[0]))
+    if paneled:
+        fields["panel"] = _panel(records, verdicts)
+    confidence = _confidence(verdicts)
+    if confidence is not None:
+        fields["confidence"] = confidence
+    scored = [(r, v) for r, v in zip(records, verdicts, strict=True) if r.get("gold_known", True)]
+    fields["flag_quality"] = _flag_quality(scored, checks, paneled)
+    fields["score_quality"] = _score_quality(scored, checks, paneled, confidence is not None)
+    return ChecksSummary(**fields)
+
+
+def _pairs(verdict: Record, polarity: str) -> Iterator[tuple[Record, Record]]:
+    """A first-order leg and its second-order twin, per owner (the verdict, each member),
+    when both answers were read (as the guard compares them: an unreadable answer is
+    flagged unparseable, not taken for a change of mind)."""
+    for owner in (verdict, *verdict.get("members", ())):
+        first = owner.get(polarity)
+        for leg in owner.get("permuted", ()):
+            if first and leg and leg["polarity"] == polarity and _read(first) and _read(leg):
+                yield first, leg
+
+
+def _read(leg: Record) -> bool:
+    return bool(leg["parse_status"] != "failed")
+
+
+def _order(verdicts: Sequence[Record]) -> OrderSummary:
+    values = [
+        v for verdict in verdicts if (v := _scores(verdict).get("order_inconsistency")) is not None
+    ]
+    by_polarity = {
+        polarity: mean(
+            1.0 - f1(a["labels"], b["labels"]) for v in verdicts for a, b in _pairs(v, polarity)
+        )
+        for polarity in ("direct", "reverse")
+    }
+    n = len(verdicts)
+    return OrderSummary(
+        verdicts=len(values),
+        inconsistency=_round(mean(values)),
+        direct=_round(by_polarity["direct"]),
+        reverse=_round(by_polarity["reverse"]),
+        changed_rate=_round(sum(v > 0 for v in values) / len(values)) if values else None,
+        flag_rate=_round(sum(Flag.ORDER_SENSITIVE.value in v["flags"] for v in verdicts) / n),
+    )
+
+
+def _position_bias(
+    records: Sequence[Record], verdicts: Sequence[Record], task: str = "choice"
+) -> dict[str, PositionSummary]:
+    shown: dict[str, list[tuple[Sequence[str], Sequence[str]]]] = {}
+    original: dict[str, list[tuple[Sequence[str], Sequence[str]]]] = {}
+    for record, verdict in zip(records, verdicts, strict=True):
+        for leg in verdict_legs(verdict):
+            if not _read(leg):
+                continue
+            if task == "pairwise" and len(leg["labels"]) != 1:
+                continue  # a tie (or no answer) says nothing of position
+            role = _role(leg)
+            shown.setdefault(role, []).append((leg.get("order") or record["labels"], leg["labels"]))
+            original.setdefault(role, []).append((record["labels"], leg["labels"]))
+    out: dict[str, PositionSummary] = {}
+    for role in sorted(shown, key=lambda r: _ROLES.index(r) if r in _ROLES else len(_ROLES)):
+        share = position_share(shown[role])
+        out[role] = PositionSummary(
+            answers=share.answers,
+            first_shown=_round(share.first_shown),
+            expected=_round(share.expected),
+            item_first=(
+                _round(position_share(original[role]).first_shown)
+                if role.endswith("_permuted")
+                else None
+            ),
+        )
+    return out
+
+
+def _panel(records: Sequence[Record], verdicts: Sequence[Record]) -> PanelSummary:
+    names: list[str] = []
+    counts: list[tuple[int, int]] = []
+    answers = abstained = 0
+    votes: dict[str, list[bool]] = {}
+    for record, verdict in zip(records, verdicts, strict=True):
+        members = verdict.get("members", ())
+        voting = [m for m in members if not m.get("abstained")]
+        answers += len(members)
+        abstained += len(members) - len(voting)
+        for member in members:
+            if member["judge"] not in names:
+                names.append(member["judge"])
+        for label in record["labels"]:
+            yes = sum(label in m["correct"] for m in voting)
+            counts.append((yes, len(voting) - yes))
+        if record.get("gold_known", True):
+            for member in voting:
+                votes.setdefault(member["judge"], []).append(
+                    set(member["correct"]) == set(record["gold"])
+                )
+    agreement = fleiss_kappa(counts)
+    n = len(verdicts)
+    return PanelSummary(
+        members=tuple(names),
+        kappa=_round(agreement.kappa),
+        observed_agreement=_round(agreement.observed),
+        expected_agreement=_round(agreement.expected),
+        subjects=agreement.subjects,
+        abstention_rate=_round(abstained / answers) if answers else None,
+        split_rate=_round(sum(Flag.PANEL_SPLIT.value in v["flags"] for v in verdicts) / n),
+        member_accuracy={name: _round(mean(map(float, votes.get(name, [])))) for name in names},
+    )
+
+
+def _confidence(verdicts: Sequence[Record]) -> ConfidenceSummary | None:
+    legs = [leg for v in verdicts for leg in verdict_legs(v) if leg.get("confidence") is not None]
+    values = [c for v in verdicts if (c := _scores(v).get("confidence")) is not None]
+    if not legs and not values:
+        return None
+    histogram = [0] * 10
+    for value in values:
+        histogram[min(int(value * 10), 9)] += 1
+    quartiles = tuple(_round(quantile(values, q)) for q in (0.0, 0.25, 0.5, 0.75, 1.0))
+    low = sum(Flag.LOW_CONFIDENCE.value in v["flags"] for v in verdicts)
+    return ConfidenceSummary(
+        verdicts=len(values),
+        legs=len(legs),
+        mean=_round(mean(values)),
+        quartiles=quartiles,
+        histogram=tuple(histogram),
+        low_rate=_round(low / len(verdicts)),
+    )
+
+
+def _flag_quality(
+    scored: Sequence[tuple[Record, Record]], checks: Sequence[str], paneled: bool
+) -> dict[str, FlagSignalSummary]:
+    wanted = {flag for check in checks for flag in _CHECK_FLAGS.get(check, ())}
+    if paneled:
+        wanted.update(_PANEL_FLAGS)
+    raised = {flag for _, v in scored for flag in v["flags"]}
+    wrong = [_wrong(r, v) for r, v in scored]
+    out: dict[str, FlagSignalSummary] = {}
+    for flag in Flag:
+        if flag in wanted or flag.value in raised:
+            out[flag.value] = _flag_cell([flag.value in v["flags"] for _, v in scored], wrong)
+    out["any"] = _flag_cell([bool(v["flags"]) for _, v in scored], wrong)
+    return out
+
+
+def _flag_cell(flagged: Sequence[bool], wrong: Sequence[bool]) -> FlagSignalSummary:
+    signal = flag_signal(flagged, wrong)
+    quality = signal.quality
+    return FlagSignalSummary(
+        flagged=quality.flagged,
+        unflagged=quality.unflagged,
+        share_flagged=_round(signal.share_flagged),
+        error_rate_flagged=_round(quality.error_rate_flagged),
+        error_rate_unflagged=_round(quality.error_rate_unflagged),
+        lift=_round(quality.lift),
+        auroc=_round(signal.auroc),
+    )
+
+
+def _score_quality(
+    scored: Sequence[tuple[Record, Record]], checks: Sequence[str], paneled: bool, confident: bool
+) -> dict[str, ScoreSignalSummary]:
+    # the signals these checks give, in the registry's order (and with its directions)
+    given = {"prin"}
+    if "order" in checks:
+        given.add("order_inconsistency")
+    if paneled:
+        given.add("panel_agreement")
+    if confident:
+        given.add("confidence")
+    wrong = [_wrong(r, v) for r, v in scored]
+    read = [_score_model(v) for _, v in scored]
+    out: dict[str, ScoreSignalSummary] = {}
+    for name in (name for name in SIGNALS if name in given):
+        riskier = SIGNALS[name].riskier
+        values = [SIGNALS[name].read(scores) for scores in read]
+        curve = signal_curve(values, [not w for w in wrong], riskier)
+        present = sum(v is not None for v in values)
+        out[name] = ScoreSignalSummary(
+            riskier=riskier,
+            verdicts=present,
+            missing=len(values) - present,
+            auroc=_round(signal_auroc(values, wrong, riskier)),
+            coverage_curve=tuple(
+                SignalPoint(
+                    threshold=round(p.threshold, 4),
+                    coverage=round(p.coverage, 4),
+                    accuracy=_round(p.accuracy),
+                    kept=p.kept,
+                )
+                for p in curve
+            ),
+        )
+    return out
+
+
+# --------------------------------------------------------------------- tasks
+
+
+def _direct_answers(record: Record, verdict: Record) -> Iterator[tuple[Sequence[str], Record]]:
+    """``(shown order, leg)`` of a verdict's direct legs whose answer was read, in both
+    orders."""
+    for leg in verdict_legs(verdict):
+        if leg["polarity"] == "direct" and _read(leg):
+            yield leg.get("order") or record["labels"], leg
+
+
+def pairwise_block(records: Sequence[Record], config: str) -> PairwiseSummary:
+    """Winners, ties and the first position of ``config``'s pairwise verdicts."""
+    verdicts = [r["configs"][config] for r in records]
+    n = len(verdicts)
+    scored = [(r, v) for r, v in zip(records, verdicts, strict=True) if r.get("gold_known", True)]
+    decided = [(r, v) for r, v in scored if v.get("winner")]
+    first: list[bool] = []
+    both = False
+    for record, verdict in zip(records, verdicts, strict=True):
+        for order, leg in _direct_answers(record, verdict):
+            both = both or bool(leg.get("order"))
+            if len(leg["labels"]) == 1:
+                first.append(leg["labels"][0] == order[0])
+    return PairwiseSummary(
+        verdicts=n,
+        scored=len(scored),
+        winner_accuracy=_round(mean(float(not _wrong(r, v)) for r, v in scored)),
+        accuracy_when_decided=_round(mean(float(not _wrong(r, v)) for r, v in decided)),
+        decided_rate=_round(sum(bool(v.get("winner")) for v in verdicts) / n) if n else None,
+        tie_rate=_round(sum(bool(v.get("tie")) for v in verdicts) / n) if n else None,
+        undecided_rate=(
+            _round(sum(not v.get("winner") and not v.get("tie") for v in verdicts) / n)
+            if n
+            else None
+        ),
+        first_shown_wins=_round(mean(map(float, first))),
+        first_shown_answers=len(first),
+        expected_first_shown=0.5 if both and first else None,
+        gold_first_shown=_round(
+            mean(float(list(r["gold"]) == [r["labels"][0]]) for r, _ in scored)
+        ),
+        both_orders=both,
+    )
+
+
+def _weights(verdict: Record) -> dict[str, float]:
+    return {
+        c["label"]: 1.0 if c.get("weight") is None else float(c["weight"])
+        for c in verdict.get("candidates", ())
+    }
+
+
+def checklist_block(records: Sequence[Record], config: str) -> ChecklistSummary:
+    """Per-candidate and exact-set accuracy and scores of ``config``'s checklist verdicts."""
+    verdicts = [r["configs"][config] for r in records]
+    scored = [(r, v) for r, v in zip(records, verdicts, strict=True) if r.get("gold_known", True)]
+    total = sum(len(r["labels"]) for r, _ in scored)
+    gold_met = sum(len(r["gold"]) for r, _ in scored)
+    false_met = missed = contradicted = 0
+    score_errors: list[float] = []
+    gold_scores: list[float] = []
+    for record, verdict in scored:
+        chosen, gold = set(verdict["correct"]), set(record["gold"])
+        false_met += len(chosen - gold)
+        missed += len(gold - chosen)
+        contradicted += sum(
+            c.get("status") == "contradicted" for c in verdict.get("candidates", ())
+        )
+        weights = _weights(verdict) or dict.fromkeys(record["labels"], 1.0)
+        gold_score = sum(weights.get(label, 1.0) for label in gold) / sum(weights.values())
+        gold_scores.append(gold_score)
+        if verdict.get("score") is not None:
+            score_errors.append(abs(float(verdict["score"]) - gold_score))
+    not_met = total - gold_met
+    return ChecklistSummary(
+        verdicts=len(verdicts),
+        scored=len(scored),
+        candidates=total,
+        exact_accuracy=_round(mean(float(not _wrong(r, v)) for r, v in scored)),
+        per_candidate_accuracy=_round(
+            _per_candidate([r for r, _ in scored], [v["correct"] for _, v in scored])
+        ),
+        false_met=_round(false_met / not_met) if not_met else None,
+        missed=_round(missed / gold_met) if gold_met else None,
+        contradicted_rate=_round(contradicted / total) if total else None,
+        mean_score=_round(mean(float(v["score"]) for v in verdicts if v.get("score") is not None)),
+        mean_gold_score=_round(mean(gold_scores)),
+        score_error=_round(mean(score_errors)),
     )

@@ -7,48 +7,281 @@ earlier versions validate into these models.
 
 A section a run did not measure (no paraphrases, no repeats, no item judged) is
 left out of the JSON rather than written as null: models derived from
-:class:`SparseModel` drop the optional fields that were never set, and keep the ones
-set to None. Run information is whatever the caller recorded: its known fields
-are typed, any other key is kept as it is.
+:class:`~prin_guard._runs.SparseModel` drop the optional fields that were never
+set, and keep the ones set to None. Run information is whatever the caller
+recorded: its known fields are typed, any other key is kept as it is.
+
+The ``checks`` section (:class:`ChecksSummary`) is written only for runs whose
+verdicts record their checks (prin-guard with ``GuardOptions.checks``); runs written
+before have no such section. Within it, a part a run did not measure (no ``order``
+check, no panel, no log-probabilities) is left out of the JSON. Its definitions are
+those of :mod:`prin_guard.eval._metrics`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from prin_guard.eval._checks_models import ChecksSummary
-from prin_guard.eval._summary_base import SparseModel, SummaryModel
+from prin_guard._models import Task
+from prin_guard._runs import Failure, SparseModel, SummaryModel
 
 __all__ = [
+    "ChecklistSummary",
     "ChecksSummary",
+    "ConfidenceSummary",
     "ConfigSummary",
     "CostSummary",
     "CurvePoint",
     "EvalRunConfig",
     "EvalRunInfo",
     "EvalSummary",
-    "Failure",
     "FlagCounts",
     "FlagQualitySummary",
+    "FlagSignalSummary",
     "MethodScore",
     "OptionCountPrin",
+    "OrderSummary",
+    "PairwiseSummary",
+    "PanelSummary",
+    "PositionSummary",
     "RepeatsSummary",
+    "ScoreSignalSummary",
     "SelfConsistencySummary",
+    "SignalPoint",
     "SkippedRow",
-    "SparseModel",
-    "SummaryModel",
 ]
 
 
-class Failure(SummaryModel):
-    """An item whose judge failed after retries."""
+# -------------------------------------------------------------------- checks
 
-    id: str
-    """The item's id."""
-    error: str
-    """The error, as the record holds it."""
+
+class SignalPoint(SummaryModel):
+    """One threshold of a signal's coverage–accuracy curve."""
+
+    threshold: float
+    """Verdicts whose score is this or safer are accepted (at or under it when higher
+    is riskier, at or over it when lower is)."""
+    coverage: float
+    """Share of all verdicts accepted (a verdict without the score never is)."""
+    accuracy: float | None
+    """Accuracy of the accepted verdicts' ``correct`` set."""
+    kept: int
+    """Verdicts accepted."""
+
+
+class FlagSignalSummary(SummaryModel):
+    """How well one flag (or any flag) picks out wrong verdicts."""
+
+    flagged: int
+    """Verdicts with the flag (among items with a known gold set)."""
+    unflagged: int
+    """Verdicts without it."""
+    share_flagged: float | None
+    """Flagged over all; None for no verdict."""
+    error_rate_flagged: float | None
+    """Share of flagged verdicts that are wrong; None when none is flagged."""
+    error_rate_unflagged: float | None
+    """Share of unflagged verdicts that are wrong; None when all are flagged."""
+    lift: float | None
+    """How many times likelier a flagged verdict is wrong; None when a rate is 0 or None."""
+    auroc: float | None
+    """AUROC of the flag as a predictor of a wrong verdict; None when all are right or
+    all wrong."""
+
+
+class ScoreSignalSummary(SummaryModel):
+    """How well one check's score predicts a wrong verdict."""
+
+    riskier: Literal["higher", "lower"]
+    """Which end of the score means a likelier wrong verdict."""
+    verdicts: int
+    """Verdicts with the score (among items with a known gold set)."""
+    missing: int
+    """Verdicts without it (never accepted on the curve)."""
+    auroc: float | None
+    """AUROC of the score, oriented by ``riskier`` (1 perfect, 0.5 chance); None when
+    all verdicts with the score are right or all wrong."""
+    coverage_curve: tuple[SignalPoint, ...]
+    """Coverage and accuracy, one point per distinct value, safest first."""
+
+
+class OrderSummary(SummaryModel):
+    """The ``order`` check: answers with the candidates shown in a second order."""
+
+    verdicts: int
+    """Verdicts with an order inconsistency score (none when no pair of answers was read)."""
+    inconsistency: float | None
+    """Mean order inconsistency (the verdict's score: the larger of its legs')."""
+    direct: float | None
+    """Mean 1 − F1(direct answer, direct answer in the second order), over the pairs
+    whose two answers were read (a panel: every member's pair)."""
+    reverse: float | None
+    """The same for the reverse answers."""
+    changed_rate: float | None
+    """Share of verdicts whose order inconsistency is above 0."""
+    flag_rate: float | None
+    """Share of verdicts flagged ``order_sensitive`` (above the guard's threshold)."""
+
+
+class PositionSummary(SummaryModel):
+    """How often one kind of leg names the candidate shown first."""
+
+    answers: int
+    """Answers read (a parse failure is no answer; "none" is one)."""
+    first_shown: float | None
+    """Share of the answers naming the candidate shown first."""
+    expected: float | None
+    """The share a judge blind to position would reach with answers of these sizes:
+    the mean of |answer| / candidates."""
+    item_first: float | None
+    """For a leg in the second order: share naming the item's own first candidate
+    (shown elsewhere); None for legs in the item's order, where it is ``first_shown``."""
+
+
+class PanelSummary(SummaryModel):
+    """A panel of judges: how much its members agree, and how often they abstain."""
+
+    members: tuple[str, ...]
+    """The members' names, in panel order."""
+    kappa: float | None
+    """Fleiss' kappa over (item, candidate) subjects, the members that voted as raters,
+    correct/incorrect as categories; None when undefined."""
+    observed_agreement: float | None
+    """Mean share of agreeing member pairs per subject."""
+    expected_agreement: float | None
+    """The agreement expected by chance from the pooled shares of the two categories."""
+    subjects: int
+    """Subjects with at least two voting members."""
+    abstention_rate: float | None
+    """Share of the members' answers that abstained."""
+    split_rate: float | None
+    """Share of verdicts flagged ``panel_split``."""
+    member_accuracy: dict[str, float | None]
+    """Exact-match accuracy of each member's own vote, over the items it did not
+    abstain on."""
+
+
+class ConfidenceSummary(SummaryModel):
+    """The judge's own probability of its answers (the lowest per verdict)."""
+
+    verdicts: int
+    """Verdicts with a confidence."""
+    legs: int
+    """Legs with a confidence."""
+    mean: float | None
+    """Mean verdict confidence."""
+    quartiles: tuple[float | None, ...]
+    """Minimum, first quartile, median, third quartile, maximum."""
+    histogram: tuple[int, ...]
+    """Verdicts with confidence in [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]."""
+    low_rate: float | None
+    """Share of all verdicts flagged ``low_confidence``."""
+
+
+class ChecksSummary(SparseModel):
+    """What each check of the base configuration's verdicts says, and how well its
+    signals predict a wrong verdict."""
+
+    config: str
+    """The configuration measured (the base one: the only one asked in a second order)."""
+    checks: tuple[str, ...]
+    """The checks its verdicts ran."""
+    verdicts: int
+    """Verdicts measured."""
+    scored: int
+    """Of these, verdicts with a known gold set (flag and score quality are over these)."""
+    order: OrderSummary | None = None
+    """The ``order`` check, when it ran."""
+    position_bias: dict[str, PositionSummary] = Field(default_factory=dict)
+    """By leg: ``direct``, ``reverse``, and ``direct_permuted``, ``reverse_permuted``
+    for the legs in the second order (a panel's members pooled)."""
+    panel: PanelSummary | None = None
+    """Panel agreement, when the verdicts have members."""
+    confidence: ConfidenceSummary | None = None
+    """The confidence distribution, when some leg has one."""
+    flag_quality: dict[str, FlagSignalSummary] = Field(default_factory=dict)
+    """By flag: every flag of the checks that ran and every other flag raised, then
+    ``any`` (a verdict with any flag)."""
+    score_quality: dict[str, ScoreSignalSummary] = Field(default_factory=dict)
+    """By score: ``prin``, ``order_inconsistency``, ``panel_agreement``, ``confidence``
+    (those measured)."""
+
+
+# ---------------------------------------------------------------- the tasks
+
+
+class PairwiseSummary(SummaryModel):
+    """Pairwise items: who wins, how often the judge decides, and the first position.
+
+    Measured on the base configuration's synergy verdicts."""
+
+    verdicts: int
+    """Verdicts measured."""
+    scored: int
+    """Of these, with a known gold winner (accuracy is over these)."""
+    winner_accuracy: float | None
+    """Share naming the gold winner (a tie verdict is right only where the gold is a tie;
+    a verdict with no winner is wrong)."""
+    accuracy_when_decided: float | None
+    """The same among the verdicts that name a winner."""
+    decided_rate: float | None
+    """Share of verdicts naming one winner."""
+    tie_rate: float | None
+    """Share of verdicts calling the pair a tie (both answers agree neither is better)."""
+    undecided_rate: float | None
+    """Share naming neither a winner nor a tie: the two answers contradict each other
+    (the same response better and worse) or one could not be read."""
+    first_shown_wins: float | None
+    """Share of the direct answers naming one response that name the one shown first;
+    over both orders when the order check ran."""
+    first_shown_answers: int
+    """Direct answers naming one response (ties and unread answers left out)."""
+    expected_first_shown: float | None
+    """What a judge blind to position gives: 0.5 over both orders (each response is shown
+    first once); None without the order check, where the item's order alone cannot tell
+    a position preference from the dataset's balance (``gold_first_shown``)."""
+    gold_first_shown: float | None
+    """Share of the scored pairs whose gold winner is the response the item shows first:
+    what an always-right judge names first in the item's order."""
+    both_orders: bool
+    """The order check ran: the first-shown share pools both orders."""
+
+
+class ChecklistSummary(SummaryModel):
+    """Checklist items: the met set, candidate by candidate and as a whole.
+
+    Measured on the base configuration's synergy verdicts, over items with a known gold
+    set."""
+
+    verdicts: int
+    """Verdicts measured."""
+    scored: int
+    """Of these, with a known gold set."""
+    candidates: int
+    """Criteria or claims of the scored items."""
+    exact_accuracy: float | None
+    """Share of items whose met set is exactly the gold set (the error calibration
+    bounds)."""
+    per_candidate_accuracy: float | None
+    """Share of candidates on the gold's side: called met and met, or not called met and
+    not met (a contradicted candidate is not called met)."""
+    false_met: float | None
+    """Share of the candidates the gold says are not met that the verdict calls met."""
+    missed: float | None
+    """Share of the candidates the gold says are met that the verdict does not call met."""
+    contradicted_rate: float | None
+    """Share of candidates the two answers contradict each other on."""
+    mean_score: float | None
+    """Mean verdict score (weighted share met)."""
+    mean_gold_score: float | None
+    """Mean score of the gold sets (same weights)."""
+    score_error: float | None
+    """Mean absolute difference between a verdict's score and its gold set's."""
+
+
+# ---------------------------------------------------------------- the summary
 
 
 class SkippedRow(SummaryModel):
@@ -61,7 +294,7 @@ class SkippedRow(SummaryModel):
 
 
 class EvalRunConfig(SparseModel):
-    """The run's :class:`~prin_guard.eval._runner.EvalConfig`, as recorded."""
+    """The run's :class:`~prin_guard.eval.EvalConfig`, as recorded."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
@@ -89,6 +322,8 @@ class EvalRunConfig(SparseModel):
     """At most this many items were read, when set."""
     judge: dict[str, Any] | None = None
     """The judge's identity (kind, model or name, sampling parameters)."""
+    task: str | None = None
+    """The task of the run's items (``choice``, ``pairwise``, ``checklist``)."""
 
 
 class EvalRunInfo(SparseModel):
@@ -106,17 +341,23 @@ class EvalRunInfo(SparseModel):
     """True when the run was interrupted and the summary covers the items finished."""
     skipped_rows: tuple[SkippedRow, ...] | None = None
     """Dataset rows that could not be read."""
+    not_measured: dict[str, str] | None = None
+    """Methods and analyses asked for that the run's task does not have, and why
+    (self-consistency, paraphrase and options are multiple-choice analyses)."""
     finished: str | None = None
     """When the run finished (ISO 8601, local time)."""
 
 
-class MethodScore(SummaryModel):
+class MethodScore(SparseModel):
     """How well one method's chosen sets match the gold sets."""
 
     accuracy: float | None
-    """Exact-match accuracy; None when no item has a known gold set."""
+    """Exact-match accuracy; None when no item has a known gold set. Pairwise: the right
+    winner (a tie is right only where the gold is one); checklist: the exact met set."""
     f1: float | None
     """Mean per-item F1; None unless some gold set has other than one label."""
+    per_candidate: float | None = None
+    """Checklists only: the share of all candidates put on the gold's side (met or not)."""
 
 
 class ConfigSummary(SummaryModel):
@@ -255,6 +496,8 @@ class EvalSummary(SparseModel):
     """The first 20 failed items."""
     run: EvalRunInfo
     """What the caller recorded about the run."""
+    task: Task = "choice"
+    """The task of the run's items (written for pairwise and checklist runs only)."""
     set_valued_gold: bool = False
     """Some gold set has other than one label: F1 is reported next to accuracy."""
     configs: dict[str, ConfigSummary] = Field(default_factory=dict)
@@ -266,6 +509,10 @@ class EvalSummary(SparseModel):
     checks: ChecksSummary | None = None
     """Every check's numbers and the quality of every signal, on the base configuration;
     only for runs whose verdicts record their checks."""
+    pairwise: PairwiseSummary | None = None
+    """Pairwise runs: winners, ties, undecided pairs and the first position."""
+    checklist: ChecklistSummary | None = None
+    """Checklist runs: per-candidate and exact-set accuracy, scores."""
     self_consistency: SelfConsistencySummary | None = None
     """The self-consistency baseline, when sampled."""
     randomness_inconsistency: float | None = None

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from prin_guard._exceptions import UsageError
-from prin_guard.followup._prompts import PROGRESSIVE_ORDER, FollowUpForm, FollowUpType
+from prin_guard.probe._prompts import PROGRESSIVE_ORDER, FollowUpForm, FollowUpType
 
 __all__ = [
     "ConsistencyMetrics",

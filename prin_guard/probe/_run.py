@@ -1,4 +1,4 @@
-"""``prin-guard probe``: the Ask Again experiment on a dataset, and its report.
+"""``prin_guard.probe.run``: the Ask Again experiment on a dataset, from items to report.
 
 For each item the judge is asked the direct question ("which are correct?", the
 paper's output-format control prompt already ends it), then followed up: in the
@@ -7,6 +7,11 @@ the Progressive Form closed, open and leading in one conversation. Every answer
 is compared with the gold set; the records feed the metrics of the paper's
 appendix A.1 (Modification, Modification Rate, E→R rate).
 
+:func:`run` loads the dataset, asks every item through :func:`run_probe` and writes
+the run directory (``items.jsonl``, ``summary.json``, ``report.md``,
+``report.html``) as ``prin_guard.eval.run`` does. ``prin-guard probe`` is this
+function plus argument parsing and printing.
+
 An answer that cannot be read counts as wrong: a right first answer followed by
 an unreadable one counts as modified.
 """
@@ -14,9 +19,9 @@ an unreadable one counts as modified.
 from __future__ import annotations
 
 import asyncio
-import json
+import time
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +30,27 @@ from prin_guard._exceptions import JudgeError
 from prin_guard._models import Polarity
 from prin_guard._parsing import parse_reply
 from prin_guard._prompts import build_messages, get_template
+from prin_guard._runs import (
+    ITEMS,
+    SUMMARY,
+    drive,
+    new_run_dir,
+    open_run_cache,
+    progress_meter,
+    read_records,
+    say,
+    skip_reporter,
+    write_records,
+)
 from prin_guard.cache import Cache
-from prin_guard.eval._datasets import LabeledItem
-from prin_guard.followup import Probe, run_rounds
-from prin_guard.followup._prompts import FollowUpForm, FollowUpType
+from prin_guard.datasets import LabeledItem, SkipHandler, load_dataset
 from prin_guard.judges import Judge
+from prin_guard.probe._probe import Probe, run_rounds
+from prin_guard.probe._prompts import FollowUpForm, FollowUpType, get_prompt_set
 from prin_guard.probe._report import write_probe_report
-from prin_guard.probe._summary import probe_summary
+from prin_guard.probe._summary import ProbeSummary, probe_summary
 
-__all__ = ["probe_summary", "run_probe", "write_probe_report"]
+__all__ = ["ProbeRun", "run", "run_probe"]
 
 
 async def _probe_item(
@@ -49,7 +66,7 @@ async def _probe_item(
         )
         response, cached, latency = first.response, first.cached, first.latency_ms
         texts = [c.text for c in item.candidates]
-        parsed = parse_reply(response.text, item.labels, texts)
+        parsed = parse_reply(response.text, item.labels, texts, task=item.task)
         out["first"] = {
             "raw_text": response.text,
             "labels": list(parsed.labels),
@@ -91,21 +108,93 @@ async def run_probe(
 ) -> None:
     """Probe every record; append one JSON record per item to ``items_path``."""
     caller = JudgeCaller(judge, cache=cache, concurrency=concurrency)
-    slots = asyncio.Semaphore(concurrency)
-    items_path.parent.mkdir(parents=True, exist_ok=True)
-    with items_path.open("w", encoding="utf-8") as handle:
 
-        async def one(record: LabeledItem) -> None:
-            async with slots:
-                result = await _probe_item(caller, record, probe, types)
-            handle.write(json.dumps(result, ensure_ascii=False) + "\n")
-            handle.flush()
-            if progress is not None:
-                progress.update(None)
+    async def one(record: LabeledItem) -> dict[str, Any]:
+        return await _probe_item(caller, record, probe, types)
 
-        tasks = [asyncio.create_task(one(record)) for record in records]
-        try:
-            await asyncio.gather(*tasks)
-        finally:
-            for task in tasks:
-                task.cancel()
+    await write_records(
+        records,
+        one,
+        items_path,
+        concurrency=concurrency,
+        on_record=None if progress is None else lambda _: progress.update(None),
+    )
+
+
+@dataclass(frozen=True)
+class ProbeRun:
+    """What :func:`run` wrote and measured."""
+
+    path: Path
+    """The run directory."""
+    summary: ProbeSummary
+    report: Path
+    """``report.md`` (``report.html`` beside it)."""
+    interrupted: bool
+    """Stopped by Ctrl-C: the summary covers the items finished before."""
+
+
+def run(
+    judge: Judge,
+    dataset: str,
+    probe: Probe | str = "progressive",
+    *,
+    types: Sequence[FollowUpType | str] = tuple(FollowUpType),
+    path: str | Path | None = None,
+    limit: int | None = None,
+    concurrency: int = 4,
+    cache: Cache | str | None = "sqlite",
+    out: str | Path | None = None,
+    progress: bool = True,
+    on_skip: SkipHandler | None = None,
+) -> ProbeRun:
+    """Ask ``judge`` the first question and the follow-ups of ``probe`` on ``dataset``.
+
+    ``probe`` is a :class:`Probe` or ``closed``, ``open``, ``leading``,
+    ``progressive``; in the Direct Form each of ``types`` is asked in a separate
+    conversation. ``cache`` as for ``prin_guard.eval.run``. Ctrl-C stops the run;
+    what was finished is summarised and reported, and the result says
+    ``interrupted``.
+    """
+    spec = Probe.of(probe)
+    kinds = [FollowUpType(t) for t in types]
+
+    records = list(load_dataset(dataset, path=path, limit=limit, on_skip=skip_reporter(on_skip)))
+    store = open_run_cache(cache)
+    where = new_run_dir(out, "probe", dataset)
+    say(
+        f"prin-guard probe: {len(records)} items of {dataset}, {spec.form.value} form, "
+        f"writing {where}"
+    )
+    started = time.monotonic()
+    with progress_meter(len(records), enabled=progress, show_prin=False) as meter:
+        _, interrupted = drive(
+            run_probe(
+                judge,
+                records,
+                spec,
+                types=kinds,
+                items_path=where / ITEMS,
+                cache=store,
+                concurrency=concurrency,
+                progress=meter,
+            )
+        )
+    identity = dict(judge.identity())
+    run_info: dict[str, Any] = {
+        "dataset": dataset,
+        "judge": identity,
+        "judge_name": f"{identity.get('kind')}: {identity.get('model') or identity.get('name')}",
+        "form": spec.form.value,
+        "types": [t.value for t in kinds],
+        "prompt_set": get_prompt_set(spec.prompt_set).name,
+        "mitigations": [m.value for m in spec.mitigations],
+        "position": spec.position.value,
+        "seed": spec.seed,
+        "partial": interrupted,
+        "wall_seconds": round(time.monotonic() - started, 2),
+    }
+    summary = probe_summary(read_records(where / ITEMS), run=run_info)
+    (where / SUMMARY).write_text(summary.to_json(), encoding="utf-8")
+    report = write_probe_report(summary, where, title=f"prin-guard probe: {dataset}")
+    return ProbeRun(path=where, summary=summary, report=report, interrupted=interrupted)

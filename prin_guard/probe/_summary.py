@@ -16,9 +16,9 @@ from typing import Any
 from pydantic import ConfigDict
 
 from prin_guard._models import ParseStatus
-from prin_guard.eval._summary_models import Failure, SparseModel, SummaryModel
-from prin_guard.followup import FollowUpType
+from prin_guard._runs import Failure, SparseModel, SummaryModel
 from prin_guard.probe._metrics import ProbeRecord, consistency_metrics
+from prin_guard.probe._prompts import FollowUpType
 
 __all__ = ["FollowUpMetrics", "ProbeRunInfo", "ProbeSummary", "probe_summary"]
 

@@ -1,79 +1,8 @@
-"""Loaders for benchmark files in their original formats, and a generic JSONL format.
+"""The registry of candidate datasets: :data:`DATASETS`, :func:`load_dataset`, samples.
 
-Two kinds of loader:
-
-* **Candidate datasets** yield :class:`LabeledItem`: an :class:`~prin_guard.Item` (the
-  question and its candidates) and the gold labels. MathQA, AQuA-RAT, CommonsenseQA,
-  MMLU, StrategyQA, Coin Flip, GSM8K model solutions, and the generic JSONL format.
-  :data:`DATASETS` registers them by name and :func:`load_dataset` loads one by name
-  (the small sample shipped in ``prin_guard/data``) or from a path.
-* **Problem datasets** have no candidates; they yield :class:`Problem` (question and
-  reference answer), the input for generating a candidate pool: GSM8K, MultiArith,
-  SVAMP, MATH / MATH-500 and Last Letters.
-
-This module holds the registry; the loaders live in ``_loaders_choice``,
-``_loaders_problems`` and ``_jsonl`` (the generic format), on top of the row machinery
-they share in ``_rows``, and are all importable from here.
-
-Each loader reads the file's original format, so the same loader reads the shipped
-sample and the full original file. A loader checks that its file exists when called
-(:class:`~prin_guard.UsageError` otherwise) and reads rows lazily as it is iterated; a
-file that is a single JSON document is parsed whole, and a broken document is a
-``UsageError``.
-
-Malformed rows
---------------
-A malformed row (missing field, unknown answer key, two options with the same text,
-...) is skipped and reported through ``on_skip(line, reason)``; the rest of the file
-still loads. The default handler logs a ``dataset_row_skipped`` warning event with the
-file, line and reason. ``line`` is 1-based: the line on which the row starts for JSON
-Lines and CSV files (an MMLU row can span several lines), and the line of the record's
-opening ``{`` for files that are one JSON document.
-
-Item ids
---------
-``<dataset>-<n>``: ``mathqa-<line>``, ``aqua-rat-<line>``, ``gsm8k-solutions-<line>``,
-``mmlu-<subject>-<row>`` (row = 1-based CSV record number in the subject's file),
-``strategyqa-<n>`` and ``coinflip-<n>`` (n = 1-based position in ``examples``);
-``commonsenseqa-<id>`` uses the dataset's own ``id``. The shipped samples are the first
-rows of the original files, so a sample item has the same id as in the full file.
-
-GSM8K model solutions
----------------------
-``example_model_solutions.jsonl`` (openai/grade-school-math) gives four real model
-solutions per test question, each marked correct or not. An item asks which of the
-four *solutions* are correct, so every solution is one candidate, in the file's order:
-``6b_finetuning``, ``6b_verification``, ``175b_finetuning``, ``175b_verification``
-(labels A-D). The candidate text is ``"Solution <k>: <final answer>"`` (the final answer
-is what follows the last ``A:`` line; ``"(no final answer)"`` when the solution has
-none, as 11 cut-off solutions do) and ``reasoning`` is the whole solution with its
-``<<48/2=24>>`` calculator annotations removed (an unclosed one at the end of a cut-off
-solution stays). The solution number is needed because the four final answers repeat
-in 828 of the 1,319 questions (and whole solutions are identical in 8), while
-:class:`~prin_guard.Item` rejects candidates with the same text; the number is neutral
-(no model name). Gold is the set of labels whose ``is_correct`` is true: 0 to 4 labels.
-Solutions with equal final answers always share the same ``is_correct`` in this file,
-so a judge that only sees the final answers can still be scored exactly; with the
-``cot`` mitigation it sees each solution as well.
-
-Generic JSONL format
---------------------
-One JSON object per line (blank lines are ignored)::
-
-    {"id": "q1",                          # optional string; content hash when absent
-     "question": "What is 6 x 7?",        # required, non-empty
-     "context": "Grade-school arithmetic.",   # optional string
-     "candidates": [                      # at least two, texts distinct (ignoring case)
-         "42",                            # a plain string, or
-         {"text": "48", "label": "B", "reasoning": "6 x 8 = 48"}
-     ],                                   # label and reasoning are optional
-     "gold": ["A"]}                       # list of labels, one label "A", [] or null
-
-Labels missing from candidates are assigned A, B, C, ... in order, skipping any
-given explicitly. ``gold`` names the correct candidates by label: ``[]`` means none is
-correct; ``null`` (or no ``gold`` field) means the gold answer is unknown, which gives
-``gold=()`` and ``gold_known=False``. Any other field is an error (it catches typos such
-as ``"contxt"``). :func:`write_jsonl` writes this format.
+A registered name loads its small shipped sample (under ``prin_guard/data``) or, given
+``path``, the full original file; any other path ending in ``.jsonl`` is read in the
+generic JSONL format.
 """
 
 from __future__ import annotations
@@ -86,49 +15,23 @@ from pathlib import Path
 from typing import Protocol
 
 from prin_guard._exceptions import UsageError
-from prin_guard.eval._jsonl import load_jsonl, write_jsonl
-from prin_guard.eval._loaders_choice import (
+from prin_guard._models import Task
+from prin_guard.datasets._jsonl import load_jsonl
+from prin_guard.datasets._loaders import (
     load_aqua_rat,
     load_coinflip,
     load_commonsenseqa,
+    load_expertqa_claims,
     load_gsm8k_solutions,
+    load_llmbar,
     load_mathqa,
     load_mmlu,
+    load_mt_bench_human,
     load_strategyqa,
 )
-from prin_guard.eval._loaders_problems import (
-    load_gsm8k,
-    load_last_letters,
-    load_math,
-    load_multiarith,
-    load_svamp,
-)
-from prin_guard.eval._rows import LabeledItem, Problem, SkipHandler, _warn_skip
+from prin_guard.datasets._rows import LabeledItem, SkipHandler, _warn_skip
 
-__all__ = [
-    "DATASETS",
-    "DatasetInfo",
-    "LabeledItem",
-    "Loader",
-    "Problem",
-    "SkipHandler",
-    "load_aqua_rat",
-    "load_coinflip",
-    "load_commonsenseqa",
-    "load_dataset",
-    "load_gsm8k",
-    "load_gsm8k_solutions",
-    "load_jsonl",
-    "load_last_letters",
-    "load_math",
-    "load_mathqa",
-    "load_mmlu",
-    "load_multiarith",
-    "load_strategyqa",
-    "load_svamp",
-    "sample_path",
-    "write_jsonl",
-]
+__all__ = ["DATASETS", "DatasetInfo", "Loader", "load_dataset", "sample_path"]
 
 
 class Loader(Protocol):
@@ -156,6 +59,11 @@ class DatasetInfo:
     sample: str | None
     """The shipped sample, relative to ``prin_guard/data``; ``None`` when none ships
     (the source states no license)."""
+    task: Task = "choice"
+    """The task of its items: ``choice``, ``pairwise`` or ``checklist``."""
+    template: str | None = None
+    """The template its items are asked in when the guard's options name none (``None``:
+    the task's default; ``claims`` for checklists of claims checked against sources)."""
 
 
 _NO_LICENSE = "none stated by the source (not redistributed here)"
@@ -223,6 +131,41 @@ DATASETS: Mapping[str, DatasetInfo] = {
             "openai/grade-school-math (1,319 items)",
             license="MIT",
             sample="gsm8k-solutions/sample.jsonl",
+        ),
+        DatasetInfo(
+            name="llmbar",
+            loader=load_llmbar,
+            description="LLMBar Natural: an instruction and two outputs, which follows it "
+            "better (pairwise, no ties)",
+            original="natural.jsonl (a JSON Lines copy of Dataset/LLMBar/Natural/dataset.json "
+            "of princeton-nlp/LLMBar, or that dataset.json; 100 pairs)",
+            license="MIT",
+            sample="llmbar/natural.jsonl",
+            task="pairwise",
+        ),
+        DatasetInfo(
+            name="mt-bench-human",
+            loader=load_mt_bench_human,
+            description="MT-Bench answer pairs with the experts' majority preference "
+            "(pairwise, ties removed by LLMBar)",
+            original="mt-bench-human.jsonl (a JSON Lines copy of Dataset/Processed/MT-Bench/"
+            "dataset.json of princeton-nlp/LLMBar, or that dataset.json; 200 pairs)",
+            license="MIT (LLMBar); the MT-Bench judgments CC-BY-4.0 (LMSYS)",
+            sample="mt-bench-human/sample.jsonl",
+            task="pairwise",
+        ),
+        DatasetInfo(
+            name="expertqa-claims",
+            loader=load_expertqa_claims,
+            description="ExpertQA answers split into claims, each judged by an expert for "
+            "support by the passages it cites (checklist of claims)",
+            original="data/lfqa/rand_test.jsonl (or the other lfqa splits, or "
+            "data/r2_compiled_anon.jsonl) of chaitanyamalaviya/ExpertQA (151 answers in "
+            "rand_test)",
+            license="MIT",
+            sample="expertqa-claims/sample.jsonl",
+            task="checklist",
+            template="claims",
         ),
     )
 }

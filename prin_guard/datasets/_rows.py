@@ -2,10 +2,9 @@
 
 Every loader reads a file into rows, builds a :class:`LabeledItem` or a :class:`Problem`
 from each, and reports a malformed row through ``on_skip`` instead of failing the whole
-file (the rules are in the docstring of :mod:`prin_guard.eval._datasets`). That machinery
-lives here, below both families of loaders (``_loaders_choice``, ``_loaders_problems``)
-and the registry (``_datasets``), so that they share one implementation without
-importing one another.
+file (the rules are in the docstring of :mod:`prin_guard.datasets`). That machinery
+lives here, below the loaders (``_loaders``, ``_jsonl``) and the registry
+(``_registry``), so that they share one implementation without importing one another.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ __all__ = [
     "LabeledItem",
     "Problem",
     "SkipHandler",
+    "_Bad",
     "_RowError",
     "_build_all",
     "_existing_file",
@@ -39,6 +39,7 @@ __all__ = [
     "_jsonl_rows",
     "_kind",
     "_number_text",
+    "_reason",
     "_text",
     "_warn_skip",
 ]

@@ -1,9 +1,14 @@
-"""Loaders of candidate datasets: every row becomes a :class:`~prin_guard.eval.LabeledItem`.
+"""Loaders of benchmark files, each in its original format.
 
-MathQA, AQuA-RAT, CommonsenseQA, MMLU, StrategyQA and Coin Flip (BIG-bench format), and
-GSM8K model solutions, each read in its original format. Their item ids and the handling
-of malformed rows are described in the docstring of :mod:`prin_guard.eval._datasets`,
-which registers these loaders by name; the generic JSONL format is in ``_jsonl``.
+Candidate datasets yield :class:`~prin_guard.datasets.LabeledItem`: MathQA, AQuA-RAT,
+CommonsenseQA, MMLU, StrategyQA and Coin Flip (BIG-bench format), and GSM8K model
+solutions (``choice`` items); LLMBar's Natural set and its MT-Bench subset (``pairwise``
+items); ExpertQA's attributed answers (``checklist`` items of claims). Problem datasets
+yield :class:`~prin_guard.datasets.Problem` (no candidates: a question and its reference
+answer, the input for generating a candidate pool): GSM8K,
+MultiArith, SVAMP, MATH / MATH-500 and Last Letters. Item ids and the handling of
+malformed rows are described in the docstring of :mod:`prin_guard.datasets`, whose
+registry names the candidate loaders; the generic JSONL format is in ``_jsonl``.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import ast
 import csv
 import functools
+import hashlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -19,9 +25,11 @@ from typing import Any
 
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Candidate, Item
-from prin_guard.eval._rows import (
+from prin_guard.datasets._rows import (
     LabeledItem,
+    Problem,
     SkipHandler,
+    _Bad,
     _build_all,
     _existing_file,
     _get,
@@ -29,19 +37,30 @@ from prin_guard.eval._rows import (
     _json_document_rows,
     _jsonl_rows,
     _kind,
+    _number_text,
+    _reason,
     _RowError,
     _text,
     _warn_skip,
 )
 
 __all__ = [
+    "EXPERTQA_SYSTEMS",
     "load_aqua_rat",
     "load_coinflip",
     "load_commonsenseqa",
+    "load_expertqa_claims",
+    "load_gsm8k",
     "load_gsm8k_solutions",
+    "load_last_letters",
+    "load_llmbar",
+    "load_math",
     "load_mathqa",
     "load_mmlu",
+    "load_mt_bench_human",
+    "load_multiarith",
     "load_strategyqa",
+    "load_svamp",
 ]
 
 
@@ -398,7 +417,310 @@ def load_gsm8k_solutions(
 
     Candidates ``"Solution 1: 18"`` ... ``"Solution 4: 4"`` with the solution as
     ``reasoning``; gold is the labels of the correct ones (0 to 4). See the docstring of
-    :mod:`prin_guard.eval._datasets` for why the candidate text carries the solution number.
+    :mod:`prin_guard.datasets` for why the candidate text carries the solution number.
     """
     file = _existing_file(path)
     return _build_all(_jsonl_rows(file), _gsm8k_solutions_row, _handler(on_skip, file))
+
+
+# --------------------------------------------------------------------------- LLMBar pairs
+
+_LLMBAR_LABELS = {1: "A", 2: "B"}
+
+
+def _llmbar_row(name: str, line: int, index: int, row: dict[str, Any]) -> LabeledItem:
+    instruction = _text(row, "instruction" if "instruction" in row else "input")
+    label = _get(row, "label")
+    if isinstance(label, str) and label.strip() in ("1", "2"):
+        label = int(label)
+    if isinstance(label, bool) or label not in _LLMBAR_LABELS:
+        raise _RowError(f"label {label!r} is not 1 or 2 (the better output)")
+    key = row.get("id")
+    item = Item(
+        task="pairwise",
+        question=instruction,
+        candidates=(
+            Candidate(label="A", text=_text(row, "output_1")),
+            Candidate(label="B", text=_text(row, "output_2")),
+        ),
+        id=f"llmbar-{key}" if isinstance(key, str) and key else f"{name}-{index}",
+    )
+    return LabeledItem(item=item, gold=(_LLMBAR_LABELS[label],), line=line)
+
+
+def _load_llmbar_file(name: str, path: str | Path, on_skip: SkipHandler) -> Iterator[LabeledItem]:
+    file = _existing_file(path)
+    with file.open(encoding="utf-8-sig") as handle:
+        head = handle.read(256).lstrip()
+    # LLMBar's own dataset.json is one JSON list; the shared copies are JSON Lines
+    rows = _json_document_rows(file, None) if head.startswith("[") else _jsonl_rows(file)
+    return _build_all(rows, functools.partial(_llmbar_row, name), _handler(on_skip, file))
+
+
+def load_llmbar(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[LabeledItem]:
+    """LLMBar pairs (``natural.jsonl``, or LLMBar's own ``dataset.json``): an instruction
+    and two outputs, the better one labelled 1 or 2.
+
+    Each row is a ``pairwise`` item: ``question`` the instruction (``instruction``, or
+    ``input`` in LLMBar's JSON), candidates ``output_1`` (A) and ``output_2`` (B); gold is
+    the better one's label. There are no ties: LLMBar labels every pair with the
+    objectively better output. Ids ``llmbar-<id>`` (``llmbar-natural-0``), or
+    ``llmbar-<n>`` for rows without an id.
+    """
+    return _load_llmbar_file("llmbar", path, on_skip)
+
+
+def load_mt_bench_human(
+    path: str | Path, *, on_skip: SkipHandler = _warn_skip
+) -> Iterator[LabeledItem]:
+    """LLMBar's MT-Bench subset (``mt-bench-human.jsonl``, or LLMBar's
+    ``Processed/MT-Bench/dataset.json``): 200 pairs of MT-Bench answers whose gold is the
+    experts' majority preference, read as :func:`load_llmbar` reads its pairs.
+
+    MT-Bench's expert judgments include ties; LLMBar removed every pair whose majority
+    was a tie before sampling these 200, so every gold here names one winner, and a
+    verdict calling a pair a tie is wrong. Ids ``llmbar-<id>`` (``llmbar-mtbench-0``), or
+    ``mt-bench-human-<n>`` for rows without an id.
+    """
+    return _load_llmbar_file("mt-bench-human", path, on_skip)
+
+
+# --------------------------------------------------------------------------- ExpertQA claims
+
+EXPERTQA_SYSTEMS = (
+    "rr_sphere_gpt4",
+    "rr_gs_gpt4",
+    "post_hoc_sphere_gpt4",
+    "post_hoc_gs_gpt4",
+)
+"""The ExpertQA systems whose claims cite passages (the others, ``gpt4`` and
+``bing_chat``, cite bare URLs: there are no sources to check their claims against)."""
+_SUPPORTED = "Complete"
+_NOT_SUPPORTED = ("Partial", "Incomplete")
+_CITATION = re.compile(r"\[(\d+)\]")
+
+
+def _evidence_number(evidence: str) -> int:
+    match = _CITATION.match(evidence.lstrip())
+    return int(match.group(1)) if match else 10**6
+
+
+def _question_key(question: str | None, line: int) -> str:
+    # ExpertQA rows have no id; the question names the row in every file that holds it
+    # (the lfqa splits, r2_compiled_anon.jsonl, the shipped sample)
+    if question is None:
+        return str(line)
+    return hashlib.sha256(question.encode()).hexdigest()[:10]
+
+
+def _expertqa_answer(
+    line: int, question: str | None, system: str, answer: dict[str, Any]
+) -> LabeledItem:
+    where = f"answers.{system}."
+    claims = _get(answer, "claims", where)
+    if not isinstance(claims, list):
+        raise _RowError(f"field '{where}claims' is {_kind(claims)}, not a list")
+    kept: list[tuple[str, bool]] = []
+    passages: list[str] = []
+    for number, claim in enumerate(claims):
+        if not isinstance(claim, dict):
+            raise _RowError(f"{where}claims.{number} is {_kind(claim)}, not an object")
+        support = claim.get("support")
+        evidence = claim.get("evidence") or []
+        if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):
+            raise _RowError(f"field '{where}claims.{number}.evidence' is not a list of strings")
+        # "N/A": the expert judged the claim needs no support; "Missing": it cites
+        # nothing. Neither says whether the sources support it.
+        if support not in (_SUPPORTED, *_NOT_SUPPORTED) or not evidence:
+            continue
+        text = _text(claim, "claim_string", f"{where}claims.{number}.").strip()
+        kept.append((text, support == _SUPPORTED))
+        passages += [e.strip() for e in evidence if e.strip() and e.strip() not in passages]
+    if not kept:
+        raise _RowError(f"{system}: no claim with cited passages and a support label")
+    context = "\n\n".join(sorted(passages, key=_evidence_number))
+    item = Item(
+        task="checklist",
+        question=question,
+        response=_text(answer, "answer_string", where).strip(),
+        context=context,
+        candidates=tuple(Candidate(text=text) for text, _ in kept),
+        id=f"expertqa-claims-{_question_key(question, line)}-{system}",
+    )
+    gold = tuple(label for label, (_, met) in zip(item.labels, kept, strict=True) if met)
+    return LabeledItem(item=item, gold=gold, line=line)
+
+
+def _expertqa_rows(file: Path, on_skip: SkipHandler) -> Iterator[LabeledItem]:
+    for line, _index, row in _jsonl_rows(file):
+        try:
+            if isinstance(row, _Bad):
+                raise _RowError(row.reason)
+            if not isinstance(row, dict):
+                raise _RowError(f"the row is {_kind(row)}, not a JSON object")
+            answers = _get(row, "answers")
+            if not isinstance(answers, dict):
+                raise _RowError(f"field 'answers' is {_kind(answers)}, not an object")
+            question = row.get("question")
+            question = question.strip() if isinstance(question, str) and question.strip() else None
+        except _RowError as exc:
+            on_skip(line, str(exc))
+            continue
+        systems = [system for system in answers if system in EXPERTQA_SYSTEMS]
+        if not systems:
+            on_skip(
+                line,
+                f"no answer with cited passages (systems {', '.join(answers) or 'none'}; "
+                f"passages come with {', '.join(EXPERTQA_SYSTEMS)})",
+            )
+        for system in systems:
+            answer = answers[system]
+            try:
+                if not isinstance(answer, dict):
+                    raise _RowError(f"answers.{system} is {_kind(answer)}, not an object")
+                yield _expertqa_answer(line, question, system, answer)
+            except (ValueError, KeyError, TypeError) as exc:
+                on_skip(line, _reason(exc))
+
+
+def load_expertqa_claims(
+    path: str | Path, *, on_skip: SkipHandler = _warn_skip
+) -> Iterator[LabeledItem]:
+    """ExpertQA answers as claim checklists (``data/lfqa/*.jsonl`` or
+        ``data/r2_compiled_anon.jsonl`` of chaitanyamalaviya/ExpertQA): which claims do the
+        cited passages support?
+
+        One ``checklist`` item per answer of a system that cites passages
+        (:data:`EXPERTQA_SYSTEMS`): ``response`` the answer string, ``question`` the
+        expert's question, ``context`` the passages its claims cite (each once, in the
+        order of their ``[n]`` numbers), and the claims as candidates, in order. Ask it with
+        the ``claims`` template. Gold per claim from the expert's ``support`` label:
+        ``Complete`` is supported; ``Partial`` and ``Incomplete`` are not (as ExpertQA's own
+        evaluation counts them). Claims labelled ``N/A`` (no support needed) and claims
+        citing nothing (``Missing``) are left out: the expert judged a claim against its own
+        citations, and a claim with none has no such judgment. An answer left with no claim
+        is skipped. Ids ``expertqa-claims-<key>-<system>``, ``key`` the first 10 hex digits of
+    the question's sha256 (the same in every file holding the question; the line number for
+    a row without one).
+    """
+    file = _existing_file(path)
+    return _expertqa_rows(file, _handler(on_skip, file))
+
+
+# --------------------------------------------------------------------------- problem datasets
+
+
+def _gsm8k_problem(line: int, _index: int, row: dict[str, Any]) -> Problem:
+    solution = _text(row, "answer")
+    if "####" not in solution:
+        raise _RowError("field 'answer' has no '#### <answer>' line")
+    answer = solution.rsplit("####", 1)[1].strip().replace(",", "")
+    if not answer:
+        raise _RowError("the '####' line of 'answer' is empty")
+    return Problem(question=_text(row, "question"), answer=answer, id=f"gsm8k-{line}", line=line)
+
+
+def load_gsm8k(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[Problem]:
+    """GSM8K ``test.jsonl``: the answer is the text after ``####`` (thousands separators
+    removed: ``"5,600"`` becomes ``"5600"``)."""
+    file = _existing_file(path)
+    return _build_all(_jsonl_rows(file), _gsm8k_problem, _handler(on_skip, file))
+
+
+def _multiarith_problem(line: int, index: int, row: dict[str, Any]) -> Problem:
+    solutions = _get(row, "lSolutions")
+    if not isinstance(solutions, list):
+        raise _RowError(f"field 'lSolutions' is {_kind(solutions)}, not a list")
+    if not solutions:
+        raise _RowError("field 'lSolutions' is empty")
+    key = row.get("iIndex")
+    return Problem(
+        question=_text(row, "sQuestion").strip(),
+        answer=_number_text(solutions[0], "lSolutions"),
+        id=f"multiarith-{key if isinstance(key, int) else index}",
+        line=line,
+    )
+
+
+def load_multiarith(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[Problem]:
+    """MultiArith (``MultiArith.json``, a JSON list): ``sQuestion``, answer
+    ``lSolutions[0]``; ids ``multiarith-<iIndex>``."""
+    file = _existing_file(path)
+    rows = _json_document_rows(file, None)
+    return _build_all(rows, _multiarith_problem, _handler(on_skip, file))
+
+
+def _svamp_problem(line: int, index: int, row: dict[str, Any]) -> Problem:
+    key = row.get("ID")
+    return Problem(
+        question=f"{_text(row, 'Body').strip()} {_text(row, 'Question').strip()}",
+        answer=_number_text(_get(row, "Answer"), "Answer"),
+        id=f"svamp-{key}" if isinstance(key, str) and key else f"svamp-{index}",
+        line=line,
+    )
+
+
+def load_svamp(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[Problem]:
+    """SVAMP (``SVAMP.json``, a JSON list): question ``Body + " " + Question``, numeric
+    ``Answer``; ids ``svamp-<ID>``."""
+    file = _existing_file(path)
+    rows = _json_document_rows(file, None)
+    return _build_all(rows, _svamp_problem, _handler(on_skip, file))
+
+
+def _last_boxed(text: str) -> str | None:
+    """The contents of the last ``\\boxed{...}`` (or ``\\fbox{...}``), braces matched."""
+    start = max(text.rfind("\\boxed{"), text.rfind("\\fbox{"))
+    if start < 0:
+        return None
+    begin = text.index("{", start) + 1
+    depth = 1
+    pos = begin
+    while pos < len(text) and depth:
+        if text[pos] == "{":
+            depth += 1
+        elif text[pos] == "}":
+            depth -= 1
+        pos += 1
+    return text[begin : pos - 1].strip() if depth == 0 else None
+
+
+def _math_problem(line: int, _index: int, row: dict[str, Any]) -> Problem:
+    if "answer" in row:
+        answer = _text(row, "answer").strip()
+    else:
+        boxed = _last_boxed(_text(row, "solution"))
+        if not boxed:
+            raise _RowError("no 'answer' field and no \\boxed{...} answer in 'solution'")
+        answer = boxed
+    unique_id, idx = row.get("unique_id"), row.get("idx")
+    if isinstance(unique_id, str) and unique_id:
+        key = unique_id
+    elif isinstance(idx, int) and not isinstance(idx, bool):
+        key = str(idx)
+    else:
+        key = str(line)
+    return Problem(question=_text(row, "problem"), answer=answer, id=f"math-{key}", line=line)
+
+
+def load_math(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[Problem]:
+    """MATH ``test.jsonl`` (answer = contents of the last ``\\boxed{}`` in ``solution``) or
+    MATH-500 (explicit ``answer`` field). Ids ``math-<idx>`` or ``math-<unique_id>``."""
+    file = _existing_file(path)
+    return _build_all(_jsonl_rows(file), _math_problem, _handler(on_skip, file))
+
+
+def _last_letters_problem(line: int, index: int, row: dict[str, Any]) -> Problem:
+    return Problem(
+        question=_text(row, "question"),
+        answer=_text(row, "answer").strip(),
+        id=f"last-letters-{index}",
+        line=line,
+    )
+
+
+def load_last_letters(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[Problem]:
+    """Last Letter Concatenation (``last_letters.json``): ``examples[{question, answer}]``."""
+    file = _existing_file(path)
+    rows = _json_document_rows(file, "examples")
+    return _build_all(rows, _last_letters_problem, _handler(on_skip, file))

@@ -1,8 +1,8 @@
 """The generic JSONL format: prin-guard's own format for candidate datasets.
 
 :func:`load_jsonl` reads it and :func:`write_jsonl` writes it; the format itself (fields,
-labels, ``gold``) is described in the docstring of :mod:`prin_guard.eval._datasets`.
-It is what :func:`~prin_guard.eval.load_dataset` reads for a path ending in ``.jsonl``.
+labels, ``gold``) is described in the docstring of :mod:`prin_guard.datasets`.
+It is what :func:`~prin_guard.datasets.load_dataset` reads for a path ending in ``.jsonl``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._models import Item
-from prin_guard.eval._rows import (
+from prin_guard.datasets._rows import (
     LabeledItem,
     SkipHandler,
     _build_all,
@@ -30,7 +30,7 @@ from prin_guard.eval._rows import (
 __all__ = ["load_jsonl", "write_jsonl"]
 
 
-_JSONL_FIELDS = ("id", "question", "context", "candidates", "gold")
+_JSONL_FIELDS = ("id", "task", "question", "context", "response", "candidates", "gold")
 
 
 def _generic_row(line: int, _index: int, row: dict[str, Any]) -> LabeledItem:
@@ -59,15 +59,15 @@ def _generic_row(line: int, _index: int, row: dict[str, Any]) -> LabeledItem:
 
 
 def load_jsonl(path: str | Path, *, on_skip: SkipHandler = _warn_skip) -> Iterator[LabeledItem]:
-    """The generic JSONL format described in the docstring of :mod:`prin_guard.eval._datasets`."""
+    """The generic JSONL format described in the docstring of :mod:`prin_guard.datasets`."""
     file = _existing_file(path)
     return _build_all(_jsonl_rows(file), _generic_row, _handler(on_skip, file))
 
 
 def write_jsonl(records: Iterable[LabeledItem], path: str | Path) -> int:
     """Write items in the generic JSONL format (what :func:`load_jsonl` reads); returns the
-    number written. Candidates are written with their labels; ``gold`` is null when
-    ``gold_known`` is false."""
+    number written. Candidates are written with their labels; ``task`` only for items
+    that are not ``choice``; ``gold`` is null when ``gold_known`` is false."""
     count = 0
     with Path(path).open("w", encoding="utf-8") as handle:
         for record in records:
@@ -75,11 +75,16 @@ def write_jsonl(records: Iterable[LabeledItem], path: str | Path) -> int:
             row: dict[str, Any] = {}
             if item.id is not None:
                 row["id"] = item.id
-            row["question"] = item.question
+            if item.task != "choice":
+                row["task"] = item.task
+            if item.question is not None:
+                row["question"] = item.question
             if item.context is not None:
                 row["context"] = item.context
+            if item.response is not None:
+                row["response"] = item.response
             row["candidates"] = [
-                c.model_dump(exclude_none=True, include={"text", "label", "reasoning"})
+                c.model_dump(exclude_none=True, include={"text", "label", "reasoning", "weight"})
                 for c in item.candidates
             ]
             row["gold"] = list(record.gold) if record.gold_known else None

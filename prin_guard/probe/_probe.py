@@ -1,0 +1,179 @@
+"""The probe: what to ask after the judge's first answer (:class:`Probe`), and asking it.
+
+The Direct Form asks one follow-up type; the Progressive Form asks closed, then
+open, then leading in one conversation. A probe also chooses the prompt set, the
+mitigations and where they go, the control prompt and the seed of the leading
+question's misleading answer.
+
+:func:`run_rounds` continues a leg's conversation round by round with the questions
+a probe asks; every follow-up call goes through the leg's
+:class:`~prin_guard.JudgeCaller`, so it is cached, retried and single-flighted like
+a leg, and its events say ``call="follow_up"``. The guard's ``probe=`` option and
+``prin-guard probe`` both use it.
+
+The leading question's misleading answer ``{M_A}`` is a label the judge did not
+give, drawn reproducibly from the item's id and the seed. When no such label
+exists (the judge named every candidate) the leading round is not asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from prin_guard._calls import JudgeCaller
+from prin_guard._exceptions import UsageError
+from prin_guard._models import Item, Message, ParseStatus, Polarity, ProbeRound
+from prin_guard._options import ProbeKind
+from prin_guard._parsing import parse_reply
+from prin_guard.probe._prompts import (
+    DEFAULT_CONTROL_PROMPT,
+    PROGRESSIVE_ORDER,
+    FollowUpForm,
+    FollowUpType,
+    MitigationPosition,
+    ProbeMitigation,
+    PromptSet,
+    build_followup_conversation,
+    build_initial_conversation,
+    get_prompt_set,
+    misleading_answer,
+    parse_probe_mitigations,
+)
+
+__all__ = ["Probe", "run_rounds"]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What to ask after the judge's first answer."""
+
+    form: FollowUpForm = FollowUpForm.DIRECT
+    followup_type: FollowUpType | None = FollowUpType.CLOSED
+    """The Direct Form's follow-up; None in the Progressive Form."""
+    prompt_set: PromptSet | str = "A"
+    mitigations: tuple[ProbeMitigation, ...] = ()
+    position: MitigationPosition = MitigationPosition.BOTH
+    control_prompt: str = DEFAULT_CONTROL_PROMPT
+    seed: int = 0
+    """Seed for drawing the misleading answer of the leading question."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "form", FollowUpForm(self.form))
+        object.__setattr__(self, "prompt_set", get_prompt_set(self.prompt_set))
+        object.__setattr__(self, "mitigations", parse_probe_mitigations(self.mitigations))
+        object.__setattr__(self, "position", MitigationPosition(self.position))
+        if self.form is FollowUpForm.DIRECT:
+            if self.followup_type is None:
+                raise UsageError("probe: the Direct Form needs a follow-up type")
+            object.__setattr__(self, "followup_type", FollowUpType(self.followup_type))
+        elif self.followup_type is not None:
+            raise UsageError("probe: the Progressive Form asks every type in turn")
+
+    @classmethod
+    def of(cls, spec: ProbeKind | Probe | str, *, prompt_set: str | PromptSet = "A") -> Probe:
+        """``closed``, ``open``, ``leading`` (Direct Form) or ``progressive``."""
+        if isinstance(spec, Probe):
+            return spec
+        if spec == "progressive":
+            return cls(form=FollowUpForm.PROGRESSIVE, followup_type=None, prompt_set=prompt_set)
+        try:
+            kind = FollowUpType(spec)
+        except ValueError:
+            raise UsageError(
+                f"probe: unknown probe {spec!r}; use closed, open, leading or progressive"
+            ) from None
+        return cls(followup_type=kind, prompt_set=prompt_set)
+
+    @property
+    def rounds(self) -> tuple[FollowUpType, ...]:
+        if self.form is FollowUpForm.PROGRESSIVE:
+            return PROGRESSIVE_ORDER
+        assert self.followup_type is not None
+        return (FollowUpType(self.followup_type),)
+
+    @property
+    def first_followup(self) -> FollowUpType:
+        return self.rounds[0]
+
+    def initial_conversation(self, messages: Sequence[Message]) -> list[Message]:
+        """The first question, with the mitigations that belong to it."""
+        return build_initial_conversation(
+            messages,
+            self.first_followup,
+            mitigations=self.mitigations,
+            position=self.position,
+            control_prompt=self.control_prompt,
+        )
+
+    def changes_first_question(self) -> bool:
+        return bool(self.mitigations) and (
+            ProbeMitigation.FEW_SHOT in self.mitigations
+            or self.position is not MitigationPosition.FOLLOW_UP
+        )
+
+
+async def run_rounds(
+    caller: JudgeCaller,
+    item: Item,
+    polarity: Polarity,
+    initial_messages: Sequence[Message],
+    first_reply: str,
+    first_labels: Sequence[str],
+    probe: Probe,
+) -> list[ProbeRound]:
+    """Ask the probe's follow-up rounds after ``first_reply``; one entry per round asked.
+
+    ``initial_messages`` are the first question *before* probe mitigations (they
+    are applied again here, so the history matches what the judge saw).
+    """
+    texts = [candidate.text for candidate in item.candidates]
+    misleading: str | None = None
+    if FollowUpType.LEADING in probe.rounds:
+        try:
+            misleading = misleading_answer(item.labels, first_labels, probe.seed, item.key)
+        except UsageError:
+            misleading = None  # the judge named every candidate: nothing to suggest
+    rounds: list[ProbeRound] = []
+    replies: list[str] = []
+    for number, kind in enumerate(probe.rounds, start=1):
+        if kind is FollowUpType.LEADING and misleading is None:
+            break
+        progressive = probe.form is FollowUpForm.PROGRESSIVE
+        messages = build_followup_conversation(
+            initial_messages,
+            first_reply,
+            kind,
+            probe.prompt_set,
+            round_replies=replies if progressive else (),
+            misleading=misleading if kind is FollowUpType.LEADING else None,
+            mitigations=probe.mitigations,
+            position=probe.position,
+            control_prompt=probe.control_prompt,
+        )
+        answer = await caller.converse(
+            messages, labels=item.labels, item_id=item.key, purpose="follow_up"
+        )
+        response = answer.response
+        # read as an answer to the leg's own question, in the item's task
+        parsed = parse_reply(response.text, item.labels, texts, task=item.task, polarity=polarity)
+        if parsed.status is ParseStatus.FAILED and item.task == "choice":
+            parsed = parse_reply(response.text, item.labels, texts)  # as the paper reads it
+        changed = parsed.status is ParseStatus.FAILED or set(parsed.labels) != set(first_labels)
+        rounds.append(
+            ProbeRound(
+                polarity=polarity,
+                round=number,
+                followup_type=kind.value,
+                followup=messages[-1]["content"],
+                raw_text=response.text,
+                labels=parsed.labels,
+                parse_status=parsed.status,
+                changed=changed,
+                cached=answer.cached,
+                latency_ms=answer.latency_ms,
+                usage=response.usage,
+            )
+        )
+        replies.append(response.text or "")
+    return rounds
