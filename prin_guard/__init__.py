@@ -37,6 +37,8 @@ from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import FunctionJudge, Judge, judge_from_spec
 
 if TYPE_CHECKING:
+    from prin_guard._acceptance import Acceptance
+    from prin_guard._setup import GuardConfig
     from prin_guard.cache._redis import RedisCache
     from prin_guard.judges._litellm import LiteLLMJudge
     from prin_guard.judges._local import LocalJudge
@@ -44,12 +46,15 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _LAZY = {
+    "Acceptance": "prin_guard._acceptance",
+    "GuardConfig": "prin_guard._setup",
     "LiteLLMJudge": "prin_guard.judges._litellm",
     "LocalJudge": "prin_guard.judges._local",
     "RedisCache": "prin_guard.cache._redis",
 }
 
 __all__ = [
+    "Acceptance",
     "Cache",
     "CacheError",
     "CallLimit",
@@ -57,6 +62,7 @@ __all__ = [
     "Flag",
     "FunctionJudge",
     "Guard",
+    "GuardConfig",
     "GuardOptions",
     "InconsistentVerdictError",
     "InvalidItemError",
@@ -83,7 +89,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # Heavy judges load their dependencies only when built; even their modules
-    # stay off `import prin_guard`.
+    # stay off `import prin_guard`, as do the set-up and acceptance models (only
+    # the programs that read a configuration need them).
     if name in _LAZY:
         module = importlib.import_module(_LAZY[name])
         return getattr(module, name)

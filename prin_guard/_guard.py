@@ -3,8 +3,8 @@
 :class:`Guard` plans the legs of a verdict (the direct and the reverse question,
 and the follow-up rounds of a probe), asks them through its
 :class:`~prin_guard.JudgeCaller` (the call layer: cache, single flight, retries,
-the limit on calls in flight) and reconciles the answers with the pure
-functions of ``_reconcile``. It makes no judge call of its own.
+the limit on calls in flight) and hands the answers to the pure
+decision of ``_decide``. It makes no judge call of its own.
 
 One async core. ``Guard.check`` and ``Guard.check_many`` drive it on a private
 event loop kept by the guard (so judges and caches that hold loop-bound
@@ -17,17 +17,17 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from prin_guard._acceptance import Acceptance
 from prin_guard._calls import JudgeCaller
-from prin_guard._cascade import escalate
+from prin_guard._decide import error_verdict
 from prin_guard._exceptions import (
     InconsistentVerdictError,
+    InvalidItemError,
     JudgeError,
     UsageError,
 )
-from prin_guard._judging import VerdictEngine
+from prin_guard._judging import VerdictEngine, escalate
 from prin_guard._legs import LegAsker, LegPlan
 from prin_guard._models import (
     Flag,
@@ -38,16 +38,18 @@ from prin_guard._models import (
     Verdict,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import Mitigation, Template, build_messages, get_template
+from prin_guard._prompts import Template, build_messages, get_template
 from prin_guard._ratelimit import RateLimit
-from prin_guard._reconcile import Policy
 from prin_guard._retry import CallLimit, Retry
-from prin_guard._stream import LoopDriver, invalid_verdict, stream_verdicts
+from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
-from prin_guard.followup import Probe
 from prin_guard.judges import Judge
+from prin_guard.probe import Probe
 
-__all__ = ["Guard"]
+if TYPE_CHECKING:
+    from prin_guard._acceptance import Acceptance
+
+__all__ = ["Guard", "JudgeLike", "who_judges_problem"]
 
 T = TypeVar("T")
 
@@ -57,10 +59,38 @@ class _Unset(enum.Enum):
 
 
 _UNSET: Any = _Unset.UNSET
-_DEFAULTS = GuardOptions()
 
 
 JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
+
+
+def who_judges_problem(
+    levels: Sequence[int | None], *, tiers: bool, acceptance: bool, panel: str = "judge"
+) -> str | None:
+    """What is wrong with who judges, or ``None``: the one rule every surface applies.
+
+    ``levels`` has one entry per tier (one for a guard without escalation): ``None``
+    for a judge given alone, the number of judges for a panel. A panel needs at least
+    two judges (one judge is given alone, not as a panel of one); a cascade needs at
+    least two tiers and a calibrated acceptance rule. ``panel`` is what the caller calls
+    a panel's setting, for the message.
+    """
+    for size in levels:
+        if size is not None and size < 2:
+            where = "tiers" if tiers else panel
+            return (
+                f"{where}: a panel needs at least two judges, got {size}; give a single "
+                "judge on its own, not in a list"
+            )
+    if tiers:
+        if len(levels) < 2:
+            return "tiers: a cascade needs at least two tiers, cheapest first"
+        if not acceptance:
+            return (
+                "acceptance: tiers escalate by a calibrated rule; give acceptance= (a file "
+                "from prin-guard calibrate)"
+            )
+    return None
 
 
 class Guard:
@@ -68,29 +98,19 @@ class Guard:
 
     ``judge`` is a :class:`~prin_guard.judges.Judge`, a plain function
     ``fn(prompt) -> str`` (sync or async), a :class:`~prin_guard.JudgeCaller` to share
-    one cache, single flight and call limit among several guards, or a list of these:
-    a panel, whose verdict is what a strict majority of all its members calls correct.
-    ``tiers=[cheap, strong]`` (each a judge or a panel, cheapest first) escalates
-    instead: the next tier is asked only about verdicts the calibrated ``acceptance``
-    (an :class:`~prin_guard._acceptance.Acceptance` or the path of a file written by
+    one cache, single flight and call limit among several guards, or a list of at least
+    two of these: a panel, whose verdict is what a strict majority of all its members
+    calls correct. ``tiers=[cheap, strong]`` (each a judge or a panel, cheapest first)
+    escalates instead: the next tier is asked only about verdicts the calibrated
+    ``acceptance`` (an :class:`~prin_guard.Acceptance` or the path of a file written by
     ``prin-guard calibrate``) did not accept at the previous one. With ``acceptance`` and
     one judge, each verdict is accepted or flagged ``not_accepted``.
 
-    How to ask and decide is a :class:`~prin_guard.GuardOptions`, given as
-    ``options=`` or as keywords (not both): ``template`` is ``v0`` (the paper's
-    wording) to ``v4``; ``mitigations`` any of ``cot`` and ``neg_exp``;
-    ``threshold`` the largest PRIN (and order inconsistency) still called consistent;
-    ``policy`` the reported set (``synergy``: what both legs agree on, ``direct``,
-    ``reverse``, or ``strict``: what every leg of every check agrees on); ``checks``
-    ``reverse`` (always) plus ``order`` (ask again with the candidates in a second
-    order) and ``confidence`` (flag answers whose probability is under
-    ``min_confidence``); ``max_chars`` bounds every text field of an item and
-    ``max_candidates`` its candidates; ``on_inconsistent="raise"`` raises
-    :class:`~prin_guard.InconsistentVerdictError` instead of flagging; ``probe``
-    (``"closed"``, ``"open"``, ``"leading"``, ``"progressive"``, or a
-    :class:`~prin_guard.probe.Probe` for the Python API only) asks each leg again after
-    its answer ("Are you sure?") and flags the verdict ``vacillating`` when the judge
-    changes its answer; the verdict itself stays the judge's first answer.
+    How to ask and decide is a :class:`~prin_guard.GuardOptions`, given as ``options=``
+    or as keywords (not both): ``Guard(judge, template="v1", checks="reverse,order")``
+    is ``Guard(judge, options=GuardOptions(template="v1", checks="reverse,order"))``.
+    In Python only, ``template`` may also be a :class:`~prin_guard.models.Template` and
+    ``probe`` a :class:`~prin_guard.probe.Probe` of your own.
 
     How to call the judges, unless they are JudgeCallers already: ``cache`` (default:
     one in-memory LRU for all of them; ``None`` turns caching off), ``concurrency``
@@ -98,8 +118,9 @@ class Guard:
     ``rate_limit`` (a :class:`~prin_guard.RateLimit` on the provider, shareable across
     processes through Redis).
 
-    Everything that feeds cache keys (judge, template, mitigations) is read-only
-    after construction.
+    :class:`~prin_guard.GuardConfig` describes all of this as data (judges by their
+    spelling) and builds the Guard: what the command line, the service and the Ray
+    workers do.
     """
 
     def __init__(
@@ -109,59 +130,40 @@ class Guard:
         tiers: Sequence[JudgeLike | Sequence[JudgeLike]] | None = None,
         acceptance: Acceptance | str | os.PathLike[str] | None = None,
         options: GuardOptions | None = None,
-        template: str | Template = "v0",
-        mitigations: Iterable[str | Mitigation] = (),
-        threshold: float = 0.0,
-        policy: Policy = "synergy",
-        checks: Iterable[str] | str = ("reverse",),
-        min_confidence: float = 0.5,
-        on_inconsistent: Literal["flag", "raise"] = "flag",
-        max_chars: int = 32_000,
-        max_candidates: int = 64,
-        probe: str | Probe | None = None,
         cache: Cache | Literal["memory"] | None = _UNSET,
         concurrency: int | None = None,
         retry: Retry | None = None,
         limit: CallLimit | None = None,
         rate_limit: RateLimit | None = None,
+        **option_keywords: Any,
     ) -> None:
-        custom_template = template if isinstance(template, Template) else None
+        probe = option_keywords.get("probe")
         custom_probe = probe if isinstance(probe, Probe) else None
-        keywords = {
-            "template": "v0" if custom_template is not None else template,
-            "mitigations": tuple(mitigations) if not isinstance(mitigations, str) else mitigations,
-            "threshold": threshold,
-            "policy": policy,
-            "checks": checks if isinstance(checks, str) else tuple(checks),
-            "min_confidence": min_confidence,
-            "on_inconsistent": on_inconsistent,
-            "max_chars": max_chars,
-            "max_candidates": max_candidates,
-            "probe": None if custom_probe is not None else probe,
-        }
+        keywords = {**option_keywords, **({"probe": None} if custom_probe is not None else {})}
         if options is not None:
             if not isinstance(options, GuardOptions):
                 raise UsageError(f"options: expected GuardOptions, got {type(options).__name__}")
-            given = GuardOptions.of(**keywords)
-            if given != _DEFAULTS or custom_template is not None or custom_probe is not None:
+            if option_keywords:
                 raise UsageError(
                     "options: pass the guard's options either as options=GuardOptions(...) "
-                    "or as keywords, not both"
+                    f"or as keywords, not both (got {', '.join(sorted(option_keywords))})"
                 )
             self._options = options
         else:
             self._options = GuardOptions.of(**keywords)
         if (judge is None) == (tiers is None):
             raise UsageError("judge: give a judge (or a panel), or tiers=[...], not both")
-        if tiers is not None:
-            if isinstance(tiers, str) or not isinstance(tiers, Sequence) or len(tiers) < 2:
-                raise UsageError("tiers: a cascade needs at least two tiers, cheapest first")
-            if acceptance is None:
-                raise UsageError(
-                    "acceptance: tiers escalate by a calibrated rule; give acceptance= (a "
-                    "file from prin-guard calibrate)"
-                )
-        levels = [self._panel(level) for level in (tiers if tiers is not None else [judge])]
+        if tiers is not None and (isinstance(tiers, str) or not isinstance(tiers, Sequence)):
+            raise UsageError("tiers: a list of judges (or panels), cheapest first")
+        given = list(tiers) if tiers is not None else [judge]
+        problem = who_judges_problem(
+            [len(level) if isinstance(level, list | tuple) else None for level in given],
+            tiers=tiers is not None,
+            acceptance=acceptance is not None,
+        )
+        if problem is not None:
+            raise UsageError(problem)
+        levels = [self._panel(level) for level in given]
         given_callers = [j for level in levels for j in level if isinstance(j, JudgeCaller)]
         if given_callers:
             if len(given_callers) != sum(len(level) for level in levels):
@@ -193,9 +195,8 @@ class Guard:
                 )
                 for level in levels
             ]
-        self._template = custom_template or get_template(self._options.template)
         self._probe = self._check_probe(custom_probe or self._options.probe)
-        self._asker = LegAsker(self._template, self._options.mitigations)
+        self._asker = LegAsker(self._options.template, self._options.mitigations)
         self._engines = [
             VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
         ]
@@ -209,6 +210,9 @@ class Guard:
     ) -> Acceptance | None:
         if acceptance is None:
             return None
+        # imported here: a guard without a calibrated rule never loads one
+        from prin_guard._acceptance import Acceptance
+
         if isinstance(acceptance, str | os.PathLike):
             acceptance = Acceptance.load(os.fspath(acceptance))
         elif not isinstance(acceptance, Acceptance):
@@ -223,8 +227,6 @@ class Guard:
     def _panel(judge: Any) -> list[Any]:
         if isinstance(judge, list | tuple):
             members = list(judge)
-            if not members:
-                raise UsageError("judge: a panel needs at least one judge")
             if len({id(member) for member in members}) != len(members):
                 raise UsageError("judge: a panel lists the same judge twice")
             return members
@@ -283,40 +285,19 @@ class Guard:
         return callers[0]
 
     @property
-    def template(self) -> Template:
-        return self._template
+    def template(self) -> Template | None:
+        """The guard's own template, or ``None``: each task's default
+        (:meth:`template_for` says which an item is asked in)."""
+        option = self._options.template
+        return None if option is None else get_template(option)
 
-    @property
-    def mitigations(self) -> tuple[Mitigation, ...]:
-        return self._options.mitigations
-
-    @property
-    def policy(self) -> Policy:
-        return self._options.policy
-
-    @property
-    def threshold(self) -> float:
-        return self._options.threshold
-
-    @property
-    def max_chars(self) -> int:
-        return self._options.max_chars
-
-    @property
-    def max_candidates(self) -> int:
-        return self._options.max_candidates
-
-    @property
-    def on_inconsistent(self) -> Literal["flag", "raise"]:
-        return self._options.on_inconsistent
+    def template_for(self, item: Item | Mapping[str, Any]) -> Template:
+        """The template ``item`` is asked in (its task's, unless the guard names one)."""
+        return self._asker.template_for(self._item(item))
 
     @property
     def probe(self) -> Probe | None:
         return self._probe
-
-    @property
-    def checks(self) -> tuple[str, ...]:
-        return self._options.checks
 
     @property
     def judge_calls(self) -> int:
@@ -354,8 +335,10 @@ class Guard:
         judges = [c.identity for c in self._callers]
         shown = judges[0] if len(judges) == 1 else judges
         return (
-            f"Guard(judge={shown!r}, template={self.template.prompt_id!r}, "
-            f"mitigations={[m.value for m in self.mitigations]!r}, policy={self.policy!r})"
+            f"Guard(judge={shown!r}, "
+            f"template={self.template.prompt_id if self.template else None!r}, "
+            f"mitigations={[m.value for m in self._options.mitigations]!r}, "
+            f"policy={self._options.policy!r})"
         )
 
     def messages(
@@ -366,14 +349,15 @@ class Guard:
         For hosts that route the judge call themselves (a proxy's guardrail) and
         hand the answer back through a judge of their own.
         """
-        checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
-        return build_messages(checked, Polarity(polarity), self._template, self.mitigations)
+        checked = self._item(item)
+        template = self._asker.template_for(checked)
+        return build_messages(checked, Polarity(polarity), template, self._options.mitigations)
 
     # -- the async core -----------------------------------------------------------
 
     async def acheck(self, item: Item | Mapping[str, Any]) -> Verdict:
         """Judge one item. Raises on bad input and on a judge that keeps failing."""
-        checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
+        checked = self._item(item)
         plans = self._plan(checked)
         prefetched = await self._prefetch([plan.key for plan in plans])
         verdict = await self._verdict(checked, plans, prefetched)
@@ -388,7 +372,7 @@ class Guard:
         For evaluations that need single answers (self-consistency samples,
         paraphrase inconsistency); a verdict needs both legs, so use ``acheck``.
         """
-        checked = Item.coerce(item, max_chars=self.max_chars, max_candidates=self.max_candidates)
+        checked = self._item(item)
         caller = self._only(self._callers)
         plan = next(p for p in self._plan(checked) if p.polarity is Polarity(polarity))
         prefetched = await caller.prefetch([plan.key])
@@ -408,13 +392,24 @@ class Guard:
         return verdicts
 
     async def astream(
-        self, items: Iterable[Item | Mapping[str, Any]], *, chunk_size: int | None = None
+        self,
+        items: Iterable[Item | Mapping[str, Any]],
+        *,
+        chunk_size: int | None = None,
+        stopping: Callable[[], bool] | None = None,
     ) -> AsyncIterator[tuple[int, Verdict]]:
         """Yield ``(index, verdict)`` as verdicts complete, in completion order.
 
         Items are read lazily a chunk at a time and each chunk's cache entries are
         fetched in one round trip; no verdict is kept once yielded, so memory stays
         flat however many items there are.
+
+        ``stopping`` (for a Ctrl-C) is asked before each item is read and before each
+        judge call an item would start: once it returns true, no item is read and no
+        judge call starts, except those of the items whose calls already started, which
+        finish and are yielded. The other items read are dropped, unjudged (their
+        indexes never come). It is called on the event loop; keep it cheap and
+        non-blocking (``asyncio.Event.is_set``, a flag).
         """
         async for entry in stream_verdicts(
             items,
@@ -423,7 +418,8 @@ class Guard:
             plan=self._checked_plan,
             prefetch=self._prefetch,
             verdict=self._verdict_or_error,
-            invalid=invalid_verdict,
+            invalid=self._invalid_verdict,
+            stopping=stopping,
         ):
             yield entry
 
@@ -447,8 +443,16 @@ class Guard:
     # -- internals ----------------------------------------------------------------
 
     def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
-        item = Item.coerce(raw, max_chars=self.max_chars, max_candidates=self.max_candidates)
+        item = self._item(raw)
         return item, self._plan(item)
+
+    def _item(self, raw: Item | Mapping[str, Any]) -> Item:
+        item = Item.coerce(
+            raw, max_chars=self._options.max_chars, max_candidates=self._options.max_candidates
+        )
+        if self._acceptance is not None:
+            self._acceptance.check_task(item.task)  # a rule holds for its own task only
+        return item
 
     def _plan(self, item: Item) -> list[LegPlan]:
         return self._engine.plan(item)
@@ -464,16 +468,25 @@ class Guard:
             return verdict
         return await escalate(item, verdict, self._engines, self._acceptance)
 
+    def failed_verdict(self, item: Item | Mapping[str, Any], error: JudgeError) -> Verdict:
+        """The verdict of ``item`` when its judge failed: flagged ``judge_error``, no legs
+        (what a batch returns in its place; for hosts that call the judge themselves)."""
+        return self._engine.failed_verdict(self._item(item), error)
+
     async def _verdict_or_error(
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
         try:
             return await self._verdict(item, plans, prefetched)
         except JudgeError as exc:
-            return self._engine.failed_verdict(item, exc)
+            return self.failed_verdict(item, exc)
+
+    def _invalid_verdict(self, index: int, exc: InvalidItemError) -> Verdict:
+        """The verdict of the item at ``index`` of a batch that failed validation."""
+        return error_verdict(f"#{index}", "input", str(exc), field=exc.field, options=self._options)
 
     def _maybe_raise(self, verdicts: Sequence[Verdict]) -> None:
-        if self.on_inconsistent != "raise":
+        if self._options.on_inconsistent != "raise":
             return
         for verdict in verdicts:
             if Flag.INCONSISTENT in verdict.flags:

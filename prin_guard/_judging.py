@@ -1,9 +1,11 @@
-"""Making a verdict: every planned leg asked at once, assessed, for one judge or a panel.
+"""Making a verdict: every planned leg asked at once, then decided, for one judge or a panel.
 
 :class:`VerdictEngine` is the guard's working part: it asks the legs a guard planned
-(``_legs``), runs the probe's follow-ups, and turns the answers into a
-:class:`~prin_guard.Verdict` with the pure assessments of ``_assess``. The guard keeps
-the public API, the options and the sync driver.
+(``_legs``) through the call layer, runs the probe's follow-ups, and hands what each
+judge answered to ``_decide``, which makes the :class:`~prin_guard.Verdict`.
+:func:`escalate` applies a calibrated acceptance rule and asks the next tier of a
+cascade about a verdict the rule did not accept. The guard keeps the public API, the
+options and the sync driver.
 """
 
 from __future__ import annotations
@@ -11,16 +13,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from prin_guard._assess import Assessment, MemberLegs, MemberResult, assess, assess_panel
-from prin_guard._calls import JudgeCaller
+from prin_guard._calls import JudgeCaller, KeyScope
+from prin_guard._decide import Answers, MemberLegs, decided, error_verdict, make_verdict
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
-from prin_guard._legs import LegAsker, LegPlan
+from prin_guard._legs import LegAsker, LegPlan, scope_parts
 from prin_guard._models import (
-    Flag,
     Item,
     Leg,
     ParseStatus,
@@ -28,13 +28,16 @@ from prin_guard._models import (
     ProbeRound,
     Usage,
     Verdict,
-    VerdictError,
 )
 from prin_guard._options import GuardOptions
+from prin_guard._prompts import Template
 from prin_guard._tracing import record_verdict, span
-from prin_guard.followup import Probe, run_rounds
+from prin_guard.probe._probe import Probe, run_rounds
 
-__all__ = ["VerdictEngine", "judges_identity", "member_names"]
+if TYPE_CHECKING:
+    from prin_guard._acceptance import Acceptance
+
+__all__ = ["VerdictEngine", "escalate", "judges_identity", "member_names"]
 
 
 class VerdictEngine:
@@ -50,19 +53,18 @@ class VerdictEngine:
         self._callers = tuple(callers)
         self._names = member_names(self._callers) if len(self._callers) > 1 else None
         self._asker = asker
-        template = asker.template
-        self._scopes = [
-            caller.scope(
-                template=template.id,
-                template_version=template.version,
-                mitigations=[m.value for m in options.mitigations],
-            )
-            for caller in self._callers
-        ]
+        # each member's key scope per template in use (one per task, usually)
+        self._scopes: dict[Template, list[KeyScope]] = {}
         self._options = options
-        self.policy = options.policy
-        self.threshold = options.threshold
         self.probe = probe
+
+    def _scopes_of(self, template: Template) -> list[KeyScope]:
+        found = self._scopes.get(template)
+        if found is None:
+            parts = scope_parts(template, self._options.mitigations)
+            found = [caller.scope(**parts) for caller in self._callers]
+            self._scopes[template] = found
+        return found
 
     @property
     def names(self) -> tuple[str, ...] | None:
@@ -79,7 +81,7 @@ class VerdictEngine:
 
     def plan(self, item: Item) -> list[LegPlan]:
         """Every leg of ``item`` for every member, for the checks the options ask."""
-        return self._asker.plan(item, self._scopes, order="order" in self._options.checks)
+        return self._asker.plan(item, self._scopes_of, order="order" in self._options.checks)
 
     async def prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
         wanted = list(keys)
@@ -96,15 +98,7 @@ class VerdictEngine:
         return merged
 
     def failed_verdict(self, item: Item, exc: JudgeError) -> Verdict:
-        return Verdict(
-            item_id=item.key,
-            labels=item.labels,
-            flags=(Flag.JUDGE_ERROR,),
-            policy=self.policy,
-            threshold=self.threshold,
-            checks=self._options.checks,
-            error=VerdictError(kind="judge", message=str(exc)),
-        )
+        return error_verdict(item.key, "judge", str(exc), item=item, options=self._options)
 
     async def verdict(
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
@@ -125,12 +119,16 @@ class VerdictEngine:
             for outcome in outcomes:
                 if isinstance(outcome, BaseException) and not isinstance(outcome, JudgeError):
                     raise outcome
-            if self._names is None:
-                if isinstance(outcomes[0], BaseException):
-                    raise outcomes[0]
-                verdict = self._single_verdict(item, outcomes[0])
-            else:
-                verdict = self._panel_verdict(item, outcomes)
+            failures = [outcome for outcome in outcomes if isinstance(outcome, JudgeError)]
+            if len(failures) == len(outcomes):
+                raise failures[0]  # nobody answered: a judge error, not a verdict
+            answers = [
+                Answers(None, failure=f"judge error: {outcome}", name=self._name(index))
+                if isinstance(outcome, BaseException)
+                else outcome
+                for index, outcome in enumerate(outcomes)
+            ]
+            verdict = make_verdict(item, answers, self._options, panel=self._names is not None)
             log().info(
                 "verdict",
                 item_id=verdict.item_id,
@@ -144,87 +142,8 @@ class VerdictEngine:
             record_verdict(current, verdict)
             return verdict
 
-    def _assess(self, item: Item, legs: MemberLegs) -> Assessment:
-        return assess(
-            item.labels,
-            legs,
-            policy=self.policy,
-            threshold=self.threshold,
-            checks=self._options.checks,
-            min_confidence=self._options.min_confidence,
-        )
-
-    def _single_verdict(self, item: Item, outcome: _MemberOutcome) -> Verdict:
-        legs, rounds = outcome.legs, outcome.rounds
-        result = self._assess(item, legs)
-        flags = result.flags
-        if any(entry.changed for entry in rounds):
-            flags = (*flags, Flag.VACILLATING)
-        return Verdict(
-            item_id=item.key,
-            labels=item.labels,
-            correct=result.correct,
-            direct=legs.direct,
-            reverse=legs.reverse,
-            reverse_implied=result.reverse_implied,
-            prin_score=result.scores.prin,
-            consistent=result.consistent,
-            flags=flags,
-            policy=self.policy,
-            threshold=self.threshold,
-            checks=self._options.checks,
-            scores=result.scores,
-            permuted=legs.permuted,
-            judge_calls=outcome.calls,
-            cached=outcome.cached,
-            usage=outcome.usage,
-            probe=rounds,
-        )
-
-    def _panel_verdict(self, item: Item, outcomes: Sequence[Any]) -> Verdict:
-        assert self._names is not None
-        failures = [outcome for outcome in outcomes if isinstance(outcome, JudgeError)]
-        if len(failures) == len(outcomes):
-            raise failures[0]  # nobody answered: a judge error, not a panel's verdict
-        results: list[MemberResult] = []
-        rounds: list[ProbeRound] = []
-        usage, calls, cached = Usage(), 0, True
-        for name, outcome in zip(self._names, outcomes, strict=True):
-            if isinstance(outcome, JudgeError):
-                results.append(MemberResult(name, None, None, f"judge error: {outcome}"))
-                cached = False
-                continue
-            results.append(MemberResult(name, outcome.legs, self._assess(item, outcome.legs)))
-            rounds += outcome.rounds
-            usage, calls = usage + outcome.usage, calls + outcome.calls
-            cached = cached and outcome.cached
-        panel = assess_panel(
-            item.labels,
-            results,
-            threshold=self.threshold,
-            checks=self._options.checks,
-            min_confidence=self._options.min_confidence,
-        )
-        flags = panel.flags
-        if any(entry.changed for entry in rounds):
-            flags = (*flags, Flag.VACILLATING)
-        return Verdict(
-            item_id=item.key,
-            labels=item.labels,
-            correct=panel.correct,
-            prin_score=panel.scores.prin,
-            consistent=panel.consistent,
-            flags=flags,
-            policy=self.policy,
-            threshold=self.threshold,
-            checks=self._options.checks,
-            scores=panel.scores,
-            members=panel.members,
-            judge_calls=calls,
-            cached=cached,
-            usage=usage,
-            probe=tuple(rounds),
-        )
+    def _name(self, member: int) -> str | None:
+        return None if self._names is None else self._names[member]
 
     async def _member(
         self,
@@ -232,7 +151,7 @@ class VerdictEngine:
         member: int,
         plans: Sequence[LegPlan],
         prefetched: Mapping[str, str | None],
-    ) -> _MemberOutcome:
+    ) -> Answers:
         """One judge's legs of one item, all asked at once, then its follow-ups."""
         caller = self._callers[member]
         outcomes = await asyncio.gather(
@@ -267,7 +186,8 @@ class VerdictEngine:
             usage = usage + (entry.leg.usage or Usage())
         for probe_round in rounds:
             usage = usage + (probe_round.usage or Usage())
-        return _MemberOutcome(
+        return Answers(
+            name=self._name(member),
             legs=legs,
             rounds=rounds,
             usage=usage,
@@ -297,15 +217,6 @@ class VerdictEngine:
         return tuple(entry for rounds in results for entry in rounds)
 
 
-@dataclass(frozen=True, slots=True)
-class _MemberOutcome:
-    legs: MemberLegs
-    rounds: tuple[ProbeRound, ...]
-    usage: Usage
-    calls: int
-    cached: bool
-
-
 def member_names(callers: Sequence[JudgeCaller]) -> tuple[str, ...]:
     """Short, unique names for a panel's members: the model, else the judge's class."""
     names: list[str] = []
@@ -325,3 +236,33 @@ def judges_identity(identities: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         return dict(identities[0])
     members = [dict(identity) for identity in identities]
     return {"kind": "panel", "name": f"panel-of-{len(members)}", "members": members}
+
+
+async def escalate(
+    item: Item, first: Verdict, engines: Sequence[VerdictEngine], acceptance: Acceptance
+) -> Verdict:
+    """Decide ``first`` (tier 0's verdict) and ask the next tier while no tier accepts.
+
+    The rule of tier ``t`` decides the verdict of tier ``t``'s judge (or panel); the
+    first tier that accepts decides the item. A verdict no tier accepts is the last
+    tier's, flagged ``not_accepted`` (and ``abstained`` in a cascade). The guarantee of
+    the acceptance file (docs/calibration.md) is about exactly this procedure: the
+    tiers in their order, the same options, each asked only when the previous one did
+    not accept.
+    """
+    verdict = first
+    calls, usage, cached = 0, first.usage, True
+    for tier, engine in enumerate(engines):
+        if tier > 0:
+            plans = engine.plan(item)
+            prefetched = await engine.prefetch([plan.key for plan in plans])
+            verdict = await engine.verdict(item, plans, prefetched)
+            usage = usage + verdict.usage
+        calls += verdict.judge_calls
+        cached = cached and verdict.cached
+        decision = acceptance.decide(verdict, tier)
+        if decision.accepted:
+            break
+    return decided(
+        verdict, decision, tiers=len(engines), judge_calls=calls, usage=usage, cached=cached
+    )

@@ -4,22 +4,56 @@ A leg is one judge call: one polarity, one order of the candidates, one panel me
 :class:`LegAsker` plans the legs of an item for the checks a guard runs and reads an
 answer into a :class:`~prin_guard.models.Leg`: labels parsed (and mapped back to the
 item's own labels for a leg asked in a second order), polarity confusion, and the
-judge's confidence in its answer where it returned token log-probabilities.
+judge's confidence in its answer where it returned token log-probabilities. What the
+legs then say about the item is decided in ``_decide``.
+
+**The second order.** The order check asks the same question with the candidates in a
+second order and labels re-assigned by position (the candidate shown first is always
+``A``), then maps the answer back to the item's own labels. The second order is the
+reversal when reversal moves every candidate (an even number of candidates); otherwise
+(an odd number: reversal keeps the middle candidate in place) a permutation that moves
+every candidate, drawn from a generator seeded by the item's key, so the same item is
+always asked in the same second order and its legs are cached.
+
+**Confidence.** Given the reply's tokens with their log-probabilities and the span of
+the reply the parser read the labels from, the answer's probability is the product of
+the probabilities of the tokens that overlap the span: the probability that the judge,
+having written what came before, writes exactly that answer (for a set, naming exactly
+those labels as written, separators included). It is the judge's own distribution at
+each step, not a calibrated probability of being right.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import math
+import random
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from prin_guard._calls import Call, JudgeCaller, KeyScope
-from prin_guard._checks import answer_confidence, map_back, permuted_item, second_order
-from prin_guard._models import Item, Leg, Message, ParseStatus, Polarity
-from prin_guard._parsing import detect_polarity_confusion, parse_reply
-from prin_guard._prompts import Mitigation, Template, build_messages
+from prin_guard._models import Candidate, Item, Leg, Message, ParseStatus, Polarity, Task
+from prin_guard._parsing import ParseResult, detect_polarity_confusion, parse_reply
+from prin_guard._prompts import (
+    Mitigation,
+    Template,
+    build_messages,
+    build_prompt,
+    template_for,
+)
 
-__all__ = ["LegAsker", "LegPlan", "ReadLeg"]
+__all__ = [
+    "LegAsker",
+    "LegPlan",
+    "ReadLeg",
+    "answer_confidence",
+    "map_back",
+    "permuted_item",
+    "second_order",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +71,8 @@ class LegPlan:
     """Shown label → the item's own label (second order only)."""
     order: tuple[str, ...] | None = None
     """The item's labels in the order shown (second order only)."""
+    template: Template | None = None
+    """The wording it is asked in (the item's task's template)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,47 +84,140 @@ class ReadLeg:
 
 
 def item_part(item: Item) -> str:
-    """The part of a leg's cache key that is the item (serialised once per item)."""
-    return json.dumps(
-        [
-            item.question,
-            [[c.label, c.text, c.reasoning] for c in item.candidates],
-            item.context,
-        ],
-        ensure_ascii=False,
-        separators=(",", ":"),
+    """The part of a leg's cache key that is the item (serialised once per item).
+
+    A choice item's part is what it has always been, so caches keep serving; the other
+    tasks add what they have more (their template ids differ too, so tasks never share
+    a key).
+    """
+    content: list[object] = [
+        item.question,
+        [[c.label, c.text, c.reasoning] for c in item.candidates],
+        item.context,
+    ]
+    if item.task != "choice":
+        content = [item.task, *content, item.response]
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+
+
+# A character that is no word, and that the prompt shows as it is (JSON quoting keeps it)
+_HOLE = "\ue000"
+_HOLES = re.compile("\ue000\\d*")
+
+
+def prompt_frame(
+    item: Item, polarity: Polarity, template: Template, mitigations: Sequence[Mitigation]
+) -> tuple[str, ...]:
+    """The template's own text of a leg's prompt: the prompt with the item's texts taken
+    out, as the pieces between them. What a judge may copy of the prompt is its frame
+    (skipped by the reader) or the item's texts (the echo, flagged when read as an
+    answer); the frame is the same for every item of a shape, so the reader indexes it
+    once."""
+    return _frame(
+        item.task,
+        item.labels,
+        item.question is not None,
+        item.context is not None,
+        item.response is not None,
+        tuple(candidate.reasoning is not None for candidate in item.candidates),
+        polarity,
+        template,
+        tuple(mitigations),
     )
 
 
-class LegAsker:
-    """Plans and reads the legs of one guard (its template and mitigations)."""
+@functools.lru_cache(maxsize=512)
+def _frame(
+    task: Task,
+    labels: tuple[str, ...],
+    question: bool,
+    context: bool,
+    response: bool,
+    reasoned: tuple[bool, ...],
+    polarity: Polarity,
+    template: Template,
+    mitigations: tuple[Mitigation, ...],
+) -> tuple[str, ...]:
+    holes = tuple(
+        Candidate(text=f"{_HOLE}{n}", label=label, reasoning=_HOLE if has else None)
+        for n, (label, has) in enumerate(zip(labels, reasoned, strict=True))
+    )
+    shaped = Item(
+        task=task,
+        question=_HOLE if question else None,
+        candidates=holes,
+        context=_HOLE if context else None,
+        response=_HOLE if response else None,
+    )
+    prompt = build_prompt(shaped, polarity, template, mitigations)
+    return tuple(part for part in _HOLES.split(prompt) if part.strip())
 
-    def __init__(self, template: Template, mitigations: Sequence[Mitigation]) -> None:
+
+def scope_parts(template: Template, mitigations: Sequence[Mitigation]) -> dict[str, object]:
+    """What a leg's cache key holds of the wording: the template's id and version (and,
+    for a template of one's own, its words: two wordings under one id never share)."""
+    parts: dict[str, object] = {
+        "template": template.id,
+        "template_version": template.version,
+        "mitigations": [m.value for m in mitigations],
+    }
+    if not template.builtin:
+        parts["template_words"] = [
+            template.task,
+            template.positive,
+            template.negative,
+            template.noun,
+        ]
+    return parts
+
+
+class LegAsker:
+    """Plans and reads the legs of one guard (its template choice and mitigations).
+
+    ``template`` is the guard's: a template, or ``None`` for each task's default. Each
+    item is asked in the template of its task (:func:`~prin_guard._prompts.template_for`).
+    """
+
+    def __init__(self, template: str | Template | None, mitigations: Sequence[Mitigation]) -> None:
         self._template = template
         self._mitigations = tuple(mitigations)
 
     @property
-    def template(self) -> Template:
-        return self._template
+    def mitigations(self) -> tuple[Mitigation, ...]:
+        return self._mitigations
 
-    def plan(self, item: Item, scopes: Sequence[KeyScope], *, order: bool) -> list[LegPlan]:
-        """Every leg of ``item`` for each member's key scope: direct and reverse, and with
-        ``order`` both again with the candidates in the second order."""
+    def template_for(self, item: Item) -> Template:
+        """The template ``item`` is asked in (an InvalidItemError naming the field when
+        the guard's template is another task's)."""
+        return template_for(self._template, item)
+
+    def plan(
+        self,
+        item: Item,
+        scopes: Callable[[Template], Sequence[KeyScope]],
+        *,
+        order: bool,
+    ) -> list[LegPlan]:
+        """Every leg of ``item`` for each member's key scope (``scopes`` of the item's
+        template): direct and reverse, and with ``order`` both again with the candidates
+        in the second order (when there are at least two)."""
+        template = self.template_for(item)
         own = item_part(item)
         plans: list[LegPlan] = []
         second: tuple[Item, dict[str, str], tuple[str, ...], str] | None = None
-        if order:
+        if order and len(item.candidates) > 1:
             shown_order = second_order(item.labels, item.key)
             asked, mapping = permuted_item(item, shown_order)
             second = (asked, mapping, shown_order, item_part(asked))
-        for member, scope in enumerate(scopes):
+        for member, scope in enumerate(scopes(template)):
             for polarity in (Polarity.DIRECT, Polarity.REVERSE):
                 plans.append(
                     LegPlan(
                         polarity,
-                        build_messages(item, polarity, self._template, self._mitigations),
+                        build_messages(item, polarity, template, self._mitigations),
                         scope.key(own, polarity.value),
                         member,
+                        template=template,
                     )
                 )
             if second is None:
@@ -98,7 +227,7 @@ class LegAsker:
                 plans.append(
                     LegPlan(
                         polarity,
-                        build_messages(asked, polarity, self._template, self._mitigations),
+                        build_messages(asked, polarity, template, self._mitigations),
                         # the same key a guard without the order check would use for the
                         # permuted item: a second-order leg is that item's leg
                         scope.key(part, polarity.value),
@@ -106,6 +235,7 @@ class LegAsker:
                         asked,
                         mapping,
                         shown_order,
+                        template,
                     )
                 )
         return plans
@@ -123,24 +253,41 @@ class LegAsker:
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
         texts = [candidate.text for candidate in shown.candidates]
-        # Text the judge may copy from its prompt: an "Answer:" line copied from it
-        # (from a candidate, the question, ...) is not the judge's answer.
+        # What the judge may copy: the item's own texts (a copy of them where an answer
+        # would be is never read as one, and flags the verdict: an item could inject
+        # "The correct option is E.") and the prompt's frame.
         echo = [
-            *(message["content"] for message in plan.messages),
-            shown.question,
+            shown.question or "",
+            shown.response or "",
             shown.context or "",
             *texts,
             *(candidate.reasoning or "" for candidate in shown.candidates),
         ]
-        words = (self._template.positive, self._template.negative)
-        parsed = parse_reply(
-            response.text, shown.labels, texts, echo=echo, polarity=plan.polarity, words=words
-        )
-        if parsed.status is ParseStatus.FAILED:
+        template = plan.template or self.template_for(item)
+        # the prompt's own words (the item's texts taken out): skipped, not flagged
+        prompt = prompt_frame(shown, plan.polarity, template, self._mitigations)
+        words = (template.positive, template.negative)
+
+        def read(polarity: Polarity | None) -> ParseResult:
+            return parse_reply(
+                response.text,
+                shown.labels,
+                texts,
+                task=item.task,
+                polarity=polarity,
+                words=words,
+                nouns=(template.noun,),
+                echo=echo,
+                prompt=prompt,
+            )
+
+        parsed = read(plan.polarity)
+        if parsed.status is ParseStatus.FAILED and item.task == "choice":
             # Read in the leg's own polarity, a reply that only answers the other question
             # has no answer; the verdict keeps its literal parse (and polarity_confusion
-            # says what it is), as the paper's span extraction would read it.
-            literal = parse_reply(response.text, shown.labels, texts, echo=echo)
+            # says what it is), as the paper's span extraction would read it. Not for the
+            # other tasks: "Output (a) is better" on the reverse leg is no worse one.
+            literal = read(None)
             if literal.status is not ParseStatus.FAILED:
                 parsed = literal
         labels = parsed.labels
@@ -148,15 +295,19 @@ class LegAsker:
             labels = map_back(labels, plan.mapping, item.labels)
         leg = Leg(
             polarity=plan.polarity,
-            template=self._template.id,
-            template_version=self._template.version,
+            template=template.id,
+            template_version=template.version,
             mitigations=tuple(m.value for m in self._mitigations),
             output_format=response.output_format,
             raw_text=response.text,
             labels=labels,
             parse_status=parsed.status,
             parse_method=parsed.method,
-            polarity_confusion=detect_polarity_confusion(response.text, plan.polarity),
+            polarity_confusion=detect_polarity_confusion(
+                response.text, plan.polarity, words=words, task=item.task
+            ),
+            answer_mismatch=parsed.disagreement,
+            copied=parsed.copied,
             latency_ms=answer.latency_ms,
             usage=response.usage,
             cached=answer.cached,
@@ -164,3 +315,84 @@ class LegAsker:
             confidence=answer_confidence(response.text, response.tokens, parsed.span),
         )
         return ReadLeg(leg, parsed.echoed)
+
+
+# -- the second order and the answer's probability -------------------------------------
+
+
+def second_order(labels: Sequence[str], seed: str) -> tuple[str, ...]:
+    """The item's labels in the order the order check shows the candidates.
+
+    The reversal when it moves every label; else a seeded permutation with no fixed
+    point (a derangement), the same for the same ``labels`` and ``seed``.
+    """
+    n = len(labels)
+    if n < 2:
+        raise ValueError("labels: the order check needs at least two candidates")
+    if n % 2 == 0:
+        return tuple(reversed(labels))
+    digest = hashlib.sha256(("order\x00" + seed).encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))  # noqa: S311 (an order, not a secret)
+    positions = list(range(n))
+    # rejection sampling: a random permutation is a derangement with probability ~1/e,
+    # so this takes about three draws; deterministic for the seed
+    while True:
+        rng.shuffle(positions)
+        if all(index != value for index, value in enumerate(positions)):
+            return tuple(labels[index] for index in positions)
+
+
+def permuted_item(item: Item, order: Sequence[str]) -> tuple[Item, dict[str, str]]:
+    """``item`` with its candidates shown in ``order`` and labelled by position.
+
+    Returns the item to ask and the map from the labels it shows to the item's own.
+    """
+    by_label = {candidate.label: candidate for candidate in item.candidates}
+    shown_labels = item.labels
+    candidates = tuple(
+        by_label[label].model_copy(update={"label": shown})
+        for shown, label in zip(shown_labels, order, strict=True)
+    )
+    # built anew (not model_copy): an Item caches its labels and key
+    permuted = Item(**{**item.model_dump(exclude={"candidates"}), "candidates": candidates})
+    return permuted, dict(zip(shown_labels, order, strict=True))
+
+
+def map_back(
+    shown: Iterable[str], mapping: Mapping[str, str], labels: Sequence[str]
+) -> tuple[str, ...]:
+    """Labels as shown in the second order, mapped to the item's own (in ``labels`` order)."""
+    found = {mapping[label] for label in shown}
+    return tuple(label for label in labels if label in found)
+
+
+def answer_confidence(
+    text: str | None,
+    tokens: Sequence[tuple[str, float]] | None,
+    span: tuple[int, int] | None,
+) -> float | None:
+    """The probability of the tokens that spell ``text[span]``, or ``None`` when the
+    tokens are missing, do not spell ``text``, or there is no span."""
+    if not text or not tokens or span is None:
+        return None
+    start, end = span
+    if not 0 <= start < end <= len(text):
+        return None
+    if "".join(token for token, _ in tokens) != text:
+        # the judge's tokens are not the reply as returned (stripped, byte pieces):
+        # offsets would not line up, and a wrong number is worse than none
+        return None
+    position = 0
+    logprob = 0.0
+    touched = False
+    for token, value in tokens:
+        token_end = position + len(token)
+        if token_end > start and position < end:
+            if not math.isfinite(value):
+                return None
+            logprob += min(value, 0.0)
+            touched = True
+        position = token_end
+        if position >= end:
+            break
+    return math.exp(logprob) if touched else None

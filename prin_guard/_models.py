@@ -1,45 +1,45 @@
-"""The data prin-guard takes and returns: items, candidates, legs and verdicts.
+"""The data prin-guard takes and returns: its vocabulary, items, legs and verdicts.
 
 Every model is a frozen pydantic model that rejects unknown fields, so a typo in a
-field name is an error and a verdict read back from JSON equals the one written.
+field name is an error and a verdict read back from JSON equals the one written. The
+module reads top-down: the shared vocabulary (the chat message, the frozen base, the
+tasks, polarities, flags, how a reply was parsed); what a verdict is made of (legs,
+follow-up rounds, every check's score, panel members, decisions) and the verdict; then
+what a judge is asked about (candidates and items).
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from pydantic import (
+    BaseModel,
+    ConfigDict,
     Field,
     ValidationError,
     field_validator,
     model_validator,
 )
 
-from prin_guard._kinds import Flag, Frozen, Message, ParseMethod, ParseStatus, Polarity
-from prin_guard._verdict import (
-    CHECKS,
-    CheckName,
-    Decision,
-    Leg,
-    Member,
-    ProbeRound,
-    Scores,
-    Usage,
-    Verdict,
-    VerdictError,
-)
-
 __all__ = [
     "CHECKS",
+    "POLICIES",
+    "STATUS_WORDS",
+    "TASKS",
     "Candidate",
+    "CandidateStatus",
+    "CandidateVerdict",
     "CheckName",
     "Decision",
     "Flag",
+    "Frozen",
     "Item",
     "Leg",
     "Member",
@@ -47,12 +47,410 @@ __all__ = [
     "ParseMethod",
     "ParseStatus",
     "Polarity",
+    "Policy",
     "ProbeRound",
     "Scores",
+    "Task",
     "Usage",
     "Verdict",
     "VerdictError",
 ]
+
+
+# -- the vocabulary --------------------------------------------------------------------
+
+Task = Literal["choice", "pairwise", "checklist"]
+"""What a judge is asked about an item: which answer options are correct (``choice``),
+which of two responses is better (``pairwise``), which criteria a response meets or
+which claims its sources support (``checklist``)."""
+TASKS: tuple[Task, ...] = ("choice", "pairwise", "checklist")
+
+
+class Message(TypedDict):
+    """One chat turn, in the shape every chat API uses."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class Polarity(enum.StrEnum):
+    """Which question a leg asks the judge."""
+
+    DIRECT = "direct"
+    """"Which are the correct ones?"."""
+    REVERSE = "reverse"
+    """"Which are the incorrect ones?"."""
+
+
+class Flag(enum.StrEnum):
+    """Why a verdict deserves a second look. A verdict with no flags is clean."""
+
+    INCONSISTENT = "inconsistent"
+    """PRIN is above the guard's threshold: the two legs disagree."""
+    UNPARSEABLE_DIRECT = "unparseable_direct"
+    """No label set could be read from the direct leg's answer."""
+    UNPARSEABLE_REVERSE = "unparseable_reverse"
+    """No label set could be read from the reverse leg's answer."""
+    EMPTY_VERDICT = "empty_verdict"
+    """The reconciled set of correct candidates is empty."""
+    POLARITY_CONFUSION = "polarity_confusion"
+    """A leg answered the opposite question (the reverse leg naming "the correct answer")."""
+    JUDGE_ERROR = "judge_error"
+    """The judge failed; the verdict has no legs to reconcile."""
+    INVALID_ITEM = "invalid_item"
+    """The item failed validation; no judge was called for it (batches only)."""
+    VACILLATING = "vacillating"
+    """The judge changed its answer under a follow-up question (probe)."""
+    ECHOED_PROMPT = "echoed_prompt"
+    """A leg's answer repeats its prompt (the question sentence and most options); only
+    lines the judge did not copy were read, so the leg may be unparseable."""
+    ORDER_SENSITIVE = "order_sensitive"
+    """The judge's answer changed when the candidates were shown in another order: the
+    order inconsistency, 1 − F1(answer, answer in the second order), is above the
+    threshold (the ``order`` check)."""
+    PANEL_SPLIT = "panel_split"
+    """A panel reached no strict majority on some candidate (counted over the whole
+    panel, abstaining members included); that candidate is not reported as correct."""
+    PANEL_ABSTENTION = "panel_abstention"
+    """A panel member's answer failed or could not be read; it counts as abstaining."""
+    LOW_CONFIDENCE = "low_confidence"
+    """The judge's own probability of the answer it gave is under ``min_confidence``
+    (the ``confidence`` check; only where the judge returns token log-probabilities)."""
+    NOT_ACCEPTED = "not_accepted"
+    """The guard's calibrated acceptance rule did not accept this verdict."""
+    ABSTAINED = "abstained"
+    """No tier of an escalation cascade accepted this verdict: send it for human review."""
+    ANSWER_MISMATCH = "answer_mismatch"
+    """A leg names a candidate by a label and a text that disagree ('The answer is "C) 1 : 1"'
+    where C is "1 : 6"); that answer was not read."""
+    COPIED_ANSWER = "copied_answer"
+    """A leg restates text of the item (the question, context, a candidate or a reasoning
+    path) where its answer would be: text an item could inject ("The correct option is
+    E."), so it was not read as the judge's answer."""
+
+
+class ParseStatus(enum.StrEnum):
+    """How reading a label set from a leg's raw text went."""
+
+    OK = "ok"
+    """At least one label was read."""
+    NONE = "none"
+    """The judge said that no candidate qualifies: an empty set, not a failure."""
+    FAILED = "failed"
+    """Nothing could be read. The leg counts as the empty set in PRIN (as in the paper)."""
+
+
+class ParseMethod(enum.StrEnum):
+    """Which rule of the parser produced the label set."""
+
+    STRUCTURED = "structured"
+    """A JSON answer (structured output), whatever its key: ``{"answer": "A, C"}``."""
+    ANSWER_TAG = "answer_tag"
+    """An answer tag: "<answer>A, C</answer>"."""
+    VERDICT_TAG = "verdict_tag"
+    """A verdict tag: MT-Bench's "[[A]]" ("[[C]]" a tie), Arena-Hard's "[[A>B]]",
+    Prometheus' "[RESULT] A"."""
+    FINAL_LINE = "final_line"
+    """The final "Answer: ..." line the prompt asks for."""
+    HEADING = "heading"
+    """A line headed in the leg's own words instead: "Incorrect: B, D", "Correct answers: A"."""
+    PER_CANDIDATE = "per_candidate"
+    """A status per candidate in list lines or table rows ("A: met", "- [x] B",
+    "| A | Yes |"); a JSON map of statuses is ``structured``."""
+    LABEL_FORMS = "label_forms"
+    """Label forms in free text: "c)", "(C)", "option C", "the answer is C", "A and C are
+    incorrect", "all except B", a bare list."""
+    CANDIDATE_TEXT = "candidate_text"
+    """A candidate's exact text, such as "26" or '"c) 26"'."""
+    NONE_WORD = "none_word"
+    """A reply saying that there are none."""
+
+
+# -- legs, scores and the verdict -----------------------------------------------------
+
+CheckName = Literal["reverse", "order", "confidence"]
+CHECKS: tuple[CheckName, ...] = ("reverse", "order", "confidence")
+Policy = Literal["synergy", "direct", "reverse", "strict"]
+POLICIES: tuple[Policy, ...] = ("synergy", "direct", "reverse", "strict")
+CandidateStatus = Literal[
+    "correct", "incorrect", "better", "worse", "met", "failed", "contradicted"
+]
+STATUS_WORDS: dict[str, tuple[CandidateStatus, CandidateStatus]] = {
+    "choice": ("correct", "incorrect"),
+    "pairwise": ("better", "worse"),
+    "checklist": ("met", "failed"),
+}
+"""Each task's words for a candidate on the direct side and on the reverse side."""
+
+
+class Usage(Frozen):
+    """Tokens and money one or more judge calls cost; ``None`` where unknown."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost_usd: float | None = None
+
+    def __add__(self, other: Usage) -> Usage:
+        def add(a: Any, b: Any) -> Any:
+            return None if a is None and b is None else (a or 0) + (b or 0)
+
+        return Usage(
+            prompt_tokens=add(self.prompt_tokens, other.prompt_tokens),
+            completion_tokens=add(self.completion_tokens, other.completion_tokens),
+            cost_usd=add(self.cost_usd, other.cost_usd),
+        )
+
+
+class Leg(Frozen):
+    """One judge call with one polarity, and the label set read from its answer."""
+
+    polarity: Polarity
+    """Direct ("which are correct?") or reverse ("which are incorrect?")."""
+    template: str
+    """Template id (``v0``, ``v1``, ``v2``)."""
+    template_version: int
+    """Version of that template's wording; part of the cache key."""
+    mitigations: tuple[str, ...] = ()
+    """Mitigations applied to the prompt (``cot``, ``neg_exp``)."""
+    output_format: Literal["text", "json"] = "text"
+    """Whether the judge answered in free text or in a structured JSON format."""
+    raw_text: str | None
+    """The judge's answer, exactly as returned (``None`` when it returned nothing)."""
+    labels: tuple[str, ...]
+    """The labels read from the answer (empty on "none" and on a parse failure), always
+    the item's own labels, also for a leg asked in another order."""
+    parse_status: ParseStatus
+    parse_method: ParseMethod | None = None
+    """How the labels were read; ``None`` when parsing failed."""
+    polarity_confusion: bool = False
+    """The answer reads as a reply to the opposite question; ``labels`` stay its literal parse."""
+    answer_mismatch: bool = False
+    """The reply names a candidate by a label and a text that disagree; that answer was not
+    read (the verdict is flagged ``answer_mismatch``)."""
+    copied: bool = False
+    """The reply restates text of the item where an answer would be; that text was not read
+    as the answer (the verdict is flagged ``copied_answer``)."""
+    latency_ms: float = 0.0
+    """Time the judge took (0 when the leg came from the cache)."""
+    usage: Usage | None = None
+    """Tokens and cost of the call, when the judge reports them."""
+    cached: bool = False
+    """The judge's answer came from the cache."""
+    order: tuple[str, ...] | None = None
+    """For the ``order`` check: the item's labels in the order the candidates were shown
+    (the judge saw them labelled A, B, ... by position; ``raw_text`` uses those labels,
+    ``labels`` are mapped back). ``None``: the item's own order."""
+    confidence: float | None = None
+    """The judge's probability of the answer it gave, from its token log-probabilities:
+    the product of the probabilities of the tokens that spell the answer (so for a set,
+    the probability of naming exactly that set as written). ``None`` when the judge
+    returns no log-probabilities or the answer could not be located in the reply."""
+
+
+class ProbeRound(Frozen):
+    """One follow-up question put to the judge after a leg's answer (Ask Again)."""
+
+    polarity: Polarity
+    """The leg whose conversation was continued."""
+    round: int
+    """1 in the Direct Form; 1, 2, 3 (closed, open, leading) in the Progressive Form."""
+    followup_type: Literal["closed", "open", "leading"]
+    followup: str
+    """The follow-up turn sent (question, mitigation sentences, control prompt)."""
+    raw_text: str | None
+    labels: tuple[str, ...]
+    parse_status: ParseStatus
+    changed: bool
+    """The answer differs from the leg's first answer (an unreadable answer counts as changed)."""
+    cached: bool = False
+    latency_ms: float = 0.0
+    usage: Usage | None = None
+
+
+class VerdictError(Frozen):
+    """Why a verdict in a batch has no legs."""
+
+    kind: Literal["judge", "input"]
+    message: str
+    field: str | None = None
+    """For input errors, the dotted path of the offending field."""
+
+
+class Scores(Frozen):
+    """Every check's score for one verdict; ``None`` where the check did not run or
+    has nothing to say (no legs, no log-probabilities)."""
+
+    prin: float | None = None
+    """Prompt-Reverse Inconsistency, 1 − F1(direct, all − reverse): 0 consistent, 1 fully
+    contradictory. For a panel, the mean over the members that answered."""
+    order_inconsistency: float | None = None
+    """The ``order`` check: 1 − F1(answer, answer with the candidates in a second order),
+    the larger of the direct and the reverse leg's. For a panel, the members' mean."""
+    panel_agreement: float | None = None
+    """For a panel: Fleiss' observed agreement over the candidates (each candidate a
+    subject, the members that answered its raters, correct/incorrect the categories),
+    1 when every member put every candidate on the same side."""
+    confidence: float | None = None
+    """The lowest :attr:`Leg.confidence` over the verdict's first-order legs (a panel: over
+    every member's), ``None`` when no leg has one."""
+
+
+class Member(Frozen):
+    """One judge of a panel, and what it answered."""
+
+    judge: str
+    """A short name of the judge (its model), unique within the panel."""
+    direct: Leg | None = None
+    reverse: Leg | None = None
+    permuted: tuple[Leg, ...] = ()
+    """The ``order`` check's legs (direct, then reverse), asked in a second order."""
+    correct: tuple[str, ...] = ()
+    """The member's own set under the guard's policy (its vote)."""
+    scores: Scores = Scores()
+    abstained: bool = False
+    """The member failed or its answer could not be read: it has no vote on any
+    candidate, and the panel still counts it (a majority is over the whole panel)."""
+    reason: str | None = None
+    """Why it abstained."""
+
+
+class Decision(Frozen):
+    """What a calibrated acceptance rule decided about a verdict."""
+
+    accepted: bool
+    score: float | None
+    """The value the rule compared with its threshold (``None``: the signal was missing,
+    and a missing signal is never accepted)."""
+    rule: str
+    """The rule, as written in its acceptance file (``prin <= 0.0``, ...)."""
+    tier: int = 0
+    """The tier (0 the first judge) whose verdict this is."""
+    tiers_asked: int = 1
+    """How many tiers were asked for this item."""
+
+
+class CandidateVerdict(Frozen):
+    """What a verdict says of one candidate, named by label and by text."""
+
+    label: str
+    text: str
+    status: CandidateStatus
+    """The side the verdict puts it on, in the task's words: ``correct`` or ``incorrect``
+    (choice), ``better`` or ``worse`` (pairwise; in a tie both are ``better``), ``met`` or
+    ``failed`` (checklist); ``contradicted`` when the two answers disagree on it (named
+    in both, or in neither; for a panel: no majority either way)."""
+    weight: float | None = None
+    """A checklist candidate's weight in the score (``None``: 1)."""
+
+
+class Verdict(Frozen):
+    """The reconciled answer for one item, with its legs and what they say about each other."""
+
+    item_id: str
+    """The item's id, or its content hash."""
+    task: Task = "choice"
+    """The item's task: ``choice``, ``pairwise`` or ``checklist``."""
+    labels: tuple[str, ...] = ()
+    """All candidate labels of the item, in order."""
+    correct: tuple[str, ...] = ()
+    """The labels the policy accepts as correct (synergy: direct ∩ (all − reverse); for a
+    panel, the candidates a strict majority of members calls correct)."""
+    direct: Leg | None = None
+    reverse: Leg | None = None
+    reverse_implied: tuple[str, ...] = ()
+    """The correct set the reverse leg implies: all − reverse."""
+    candidates: tuple[CandidateVerdict, ...] = ()
+    """Each candidate by label and text, with the side the verdict puts it on."""
+    winner: str | None = None
+    """Pairwise: the label of the better response, when the verdict names exactly one."""
+    tie: bool = False
+    """Pairwise: both answers call the two responses equally good."""
+    score: float | None = None
+    """Checklist: the weighted share of the candidates met (``correct``), 0 to 1."""
+    prin_score: float | None = None
+    """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
+    reverse), from 0 (consistent) to 1; ``None`` without legs."""
+    consistent: bool = False
+    """Every check's score is at or under the threshold and every leg was read (false when
+    there are no legs, or when a leg could not be parsed, whatever its score)."""
+    flags: tuple[Flag, ...] = ()
+    policy: Policy = "synergy"
+    threshold: float = 0.0
+    checks: tuple[str, ...] = ("reverse",)
+    """The checks this verdict ran (``reverse``, ``order``, ``confidence``)."""
+    scores: Scores = Scores()
+    """Every check's score in one place."""
+    permuted: tuple[Leg, ...] = ()
+    """The ``order`` check's legs (direct, then reverse when both checks are on)."""
+    members: tuple[Member, ...] = ()
+    """For a panel: each member's legs, scores and vote (``direct`` and ``reverse`` are
+    then ``None``: no member speaks for the panel)."""
+    judge_calls: int = 0
+    """Legs this verdict asked for (cache hits included); the judge was actually called for
+    those not ``cached``."""
+    cached: bool = False
+    """Every judge answer in this verdict came from the cache."""
+    usage: Usage = Usage()
+    """Summed over the legs."""
+    error: VerdictError | None = None
+    """Set when the verdict carries ``judge_error`` or ``invalid_item``."""
+    probe: tuple[ProbeRound, ...] = ()
+    """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
+    decision: Decision | None = None
+    """The acceptance rule's decision, when the guard has one."""
+
+    @model_validator(mode="after")
+    def _prin_score_is_scores_prin(self) -> Verdict:
+        # PRIN has one place, ``scores.prin``; ``prin_score`` is that number under the
+        # name the verdict's JSON has always had, filled in here and never set apart
+        # from it. A verdict written before ``scores`` existed has only ``prin_score``.
+        if self.scores.prin is None and self.prin_score is not None:
+            object.__setattr__(
+                self, "scores", self.scores.model_copy(update={"prin": self.prin_score})
+            )
+        elif self.prin_score is None:
+            object.__setattr__(self, "prin_score", self.scores.prin)
+        elif self.prin_score != self.scores.prin:
+            raise ValueError("prin_score: differs from scores.prin (the same number)")
+        return self
+
+    @property
+    def ok(self) -> bool:
+        """No flags at all."""
+        return not self.flags
+
+    @property
+    def correct_texts(self) -> tuple[str, ...]:
+        """The texts of ``correct`` (the met criteria, the winner, the correct options)."""
+        by_label = {candidate.label: candidate.text for candidate in self.candidates}
+        return tuple(by_label[label] for label in self.correct if label in by_label)
+
+    @property
+    def winner_text(self) -> str | None:
+        """Pairwise: the better response's text."""
+        by_label = {candidate.label: candidate.text for candidate in self.candidates}
+        return None if self.winner is None else by_label.get(self.winner)
+
+    @property
+    def accepted(self) -> bool | None:
+        """Whether the guard's acceptance rule accepted this verdict (``None``: no rule)."""
+        return None if self.decision is None else self.decision.accepted
+
+    def legs(self) -> tuple[Leg, ...]:
+        """Every leg of this verdict: its own, then each panel member's."""
+        own = tuple(leg for leg in (self.direct, self.reverse) if leg is not None)
+        out = [*own, *self.permuted]
+        for member in self.members:
+            out += [leg for leg in (member.direct, member.reverse) if leg is not None]
+            out += member.permuted
+        return tuple(out)
+
+
+# -- what a judge is asked about ------------------------------------------------------
 
 _LABEL_RE = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")
 # Labels are assigned from the letter series A, ..., Z, AA, ..., ZZZZ: every label of
@@ -83,6 +481,22 @@ class Candidate(Frozen):
     """Short label ("A", "B", ...); assigned in order when not given."""
     reasoning: str | None = None
     """The reasoning path that produced this candidate (shown with the `cot` mitigation)."""
+    weight: float | None = None
+    """A checklist criterion's (or claim's) weight in the verdict's ``score`` (1 when not
+    given); checklists only. Not shown to the judge."""
+
+    @field_validator("weight", mode="before")
+    @classmethod
+    def _weight_number(cls, value: Any) -> Any:
+        # JSON has no separate integer weights: 2 is 2.0
+        return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @field_validator("weight")
+    @classmethod
+    def _weight_positive(cls, value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise ValueError("must be a positive number")
+        return value
 
     @field_validator("text", "label", "reasoning", mode="before")
     @classmethod
@@ -126,27 +540,49 @@ def _normal_text(text: str) -> str:
 
 
 class Item(Frozen):
-    """A question and the candidates a judge should sort into correct and incorrect."""
+    """What a judge is asked about: candidates to sort into the two sides of a question.
 
-    question: str
-    """The question, problem or claim being judged."""
+    The ``task`` says which question. ``choice`` (the default): a ``question`` and its
+    answer options, at least two; which are correct? ``pairwise``: an instruction
+    (``question``) and exactly two responses to it; which is better? ``checklist``: a
+    ``response`` and criteria it should meet or claims its sources (``context``) should
+    support, at least one (one is a pass/fail grade), with an optional ``question`` the
+    response answers; which are met?
+    """
+
+    task: Task = "choice"
+    """``choice``, ``pairwise`` or ``checklist``."""
+    question: str | None = None
+    """The question or problem (``choice``), the instruction the two responses answer
+    (``pairwise``), or what the response answers (``checklist``, optional)."""
     candidates: tuple[Candidate, ...]
-    """At least two candidates. Plain strings are accepted and become candidates."""
+    """Answer options, two responses, or criteria or claims. Plain strings are accepted
+    and become candidates."""
     context: str | None = None
-    """Optional material the judge needs (a passage of a paper, a rubric)."""
+    """Optional material the judge needs: a passage, a rubric, a reference answer, the
+    sources a checklist's claims are checked against."""
+    response: str | None = None
+    """The response under evaluation (``checklist`` only, required there)."""
     id: str | None = Field(None, max_length=_MAX_ID_CHARS)
     """Caller's identifier (at most 256 characters); a content hash is used in its place
     when absent."""
 
-    @field_validator("question", "context", "id", mode="before")
+    @field_validator("task", mode="before")
+    @classmethod
+    def _known_task(cls, value: Any) -> Any:
+        if isinstance(value, str) and value not in TASKS:
+            raise ValueError(f"unknown task {value!r}; use {', '.join(TASKS)}")
+        return value
+
+    @field_validator("question", "context", "response", "id", mode="before")
     @classmethod
     def _valid_unicode(cls, value: Any) -> Any:
         return _no_surrogates(value)
 
-    @field_validator("question")
+    @field_validator("question", "response")
     @classmethod
-    def _question_not_blank(cls, value: str) -> str:
-        if not value.strip():
+    def _text_not_blank(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
             raise ValueError("must not be empty or whitespace")
         return value
 
@@ -169,12 +605,32 @@ class Item(Frozen):
                 )
         return tuple(out)
 
+    def _task_fields(self) -> None:
+        """The fields each task needs, and the ones it has no use for."""
+        count = len(self.candidates)
+        if self.task == "checklist":
+            if self.response is None:
+                raise ValueError("response: a checklist judges a response; give it")
+            if count < 1:
+                raise ValueError("candidates: a checklist needs at least one criterion or claim")
+        else:
+            if self.question is None:
+                raise ValueError(f"question: a {self.task} item needs a question")
+            if self.response is not None:
+                raise ValueError(
+                    f"response: only a checklist judges a response; a {self.task} item's "
+                    "candidates are its answers"
+                )
+            if any(candidate.weight is not None for candidate in self.candidates):
+                raise ValueError("candidates: weights are for checklists only")
+        if self.task == "pairwise" and count != 2:
+            raise ValueError(f"candidates: a pairwise item has exactly two responses, got {count}")
+        if self.task == "choice" and count < 2:
+            raise ValueError(f"candidates: needs at least two candidates, got {count}")
+
     @model_validator(mode="after")
     def _labels_and_duplicates(self) -> Item:
-        if len(self.candidates) < 2:
-            raise ValueError(
-                f"candidates: needs at least two candidates, got {len(self.candidates)}"
-            )
+        self._task_fields()
         taken = [c.label for c in self.candidates if c.label is not None]
         seen_labels: set[str] = set()
         for label in taken:
@@ -219,8 +675,9 @@ class Item(Frozen):
         """An Item from an Item or a mapping, or :class:`~prin_guard.InvalidItemError`
         naming the first bad field (``candidates.1.text``) and the reason.
 
-        ``max_chars`` bounds every text field (question, context, candidate texts
-        and reasoning paths); ``max_candidates`` bounds the number of candidates.
+        ``max_chars`` bounds every text field (question, context, response, candidate
+        texts and reasoning paths); ``max_candidates`` bounds the number of candidates.
+        A mapping's ``gold`` (the gold labels of an eval dataset row) is ignored.
         """
         from prin_guard._exceptions import InvalidItemError  # _exceptions types Verdict
 
@@ -239,14 +696,19 @@ class Item(Frozen):
             raw = value.get("candidates")
             if isinstance(raw, list | tuple):
                 count_candidates(len(raw))
+            # gold labels are eval's to read, and grade ignores them: one items file
+            # serves grade, check and eval (any other unknown field is still refused)
+            given = {key: entry for key, entry in value.items() if key != "gold"}
             try:
-                checked = cls.model_validate(dict(value))
+                checked = cls.model_validate(given)
             except ValidationError as exc:
                 first = exc.errors()[0]
                 field = ".".join(str(part) for part in first["loc"]) or "item"
                 message = first["msg"].removeprefix("Value error, ")
-                if message.startswith("candidates: "):
-                    field, message = "candidates", message.removeprefix("candidates: ")
+                named, _, rest = message.partition(": ")
+                if not first["loc"] and rest and named in cls.model_fields:
+                    # a check across fields names the field itself: "candidates: ..."
+                    field, message = named, rest
                 raise InvalidItemError(field, message) from None
         else:
             raise InvalidItemError(
@@ -259,6 +721,7 @@ class Item(Frozen):
         fields: list[tuple[str, str | None]] = [
             ("question", checked.question),
             ("context", checked.context),
+            ("response", checked.response),
         ]
         for index, candidate in enumerate(checked.candidates):
             fields.append((f"candidates.{index}.text", candidate.text))
@@ -280,8 +743,14 @@ class Item(Frozen):
         """The caller's id, or a short content hash that is stable across runs."""
         if self.id is not None:
             return self.id
-        payload = json.dumps(
-            [self.question, [[c.label, c.text] for c in self.candidates], self.context],
-            ensure_ascii=False,
-        )
+        content: list[Any] = [
+            self.question,
+            [[c.label, c.text] for c in self.candidates],
+            self.context,
+        ]
+        if self.task != "choice":
+            # a choice item's hash is what it has always been
+            weights = [c.weight for c in self.candidates]
+            content = [self.task, *content, self.response, weights]
+        payload = json.dumps(content, ensure_ascii=False)
         return hashlib.sha256(payload.encode()).hexdigest()[:12]

@@ -4,7 +4,7 @@ The command line, the HTTP service's request body, the LiteLLM Proxy guardrail
 and the eval runner all describe a guard with this model, so an option is
 spelled, checked and documented once. Allowed values come from the registries
 that define them (templates from ``_prompts.TEMPLATES``, mitigations from
-:class:`~prin_guard.Mitigation`, policies from the reconciliation module), so a
+:class:`~prin_guard.Mitigation`, policies from the verdict model), so a
 new template is accepted everywhere the day it is registered.
 
 Spellings are forgiving where people differ and strict where a typo would
@@ -21,6 +21,7 @@ this one, so its schema and its checks cannot drift from it.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -34,9 +35,8 @@ from pydantic import (
 )
 
 from prin_guard._exceptions import UsageError
-from prin_guard._models import CHECKS, CheckName
-from prin_guard._prompts import TEMPLATES, Mitigation, parse_mitigations
-from prin_guard._reconcile import POLICIES, Policy
+from prin_guard._models import CHECKS, POLICIES, CheckName, Policy
+from prin_guard._prompts import TEMPLATES, Mitigation, Template, parse_mitigations
 
 __all__ = ["PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
 
@@ -53,12 +53,16 @@ class GuardOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", title="GuardOptions")
 
-    template: str = Field(
-        "v0",
-        description="Prompt wording: v0 the PRIN paper's (correct/incorrect), v1 right/wrong, "
-        "v2 appropriate/inappropriate (the paper's paraphrases), v3 accurate/inaccurate and "
-        "v4 valid/invalid (ours).",
-        json_schema_extra={"enum": [*sorted(TEMPLATES)]},
+    template: str | Template | None = Field(
+        None,
+        description="Prompt wording. None: the task's default (choice v0, pairwise "
+        "pairwise, checklist criteria). Choice: v0 the PRIN paper's (correct/incorrect), v1 "
+        "right/wrong, v2 appropriate/inappropriate (the paper's paraphrases), v3 "
+        "accurate/inaccurate and v4 valid/invalid (ours); pairwise: pairwise (better/worse); "
+        "checklist: criteria (meets/fails to meet) or claims (the sources support/do not "
+        "support). Or a template of your own: an object with id, version, task, positive, "
+        "negative and noun.",
+        json_schema_extra={"anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "object"}]},
     )
     mitigations: tuple[Mitigation, ...] = Field(
         (),
@@ -117,8 +121,31 @@ class GuardOptions(BaseModel):
     @field_validator("template", mode="before")
     @classmethod
     def _known_template(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.lstrip().startswith("{"):
+            # a template of one's own, as the command line and environment spell it
+            try:
+                value = json.loads(value)
+            except ValueError as exc:
+                raise ValueError(f"not a template id and not JSON: {exc}") from None
         if isinstance(value, str) and value not in TEMPLATES:
             raise ValueError(f"unknown template {value!r}; known: {', '.join(sorted(TEMPLATES))}")
+        if isinstance(value, dict):
+            try:
+                value = Template(**value)
+            except TypeError as exc:
+                raise ValueError(
+                    f"a template has id, version, task, positive, negative, noun: {exc}"
+                ) from None
+            except UsageError as exc:
+                raise ValueError(str(exc).removeprefix("template: ")) from None
+        if isinstance(value, Template):
+            builtin = TEMPLATES.get(value.id)
+            if builtin is not None:
+                if builtin != value:
+                    raise ValueError(
+                        f"{value.id!r} is one of prin-guard's templates; give yours another id"
+                    )
+                return value.id  # one spelling for a built-in template
         return value
 
     @field_validator("mitigations", mode="before")
@@ -229,30 +256,6 @@ class GuardOptions(BaseModel):
         """A hashable identity of these options (for caches of guards)."""
         return tuple(getattr(self, name) for name in type(self).model_fields)
 
-    def as_args(self) -> list[str]:
-        """These options as ``prin-guard`` command-line arguments (non-defaults only)."""
-        args: list[str] = []
-        defaults = type(self)()
-        if self.template != defaults.template:
-            args += ["--template", self.template]
-        for mitigation in self.mitigations:
-            args += ["--mitigation", mitigation.value]
-        if self.policy != defaults.policy:
-            args += ["--policy", self.policy]
-        if self.threshold != defaults.threshold:
-            args += ["--threshold", repr(self.threshold)]
-        if self.max_chars != defaults.max_chars:
-            args += ["--max-chars", str(self.max_chars)]
-        if self.max_candidates != defaults.max_candidates:
-            args += ["--max-candidates", str(self.max_candidates)]
-        if self.checks != defaults.checks:
-            args += ["--checks", ",".join(self.checks)]
-        if self.min_confidence != defaults.min_confidence:
-            args += ["--min-confidence", repr(self.min_confidence)]
-        if self.probe is not None:
-            args += ["--probe", self.probe]
-        return args
-
 
 class OptionsRequest(BaseModel):
     """Some of a guard's options, as a client sends them: the base of the models
@@ -263,10 +266,12 @@ class OptionsRequest(BaseModel):
     def to_options(self, base: GuardOptions | None = None, /, **fixed: Any) -> GuardOptions:
         """These options over ``base``, with ``fixed`` (the fields the host keeps) on top.
 
+        Only the fields the client gave override ``base``: the others keep the host's.
+
         Validated again as a whole by :class:`GuardOptions` (a UsageError naming the
         field), so a check that spans fields cannot be skipped.
         """
-        return GuardOptions.of(base, **{**self.model_dump(), **fixed})
+        return GuardOptions.of(base, **{**self.model_dump(exclude_unset=True), **fixed})
 
 
 def usage_error(exc: ValidationError) -> UsageError:
@@ -274,4 +279,6 @@ def usage_error(exc: ValidationError) -> UsageError:
     first = exc.errors()[0]
     field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int)) or "options"
     message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        message = f"not an option; the options are {', '.join(GuardOptions.model_fields)}"
     return UsageError(f"{field}: {message}")

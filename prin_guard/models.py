@@ -7,7 +7,11 @@ The top level of ``prin_guard`` re-exports the ones most programs need
 
 from prin_guard._models import (
     CHECKS,
+    POLICIES,
+    TASKS,
     Candidate,
+    CandidateStatus,
+    CandidateVerdict,
     CheckName,
     Decision,
     Flag,
@@ -18,22 +22,26 @@ from prin_guard._models import (
     ParseMethod,
     ParseStatus,
     Polarity,
+    Policy,
     ProbeRound,
     Scores,
+    Task,
     Usage,
     Verdict,
     VerdictError,
 )
 from prin_guard._options import PROBE_KINDS, GuardOptions, ProbeKind
 from prin_guard._prompts import TEMPLATES, Mitigation, Template
-from prin_guard._reconcile import POLICIES, Policy
 
 __all__ = [
     "CHECKS",
     "POLICIES",
     "PROBE_KINDS",
+    "TASKS",
     "TEMPLATES",
     "Candidate",
+    "CandidateStatus",
+    "CandidateVerdict",
     "CheckName",
     "Decision",
     "Flag",
@@ -50,6 +58,7 @@ __all__ = [
     "ProbeKind",
     "ProbeRound",
     "Scores",
+    "Task",
     "Template",
     "Usage",
     "Verdict",

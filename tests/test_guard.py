@@ -25,7 +25,7 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import ScriptedJudge
-from prin_guard.models import Polarity, Usage
+from prin_guard.models import TEMPLATES, Polarity, Template, Usage
 
 
 async def _no_sleep(_: float) -> None:
@@ -75,14 +75,33 @@ def test_decorator_wraps_a_plain_function_into_a_guard(table1_item: Item) -> Non
         """My judge."""
         return "Answer: A, B, D, E" if "wrong ones" in prompt else "Answer: C"
 
-    assert isinstance(my_judge, Guard)
+    assert isinstance(my_judge.guard, Guard)
     assert my_judge.__doc__ == "My judge."
+    assert my_judge.__name__ == "my_judge"
     verdict = my_judge.check(table1_item)
     assert verdict.correct == ("C",)
     assert verdict.direct is not None
     assert verdict.direct.template == "v1"
     assert verdict.reverse is not None
     assert verdict.reverse.mitigations == ("neg_exp",)
+
+
+def test_a_decorated_function_is_still_the_function_its_callers_call(table1_item: Item) -> None:
+    # Decorating the grading function a program already calls must not break those
+    # calls: the guarded form sits beside it.
+    @prin_guard.guard(template="v1")
+    def grade(prompt: str) -> str:
+        return "Answer: A, B, D, E" if "wrong ones" in prompt else "Answer: C"
+
+    assert grade("What is 2 + 2?") == "Answer: C"
+    assert grade.check(table1_item).correct == ("C",)
+    assert grade.guard.options.template == "v1"
+
+    @prin_guard.guard
+    async def agrade(prompt: str) -> str:
+        return "Answer: C"
+
+    assert asyncio.run(agrade("anything")) == "Answer: C"
 
 
 def test_bare_decorator_and_async_function(table1_item: Item) -> None:
@@ -209,6 +228,30 @@ def test_judge_returning_nothing_readable_is_a_parse_failure_flag(
     assert verdict.direct is not None
     assert verdict.direct.raw_text == reply
     assert verdict.prin_score == 1.0
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        pytest.param(TEMPLATES["v3"], id="v3"),
+        pytest.param(Template("mine", 1, "good", "bad"), id="custom"),
+    ],
+)
+def test_a_reverse_leg_naming_its_answer_in_the_templates_positive_word_is_confused(
+    template: Template, table1_item: Item
+) -> None:
+    # issue 20, bug 1: only the paper's words ("the correct answer") were flagged
+    def reply(prompt: str) -> str:
+        if f"output the {template.negative} ones" in prompt:
+            return f"The {template.positive} answer is C."
+        return "Answer: C"
+
+    verdict = Guard(ScriptedJudge(fn=reply), template=template).check(table1_item)
+    assert verdict.direct is not None
+    assert not verdict.direct.polarity_confusion
+    assert verdict.reverse is not None
+    assert verdict.reverse.raw_text == f"The {template.positive} answer is C."
+    assert verdict.reverse.polarity_confusion
 
 
 def test_transient_errors_are_retried_then_succeed(table1_item: Item) -> None:
@@ -437,7 +480,7 @@ GuardCall = Callable[[Guard, dict[str, object]], object]
 def test_the_guard_bounds_the_number_of_candidates(call: GuardCall) -> None:
     judge = ScriptedJudge("Answer: A", "Answer: B")
     guard = Guard(judge, options=GuardOptions(max_candidates=3))
-    assert guard.max_candidates == 3
+    assert guard.options.max_candidates == 3
     assert call(guard, _many(3)) is not None
     calls = judge.call_count
     with pytest.raises(InvalidItemError) as info:
@@ -466,7 +509,7 @@ def test_too_many_candidates_cost_a_batch_only_that_items_verdict() -> None:
 def test_the_default_limit_is_64_candidates() -> None:
     judge = ScriptedJudge("Answer: A", "Answer: B")
     guard = Guard(judge)
-    assert guard.max_candidates == 64
+    assert guard.options.max_candidates == 64
     assert guard.check(_many(64)).correct == ("A",)
     with pytest.raises(InvalidItemError, match=r"^candidates: has 65 candidates; the limit is 64"):
         guard.check(_many(65))

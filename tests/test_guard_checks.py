@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -114,28 +113,34 @@ def test_policy_strict_keeps_what_every_leg_agrees_on() -> None:
 
 
 async def test_every_leg_of_a_verdict_runs_at_once() -> None:
-    class Slow:
+    class Barrier:
+        """Each call waits until all four legs are in flight: legs run one after
+        another would never get there."""
+
         def __init__(self) -> None:
             self.active = 0
             self.peak = 0
+            self.all_in = asyncio.Event()
 
         def identity(self) -> Mapping[str, Any]:
-            return {"kind": "slow"}
+            return {"kind": "barrier"}
 
         async def complete(
             self, messages: Sequence[Message], *, labels: Sequence[str] = ()
         ) -> JudgeResponse:
             self.active += 1
             self.peak = max(self.peak, self.active)
-            await asyncio.sleep(0.05)
+            if self.active == 4:
+                self.all_in.set()
+            await self.all_in.wait()
             self.active -= 1
             return JudgeResponse(knows({"4"})(messages[-1]["content"]))
 
-    judge = Slow()
-    started = time.perf_counter()
-    await Guard(judge, checks=("reverse", "order"), cache=None).acheck(ITEM)
+    judge = Barrier()
+    async with asyncio.timeout(60):  # hang protection: legs in turn wait here forever
+        verdict = await Guard(judge, checks=("reverse", "order"), cache=None).acheck(ITEM)
     assert judge.peak == 4
-    assert time.perf_counter() - started < 4 * 0.05
+    assert verdict.correct == ("B",)
 
 
 def test_checks_must_include_reverse_and_be_known() -> None:

@@ -318,22 +318,25 @@ def test_factory_failure_keeps_its_cause(judges_module: str) -> None:
         pytest.param(
             "local",
             {"api_base": LOCAL_SERVER},
-            "--api-base, --structured and --max-tokens apply to litellm judges only",
+            "api_base: applies to litellm judges only",
             id="local-api-base",
         ),
         pytest.param(
             "local:some/model",
             {"max_tokens": 5},
-            "apply to litellm judges only",
+            "max_tokens: applies to litellm judges only",
             id="local-max-tokens",
         ),
         pytest.param(
-            "local", {"structured": "none"}, "apply to litellm judges only", id="local-structured"
+            "local",
+            {"structured": "none"},
+            "structured: applies to litellm judges only",
+            id="local-structured",
         ),
         pytest.param(
             "python:spec_judges:judge",
             {"structured": "auto"},
-            "apply to litellm judges only",
+            "structured: applies to litellm judges only",
             id="python-structured",
         ),
         pytest.param(
@@ -447,7 +450,7 @@ def test_exported_from_judges() -> None:
 def test_importing_it_stays_light() -> None:
     code = (
         "import sys; from prin_guard.judges import judge_from_spec;"
-        "from prin_guard.server._state import build_judge;"
+        "from prin_guard import GuardConfig;"
         "heavy = [m for m in ('torch', 'transformers', 'litellm') if m in sys.modules];"
         "print(','.join(heavy))"
     )
@@ -455,9 +458,19 @@ def test_importing_it_stays_light() -> None:
     assert out.stdout.strip() == ""
 
 
-def test_server_builds_its_judge_through_it(judges_module: str) -> None:
-    from prin_guard.server._config import ServerConfig
-    from prin_guard.server._state import build_judge
+def test_a_config_builds_its_judges_through_it(judges_module: str) -> None:
+    from prin_guard import GuardConfig
 
-    judge = build_judge(ServerConfig(judge=f"python:{judges_module}:judge"))
-    assert judge.identity() == {"kind": "function", "name": "python:spec_judges:judge"}
+    (level,) = GuardConfig(judge=f"python:{judges_module}:judge").build_judges()
+    assert [judge.identity() for judge in level] == [
+        {"kind": "function", "name": "python:spec_judges:judge"}
+    ]
+
+
+def test_the_server_builds_its_judges_from_its_config(judges_module: str) -> None:
+    pytest.importorskip("pydantic_settings")
+    from prin_guard.server import load_config
+
+    config = load_config(environ={"PRIN_GUARD_JUDGE": f"python:{judges_module}:judge"})
+    (level,) = config.guard.build_judges()
+    assert level[0].identity() == {"kind": "function", "name": "python:spec_judges:judge"}

@@ -265,3 +265,25 @@ def test_the_candidate_count_is_checked_before_the_candidates_are_validated() ->
     with pytest.raises(InvalidItemError) as info:
         Item.coerce({"question": "q", "candidates": [7] * 20_000}, max_candidates=64)
     assert info.value.reason == "has 20000 candidates; the limit is 64 (max_candidates)"
+
+
+def test_a_dataset_rows_gold_is_ignored_so_one_file_serves_grade_check_and_eval() -> None:
+    # issue 21 item 24: eval needs `gold`, grade ignores it, and check refused it
+    row = {"id": "q1", "question": "2 + 2?", "candidates": ["4", "5"], "gold": ["A"]}
+    without = {key: value for key, value in row.items() if key != "gold"}
+    assert Item.coerce(row) == Item.coerce(without)
+    assert Item.coerce({**row, "gold": None}) == Item.coerce(without)
+    # every other unknown field is still refused: it catches a typo such as "candidate"
+    with pytest.raises(InvalidItemError) as info:
+        Item.coerce({**row, "golden": ["A"]})
+    assert info.value.field == "golden"
+
+
+def test_a_guard_checks_a_row_with_gold() -> None:
+    from prin_guard import Guard
+    from prin_guard.judges import ScriptedJudge
+
+    row = {"question": "2 + 2?", "candidates": ["4", "5"], "gold": ["A"]}
+    verdict = Guard(ScriptedJudge("Answer: A", "Answer: B")).check(row)
+    assert verdict.error is None
+    assert verdict.correct == ("A",)

@@ -13,11 +13,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from prin_guard import GuardOptions, UsageError
-from prin_guard._options import PROBE_KINDS, OptionsRequest
-from prin_guard._prompts import TEMPLATES
-from prin_guard._reconcile import POLICIES
-from prin_guard.models import Mitigation
+from prin_guard import GuardConfig, GuardOptions, UsageError
+from prin_guard._options import OptionsRequest
+from prin_guard.models import POLICIES, PROBE_KINDS, TEMPLATES, Mitigation
 
 COT, NEG_EXP = Mitigation.COT, Mitigation.NEG_EXP
 
@@ -67,7 +65,9 @@ def test_accepted_spellings(changes: dict[str, Any], field: str, expected: Any) 
     ("changes", "field", "says"),
     [
         pytest.param(
-            {"template": "v9"}, "template", "unknown template 'v9'; known: v0, v1, v2, v3, v4",
+            {"template": "v9"},
+            "template",
+            "unknown template 'v9'; known: claims, criteria, pairwise, v0, v1, v2, v3, v4",
             id="unknown-template-lists-the-known",
         ),
         pytest.param(
@@ -89,7 +89,7 @@ def test_accepted_spellings(changes: dict[str, Any], field: str, expected: Any) 
         ),
         pytest.param({"probe": "sometimes"}, "probe", "'sometimes'", id="unknown-probe"),
         pytest.param({"on_inconsistent": "ignore"}, "on_inconsistent", "'flag'", id="raise-or"),
-        pytest.param({"colour": "red"}, "colour", "Extra inputs are not permitted", id="extra"),
+        pytest.param({"colour": "red"}, "colour", "not an option; the options are", id="extra"),
     ],
 )  # fmt: skip
 def test_rejected_values_name_the_field(changes: dict[str, Any], field: str, says: str) -> None:
@@ -121,7 +121,7 @@ def test_options_are_frozen_and_hashable_by_key() -> None:
         options.template = "v1"  # type: ignore[misc]
     with pytest.raises(ValidationError, match="frozen"):
         options.mitigations = ()  # type: ignore[misc]
-    assert options.template == "v0"
+    assert options.template is None  # each task's default (v0 for choice items)
     # Spellings of the same options are the same options, with the same key.
     same = GuardOptions.of(mitigations=["COT", "cot"])
     assert same == options
@@ -159,7 +159,8 @@ def test_a_request_model_has_the_options_fields_checks_and_schema_minus_the_excl
     with pytest.raises(ValidationError) as caught:
         model.model_validate({"template": "v9"})
     assert caught.value.errors()[0]["loc"] == ("template",)
-    assert "known: v0, v1, v2, v3, v4" in caught.value.errors()[0]["msg"]
+    known = "known: claims, criteria, pairwise, v0, v1, v2, v3, v4"
+    assert known in caught.value.errors()[0]["msg"]
     with pytest.raises(ValidationError, match="frozen"):
         sent.template = "v1"  # type: ignore[misc]
     with pytest.raises(UsageError, match="exclude: not an option: colour"):
@@ -184,12 +185,17 @@ def test_the_cli_takes_its_choices_from_the_registries() -> None:
 
     parser = _parser()
     for command in ("check", "demo"):
-        assert _choices(parser, command, "--template") == sorted(TEMPLATES)
         assert _choices(parser, command, "--policy") == list(POLICIES)
         assert _choices(parser, command, "--probe") == list(PROBE_KINDS)
-    # and what the CLI offers, the options accept
+    # --template also takes a template of one's own (JSON), so the options check it
+    from prin_guard.cli._common import config_from_args
+
+    base = ["check", "--question", "q", "--candidate", "a", "--candidate", "b"]
     for template in sorted(TEMPLATES):
-        assert GuardOptions.of(template=template).template == template
+        args = parser.parse_args([*base, "--template", template])
+        assert config_from_args(args).options.template == template
+    with pytest.raises(UsageError, match=r"^template: unknown template 'v9'"):
+        config_from_args(parser.parse_args([*base, "--template", "v9"]))
 
 
 def test_the_service_schema_takes_its_values_from_the_registries() -> None:
@@ -202,7 +208,8 @@ def test_the_service_schema_takes_its_values_from_the_registries() -> None:
     options = schemas["VerdictOptions"]
     properties = options["properties"]
 
-    assert properties["template"]["enum"] == sorted(TEMPLATES)
+    (ids,) = (entry for entry in properties["template"]["anyOf"] if "enum" in entry)
+    assert ids["enum"] == sorted(TEMPLATES)
     assert properties["policy"]["enum"] == list(POLICIES)
     (kinds,) = (entry for entry in properties["probe"]["anyOf"] if "enum" in entry)
     assert kinds["enum"] == list(PROBE_KINDS)
@@ -229,15 +236,28 @@ def test_the_default_options_bound_the_number_of_candidates() -> None:
     "changes",
     [
         pytest.param({}, id="defaults"),
-        pytest.param({"max_candidates": 8, "max_chars": 100}, id="limits"),
-        pytest.param({"template": "v2", "mitigations": "cot", "threshold": 0.25}, id="asking"),
+        pytest.param({"options": {"max_candidates": 8, "max_chars": 100}}, id="limits"),
+        pytest.param(
+            {"options": {"template": "v2", "mitigations": "cot", "threshold": 0.25}},
+            id="asking",
+        ),
+        pytest.param(
+            {
+                "panel": ["openai/a", "openai/b"],
+                "logprobs": True,
+                "max_tokens": 9,
+                "timeout": 2.5,
+                "options": {"checks": "reverse,order", "probe": "closed"},
+            },
+            id="panel-and-judge-settings",
+        ),
     ],
 )
-def test_as_args_round_trips_through_the_command_line(changes: dict[str, Any]) -> None:
-    from prin_guard.cli import _options, _parser
+def test_a_config_round_trips_through_the_command_line(changes: dict[str, Any]) -> None:
+    from prin_guard._setup import to_args
+    from prin_guard.cli import _parser
+    from prin_guard.cli._common import config_from_args
 
-    options = GuardOptions.of(**changes)
-    args = _parser().parse_args(
-        ["check", "--question", "q", "--candidate", "a", *options.as_args()]
-    )
-    assert _options(args) == options
+    config = GuardConfig.of(**changes)
+    args = _parser().parse_args(["check", "--question", "q", "--candidate", "a", *to_args(config)])
+    assert config_from_args(args) == config

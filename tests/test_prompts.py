@@ -41,8 +41,11 @@ def test_templates_use_the_paper_wording(template: str, direct: str, reverse: st
     )
 
 
+CHOICE_TEMPLATES = [t for t in TEMPLATES.values() if t.task == "choice"]
+
+
 def test_every_prompt_asks_for_a_final_answer_line() -> None:
-    for template in TEMPLATES.values():
+    for template in CHOICE_TEMPLATES:
         for polarity in Polarity:
             prompt = build_prompt(ITEM, polarity, template, ())
             assert prompt.endswith('or "Answer: none" if there are none.')
@@ -91,13 +94,18 @@ def test_mitigations_accept_cli_spelling_and_reject_unknown() -> None:
 
 
 def test_unknown_template_lists_known_ones() -> None:
-    with pytest.raises(UsageError, match="known: v0, v1, v2, v3, v4"):
+    with pytest.raises(UsageError, match="known: claims, criteria, pairwise, v0, v1, v2, v3, v4"):
         get_template("v9")
 
 
 def test_template_ids_carry_versions() -> None:
     # Version 2: item text is quoted and fenced (a cache must not serve v1 answers).
-    assert [t.prompt_id for t in TEMPLATES.values()] == ["v0@2", "v1@2", "v2@2", "v3@2", "v4@2"]
+    assert [t.prompt_id for t in CHOICE_TEMPLATES] == ["v0@2", "v1@2", "v2@2", "v3@2", "v4@2"]
+    assert [t.prompt_id for t in TEMPLATES.values() if t.task != "choice"] == [
+        "pairwise@1",
+        "criteria@1",
+        "claims@1",
+    ]
 
 
 def _options(prompt: str) -> list[str]:
@@ -159,3 +167,107 @@ def test_a_judge_echoing_an_injected_candidate_is_not_read_as_consistent() -> No
         Flag.UNPARSEABLE_REVERSE,
         Flag.ECHOED_PROMPT,
     }
+
+
+# -- the other tasks ---------------------------------------------------------------------
+
+PAIR = Item(task="pairwise", question="Write a haiku.", candidates=["Old pond\nfrog", "A poem."])
+CRITERIA = Item(
+    task="checklist",
+    question="Describe Paris.",
+    response="Paris is the capital of France.",
+    candidates=["Names the country", "Gives the population"],
+)
+CLAIMS = CRITERIA.model_copy(update={"context": "Paris is the capital and largest city of France."})
+
+
+@pytest.mark.parametrize(
+    ("item", "template", "direct", "reverse"),
+    [
+        pytest.param(PAIR, "pairwise", "better", "worse", id="pairwise"),
+        pytest.param(CRITERIA, "criteria", "meets", "fails to meet", id="criteria"),
+        pytest.param(CLAIMS, "claims", "support", "do not support", id="claims"),
+    ],
+)
+def test_a_tasks_two_questions_differ_only_in_its_pair_of_words(
+    item: Item, template: str, direct: str, reverse: str
+) -> None:
+    t = get_template(template)
+    for mitigations in ((), (Mitigation.COT,)):
+        asked = build_prompt(item, Polarity.DIRECT, t, mitigations)
+        reversed_ = build_prompt(item, Polarity.REVERSE, t, mitigations)
+        assert asked.replace(direct, "WORD") == reversed_.replace(reverse, "WORD")
+        assert direct in asked and reverse in reversed_
+
+
+def test_a_pairwise_prompt_fences_each_response_and_asks_for_a_tie_word() -> None:
+    prompt = build_prompt(PAIR, Polarity.DIRECT, get_template("pairwise"), ())
+    assert "Response A:\n```\nOld pond\nfrog\n```\nResponse B:\n```\nA poem.\n```" in prompt
+    assert prompt.endswith('or "Answer: tie" if neither is better.')
+
+
+@pytest.mark.parametrize(
+    ("item", "template", "sentence"),
+    [
+        pytest.param(
+            PAIR,
+            "pairwise",
+            "Please recall that 'the worse one' is simply the response different from the "
+            "better one.",
+            id="pairwise",
+        ),
+        pytest.param(
+            CRITERIA,
+            "criteria",
+            "Please recall that the criteria it fails to meet are simply the criteria other "
+            "than the ones it meets.",
+            id="criteria",
+        ),
+        pytest.param(
+            CLAIMS,
+            "claims",
+            "Please recall that the claims the sources do not support are simply the claims "
+            "other than the ones the sources support.",
+            id="claims",
+        ),
+    ],
+)
+def test_the_negation_is_explained_in_the_tasks_words(
+    item: Item, template: str, sentence: str
+) -> None:
+    t = get_template(template)
+    assert sentence in build_prompt(item, Polarity.REVERSE, t, (Mitigation.NEG_EXP,))
+    assert sentence not in build_prompt(item, Polarity.DIRECT, t, (Mitigation.NEG_EXP,))
+
+
+def test_each_item_is_asked_in_its_tasks_template() -> None:
+    from prin_guard._prompts import template_for
+
+    assert template_for(None, ITEM).id == "v0"
+    assert template_for(None, PAIR).id == "pairwise"
+    assert template_for(None, CRITERIA).id == "criteria"
+    assert template_for("claims", CLAIMS).id == "claims"
+    with pytest.raises(prin_guard.InvalidItemError, match=r"^task: the item is a pairwise item"):
+        template_for("v1", PAIR)
+    with pytest.raises(prin_guard.InvalidItemError, match=r"^context: the claims template"):
+        template_for("claims", CRITERIA)
+
+
+def test_a_template_of_ones_own_is_data_everywhere_options_are_read() -> None:
+    from prin_guard import GuardOptions
+
+    spelled = json.dumps(
+        {"id": "mine", "version": 1, "task": "pairwise"}
+        | {"positive": "preferable", "negative": "less preferable"}
+    )
+    options = GuardOptions.of(template=spelled)
+    assert isinstance(options.template, prin_guard.models.Template)
+    assert options.template.noun == "responses"
+    prompt = build_prompt(PAIR, Polarity.REVERSE, options.template, ())
+    assert "please output the less preferable one." in prompt
+    # a built-in id cannot be given other words; the same words are the built-in itself
+    with pytest.raises(UsageError, match="one of prin-guard's templates"):
+        GuardOptions.of(template={**json.loads(spelled), "id": "v0"})
+    assert GuardOptions.of(template=get_template("v1")).template == "v1"
+    with pytest.raises(UsageError, match=r"^template: "):
+        GuardOptions.of(template={"id": "x", "version": 1, "positive": "a", "negative": "a"})

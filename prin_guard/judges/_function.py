@@ -147,10 +147,16 @@ class ScriptedJudge:
 
 
 def _polarity_of(prompt: str) -> str:
-    """Which question a prompt asks, read from its "please output the X ones." phrase."""
-    asked = re.findall(r"please output the (\w+) ones\.", prompt)
+    """Which question a prompt asks, read from its last "please output the ..." phrase:
+    the reverse one ends in a template's negative word ("the incorrect ones", "the worse
+    one", "the criteria it fails to meet", "the claims the sources do not support")."""
+    asked = re.findall(r"please output the ([^.\n]+)\.", prompt)
+    if not asked:
+        return "direct"
+    phrase = asked[-1].removesuffix(" ones").removesuffix(" one")
     negative = {template.negative for template in TEMPLATES.values()}
-    return "reverse" if asked and asked[-1] in negative else "direct"
+    reverse = any(phrase == word or phrase.endswith(f" {word}") for word in negative)
+    return "reverse" if reverse else "direct"
 
 
 def _cycle_last(script: Any) -> Any:

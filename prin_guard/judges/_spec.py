@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Final, Literal, TypeGuard
+from typing import Any, Final, Literal, TypeGuard
 
 from prin_guard._exceptions import UsageError
 from prin_guard._settings import env_is_set
@@ -43,6 +43,7 @@ def judge_from_spec(
     structured: str | None = None,
     max_tokens: int | None = None,
     logprobs: bool = False,
+    timeout: float | None = None,
 ) -> Judge:
     """The judge a string names, as ``--judge`` and the server's ``judge`` spell it.
 
@@ -56,8 +57,9 @@ def judge_from_spec(
       ``openai/<name>`` with ``api_base`` for an OpenAI-compatible server).
 
     ``api_base``, ``structured`` (``none``, ``auto``, ``json-schema`` or
-    ``json-object``; underscores work too) and ``max_tokens`` apply to litellm judges
-    only. ``logprobs`` asks a litellm judge for the reply's token log-probabilities
+    ``json-object``; underscores work too), ``max_tokens`` and ``timeout`` (seconds per
+    call; default 60) apply to litellm judges only. ``logprobs`` asks a litellm judge
+    for the reply's token log-probabilities
     (off by default: not every provider accepts the parameter); a local judge always
     returns them, and a python judge returns whatever its code returns, so it is
     refused there. API keys come from the provider's usual environment variables
@@ -78,14 +80,24 @@ def judge_from_spec(
         )
     if not isinstance(logprobs, bool):
         raise UsageError(f"logprobs: expected a bool, got {type(logprobs).__name__}")
-    litellm_only = api_base is not None or structured is not None or max_tokens is not None
+    litellm_only = [
+        name
+        for name, value in (
+            ("api_base", api_base),
+            ("structured", structured),
+            ("max_tokens", max_tokens),
+            ("timeout", timeout),
+        )
+        if value is not None
+    ]
     if logprobs and spec.startswith("python:"):
-        raise UsageError("--logprobs applies to litellm and local judges only")
+        raise UsageError("logprobs: applies to litellm and local judges only")
     if spec == "local" or spec.startswith(("local:", "python:")):
         if litellm_only:
             # Silently ignoring them would leave a user believing they took effect.
             raise UsageError(
-                "--api-base, --structured and --max-tokens apply to litellm judges only"
+                f"{litellm_only[0]}: applies to litellm judges only (api_base, structured, "
+                "max_tokens, timeout)"
             )
         if spec.startswith("python:"):
             return _python_judge(spec)
@@ -104,6 +116,7 @@ def judge_from_spec(
         # A local OpenAI-compatible server (llama.cpp, vLLM) needs no key, but the
         # OpenAI client refuses to send a request without one.
         api_key = "no-key"
+    calling: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
     return LiteLLMJudge(
         spec,
         api_base=api_base,
@@ -111,6 +124,7 @@ def judge_from_spec(
         structured=_STRUCTURED[structured],
         max_tokens=max_tokens,
         logprobs=logprobs,
+        **calling,
     )
 
 

@@ -1,4 +1,5 @@
-"""The pure checks: second order, mapping back, panel majority, agreement, confidence."""
+"""Planning and reading legs: the second order of the order check, mapping answers back,
+and the answer's probability from the judge's token log-probabilities."""
 
 from __future__ import annotations
 
@@ -9,15 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import Item
-from prin_guard._checks import (
-    answer_confidence,
-    fleiss_agreement,
-    map_back,
-    order_inconsistency,
-    panel_majority,
-    permuted_item,
-    second_order,
-)
+from prin_guard._legs import answer_confidence, map_back, permuted_item, second_order
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -62,53 +55,6 @@ def test_permuted_item_keeps_reasoning_with_its_candidate() -> None:
     )
     asked, _ = permuted_item(item, ("B", "A"))
     assert [(c.text, c.reasoning) for c in asked.candidates] == [("2", "r2"), ("1", "r1")]
-
-
-@pytest.mark.parametrize(
-    ("first", "second", "expected"),
-    [
-        pytest.param({"A"}, {"A"}, 0.0, id="same"),
-        pytest.param(set(), set(), 0.0, id="both-empty"),
-        pytest.param({"A"}, {"B"}, 1.0, id="disjoint"),
-        pytest.param({"A", "B"}, {"A"}, 1 - 2 / 3, id="subset"),
-    ],
-)
-def test_order_inconsistency_is_one_minus_f1(
-    first: set[str], second: set[str], expected: float
-) -> None:
-    assert order_inconsistency(first, second) == pytest.approx(expected)
-
-
-@pytest.mark.parametrize(
-    ("votes", "correct", "split"),
-    [
-        pytest.param([{"A"}, {"A"}, {"B"}], ("A",), (), id="two-of-three"),
-        pytest.param([{"A"}, {"A"}, None], ("A",), (), id="two-of-three-one-abstains"),
-        # one voter left: one vote of three is no majority either way
-        pytest.param([{"A"}, None, None], (), ("A", "B", "C"), id="one-voter-is-no-majority"),
-        pytest.param([{"A"}, {"B"}, None], (), ("A", "B"), id="abstention-never-breaks-a-tie"),
-        pytest.param([{"A"}, {"A"}, {"B"}, {"B"}], (), ("A", "B"), id="two-two-split"),
-        pytest.param([set(), set(), {"A"}], (), (), id="majority-says-none"),
-    ],
-)
-def test_panel_majority_counts_the_whole_panel(
-    votes: list[set[str] | None], correct: tuple[str, ...], split: tuple[str, ...]
-) -> None:
-    assert panel_majority(("A", "B", "C"), votes) == (correct, split)
-
-
-def test_panel_majority_does_not_depend_on_member_order() -> None:
-    votes: list[set[str] | None] = [{"A"}, {"B"}, {"A", "B"}, None, {"C"}]
-    expected = panel_majority(("A", "B", "C"), votes)
-    assert panel_majority(("A", "B", "C"), list(reversed(votes))) == expected
-
-
-def test_fleiss_agreement() -> None:
-    labels = ("A", "B")
-    assert fleiss_agreement(labels, [{"A"}, {"A"}, {"A"}]) == 1.0
-    # A: 2 yes 1 no -> (2*1 + 0)/(3*2) = 1/3; B: all no -> 1
-    assert fleiss_agreement(labels, [{"A"}, {"A"}, set()]) == pytest.approx((1 / 3 + 1) / 2)
-    assert fleiss_agreement(labels, [{"A"}, None]) is None
 
 
 def test_answer_confidence_is_the_probability_of_the_answer_tokens() -> None:

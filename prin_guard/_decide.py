@@ -1,0 +1,611 @@
+"""The verdict's decision, in one place: from legs to sets, scores, flags and the Verdict.
+
+Pure functions, no I/O. The engine (``_judging``) asks the legs; everything a verdict
+says about them is decided here, for one judge and for a panel alike, and the
+:class:`~prin_guard.Verdict` is built here and nowhere else.
+
+**The reverse check** (PRIN paper, section 3). With ``A`` all candidate labels, ``D``
+the direct leg's labels and ``R`` the reverse leg's::
+
+    reverse_implied = A − R
+    PRIN            = 1 − F1(D, A − R)                  (equations 1 and 2)
+    synergy         = D ∩ (A − R)                        (section 4.5)
+
+Edge cases, as decided here:
+
+- F1 of two empty sets is 1.0: a judge that calls nothing correct and everything
+  incorrect is consistent (PRIN 0). F1 of an empty and a non-empty set is 0.0.
+- Both legs empty (nothing correct, nothing incorrect) compares ∅ with A, so PRIN is
+  1.0, as the paper says it must be penalised.
+- A leg whose reply could not be parsed counts as the empty set, as the paper's span
+  extraction does; the verdict carries ``unparseable_*`` flags so a caller can tell it
+  from a real "none". An unparseable reverse leg so implies that *every* candidate is
+  correct, and an unparseable direct leg that none is: PRIN is 0 only when the other
+  leg happens to say exactly that. Such a verdict is still never ``consistent``: a leg
+  without an answer cannot agree with anything (``inconsistent`` is raised only by
+  PRIN above the threshold).
+
+**The order check.** Each leg is compared with its twin asked with the candidates in a
+second order: ``order_inconsistency = 1 − F1(first, second)``, the larger of the
+direct and the reverse pair's. A pair is compared only when both of its answers were
+read: an unreadable answer is flagged unparseable, not taken for a change of mind.
+
+**Confidence.** The lower of the two first-order legs' own probability of its answer.
+
+**Policy.** The reported set: ``synergy`` (above), ``direct``, ``reverse`` (A − R) or
+``strict``, what every leg of every check agrees on: synergy ∩ second-order direct ∩
+(A − second-order reverse).
+
+**Panels.** Each member is decided alone; its set under the policy is its vote, and a
+member that failed or left a first-order leg unreadable abstains. A candidate is
+correct for the panel when more than half of *all* members vote for it, incorrect
+when more than half vote against it; an abstaining member still counts in the
+denominator, so an abstention never turns a minority into a majority. A candidate
+with neither majority is split: not reported correct, flagged ``panel_split``; ties
+are never broken by the order the judges were given in. The panel's PRIN and order
+inconsistency are the voting members' means, its confidence their lowest, its
+agreement Fleiss' observed agreement P̄ over the candidates (subjects) with the
+voting members as raters and correct/incorrect as categories: for a candidate with
+``n`` voters of whom ``y`` vote correct, ``P = (y(y−1) + (n−y)(n−y−1)) / (n(n−1))``,
+the mean over candidates (``None`` with fewer than two voters).
+
+**Flags from scores.** One rule for a judge and a panel (:func:`score_flags`): PRIN above
+the threshold is ``inconsistent``, order inconsistency above it ``order_sensitive``,
+and with the ``confidence`` check a confidence under ``min_confidence`` is
+``low_confidence``. A verdict's flags are always listed in :class:`Flag`'s order.
+
+**Signals.** :data:`SIGNALS` is the one registry of the numbers a verdict carries that
+predict its errors: name, which end is riskier, how it is read from the verdict's
+scores. Acceptance rules, ``calibrate`` and ``eval`` all read it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from prin_guard._models import (
+    STATUS_WORDS,
+    CandidateVerdict,
+    Decision,
+    Flag,
+    Item,
+    Leg,
+    Member,
+    ParseStatus,
+    ProbeRound,
+    Scores,
+    Usage,
+    Verdict,
+    VerdictError,
+)
+from prin_guard._options import GuardOptions
+
+__all__ = [
+    "SIGNALS",
+    "Answers",
+    "Assessment",
+    "MemberLegs",
+    "Riskier",
+    "Signal",
+    "SignalName",
+    "assess",
+    "decided",
+    "error_verdict",
+    "f1",
+    "fleiss_agreement",
+    "make_verdict",
+    "order_inconsistency",
+    "panel_majority",
+    "prin_score",
+    "score_flags",
+    "signal_value",
+    "synergy",
+]
+
+
+# -- the paper's set metrics ------------------------------------------------------------
+
+
+def f1(predicted: Iterable[str], reference: Iterable[str]) -> float:
+    """Set F1. Symmetric; F1(∅, ∅) = 1.0."""
+    a, b = set(predicted), set(reference)
+    if not a and not b:
+        return 1.0
+    return 2 * len(a & b) / (len(a) + len(b))
+
+
+def prin_score(all_labels: Iterable[str], direct: Iterable[str], reverse: Iterable[str]) -> float:
+    """PRIN = 1 − F1(direct, all − reverse). 0 is consistent, 1 is fully contradictory."""
+    return 1.0 - f1(direct, set(all_labels) - set(reverse))
+
+
+def synergy(all_labels: Iterable[str], direct: Iterable[str], reverse: Iterable[str]) -> set[str]:
+    """The candidates both legs call correct: direct ∩ (all − reverse)."""
+    return set(direct) & (set(all_labels) - set(reverse))
+
+
+def order_inconsistency(first: Iterable[str], second: Iterable[str]) -> float:
+    """1 − F1(first, second): 0 when the second order gave the same set."""
+    return 1.0 - f1(first, second)
+
+
+def panel_majority(
+    labels: Sequence[str], votes: Sequence[Iterable[str] | None]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(correct, split) for a panel: ``votes`` has one entry per member, ``None`` for an
+    abstaining member. Both tuples follow ``labels``' order."""
+    size = len(votes)
+    if size == 0:
+        raise ValueError("votes: a panel needs at least one member")
+    cast = [set(vote) for vote in votes if vote is not None]
+    correct: list[str] = []
+    split: list[str] = []
+    for label in labels:
+        yes = sum(label in vote for vote in cast)
+        no = len(cast) - yes
+        if 2 * yes > size:
+            correct.append(label)
+        elif 2 * no <= size:
+            split.append(label)
+    return tuple(correct), tuple(split)
+
+
+def fleiss_agreement(labels: Sequence[str], votes: Sequence[Iterable[str] | None]) -> float | None:
+    """Fleiss' observed agreement over the candidates among the voting members."""
+    cast = [set(vote) for vote in votes if vote is not None]
+    n = len(cast)
+    if n < 2 or not labels:
+        return None
+    total = 0.0
+    for label in labels:
+        yes = sum(label in vote for vote in cast)
+        no = n - yes
+        total += (yes * (yes - 1) + no * (no - 1)) / (n * (n - 1))
+    return total / len(labels)
+
+
+# -- one judge --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLegs:
+    """The legs one judge answered for one item."""
+
+    direct: Leg
+    reverse: Leg
+    permuted_direct: Leg | None = None
+    permuted_reverse: Leg | None = None
+    echoed: bool = False
+    """A leg's reply repeated its prompt (only what followed it was read)."""
+
+    @property
+    def permuted(self) -> tuple[Leg, ...]:
+        return tuple(leg for leg in (self.permuted_direct, self.permuted_reverse) if leg)
+
+    @property
+    def every(self) -> tuple[Leg, ...]:
+        return (self.direct, self.reverse, *self.permuted)
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """What one judge's legs say about one item."""
+
+    correct: tuple[str, ...]
+    """The judge's set under the policy (a panel member's vote)."""
+    reverse_implied: tuple[str, ...]
+    scores: Scores
+    consistent: bool
+    flags: frozenset[Flag]
+
+
+def _failed(leg: Leg | None) -> bool:
+    return leg is not None and leg.parse_status is ParseStatus.FAILED
+
+
+def _ordered(labels: Sequence[str], found: Collection[str]) -> tuple[str, ...]:
+    return tuple(label for label in labels if label in found)
+
+
+def score_flags(scores: Scores, options: GuardOptions) -> set[Flag]:
+    """The flags a verdict's scores earn under the options' thresholds (a judge or a panel)."""
+    flags: set[Flag] = set()
+    if scores.prin is not None and scores.prin > options.threshold:
+        flags.add(Flag.INCONSISTENT)
+    if scores.order_inconsistency is not None and scores.order_inconsistency > options.threshold:
+        flags.add(Flag.ORDER_SENSITIVE)
+    low = scores.confidence is not None and scores.confidence < options.min_confidence
+    if low and "confidence" in options.checks:
+        flags.add(Flag.LOW_CONFIDENCE)
+    return flags
+
+
+def _leg_flags(legs: MemberLegs) -> set[Flag]:
+    """What the legs' readings say, whatever their answers: unreadable, confused, echoed."""
+    flags: set[Flag] = set()
+    if _failed(legs.direct) or _failed(legs.permuted_direct):
+        flags.add(Flag.UNPARSEABLE_DIRECT)
+    if _failed(legs.reverse) or _failed(legs.permuted_reverse):
+        flags.add(Flag.UNPARSEABLE_REVERSE)
+    if any(leg.polarity_confusion for leg in legs.every):
+        flags.add(Flag.POLARITY_CONFUSION)
+    if legs.echoed:
+        flags.add(Flag.ECHOED_PROMPT)
+    if any(leg.answer_mismatch for leg in legs.every):
+        flags.add(Flag.ANSWER_MISMATCH)
+    if any(leg.copied for leg in legs.every):
+        flags.add(Flag.COPIED_ANSWER)
+    return flags
+
+
+def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> Assessment:
+    """One judge's decision on one item from its legs."""
+    policy = options.policy
+    direct, reverse = set(legs.direct.labels), set(legs.reverse.labels)
+    implied = set(labels) - reverse
+    prin = 1.0 - f1(direct, implied)
+    pairs = [
+        (first, second)
+        for first, second in (
+            (legs.direct, legs.permuted_direct),
+            (legs.reverse, legs.permuted_reverse),
+        )
+        if second is not None and not _failed(first) and not _failed(second)
+    ]
+    order = (
+        max(order_inconsistency(first.labels, second.labels) for first, second in pairs)
+        if pairs
+        else None
+    )
+    known = [leg.confidence for leg in (legs.direct, legs.reverse) if leg.confidence is not None]
+    scores = Scores(prin=prin, order_inconsistency=order, confidence=min(known) if known else None)
+
+    if policy == "direct":
+        chosen = direct
+    elif policy == "reverse":
+        chosen = implied
+    else:
+        chosen = direct & implied
+        if policy == "strict":
+            if legs.permuted_direct is not None:
+                chosen &= set(legs.permuted_direct.labels)
+            if legs.permuted_reverse is not None:
+                chosen -= set(legs.permuted_reverse.labels)
+
+    flags = _leg_flags(legs) | score_flags(scores, options)
+    if not chosen:
+        flags.add(Flag.EMPTY_VERDICT)
+    # An answer must not look consistent because another leg said nothing readable:
+    # a score of 0 is then a coincidence, not agreement.
+    consistent = (
+        prin <= options.threshold
+        and (order is None or order <= options.threshold)
+        and not any(_failed(leg) for leg in legs.every)
+    )
+    return Assessment(
+        _ordered(labels, chosen), _ordered(labels, implied), scores, consistent, frozenset(flags)
+    )
+
+
+# -- what the engine hands over, and the verdict ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """What one judge (a panel member, or the only judge) answered about one item."""
+
+    legs: MemberLegs | None
+    """``None`` when the judge failed (``failure`` says why)."""
+    rounds: tuple[ProbeRound, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    calls: int = 0
+    cached: bool = False
+    failure: str | None = None
+    name: str | None = None
+    """The member's name in a panel."""
+
+
+def _abstention(answers: Answers) -> str | None:
+    if answers.legs is None:
+        return answers.failure or "no answer"
+    if _failed(answers.legs.direct):
+        return "the direct answer could not be read"
+    if _failed(answers.legs.reverse):
+        return "the reverse answer could not be read"
+    return None
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return sum(known) / len(known) if known else None
+
+
+# Flags of the members' legs that a panel's verdict carries: the members' readings.
+_CARRIED = frozenset(
+    {
+        Flag.UNPARSEABLE_DIRECT,
+        Flag.UNPARSEABLE_REVERSE,
+        Flag.POLARITY_CONFUSION,
+        Flag.ECHOED_PROMPT,
+        Flag.ANSWER_MISMATCH,
+        Flag.COPIED_ANSWER,
+    }
+)
+
+
+def _flag_tuple(flags: Iterable[Flag]) -> tuple[Flag, ...]:
+    present = set(flags)
+    return tuple(flag for flag in Flag if flag in present)
+
+
+def _task_view(item: Item, correct: Sequence[str], contradicted: Collection[str]) -> dict[str, Any]:
+    """What a verdict says in its task's terms: each candidate by label and text with its
+    side, a pairwise winner or tie, a checklist's weighted score."""
+    positive, negative = STATUS_WORDS[item.task]
+    chosen = set(correct)
+    candidates = tuple(
+        CandidateVerdict(
+            label=c.label or "",
+            text=c.text,
+            status="contradicted"
+            if c.label in contradicted
+            else positive
+            if c.label in chosen
+            else negative,
+            weight=c.weight,
+        )
+        for c in item.candidates
+    )
+    view: dict[str, Any] = {"candidates": candidates}
+    if item.task == "pairwise":
+        view["tie"] = len(chosen) == len(item.candidates)
+        view["winner"] = next(iter(chosen)) if len(chosen) == 1 else None
+    if item.task == "checklist":
+        weights = {c.label: 1.0 if c.weight is None else c.weight for c in item.candidates}
+        total = sum(weights.values())
+        view["score"] = sum(weights[label] for label in chosen) / total
+    return view
+
+
+def _contradicted(labels: Sequence[str], legs: MemberLegs) -> set[str]:
+    """Candidates named in both answers or in neither (an unreadable answer names none)."""
+    direct, reverse = set(legs.direct.labels), set(legs.reverse.labels)
+    return {label for label in labels if (label in direct) == (label in reverse)}
+
+
+def make_verdict(
+    item: Item, answers: Sequence[Answers], options: GuardOptions, *, panel: bool
+) -> Verdict:
+    """The verdict of one judge (``panel=False``, one entry) or a panel (one per member).
+
+    A single judge's ``answers[0]`` must have legs (a failed judge is an error verdict,
+    :func:`error_verdict`); a panel's members may have failed, as long as one answered.
+    """
+    labels = item.labels
+    rounds = tuple(entry for member in answers for entry in member.rounds)
+    usage, calls, cached = Usage(), 0, True
+    for member in answers:
+        usage, calls = usage + member.usage, calls + member.calls
+        cached = cached and member.legs is not None and member.cached
+    common: dict[str, Any] = {
+        "item_id": item.key,
+        "task": item.task,
+        "labels": labels,
+        "policy": options.policy,
+        "threshold": options.threshold,
+        "checks": options.checks,
+        "judge_calls": calls,
+        "cached": cached,
+        "usage": usage,
+        "probe": rounds,
+    }
+    vacillating = {Flag.VACILLATING} if any(entry.changed for entry in rounds) else set()
+    if not panel:
+        (only,) = answers
+        if only.legs is None:
+            raise ValueError("answers: a single judge's verdict needs its legs")
+        result = assess(labels, only.legs, options)
+        return Verdict(
+            **_task_view(item, result.correct, _contradicted(labels, only.legs)),
+            correct=result.correct,
+            direct=only.legs.direct,
+            reverse=only.legs.reverse,
+            reverse_implied=result.reverse_implied,
+            consistent=result.consistent,
+            flags=_flag_tuple(result.flags | vacillating),
+            scores=result.scores,
+            permuted=only.legs.permuted,
+            **common,
+        )
+
+    members: list[Member] = []
+    votes: list[tuple[str, ...] | None] = []
+    voting: list[Assessment] = []
+    flags: set[Flag] = set(vacillating)
+    for member in answers:
+        legs = member.legs
+        decided_alone = assess(labels, legs, options) if legs is not None else None
+        reason = _abstention(member)
+        if reason is None and decided_alone is not None:
+            votes.append(decided_alone.correct)
+            voting.append(decided_alone)
+        else:
+            votes.append(None)
+        if decided_alone is not None:
+            flags |= decided_alone.flags & _CARRIED
+        members.append(
+            Member(
+                judge=member.name or "judge",
+                direct=legs.direct if legs else None,
+                reverse=legs.reverse if legs else None,
+                permuted=legs.permuted if legs else (),
+                correct=decided_alone.correct if decided_alone and reason is None else (),
+                scores=decided_alone.scores if decided_alone is not None else Scores(),
+                abstained=reason is not None,
+                reason=reason,
+            )
+        )
+    correct, split = panel_majority(labels, votes)
+    confidences = [a.scores.confidence for a in voting if a.scores.confidence is not None]
+    scores = Scores(
+        prin=_mean([a.scores.prin for a in voting]),
+        order_inconsistency=_mean([a.scores.order_inconsistency for a in voting]),
+        panel_agreement=fleiss_agreement(labels, votes),
+        confidence=min(confidences) if confidences else None,
+    )
+    flags |= score_flags(scores, options)
+    if len(voting) < len(answers):
+        flags.add(Flag.PANEL_ABSTENTION)
+    if split:
+        flags.add(Flag.PANEL_SPLIT)
+    if not correct:
+        flags.add(Flag.EMPTY_VERDICT)
+    consistent = not split and len(voting) == len(answers) and all(a.consistent for a in voting)
+    return Verdict(
+        **_task_view(item, correct, split),
+        correct=correct,
+        consistent=consistent,
+        flags=_flag_tuple(flags),
+        scores=scores,
+        members=tuple(members),
+        **common,
+    )
+
+
+def error_verdict(
+    item_id: str,
+    kind: Literal["judge", "input"],
+    message: str,
+    *,
+    item: Item | None = None,
+    field: str | None = None,
+    options: GuardOptions | None = None,
+) -> Verdict:
+    """The verdict of an item that has no legs: the judge failed (``item`` is known), or
+    the item is invalid."""
+    flag = Flag.JUDGE_ERROR if kind == "judge" else Flag.INVALID_ITEM
+    decided_by = options or GuardOptions()
+    return Verdict(
+        item_id=item_id,
+        task=item.task if item is not None else "choice",
+        labels=item.labels if item is not None else (),
+        flags=(flag,),
+        policy=decided_by.policy,
+        threshold=decided_by.threshold,
+        checks=decided_by.checks,
+        error=VerdictError(kind=kind, message=message, field=field),
+    )
+
+
+def decided(
+    verdict: Verdict,
+    decision: Decision,
+    *,
+    tiers: int,
+    judge_calls: int,
+    usage: Usage,
+    cached: bool,
+) -> Verdict:
+    """``verdict`` (the deciding tier's) with the acceptance rule's decision, and the calls,
+    usage and cache status summed over every tier asked.
+
+    Not accepted: flagged ``not_accepted``, and in a cascade of two tiers or more
+    ``abstained`` (no tier accepted it: send it for human review).
+    """
+    flags = set(verdict.flags)
+    if not decision.accepted:
+        flags.add(Flag.NOT_ACCEPTED)
+        if tiers > 1:
+            flags.add(Flag.ABSTAINED)
+    return verdict.model_copy(
+        update={
+            "decision": decision,
+            "flags": _flag_tuple(flags),
+            "judge_calls": judge_calls,
+            "usage": usage,
+            "cached": cached,
+        }
+    )
+
+
+# -- the signals ------------------------------------------------------------------------
+
+SignalName = Literal[
+    "prin", "order_inconsistency", "inconsistency", "panel_agreement", "confidence"
+]
+Riskier = Literal["higher", "lower"]
+"""Which end of a signal means a likelier wrong verdict."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One number of a verdict that predicts whether it is wrong."""
+
+    name: SignalName
+    riskier: Riskier
+    """``higher`` for the inconsistency scores, ``lower`` for agreement and confidence."""
+    read: Callable[[Scores], float | None]
+    doc: str
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.riskier == "lower"
+
+    @property
+    def op(self) -> str:
+        """How an acceptance rule compares it with its threshold."""
+        return ">=" if self.higher_is_better else "<="
+
+
+def _inconsistency(scores: Scores) -> float | None:
+    present = [v for v in (scores.prin, scores.order_inconsistency) if v is not None]
+    return max(present) if present else None
+
+
+SIGNALS: dict[str, Signal] = {
+    signal.name: signal
+    for signal in (
+        Signal(
+            "prin",
+            "higher",
+            lambda s: s.prin,
+            "Prompt-Reverse Inconsistency, 0 consistent to 1",
+        ),
+        Signal(
+            "order_inconsistency",
+            "higher",
+            lambda s: s.order_inconsistency,
+            "1 - F1 between the answers in two candidate orders (the order check)",
+        ),
+        Signal(
+            "inconsistency",
+            "higher",
+            _inconsistency,
+            "the larger of prin and order_inconsistency, over those present",
+        ),
+        Signal(
+            "panel_agreement",
+            "lower",
+            lambda s: s.panel_agreement,
+            "a panel's observed agreement over the candidates, 1 unanimous",
+        ),
+        Signal(
+            "confidence",
+            "lower",
+            lambda s: s.confidence,
+            "the judge's own probability of its answer (the confidence check)",
+        ),
+    )
+}
+"""Every signal, by name (registry order: the order ``calibrate --signal auto`` tries them)."""
+
+
+def signal_value(verdict: Verdict, signal: str) -> float | None:
+    """The verdict's value of ``signal``; ``None`` when it has none (or is an error)."""
+    if verdict.error is not None:
+        return None
+    value = SIGNALS[signal].read(verdict.scores)
+    return None if value is None or math.isnan(value) else float(value)
