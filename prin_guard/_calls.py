@@ -5,10 +5,14 @@ A :class:`JudgeCaller` wraps one judge and owns everything about calling it:
 - the cache key of a call (the judge's identity plus everything else that
   changes its answer, never timeouts or retries);
 - cache reads, a batch at a time (:meth:`JudgeCaller.prefetch`), and writes;
-- single flight: identical calls in flight in this process share one judge
-  call, and with a cache that supports :class:`~prin_guard.cache.SingleFlight`
-  (Redis) identical calls in other processes wait for the one that claimed the
-  key;
+- single flight: identical calls in this process are one judge call, whether
+  they overlap in time or one finished before the other started (a prefetched
+  miss is read again before the judge is called: it may be stale), for one
+  caller and for every caller sharing its cache; with a cache that supports
+  :class:`~prin_guard.cache.SingleFlight` (Redis) identical calls in other
+  processes wait for the one that claimed the key;
+- a start gate (:class:`StartGate`): a batch that is stopping (Ctrl-C) lets the
+  items whose judge calls started finish, and starts no call for the others;
 - retries of transient failures (:class:`Retry`);
 - the bound on calls in flight (:class:`CallLimit`, which several callers may
   share: one provider behind many judges);
@@ -25,9 +29,12 @@ misses and writes are skipped, with at most one ``cache_error`` warning every
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -44,7 +51,16 @@ from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
 
-__all__ = ["Answer", "Call", "JudgeCaller", "KeyScope", "dump_cached", "read_cached"]
+__all__ = [
+    "Answer",
+    "Call",
+    "JudgeCaller",
+    "KeyScope",
+    "NotStarted",
+    "StartGate",
+    "dump_cached",
+    "read_cached",
+]
 
 _CACHE_SCHEMA = 1
 _WARN_INTERVAL = 30.0
@@ -141,6 +157,7 @@ class JudgeCaller:
             self._cache if isinstance(self._cache, SingleFlight) else None
         )
         self._identity: dict[str, Any] = json.loads(json.dumps(dict(self._judge.identity())))
+        self._flights = _flights_of(self._cache)
         self._inflight: dict[str, _Shared] = {}
         self._inflight_loop: asyncio.AbstractEventLoop | None = None
         self._last_cache_warning: float | None = None
@@ -212,22 +229,23 @@ class JudgeCaller:
     ) -> Answer:
         """The judge's answer to ``call``: from the cache or from one judge call.
 
-        ``prefetched`` holds values already read with :meth:`prefetch`; without it
-        the cache is read here.
+        ``prefetched`` holds values already read with :meth:`prefetch`: a hit there is
+        the answer; a miss may be stale (an identical call may have stored its answer
+        since), so the cache is read again before the judge is called. Without it the
+        cache is read here.
         """
         with span("prin_guard.judge_call", self._span_attributes(call)) as current:
-            if prefetched is None:
-                prefetched = await self.prefetch([call.key])
-            value = prefetched.get(call.key)
-            response = read_cached(value) if value is not None else None
-            if response is not None:
-                log().debug("cache_hit", item_id=call.item_id, call=call.purpose)
-                set_attributes(current, {"prin_guard.cache_hit": True})
-                return Answer(response, True, 0.0)
-            if self._cache is not None:
-                log().debug("cache_miss", item_id=call.item_id, call=call.purpose)
+            if prefetched is not None:
+                value = prefetched.get(call.key)
+                response = read_cached(value) if value is not None else None
+                if response is not None:
+                    log().debug("cache_hit", item_id=call.item_id, call=call.purpose)
+                    set_attributes(current, {"prin_guard.cache_hit": True})
+                    return Answer(response, True, 0.0)
+            # A SingleFlight cache is read again after its claim (in _judge_or_wait).
+            read = self._cache is not None and (prefetched is None or self._flight is None)
             started = time.perf_counter()
-            response, cached = await self._judge_once(call)
+            response, cached = await self._judge_once(call, read=read)
             set_attributes(current, {"prin_guard.cache_hit": cached})
             if not cached:
                 record_usage(current, response.usage)
@@ -259,63 +277,71 @@ class JudgeCaller:
         call = Call(key, list(messages), tuple(labels), item_id, purpose)
         return await self.answer(call)
 
-    async def _judge_once(self, call: Call) -> tuple[JudgeResponse, bool]:
+    async def _judge_once(self, call: Call, *, read: bool) -> tuple[JudgeResponse, bool]:
         """Call the judge for ``call``, unless someone else already is.
 
-        The first caller of a key makes the call itself (no task of its own: the
-        common case costs nothing extra); identical calls arriving meanwhile wait
-        for its outcome through a shield, so a waiter that is cancelled (a request
-        timeout, a client gone) never cancels the call for the others. When the
-        first caller is cancelled while others wait, its call is abandoned and
-        started again for them in the background; when the last of those is
-        cancelled too, that call is cancelled, so abandoned work stops.
+        The first caller of a key leads: it reads the cache (with ``read``) and makes
+        the call itself (no task of its own: the common case costs nothing extra);
+        identical calls arriving meanwhile, through this caller or any caller sharing
+        its cache, wait for its outcome through a shield, so a waiter that is cancelled
+        (a request timeout, a client gone) never cancels the call for the others. When
+        the leader is cancelled while others wait, its call is abandoned and started
+        again for them in the background; when the last of those is cancelled too, that
+        call is cancelled, so abandoned work stops, and it is no longer handed out: a
+        caller arriving while it is being cancelled starts a fresh call. A caller that
+        did not cancel anything never gets a CancelledError.
 
-        Returns the answer and whether it came from the cache (another process's
-        call, through single flight).
+        Returns the answer and whether it came from the cache (stored by an identical
+        call since the caller's prefetch, or by another process's, through single
+        flight).
         """
         loop = asyncio.get_running_loop()
         if self._inflight_loop is not loop:
             # futures belong to one loop (a guard's private loop may be replaced)
+            self._inflight = self._flights.table(loop)
             self._inflight_loop = loop
-            self._inflight = {}
-        shared = self._inflight.get(call.key)
-        if shared is not None:
-            return await _wait(shared)
+        table = self._inflight
+        while (shared := table.get(call.key)) is not None:
+            try:
+                return await _wait(table, call.key, shared)
+            except _Abandoned:
+                continue  # its callers cancelled it, or it was not started: lead afresh
         shared = _Shared(loop.create_future())
-        self._inflight[call.key] = shared
+        table[call.key] = shared
         try:
-            outcome = await self._judge_shared(call)
+            outcome = await self._lead(call, read)
         except asyncio.CancelledError:
             if shared.waiters:
-                shared.task = loop.create_task(self._judge_shared(call))
-                shared.task.add_done_callback(lambda task: self._settle(call.key, shared, task))
+                # Restarted for the others, outside this caller's start gate (the gate of
+                # this caller's item, not theirs).
+                context = contextvars.copy_context()
+                context.run(_GATE.set, None)
+                shared.task = loop.create_task(self._lead(call, True), context=context)
+                shared.task.add_done_callback(lambda task: _settle(table, call.key, shared, task))
             else:
-                self._inflight.pop(call.key, None)
+                _forget(table, call.key, shared)
             raise
         except BaseException as exc:
-            self._inflight.pop(call.key, None)
-            shared.future.set_exception(exc)
+            _forget(table, call.key, shared)
+            # A call this caller's gate refused is not refused for the others: they lead.
+            shared.future.set_exception(_Abandoned() if isinstance(exc, NotStarted) else exc)
             shared.future.exception()  # mark retrieved: the waiters, if any, re-raise it
             raise
-        self._inflight.pop(call.key, None)
+        _forget(table, call.key, shared)
         shared.future.set_result(outcome)
         return outcome
 
-    def _settle(
-        self, key: str, shared: _Shared, task: asyncio.Task[tuple[JudgeResponse, bool]]
-    ) -> None:
-        """Hand a background call's outcome to the callers still waiting for it."""
-        if self._inflight.get(key) is shared:
-            del self._inflight[key]
-        if task.cancelled():
-            shared.future.cancel()
-        elif (exc := task.exception()) is not None:
-            shared.future.set_exception(exc)
-            shared.future.exception()
-        else:
-            shared.future.set_result(task.result())
-
-    async def _judge_shared(self, call: Call) -> tuple[JudgeResponse, bool]:
+    async def _lead(self, call: Call, read: bool) -> tuple[JudgeResponse, bool]:
+        if read:
+            # Registered in flight before reading: an identical call that stored its
+            # answer after the caller's prefetch is found here, one still running is
+            # joined (in _judge_once), so no answer is asked of the judge twice.
+            found = await self._lookup(call.key)
+            if found is not None:
+                log().debug("cache_hit", item_id=call.item_id, call=call.purpose)
+                return found, True
+        if self._cache is not None:
+            log().debug("cache_miss", item_id=call.item_id, call=call.purpose)
         # One slot per call being judged, held through claiming, calling (with its
         # retries: a rate-limited provider slows everyone down, as it should) and
         # storing, so a batch never floods the judge or the cache.
@@ -325,6 +351,7 @@ class JudgeCaller:
     async def _judge_or_wait(self, call: Call) -> tuple[JudgeResponse, bool]:
         flight = self._flight
         if flight is None:
+            _admit(call)
             response = await self._call_judge(call)
             await self._store(call.key, response)
             return response, False
@@ -335,6 +362,7 @@ class JudgeCaller:
                     found = await self._lookup(call.key)
                     if found is not None:
                         return found, True
+                    _admit(call)
                     response = await self._call_judge(call)
                     await self._store(call.key, response)
                     return response, False
@@ -447,17 +475,146 @@ class _Shared:
         self.waiters = 0
 
 
-async def _wait(shared: _Shared) -> tuple[JudgeResponse, bool]:
+class _Abandoned(Exception):
+    """The outcome of a shared call for its waiters when it was not made (cancelled by
+    its callers, or refused by its leader's start gate): each of them starts afresh."""
+
+
+async def _wait(table: dict[str, _Shared], key: str, shared: _Shared) -> tuple[JudgeResponse, bool]:
     shared.waiters += 1
     try:
         return await asyncio.shield(shared.future)
     except asyncio.CancelledError:
         task = shared.task
         if shared.waiters == 1 and task is not None and not task.done():
-            task.cancel()  # the last one waiting for a background call is gone
+            # The last one waiting for a background call is gone: stop it, and hand it to
+            # no one else (its clean-up may take a while; a caller arriving meanwhile
+            # would only get its cancellation).
+            task.cancel()
+            _forget(table, key, shared)
         raise
     finally:
         shared.waiters -= 1
+
+
+def _settle(
+    table: dict[str, _Shared],
+    key: str,
+    shared: _Shared,
+    task: asyncio.Task[tuple[JudgeResponse, bool]],
+) -> None:
+    """Hand a background call's outcome to the callers still waiting for it."""
+    _forget(table, key, shared)
+    if task.cancelled():
+        shared.future.set_exception(_Abandoned())
+    elif (exc := task.exception()) is not None:
+        shared.future.set_exception(exc)
+    else:
+        shared.future.set_result(task.result())
+        return
+    shared.future.exception()  # mark retrieved: the waiters, if any, re-raise it
+
+
+def _forget(table: dict[str, _Shared], key: str, shared: _Shared) -> None:
+    """Take ``shared`` out of the table, if it is still the call in flight for ``key``."""
+    if table.get(key) is shared:
+        del table[key]
+
+
+class _Flights:
+    """The calls in flight of the callers of one cache, per event loop (a future
+    belongs to one loop), so that callers sharing a cache share single flight."""
+
+    __slots__ = ("_lock", "_tables")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tables: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Shared]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def table(self, loop: asyncio.AbstractEventLoop) -> dict[str, _Shared]:
+        with self._lock:
+            table = self._tables.get(loop)
+            if table is None:
+                table = self._tables[loop] = {}
+            return table
+
+
+_FLIGHTS: dict[int, tuple[weakref.ref[Any], _Flights]] = {}
+_FLIGHTS_LOCK = threading.RLock()  # re-entered by a weakref callback run by the GC
+
+
+def _flights_of(cache: Cache | None) -> _Flights:
+    """The in-flight table of ``cache``'s callers (by identity), or a caller's own."""
+    if cache is None:
+        return _Flights()
+    key = id(cache)
+    with _FLIGHTS_LOCK:
+        entry = _FLIGHTS.get(key)
+        if entry is not None and entry[0]() is cache:
+            return entry[1]
+        flights = _Flights()
+
+        def gone(ref: weakref.ref[Any]) -> None:
+            with _FLIGHTS_LOCK:
+                if _FLIGHTS.get(key, (None,))[0] is ref:
+                    del _FLIGHTS[key]
+
+        try:
+            ref = weakref.ref(cache, gone)
+        except TypeError:  # a cache that cannot be referenced weakly: this caller's own
+            return flights
+        _FLIGHTS[key] = (ref, flights)
+        return flights
+
+
+# -- the start gate ----------------------------------------------------------------------
+
+
+class NotStarted(Exception):
+    """The item's judge call was not started: its batch is stopping (see StartGate)."""
+
+
+class StartGate:
+    """Whether one item of a batch may start judge calls.
+
+    Until ``stopping()`` is true every call starts; after, only the calls of an item
+    that already started one (the item is in flight: its other legs, follow-ups and
+    tiers are needed for its verdict). A call refused raises :class:`NotStarted`. An
+    item's task runs in :meth:`context`; cache hits and calls joined in flight never
+    ask the gate (they start nothing).
+    """
+
+    __slots__ = ("_started", "_stopping")
+
+    def __init__(self, stopping: Callable[[], bool]) -> None:
+        self._stopping = stopping
+        self._started = False
+
+    def admit(self) -> bool:
+        if not self._started:
+            if self._stopping():
+                return False
+            self._started = True
+        return True
+
+    def context(self) -> contextvars.Context:
+        """A copy of the current context in which this gate is the item's."""
+        context = contextvars.copy_context()
+        context.run(_GATE.set, self)
+        return context
+
+
+_GATE: contextvars.ContextVar[StartGate | None] = contextvars.ContextVar(
+    "prin_guard_start_gate", default=None
+)
+
+
+def _admit(call: Call) -> None:
+    gate = _GATE.get()
+    if gate is not None and not gate.admit():
+        raise NotStarted(f"{_what(call)} of {call.item_id!r} not started: the batch is stopping")
 
 
 def _what(call: Call) -> str:

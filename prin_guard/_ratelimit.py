@@ -40,12 +40,12 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from prin_guard._events import bounded, log
 from prin_guard._exceptions import TransientJudgeError, UsageError
-from prin_guard._verdict import Usage
+from prin_guard._models import Usage
 
 if TYPE_CHECKING:
     from limits import RateLimitItem
 
-__all__ = ["RateLimit"]
+__all__ = ["RateLimit", "provider_limit"]
 
 T = TypeVar("T")
 
@@ -80,6 +80,17 @@ def _parse(field: str, spec: str | None) -> RateLimitItem | None:
             f"{field}: {spec!r} is not a rate; write it as '500/minute', '10/second' "
             "or '100000 per hour'"
         ) from None
+
+
+def provider_limit(
+    calls: str | None, tokens: str | None, *, cache: str | None, judge: str
+) -> RateLimit | None:
+    """The judge provider's limit a surface's settings ask for (``None``: no limit),
+    shared through the cache when the cache is a Redis URL, named after the judge."""
+    if calls is None and tokens is None:
+        return None
+    shared = cache if cache is not None and cache.startswith(tuple(_ASYNC_SCHEMES)) else None
+    return RateLimit(calls, tokens=tokens, redis_url=shared, name=judge)
 
 
 class RateLimit:

@@ -4,7 +4,11 @@
 each (a bad item becomes its own ``invalid_item`` verdict), reads the chunk's
 cache entries in one round trip, and judges items concurrently within a window,
 yielding ``(index, verdict)`` as verdicts complete. Nothing is kept once
-yielded, so memory stays flat however many items there are.
+yielded, so memory stays flat however many items there are. Given ``stopping``
+(a Ctrl-C), it stops at once: no row is read and no judge call is started after
+it says so, except for the items whose calls had started (each item's task runs
+behind a :class:`~prin_guard._calls.StartGate`); those finish and are yielded,
+the others are dropped, unjudged.
 
 :class:`LoopDriver` is the sync API's private event loop: the sync methods drive
 the one async core on it, and refuse to run inside a running loop, where they
@@ -19,10 +23,11 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
+from prin_guard._calls import NotStarted, StartGate
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._models import Item, Verdict
 
-__all__ = ["LoopDriver", "invalid_verdict", "stream_verdicts"]
+__all__ = ["LoopDriver", "stream_verdicts"]
 
 T = TypeVar("T")
 
@@ -44,14 +49,17 @@ async def stream_verdicts(
     prefetch: Callable[[Iterable[str]], Awaitable[dict[str, str | None]]],
     verdict: Callable[[Item, list[P], Mapping[str, str | None]], Awaitable[Verdict]],
     invalid: Callable[[int, InvalidItemError], Verdict],
+    stopping: Callable[[], bool] | None = None,
 ) -> AsyncIterator[tuple[int, Verdict]]:
     """Yield ``(index, verdict)`` for every item, in completion order.
 
     ``plan`` validates an item and plans its calls (each plan has a cache ``key``),
     ``prefetch`` reads cache entries, ``verdict`` judges one planned item and
-    ``invalid`` makes the verdict of an item that failed validation.
+    ``invalid`` makes the verdict of an item that failed validation. Once
+    ``stopping()`` is true, only the items whose judge calls started are yielded.
     """
     size = chunk_size or max(64, 4 * concurrency)
+    stopped = stopping if stopping is not None else _never
     window = asyncio.Semaphore(max(2 * concurrency, size))
     done: asyncio.Queue[tuple[int, Verdict] | None] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
@@ -69,13 +77,19 @@ async def stream_verdicts(
                 assert plans is not None
                 made = await verdict(item, plans, prefetched)
             await done.put((index, made))
+        except NotStarted:
+            pass  # stopped before any of its judge calls started: not judged
         finally:
             window.release()
 
     async def produce() -> None:
         chunk: list[tuple[int, Any]] = []
-        for index, raw in enumerate(items):
-            chunk.append((index, raw))
+        rows = enumerate(items)
+        while not stopped():  # checked before a row is read
+            entry = next(rows, None)
+            if entry is None:
+                break
+            chunk.append(entry)
             if len(chunk) >= size:
                 await feed(chunk)
                 chunk = []
@@ -95,7 +109,14 @@ async def stream_verdicts(
         prefetched = await prefetch(keys)
         for index, entry, plans in checked:
             await window.acquire()
-            task = asyncio.create_task(one(index, entry, plans, prefetched))
+            if stopped():
+                window.release()
+                return
+            coro = one(index, entry, plans, prefetched)
+            if stopping is None:
+                task = asyncio.create_task(coro)
+            else:
+                task = asyncio.create_task(coro, context=StartGate(stopping).context())
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
@@ -119,13 +140,8 @@ async def stream_verdicts(
             task.cancel()
 
 
-def invalid_verdict(index: int, exc: InvalidItemError) -> Verdict:
-    """The verdict of the item at ``index`` of a batch that failed validation."""
-    return Verdict(
-        item_id=f"#{index}",
-        flags=(Flag.INVALID_ITEM,),
-        error=VerdictError(kind="input", message=str(exc), field=exc.field),
-    )
+def _never() -> bool:
+    return False
 
 
 class LoopDriver:

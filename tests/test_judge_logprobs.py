@@ -1,7 +1,7 @@
 """Token log-probabilities on judge replies (``JudgeResponse.tokens``).
 
 Without a model: how generated ids become a reply and its tokens (``_local_text``), how an
-OpenAI-compatible ``logprobs`` block becomes tokens (``_litellm_logprobs``), and what
+OpenAI-compatible ``logprobs`` block becomes tokens (``_litellm``), and what
 ``LiteLLMJudge(logprobs=True)`` sends and reads through the real litellm client. With the
 real bundled model (``model`` mark): LocalJudge's tokens on a real leg, and LiteLLMJudge's
 through llama.cpp's server.
@@ -21,10 +21,9 @@ import pytest
 from fault_server import Behaviour, FaultServer, ok
 
 from prin_guard import Guard, UsageError
-from prin_guard.eval import load_mathqa, sample_path
-from prin_guard.judges import JudgeResponse, judge_from_spec
-from prin_guard.judges._litellm import LiteLLMJudge
-from prin_guard.judges._litellm_logprobs import _reply_tokens
+from prin_guard.datasets import load_mathqa, sample_path
+from prin_guard.judges import JudgeResponse, LiteLLMJudge, judge_from_spec
+from prin_guard.judges._litellm import _reply_tokens
 from prin_guard.judges._local_text import _reply
 from prin_guard.models import Polarity
 

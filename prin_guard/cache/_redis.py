@@ -10,15 +10,17 @@ into a miss (reads) or a no-op (writes), one ``cache_unavailable`` warning is
 logged at most every 30 seconds (not one per call, which would flood the logs of
 a big batch), and the cache is used again as soon as Redis answers.
 
-This module and ``_redis_failures`` (which errors count as Redis being unavailable)
-are the only ones that import ``redis``, and ``prin_guard.cache`` imports neither:
-``import prin_guard`` stays light for the many users who never share a cache. The
-checks of settings, keys and stored values are in ``_redis_checks``.
+``prin_guard.cache`` imports this module, and with it redis-py, only when a
+:class:`RedisCache` is asked for: ``import prin_guard`` stays light for the many users
+who never share a cache. Below the cache: which errors count as Redis being
+unavailable, and the checks of settings, keys and stored values at its edges.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+import re
 import secrets
 import time
 import weakref
@@ -30,20 +32,19 @@ from typing import Any, Final, Literal
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import (
+    AuthenticationError,
+    AuthorizationError,
+    BusyLoadingError,
+    RedisError,
+    ResponseError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from prin_guard._events import log
 from prin_guard._exceptions import CacheError, UsageError
 from prin_guard.cache._base import KEY_PREFIX
-from prin_guard.cache._redis_checks import (
-    _check_namespace,
-    _digest,
-    _is_number,
-    _positive_ms,
-    _text,
-    _ttl_ms,
-)
-from prin_guard.cache._redis_failures import _FAILURES, _reason
 
 __all__ = ["RedisCache"]
 
@@ -463,3 +464,95 @@ class RedisCache:
         if self._down_until is not None:
             self._down_until = None
             log().info("cache_available", backend="redis", namespace=self.namespace)
+
+
+# -- when Redis cannot be used ---------------------------------------------------------
+# RedisCache fails open on exactly these errors (a miss, a no-op, a warning), so the
+# list decides what a Redis outage can and cannot cost; the ``reason`` of a
+# ``cache_unavailable`` warning sorts them for whoever reads the logs. Both go by
+# exception type, never by message text, whose wording redis-py may change.
+#
+# RedisError covers the connection errors (ConnectionError and its subclasses
+# BusyLoadingError, AuthenticationError, MaxConnectionsError), TimeoutError, and the
+# server's refusals (OutOfMemoryError, ReadOnlyError, NoPermissionError); OSError covers
+# sockets and TLS failing below redis-py; asyncio.TimeoutError is the builtin
+# TimeoutError (an OSError) on Python 3.11+ and is listed for clarity.
+_FAILURES: Final[tuple[type[BaseException], ...]] = (RedisError, OSError, asyncio.TimeoutError)
+
+
+def _reason(exc: BaseException) -> str:
+    """What kind of failure, by exception type, for the log (never by message text)."""
+    if isinstance(exc, AuthenticationError | AuthorizationError):
+        return "auth"
+    if isinstance(exc, BusyLoadingError):
+        return "loading"
+    if isinstance(exc, RedisTimeoutError | TimeoutError):
+        return "timeout"
+    if isinstance(exc, RedisConnectionError | OSError):
+        return "connection"
+    if isinstance(exc, ResponseError):
+        return "refused"
+    return "error"
+
+
+# -- checks and conversions at the edges -----------------------------------------------
+# Settings are refused at construction (UsageError) rather than on the first call; an
+# engine key is reduced to its sha256, the only part that goes into a Redis key name (a
+# key that is not one is refused without being echoed, since it might be prompt text);
+# and a stored value comes back as text, or as a miss when it is not UTF-8.
+
+_NAMESPACE_RE: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_ENGINE_KEY_RE: Final = re.compile(re.escape(KEY_PREFIX) + r":([0-9a-f]{64})")
+
+
+def _digest(key: str) -> str:
+    """The sha256 of an engine key; anything else is refused.
+
+    The error message does not echo the key: a key that is not a hash might be
+    prompt text, which must not reach the logs either.
+    """
+    match = _ENGINE_KEY_RE.fullmatch(key) if isinstance(key, str) else None
+    if match is None:
+        raise ValueError(f"not a prin-guard cache key: expected '{KEY_PREFIX}:<sha256 hex>'")
+    return match.group(1)
+
+
+def _text(value: object) -> str | None:
+    """A stored value as text; None for a miss or for bytes that are not UTF-8."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray | memoryview):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
+
+
+def _check_namespace(namespace: object) -> str:
+    if not isinstance(namespace, str) or not _NAMESPACE_RE.fullmatch(namespace):
+        raise UsageError(
+            f"namespace: must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.', '-'; "
+            f"got {namespace!r}"
+        )
+    return namespace
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _positive_ms(name: str, value: object) -> int:
+    """Seconds (or a timedelta) as whole milliseconds, refusing zero, negatives and NaN."""
+    seconds = value.total_seconds() if isinstance(value, timedelta) else value
+    if not isinstance(seconds, int | float) or not _is_number(seconds) or seconds <= 0:
+        raise UsageError(f"{name}: must be a positive number of seconds, got {value!r}")
+    ms = round(seconds * 1000)
+    if ms < 1:
+        raise UsageError(f"{name}: must be at least one millisecond, got {value!r}")
+    return ms
+
+
+def _ttl_ms(ttl: timedelta | float | None) -> int | None:
+    """The TTL in milliseconds, or None for entries that never expire."""
+    return None if ttl is None else _positive_ms("ttl", ttl)

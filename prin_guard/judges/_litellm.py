@@ -10,22 +10,26 @@ application around it) never fight over litellm's configuration. litellm's own
 retries are switched off per call: prin-guard's engine retries, with its own
 bounds, and a second retry loop underneath would multiply the attempts.
 
-Which failures are worth a retry is decided in ``_litellm_errors``, what a call cost
-in ``_litellm_usage``, the reply's tokens in ``_litellm_logprobs``; this module holds
-the judge and its calls.
+Below the judge and its calls: which failures are worth a retry, what a call cost,
+and the reply's tokens from its log-probabilities. These read what litellm returns
+or raises, so they are what changes when litellm does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import email.utils
 import importlib
 import json
+import math
 import threading
+import time
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from prin_guard._events import log
 from prin_guard._exceptions import (
     JudgeError,
     TransientJudgeError,
@@ -34,12 +38,7 @@ from prin_guard._exceptions import (
 from prin_guard._models import Usage
 from prin_guard._settings import prefer_bundled_litellm_cost_map
 from prin_guard.judges._base import JudgeResponse, Message
-from prin_guard.judges._litellm_errors import _judge_error
-
-# The tests import _parse_retry_after from here, where it lived before this module split.
-from prin_guard.judges._litellm_errors import _parse_retry_after as _parse_retry_after
-from prin_guard.judges._litellm_logprobs import _reply_tokens
-from prin_guard.judges._litellm_usage import _usage
+from prin_guard.judges._local_text import _pieces
 
 __all__ = ["LiteLLMJudge", "StructuredMode"]
 
@@ -227,7 +226,7 @@ class LiteLLMJudge:
     reply, never the reply, so it is not part of the identity: a reply cached without
     tokens is served without tokens to a judge that asks for them. Tokens are ``None``
     when the provider sends none or sends tokens that do not join to the reply (see
-    ``_litellm_logprobs``).
+    :func:`_reply_tokens`).
 
     Other keyword arguments (``top_p``, ``stop``, ``extra_body``,
     ``extra_headers``, ...) go to ``litellm.acompletion`` unchanged; those that
@@ -430,7 +429,7 @@ class LiteLLMJudge:
         )
 
     def _usage(self, litellm: Any, response: Any) -> Usage | None:
-        return _usage(
+        return _priced_usage(
             litellm,
             response,
             model=self.model,
@@ -444,7 +443,7 @@ class LiteLLMJudge:
         """A JudgeError for a failed call: transient when a retry may cure it.
 
         Decided by the exception's type and, for generic API errors, its HTTP status;
-        never by its message (the rules are in ``_litellm_errors``).
+        never by its message (see :func:`_judge_error`).
         """
         return _judge_error(exc, self._message(exc), _litellm, _openai)
 
@@ -454,3 +453,256 @@ class LiteLLMJudge:
             # litellm redacts keys from its messages; this is a second line of defence.
             text = text.replace(self._api_key, "***")
         return text[:2000]
+
+
+# -- failures: retry, or give up -------------------------------------------------------
+# A failure is transient (TransientJudgeError, which the engine retries, after the
+# provider's Retry-After when it sent one) or permanent (JudgeError), decided by the
+# exception's type and, for generic API errors, its HTTP status: never by its message,
+# whose wording litellm and the providers change freely.
+
+
+def _judge_error(exc: Exception, message: str, litellm: Any, openai: Any) -> JudgeError:
+    """A JudgeError for a failed call: transient when a retry may cure it.
+
+    Decided by the exception's type and, for generic API errors, its HTTP status;
+    never by its message. ``message`` is the text of the error returned (redacted by
+    the judge), ``litellm`` and ``openai`` the modules the call went through.
+    """
+    errors = litellm.exceptions
+    permanent = _types(
+        errors,
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "BadRequestError",  # includes ContentPolicyViolation, ContextWindowExceeded
+        "UnprocessableEntityError",
+        "BudgetExceededError",
+    )
+    transient = (
+        *_types(
+            errors,
+            "RateLimitError",
+            "Timeout",
+            "APIConnectionError",
+            "InternalServerError",
+            "ServiceUnavailableError",
+            "BadGatewayError",
+        ),
+        openai.APIConnectionError,  # also openai.APITimeoutError
+        TimeoutError,
+        ConnectionError,
+    )
+    if isinstance(exc, permanent):
+        return JudgeError(message)
+    if isinstance(exc, transient):
+        if _raised_before_any_request(exc, openai):
+            # litellm reports some client-side configuration errors (a missing
+            # API key) as a 500; no retry will cure them.
+            return JudgeError(message)
+        return TransientJudgeError(message, retry_after=_parse_retry_after(_response_headers(exc)))
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int) and not isinstance(status, bool):
+        if status >= 500 or status in (408, 409, 429):
+            return TransientJudgeError(
+                message, retry_after=_parse_retry_after(_response_headers(exc))
+            )
+        return JudgeError(message)
+    return JudgeError(message)
+
+
+def _parse_retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP-date)."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            value = float(millis) / 1000
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return max(value, 0.0)
+    raw = headers.get("retry-after")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        pass
+    else:
+        return max(value, 0.0) if math.isfinite(value) else None
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP-date is GMT
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
+
+
+def _response_headers(exc: BaseException) -> dict[str, str]:
+    """The HTTP response headers an exception carries, names in lower case."""
+    found: dict[str, str] = {}
+    response = getattr(exc, "response", None)
+    sources = (
+        getattr(exc, "headers", None),
+        getattr(response, "headers", None) if response is not None else None,
+        getattr(exc, "litellm_response_headers", None),
+    )
+    for source in sources:
+        if not isinstance(source, Mapping):  # a dict, or httpx.Headers
+            continue
+        for name, value in source.items():
+            if isinstance(name, str) and isinstance(value, str | int | float):
+                found[name.lower()] = str(value)
+    return found
+
+
+def _types(module: Any, *names: str) -> tuple[type[BaseException], ...]:
+    """The exception classes of ``module`` with these names; those it lacks are skipped."""
+    found = (getattr(module, name, None) for name in names)
+    return tuple(t for t in found if isinstance(t, type) and issubclass(t, BaseException))
+
+
+def _raised_before_any_request(exc: BaseException, openai: Any) -> bool:
+    """Whether the chain of causes shows a client-side error and no HTTP exchange.
+
+    The OpenAI SDK raises its base ``OpenAIError`` (never a subclass) for
+    configuration it refuses before sending anything, such as a missing API key;
+    every network failure or HTTP status has a subclass (``APIError``) or a
+    transport error below it.
+    """
+    seen: set[int] = {id(exc)}
+    # ``exc`` itself is litellm's translation (an APIError subclass even for a 500
+    # it made up); the evidence is in what it was raised from.
+    current: BaseException | None = exc.__cause__ or exc.__context__
+    client_side = False
+    while current is not None and id(current) not in seen and len(seen) < 16:
+        seen.add(id(current))
+        if isinstance(current, (openai.APIError, OSError, TimeoutError)):
+            return False
+        if type(current) is openai.OpenAIError:
+            client_side = True
+        current = current.__cause__ or current.__context__
+    return client_side
+
+
+# -- what a call cost ------------------------------------------------------------------
+# Token counts come from the reply's ``usage``, the price from litellm's price list (the
+# copy bundled with litellm unless the application chose otherwise: see
+# ``_load_litellm``). A price is never worth failing an answer for: a model the list
+# does not know, or any other failure to price the call, gives a cost of ``None``.
+
+
+def _priced_usage(
+    litellm: Any, response: Any, *, model: str, bare_model: str, provider: str
+) -> Usage | None:
+    """Tokens and price of ``response``; ``None`` when the reply says nothing of either.
+
+    ``model`` is the judge's model as given (for the log), ``bare_model`` and ``provider``
+    what litellm resolved it to.
+    """
+    usage = getattr(response, "usage", None)
+    prompt = _count(getattr(usage, "prompt_tokens", None))
+    completion = _count(getattr(usage, "completion_tokens", None))
+    cost = _cost(litellm, response, model=model, bare_model=bare_model, provider=provider)
+    if prompt is None and completion is None and cost is None:
+        return None
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+
+
+def _cost(
+    litellm: Any, response: Any, *, model: str, bare_model: str, provider: str
+) -> float | None:
+    """The call's price from litellm's price list; ``None`` for a model it does not know."""
+    try:
+        # The bare model and the provider, given explicitly, spare litellm a lookup
+        # that prints to stdout when the response names a model it does not know.
+        cost = litellm.completion_cost(
+            completion_response=response,
+            model=bare_model,
+            custom_llm_provider=provider,
+        )
+    except _types(litellm.exceptions, "ModelNotMappedError"):
+        return None  # a model litellm has no price for
+    except Exception as exc:  # noqa: BLE001 - a price is never worth a failed answer
+        log().debug("judge_cost_unknown", model=model, error=type(exc).__name__)
+        return None
+    if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
+        return None
+    return float(cost)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+# -- the reply's tokens ----------------------------------------------------------------
+# OpenAI-compatible servers return ``choices[0].logprobs.content``: one entry per token,
+# with its text (``token``) and natural-log probability (``logprob``). Usually the texts
+# join to the reply. A server that returns text per token cannot spell the first bytes
+# of a character that the next token completes (an emoji, an accent, in byte-level
+# vocabularies): llama.cpp's server gives those tokens an empty text, others a
+# replacement character. Such tokens are merged with the token that completes the
+# character (log-probabilities summed: the probability of the bytes together), so that
+# the entries still join to exactly the reply. Anything else that does not line up gives
+# ``None``: tokens are never guessed.
+
+_REPLACEMENT = "\ufffd"
+
+
+def _reply_tokens(choice: Any, text: str | None) -> tuple[tuple[str, float], ...] | None:
+    """``choice``'s tokens and log-probabilities, joined to exactly ``text``; else ``None``."""
+    entries = _entries(choice)
+    if entries is None or not text or not entries:
+        return None
+    ends: list[int] = []
+    position = 0
+    pending = False  # tokens so far that spell part of a character only
+    for token, _ in entries:
+        if not token or _REPLACEMENT in token:
+            ends.append(position)
+            pending = True
+            continue
+        if pending:
+            # The partial tokens before this one spell what lies between.
+            found = text.find(token, position)
+        else:
+            found = position if text.startswith(token, position) else -1
+        if found < 0:
+            return None
+        position = found + len(token)
+        ends.append(position)
+        pending = False
+    if pending and position < len(text):
+        ends[-1] = len(text)  # trailing partial tokens spell the rest
+    if ends[-1] != len(text):
+        return None
+    return _pieces(text, ends, [logprob for _, logprob in entries], 0, len(text))
+
+
+def _entries(choice: Any) -> list[tuple[str, float]] | None:
+    content = _field(_field(choice, "logprobs"), "content")
+    if not isinstance(content, list | tuple):
+        return None
+    entries: list[tuple[str, float]] = []
+    for item in content:
+        token, logprob = _field(item, "token"), _field(item, "logprob")
+        if (
+            not isinstance(token, str)
+            or isinstance(logprob, bool)
+            or not isinstance(logprob, int | float)
+            or math.isnan(logprob)
+        ):
+            return None
+        entries.append((token, float(logprob)))
+    return entries
+
+
+def _field(obj: Any, name: str) -> Any:
+    """``obj.name`` or ``obj[name]``: litellm returns objects, or dicts from some providers."""
+    if obj is None:
+        return None
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)

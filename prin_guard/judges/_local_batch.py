@@ -16,7 +16,8 @@ alone before its reply is handed back: a batched reply is the reply the call get
 The scheduler runs as a job on the torch thread while it has calls; it returns when the
 queue and the batch are empty (the next call submits it again), and between two steps
 when another job waits there (another model's scheduler, a model being loaded), resuming
-after it: models take turns step by step.
+after it: models take turns step by step. When the torch thread is stopping (the process
+exits), the job fails the calls in hand and in the queue between two steps and returns.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ class _Scheduler:
         """Queue a job on the torch thread (under ``self._cond``)."""
         self._scheduled = True
         # Looked up each time: a forked child has its own torch thread.
-        TorchThread.get().submit(self._work)
+        if TorchThread.get().submit(self._work).cancelled():
+            self._abandon()  # the thread is stopping: nothing will run these calls
 
     # -- the job on the torch thread ---------------------------------------------------
 
@@ -93,17 +95,24 @@ class _Scheduler:
         """Admit and decode until nothing is left, or until another job waits its turn."""
         torch = self._torch
         default_threads = torch.get_num_threads()
+        torch_thread = TorchThread.get()
         try:
             while True:
+                if torch_thread.stopping:
+                    with self._cond:
+                        self._abandon()
+                    return
                 calls = self._take(self._batch)
                 if calls is None:
                     return
                 with self._lock, torch.inference_mode():
                     self._set_threads(self._batch, calls, default_threads)
                     self._batch = self._advance(self._batch, calls)
-                torch_thread = TorchThread.get()
                 if torch_thread.others_waiting():
-                    torch_thread.submit(self._work)  # still scheduled: resume after them
+                    # still scheduled: resume after them
+                    if torch_thread.submit(self._work).cancelled():
+                        with self._cond:
+                            self._abandon()
                     return
         except BaseException as exc:
             # Not a failure of one call (those reach their callers): fail what is in
@@ -190,6 +199,9 @@ class _Scheduler:
             try:
                 row = alone.admit(row.call, share=False)
                 while alone.rows:
+                    if TorchThread.get().stopping:
+                        _fail(row.call, _stopped())
+                        return
                     alone.step()
             except Exception as exc:  # noqa: BLE001 - the caller gets it
                 _fail(row.call, exc)
@@ -200,12 +212,27 @@ class _Scheduler:
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             row.call.future.set_result(generated)
 
+    def _abandon(self) -> None:
+        """Fail every call in hand and queued, and unschedule (under ``self._cond``): the
+        torch thread is stopping."""
+        error = _stopped()
+        for row in self._batch.rows:
+            _fail(row.call, error)
+        while self._queue:
+            _fail(self._queue.popleft(), error)
+        self._batch = self._new_batch()
+        self._scheduled = False
+
     def _set_threads(self, batch: _Batch, calls: list[_Call], default: int) -> None:
         """torch's threads for this step: the smallest cap asked for, else torch's default."""
         caps = [c.threads for c in calls] + [r.call.threads for r in batch.rows]
         wanted = min((c for c in caps if c is not None), default=default)
         if self._torch.get_num_threads() != wanted:
             self._torch.set_num_threads(wanted)
+
+
+def _stopped() -> RuntimeError:
+    return RuntimeError("LocalJudge: the torch thread stopped (the process is exiting)")
 
 
 def _fail(call: _Call, exc: BaseException) -> None:
