@@ -17,11 +17,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from prin_guard import Guard, UsageError
+from prin_guard import Guard, Item, UsageError
 from prin_guard.cli import main
-from prin_guard.grade import columns, count_rows, grade, read_rows, verdict_row
+from prin_guard.grade import (
+    GradeStats,
+    columns,
+    count_rows,
+    grade,
+    input_sha,
+    read_rows,
+    verdict_row,
+)
 from prin_guard.grade._progress import GradeProgress
-from prin_guard.grade._summary import GradeStats
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import Usage
 
@@ -132,7 +139,15 @@ def test_the_column_set_is_stable() -> None:
     assert list(columns()) == [
         "id",
         "line",
+        "input_sha",
+        "task",
         "correct",
+        "correct_texts",
+        "winner",
+        "winner_text",
+        "tie",
+        "score",
+        "statuses",
         "consistent",
         "score_prin",
         "score_order_inconsistency",
@@ -231,7 +246,7 @@ def test_csv_reads_candidates_as_json_or_semicolons_and_numbers_records_by_line(
 def test_a_csv_without_the_required_columns_is_refused(tmp_path: Path) -> None:
     given = tmp_path / "in.csv"
     given.write_text("prompt,answers\nx,y\n")
-    with pytest.raises(UsageError, match="no question, candidates column"):
+    with pytest.raises(UsageError, match="no candidates column"):
         list(read_rows(given))
 
 
@@ -268,10 +283,11 @@ def test_a_parquet_run_killed_before_closing_resumes_from_its_journal(tmp_path: 
     new = {"id": "new", "question": "n?", "candidates": ["a", "b"]}
     late = {"id": "late", "question": "l?", "candidates": ["a", "b"]}
     _write_input(given, [*items, new, late])
-    row = verdict_row(Guard(lambda prompt: "Answer: A").check(new), line=5)
+    verdict = Guard(lambda prompt: "Answer: A").check(new)
+    row = verdict_row(verdict, line=5, input_sha=input_sha(Item.coerce(new)))
     journal.write_text(json.dumps(row) + "\n")
     summary = grade(lambda prompt: "Answer: A", given, out)
-    assert summary.skipped == 5 and summary.items == 1
+    assert summary.skipped == 5 and summary.items == 1 and summary.changed == 0
     assert not journal.exists()
     assert sorted(r["id"] for r in _read_output(out)) == ["i0", "i1", "i2", "i3", "late", "new"]
 
@@ -315,12 +331,16 @@ def test_ctrl_c_writes_what_is_done_exits_130_and_a_rerun_judges_nothing_twice(
     while (not out.exists() or len(out.read_text().splitlines()) < 100) and first.poll() is None:
         assert time.monotonic() < deadline, "the first run wrote too few rows"
         time.sleep(0.02)
+    at_signal = len(out.read_text().splitlines())
     first.send_signal(signal.SIGINT)
     stdout, stderr = first.communicate(timeout=60)
     assert first.returncode == 130, stderr
     assert "interrupted" in stdout and "finishing the items in flight" in stderr
     written = len(_read_output(out))
     assert 100 <= written < 200
+    # no item is started after the interrupt: only those whose calls were in flight (at
+    # most 8 calls at a time) are finished, plus what was written while the signal went
+    assert written - at_signal <= 2 * 8
     assert len(calls.read_text().splitlines()) == 2 * written  # the items in flight finished
 
     second = _cli(*args, "--json", env=env)
@@ -422,3 +442,354 @@ def test_a_decision_fills_the_acceptance_columns_and_the_summary() -> None:
     stats.add(verdict_row(verdict.model_copy(update={"decision": None, "flags": ()}), line=4))
     summary = stats.summary("out.jsonl")
     assert (summary.accepted, summary.flagged, summary.flag_counts) == (0, 1, {"not_accepted": 1})
+
+
+# -- resume by input line (issue 20 bug 3, issue 21 item 3) -------------------------------
+
+
+def _judge_counting(calls: list[str]) -> Any:
+    def judge(prompt: str) -> str:
+        calls.append(prompt)
+        return "Answer: A"
+
+    return judge
+
+
+def test_resume_with_duplicate_ids_judges_each_line_once(tmp_path: Path) -> None:
+    items = [
+        {"id": "dup", "question": "first?", "candidates": ["a", "b"]},
+        {"id": "dup", "question": "second?", "candidates": ["a", "b"]},
+        {"id": "other", "question": "third?", "candidates": ["a", "b"]},
+    ]
+    given = _write_input(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+    grade(lambda prompt: "Answer: A", given, out)
+    # killed after the second `dup` row was written, the first still in flight
+    rows = _read_output(out)
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows if row["line"] == 2))
+    calls: list[str] = []
+    summary = grade(_judge_counting(calls), given, out, cache=None)
+    assert sorted(row["line"] for row in _read_output(out)) == [1, 2, 3]
+    assert len(calls) == 4  # lines 1 and 3, two legs each
+    assert (summary.skipped, summary.items, summary.changed) == (1, 2, 0)
+
+
+def test_an_input_changed_since_its_row_was_written_is_told_by_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from structlog.testing import capture_logs
+
+    from prin_guard.grade import summary_text
+
+    items = [{"id": f"i{n}", "question": f"{n}?", "candidates": ["a", "b"]} for n in range(4)]
+    items.append({"question": "no id?", "candidates": ["a", "b"]})
+    given = _write_input(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+    grade(lambda prompt: "Answer: A", given, out)
+    before = out.read_text()
+    items[1]["question"] = "1, edited?"  # same id, new content
+    items[4]["question"] = "no id, edited?"  # its id (the content hash) changes too
+    _write_input(given, items)
+    calls: list[str] = []
+    with capture_logs() as events:
+        summary = grade(_judge_counting(calls), given, out)
+    (warning,) = [e for e in events if e["event"] == "grade_changed_rows"]
+    assert warning["lines"] == (2, 5)
+    assert calls == [] and out.read_text() == before  # told, not judged again
+    assert (summary.skipped, summary.items, summary.changed) == (5, 0, 2)
+    assert summary.changed_lines == (2, 5)
+    assert "changed since written" in summary_text(summary) and "lines 2, 5" in summary_text(
+        summary
+    )
+    # the same rows, unchanged, resume silently
+    assert grade(lambda prompt: "Answer: A", given, tmp_path / "fresh.jsonl").changed == 0
+
+
+# -- outputs grade did not write are never touched (issue 21 item 1) ----------------------
+
+
+def _foreign_outputs(tmp_path: Path) -> dict[str, Path]:
+    given = _write_input(tmp_path / "in.jsonl", ITEMS)
+    given.write_text(given.read_text().rstrip("\n"))  # no final newline
+    note = tmp_path / "note.jsonl"
+    note.write_text("my only notes, no final newline")
+    table = tmp_path / "table.csv"
+    table.write_text("name,score\nada,1")
+    data = tmp_path / "data.parquet"
+    pq.write_table(pa.table({"x": [1, 2]}), data)
+    return {"the input": given, "a one-line file": note, "a csv": table, "a parquet": data}
+
+
+@pytest.mark.parametrize("which", ["the input", "a one-line file", "a csv", "a parquet"])
+def test_an_output_grade_did_not_write_is_refused_untouched(
+    tmp_path: Path, judge_spec: str, which: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = _foreign_outputs(tmp_path)
+    given, target = files["the input"], files[which]
+    before = target.read_bytes()
+    code = main(["grade", str(given), "--out", str(target), "--judge", judge_spec])
+    assert target.read_bytes() == before
+    assert code == 2
+    error = capsys.readouterr().err
+    assert f"prin-guard: error: output: {str(target)!r}" in error
+
+
+def test_the_input_as_output_is_refused_by_name(tmp_path: Path) -> None:
+    given = _write_input(tmp_path / "in.jsonl", ITEMS)
+    before = given.read_bytes()
+    with pytest.raises(UsageError, match="is the input file"):
+        grade(lambda prompt: "Answer: A", given, given)
+    assert given.read_bytes() == before
+
+
+# -- one bad id does not stop the file (issue 21 item 2) ---------------------------------
+
+
+def test_an_id_that_is_not_text_is_an_invalid_row_and_the_file_goes_on(tmp_path: Path) -> None:
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text(
+        json.dumps(ITEMS[0]) + "\n"
+        '{"id": "s\\ud800", "question": "q?", "candidates": ["a", "b"]}\n'
+        + json.dumps(ITEMS[2])
+        + "\n"
+    )
+    table = tmp_path / "in.csv"
+    table.write_bytes(b"id,question,candidates\nq1,2 + 2?,4;5\n\xff\xfe,q?,a;b\nq3,1 + 1?,2;3\n")
+    for given, bad_line in ((jsonl, 2), (table, 3)):
+        out = tmp_path / f"out-{given.suffix[1:]}.jsonl"
+        summary = grade(lambda prompt: "Answer: A", given, out)
+        assert (summary.items, summary.invalid) == (3, 1)
+        rows = {row["line"]: row for row in _read_output(out)}
+        bad = rows[bad_line]
+        assert bad["id"] == f"line:{bad_line}" and bad["error_field"] == "id"
+        assert bad["flags"] == ["invalid_item"] and "not valid Unicode" in bad["error"]
+        again = grade(lambda prompt: "Answer: A", given, out)  # resuming reads it back
+        assert (again.items, again.skipped) == (0, 3)
+
+
+def test_text_that_is_not_unicode_from_a_judge_is_written_escaped(tmp_path: Path) -> None:
+    given = _write_input(tmp_path / "in.jsonl", ITEMS[:1])
+    for suffix in ("jsonl", "csv", "parquet"):
+        out = tmp_path / f"out.{suffix}"
+        grade(lambda prompt: "Answer: A \ud83d", given, out, with_legs=True)
+        (row,) = _read_output(out)
+        assert "\\ud83d" in str(row["legs"])
+
+
+# -- Parquet's commit point (issue 21 item 4) --------------------------------------------
+
+
+class _Killed(BaseException):
+    """A SIGKILL, as far as the code under test can tell: nothing after it runs."""
+
+
+@pytest.mark.parametrize("step", ["writing", "replace", "journal removal"])
+def test_a_parquet_run_killed_at_any_step_of_its_commit_resumes_without_doubling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    items = [{"id": f"i{n}", "question": f"{n}?", "candidates": ["a", "b"]} for n in range(6)]
+    given = _write_input(tmp_path / "in.jsonl", items[:3])
+    out = tmp_path / "out.parquet"
+    grade(lambda prompt: "Answer: A", given, out)  # three rows committed
+    _write_input(given, items)
+
+    def kill(*args: Any, **kwargs: Any) -> None:
+        raise _Killed
+
+    with monkeypatch.context() as patch:
+        if step == "writing":
+            patch.setattr(pq.ParquetWriter, "write_table", kill)
+        elif step == "replace":
+            patch.setattr(os, "replace", kill)
+        else:
+            unlink = Path.unlink
+
+            def unlink_but_the_journal(self: Path, missing_ok: bool = False) -> None:
+                if self.name.endswith(".partial.jsonl"):
+                    raise _Killed
+                unlink(self, missing_ok=missing_ok)
+
+            patch.setattr(Path, "unlink", unlink_but_the_journal)
+        with pytest.raises(_Killed):
+            grade(lambda prompt: "Answer: A", given, out)
+    summary = grade(lambda prompt: "Answer: A", given, out)
+    assert summary.items == 0 and summary.skipped == 6
+    lines = [row["line"] for row in _read_output(out)]
+    assert sorted(lines) == [1, 2, 3, 4, 5, 6]
+    assert not (tmp_path / "out.parquet.partial.jsonl").exists()
+
+
+# -- unreadable inputs, full disks, over-long rows (issue 21 item 5) ---------------------
+
+
+@pytest.mark.parametrize("damage", ["not parquet", "cut short"])
+def test_a_corrupt_parquet_input_is_one_line_naming_the_file(
+    tmp_path: Path, judge_spec: str, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = _write_input(tmp_path / "in.parquet", ITEMS)
+    data = given.read_bytes()
+    given.write_bytes(b"PAR1 this is not a parquet file" if damage == "not parquet" else data[:-9])
+    out = tmp_path / "out.jsonl"
+    assert main(["grade", str(given), "--out", str(out), "--judge", judge_spec]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"prin-guard: error: input: {str(given)!r} is not a readable Parquet")
+    assert len(error.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_a_full_disk_is_one_line_naming_the_output(tmp_path: Path) -> None:
+    import resource
+
+    (tmp_path / "grade_test_judge.py").write_text(JUDGE_MODULE)
+    items = [{"id": f"i{n}", "question": f"{n}?", "candidates": ["a", "b"]} for n in range(50)]
+    given = _write_input(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+
+    def small_disk() -> None:  # writing past 4 KiB fails with EFBIG, as a full disk would
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    run = subprocess.run(
+        [sys.executable, "-m", "prin_guard.cli", "grade", str(given), "--out", str(out),
+         "--judge", "python:grade_test_judge:make", "--no-progress"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])},
+        capture_output=True, text=True, preexec_fn=small_disk, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert (
+        run.stderr.strip()
+        == f"prin-guard: error: output: cannot write {str(out)!r}: File too large"
+    )
+    written = out.read_text().count("\n")
+    assert 0 < written < 50  # what fitted is there; the row that did not is cut short
+    again = grade(lambda prompt: "Answer: A", given, out)
+    assert (again.skipped, again.items) == (written, 50 - written)
+    assert sorted(row["line"] for row in _read_output(out)) == list(range(1, 51))
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "csv"])
+def test_a_row_over_max_row_bytes_is_an_invalid_row_and_the_file_goes_on(
+    tmp_path: Path, suffix: str
+) -> None:
+    long = {"id": "long", "question": "x" * 1100, "candidates": ["a", "b"]}
+    given = _write_input(tmp_path / f"in.{suffix}", [ITEMS[0], long, ITEMS[2]])
+    out = tmp_path / "out.jsonl"
+    summary = grade(lambda prompt: "Answer: A", given, out, max_row_bytes=1000)
+    assert (summary.items, summary.invalid) == (3, 1)
+    rows = sorted(_read_output(out), key=lambda row: row["line"])
+    first = 2 if suffix == "csv" else 1
+    assert [row["line"] for row in rows] == [first, first + 1, first + 2]
+    assert rows[1]["id"] == f"line:{first + 1}" and rows[1]["flags"] == ["invalid_item"]
+    assert "bytes long; the limit is 1,000 bytes (max_row_bytes)" in rows[1]["error"]
+    assert rows[2]["id"] == "q3" and rows[2]["error"] is None
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "csv"])
+def test_an_over_long_row_is_streamed_past_not_held_in_memory(tmp_path: Path, suffix: str) -> None:
+    import tracemalloc
+
+    huge = {"id": "huge", "question": "y" * (16 << 20), "candidates": ["a", "b"]}
+    given = _write_input(tmp_path / f"in.{suffix}", [ITEMS[0], huge, ITEMS[2]])
+    tracemalloc.start()
+    try:
+        rows = list(read_rows(given, max_row_bytes=1 << 20))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [row.fields is None for row in rows] == [False, True, False]
+    assert peak < 6 << 20  # a 16 MiB row read whole would take 16 MiB at least
+
+
+def test_the_cli_takes_max_row_bytes(
+    tmp_path: Path, judge_spec: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long = {"id": "long", "question": "x" * 1100, "candidates": ["a", "b"]}
+    given = _write_input(tmp_path / "in.jsonl", [ITEMS[0], long])
+    out = tmp_path / "out.jsonl"
+    args = ["grade", str(given), "--out", str(out), "--judge", judge_spec, "--max-row-bytes"]
+    assert main([*args, "1000", "--no-progress"]) == 0
+    assert "prin-guard: line 2: the row is" in capsys.readouterr().err
+
+
+# -- CSV injection (issue 21 item 6) -----------------------------------------------------
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_written_as_text_and_read_back(
+    tmp_path: Path,
+) -> None:
+    ids = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\tx", "'quoted", "plain"]
+    items = [{"id": i, "question": f"{n}?", "candidates": ["a", "b"]} for n, i in enumerate(ids)]
+    items.append({"id": "bad", "question": "", "candidates": ["a", "b"]})
+    given = _write_input(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.csv"
+    grade(lambda prompt: "Answer: A" if "incorrect" not in prompt else "Answer: B", given, out)
+    rows = {int(row["line"]): row for row in _read_output(out)}
+    assert [rows[n + 1]["id"] for n in range(len(ids))] == [
+        "'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "'\tx", "''quoted", "plain",
+    ]  # fmt: skip
+    assert rows[1]["score_prin"] == "0.0" and rows[1]["line"] == "1"  # numbers as they are
+    with out.open(newline="") as handle:
+        for record in list(csv.reader(handle))[1:]:
+            assert not record[0].startswith(("=", "+", "-", "@", "\t", "\r"))
+    again = grade(lambda prompt: "Answer: A", given, out)  # resuming matches the ids
+    assert (again.items, again.skipped, again.changed) == (0, 8, 0)
+
+
+def test_a_negative_score_in_a_csv_stays_a_number() -> None:
+    from prin_guard.grade._rows import csv_value
+
+    assert csv_value("score_prin", -0.5) == -0.5
+    assert csv_value("decision_score", -1.0) == -1.0
+    assert csv_value("decision_rule", "-prin <= 0.2") == "'-prin <= 0.2"
+
+
+def test_pairwise_and_checklist_rows_name_the_winner_the_score_and_each_status(
+    tmp_path: Path,
+) -> None:
+    def judge(prompt: str) -> str:
+        if "please output the better one" in prompt:
+            return "Answer: B"
+        if "please output the worse one" in prompt:
+            return "Answer: A"
+        if "criteria it meets" in prompt:
+            return "Answer: A, C"
+        return "Answer: B"
+
+    given = tmp_path / "in.jsonl"
+    given.write_text(
+        "\n".join(
+            json.dumps(row)
+            for row in (
+                {"task": "pairwise", "question": "Say hi.", "candidates": ["hi", "hello!"]},
+                {
+                    "task": "checklist",
+                    "response": "Paris is the capital.",
+                    "candidates": [{"text": "Names Paris", "weight": 2}, "Is long", "Is true"],
+                },
+            )
+        )
+        + "\n"
+    )
+    for target in ("jsonl", "csv"):
+        out = tmp_path / f"out.{target}"
+        grade(judge, given, out)
+        pair, checklist = sorted(_read_output(out), key=lambda row: int(row["line"]))
+        if target == "csv":
+            assert (pair["task"], pair["winner"], pair["winner_text"], pair["tie"]) == (
+                "pairwise", "B", "hello!", "false"
+            )  # fmt: skip
+            assert pair["statuses"] == "A:worse;B:better"
+            assert (checklist["correct_texts"], checklist["score"]) == (
+                "Names Paris;Is true",
+                "0.75",
+            )
+            continue
+        assert (pair["task"], pair["winner"], pair["winner_text"], pair["tie"]) == (
+            "pairwise", "B", "hello!", False
+        )  # fmt: skip
+        assert pair["statuses"] == ["A:worse", "B:better"]
+        assert pair["score"] is None
+        assert checklist["correct"] == ["A", "C"]
+        assert checklist["correct_texts"] == ["Names Paris", "Is true"]
+        assert checklist["score"] == 0.75  # (2 + 1) / (2 + 1 + 1)
+        assert checklist["statuses"] == ["A:met", "B:failed", "C:met"]
+        assert checklist["winner"] is None and checklist["tie"] is None

@@ -153,16 +153,22 @@ def _spec(judges: ModuleType, key: str, **changes: Any) -> WorkerSpec:
 
 def test_ray_writes_the_rows_the_local_engine_writes(judges: ModuleType, tmp_path: Path) -> None:
     key = f"ray-test:{uuid.uuid4().hex}"
-    given = _write(tmp_path / "in.jsonl", _items(60), {5: "not json", 20: '{"question": ""}'})
+    bad = {
+        5: "not json",
+        20: '{"question": ""}',
+        33: '{"id": "s\\ud800", "question": "q?", "candidates": ["a", "b"]}',  # not text
+    }
+    given = _write(tmp_path / "in.jsonl", _items(60), bad)
     local = grade_locally(
         functools.partial(judges.make, key + ":local", 0.0)(), given, tmp_path / "local.parquet"
     )
     on_ray = grade(given, tmp_path / "ray", _spec(judges, key), rows_per_chunk=16, batch_size=8)
     expected = _rows(tmp_path / "local.parquet")
-    assert len(expected) == 62 and local.invalid == 2
+    assert len(expected) == 63 and local.invalid == 3
     assert _rows(tmp_path / "ray") == expected
-    assert (on_ray.items, on_ray.invalid, on_ray.judge_calls) == (62, 2, 120)
+    assert (on_ray.items, on_ray.invalid, on_ray.judge_calls) == (63, 3, 120)
     assert on_ray.flag_counts == local.flag_counts
+    assert expected[32]["error_field"] == "id" and expected[32]["id"] == "line:33"
 
     # JSONL: the same lines as the local engine's JSONL
     grade_locally(judges.answer, given, tmp_path / "local.jsonl")
@@ -171,13 +177,48 @@ def test_ray_writes_the_rows_the_local_engine_writes(judges: ModuleType, tmp_pat
 
     # running again resumes: nothing left to judge
     again = grade(given, tmp_path / "ray", _spec(judges, key))
-    assert (again.items, again.skipped, again.judge_calls) == (0, 62, 0)
-    assert len(_rows(tmp_path / "ray")) == 62
+    assert (again.items, again.skipped, again.judge_calls) == (0, 63, 0)
+    assert len(_rows(tmp_path / "ray")) == 63
     import redis
 
     redis.Redis.from_url(REDIS).delete(
         *(f"{key}{suffix}:{kind}" for suffix in ("", ":local") for kind in ("started", "finished"))
     )
+
+
+def test_ray_resumes_by_input_line_duplicate_ids_included(
+    judges: ModuleType, tmp_path: Path
+) -> None:
+    import redis
+
+    from prin_guard import UsageError
+
+    key = f"ray-test:{uuid.uuid4().hex}"
+    items = [
+        {"id": "dup", "question": "first?", "candidates": ["a", "b"]},
+        {"id": "dup", "question": "second?", "candidates": ["a", "b"]},
+        {"id": "other", "question": "third?", "candidates": ["a", "b"]},
+    ]
+    given = _write(tmp_path / "in.jsonl", items, {})
+    grade_locally(judges.answer, given, tmp_path / "local.jsonl")
+    # a run killed after the second `dup` row was written: its directory holds only that
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "earlier.jsonl").write_text(json.dumps(_rows(tmp_path / "local.jsonl")[1]) + "\n")
+    summary = grade(given, out, _spec(judges, key), output_format="jsonl")
+    assert [row["line"] for row in _rows(out)] == [1, 2, 3]
+    assert (summary.items, summary.skipped) == (2, 1)
+    # a question edited on a line that is done is told by line, not judged again
+    items[2]["question"] = "third, edited?"
+    _write(given, items, {})
+    again = grade(given, out, _spec(judges, key), output_format="jsonl")
+    assert (again.items, again.skipped, again.changed, again.changed_lines) == (0, 3, 1, (3,))
+    # a file in the directory that grade did not write is refused, untouched
+    (out / "notes.jsonl").write_text("mine, no final newline")
+    with pytest.raises(UsageError, match=r"notes\.jsonl"):
+        grade(given, out, _spec(judges, key), output_format="jsonl")
+    assert (out / "notes.jsonl").read_text() == "mine, no final newline"
+    redis.Redis.from_url(REDIS).delete(f"{key}:started")
 
 
 def test_killing_an_actor_mid_run_loses_no_row_and_few_calls(

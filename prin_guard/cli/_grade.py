@@ -6,14 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from prin_guard.cli._common import (
-    add_decision_options,
-    add_guard_options,
-    build_guard,
-    emit,
-    guard_options,
-    tier_specs,
-)
+from prin_guard._setup import add_arguments
+from prin_guard.cli._common import config_from_args, emit
 
 if TYPE_CHECKING:
     from prin_guard._ratelimit import RateLimit
@@ -41,35 +35,27 @@ def add_rate_limit_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def rate_limit_from_args(args: argparse.Namespace, cache: str | None) -> RateLimit | None:
+def rate_limit_from_args(
+    args: argparse.Namespace, cache: str | None, judge: str
+) -> RateLimit | None:
     """The RateLimit the options ask for: in the cache's Redis when it is one."""
-    if args.rate_limit is None and args.token_limit is None:
-        return None
-    from prin_guard._ratelimit import RateLimit
+    from prin_guard._ratelimit import provider_limit
 
-    shared = cache if cache is not None and cache.startswith(_REDIS) else None
-    return RateLimit(args.rate_limit, tokens=args.token_limit, redis_url=shared, name=args.judge)
+    return provider_limit(args.rate_limit, args.token_limit, cache=cache, judge=judge)
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
     from prin_guard.grade import summary_text
 
-    options = guard_options(args)
-    rate_limit = rate_limit_from_args(args, args.cache)
+    config = config_from_args(args)
+    rate_limit = rate_limit_from_args(args, args.cache, config.judge)
     if args.engine == "ray":
-        summary = _ray(args, options, rate_limit)
+        summary = _ray(args, config, rate_limit)
     else:
-        from prin_guard.grade import grade, open_cache
+        from prin_guard.grade import grade
 
-        guard = build_guard(
-            args,
-            options,
-            cache=open_cache(args.cache, concurrency=args.concurrency),
-            concurrency=args.concurrency,
-            rate_limit=rate_limit,
-        )
         summary = grade(
-            guard,
+            config,
             args.input,
             args.out,
             input_format=args.input_format,
@@ -77,23 +63,20 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             with_legs=args.with_legs,
             progress=not args.no_progress,
             on_invalid=_say_invalid,
+            cache=args.cache,
+            concurrency=args.concurrency,
+            rate_limit=rate_limit,
+            max_row_bytes=_row_cap(args),
         )
     emit(summary.model_dump_json(indent=2) if args.json else summary_text(summary))
     return 130 if summary.interrupted else 0
-
-
-def _read(path: str) -> str:
-    """An acceptance file's text, checked here (the actors get the text, not the path)."""
-    from prin_guard._acceptance import Acceptance
-
-    return Acceptance.load(path).to_json()
 
 
 def _say_invalid(line: int, reason: str) -> None:
     print(f"prin-guard: line {line}: {reason}", file=sys.stderr, flush=True)
 
 
-def _ray(args: argparse.Namespace, options: Any, rate_limit: RateLimit | None) -> Any:
+def _ray(args: argparse.Namespace, config: Any, rate_limit: RateLimit | None) -> Any:
     from prin_guard._exceptions import UsageError
 
     if args.cache not in ("memory", "none") and not args.cache.startswith(_REDIS):
@@ -101,18 +84,11 @@ def _ray(args: argparse.Namespace, options: Any, rate_limit: RateLimit | None) -
     from prin_guard import ray as on_ray
 
     spec = on_ray.WorkerSpec(
-        judge=args.judge,
-        options=options,
+        config=config,
         redis_url=args.cache if args.cache.startswith(_REDIS) else None,
         concurrency=args.concurrency,
         rate_limit=rate_limit,
         with_legs=args.with_legs,
-        panel=tuple(args.panel or ()),
-        tiers=tuple(tuple(level) for level in tier_specs(args)),
-        acceptance=None if args.acceptance is None else _read(args.acceptance),
-        api_base=args.api_base,
-        structured=args.structured,
-        max_tokens=args.max_tokens,
     )
     return on_ray.grade(
         args.input,
@@ -123,7 +99,15 @@ def _ray(args: argparse.Namespace, options: Any, rate_limit: RateLimit | None) -
         actors=args.actors,
         batch_size=args.batch_size,
         address=args.address,
+        max_row_bytes=_row_cap(args),
     )
+
+
+def _row_cap(args: argparse.Namespace) -> int:
+    # the default lives with the reader, not imported while the parser is built
+    from prin_guard.grade._read import DEFAULT_MAX_ROW_BYTES
+
+    return DEFAULT_MAX_ROW_BYTES if args.max_row_bytes is None else int(args.max_row_bytes)
 
 
 def add_grade(commands: Any) -> None:
@@ -153,6 +137,13 @@ def add_grade(commands: Any) -> None:
     )
     gr.add_argument("--with-legs", action="store_true", help="add every leg's raw reply")
     gr.add_argument(
+        "--max-row-bytes",
+        type=int,
+        metavar="BYTES",
+        help="the longest JSONL line or CSV record read; a longer one is written as an "
+        "invalid row without being read whole (default 8 MiB)",
+    )
+    gr.add_argument(
         "--concurrency",
         type=int,
         default=64,
@@ -180,6 +171,5 @@ def add_grade(commands: Any) -> None:
     gr.add_argument("--batch-size", type=int, default=256, help="items per Ray batch (default 256)")
     gr.add_argument("--json", action="store_true", help="print the summary as JSON")
     gr.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_guard_options(gr)
-    add_decision_options(gr)
+    add_arguments(gr)
     gr.set_defaults(run=_cmd_grade)

@@ -2,48 +2,50 @@
 
 Rows are read lazily and judged through :meth:`Guard.astream` (bounded memory,
 verdicts in completion order); each output row is written as soon as its
-verdict is in. Rows already in the output are skipped (matched on ``id``), so
-running again after an interruption judges only what is missing.
+verdict is in. Every input row goes through ``plan_row`` (``_rows.py``; the Ray
+engine's path too): rows already in the output are skipped (an output
+row records its input line), so running again after an interruption judges only
+what is missing, and a line whose content changed since is told, not judged again.
 
-The first Ctrl-C stops reading and lets the items in flight finish (their judge
-calls are paid for), writes them and returns a summary marked ``interrupted``;
-a second Ctrl-C stops at once (what was in flight is judged again next time,
-from the cache where its legs were stored).
+The first Ctrl-C stops starting work at once: no more rows are read and no item
+whose judge calls have not started is started (``Guard.astream``'s ``stopping``);
+the items whose calls are in flight finish (they are paid for), are written, and
+the summary is marked ``interrupted``. A second Ctrl-C stops at once (what was in
+flight is judged again next time, from the cache where its legs were stored).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 from prin_guard._events import bounded, log
-from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard, JudgeLike
 from prin_guard._models import Item
 from prin_guard._options import GuardOptions
 from prin_guard._ratelimit import RateLimit
-from prin_guard._settings import home_dir
-from prin_guard.cache import Cache, MemoryCache, SQLiteCache
-from prin_guard.grade._read import RawRow, count_rows, detect_format, read_rows
-from prin_guard.grade._rows import invalid_row, verdict_row
+from prin_guard._setup import GuardConfig
+from prin_guard.cache import Cache, open_cache
+from prin_guard.grade._read import (
+    DEFAULT_MAX_ROW_BYTES,
+    RawRow,
+    count_rows,
+    detect_format,
+    read_rows,
+)
+from prin_guard.grade._rows import Done, RowPlan, plan_row, verdict_row
 from prin_guard.grade._summary import GradeStats, GradeSummary
 from prin_guard.grade._write import Sink, open_sink
 
-__all__ = ["agrade", "build_guard", "grade", "open_cache"]
-
-
-def redis_connections(concurrency: int) -> int:
-    """Connections a Redis cache needs for ``concurrency`` calls in flight: each holds
-    one at a time (claim, read, store, release), batch reads and writes take a few
-    more. redis-py's default pool (100) fails open beyond that."""
-    return max(100, 2 * concurrency + 32)
+__all__ = ["agrade", "build_guard", "check_gradable", "grade"]
 
 
 class Watcher(Protocol):
@@ -57,38 +59,23 @@ class Watcher(Protocol):
     def close(self) -> None: ...
 
 
-def open_cache(
-    spec: Cache | str | None, *, namespace: str = "grade", concurrency: int = 64
-) -> Cache | None:
-    """A cache from its command-line spelling: ``memory``, ``none``, ``sqlite`` (a file
-    under ``PRIN_GUARD_HOME``), a path to a SQLite file, or a ``redis://`` URL (with
-    a connection pool big enough for ``concurrency`` calls in flight)."""
-    if spec is None or not isinstance(spec, str):
-        return spec
-    if spec == "none":
-        return None
-    if spec == "memory":
-        return MemoryCache()
-    if spec.startswith(("redis://", "rediss://", "unix://")):
-        from prin_guard.cache import RedisCache
-
-        return RedisCache.from_url(
-            spec, namespace=namespace, max_connections=redis_connections(concurrency)
-        )
-    if not spec.strip():
-        raise UsageError("cache: empty; use memory, none, sqlite, a path or a redis:// URL")
-    return SQLiteCache(Path(spec) if spec != "sqlite" else home_dir() / "grade-cache.sqlite3")
+def check_gradable(guard: Guard) -> None:
+    """Refuse a guard grading cannot run (both engines ask): one that raises on an
+    inconsistent verdict would stop a whole file (or a whole Ray batch) at the first."""
+    if guard.options.on_inconsistent == "raise":
+        raise UsageError("on_inconsistent: grading flags inconsistent verdicts; use 'flag'")
 
 
 def build_guard(
-    judge: Guard | JudgeLike,
+    judge: Guard | GuardConfig | JudgeLike,
     *,
     options: GuardOptions | None = None,
     cache: Cache | str | None = "memory",
     concurrency: int = 64,
     rate_limit: RateLimit | None = None,
 ) -> Guard:
-    """``judge`` itself when it is a Guard, else a Guard around it for grading."""
+    """``judge`` itself when it is a Guard, else the Guard a GuardConfig describes, or a
+    Guard around a judge, for grading."""
     if isinstance(judge, Guard):
         if options is not None or rate_limit is not None or cache != "memory":
             raise UsageError(
@@ -96,15 +83,22 @@ def build_guard(
             )
         guard = judge
     else:
-        guard = Guard(
-            judge,
-            options=options,
-            cache=open_cache(cache, concurrency=concurrency),
-            concurrency=concurrency,
-            rate_limit=rate_limit,
+        opened = open_cache(
+            cache, namespace="grade", sqlite_name="grade-cache.sqlite3", concurrency=concurrency
         )
-    if guard.on_inconsistent == "raise":
-        raise UsageError("on_inconsistent: grading flags inconsistent verdicts; use 'flag'")
+        if isinstance(judge, GuardConfig):
+            if options is not None:
+                raise UsageError("options: a GuardConfig brings its own options")
+            guard = judge.build(cache=opened, concurrency=concurrency, rate_limit=rate_limit)
+        else:
+            guard = Guard(
+                judge,
+                options=options,
+                cache=opened,
+                concurrency=concurrency,
+                rate_limit=rate_limit,
+            )
+    check_gradable(guard)
     return guard
 
 
@@ -120,33 +114,48 @@ async def agrade(
     watcher: Watcher | None = None,
     stopping: Callable[[], bool] = lambda: False,
     on_invalid: Callable[[int, str], None] | None = None,
+    max_row_bytes: int = DEFAULT_MAX_ROW_BYTES,
 ) -> GradeSummary:
     """Grade every row of ``input`` not yet in ``output``, writing one row per item.
 
-    ``stopping`` is asked before each row is read: once it says yes, no more rows
-    are read and the items in flight are finished. ``on_invalid(line, reason)`` is
-    told of each bad row (by default a ``grade_invalid_row`` warning event).
+    ``stopping`` is asked before each row is read and before each item is started:
+    once it says yes, no more rows are read, no item whose judge calls have not
+    started is started, and the items in flight are finished. ``on_invalid(line, reason)`` is
+    told of each bad row (by default a ``grade_invalid_row`` warning event). A JSONL
+    line or CSV record longer than ``max_row_bytes`` is a bad row. ``output`` must be
+    new, empty or an output of grade: anything else is refused before it is touched.
     """
     stats = stats if stats is not None else GradeStats()
     fmt_in = detect_format(input, input_format)
     fmt_out = detect_format(output, output_format)
+    rows = read_rows(input, fmt_in, max_row_bytes=max_row_bytes)
+    _refuse_the_input(input, output)
     sink, done = open_sink(output, fmt_out, with_legs=with_legs)
     if watcher is not None:
-        watcher.already_done(sum(done.values()))
+        watcher.already_done(len(done))
     calls_before = guard.judge_calls
     try:
         run = _Run(guard, sink, done, stats, watcher, with_legs, on_invalid or _log_invalid)
-        await run.judge(read_rows(input, fmt_in), stopping)
+        await run.judge(rows, stopping)
     finally:
         stats.judge_calls = guard.judge_calls - calls_before
         sink.close()
         if watcher is not None:
             watcher.close()
-    return stats.summary(str(output), interrupted=stopping())
+    summary = stats.summary(str(output), interrupted=stopping())
+    if summary.changed:
+        log().warning("grade_changed_rows", rows=summary.changed, lines=summary.changed_lines)
+    return summary
+
+
+def _refuse_the_input(input: str | Path, output: str | Path) -> None:
+    with contextlib.suppress(OSError):
+        if os.path.samefile(input, output):
+            raise UsageError(f"output: {str(output)!r} is the input file; give another one")
 
 
 def grade(
-    judge: Guard | JudgeLike,
+    judge: Guard | GuardConfig | JudgeLike,
     input: str | Path,
     output: str | Path,
     *,
@@ -159,16 +168,18 @@ def grade(
     rate_limit: RateLimit | None = None,
     progress: bool = False,
     on_invalid: Callable[[int, str], None] | None = None,
+    max_row_bytes: int = DEFAULT_MAX_ROW_BYTES,
 ) -> GradeSummary:
     """Grade a JSONL, CSV or Parquet file into ``output`` (resuming what is there).
 
-    ``judge`` is a :class:`~prin_guard.Guard` or anything a Guard takes as its
-    judge, built with ``options``, ``cache`` (a Cache or ``memory``, ``none``,
-    ``sqlite``, a path, a ``redis://`` URL), ``concurrency`` (judge calls in
-    flight) and ``rate_limit``. ``progress`` shows a progress bar on stderr.
-    Ctrl-C finishes the items in flight and returns a summary marked
-    ``interrupted`` (a second Ctrl-C stops at once). Not callable inside a
-    running event loop: use :func:`agrade` there.
+    ``judge`` is a :class:`~prin_guard.Guard`, a :class:`~prin_guard.GuardConfig`, or
+    anything a Guard takes as its judge, built with ``options``, ``cache`` (a Cache or
+    ``memory``, ``none``, ``sqlite``, a path, a ``redis://`` URL), ``concurrency``
+    (judge calls in flight) and ``rate_limit``. ``progress`` shows a progress bar on
+    stderr. A JSONL line or CSV record longer than ``max_row_bytes`` (8 MiB) is written
+    as an invalid row without being read whole. Ctrl-C finishes the items in flight
+    and returns a summary marked ``interrupted`` (a second Ctrl-C stops at once). Not
+    callable inside a running event loop: use :func:`agrade` there.
     """
     guard = build_guard(
         judge, options=options, cache=cache, concurrency=concurrency, rate_limit=rate_limit
@@ -184,7 +195,7 @@ def grade(
     if progress:
         from prin_guard.grade._progress import GradeProgress
 
-        total = count_rows(input, input_format)
+        total = count_rows(input, input_format, max_row_bytes=max_row_bytes)
         watcher = GradeProgress(total, stats)
         stats.started = time.monotonic()  # counting the rows is not grading time
 
@@ -203,6 +214,7 @@ def grade(
                     watcher=watcher,
                     stopping=stop.is_set,
                     on_invalid=on_invalid,
+                    max_row_bytes=max_row_bytes,
                 )
             except asyncio.CancelledError:
                 return stats.summary(str(output), interrupted=True)
@@ -251,7 +263,7 @@ class _Run:
         self,
         guard: Guard,
         sink: Sink,
-        done: Counter[str],
+        done: Done,
         stats: GradeStats,
         watcher: Watcher | None,
         with_legs: bool,
@@ -264,11 +276,15 @@ class _Run:
         self.stats = stats
         self.watcher = watcher
         self.with_legs = with_legs
-        self.lines: dict[int, int] = {}
+        self.plans: dict[int, RowPlan] = {}
 
     async def judge(self, rows: Iterable[RawRow], stopping: Callable[[], bool]) -> None:
-        async for index, verdict in self.guard.astream(self._items(rows, stopping)):
-            row = verdict_row(verdict, line=self.lines.pop(index), with_legs=self.with_legs)
+        items = self._items(rows, stopping)
+        async for index, verdict in self.guard.astream(items, stopping=stopping):
+            plan = self.plans.pop(index)
+            row = verdict_row(
+                verdict, line=plan.line, input_sha=plan.input_sha, with_legs=self.with_legs
+            )
             self._write(row, verdict)
 
     def _items(self, rows: Iterable[RawRow], stopping: Callable[[], bool]) -> Iterator[Item]:
@@ -276,41 +292,16 @@ class _Run:
         for raw in rows:
             if stopping():
                 return
-            item = self._checked(raw)
-            if item is not None:
-                self.lines[index] = raw.line
+            plan = plan_row(raw, self.done, self.guard.options, with_legs=self.with_legs)
+            if plan.item is not None:
+                self.plans[index] = plan
                 index += 1
-                yield item
-
-    def _checked(self, raw: RawRow) -> Item | None:
-        """The row's item, or None when it is done already or written as invalid."""
-        if raw.fields is None:
-            if not self._skip(raw.item_id or f"line:{raw.line}"):
-                self._invalid(raw, raw.error or "unreadable row", raw.field)
-            return None
-        try:
-            item = Item.coerce(
-                raw.fields, max_chars=self.guard.max_chars, max_candidates=self.guard.max_candidates
-            )
-        except InvalidItemError as exc:
-            if not self._skip(raw.item_id or f"line:{raw.line}"):
-                self._invalid(raw, str(exc), exc.field)
-            return None
-        return None if self._skip(item.key) else item
-
-    def _skip(self, item_id: str) -> bool:
-        if self.done[item_id] > 0:
-            self.done[item_id] -= 1
-            self.stats.skipped += 1
-            return True
-        return False
-
-    def _invalid(self, raw: RawRow, message: str, field: str | None) -> None:
-        row = invalid_row(
-            raw.line, message, item_id=raw.item_id, field=field, with_legs=self.with_legs
-        )
-        self.on_invalid(raw.line, message)
-        self._write(row, None)
+                yield plan.item
+            elif plan.row is not None:
+                self.on_invalid(plan.line, plan.row["error"])
+                self._write(plan.row, None)
+            else:
+                self.stats.skip(plan.line, changed=plan.changed)
 
     def _write(self, row: dict[str, Any], verdict: Any) -> None:
         self.sink.write(row)

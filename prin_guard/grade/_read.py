@@ -1,23 +1,30 @@
 """Reading the items to grade from JSONL, CSV or Parquet, each row with its line number.
 
-Every format has the same columns: ``question`` (required), ``candidates``
-(required), ``context`` and ``id`` (optional); other columns are ignored, so a
-file may carry gold labels or metadata along. ``candidates`` is a list (of
-strings or of ``{"text", "label"?, "reasoning"?}`` objects) in JSONL and Parquet;
+Every format has the same columns: ``candidates`` (required), ``question`` (required
+but for checklists), ``task`` (``choice``, the default, ``pairwise`` or
+``checklist``), ``response`` (a checklist's), ``context`` and ``id`` (optional); other
+columns are ignored, so a file may carry gold labels or metadata along. ``candidates``
+is a list (of strings or of ``{"text", "label"?, "reasoning"?, "weight"?}`` objects) in
+JSONL and Parquet;
 in a CSV cell it is a JSON list when the cell starts with ``[``, otherwise the
 candidate texts separated by ``;`` (``7;8;9``: use the JSON form when a text
 contains ``;``). Empty ``id`` and ``context`` cells count as absent; a number as
 ``id`` is read as its text.
 
 A row that cannot be read (not JSON, not an object, a CSV record of the wrong
-length, a missing column) is a :class:`RawRow` with an ``error``, never an
-exception: the run reports it with its line number and goes on.
+length, a missing column, an ``id`` that is not valid Unicode text, a JSONL line
+or CSV record longer than ``max_row_bytes``) is a :class:`RawRow` with an
+``error``, never an exception: the run reports it with its line number and goes
+on. An over-long row is streamed past, never held in memory whole. A file that
+cannot be read at all (a corrupt Parquet file) is a :class:`~prin_guard.UsageError`
+naming it.
 
 Files are read in *chunks*, byte ranges that start on a row (row groups for
 Parquet). :func:`read_rows` reads a whole file as one chunk; the Ray engine
 plans chunks on the driver with :func:`plan_chunks` and reads them on the
 workers with :func:`read_chunk`, so both engines read every row the same way
-and number it the same.
+and number it the same. Both find a CSV record's end the way the ``csv`` module
+does (a line end outside a quoted field), byte by byte, without parsing.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import csv
 import importlib
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,18 +41,23 @@ from typing import Any, Final
 from prin_guard._exceptions import MissingExtraError, UsageError
 
 __all__ = [
+    "DEFAULT_MAX_ROW_BYTES",
     "FORMATS",
     "Chunk",
     "RawRow",
+    "Record",
     "arrow",
     "count_rows",
     "detect_format",
     "plan_chunks",
     "read_chunk",
     "read_rows",
+    "records",
 ]
 
 FORMATS: Final = ("jsonl", "csv", "parquet")
+DEFAULT_MAX_ROW_BYTES: Final = 8 * 1024 * 1024
+"""The longest JSONL line or CSV record read (8 MiB); a longer one is an invalid row."""
 _SUFFIXES: Final = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -52,7 +65,10 @@ _SUFFIXES: Final = {
     ".parquet": "parquet",
     ".pq": "parquet",
 }
-_FIELDS: Final = ("id", "question", "candidates", "context")
+_FIELDS: Final = ("id", "task", "question", "candidates", "context", "response")
+_BLOCK: Final = 1 << 20
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+_BAD_ID: Final = "id: is not valid Unicode text (a lone surrogate, or bytes that are not UTF-8)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +97,8 @@ class Chunk:
     first_line: int
     header: tuple[str, ...] = ()
     """A CSV file's column names (the header is read once, when planning)."""
+    max_row_bytes: int = DEFAULT_MAX_ROW_BYTES
+    """The longest JSONL line or CSV record read; a longer one is an invalid row."""
 
 
 def detect_format(path: str | Path, given: str | None = None) -> str:
@@ -98,64 +116,70 @@ def detect_format(path: str | Path, given: str | None = None) -> str:
     return _SUFFIXES[suffix]
 
 
-def read_rows(path: str | Path, fmt: str | None = None) -> Iterator[RawRow]:
+def read_rows(
+    path: str | Path, fmt: str | None = None, *, max_row_bytes: int = DEFAULT_MAX_ROW_BYTES
+) -> Iterator[RawRow]:
     """Every row of the file, in order."""
     fmt = detect_format(path, fmt)
     file = _existing(path)
+    _check_cap(max_row_bytes)
     if fmt == "parquet":
+        _parquet(file)  # a file that is not Parquet is told now, before any output
         return read_chunk(Chunk(str(file), fmt, 0, None, 1))
     header: tuple[str, ...] = ()
     start, first_line = 0, 1
     if fmt == "csv":
-        header, start, first_line = _csv_header(file)
-    return read_chunk(Chunk(str(file), fmt, start, None, first_line, header))
+        header, start, first_line = _csv_header(file, max_row_bytes)
+    return read_chunk(Chunk(str(file), fmt, start, None, first_line, header, max_row_bytes))
 
 
-def count_rows(path: str | Path, fmt: str | None = None) -> int:
+def count_rows(
+    path: str | Path, fmt: str | None = None, *, max_row_bytes: int = DEFAULT_MAX_ROW_BYTES
+) -> int:
     """How many rows the file has (for a progress bar's total); fast, no parsing
     beyond what finding row boundaries needs."""
     fmt = detect_format(path, fmt)
     file = _existing(path)
     if fmt == "parquet":
         return int(_parquet(file).metadata.num_rows)
-    offset = _csv_header(file)[1] if fmt == "csv" else 0
-    return _rows_in(Chunk(str(file), fmt, offset, None, 1))
+    offset, line = 0, 1
+    if fmt == "csv":
+        _, offset, line = _csv_header(file, max_row_bytes)
+    return sum(1 for _ in records(file, fmt, offset, None, line, keep=0))
 
 
-def plan_chunks(path: str | Path, fmt: str | None = None, *, rows_per_chunk: int) -> list[Chunk]:
+def plan_chunks(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    rows_per_chunk: int,
+    max_row_bytes: int = DEFAULT_MAX_ROW_BYTES,
+) -> list[Chunk]:
     """The file cut into chunks of about ``rows_per_chunk`` rows, each starting on a row."""
     fmt = detect_format(path, fmt)
     file = _existing(path)
+    _check_cap(max_row_bytes)
     if fmt == "parquet":
         meta = _parquet(file).metadata
-        chunks, first = [], 1
+        groups, first = [], 1
         for group in range(meta.num_row_groups):
-            chunks.append(Chunk(str(file), fmt, group, group + 1, first))
+            groups.append(Chunk(str(file), fmt, group, group + 1, first))
             first += meta.row_group(group).num_rows
-        return chunks
+        return groups
     header: tuple[str, ...] = ()
     offset, line = 0, 1
     if fmt == "csv":
-        header, offset, line = _csv_header(file)
-    chunks = []
-    start, first_line, rows, quoted = offset, line, 0, False
-    with file.open("rb") as handle:
-        handle.seek(offset)
-        for raw in handle:
-            offset += len(raw)
-            line += 1
-            if fmt == "csv":
-                # A record ends at a line end outside quotes ("" inside quotes toggles twice).
-                quoted ^= raw.count(b'"') % 2 == 1
-                if quoted:
-                    continue
-            if raw.strip():
-                rows += 1
-            if rows >= rows_per_chunk:
-                chunks.append(Chunk(str(file), fmt, start, offset, first_line, header))
-                start, first_line, rows = offset, line, 0
+        header, offset, line = _csv_header(file, max_row_bytes)
+    chunks: list[Chunk] = []
+    start, first_line, rows = offset, line, 0
+    for record in records(file, fmt, offset, None, line, keep=0):
+        rows += 1
+        if rows >= rows_per_chunk:
+            end = record.start + record.size
+            chunks.append(Chunk(str(file), fmt, start, end, first_line, header, max_row_bytes))
+            start, first_line, rows = end, record.next_line, 0
     if rows or not chunks:
-        chunks.append(Chunk(str(file), fmt, start, None, first_line, header))
+        chunks.append(Chunk(str(file), fmt, start, None, first_line, header, max_row_bytes))
     return chunks
 
 
@@ -169,43 +193,138 @@ def read_chunk(chunk: Chunk) -> Iterator[RawRow]:
         yield from _jsonl_rows(chunk)
 
 
-def _rows_in(chunk: Chunk) -> int:
-    rows, quoted = 0, False
-    for raw in _byte_lines(chunk):
-        if chunk.format == "csv":
-            quoted ^= raw.count(b'"') % 2 == 1
-            if quoted:
-                continue
-        rows += bool(raw.strip())
-    return rows
+# -- records: rows as bytes, found without parsing ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One JSONL line or CSV record as bytes (with its line end), where it is in the file."""
+
+    line: int
+    """The line it starts on."""
+    next_line: int
+    """The line after it."""
+    start: int
+    """Its byte offset."""
+    size: int
+    """Its length in bytes (line end included)."""
+    data: bytes | None
+    """Its bytes; ``None`` when it is longer than the cap (it was streamed past)."""
+    ended: bool
+    """It ends with a line end (the last row of a file may not; nor does a row cut short)."""
+
+
+# The quoting state of a CSV record (the csv module's, non-strict): at a field's start, in
+# an unquoted field, in a quoted one, or just after a quote inside a quoted field.
+_START, _UNQUOTED, _QUOTED, _QUOTE = range(4)
+
+
+def _csv_state(piece: bytes, state: int) -> int:
+    """The quoting state after ``piece`` of a record (no line end outside quotes in it,
+    except maybe at its end). A quote opens a quoted field only at the field's start;
+    ``""`` inside one is a quote; elsewhere a quote is a character."""
+    if state in (_START, _UNQUOTED) and b'"' not in piece:
+        return _START if piece.endswith(b",") else _UNQUOTED
+    i, n = 0, len(piece)
+    while i < n:
+        if state == _QUOTED:
+            j = piece.find(b'"', i)
+            if j < 0:
+                return _QUOTED
+            state, i = _QUOTE, j + 1
+        elif state == _QUOTE:
+            if piece[i] == 0x22:  # "" : an escaped quote, still quoted
+                state, i = _QUOTED, i + 1
+            else:  # the field's quotes are closed; the rest is read unquoted
+                state = _UNQUOTED
+        elif state == _START and piece[i] == 0x22:
+            state, i = _QUOTED, i + 1
+        else:
+            j = piece.find(b",", i)
+            if j < 0:
+                return _UNQUOTED
+            state, i = _START, j + 1
+    return state
+
+
+def records(
+    path: str | Path,
+    fmt: str,
+    start: int = 0,
+    stop: int | None = None,
+    first_line: int = 1,
+    *,
+    keep: int = DEFAULT_MAX_ROW_BYTES,
+) -> Iterator[Record]:
+    """The non-blank records from byte ``start`` on, those that start before ``stop``.
+
+    A record longer than ``keep`` bytes comes without its bytes: it is read in blocks
+    and dropped as it goes, so memory stays bounded by ``keep`` and the block size
+    (``keep=0``: find records only, keep none).
+    """
+    csv_format = fmt == "csv"
+    with Path(path).open("rb") as handle:
+        handle.seek(start)
+        line, lines = first_line, 0
+        at, size, over, blank, state = start, 0, False, True, _START
+        parts: list[bytes] = []
+        while stop is None or at < stop:
+            block = handle.read(_BLOCK)
+            if not block:
+                break
+            pos = 0
+            while pos < len(block):
+                newline = block.find(b"\n", pos)
+                end = len(block) if newline < 0 else newline + 1
+                piece = block[pos:end]
+                pos = end
+                size += len(piece)
+                if blank and piece.strip():
+                    blank = False
+                if not over:
+                    if size > keep:
+                        over, parts = True, []
+                    else:
+                        parts.append(piece)
+                if csv_format:
+                    state = _csv_state(piece, state)
+                if newline < 0:
+                    break
+                lines += 1
+                if state == _QUOTED:
+                    continue  # a line end inside a quoted field: the record goes on
+                if not blank:
+                    data = None if over else b"".join(parts)
+                    yield Record(line, line + lines, at, size, data, True)
+                line, lines, at = line + lines, 0, at + size
+                size, over, blank, state, parts = 0, False, True, _START, []
+                if stop is not None and at >= stop:
+                    return
+        if size and not blank:
+            yield Record(line, line + lines + 1, at, size, None if over else b"".join(parts), False)
+
+
+def _too_long(record: Record, cap: int) -> str:
+    return f"the row is {record.size:,} bytes long; the limit is {cap:,} bytes (max_row_bytes)"
+
+
+def _check_cap(max_row_bytes: int) -> None:
+    if not isinstance(max_row_bytes, int) or max_row_bytes < 1:
+        raise UsageError(f"max_row_bytes: must be a positive integer, got {max_row_bytes!r}")
 
 
 # -- the formats ----------------------------------------------------------------------
 
 
-class _RowError(Exception):
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _byte_lines(chunk: Chunk) -> Iterator[bytes]:
-    with Path(chunk.path).open("rb") as handle:
-        handle.seek(chunk.start)
-        offset = chunk.start
-        for raw in handle:
-            if chunk.stop is not None and offset >= chunk.stop:
-                return
-            offset += len(raw)
-            yield raw
-
-
 def _jsonl_rows(chunk: Chunk) -> Iterator[RawRow]:
-    for number, raw in enumerate(_byte_lines(chunk), start=chunk.first_line):
-        if not raw.strip():
+    cap = chunk.max_row_bytes
+    for record in records(chunk.path, "jsonl", chunk.start, chunk.stop, chunk.first_line, keep=cap):
+        number = record.line
+        if record.data is None:
+            yield RawRow(number, None, _too_long(record, cap))
             continue
         try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            text = record.data.decode("utf-8-sig" if record.start == 0 else "utf-8")
             data = json.loads(text)
         except UnicodeDecodeError:
             yield RawRow(number, None, "the line is not UTF-8 text")
@@ -213,43 +332,53 @@ def _jsonl_rows(chunk: Chunk) -> Iterator[RawRow]:
         except ValueError as exc:
             yield RawRow(number, None, f"the line is not JSON: {exc}")
             continue
+        except RecursionError:
+            yield RawRow(number, None, "the line is JSON nested too deeply")
+            continue
         if not isinstance(data, dict):
             yield RawRow(number, None, f"the line is a JSON {type(data).__name__}, not an object")
             continue
         yield _row(number, data)
 
 
-def _csv_header(file: Path) -> tuple[tuple[str, ...], int, int]:
+def _csv_header(file: Path, max_row_bytes: int) -> tuple[tuple[str, ...], int, int]:
     """The column names, the byte offset after the header record and its next line."""
-    offset, line, quoted = 0, 1, False
-    lines: list[bytes] = []
-    with file.open("rb") as handle:
-        for raw in handle:
-            offset += len(raw)
-            line += 1
-            lines.append(raw)
-            quoted ^= raw.count(b'"') % 2 == 1
-            if not quoted:
-                break
-    text = b"".join(lines).decode("utf-8-sig", errors="replace")
-    header = tuple(name.strip() for name in next(csv.reader([text]), []))
-    missing = [name for name in ("question", "candidates") if name not in header]
-    if missing:
+    first = next(records(file, "csv", keep=max_row_bytes), None)
+    if first is not None and first.data is None:
+        raise UsageError(f"{file}: the CSV header is longer than {max_row_bytes:,} bytes")
+    text = b"" if first is None else first.data or b""
+    try:
+        cells = next(csv.reader([text.decode("utf-8-sig", errors="replace")]), [])
+    except csv.Error as exc:
+        raise UsageError(f"{file}: the CSV header cannot be read: {exc}") from None
+    header = tuple(name.strip() for name in cells)
+    missing = [name for name in ("candidates",) if name not in header]
+    if missing or first is None:
         raise UsageError(
             f"{file}: the CSV header has no {', '.join(missing)} column "
-            f"(columns: question, candidates, context, id)"
+            f"(columns: task, question, candidates, context, response, id)"
         )
-    return header, offset, line
+    return header, first.start + first.size, first.next_line
 
 
 def _csv_rows(chunk: Chunk) -> Iterator[RawRow]:
-    # with their line ends: a quoted field keeps the line breaks inside it
-    lines = (raw.decode("utf-8", errors="surrogateescape") for raw in _byte_lines(chunk))
-    reader = csv.reader(lines)
-    header = chunk.header
-    end = 0
-    for record in reader:
-        number, end = chunk.first_line + end, reader.line_num
+    header, cap = chunk.header, chunk.max_row_bytes
+    for found in records(chunk.path, "csv", chunk.start, chunk.stop, chunk.first_line, keep=cap):
+        number = found.line
+        if found.data is None:
+            yield RawRow(number, None, _too_long(found, cap))
+            continue
+        # undecodable bytes become lone surrogates: a bad id is then told as such
+        text = found.data.decode("utf-8", errors="surrogateescape")
+        try:
+            parsed = list(csv.reader([text]))
+        except csv.Error as exc:
+            yield RawRow(number, None, f"the record is not valid CSV: {exc}")
+            continue
+        if len(parsed) > 1:
+            yield RawRow(number, None, "the record has a line break outside quotes")
+            continue
+        record = parsed[0] if parsed else []
         if not record or record == [""]:
             continue
         if len(record) != len(header):
@@ -263,7 +392,7 @@ def _csv_rows(chunk: Chunk) -> Iterator[RawRow]:
             try:
                 data["candidates"] = json.loads(candidates)
             except ValueError as exc:
-                item_id = data.get("id") or None
+                item_id = _readable_id(data.get("id") or None)
                 message = f"the cell starts with '[' but is not a JSON list: {exc}"
                 yield RawRow(number, None, message, "candidates", item_id)
                 continue
@@ -280,39 +409,62 @@ def arrow(feature: str) -> tuple[Any, Any]:
         raise MissingExtraError(feature, "grade", "pyarrow") from None
 
 
+def arrow_errors() -> tuple[type[BaseException], ...]:
+    """What pyarrow raises for a file it cannot read or write."""
+    return (arrow("Parquet files")[0].ArrowException, OSError)
+
+
 def _parquet(file: Path) -> Any:
-    return arrow("Parquet files")[1].ParquetFile(file)
+    pq = arrow("Parquet files")[1]
+    try:
+        return pq.ParquetFile(file)
+    except arrow_errors() as exc:
+        raise UsageError(f"input: {str(file)!r} is not a readable Parquet file: {exc}") from None
 
 
 def _parquet_rows(chunk: Chunk) -> Iterator[RawRow]:
     parquet = _parquet(Path(chunk.path))
     names = set(parquet.schema_arrow.names)
-    missing = [name for name in ("question", "candidates") if name not in names]
+    missing = [name for name in ("candidates",) if name not in names]
     if missing:
         raise UsageError(f"{chunk.path}: the Parquet file has no {', '.join(missing)} column")
     wanted = [name for name in _FIELDS if name in names]
     stop = parquet.metadata.num_row_groups if chunk.stop is None else chunk.stop
     number = chunk.first_line
     for group in range(chunk.start, stop):
-        for batch in parquet.iter_batches(row_groups=[group], columns=wanted, batch_size=4096):
-            for data in batch.to_pylist():
-                candidates = data.get("candidates")
-                if isinstance(candidates, str):
-                    stripped = candidates.lstrip()
-                    try:
-                        data["candidates"] = (
-                            json.loads(candidates)
-                            if stripped.startswith("[")
-                            else [text.strip() for text in candidates.split(";")]
-                        )
-                    except ValueError as exc:
-                        yield RawRow(number, None, f"not a JSON list: {exc}", "candidates")
-                        number += 1
-                        continue
-                elif isinstance(candidates, list):
-                    data["candidates"] = [_drop_none(c) for c in candidates]
-                yield _row(number, data)
+        try:
+            rows = [
+                batch.to_pylist()
+                for batch in parquet.iter_batches(
+                    row_groups=[group], columns=wanted, batch_size=4096
+                )
+            ]
+        except arrow_errors() as exc:
+            raise UsageError(
+                f"input: {chunk.path!r}: row group {group} of the Parquet file cannot be "
+                f"read: {exc}"
+            ) from None
+        for batch in rows:
+            for data in batch:
+                yield _parquet_row(number, data)
                 number += 1
+
+
+def _parquet_row(number: int, data: dict[str, Any]) -> RawRow:
+    candidates = data.get("candidates")
+    if isinstance(candidates, str):
+        stripped = candidates.lstrip()
+        try:
+            data["candidates"] = (
+                json.loads(candidates)
+                if stripped.startswith("[")
+                else [text.strip() for text in candidates.split(";")]
+            )
+        except ValueError as exc:
+            return RawRow(number, None, f"not a JSON list: {exc}", "candidates")
+    elif isinstance(candidates, list):
+        data["candidates"] = [_drop_none(c) for c in candidates]
+    return _row(number, data)
 
 
 def _drop_none(candidate: Any) -> Any:
@@ -320,6 +472,12 @@ def _drop_none(candidate: Any) -> Any:
     if isinstance(candidate, Mapping):
         return {key: value for key, value in candidate.items() if value is not None}
     return candidate
+
+
+def _readable_id(item_id: str | None) -> str | None:
+    """``item_id`` unless it cannot be written as text (a lone surrogate, or bytes that are
+    not UTF-8 in a CSV cell)."""
+    return None if item_id is not None and _SURROGATE.search(item_id) else item_id
 
 
 def _row(number: int, data: Mapping[str, Any]) -> RawRow:
@@ -330,16 +488,19 @@ def _row(number: int, data: Mapping[str, Any]) -> RawRow:
     if item_id is not None and not isinstance(item_id, str):
         return RawRow(number, None, f"id is a {type(item_id).__name__}, not text", "id")
     item_id = item_id or None
-    for name in ("question", "candidates"):
-        if data.get(name) is None:
-            return RawRow(number, None, f"the row has no {name}", name, item_id)
+    if item_id is not None and _readable_id(item_id) is None:
+        return RawRow(number, None, _BAD_ID, "id")
+    if data.get("candidates") is None:
+        return RawRow(number, None, "the row has no candidates", "candidates", item_id)
     fields = {name: data[name] for name in _FIELDS if data.get(name) is not None}
     if item_id is not None:
         fields["id"] = item_id
     else:
         fields.pop("id", None)
-    if fields.get("context") == "":
-        del fields["context"]
+    # an empty cell (CSV) is an absent field
+    for name in ("context", "task", "response", "question"):
+        if fields.get(name) == "":
+            del fields[name]
     return RawRow(number, fields, item_id=item_id)
 
 

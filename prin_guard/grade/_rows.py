@@ -8,12 +8,36 @@ validation. Both have exactly the columns of :func:`columns`, in that order:
 column                  type       meaning
 ======================  =========  ====================================================
 ``id``                  str        the item's ``id``, or its content hash (stable across
-                                   runs: what resuming matches on); a row that could
-                                   not be read: its ``id`` field, else ``line:<n>``
+                                   runs); a row that could not be read: its ``id``
+                                   field, else ``line:<n>`` (also when the ``id`` is
+                                   not valid Unicode text)
 ``line``                int        where the row is in the input: the line a JSONL row
                                    or a CSV record starts on, a Parquet row's number
-                                   (all from 1)
-``correct``             list[str]  the labels the verdict calls correct
+                                   (all from 1). Resuming skips a line that has a row,
+                                   so rows sharing an ``id`` are each judged once
+``input_sha``           str        16 hex digits of the sha256 of the canonical JSON of
+                                   what was judged (the item's content, labels assigned,
+                                   its ``id`` aside; a bad row: its fields as read;
+                                   empty for a row that could not be read). Resuming
+                                   tells a line whose ``id`` or ``input_sha`` differs
+                                   now (an edited question) as *changed*: it keeps its
+                                   old row and is not judged again; the summary names
+                                   it (``changed_lines``) and a ``grade_changed_rows``
+                                   warning is logged. Remove its row, or grade into a
+                                   new file, to judge it again
+``task``                str        ``choice``, ``pairwise`` or ``checklist``
+``correct``             list[str]  the labels the verdict calls correct (a checklist's
+                                   met criteria or supported claims; a pairwise winner,
+                                   or both responses in a tie)
+``correct_texts``       list[str]  their texts
+``winner``              str        pairwise: the better response's label; empty in a tie
+                                   or without a verdict
+``winner_text``         str        its text
+``tie``                 bool       pairwise: both answers call the responses equal
+``score``               float      checklist: the weighted share of candidates met
+``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
+                                   order: ``correct``/``incorrect``, ``better``/``worse``,
+                                   ``met``/``failed``, or ``contradicted``
 ``consistent``          bool       every check passed and every leg was read
 ``score_<check>``       float      one per :class:`~prin_guard.models.Scores` field
                                    (``score_prin``, ``score_order_inconsistency``,
@@ -40,24 +64,54 @@ column                  type       meaning
 
 In CSV, lists are joined with ``;`` (``correct``, ``flags``), ``legs`` is JSON,
 booleans are ``true``/``false`` and a missing value is an empty cell; in JSONL and
-Parquet they are lists, booleans and nulls. The score and decision columns follow the
-models' fields, so a new check adds a column at its place and renames none.
+Parquet they are lists, booleans and nulls. A CSV text cell (the ``str`` and ``list``
+columns) that starts with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return or ``'``
+gets a ``'`` in front, so a spreadsheet shows it as text rather than running it as a
+formula (OWASP's advice against CSV injection); numeric columns are written as they are,
+and reading a CSV output back (resuming) drops that ``'``. Text that is not valid
+Unicode (a judge's reply with a lone surrogate) is written with ``\\udXXX`` escapes.
+The score and decision columns follow the models' fields, so a new check adds a column
+at its place and renames none.
+
+:func:`plan_row` is the one path from an input row to what grading does with it (both
+engines call it): judge its item, write its invalid row, or skip it as done.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import types
 import typing
-from typing import Any, Final
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias
 
-from prin_guard._models import Decision, Leg, Scores, Verdict
+from prin_guard._exceptions import InvalidItemError
+from prin_guard._models import Decision, Item, Leg, Scores, Verdict
+from prin_guard._options import GuardOptions
+from prin_guard.grade._read import RawRow
 
-__all__ = ["columns", "csv_value", "invalid_row", "verdict_row"]
+__all__ = [
+    "Done",
+    "RowPlan",
+    "columns",
+    "csv_text",
+    "csv_value",
+    "input_sha",
+    "invalid_row",
+    "plan_row",
+    "verdict_row",
+]
+
+Done: TypeAlias = Mapping[int, tuple[str, str | None]]
+"""What an output holds: for each input line that has a row, that row's ``id`` and
+``input_sha``."""
 
 _DECISION_FIELDS: Final = tuple(Decision.model_fields)
 _SCORE_FIELDS: Final = tuple(Scores.model_fields)
-_LIST_COLUMNS: Final = frozenset({"correct", "flags"})
+_LIST_COLUMNS: Final = frozenset({"correct", "correct_texts", "statuses", "flags"})
+_FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
 def _decision_column(field: str) -> str:
@@ -66,7 +120,20 @@ def _decision_column(field: str) -> str:
 
 def _column_types() -> dict[str, str]:
     """Every column and its type: ``str``, ``int``, ``float``, ``bool``, ``list`` or ``legs``."""
-    out: dict[str, str] = {"id": "str", "line": "int", "correct": "list", "consistent": "bool"}
+    out: dict[str, str] = {
+        "id": "str",
+        "line": "int",
+        "input_sha": "str",
+        "task": "str",
+        "correct": "list",
+        "correct_texts": "list",
+        "winner": "str",
+        "winner_text": "str",
+        "tie": "bool",
+        "score": "float",
+        "statuses": "list",
+        "consistent": "bool",
+    }
     out.update({f"score_{name}": "float" for name in _SCORE_FIELDS})
     out["flags"] = "list"
     for name, info in Decision.model_fields.items():
@@ -103,12 +170,90 @@ def columns(with_legs: bool = False) -> dict[str, str]:
     return {**COLUMN_TYPES, "legs": "legs"} if with_legs else dict(COLUMN_TYPES)
 
 
-def verdict_row(verdict: Verdict, *, line: int, with_legs: bool = False) -> dict[str, Any]:
-    """The output row of ``verdict``, the verdict of the item at ``line``."""
+# -- from an input row to what grading does with it -------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RowPlan:
+    """What grading does with one input row: judge :attr:`item`, write :attr:`row` (the
+    row of a bad input row), or neither: its line has a row in the output already."""
+
+    line: int
+    id: str
+    """The ``id`` its output row has (or had): the item's key, else the row's ``id``
+    field, else ``line:<n>``."""
+    input_sha: str | None
+    item: Item | None = None
+    row: dict[str, Any] | None = None
+    changed: bool = False
+    """Done already, but with another ``id`` or ``input_sha`` than now: the input
+    changed since its row was written (the row is not judged again)."""
+
+
+def plan_row(raw: RawRow, done: Done, options: GuardOptions, *, with_legs: bool = False) -> RowPlan:
+    """What to do with ``raw``: the one place both engines decide to judge, to write an
+    invalid row or to skip (a row is done when its line has a row in ``done``; it is
+    told as changed when that row's ``id`` or ``input_sha`` differs from the row's now)."""
+    item: Item | None = None
+    error, field, sha = raw.error, raw.field, None
+    if raw.fields is not None:
+        try:
+            item = Item.coerce(
+                raw.fields, max_chars=options.max_chars, max_candidates=options.max_candidates
+            )
+        except InvalidItemError as exc:
+            error, field, sha = str(exc), exc.field, input_sha(raw.fields)
+    if item is not None:
+        key, sha = item.key, input_sha(item)
+    else:
+        key = raw.item_id or f"line:{raw.line}"
+    written = done.get(raw.line)
+    if written is not None:
+        return RowPlan(raw.line, key, sha, changed=tuple(written) != (key, sha))
+    if item is not None:
+        return RowPlan(raw.line, key, sha, item=item)
+    row = invalid_row(
+        raw.line,
+        error or "unreadable row",
+        item_id=raw.item_id,
+        field=field,
+        input_sha=sha,
+        with_legs=with_legs,
+    )
+    return RowPlan(raw.line, key, sha, row=row)
+
+
+def input_sha(content: Item | Mapping[str, Any]) -> str:
+    """A short hash of what a row holds, its ``id`` aside: an item's content (labels
+    assigned), or a bad row's fields as read. The canonical JSON of cache keys."""
+    if isinstance(content, Item):
+        data: Any = content.model_dump(mode="json", exclude={"id"})
+    else:
+        data = {key: value for key, value in content.items() if key != "id"}
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+# -- output rows ------------------------------------------------------------------------
+
+
+def verdict_row(
+    verdict: Verdict, *, line: int, input_sha: str | None = None, with_legs: bool = False
+) -> dict[str, Any]:
+    """The output row of ``verdict``, the verdict of the item at ``line`` (whose content
+    hashes to ``input_sha``)."""
     row: dict[str, Any] = {
         "id": verdict.item_id,
         "line": line,
+        "input_sha": input_sha,
+        "task": verdict.task,
         "correct": list(verdict.correct),
+        "correct_texts": list(verdict.correct_texts),
+        "winner": verdict.winner,
+        "winner_text": verdict.winner_text,
+        "tie": verdict.tie if verdict.task == "pairwise" else None,
+        "score": verdict.score,
+        "statuses": [f"{c.label}:{c.status}" for c in verdict.candidates],
         "consistent": verdict.consistent,
     }
     scores = verdict.scores
@@ -138,7 +283,7 @@ def verdict_row(verdict: Verdict, *, line: int, with_legs: bool = False) -> dict
     )
     if with_legs:
         row["legs"] = _legs(verdict)
-    return row
+    return _writable(row)
 
 
 def invalid_row(
@@ -147,6 +292,7 @@ def invalid_row(
     *,
     item_id: str | None = None,
     field: str | None = None,
+    input_sha: str | None = None,
     with_legs: bool = False,
 ) -> dict[str, Any]:
     """The row of an input row that could not be read or failed validation."""
@@ -155,7 +301,10 @@ def invalid_row(
         {
             "id": item_id if item_id is not None else f"line:{line}",
             "line": line,
+            "input_sha": input_sha,
             "correct": [],
+            "correct_texts": [],
+            "statuses": [],
             "consistent": False,
             "flags": ["invalid_item"],
             "judge_calls": 0,
@@ -167,7 +316,7 @@ def invalid_row(
     )
     if with_legs:
         row["legs"] = []
-    return row
+    return _writable(row)
 
 
 def _legs(verdict: Verdict) -> list[dict[str, Any]]:
@@ -190,14 +339,50 @@ def _legs(verdict: Verdict) -> list[dict[str, Any]]:
     return out
 
 
+def _writable(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with every text encodable as UTF-8: one lone surrogate (in a judge's reply,
+    an error message) must not stop the file."""
+    for name, value in row.items():
+        if isinstance(value, str):
+            row[name] = _text(value)
+        elif isinstance(value, list):
+            row[name] = [
+                _text(entry)
+                if isinstance(entry, str)
+                else {k: _text(v) if isinstance(v, str) else v for k, v in entry.items()}
+                if isinstance(entry, dict)
+                else entry
+                for entry in value
+            ]
+    return row
+
+
+def _text(text: str) -> str:
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def csv_value(column: str, value: Any) -> Any:
-    """A row's value as a CSV cell: lists joined with ``;``, legs as JSON, None empty."""
+    """A row's value as a CSV cell: lists joined with ``;``, legs as JSON, None empty,
+    text that a spreadsheet would run as a formula behind a ``'``."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if column in _LIST_COLUMNS:
-        return ";".join(value)
-    if column == "legs":
+        value = ";".join(value)
+    elif column == "legs":
         return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
     return value
+
+
+def csv_text(cell: str) -> str:
+    """A text cell of a CSV output as it was before :func:`csv_value` guarded it."""
+    return cell[1:] if cell.startswith("'") else cell

@@ -5,13 +5,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
 from prin_guard._models import Verdict
 
-__all__ = ["GradeStats", "GradeSummary", "summary_text"]
+__all__ = ["MAX_CHANGED_LINES", "GradeStats", "GradeSummary", "summary_text"]
+
+MAX_CHANGED_LINES: Final = 20
 
 
 class GradeSummary(BaseModel):
@@ -26,6 +28,12 @@ class GradeSummary(BaseModel):
     """Rows written by this run (invalid rows included)."""
     skipped: int = 0
     """Input rows already in the output (resumed), not judged again."""
+    changed: int = 0
+    """Skipped rows whose input changed since their output row was written (another
+    ``id`` or ``input_sha`` on that line): they keep their old row; remove it from the
+    output (or grade into a new file) to judge them again."""
+    changed_lines: tuple[int, ...] = ()
+    """The first lines of those (at most 20)."""
     invalid: int = 0
     """Rows written as ``invalid_item``."""
     judge_errors: int = 0
@@ -61,6 +69,8 @@ class GradeStats:
         self.started = time.monotonic()
         self.items = 0
         self.skipped = 0
+        self.changed = 0
+        self.changed_lines: list[int] = []
         self.invalid = 0
         self.judge_errors = 0
         self.flagged = 0
@@ -90,6 +100,15 @@ class GradeStats:
         if verdict is not None:
             self._add_usage(verdict)
 
+    def skip(self, line: int, *, changed: bool = False) -> None:
+        """Count an input row that is in the output already (``changed``: with other
+        content than now)."""
+        self.skipped += 1
+        if changed:
+            self.changed += 1
+            if len(self.changed_lines) < MAX_CHANGED_LINES:
+                self.changed_lines.append(line)
+
     def add_usage(self, prompt: int, completion: int, cost: float) -> None:
         self.prompt_tokens += prompt
         self.completion_tokens += completion
@@ -112,6 +131,8 @@ class GradeStats:
             engine=engine,
             items=self.items,
             skipped=self.skipped,
+            changed=self.changed,
+            changed_lines=tuple(sorted(self.changed_lines)),
             invalid=self.invalid,
             judge_errors=self.judge_errors,
             flagged=self.flagged,
@@ -126,6 +147,11 @@ class GradeStats:
         )
 
 
+def _lines(summary: GradeSummary) -> str:
+    shown = ", ".join(str(line) for line in summary.changed_lines)
+    return shown + (", ..." if summary.changed > len(summary.changed_lines) else "")
+
+
 def summary_text(summary: GradeSummary) -> str:
     """A grading summary as a few plain lines."""
     items = summary.items
@@ -136,6 +162,12 @@ def summary_text(summary: GradeSummary) -> str:
         f"  already done (skipped): {summary.skipped:,}; invalid rows: {summary.invalid:,}; "
         f"judge errors: {summary.judge_errors:,}",
     ]
+    if summary.changed:
+        lines.append(
+            f"  changed since written (kept as they were, not judged again): "
+            f"{summary.changed:,} rows, lines {_lines(summary)}; remove their rows from "
+            "the output, or grade into a new file, to judge them again"
+        )
     if items:
         rates = ", ".join(f"{flag} {100 * rate:.1f}%" for flag, rate in summary.flag_rates.items())
         lines.append(

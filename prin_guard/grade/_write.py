@@ -4,13 +4,22 @@ JSONL and CSV are appended a row at a time (each row is flushed as it is
 written), so an interrupted run, even a killed one, keeps every row it wrote.
 Parquet cannot be appended to: rows go to a journal beside the output
 (``OUTPUT.partial.jsonl``, appended like JSONL) and :meth:`Sink.close` writes
-the Parquet file (what it held before, then the journal) and removes the
-journal. A run killed before closing leaves the journal, which the next run
-reads back.
+the Parquet file (what it held before, then the journal's rows for lines it does
+not hold yet) under a temporary name, moves it into place (``os.replace``: the
+one commit point) and removes the journal. A run killed before the move leaves
+the journal, which the next run reads back; one killed after it leaves a journal
+whose rows are in the Parquet file already: they are read back once (a row is
+known by its input line) and never written twice.
 
-:func:`open_sink` returns the ids already in the output (a count per id, so
-items that share an id are each resumed once) and a sink that appends after
-them. A row cut short by a kill is dropped and judged again.
+:func:`open_sink` returns what the output holds (its :data:`~prin_guard.grade.Done`:
+each input line's id and input hash) and a sink that appends after it. Before
+anything is written, the output must be recognisably one of grade's: empty, or a
+JSONL file whose first row is ``{"id": ...`` with exactly grade's columns, a CSV
+file whose header is grade's, a Parquet file with grade's schema. Anything else
+is refused, unmodified. Only then is a row cut short by a kill (a last line
+without its line end) dropped, to be judged again.
+
+A write that fails (a full disk) is a :class:`~prin_guard.RunError` naming the file.
 """
 
 from __future__ import annotations
@@ -19,18 +28,22 @@ import contextlib
 import csv
 import json
 import os
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Final, Protocol
+from typing import IO, Any, Final, Protocol, TypeAlias
 
-from prin_guard._exceptions import UsageError
-from prin_guard.grade._read import arrow
-from prin_guard.grade._rows import columns, csv_value
+from prin_guard._exceptions import RunError, UsageError
+from prin_guard.grade._read import arrow, arrow_errors, records
+from prin_guard.grade._rows import columns, csv_text, csv_value
 
-__all__ = ["Sink", "arrow_schema", "open_sink"]
+__all__ = ["Lines", "Sink", "UnreadableOutputError", "arrow_schema", "open_sink", "resume_from"]
+
+Lines: TypeAlias = dict[int, tuple[str, str | None]]
+"""Input line: the id and input hash of its output row."""
 
 _BATCH: Final = 10_000
+_JSONL_START: Final = b'{"id": '
+_NO_CAP: Final = 1 << 62
 
 
 class Sink(Protocol):
@@ -41,21 +54,45 @@ class Sink(Protocol):
     def close(self) -> None: ...
 
 
-def open_sink(path: str | Path, fmt: str, *, with_legs: bool) -> tuple[Sink, Counter[str]]:
-    """A sink appending to ``path`` and the ids already there."""
+class UnreadableOutputError(UsageError):
+    """An output file that cannot be read at all (a Parquet file without its footer)."""
+
+
+def open_sink(path: str | Path, fmt: str, *, with_legs: bool) -> tuple[Sink, Lines]:
+    """A sink appending to ``path`` and what ``path`` holds already."""
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
     names = list(columns(with_legs))
-    if fmt == "jsonl":
-        return _JsonlSink(out, names), _jsonl_ids(out, names)
-    if fmt == "csv":
-        return _CsvSink(out, names), _csv_ids(out, names)
     if fmt == "parquet":
-        schema = arrow_schema(with_legs)
         journal = out.with_name(out.name + ".partial.jsonl")
-        done = _parquet_ids(out, names) + _jsonl_ids(journal, names)
-        return _ParquetSink(out, journal, names, schema), done
-    raise UsageError(f"format: {fmt!r} is not one of jsonl, csv, parquet")
+        done = resume_from(out, fmt, with_legs=with_legs)
+        done.update(resume_from(journal, "jsonl", with_legs=with_legs))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return _ParquetSink(out, journal, names, arrow_schema(with_legs)), done
+    if fmt not in ("jsonl", "csv"):
+        raise UsageError(f"format: {fmt!r} is not one of jsonl, csv, parquet")
+    done = resume_from(out, fmt, with_legs=with_legs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return (_JsonlSink(out) if fmt == "jsonl" else _CsvSink(out, names)), done
+
+
+def resume_from(path: Path, fmt: str, *, with_legs: bool) -> Lines:
+    """What the output file ``path`` holds (empty when it does not exist), after making
+    sure grade wrote it; then, and only then, a last row cut short is dropped."""
+    if not path.exists():
+        return {}
+    if not path.is_file():
+        raise UsageError(f"output: {str(path)!r} is not a file")
+    names = list(columns(with_legs))
+    try:
+        if fmt == "parquet":
+            return _parquet_done(path, names)
+        done, cut = _jsonl_done(path, names) if fmt == "jsonl" else _csv_done(path, names)
+        if cut is not None:
+            with path.open("rb+") as handle:
+                handle.truncate(cut)
+    except OSError as exc:
+        raise UsageError(f"output: cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    return done
 
 
 def arrow_schema(with_legs: bool = False) -> Any:
@@ -72,118 +109,178 @@ def arrow_schema(with_legs: bool = False) -> Any:
     return pa.schema([(name, types[kind]) for name, kind in columns(with_legs).items()])
 
 
-# -- JSONL ------------------------------------------------------------------------------
-
-
-class _JsonlSink:
-    def __init__(self, path: Path, names: list[str]) -> None:
-        self.path = path
-        self._file: IO[str] | None = None
-
-    def write(self, row: dict[str, Any]) -> None:
-        if self._file is None:
-            self._file = self.path.open("a", encoding="utf-8")
-        self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-
-def _jsonl_ids(path: Path, names: list[str]) -> Counter[str]:
-    done: Counter[str] = Counter()
-    if not path.exists():
-        return done
-    _cut_partial_line(path)
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError:
-                raise UsageError(
-                    f"{path}: line {number} is not JSON; is it an output file?"
-                ) from None
-            if not isinstance(row, dict) or list(row) != names:
-                raise UsageError(_mismatch(path))
-            done[str(row["id"])] += 1
-    return done
-
-
-def _cut_partial_line(path: Path) -> None:
-    """Drop a last line without its newline: a row cut short when the writer died."""
-    with path.open("rb+") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        if size == 0:
-            return
-        handle.seek(size - 1)
-        if handle.read(1) == b"\n":
-            return
-        position = size
-        while position > 0:
-            step = min(65536, position)
-            handle.seek(position - step)
-            block = handle.read(step)
-            cut = block.rfind(b"\n")
-            if cut >= 0:
-                handle.truncate(position - step + cut + 1)
-                return
-            position -= step
-        handle.truncate(0)
+def _foreign(path: Path) -> str:
+    return (
+        f"output: {str(path)!r} is not an output of prin-guard grade (it does not start "
+        "with grade's columns); it was left as it is: give another output file"
+    )
 
 
 def _mismatch(path: Path) -> str:
     return (
-        f"{path} holds rows with other columns (written with or without --with-legs, or "
-        "not by prin-guard grade); give another output file"
+        f"output: {str(path)!r} holds rows with other columns (written with or without "
+        "--with-legs, by another version, or not by prin-guard grade); it was left as it "
+        "is: give another output file"
     )
+
+
+def _write_failed(path: Path, exc: BaseException) -> RunError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return RunError(f"output: cannot write {str(path)!r}: {reason}")
+
+
+# -- JSONL ------------------------------------------------------------------------------
+
+
+class _Appender:
+    """A file rows are appended to, opened at the first row."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.failed = False
+        self._file: IO[str] | None = None
+
+    def close(self) -> None:
+        if self._file is not None:
+            file, self._file = self._file, None
+            try:
+                file.close()
+            except OSError as exc:
+                if not self.failed:  # the write that failed said so already
+                    self.failed = True
+                    raise _write_failed(self.path, exc) from None
+
+
+class _JsonlSink(_Appender):
+    def write(self, row: dict[str, Any]) -> None:
+        try:
+            if self._file is None:
+                self._file = self.path.open("a", encoding="utf-8")
+            self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self._file.flush()
+        except OSError as exc:
+            self.failed = True
+            raise _write_failed(self.path, exc) from None
+
+
+def _jsonl_done(path: Path, names: list[str]) -> tuple[Lines, int | None]:
+    """The lines a JSONL output holds, and where a last row cut short starts."""
+    with path.open("rb") as handle:
+        head = handle.read(len(_JSONL_START))
+    if not head:
+        return {}, None
+    if head != _JSONL_START:
+        raise UsageError(_foreign(path))
+    done: Lines = {}
+    for record in records(path, "jsonl", keep=_NO_CAP):
+        assert record.data is not None  # nothing is too long to keep
+        try:
+            row = json.loads(record.data.decode("utf-8", errors="replace"))
+        except ValueError:
+            if not record.ended:  # a row cut short: grade's, since the file is
+                return done, record.start
+            raise UsageError(
+                f"output: {str(path)!r}: line {record.line} is not JSON; is it an output of "
+                "prin-guard grade?"
+            ) from None
+        if not isinstance(row, dict) or list(row) != names:
+            raise UsageError(_mismatch(path))
+        if not record.ended:
+            return done, record.start
+        done[int(row["line"])] = (str(row["id"]), row["input_sha"])
+    return done, None
 
 
 # -- CSV --------------------------------------------------------------------------------
 
 
-class _CsvSink:
+class _CsvSink(_Appender):
     def __init__(self, path: Path, names: list[str]) -> None:
-        self.path = path
+        super().__init__(path)
         self.names = names
-        self._file: IO[str] | None = None
         self._writer: Any = None
 
     def write(self, row: dict[str, Any]) -> None:
-        if self._file is None:
-            fresh = not self.path.exists() or self.path.stat().st_size == 0
-            self._file = self.path.open("a", encoding="utf-8", newline="")
-            self._writer = csv.writer(self._file)
-            if fresh:
-                self._writer.writerow(self.names)
-        self._writer.writerow([csv_value(name, row[name]) for name in self.names])
-        self._file.flush()
+        try:
+            if self._file is None:
+                fresh = not self.path.exists() or self.path.stat().st_size == 0
+                self._file = self.path.open("a", encoding="utf-8", newline="")
+                self._writer = csv.writer(self._file)
+                if fresh:
+                    self._writer.writerow(self.names)
+            self._writer.writerow([csv_value(name, row[name]) for name in self.names])
+            self._file.flush()
+        except OSError as exc:
+            self.failed = True
+            raise _write_failed(self.path, exc) from None
 
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+
+def _csv_header(names: list[str]) -> bytes:
+    return (",".join(names) + "\r\n").encode()
 
 
-def _csv_ids(path: Path, names: list[str]) -> Counter[str]:
-    done: Counter[str] = Counter()
-    if not path.exists() or path.stat().st_size == 0:
-        return done
-    _cut_partial_line(path)
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header is None:
-            return done
-        if header != names:
+def _csv_done(path: Path, names: list[str]) -> tuple[Lines, int | None]:
+    """The lines a CSV output holds, and where a last record cut short starts."""
+    header = _csv_header(names)
+    with path.open("rb") as handle:
+        head = handle.read(len(header))
+    if not head:
+        return {}, None
+    if head != header:
+        if len(head) < len(header) and header.startswith(head):
+            return {}, 0  # grade's header, cut short
+        if head.startswith(b"id,line,"):
             raise UsageError(_mismatch(path))
-        for record in reader:
-            if len(record) == len(names):
-                done[record[0]] += 1
-    return done
+        raise UsageError(_foreign(path))
+    done: Lines = {}
+    for record in records(path, "csv", len(header), None, 2, keep=_NO_CAP):
+        assert record.data is not None
+        if not record.ended:
+            return done, record.start
+        try:
+            item_id, line, sha = _leading_cells(record.data.decode("utf-8", errors="replace"))
+            done[int(line)] = (csv_text(item_id), sha or None)
+        except ValueError:
+            raise UsageError(
+                f"output: {str(path)!r}: the record on line {record.line} cannot be read; "
+                "is it an output of prin-guard grade?"
+            ) from None
+    return done, None
+
+
+def _leading_cells(text: str, count: int = 3) -> list[str]:
+    """The first ``count`` cells of a record ``csv.writer`` wrote (a cell is quoted when
+    it holds a comma, a quote or a line break, and its quotes are doubled); the rest of
+    the record, however long, is not parsed."""
+    cells: list[str] = []
+    at = 0
+    while len(cells) < count:
+        if text.startswith('"', at):
+            parts, at = [], at + 1
+            while True:
+                close = text.find('"', at)
+                if close < 0:
+                    raise ValueError("an unterminated quoted cell")
+                parts.append(text[at:close])
+                if not text.startswith('"', close + 1):
+                    break
+                parts.append('"')
+                at = close + 2
+            cells.append("".join(parts))
+            at = close + 1
+        else:
+            end = len(text)
+            for stop in (",", "\r", "\n"):
+                found = text.find(stop, at)
+                if found >= 0:
+                    end = min(end, found)
+            cells.append(text[at:end])
+            at = end
+        if len(cells) < count:
+            if not text.startswith(",", at):
+                raise ValueError("too few cells")
+            at += 1
+    return cells
 
 
 # -- Parquet ----------------------------------------------------------------------------
@@ -195,25 +292,38 @@ class _ParquetSink:
         self.journal = journal
         self.names = names
         self.schema = schema
-        self._journal = _JsonlSink(journal, names)
+        self._journal = _JsonlSink(journal)
 
     def write(self, row: dict[str, Any]) -> None:
         self._journal.write(row)
 
     def close(self) -> None:
-        """Write the Parquet file: its rows so far, then the journal's; drop the journal."""
+        """Write the Parquet file: its rows so far, then the journal's for lines it does
+        not hold; move it into place; drop the journal."""
         self._journal.close()
-        if not self.journal.exists():
-            return
+        if self._journal.failed or not self.journal.exists():
+            return  # a failed journal ends in a cut row: the next run drops it
         pa, pq = arrow("Parquet output")
         partial = self.path.with_name(self.path.name + ".writing")
-        with pq.ParquetWriter(partial, self.schema) as writer:
-            if self.path.exists():
-                for batch in pq.ParquetFile(self.path).iter_batches(batch_size=_BATCH):
-                    writer.write_table(pa.Table.from_batches([batch]).cast(self.schema))
-            for rows in _batches(self.journal):
-                writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
-        os.replace(partial, self.path)
+        try:
+            with pq.ParquetWriter(partial, self.schema) as writer:
+                lines: set[int] = set()
+                if self.path.exists():
+                    for batch in pq.ParquetFile(self.path).iter_batches(batch_size=_BATCH):
+                        table = pa.Table.from_batches([batch]).cast(self.schema)
+                        lines.update(table.column("line").to_pylist())
+                        writer.write_table(table)
+                for rows in _batches(self.journal):
+                    # a journal left by a run killed after its move is in the file already
+                    fresh = [row for row in rows if row["line"] not in lines]
+                    lines.update(row["line"] for row in fresh)
+                    if fresh:
+                        writer.write_table(pa.Table.from_pylist(fresh, schema=self.schema))
+            os.replace(partial, self.path)
+        except arrow_errors() as exc:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            raise _write_failed(self.path, exc) from None
         with contextlib.suppress(FileNotFoundError):
             self.journal.unlink()
 
@@ -231,13 +341,19 @@ def _batches(journal: Path) -> Iterator[list[dict[str, Any]]]:
         yield rows
 
 
-def _parquet_ids(path: Path, names: list[str]) -> Counter[str]:
-    done: Counter[str] = Counter()
-    if not path.exists():
-        return done
-    parquet = arrow("Parquet output")[1].ParquetFile(path)
-    if parquet.schema_arrow.names != names:
-        raise UsageError(_mismatch(path))
-    for batch in parquet.iter_batches(columns=["id"], batch_size=65536):
-        done.update(batch.column(0).to_pylist())
+def _parquet_done(path: Path, names: list[str]) -> Lines:
+    pq = arrow("Parquet output")[1]
+    try:
+        parquet = pq.ParquetFile(path)
+        if parquet.schema_arrow.names != names:
+            raise UsageError(_mismatch(path))
+        done: Lines = {}
+        for batch in parquet.iter_batches(columns=["id", "line", "input_sha"], batch_size=65536):
+            ids, lines, shas = (batch.column(n).to_pylist() for n in range(3))
+            done.update(zip(lines, zip(ids, shas, strict=True), strict=True))
+    except arrow_errors() as exc:
+        raise UnreadableOutputError(
+            f"output: {str(path)!r} is not a Parquet file prin-guard grade can read ({exc}); "
+            "it was left as it is: give another output file"
+        ) from None
     return done

@@ -9,10 +9,14 @@
       -> write Parquet files or JSONL files        one directory, a file per block
 
 The output directory holds the same rows as the local engine writes for the
-same input (in another order). Ray Data restarts an actor that dies and runs
-its batch again; with a shared Redis cache the legs that actor had already
-stored are read back, and single flight makes the legs other actors are asking
-wait for them, so a dead actor costs only the calls it had in flight.
+same input (in another order). Running again resumes as the local engine does:
+the driver reads which input lines the directory's files hold (each file must be
+one of grade's: anything else is refused, untouched) and the actors skip them.
+
+Ray Data restarts an actor that dies and runs its batch again; with a shared
+Redis cache the legs that actor had already stored are read back, and single
+flight makes the legs other actors are asking wait for them, so a dead actor
+costs only the calls it had in flight.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from typing import Any, Final
 from prin_guard._events import log
 from prin_guard._exceptions import UsageError
 from prin_guard.grade import GradeSummary, detect_format
-from prin_guard.grade._read import arrow, plan_chunks
-from prin_guard.grade._write import _cut_partial_line
+from prin_guard.grade._read import DEFAULT_MAX_ROW_BYTES, plan_chunks
+from prin_guard.grade._rows import Done
+from prin_guard.grade._write import UnreadableOutputError, resume_from
 from prin_guard.ray._worker import Grader, Tally, WorkerSpec, read_chunks
 
 __all__ = ["grade", "grade_dataset", "read_items"]
@@ -43,15 +48,22 @@ def _ray() -> Any:
     return importlib.import_module("ray")
 
 
-def read_items(input: str | Path, fmt: str | None = None, *, rows_per_chunk: int = 500) -> Any:
+def read_items(
+    input: str | Path,
+    fmt: str | None = None,
+    *,
+    rows_per_chunk: int = 500,
+    max_row_bytes: int = DEFAULT_MAX_ROW_BYTES,
+) -> Any:
     """A Ray Dataset of the input's rows (``line``, ``fields`` as JSON, or ``error``).
 
     The file is cut into chunks on the driver (one pass over it, no parsing);
     the workers read and parse the chunks, so ``input`` must be a path every
-    worker can read (the same machine, or a shared filesystem).
+    worker can read (the same machine, or a shared filesystem). A JSONL line or
+    CSV record longer than ``max_row_bytes`` is a bad row (streamed past).
     """
     ray = _ray()
-    chunks = plan_chunks(input, fmt, rows_per_chunk=rows_per_chunk)
+    chunks = plan_chunks(input, fmt, rows_per_chunk=rows_per_chunk, max_row_bytes=max_row_bytes)
     specs = [{"chunk": json.dumps(dataclasses.asdict(chunk))} for chunk in chunks]
     return ray.data.from_items(specs, override_num_blocks=max(len(specs), 1)).map_batches(
         read_chunks, batch_size=1, batch_format="pyarrow", num_cpus=0.25
@@ -65,10 +77,11 @@ def grade_dataset(
     actors: int = 2,
     batch_size: int = 256,
     num_cpus: float = 0.5,
-    done: frozenset[str] = frozenset(),
+    done: Done | None = None,
     tally: Any = None,
 ) -> Any:
-    """``rows`` (from :func:`read_items`) graded by a pool of ``actors`` actors."""
+    """``rows`` (from :func:`read_items`) graded by a pool of ``actors`` actors; the
+    input lines in ``done`` (line: the id and input hash of its row) are skipped."""
     ray = _ray()
     if not isinstance(actors, int) or actors < 1:
         raise UsageError(f"actors: must be a positive integer, got {actors!r}")
@@ -94,12 +107,13 @@ def grade(
     num_cpus: float = 0.5,
     rows_per_chunk: int = 500,
     address: str | None = None,
+    max_row_bytes: int = DEFAULT_MAX_ROW_BYTES,
 ) -> GradeSummary:
     """Grade ``input`` on Ray into the directory ``output`` (Parquet or JSONL files).
 
     Connects to the cluster at ``address`` (``ray.init(address=...)``; ``None``:
-    the one this process is connected to, else a local one). Items whose id is in
-    a file already in ``output`` are skipped, so running again resumes.
+    the one this process is connected to, else a local one). Input lines that have
+    a row in a file already in ``output`` are skipped, so running again resumes.
     """
     ray = _ray()
     if output_format not in OUTPUT_FORMATS:
@@ -110,16 +124,16 @@ def grade(
         raise UsageError(f"output: the Ray engine writes a directory; {str(out)!r} is a file")
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    done = _done_ids(out, output_format)
+    done = _done(out, output_format, with_legs=spec.with_legs)
     started = time.monotonic()
     tally = ray.remote(num_cpus=0)(Tally).remote()
     graded = grade_dataset(
-        read_items(input, input_format, rows_per_chunk=rows_per_chunk),
+        read_items(input, input_format, rows_per_chunk=rows_per_chunk, max_row_bytes=max_row_bytes),
         spec,
         actors=actors,
         batch_size=batch_size,
         num_cpus=num_cpus,
-        done=frozenset(done),
+        done=done,
         tally=tally,
     )
     interrupted = False
@@ -131,11 +145,13 @@ def grade(
     except KeyboardInterrupt:
         interrupted = True
     totals = ray.get(tally.totals.remote())
-    return GradeSummary(
+    summary = GradeSummary(
         output=str(out),
         engine="ray",
         items=totals["items"],
         skipped=totals["skipped"],
+        changed=totals["changed"],
+        changed_lines=totals["changed_lines"],
         invalid=totals["invalid"],
         judge_errors=totals["judge_errors"],
         flagged=totals["flagged"],
@@ -148,6 +164,9 @@ def grade(
         wall_seconds=round(time.monotonic() - started, 3),
         interrupted=interrupted,
     )
+    if summary.changed:
+        log().warning("grade_changed_rows", rows=summary.changed, lines=summary.changed_lines)
+    return summary
 
 
 def _jsonl_sink(path: str) -> Any:
@@ -166,15 +185,15 @@ def _jsonl_sink(path: str) -> Any:
     return JsonlDatasink(path)
 
 
-def _done_ids(out: Path, fmt: str) -> set[str]:
-    """The ids in the files already in ``out``. A file a killed run left unreadable
-    (a Parquet file without its footer) is renamed ``*.unreadable``: it held no row
-    any reader could use."""
-    done: set[str] = set()
+def _done(out: Path, fmt: str, *, with_legs: bool) -> Done:
+    """What the files already in ``out`` hold. A Parquet file a killed run left
+    unreadable (without its footer) is renamed ``*.unreadable``: it held no row any
+    reader could use; a file that is not one of grade's is refused."""
+    done: dict[int, tuple[str, str | None]] = {}
     for file in _files(out, fmt):
         try:
-            done.update(_ids_in(file, fmt))
-        except (OSError, ValueError) as exc:
+            done.update(resume_from(file, fmt, with_legs=with_legs))
+        except UnreadableOutputError as exc:
             log().warning("grade_unreadable_output", path=str(file), error=str(exc)[:200])
             with contextlib.suppress(OSError):
                 file.rename(file.with_name(file.name + ".unreadable"))
@@ -185,14 +204,3 @@ def _files(out: Path, fmt: str) -> Iterator[Path]:
     if not out.is_dir():
         return iter(())
     return iter(sorted(out.glob("*.parquet" if fmt == "parquet" else "*.jsonl")))
-
-
-def _ids_in(file: Path, fmt: str) -> list[str]:
-    if fmt == "parquet":
-        parquet = arrow("the Ray engine")[1].ParquetFile(file)
-        if parquet.schema_arrow.names[:1] != ["id"]:
-            raise ValueError("not an output file of prin-guard grade")
-        return [str(v) for v in parquet.read(columns=["id"]).column(0).to_pylist()]
-    _cut_partial_line(file)
-    with file.open(encoding="utf-8") as handle:
-        return [str(json.loads(line)["id"]) for line in handle if line.strip()]

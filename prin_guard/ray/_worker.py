@@ -3,33 +3,43 @@
 :class:`Grader` is the actor class of the pipeline's actor pool: it builds its
 :class:`~prin_guard.Guard` once (judge, options, the shared Redis cache with
 single flight, the shared rate limit) and turns each batch of input rows into
-output rows with the local engine's own functions, so both engines write the
-same rows. :class:`Tally` (one small actor) adds up what every actor did, for
-the run's summary.
+output rows with the local engine's own functions (``plan_row`` in ``grade/_rows.py``
+decides what each row needs, for both engines), so both engines write the same
+rows. :class:`Tally` (one small actor) adds up what every actor did, for the run's
+summary.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from prin_guard._exceptions import InvalidItemError
 from prin_guard._guard import Guard
-from prin_guard._models import Item, Verdict
-from prin_guard._options import GuardOptions
+from prin_guard._models import Verdict
 from prin_guard._ratelimit import RateLimit
-from prin_guard.cache import Cache, MemoryCache
-from prin_guard.grade import GradeStats, arrow_schema, invalid_row, verdict_row
-from prin_guard.grade._local import redis_connections
-from prin_guard.grade._read import Chunk, arrow, read_chunk
+from prin_guard._setup import GuardConfig
+from prin_guard.cache import Cache, MemoryCache, open_cache
+from prin_guard.grade import GradeStats, arrow_schema, check_gradable, verdict_row
+from prin_guard.grade._read import Chunk, RawRow, arrow, read_chunk
+from prin_guard.grade._rows import Done, RowPlan, plan_row
+from prin_guard.grade._summary import MAX_CHANGED_LINES
 
 __all__ = ["INPUT_COLUMNS", "Grader", "Tally", "WorkerSpec", "read_chunks"]
 
 INPUT_COLUMNS: Final = ("line", "fields", "error", "field", "item_id")
-_COUNTS: Final = ("items", "skipped", "invalid", "judge_errors", "flagged", "accepted", "decided")
+_COUNTS: Final = (
+    "items",
+    "skipped",
+    "changed",
+    "invalid",
+    "judge_errors",
+    "flagged",
+    "accepted",
+    "decided",
+)
 _USAGE: Final = ("prompt_tokens", "completion_tokens", "cost_usd")
 
 
@@ -37,10 +47,13 @@ _USAGE: Final = ("prompt_tokens", "completion_tokens", "cost_usd")
 class WorkerSpec:
     """What every actor builds its Guard from; sent to the actors once."""
 
-    judge: str | Callable[[], Any]
-    """A judge spec (``openai/gpt-4o-mini``, ``python:module:factory``, ...) or a
-    picklable function returning a judge (or a function of the prompt)."""
-    options: GuardOptions = field(default_factory=GuardOptions)
+    config: GuardConfig = field(default_factory=GuardConfig)
+    """Who judges and how: the same :class:`~prin_guard.GuardConfig` the command line
+    and the service read (an acceptance file travels in it as its content: the actors
+    need no shared file system)."""
+    judge: Callable[[], Any] | None = None
+    """A picklable function returning the judge (or a function of the prompt), in place
+    of ``config``'s judge spec."""
     redis_url: str | None = None
     """The shared cache (and single flight); without it each actor has its own memory
     cache, and a restarted actor judges its batch again."""
@@ -51,56 +64,27 @@ class WorkerSpec:
     """Judge calls in flight per actor."""
     rate_limit: RateLimit | None = None
     with_legs: bool = False
-    panel: tuple[str, ...] = ()
-    """Judge specs of a panel (instead of ``judge``)."""
-    tiers: tuple[tuple[str, ...], ...] = ()
-    """Judge specs per tier of a cascade (instead of ``judge``; needs ``acceptance``)."""
-    acceptance: str | None = None
-    """The acceptance file's JSON (the actors need no shared file system)."""
-    api_base: str | None = None
-    structured: str | None = None
-    max_tokens: int | None = None
 
-    def build_judge(self) -> Any:
-        if isinstance(self.judge, str):
-            return self._from_spec(self.judge)
-        return self.judge()
-
-    def _from_spec(self, spec: str) -> Any:
-        from prin_guard.judges import judge_from_spec
-
-        return judge_from_spec(
-            spec, api_base=self.api_base, structured=self.structured, max_tokens=self.max_tokens
+    def build_guard(self) -> Guard:
+        judges = None if self.judge is None else [[self.judge()]]
+        guard = self.config.build(
+            judges=judges,
+            cache=self.build_cache(),
+            concurrency=self.concurrency,
+            rate_limit=self.rate_limit,
         )
-
-    def guard_judges(self) -> dict[str, Any]:
-        """The Guard keywords that say who judges: judge (or a panel) or tiers, acceptance."""
-        from prin_guard._acceptance import Acceptance
-
-        acceptance = None if self.acceptance is None else Acceptance.from_json(self.acceptance)
-        if self.tiers:
-            levels: list[Any] = []
-            for level in self.tiers:
-                members = [self._from_spec(spec) for spec in level]
-                levels.append(members[0] if len(members) == 1 else members)
-            return {"tiers": levels, "acceptance": acceptance}
-        if self.panel:
-            return {
-                "judge": [self._from_spec(spec) for spec in self.panel],
-                "acceptance": acceptance,
-            }
-        return {"judge": self.build_judge(), "acceptance": acceptance}
+        check_gradable(guard)
+        return guard
 
     def build_cache(self) -> Cache:
-        if self.redis_url is None:
-            return MemoryCache()
-        from prin_guard.cache import RedisCache
-
-        return RedisCache.from_url(
-            self.redis_url,
-            namespace=self.namespace,
-            lock_ttl=self.lock_ttl,
-            max_connections=redis_connections(self.concurrency),
+        return (
+            open_cache(
+                self.redis_url or "memory",
+                namespace=self.namespace,
+                lock_ttl=self.lock_ttl,
+                concurrency=self.concurrency,
+            )
+            or MemoryCache()
         )
 
 
@@ -136,92 +120,65 @@ def read_chunks(batch: Any) -> Any:
     return arrow("the Ray engine")[0].Table.from_pylist(rows, schema=input_schema())
 
 
+def raw_row(record: Mapping[str, Any]) -> RawRow:
+    """An input row as :func:`read_chunks` made it, back as the reader's row."""
+    fields = record["fields"]
+    return RawRow(
+        record["line"],
+        None if fields is None else json.loads(fields),
+        record["error"],
+        record["field"],
+        record["item_id"],
+    )
+
+
 class Grader:
     """The pipeline's actor: one Guard per actor, one output row per input row."""
 
-    def __init__(self, spec: WorkerSpec, done: frozenset[str] = frozenset(), tally: Any = None):
+    def __init__(self, spec: WorkerSpec, done: Done | None = None, tally: Any = None):
         self.spec = spec
-        self.guard = Guard(
-            **spec.guard_judges(),
-            options=spec.options,
-            cache=spec.build_cache(),
-            concurrency=spec.concurrency,
-            rate_limit=spec.rate_limit,
-        )
-        self.done = done
+        self.guard = spec.build_guard()
+        self.done: Done = done if done is not None else {}
         self.tally = tally
         self.schema = arrow_schema(spec.with_legs)
         self.worker = f"{os.getpid()}-{id(self)}"
 
     async def __call__(self, batch: Any) -> Any:
-        rows: list[dict[str, Any] | None] = []
-        items: list[Item] = []
-        lines: list[int] = []
         stats = GradeStats()
-        for raw in batch.to_pylist():
-            item = self._item(raw, rows, stats)
-            if item is not None:
-                items.append(item)
-                lines.append(raw["line"])
-                rows.append(None)  # its verdict's row goes here
+        plans: list[RowPlan] = []
+        for record in batch.to_pylist():
+            plan = plan_row(
+                raw_row(record), self.done, self.guard.options, with_legs=self.spec.with_legs
+            )
+            if plan.item is None and plan.row is None:
+                stats.skip(plan.line, changed=plan.changed)
+            else:
+                plans.append(plan)
+        items = [plan.item for plan in plans if plan.item is not None]
         verdicts = iter(await self.guard.acheck_many(items))
-        line = iter(lines)
         out = []
-        for row in rows:
+        for plan in plans:
             verdict: Verdict | None = None
+            row = plan.row
             if row is None:
                 verdict = next(verdicts)
-                row = verdict_row(verdict, line=next(line), with_legs=self.spec.with_legs)
+                row = verdict_row(
+                    verdict,
+                    line=plan.line,
+                    input_sha=plan.input_sha,
+                    with_legs=self.spec.with_legs,
+                )
             stats.add(row, verdict)
             out.append(row)
         if self.tally is not None:
             self.tally.add.remote(_counts(stats), self.worker, self.guard.judge_calls)
         return arrow("the Ray engine")[0].Table.from_pylist(out, schema=self.schema)
 
-    def _item(
-        self, raw: dict[str, Any], rows: list[dict[str, Any] | None], stats: GradeStats
-    ) -> Item | None:
-        """The row's item; a bad row's output row goes into ``rows`` instead; None for
-        a row already in the output (counted as skipped)."""
-        line, with_legs = raw["line"], self.spec.with_legs
-        fallback = raw["item_id"] or f"line:{line}"
-        if raw["fields"] is None:
-            stats.skipped += fallback in self.done
-            if fallback not in self.done:
-                rows.append(
-                    invalid_row(
-                        line,
-                        raw["error"] or "unreadable row",
-                        item_id=raw["item_id"],
-                        field=raw["field"],
-                        with_legs=with_legs,
-                    )
-                )
-            return None
-        try:
-            item = Item.coerce(
-                json.loads(raw["fields"]),
-                max_chars=self.guard.max_chars,
-                max_candidates=self.guard.max_candidates,
-            )
-        except InvalidItemError as exc:
-            stats.skipped += fallback in self.done
-            if fallback not in self.done:
-                rows.append(
-                    invalid_row(
-                        line, str(exc), item_id=raw["item_id"], field=exc.field, with_legs=with_legs
-                    )
-                )
-            return None
-        if item.key in self.done:
-            stats.skipped += 1
-            return None
-        return item
-
 
 def _counts(stats: GradeStats) -> dict[str, Any]:
     counts: dict[str, Any] = {name: getattr(stats, name) for name in (*_COUNTS, *_USAGE)}
     counts["flags"] = dict(stats.flags)
+    counts["changed_lines"] = list(stats.changed_lines)
     return counts
 
 
@@ -236,6 +193,7 @@ class Tally:
     def __init__(self) -> None:
         self.counts: dict[str, Any] = dict.fromkeys((*_COUNTS, *_USAGE), 0)
         self.flags: dict[str, int] = {}
+        self.changed_lines: list[int] = []
         self.calls: dict[str, int] = {}
 
     def add(self, counts: dict[str, Any], worker: str, calls: int) -> None:
@@ -243,9 +201,16 @@ class Tally:
             if name == "flags":
                 for flag, n in value.items():
                     self.flags[flag] = self.flags.get(flag, 0) + n
+            elif name == "changed_lines":
+                self.changed_lines = sorted(self.changed_lines + value)[:MAX_CHANGED_LINES]
             else:
                 self.counts[name] += value
         self.calls[worker] = max(self.calls.get(worker, 0), calls)
 
     def totals(self) -> dict[str, Any]:
-        return {**self.counts, "flags": dict(self.flags), "judge_calls": sum(self.calls.values())}
+        return {
+            **self.counts,
+            "flags": dict(self.flags),
+            "changed_lines": tuple(self.changed_lines),
+            "judge_calls": sum(self.calls.values()),
+        }
