@@ -119,28 +119,30 @@ def test_check_with_a_panel_and_the_order_check(
 def test_check_with_an_acceptance_file_and_a_cascade(
     python_judge: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from prin_guard._acceptance import Acceptance, Rule, Tier
+    from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
 
     cheap, strong = "python:cli_test_judge:contradict", python_judge
     options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+    # of 200 tested items, the cheap tier accepted 100 and the strong one 50 of the rest
     tiers = tuple(
         Tier(
             judge={"kind": "function", "name": spec},
             options=options,
             rule=Rule(signal="prin", threshold=0.0),
-            asked=1.0,
-            accepted=0.5,
+            asked=asked,
+            accepted=accepted,
         )
-        for spec in (cheap, strong)
+        for spec, asked, accepted in ((cheap, 1.0, 0.5), (strong, 0.5, 0.25))
     )
     calibrated = Acceptance(
         alpha=0.1,
         delta=0.1,
-        n=50,
-        tested=50,
-        accepted=25,
+        n=300,
+        tested=200,
+        accepted=150,
         errors=1,
-        coverage=0.5,
+        coverage=0.75,
+        p_value=binomial_cdf(1, 150, 0.1),
         method="pareto_fixed_sequence",
         signals_tested=("prin",),
         tiers=tiers,
@@ -154,6 +156,13 @@ def test_check_with_an_acceptance_file_and_a_cascade(
     assert verdict["decision"]["accepted"] is True
     assert verdict["decision"]["tier"] == 1
     assert verdict["judge_calls"] == 4
+    # without --json, the decision is the last line: accepted or not, the rule, the
+    # score, the tier (issue 21 item 24)
+    assert main([*args[:-1], *cascade]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert (
+        printed[-1] == "Decision: accepted by the rule prin <= 0.0 (score 0, tier 1, 2 tiers asked)"
+    )
     # calibrated for two tiers: one judge alone is refused, naming the field
     assert main([*args, "--judge", strong, "--acceptance", "cascade.json"]) == 2
     assert "acceptance: calibrated for 2 tiers" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """The provider's rate limit: windows, tokens, the shared cooldown, and the call layer.
 
 Shared behaviour is tested against the real Redis at 127.0.0.1:6379, each test
-under a name of its own, so tests never see each other's windows.
+under a name of its own, so tests never see each other's windows. Waits are read from
+the limit's injected sleep (a minute asked for, never spent), not timed.
 """
 
 from __future__ import annotations
@@ -9,15 +10,22 @@ from __future__ import annotations
 import asyncio
 import pickle
 import socket
-import time
 import uuid
 from typing import Any
 
 import pytest
+from _helpers import free_port
 from structlog.testing import capture_logs
 
-from prin_guard import Guard, JudgeCaller, Retry, TransientJudgeError, UsageError
-from prin_guard._ratelimit import RateLimit
+from prin_guard import (
+    Guard,
+    JudgeCaller,
+    JudgeError,
+    RateLimit,
+    Retry,
+    TransientJudgeError,
+    UsageError,
+)
 from prin_guard.judges import FunctionJudge, JudgeResponse
 from prin_guard.models import Usage
 
@@ -38,14 +46,26 @@ def name() -> str:
     return f"test-{uuid.uuid4().hex[:12]}"
 
 
-async def _acquired_at(limit: RateLimit, n: int) -> list[float]:
-    started = time.monotonic()
+class Held(Exception):
+    """Raised by a holding :class:`Sleeps`: the limit made its caller wait."""
 
-    async def one() -> float:
-        await limit.acquire()
-        return time.monotonic() - started
 
-    return sorted(await asyncio.gather(*(one() for _ in range(n))))
+class Sleeps:
+    """RateLimit's injected sleep: records each wait the limit asks for.
+
+    With ``hold`` it stops the waiting caller there (raises :class:`Held`), so a test
+    sees a wait of a minute asked for without spending it; otherwise it really sleeps.
+    """
+
+    def __init__(self, *, hold: bool = False) -> None:
+        self.delays: list[float] = []
+        self.hold = hold
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+        if self.hold:
+            raise Held(seconds)
+        await asyncio.sleep(seconds)
 
 
 # -- spelling ---------------------------------------------------------------------------
@@ -81,32 +101,48 @@ def test_a_rate_limit_travels_to_another_process_as_its_configuration(name: str)
 
 
 async def test_calls_beyond_the_window_wait_for_a_free_slot() -> None:
-    limit = RateLimit("10/second")
-    await limit.cooldown()  # builds the storage: its imports are not what is measured
-    times = await _acquired_at(limit, 12)
-    assert times[9] - times[0] < 0.3  # the first ten go at once
-    assert times[10] - times[0] >= 0.8  # the eleventh waits for the first to leave
-    assert limit.waited > 0.8
+    sleeps = Sleeps(hold=True)
+    limit = RateLimit("10/minute", sleep=sleeps)
+    for _ in range(10):
+        await limit.acquire()
+    assert sleeps.delays == []  # the first ten go at once
+    with pytest.raises(Held):
+        await limit.acquire()
+    [wait] = sleeps.delays  # the eleventh waits for the first to leave the window
+    assert 30 < wait <= 60
+    # In a window of a second, waited out for real: the third call goes once a slot is free.
+    sleeps = Sleeps()
+    limit = RateLimit("2/second", sleep=sleeps)
+    for _ in range(3):
+        await limit.acquire()
+    assert sleeps.delays
+    assert all(0 < wait <= 1 for wait in sleeps.delays)
 
 
 async def test_a_token_limit_holds_new_calls_once_the_window_is_spent() -> None:
-    limit = RateLimit(tokens="100/second")
+    sleeps = Sleeps(hold=True)
+    limit = RateLimit(tokens="100/minute", sleep=sleeps)
+    await limit.acquire()
+    await limit.record(None)  # unknown usage counts nothing
     await limit.acquire()
     await limit.record(Usage(prompt_tokens=90, completion_tokens=10))
-    started = time.monotonic()
-    await limit.acquire()
-    assert time.monotonic() - started >= 0.05  # waited for the window to reset
-    await limit.record(None)  # unknown usage counts nothing
+    assert sleeps.delays == []
+    with pytest.raises(Held):
+        await limit.acquire()
+    [wait] = sleeps.delays  # until the window resets
+    assert 30 < wait <= 60
 
 
 async def test_a_back_off_holds_every_caller_and_takes_the_longest() -> None:
-    limit = RateLimit("100/second")
-    await limit.back_off(0.4)
-    await limit.back_off(0.1)  # a shorter one does not shorten it
-    assert 0.3 < await limit.cooldown() <= 0.4
-    started = time.monotonic()
-    await limit.acquire()
-    assert time.monotonic() - started >= 0.3
+    sleeps = Sleeps(hold=True)
+    limit = RateLimit("100/second", sleep=sleeps)
+    await limit.back_off(40)
+    await limit.back_off(10)  # a shorter one does not shorten it
+    assert 30 < await limit.cooldown() <= 40
+    with pytest.raises(Held):
+        await limit.acquire()
+    [wait] = sleeps.delays
+    assert 30 < wait <= 40
     assert limit.back_offs == 2
 
 
@@ -114,55 +150,61 @@ async def test_a_back_off_holds_every_caller_and_takes_the_longest() -> None:
 
 
 async def test_two_limits_with_one_name_share_one_window(redis_url: str, name: str) -> None:
-    first = RateLimit("5/second", redis_url=redis_url, name=name)
-    second = RateLimit("5/second", redis_url=redis_url, name=name)
-    other = RateLimit("5/second", redis_url=redis_url, name=name + "-other")
-    await _acquired_at(first, 5)
-    started = time.monotonic()
+    sleeps = Sleeps(hold=True)
+    first = RateLimit("5/minute", redis_url=redis_url, name=name, sleep=sleeps)
+    second = RateLimit("5/minute", redis_url=redis_url, name=name, sleep=sleeps)
+    other = RateLimit("5/minute", redis_url=redis_url, name=name + "-other", sleep=sleeps)
+    for _ in range(5):
+        await first.acquire()
     await other.acquire()  # another name: its own window
-    assert time.monotonic() - started < 0.3
-    await second.acquire()  # the same name: waits for the first's calls to leave
-    assert time.monotonic() - started >= 0.6
+    assert sleeps.delays == []
+    with pytest.raises(Held):
+        await second.acquire()  # the same name: waits for the first's calls to leave
+    [wait] = sleeps.delays
+    assert 30 < wait <= 60
     for limit in (first, second, other):
         await limit.aclose()
 
 
 async def test_a_back_off_in_one_process_holds_the_others(redis_url: str, name: str) -> None:
+    sleeps = Sleeps(hold=True)
     told = RateLimit("100/second", redis_url=redis_url, name=name)
-    other = RateLimit("100/second", redis_url=redis_url, name=name)
-    await told.back_off(0.5)
-    await told.back_off(0.1)
-    assert 0.35 < await other.cooldown() <= 0.5
-    started = time.monotonic()
-    await other.acquire()
-    assert time.monotonic() - started >= 0.35
+    other = RateLimit("100/second", redis_url=redis_url, name=name, sleep=sleeps)
+    await told.back_off(40)
+    await told.back_off(10)
+    assert 30 < await other.cooldown() <= 40
+    with pytest.raises(Held):
+        await other.acquire()
+    [wait] = sleeps.delays
+    assert 30 < wait <= 40
     await told.aclose()
     await other.aclose()
 
 
 async def test_the_shared_token_window_counts_every_process(redis_url: str, name: str) -> None:
-    first = RateLimit(tokens="50/second", redis_url=redis_url, name=name)
-    second = RateLimit(tokens="50/second", redis_url=redis_url, name=name)
+    sleeps = Sleeps(hold=True)
+    first = RateLimit(tokens="50/minute", redis_url=redis_url, name=name, sleep=sleeps)
+    second = RateLimit(tokens="50/minute", redis_url=redis_url, name=name, sleep=sleeps)
     await first.acquire()
     await first.record(Usage(prompt_tokens=60))
-    started = time.monotonic()
-    await second.acquire()
-    assert time.monotonic() - started >= 0.05
+    with pytest.raises(Held):
+        await second.acquire()
+    [wait] = sleeps.delays
+    assert 30 < wait <= 60
     await first.aclose()
     await second.aclose()
 
 
 async def test_an_unreachable_redis_fails_open_with_one_warning() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]  # nothing listens here once closed
-    limit = RateLimit("1/minute", redis_url=f"redis://127.0.0.1:{port}/0", name="down")
+    sleeps = Sleeps(hold=True)
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    limit = RateLimit("1/minute", redis_url=url, name="down", sleep=sleeps)
     with capture_logs() as logs:
-        started = time.monotonic()
         for _ in range(3):
-            await limit.acquire()
-        await limit.back_off(1.0)
-    assert time.monotonic() - started < 5
+            await limit.acquire()  # a working limit would hold the second
+        await limit.back_off(60)
+        await limit.acquire()
+    assert sleeps.delays == []
     warnings = [e for e in logs if e["event"] == "rate_limit_unavailable"]
     assert len(warnings) == 1
 
@@ -171,18 +213,17 @@ async def test_an_unreachable_redis_fails_open_with_one_warning() -> None:
 
 
 async def test_the_caller_waits_for_the_limit_before_each_judge_call() -> None:
-    limit = RateLimit("4/second")
+    sleeps = Sleeps(hold=True)
+    limit = RateLimit("4/minute", sleep=sleeps)
     caller = JudgeCaller(lambda prompt: "Answer: A", cache=None, rate_limit=limit)
-    guard = Guard(caller)
-    started = time.monotonic()
     items = [{"question": f"q{i}?", "candidates": ["a", "b"]} for i in range(3)]
-    await guard.acheck_many(items)  # six calls, four a second
-    assert time.monotonic() - started >= 0.8
-    assert caller.calls == 6
+    await Guard(caller).acheck_many(items)  # six legs, four calls a minute
+    assert caller.calls == 4
+    assert len(sleeps.delays) == 2  # the fifth and sixth were held before the judge
 
 
 class _SlowDown:
-    """Says "429, retry after 0.4 s" once, then answers; reports usage."""
+    """Says "429, retry after 40 s" once, then answers; reports usage."""
 
     def __init__(self) -> None:
         self.calls = 0
@@ -193,34 +234,35 @@ class _SlowDown:
     async def complete(self, messages: Any, *, labels: Any = ()) -> JudgeResponse:
         self.calls += 1
         if self.calls == 1:
-            raise TransientJudgeError("rate limited", retry_after=0.4)
+            raise TransientJudgeError("rate limited", retry_after=40)
         return JudgeResponse(text="Answer: A", usage=Usage(prompt_tokens=7, completion_tokens=3))
 
 
 async def test_a_providers_retry_after_becomes_everyones_cooldown(
     redis_url: str, name: str
 ) -> None:
-    mine = RateLimit("100/second", tokens="1000/minute", redis_url=redis_url, name=name)
     theirs = RateLimit("100/second", redis_url=redis_url, name=name)
+    seen: list[float] = []  # the cooldown another process saw while this one was held
+
+    async def held(seconds: float) -> None:
+        seen.append(await theirs.cooldown())
+        raise Held(seconds)
+
+    mine = RateLimit("100/second", tokens="1000/minute", redis_url=redis_url, name=name, sleep=held)
     judge = _SlowDown()
 
     async def no_wait(_: float) -> None:
         return None
 
     caller = JudgeCaller(judge, cache=None, rate_limit=mine, retry=Retry(sleep=no_wait))
-    started = time.monotonic()
-    task = asyncio.create_task(Guard(caller).acheck({"question": "q?", "candidates": ["a", "b"]}))
-    seen = 0.0  # the longest cooldown another process saw while the guard worked
-    while not task.done():
-        seen = max(seen, await theirs.cooldown())
-        await asyncio.sleep(0.02)
-    verdict = await task
-    assert verdict.direct is not None and verdict.direct.raw_text == "Answer: A"
+    with pytest.raises(JudgeError) as caught:
+        await Guard(caller).acheck({"question": "q?", "candidates": ["a", "b"]})
     assert mine.back_offs == 1
-    assert 0.2 < seen <= 0.4
-    # the retry waited out the shared cooldown (the Retry's own sleep does not wait here)
-    assert time.monotonic() - started >= 0.35
-    assert mine.waited >= 0.35
+    # The retry was held by the shared cooldown (the Retry's own sleep does not wait
+    # here), and the other process saw that cooldown meanwhile.
+    assert isinstance(caught.value.__cause__, Held)
+    assert seen
+    assert all(30 < cooldown <= 40 for cooldown in seen)
     await mine.aclose()
     await theirs.aclose()
 
@@ -241,7 +283,8 @@ def test_guard_passes_its_rate_limit_to_its_caller() -> None:
 def test_an_evaluation_asks_its_judge_within_the_rate_limit(tmp_path: Any) -> None:
     from prin_guard import eval as evaluation
 
-    limit = RateLimit("3/second")
+    sleeps = Sleeps(hold=True)
+    limit = RateLimit("3/minute", sleep=sleeps)
     run = evaluation.run(
         FunctionJudge(lambda prompt: "Answer: A"),
         "mathqa",
@@ -254,24 +297,34 @@ def test_an_evaluation_asks_its_judge_within_the_rate_limit(tmp_path: Any) -> No
         progress=False,
         rate_limit=limit,
     )
-    assert run.summary.cost is not None
-    calls = run.summary.cost.judge_calls
-    assert calls >= 4
-    assert limit.waited >= (calls - 3) // 3 * 0.9  # every call past the first three waited
+    # Two items, two legs each: the fourth call is held (and fails that item's verdict).
+    [wait] = sleeps.delays
+    assert 30 < wait <= 60
+    assert run.summary.items_judged == 1
 
 
-def test_the_server_builds_the_provider_limit_from_its_settings() -> None:
-    from prin_guard.server._config import ServerConfig
-    from prin_guard.server._state import _provider_rate_limit
+async def test_the_server_builds_the_provider_limit_from_its_settings() -> None:
+    pytest.importorskip("fastapi")
+    from prin_guard.judges import ScriptedJudge
+    from prin_guard.server import ServerConfig, create_app
 
-    assert _provider_rate_limit(ServerConfig()) is None
-    config = ServerConfig(
-        judge="openai/gpt-4o-mini",
-        redis_url=REDIS,
-        provider_rate_limit="500/minute",
-        provider_token_limit="200000/minute",
+    async def started_limit(config: ServerConfig) -> RateLimit | None:
+        app = create_app(config, judge=ScriptedJudge(), cache=None)
+        async with app.router.lifespan_context(app):
+            caller = app.state.prin_guard.caller
+            assert caller is not None
+            return caller.rate_limit
+
+    assert await started_limit(ServerConfig(allow_no_auth=True)) is None
+    limit = await started_limit(
+        ServerConfig(
+            judge="openai/gpt-4o-mini",
+            redis_url=REDIS,
+            provider_rate_limit="500/minute",
+            provider_token_limit="200000/minute",
+            allow_no_auth=True,
+        )
     )
-    limit = _provider_rate_limit(config)
     assert limit is not None and limit.shared and limit.name == "openai/gpt-4o-mini"
     assert repr(limit).startswith("RateLimit(calls='500/minute', tokens='200000/minute'")
     with pytest.raises(ValueError, match="not a rate"):

@@ -1,17 +1,18 @@
 """Per-API-key rate limits and daily budgets of the HTTP service, over real HTTP.
 
-The helpers (a real uvicorn server on a free loopback port, a redis-server of the
-test's own) are tests/test_server.py's.
+The helpers that serve the app under a real uvicorn server on a free loopback port are
+tests/test_server.py's; a redis-server of the test's own is conftest.py's fixture.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import logging
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import httpx
@@ -21,13 +22,13 @@ pytest.importorskip("fastapi")
 pytest.importorskip("limits")
 
 import redis
+from _helpers import HANG, RedisServer
 from server_judges import rule, scripted
 from test_server import (
     AUTH,
     ITEM,
     KEY,
     OTHER_KEY,
-    RedisServer,
     config,
     metrics_of,
     service,
@@ -35,22 +36,11 @@ from test_server import (
 )
 
 from prin_guard import MemoryCache, UsageError
-from prin_guard.judges import ScriptedJudge, Usage
-from prin_guard.server import create_app, load_config
+from prin_guard.judges import JudgeResponse, Message, ScriptedJudge, Usage
+from prin_guard.server import ServerConfig, create_app, load_config
 from prin_guard.server._limits import key_identity
 
 OTHER = {"Authorization": f"Bearer {OTHER_KEY}"}
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not on PATH")
-    server = RedisServer(tmp_path)
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def item(n: int) -> dict[str, Any]:
@@ -69,6 +59,7 @@ def assert_refused(response: httpx.Response, kind: str, most: int) -> int:
     return retry_after
 
 
+@pytest.mark.server
 def test_limits_are_off_by_default() -> None:
     app = create_app(config(), judge=scripted(), cache=MemoryCache())
     with serving(app) as client:
@@ -80,6 +71,7 @@ def test_limits_are_off_by_default() -> None:
     assert samples['prin_guard_limited_requests_total{reason="budget_exhausted"}'] == 0
 
 
+@pytest.mark.server
 def test_a_key_over_its_rate_gets_429_and_other_keys_do_not() -> None:
     with service(rate_limit="3/minute") as client:
         for n in range(3):
@@ -104,6 +96,7 @@ def test_a_key_over_its_rate_gets_429_and_other_keys_do_not() -> None:
     assert samples['prin_guard_limited_requests_total{reason="rate_limited"}'] == 3
 
 
+@pytest.mark.server
 def test_two_workers_share_the_rate_through_redis(redis_server: RedisServer) -> None:
     settings = {
         "redis_url": redis_server.url,
@@ -134,7 +127,14 @@ def test_two_workers_share_the_rate_through_redis(redis_server: RedisServer) -> 
     store.close()
 
 
-@pytest.mark.parametrize("shared", [False, True], ids=["memory", "redis"])
+@pytest.mark.server
+@pytest.mark.parametrize(
+    "shared",
+    [
+        pytest.param(False, id="memory"),
+        pytest.param(True, id="redis", marks=pytest.mark.redis_server),  # asked for below
+    ],
+)
 def test_a_key_that_spent_its_daily_budget_gets_429(
     shared: bool, request: pytest.FixtureRequest
 ) -> None:
@@ -149,21 +149,24 @@ def test_a_key_that_spent_its_daily_budget_gets_429(
         # with Redis the two workers share the spending; in memory use one worker
         clients = (first, second) if shared else (first, first)
         n = 0
-        while spent < 0.05:
+        while True:
             client = clients[n % 2]
             response = client.post("/v1/verdicts", json={"item": item(n)}, headers=AUTH)
+            if response.status_code == 429:
+                break
             assert response.status_code == 200, response.text
             cost = response.json()["verdict"]["usage"]["cost_usd"]
-            assert cost > 0
+            assert cost == pytest.approx(0.02)  # two legs
             spent += cost
             n += 1
-        # spending reached the budget (the last request overshot it by its own cost)
-        refused = clients[n % 2].post("/v1/verdicts", json={"item": item(n)}, headers=AUTH)
+        # refused before passing the budget: the next verdict (0.02, as the key's
+        # verdicts cost) would have made it 0.06
+        assert spent == pytest.approx(0.04)
         now = dt.datetime.now(dt.UTC)
         midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
-        retry_after = assert_refused(refused, "budget_exhausted", 86400)
+        retry_after = assert_refused(response, "budget_exhausted", 86400)
         assert abs(retry_after - (midnight - now).total_seconds()) < 5
-        assert "daily_budget_usd" in refused.json()["error"]["message"]
+        assert "daily_budget_usd" in response.json()["error"]["message"]
         assert_refused(
             clients[(n + 1) % 2].post("/v1/verdicts", json={"items": [ITEM]}, headers=AUTH),
             "budget_exhausted",
@@ -180,11 +183,16 @@ def test_a_key_that_spent_its_daily_budget_gets_429(
         assert sorted(names) == sorted(
             f"prin_guard:spend:budget:{key_identity(key)}:{day}" for key in (KEY, OTHER_KEY)
         )
-        assert float(store.get(names[0]) or 0) > 0
-        assert 0 < store.ttl(names[0]) <= 2 * 86400
+        mine = f"prin_guard:spend:budget:{key_identity(KEY)}:{day}"
+        account = cast("dict[str, str]", store.hgetall(mine))
+        assert float(account["spent"]) == pytest.approx(0.04)
+        assert float(account["reserved"]) == pytest.approx(0.0, abs=1e-9)
+        assert (account["judged"], float(account["judged_cost"])) == ("2", pytest.approx(0.04))
+        assert 0 < store.ttl(mine) <= 2 * 86400
         store.close()
 
 
+@pytest.mark.server
 @pytest.mark.parametrize(
     "limits",
     [{"rate_limit": "1/minute"}, {"rate_limit": "1/minute", "daily_budget_usd": 1.0}],
@@ -220,3 +228,219 @@ def test_limit_settings_from_the_environment() -> None:
     ):
         with pytest.raises(UsageError, match=variable):
             load_config(environ={"PRIN_GUARD_API_KEYS": KEY, variable: value})
+
+
+# -- hardening, second round (issue 21) -----------------------------------------------
+
+
+class PricedJudge:
+    """The `rule` judge after ``delay`` seconds, every call costing ``cost`` USD."""
+
+    def __init__(self, *, cost: float, delay: float = 0.0, name: str = "priced") -> None:
+        self.cost, self.delay, self.name = cost, delay, name
+        self.calls = 0
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "priced", "name": self.name}
+
+    async def complete(self, messages: Sequence[Message], *, labels: Sequence[str] = ()) -> Any:
+        await asyncio.sleep(self.delay)
+        self.calls += 1
+        reply = rule(str(messages[-1]["content"]))
+        assert isinstance(reply, str)
+        return JudgeResponse(text=reply, usage=Usage(cost_usd=self.cost))
+
+
+def post_all(client: httpx.Client, bodies: list[dict[str, Any]], key: str = KEY) -> list[Any]:
+    """Every body at once (a connection each), the responses in order."""
+    base = str(client.base_url)
+
+    def post(body: dict[str, Any]) -> httpx.Response:
+        with httpx.Client(base_url=base, timeout=30) as own:
+            return own.post("/v1/verdicts", json=body, headers={"Authorization": f"Bearer {key}"})
+
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        return list(pool.map(post, bodies))
+
+
+def batch_cost(response: httpx.Response) -> float:
+    return float(sum(v["usage"]["cost_usd"] or 0 for v in response.json()["verdicts"]))
+
+
+@pytest.mark.server
+@pytest.mark.parametrize(
+    "shared",
+    [
+        pytest.param(False, id="memory"),
+        pytest.param(True, id="redis", marks=pytest.mark.redis_server),
+    ],
+)
+@pytest.mark.parametrize("estimate", [0.002, None], ids=["estimated", "learned"])
+def test_concurrent_batches_cannot_overrun_the_daily_budget(
+    shared: bool, estimate: float | None, request: pytest.FixtureRequest
+) -> None:
+    """Item 12: 100 concurrent batches of 10 against a 0.01 USD budget all passed (200x).
+
+    Each verdict costs 0.002 (two legs of 0.001); 12 batches of 2 (0.004 each) at once
+    against 0.01. With the cost estimated, two batches fit (0.008) and the rest are
+    refused; learned, the key's first batch runs alone (its cost unknown), then two fit.
+    """
+    settings: dict[str, Any] = {"daily_budget_usd": 0.01, "estimated_cost_usd": estimate}
+    if shared:
+        server: RedisServer = request.getfixturevalue("redis_server")
+        settings.update(redis_url=server.url, redis_namespace="overrun")
+    judge = PricedJudge(cost=0.001, delay=0.3)
+    apps = [create_app(config(**settings), judge=judge, cache=MemoryCache()) for _ in range(2)]
+    with serving(apps[0]) as first, serving(apps[1]) as second:
+        spent = 0.0
+        for round_ in range(3):
+            bodies = [{"items": [item(100 * round_ + 2 * n), item(100 * round_ + 2 * n + 1)]}
+                      for n in range(12)]  # fmt: skip
+            half = len(bodies) // 2
+            with ThreadPoolExecutor(2) as pool:
+                answered = [
+                    *pool.submit(post_all, first, bodies[:half]).result(),
+                    *pool.submit(post_all, second if shared else first, bodies[half:]).result(),
+                ]
+            passed = [r for r in answered if r.status_code == 200]
+            for refused in answered:
+                if refused.status_code != 200:
+                    assert_refused(refused, "budget_exhausted", 86400)
+            spent += sum(batch_cost(r) for r in passed)
+    assert spent <= 0.01 + 1e-9
+    assert spent == pytest.approx(0.008)
+    assert judge.calls * 0.001 == pytest.approx(spent)
+
+
+@pytest.mark.server
+def test_requests_that_time_out_or_leave_are_charged_what_they_started() -> None:
+    """Item 12: requests that disconnect or time out started judge calls and paid nothing.
+
+    Each verdict is estimated at 0.01 of a 0.03 budget; the judge never answers. Two
+    requests time out and one client leaves: each is charged its 0.01, and the key is
+    then out of budget (before, it was charged nothing and never ran out).
+    """
+
+    class Stuck(PricedJudge):
+        async def complete(self, messages: Sequence[Message], *, labels: Sequence[str] = ()) -> Any:
+            await asyncio.sleep(3600)
+
+    settings = {"daily_budget_usd": 0.03, "estimated_cost_usd": 0.01, "request_timeout": 0.3}
+    app = create_app(config(**settings), judge=Stuck(cost=0.01), cache=MemoryCache())
+    with serving(app) as client:
+        timed_out = [
+            client.post("/v1/verdicts", json={"item": item(n)}, headers=AUTH) for n in range(2)
+        ]
+        with (
+            httpx.Client(base_url=str(client.base_url), timeout=0.2) as impatient,
+            pytest.raises(httpx.ReadTimeout),
+        ):
+            impatient.post("/v1/verdicts", json={"item": item(9)}, headers=AUTH)
+        deadline = time.monotonic() + HANG
+        while True:
+            # until the one that left is settled (in the background): its reservation
+            # holds the rest of the budget meanwhile ("retry when they are done")
+            refused = client.post("/v1/verdicts", json={"item": item(10)}, headers=AUTH)
+            spent = refused.status_code == 429 and refused.headers["retry-after"] != "1"
+            if spent or time.monotonic() > deadline:
+                break
+            assert refused.status_code == 429, refused.text
+            time.sleep(0.05)
+        other = client.post("/v1/verdicts", json={"item": item(11)}, headers=OTHER)
+    assert [r.status_code for r in timed_out] == [504, 504]
+    assert_refused(refused, "budget_exhausted", 86400)
+    assert "spent its daily budget" in refused.json()["error"]["message"]
+    assert other.status_code == 504  # another key has its own budget
+
+
+@pytest.mark.server
+def test_answers_from_the_cache_cost_a_key_nothing() -> None:
+    """Item 18: a key was charged the cost of an answer it got from the cache."""
+    settings = {"daily_budget_usd": 0.05, "cache_scope": "shared"}
+    judge = PricedJudge(cost=0.01)
+    app = create_app(config(**settings), judge=judge, cache=MemoryCache())
+    with serving(app) as client:
+        assert client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH).status_code == 200
+        again = [
+            client.post("/v1/verdicts", json={"item": ITEM}, headers=key)
+            for key in [OTHER] * 5 + [AUTH] * 5
+        ]
+    for response in again:
+        assert response.status_code == 200, response.text
+        assert response.json()["verdict"]["cached"] is True
+    assert judge.calls == 2
+
+
+@pytest.mark.server
+def test_limits_with_redis_hung_fail_open_at_once_and_log_once(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Item 16: with Redis stopped (SIGSTOP) each request waited out Redis, and a 15 s
+    outage logged 4,237 limits_unavailable lines."""
+    caplog.set_level(logging.INFO)
+    settings = {"redis_url": redis_server.url, "rate_limit": "100/minute", "daily_budget_usd": 1.0}
+    judge = PricedJudge(cost=0.001)
+    with serving(create_app(config(**settings), judge=judge, cache=MemoryCache())) as client:
+        assert client.post("/v1/verdicts", json={"item": item(0)}, headers=AUTH).is_success
+        redis_server.pause()
+        try:
+            started = time.monotonic()
+            # the first request waits out Redis's timeout (2 s) once; the others do not
+            answers = [
+                client.post("/v1/verdicts", json={"item": item(n)}, headers=AUTH)
+                for n in range(1, 9)
+            ]
+            elapsed = time.monotonic() - started
+        finally:
+            redis_server.resume()
+        back = client.post("/v1/verdicts", json={"item": item(20)}, headers=AUTH)
+        while "limits_available" not in caplog.text and time.monotonic() - started < HANG:
+            back = client.post("/v1/verdicts", json={"item": item(21)}, headers=AUTH)
+            time.sleep(0.1)
+    assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+    assert back.status_code == 200
+    # before: two timeouts (admission, spending) of 2 s per request, 32 s for eight
+    assert elapsed < 12, elapsed
+    warnings = [r.getMessage() for r in caplog.records if "limits_unavailable" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert "limits_available" in caplog.text
+    assert KEY not in caplog.text
+
+
+def test_the_limits_outage_cools_down_probes_once_and_counts() -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from prin_guard.server._limits import COOLDOWN, _Outage
+
+    now = [100.0]
+    outage = _Outage(clock=lambda: now[0])
+    calls: list[str] = []
+
+    async def failing() -> str:
+        calls.append("failing")
+        raise RedisConnectionError("down")
+
+    async def working() -> str:
+        calls.append("working")
+        return "ok"
+
+    async def scenario() -> list[str]:
+        results = [await outage.guarded(failing, "open")]  # fails: cool-down starts
+        results += [await outage.guarded(working, "open") for _ in range(3)]  # skipped
+        now[0] += COOLDOWN
+        results.append(await outage.guarded(working, "open"))  # the probe: Redis is back
+        results.append(await outage.guarded(working, "open"))
+        return results
+
+    assert asyncio.run(scenario()) == ["open", "open", "open", "open", "ok", "ok"]
+    assert calls == ["failing", "working", "working"]
+
+
+def test_budget_settings() -> None:
+    loaded = load_config(
+        environ={"PRIN_GUARD_DAILY_BUDGET_USD": "2", "PRIN_GUARD_ESTIMATED_COST_USD": "0.003"}
+    )
+    assert (loaded.daily_budget_usd, loaded.estimated_cost_usd) == (2.0, 0.003)
+    assert ServerConfig().estimated_cost_usd is None
+    with pytest.raises(UsageError, match="estimated_cost_usd"):
+        load_config(environ={"PRIN_GUARD_ESTIMATED_COST_USD": "-1"})

@@ -192,6 +192,7 @@ def test_a_batch_makes_one_verdict_span_per_item(spans: InMemorySpanExporter) ->
         assert parent.attributes["prin_guard.item_id"] == call.attributes["prin_guard.item_id"]
 
 
+@pytest.mark.server
 def test_the_service_continues_the_callers_trace(spans: InMemorySpanExporter) -> None:
     pytest.importorskip("fastapi")
     from test_server import AUTH, KEY, service

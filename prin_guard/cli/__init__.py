@@ -23,7 +23,6 @@ from typing import Any
 from prin_guard.cli import _common
 from prin_guard.cli._calibrate import add_calibrate
 from prin_guard.cli._commands import add_check, add_eval, add_probe, cmd_report, cmd_serve
-from prin_guard.cli._common import guard_options as _options  # noqa: F401 (tests)
 from prin_guard.cli._grade import add_grade
 
 __all__ = ["main"]
@@ -62,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
         "serve",
         help="serve verdicts over HTTP (needs the 'server' extra)",
         description="Run prin-guard as an HTTP service (FastAPI on uvicorn): POST /v1/verdicts, "
-        "GET /healthz, GET /metrics, OpenAPI at /openapi.json and /docs. Settings come from "
+        "GET /healthz, GET /readyz, GET /metrics, the OpenAPI schema at /openapi.json. "
+        "Settings come from "
         "--config (TOML or JSON), then PRIN_GUARD_* variables, then these options.",
     )
     add_serve_arguments(srv)
@@ -72,7 +72,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    _common.configure_logging(args.verbose)
+    if args.command != "serve":  # serve hands logging to uvicorn (--log-level)
+        _common.configure_logging(args.verbose)
     from prin_guard._exceptions import PrinGuardError
 
     _common.use_stdout(sys.stdout)

@@ -23,7 +23,7 @@ _DESCRIPTION = (
 
 def add_calibrate(commands: Any) -> None:
     """Register ``calibrate`` on the command line's subparsers."""
-    from prin_guard._acceptance import SIGNALS
+    from prin_guard._decide import SIGNALS
 
     cal = commands.add_parser(
         "calibrate",
@@ -59,7 +59,16 @@ def add_calibrate(commands: Any) -> None:
         metavar="SHARE",
         help="keep this share of the items (seeded) out of calibration and report on them",
     )
-    cal.add_argument("--seed", type=int, default=0, help="seed of the hold-out and path splits")
+    cal.add_argument(
+        "--seed", type=int, default=0, help="seed of the hold-out, selection and path splits"
+    )
+    cal.add_argument(
+        "--selection-fraction",
+        type=float,
+        default=0.3,
+        help="--signal auto, one judge: share of the items kept apart to choose the signal; "
+        "the rest tests it (0.3)",
+    )
     cal.add_argument(
         "--start-coverage",
         type=float,
@@ -104,6 +113,29 @@ def _outcome(outcome: Any) -> dict[str, Any]:
     }
 
 
+def _fit(fit: Any, *, chosen: bool) -> dict[str, Any]:
+    """One signal's fixed-sequence test (one tier)."""
+    return {
+        "chosen": chosen,
+        "level": fit.level,
+        "threshold": fit.threshold,
+        "accepted": fit.accepted,
+        "errors": fit.errors,
+        "coverage": fit.accepted / max(fit.curve.total, 1),
+        "p_value": fit.p_value,
+    }
+
+
+def _score(score: Any, *, chosen: bool) -> dict[str, Any]:
+    """One signal compared on the items kept apart to choose the signal."""
+    return {
+        "chosen": chosen,
+        "items": score.items,
+        "certified_coverage": score.certified,
+        "auroc": score.auroc,
+    }
+
+
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from prin_guard._acceptance import Acceptance
     from prin_guard.calibrate import calibrate, evaluate, holdout_split, load_runs
@@ -134,6 +166,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         path_fraction=args.path_fraction,
         coverage_slack=args.coverage_slack,
         start_coverage=args.start_coverage,
+        selection_fraction=args.selection_fraction,
     )
     result.acceptance.save(args.out)
     held_out = None if held is None else evaluate(result.acceptance, held)
@@ -144,6 +177,21 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
             "out": args.out,
             "skipped_unknown_gold": data.skipped_unknown_gold,
         }
+        if result.fits:
+            payload["signals"] = {
+                name: _fit(fit, chosen=name == result.signal) for name, fit in result.fits.items()
+            }
+        if result.selection:
+            payload["selection"] = {
+                name: _score(score, chosen=name == result.signal)
+                for name, score in result.selection.items()
+            }
+        if result.path_signals:
+            rules = [tier.rule.signal for tier in result.acceptance.tiers]
+            payload["path_signals"] = [
+                {name: _score(score, chosen=name == rules[k]) for name, score in tier.items()}
+                for k, tier in enumerate(result.path_signals)
+            ]
         if held_out is not None:
             payload["holdout"] = _outcome(held_out)
         if result.tested is not None:

@@ -5,17 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prin_guard.cli._common import (
-    add_decision_options,
-    add_guard_options,
-    add_judge_options,
-    build_guard,
-    build_judge,
-    build_judges,
-    emit,
-    guard_options,
-    stdout,
-)
+from prin_guard._models import TASKS
+from prin_guard._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
+from prin_guard.cli._common import config_from_args, emit, stdout
 from prin_guard.cli._grade import add_rate_limit_options, rate_limit_from_args
 
 # -- commands ---------------------------------------------------------------------
@@ -25,23 +17,32 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from prin_guard import Item
     from prin_guard._terminal import print_verdict
 
-    options = guard_options(args)
+    config = config_from_args(args)
+    options = config.options
     # Validate before loading a model: a bad item fails in milliseconds.
+    given = {
+        "task": args.task,
+        "question": args.question,
+        "candidates": args.candidate,
+        "context": args.context,
+        "response": args.response,
+        "id": args.id,
+    }
     item = Item.coerce(
-        {
-            "question": args.question,
-            "candidates": args.candidate,
-            "context": args.context,
-            "id": args.id,
-        },
+        {name: value for name, value in given.items() if value is not None},
         max_chars=options.max_chars,
         max_candidates=options.max_candidates,
     )
-    verdict = build_guard(args, options).check(item)
+    verdict = config.build().check(item)
     if args.json:
         emit(verdict.model_dump_json(indent=2))
     else:
-        print_verdict(verdict, item.question, [c.text for c in item.candidates], stdout())
+        print_verdict(
+            verdict,
+            item.question or item.response or "",
+            [c.text for c in item.candidates],
+            stdout(),
+        )
     return 0
 
 
@@ -49,14 +50,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     import itertools
 
     from prin_guard._terminal import print_verdict
-    from prin_guard.eval import load_mathqa, sample_path
+    from prin_guard.datasets import load_mathqa, sample_path
 
-    options = guard_options(args)
+    config = config_from_args(args)
     records = list(itertools.islice(load_mathqa(sample_path("mathqa")), args.limit))
-    guard = build_guard(args, options)
+    guard = config.build()
+    judges = " + ".join(",".join(level) for level in config.levels())
     emit(
-        f"prin-guard demo: {len(records)} MathQA items, judge {args.judge}, "
-        f"template {options.template}. The bundled model is tiny and often wrong: "
+        f"prin-guard demo: {len(records)} MathQA items, judge {judges}, "
+        f"template {config.options.template}. The bundled model is tiny and often wrong: "
         "it shows the mechanics, not judging quality.\n"
     )
     flagged = 0
@@ -64,7 +66,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         verdict = guard.check(record.item)
         flagged += bool(verdict.flags)
         texts = [c.text for c in record.item.candidates]
-        print_verdict(verdict, record.item.question, texts, stdout())
+        print_verdict(verdict, record.item.question or "", texts, stdout())
         emit(f"Gold answer: {', '.join(record.gold)}\n" + "-" * 72)
     emit(f"{flagged} of {len(records)} verdicts flagged.")
     return 0
@@ -74,10 +76,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from prin_guard import eval as evaluation
     from prin_guard._terminal import print_eval_summary
 
-    mitigations = [] if args.mitigation == ["none"] else (args.mitigation or ["cot", "neg_exp"])
-    options = guard_options(args, mitigations=(), probe=None)
-    judge = build_judges(args)
-    generator = None if args.generator is None else build_judge(args, args.generator)
+    given = args.mitigations or []
+    mitigations = [] if given == ["none"] else (given or ["cot", "neg_exp"])
+    # The mitigations are what the runs compare, not one guard's option.
+    config = config_from_args(args, mitigations=())
+    options = config.options
+    (level,) = config.build_judges()
+    judge = level[0] if len(level) == 1 else level
+    generator = None if args.generator is None else config.build_judge(args.generator)
     result = evaluation.run(
         judge,
         args.dataset,
@@ -97,7 +103,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         generator=generator,
         out=args.out,
         name=args.name,
-        rate_limit=rate_limit_from_args(args, args.cache),
+        rate_limit=rate_limit_from_args(args, args.cache, config.judge),
     )
     print_eval_summary(result.summary.model_dump(mode="json"), stdout())
     emit(f"\nreport: {result.report}")
@@ -118,8 +124,9 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         position=args.position.replace("-", "_"),
         seed=args.seed,
     )
+    config = config_from_args(args)
     result = probing.run(
-        build_judge(args),
+        config.build_judge(config.judge),
         args.dataset,
         spec,
         types=types,
@@ -158,25 +165,40 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_check(commands: Any) -> None:
-    check = commands.add_parser("check", help="judge one question and its candidates")
-    check.add_argument("--question", required=True)
+    check = commands.add_parser(
+        "check",
+        help="judge one item: answer options, two responses, or a checklist",
+        description="Ask the judge both questions about one item and print the verdict. "
+        "--task choice (the default): a question and its answer options; pairwise: an "
+        "instruction (--question) and exactly two responses (--candidate twice); "
+        "checklist: a --response and the criteria (or claims, with --template claims and "
+        "the sources as --context) it is checked against.",
+    )
+    check.add_argument(
+        "--task",
+        choices=list(TASKS),
+        default="choice",
+        help="choice (default), pairwise or checklist",
+    )
+    check.add_argument("--question", help="the question, or the instruction (pairwise)")
     check.add_argument(
         "--candidate",
         action="append",
         required=True,
-        help="a candidate answer (repeat: at least two)",
+        help="an answer option, a response or a criterion (repeat)",
     )
-    check.add_argument("--context", help="material the judge needs (a passage, a rubric)")
+    check.add_argument("--response", help="checklist: the response under evaluation")
+    check.add_argument(
+        "--context", help="material the judge needs (a passage, a rubric, the sources)"
+    )
     check.add_argument("--id", help="an id for the item, shown in the verdict and the logs")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    add_guard_options(check)
-    add_decision_options(check)
+    add_arguments(check)
     check.set_defaults(run=_cmd_check)
 
     demo = commands.add_parser("demo", help="verdicts for a few real MathQA items")
     demo.add_argument("--limit", type=int, default=5, help="how many items (default 5)")
-    add_guard_options(demo)
-    add_decision_options(demo)
+    add_arguments(demo)
     demo.set_defaults(run=_cmd_demo)
 
 
@@ -185,9 +207,12 @@ def add_eval(commands: Any) -> None:
         "eval",
         help="measure a judge's PRIN, accuracy and flag quality on a benchmark",
         description="Run the PRIN paper's methods on a dataset and write items.jsonl, "
-        "summary.json, report.md and report.html. DATASET is a name (mathqa, aqua-rat, "
-        "commonsenseqa, mmlu, strategyqa, coinflip, gsm8k-solutions: the shipped sample, or "
-        "--path for the full original file) or a generic .jsonl file.",
+        "summary.json, report.md and report.html. DATASET is a name (multiple choice: "
+        "mathqa, aqua-rat, commonsenseqa, mmlu, strategyqa, coinflip, gsm8k-solutions; "
+        "pairwise: llmbar, mt-bench-human; checklist: expertqa-claims; the shipped sample, "
+        "or --path for the full original file) or a generic .jsonl file of one task. On "
+        "pairwise and checklist items, self-consistency and the paraphrase and options "
+        "analyses (multiple choice only) are skipped with a note.",
     )
     ev.add_argument("dataset", metavar="DATASET")
     ev.add_argument("--path", help="the full original dataset file (default: shipped sample)")
@@ -236,12 +261,15 @@ def add_eval(commands: Any) -> None:
     ev.add_argument("--out", help="run directory (default runs/<dataset>-<judge>-<time>)")
     ev.add_argument("--name", help="the run's name in reports")
     add_rate_limit_options(ev)
-    add_guard_options(
+    # every setting but escalation and probing (eval measures one judge, or a panel)
+    add_arguments(
         ev,
-        mitigation_help="mitigations to compare: every combination of those given is run "
-        "(default: cot and neg-exp, so none, cot, neg_exp, cot+neg_exp); 'none' for the "
-        "bare prompts only",
-        probe=False,
+        [n for n in SETTINGS if n not in ("tiers", "acceptance", "probe")],
+        help={
+            "mitigations": "mitigations to compare: every combination of those given is run "
+            "(default: cot and neg-exp, so none, cot, neg_exp, cot+neg_exp); 'none' for "
+            "the bare prompts only"
+        },
     )
     ev.set_defaults(run=_cmd_eval)
 
@@ -294,5 +322,5 @@ def add_probe(commands: Any) -> None:
     pr.add_argument("--concurrency", type=int, default=4)
     pr.add_argument("--cache", default="sqlite", help="as for eval")
     pr.add_argument("--out", help="run directory (default runs/probe-<dataset>-<time>)")
-    add_judge_options(pr)
+    add_arguments(pr, JUDGE_SETTINGS)
     pr.set_defaults(run=_cmd_probe)

@@ -9,13 +9,20 @@ through that caller; the judge under it counts and times every call.
 
 Synchronous function judges run on the worker's own bounded thread pool
 (``judge_threads``), set as the event loop's default executor at startup. A
-judge failure reaches the client as an error kind and the request id only; its
-text, scrubbed of secrets, goes to the log (``judge_failed``).
+judge failure reaches the client as an error kind and the request id only, for a
+single item, in a batch and for each panel member; its text, scrubbed of secrets,
+goes to the log (``judge_failed``).
+
+A request's judging runs in a task of its own: the request answers 504 at
+``request_timeout`` (and stops at once when its client leaves) while the judge's
+clean-up after cancellation finishes in the background; a judging cancelled under a
+request by something else is answered as a judge failure, never a 500. With a daily
+budget, each request reserves its estimated cost before judging and settles it with
+the actual cost after (``_limits``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -31,16 +38,17 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from prin_guard._events import add_secrets
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Flag, Item, Verdict, VerdictError
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
-from prin_guard.server._config import ServerConfig, provider_keys_from_env
-from prin_guard.server._limits import key_identity
+from prin_guard.server._config import ServerConfig
+from prin_guard.server._limits import Charge, Reservation, key_identity
 from prin_guard.server._logs import REQUEST_ID, event, install_log_filters
 from prin_guard.server._metrics import ServerMetrics
-from prin_guard.server._middleware import ApiKeys, GuardMiddleware, error_body
+from prin_guard.server._middleware import ApiKeys, GuardMiddleware, Receive, Scope, Send, error_body
 from prin_guard.server._schemas import (
     BatchVerdictResponse,
     ErrorResponse,
@@ -49,7 +57,6 @@ from prin_guard.server._schemas import (
     SingleVerdictResponse,
     VerdictRequest,
 )
-from prin_guard.server._scrub import Scrubber
 from prin_guard.server._state import (
     FROM_CONFIG,
     _Default,
@@ -88,14 +95,9 @@ def create_app(
     if judge is not None and not isinstance(judge, Judge):
         raise UsageError(f"judge: expected a Judge, got {type(judge).__name__}")
     install_log_filters()
+    add_secrets(config.secrets())  # scrubbed from every log line and response
     metrics = ServerMetrics()
-    state = _State(
-        config=config,
-        metrics=metrics,
-        judge=judge,
-        cache=cache,
-        scrub=Scrubber((*config.secrets(), *provider_keys_from_env())),
-    )
+    state = _State(config=config, metrics=metrics, judge=judge, cache=cache)
     keys = ApiKeys(key.get_secret_value() for key in config.api_keys)
 
     @asynccontextmanager
@@ -158,8 +160,10 @@ def create_app(
     async def verdicts(body: VerdictRequest, request: Request) -> Response:
         if not state.ready:
             return state.json(503, error_body("unavailable", "the service is starting"))
+        # Limits and cache scopes know a hash of the key, never the key (None: auth off).
+        identity = key_identity(ApiKeys.presented(request.headers.raw) if keys.enabled else None)
         try:
-            guard = state.guard(state.options(body.options))
+            guard = state.guard(state.options(body.options), identity)
         except UsageError as exc:
             # The request model checked each field; what is left (a check across
             # fields, the guard's own) names its field as "field: reason".
@@ -169,15 +173,15 @@ def create_app(
             else:
                 where, message = "options", f"options: {exc}"
             return state.json(422, error_body("invalid_request", message, field=where))
-        # Limits count a hash of the key, never the key (None: auth off, one identity).
-        identity = key_identity(ApiKeys.presented(request.headers.raw) if keys.enabled else None)
-        refused = await _admit(state, identity, body.items)
-        if refused is not None:
-            return refused
+        if body.items is not None and len(body.items) > config.max_batch:
+            return _batch_too_large(state, len(body.items))
+        admitted = await _admit(state, identity, 1 if body.items is None else len(body.items))
+        if isinstance(admitted, Response):
+            return admitted
         try:
             if body.items is not None:
-                return await _batch(state, guard, body.items, identity)
-            return await _single(state, guard, body.item, identity)
+                return await _batch(state, guard, body.items, admitted)
+            return await _single(state, guard, body.item, admitted)
         finally:
             metrics.sync_cache(state.live_cache())
 
@@ -271,9 +275,10 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, exc: Exception) -> Response:
-        event("error", "server_error", error=state.scrub(f"{type(exc).__name__}: {exc}"))
+        event("error", "server_error", error=f"{type(exc).__name__}: {exc}")
         return state.json(500, error_body("internal_error", "internal server error"))
 
+    app.add_middleware(_StartupErrorInOneLine, state=state)
     routes = frozenset(getattr(route, "path", "") for route in app.routes)
     open_paths = {"/healthz", "/readyz"}
     if config.metrics_open:
@@ -302,37 +307,95 @@ def create_app(
     return app
 
 
-async def _admit(state: _State, identity: str, items: list[Any] | None) -> Response | None:
-    """A 429 when the key is over its rate limit or daily budget; None to go on.
+class _StartupErrorInOneLine:
+    """A worker that cannot start because of its configuration (a judge that cannot be
+    built) says so in one line, as ``check`` does, instead of the 45-line traceback
+    that the lifespan's failure would print."""
 
-    A batch counts one hit per item. A batch over ``max_batch`` is left to its 413.
+    def __init__(self, app: Any, *, state: _State) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_short(message: Any) -> None:
+            error = self.state.start_error
+            if message["type"] == "lifespan.startup.failed" and error is not None:
+                message = {**message, "message": f"prin-guard: error: {error}"}
+            await send(message)
+
+        await self.app(scope, receive, send_short)
+
+
+async def _admit(state: _State, identity: str, items: int) -> Response | Reservation:
+    """A 429 when the key is over its rate limit or daily budget; else its reservation.
+
+    A batch counts one hit per item, and reserves the budget of each.
     """
-    if state.limits is None or (items is not None and len(items) > state.config.max_batch):
-        return None
-    refused = await state.limits.admit(identity, 1 if items is None else len(items))
-    if refused is None:
-        return None
-    state.metrics.limited.labels(refused.kind).inc()
+    if state.limits is None:
+        return Reservation(None, 0.0, items)
+    admitted = await state.limits.admit(identity, items)
+    if isinstance(admitted, Reservation):
+        return admitted
+    state.metrics.limited.labels(admitted.kind).inc()
     body = error_body(
-        refused.kind, refused.message, retry_after=refused.retry_after, request_id=REQUEST_ID.get()
+        admitted.kind,
+        admitted.message,
+        retry_after=admitted.retry_after,
+        request_id=REQUEST_ID.get(),
     )
-    return state.json(429, body, **{"Retry-After": str(refused.retry_after)})
+    return state.json(429, body, **{"Retry-After": str(admitted.retry_after)})
 
 
-async def _spend(state: _State, identity: str, verdicts: list[Verdict]) -> None:
-    """Add what the verdicts cost (where the judge reports it) to the key's daily spending."""
-    if state.limits is not None:
-        await state.limits.spend(identity, sum(v.usage.cost_usd or 0.0 for v in verdicts))
+def _charge(verdicts: list[Verdict | None], reservation: Reservation) -> Charge:
+    """What a request's verdicts cost its key: the judge calls made for it.
+
+    ``None``: a verdict not received (timed out, abandoned): its reservation, since
+    its calls had started. An answer from the cache costs nothing (whoever paid for
+    it); an invalid item or a judge that failed made no billable call.
+    """
+    usd = judged_usd = 0.0
+    judged = 0
+    for verdict in verdicts:
+        if verdict is None:
+            usd += reservation.per_item
+            continue
+        if verdict.error is not None:
+            continue
+        fresh = [leg for leg in verdict.legs() if not leg.cached]
+        fresh_rounds = [entry for entry in verdict.probe if not entry.cached]
+        if not fresh and not fresh_rounds:
+            continue
+        cost = sum((leg.usage.cost_usd or 0.0) if leg.usage else 0.0 for leg in fresh)
+        cost += sum((r.usage.cost_usd or 0.0) if r.usage else 0.0 for r in fresh_rounds)
+        usd += cost
+        judged += 1
+        judged_usd += cost
+    return Charge(usd, judged, judged_usd)
 
 
-async def _single(state: _State, guard: Guard, raw: Any, identity: str) -> Response:
+def _judge_error(state: _State, item_id: str | None, error: str, error_type: str) -> Response:
+    state.metrics.verdicts.labels("judge_error").inc()
+    message = state.judge_failed(error, error_type=error_type, item_id=item_id)
+    return state.json(502, error_body("judge_error", message, request_id=REQUEST_ID.get()))
+
+
+async def _single(state: _State, guard: Guard, raw: Any, reservation: Reservation) -> Response:
     config = state.config
     try:
         # Candidates are counted before anything else is read of the item, so an
         # item with thousands of them is refused at the cost of a len().
-        item = Item.coerce(raw, max_chars=config.max_chars, max_candidates=config.max_candidates)
+        item = Item.coerce(
+            raw,
+            max_chars=config.guard.options.max_chars,
+            max_candidates=config.guard.options.max_candidates,
+        )
     except InvalidItemError as exc:
-        over = _candidate_count(raw) > config.max_candidates
+        await state.settle(reservation, Charge(0.0))
+        over = _candidate_count(raw) > config.guard.options.max_candidates
         return state.json(
             422,
             error_body(
@@ -341,18 +404,25 @@ async def _single(state: _State, guard: Guard, raw: Any, identity: str) -> Respo
                 field=exc.field,
                 reason=exc.reason,
                 limit="max_candidates" if over else None,
-                max=config.max_candidates if over else None,
+                max=config.guard.options.max_candidates if over else None,
             ),
         )
     started = time.perf_counter()
     try:
-        async with asyncio.timeout(config.request_timeout):
-            verdict = await guard.acheck(item)
+        outcome = await state.judged(guard.acheck(item), reservation)
     except JudgeError as exc:
-        state.metrics.verdicts.labels("judge_error").inc()
-        message = state.judge_failed(exc, item_id=item.key)
-        return state.json(502, error_body("judge_error", message, request_id=REQUEST_ID.get()))
-    except TimeoutError:
+        await state.settle(reservation, Charge(0.0))
+        return _judge_error(state, item.key, str(exc), type(exc).__name__)
+    if outcome == "abandoned":
+        await state.settle(reservation, _charge([None], reservation))
+        return _judge_error(
+            state,
+            item.key,
+            "a judge call this request waited for was cancelled",
+            "CancelledError",
+        )
+    if outcome == "timeout":
+        await state.settle(reservation, _charge([None], reservation))
         state.metrics.verdicts.labels("judge_error").inc()
         return state.json(
             504,
@@ -361,45 +431,62 @@ async def _single(state: _State, guard: Guard, raw: Any, identity: str) -> Respo
                 f"no verdict within {config.request_timeout:g} s "
                 "(request_timeout, PRIN_GUARD_REQUEST_TIMEOUT)",
                 limit="request_timeout",
+                request_id=REQUEST_ID.get(),
             ),
         )
+    verdict = state.public(outcome)
     state.metrics.observe_verdict(verdict, time.perf_counter() - started, cached=state.caching)
-    await _spend(state, identity, [verdict])
+    await state.settle(reservation, _charge([verdict], reservation))
     return state.json(200, '{"verdict":' + verdict.model_dump_json() + "}")
 
 
-async def _batch(state: _State, guard: Guard, raws: list[Any], identity: str) -> Response:
+def _batch_too_large(state: _State, size: int) -> Response:
+    limit = state.config.max_batch
+    return state.json(
+        413,
+        error_body(
+            "batch_too_large",
+            f"the batch has {size} items; the limit is {limit} (max_batch, PRIN_GUARD_MAX_BATCH)",
+            limit="max_batch",
+            max=limit,
+        ),
+    )
+
+
+async def _batch(
+    state: _State, guard: Guard, raws: list[Any], reservation: Reservation
+) -> Response:
     config = state.config
-    if len(raws) > config.max_batch:
-        return state.json(
-            413,
-            error_body(
-                "batch_too_large",
-                f"the batch has {len(raws)} items; the limit is {config.max_batch} "
-                "(max_batch, PRIN_GUARD_MAX_BATCH)",
-                limit="max_batch",
-                max=config.max_batch,
-            ),
-        )
     started = time.perf_counter()
     results: dict[int, Verdict] = {}
-    try:
-        async with asyncio.timeout(config.request_timeout):
-            async for index, verdict in guard.astream(raws):
-                if verdict.error is not None and verdict.error.kind == "judge":
-                    verdict = _judge_failed(state, verdict)
-                results[index] = verdict
-                state.metrics.observe_verdict(
-                    verdict, time.perf_counter() - started, cached=state.caching
-                )
-    except TimeoutError:
+
+    async def judge_all() -> None:
+        async for index, verdict in guard.astream(raws):
+            verdict = state.public(verdict)
+            results[index] = verdict
+            state.metrics.observe_verdict(
+                verdict, time.perf_counter() - started, cached=state.caching
+            )
+
+    outcome = await state.judged(judge_all(), reservation)
+    received: list[Verdict | None] = [results.get(index) for index in range(len(raws))]
+    await state.settle(reservation, _charge(received, reservation))
+    if outcome is not None:  # timed out, or abandoned: the verdicts not received
+        why = (
+            f"no verdict within {config.request_timeout:g} s (request_timeout)"
+            if outcome == "timeout"
+            else state.judge_failed(
+                "a judge call this request waited for was cancelled",
+                error_type="CancelledError",
+                item_id=None,
+            )
+        )
         for index, raw in enumerate(raws):
             if index not in results:
-                verdict = _timed_out(raw, config)
+                verdict = _not_received(raw, config, why)
                 results[index] = verdict
                 state.metrics.observe_verdict(verdict, None)
     ordered = [results[index] for index in range(len(raws))]
-    await _spend(state, identity, ordered)
     errors = [
         {
             "index": index,
@@ -420,15 +507,6 @@ async def _batch(state: _State, guard: Guard, raws: list[Any], identity: str) ->
     return state.json(200, body)
 
 
-def _judge_failed(state: _State, verdict: Verdict) -> Verdict:
-    """``verdict`` with the judge's error text logged, and replaced for the client."""
-    assert verdict.error is not None
-    message = state.judge_failed(JudgeError(verdict.error.message), item_id=verdict.item_id)
-    return verdict.model_copy(
-        update={"error": verdict.error.model_copy(update={"message": message})}
-    )
-
-
 def _candidate_count(raw: Any) -> int:
     candidates = raw.get("candidates") if isinstance(raw, Mapping) else None
     return len(candidates) if isinstance(candidates, list | tuple) else 0
@@ -440,18 +518,20 @@ def _reason(error: VerdictError) -> str:
     return error.message
 
 
-def _timed_out(raw: Any, config: ServerConfig) -> Verdict:
+def _not_received(raw: Any, config: ServerConfig, message: str) -> Verdict:
+    """The verdict of a batch item the request did not get (timed out, abandoned)."""
     item_id: str = "?"
     labels: tuple[str, ...] = ()
     with contextlib.suppress(InvalidItemError):  # invalid items never wait, but still
-        item = Item.coerce(raw, max_chars=config.max_chars, max_candidates=config.max_candidates)
+        item = Item.coerce(
+            raw,
+            max_chars=config.guard.options.max_chars,
+            max_candidates=config.guard.options.max_candidates,
+        )
         item_id, labels = item.key, item.labels
     return Verdict(
         item_id=item_id,
         labels=labels,
         flags=(Flag.JUDGE_ERROR,),
-        error=VerdictError(
-            kind="judge",
-            message=f"no verdict within {config.request_timeout:g} s (request_timeout)",
-        ),
+        error=VerdictError(kind="judge", message=message),
     )

@@ -13,6 +13,8 @@ __all__ = ["add_serve_arguments", "run_serve"]
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` options. Each overrides the config file and the environment."""
+    from prin_guard._setup import add_arguments
+
     parser.add_argument(
         "--config",
         help="a TOML or JSON file of settings (default: $PRIN_GUARD_CONFIG); "
@@ -25,15 +27,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         help="worker processes (default 1); give them a shared cache with PRIN_GUARD_REDIS_URL",
     )
-    parser.add_argument(
-        "--judge",
-        help="'local', 'local:<model>', a litellm model string, or python:<module>:<callable> "
-        "(default 'local')",
-    )
-    parser.add_argument("--api-base", help="base URL of an OpenAI-compatible server")
-    parser.add_argument(
-        "--structured", choices=["none", "auto", "json-schema", "json-object"], default=None
-    )
+    # who judges and how: every setting of the guard, as every command spells it
+    add_arguments(parser)
     parser.add_argument(
         "--allow-no-auth",
         action="store_true",
@@ -47,23 +42,28 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
-        help="uvicorn's and prin-guard's log level (default info)",
+        help="the log level of uvicorn and of prin-guard's events (default info)",
     )
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Load the configuration, apply the options and serve until interrupted."""
-    from prin_guard.server._config import load_config
+    from prin_guard._setup import settings_from_args
+
+    try:
+        from prin_guard.server._config import load_config
+    except ImportError as exc:
+        from prin_guard._exceptions import MissingExtraError
+
+        raise MissingExtraError("prin-guard serve", "server", exc.name or "fastapi") from None
 
     config = load_config(
         args.config,
         overrides={
+            **settings_from_args(args),
             "host": args.host,
             "port": args.port,
             "workers": args.workers,
-            "judge": args.judge,
-            "api_base": args.api_base,
-            "structured": args.structured,
             "allow_no_auth": args.allow_no_auth,
             "metrics_open": args.metrics_open,
         },

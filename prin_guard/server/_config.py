@@ -1,11 +1,15 @@
 """The server's configuration: one frozen model, loaded from a file and the environment.
 
-:func:`server_settings_from_env` (settings) and :func:`provider_keys_from_env`
-(secrets to scrub) are the only functions of the server that read environment
-variables. :func:`load_config` merges, lowest first: the model's
+:class:`ServerConfig` is a pydantic-settings model holding the guard's set-up (a
+:class:`~prin_guard.GuardConfig`: the same model the command line, the Ray workers and
+the adapters read) and the service's own settings. Every setting has one flat name,
+from which its environment variable (``PRIN_GUARD_<NAME>``) and its key in a
+configuration file are derived. :func:`load_config` merges, lowest first: the model's
 defaults, a TOML or JSON file (``path``, or ``PRIN_GUARD_CONFIG``), then the
 ``PRIN_GUARD_*`` variables that are set, then explicit overrides (command-line
-flags).
+flags). :func:`server_settings_from_env` is the only function of the server that reads
+environment variables (``prin_guard._events``, which scrubs every log line, reads the
+values of ``*_API_KEY`` variables).
 
 Secrets (API keys, a Redis URL with a password) are :class:`~pydantic.SecretStr`:
 they never show in ``repr``, in a dump, in a log line or in an error message.
@@ -15,101 +19,61 @@ configuration without the ``server`` extra.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
 import tomllib
 from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SecretStr,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from prin_guard._exceptions import UsageError
+from prin_guard._setup import SETTINGS, GuardConfig
 
 __all__ = [
-    "ENV_VARS",
     "ServerConfig",
+    "env_vars",
     "load_config",
-    "provider_keys_from_env",
     "publish_for_workers",
     "server_settings_from_env",
+    "setting_names",
 ]
 
 _KEY_RE: Final = re.compile(r"[A-Za-z0-9._~+/=-]{16,512}")
-
-ENV_VARS: Final[Mapping[str, str]] = {
-    "PRIN_GUARD_JUDGE": "judge",
-    "PRIN_GUARD_PANEL": "panel",
-    "PRIN_GUARD_ACCEPTANCE": "acceptance",
-    "PRIN_GUARD_API_BASE": "api_base",
-    "PRIN_GUARD_STRUCTURED": "structured",
-    "PRIN_GUARD_REDIS_URL": "redis_url",
-    "PRIN_GUARD_REDIS_NAMESPACE": "redis_namespace",
-    "PRIN_GUARD_CACHE_TTL": "cache_ttl",
-    "PRIN_GUARD_API_KEYS": "api_keys",
-    "PRIN_GUARD_ALLOW_NO_AUTH": "allow_no_auth",
-    "PRIN_GUARD_METRICS_OPEN": "metrics_open",
-    "PRIN_GUARD_DOCS_OPEN": "docs_open",
-    "PRIN_GUARD_MAX_BODY_BYTES": "max_body_bytes",
-    "PRIN_GUARD_MAX_BATCH": "max_batch",
-    "PRIN_GUARD_MAX_CHARS": "max_chars",
-    "PRIN_GUARD_MAX_CANDIDATES": "max_candidates",
-    "PRIN_GUARD_CORS_ORIGINS": "cors_origins",
-    "PRIN_GUARD_CONCURRENCY": "concurrency",
-    "PRIN_GUARD_REQUEST_TIMEOUT": "request_timeout",
-    "PRIN_GUARD_JUDGE_THREADS": "judge_threads",
-    "PRIN_GUARD_SHUTDOWN_GRACE": "shutdown_grace",
-    "PRIN_GUARD_HOST": "host",
-    "PRIN_GUARD_PORT": "port",
-    "PRIN_GUARD_WORKERS": "workers",
-    "PRIN_GUARD_RATE_LIMIT": "rate_limit",
-    "PRIN_GUARD_DAILY_BUDGET_USD": "daily_budget_usd",
-    "PRIN_GUARD_PROVIDER_RATE_LIMIT": "provider_rate_limit",
-    "PRIN_GUARD_PROVIDER_TOKEN_LIMIT": "provider_token_limit",
-}
-"""Environment variable → configuration field."""
-
-_LIST_FIELDS: Final = frozenset({"api_keys", "cors_origins", "panel"})
+_PREFIX: Final = "PRIN_GUARD_"
+_LIST_SETTINGS: Final = frozenset({"api_keys", "cors_origins", "panel"})
 _KEYS_FILE_VAR: Final = "PRIN_GUARD_API_KEYS_FILE"
 _CONFIG_FILE_VAR: Final = "PRIN_GUARD_CONFIG"
 # Set by `serve` for its worker processes: the parent's resolved configuration.
 _WORKER_VAR: Final = "_PRIN_GUARD_SERVE_CONFIG"
 
 
-class ServerConfig(BaseModel):
-    """Everything ``prin-guard serve`` needs. Frozen; unknown keys are an error."""
+class ServerConfig(BaseSettings):
+    """Everything ``prin-guard serve`` needs: who judges and how (``guard``, a
+    :class:`~prin_guard.GuardConfig`) and the service's own settings. Frozen; unknown
+    keys are an error.
+
+    Every setting has one flat name, the guard's included (``judge``, ``template``,
+    ``max_chars``, ``port``): ``PRIN_GUARD_<NAME>`` in the environment, ``name = ...``
+    in the TOML or JSON file (at the top level or under ``[server]``), and
+    ``ServerConfig.from_settings(...)`` in Python.
+    """
 
     # hide_input_in_errors: a ValidationError must not quote a key or a Redis URL
-    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+    model_config = SettingsConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
-    judge: str = Field("local", min_length=1)
-    """The judge, as for ``prin-guard check --judge``: ``local``, ``local:<model>``, a
-    litellm model string, or ``python:<module>:<callable>`` (a function returning a
-    Judge, called once per worker)."""
-    panel: tuple[str, ...] = ()
-    """Judges of a panel, each spelled as ``judge`` (at least two; replaces ``judge``): a
-    verdict is what a strict majority of all members calls correct."""
-    tiers: tuple[str, ...] = ()
-    """An escalation cascade, cheapest first: each tier a judge spec, or several
-    comma-separated (a panel); replaces ``judge`` and needs ``acceptance``."""
-    acceptance: Path | None = None
-    """An acceptance file from ``prin-guard calibrate``, for the judge (or the tiers) and
-    the options it was calibrated for: each verdict is accepted or flagged
-    ``not_accepted``; a request whose options differ from the calibration's gets a 422."""
-    api_base: str | None = None
-    """Base URL of an OpenAI-compatible server, for a litellm judge."""
-    structured: Literal["none", "auto", "json-schema", "json-object"] | None = None
-    """Constrain a litellm judge's answer to JSON (as ``--structured``)."""
+    guard: GuardConfig = Field(default_factory=GuardConfig)
+    """Who judges and how: the judge (or panel, or tiers), the acceptance file, the judge's
+    settings and the guard options; a request's options override the options' defaults,
+    never ``max_chars``, ``max_candidates`` or ``on_inconsistent`` (the server's)."""
     redis_url: SecretStr | None = None
     """A shared cache (``redis://``, ``rediss://``, ``unix://``); per-worker memory when unset."""
     redis_namespace: str = "server"
@@ -129,11 +93,6 @@ class ServerConfig(BaseModel):
     """Largest request body, in bytes."""
     max_batch: int = Field(100, ge=1)
     """Most items in one request."""
-    max_chars: int = Field(32_000, ge=1)
-    """Longest text field of an item (question, context, candidate text or reasoning)."""
-    max_candidates: int = Field(64, ge=2)
-    """Most candidates in one item. Counted before anything else is read of the item, so
-    an item with thousands of candidates costs the worker nothing."""
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call the API from a browser; none (CORS off) by default."""
     concurrency: int = Field(16, ge=1)
@@ -156,9 +115,20 @@ class ServerConfig(BaseModel):
     """Verdict requests each API key may make, e.g. ``"60/minute"`` (a batch counts
     one per item); off when unset. Shared by every worker through ``redis_url``."""
     daily_budget_usd: float | None = Field(None, gt=0)
-    """USD each API key may spend on the judge per UTC day (from the verdicts'
-    ``usage.cost_usd``); off when unset. A request already running may overshoot it
-    by its own cost."""
+    """USD each API key may spend on the judge per UTC day (the ``usage.cost_usd`` of the
+    judge calls made for its requests); off when unset. A request reserves its estimated
+    cost before any judge call (``estimated_cost_usd``) and is refused when that would
+    pass the budget; its actual cost replaces the reservation when it is done."""
+    estimated_cost_usd: float | None = Field(None, ge=0)
+    """The cost of one verdict that a request reserves per item of the daily budget
+    before judging. Unset: the key's mean cost per judged verdict today, and before its
+    first one, all that is left of its budget (its first request runs alone). Set it at
+    or a little above the judge's real cost per verdict for a hard cap."""
+    cache_scope: Literal["key", "shared"] = "key"
+    """Whose cached answers a key gets. ``key``: its own only (a cache namespace per API
+    key; nothing a key receives depends on another key's requests). ``shared``: every
+    key's (each answer is paid for once), but ``cached``, latency and response time then
+    tell a key what other keys asked: for keys of one party only."""
 
     @field_validator("api_keys")
     @classmethod
@@ -223,36 +193,6 @@ class ServerConfig(BaseModel):
                 )
         return origins
 
-    @field_validator("judge")
-    @classmethod
-    def _judge_form(cls, judge: str) -> str:
-        if judge.startswith("python:") and judge.count(":") != 2:
-            raise ValueError("a python judge is 'python:<module>:<callable>'")
-        return judge
-
-    @model_validator(mode="after")
-    def _who_judges(self) -> ServerConfig:
-        if self.panel and len(self.panel) < 2:
-            raise ValueError("panel: a panel needs at least two judges")
-        if self.panel and self.tiers:
-            raise ValueError("tiers: give a panel or tiers, not both")
-        if self.tiers:
-            if len(self.tiers) < 2:
-                raise ValueError("tiers: a cascade needs at least two tiers, cheapest first")
-            if self.acceptance is None:
-                raise ValueError("tiers: a cascade escalates by a calibrated rule: set acceptance")
-        for spec in (*self.panel, *(s for tier in self.tiers for s in tier.split(","))):
-            if spec.strip().startswith("python:") and spec.strip().count(":") != 2:
-                raise ValueError("a python judge is 'python:<module>:<callable>'")
-        return self
-
-    def levels(self) -> list[list[str]]:
-        """Who judges, as judge specs per tier: one tier (one judge, or the panel), or the
-        cascade's tiers."""
-        if self.tiers:
-            return [[s.strip() for s in tier.split(",") if s.strip()] for tier in self.tiers]
-        return [list(self.panel)] if self.panel else [[self.judge]]
-
     def secrets(self) -> tuple[str, ...]:
         """Every secret value, for scrubbing text that leaves the process."""
         found = [key.get_secret_value() for key in self.api_keys]
@@ -262,32 +202,134 @@ class ServerConfig(BaseModel):
                 found.append(password)
         return tuple(found)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_guard_settings(cls, data: Any) -> Any:
+        # ServerConfig(judge="...", max_chars=10, port=8001): the guard's settings by
+        # their flat names, over what the other sources said of the guard
+        if not isinstance(data, dict) or not any(name in SETTINGS for name in data):
+            return data
+        data = dict(data)
+        nested = _nest({name: data.pop(name) for name in list(data) if name in SETTINGS})
+        guard = data.get("guard")
+        if isinstance(guard, GuardConfig):
+            guard = guard.model_dump(exclude_unset=True)
+        merged = dict(guard) if isinstance(guard, dict) else {}
+        update = nested["guard"]
+        options = {**merged.get("options", {}), **update.pop("options", {})}
+        merged.update(update)
+        if options:
+            merged["options"] = options
+        data["guard"] = merged
+        return data
 
-def provider_keys_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The values of ``*_API_KEY`` variables (provider keys), to scrub from logs.
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Highest first: what the program passes (the command line's flags), the
+        ``PRIN_GUARD_*`` variables, then the configuration file."""
+        reading = _READING.get()
+        return (
+            init_settings,
+            _Flat(settings_cls, reading.environment),
+            _Flat(settings_cls, reading.file),
+        )
 
-    ``environ`` defaults to ``os.environ``. Values under 8 characters are left out:
-    scrubbing them would mangle ordinary words and leak nothing worth hiding.
-    """
-    env = os.environ if environ is None else environ
-    return tuple(
-        value.strip()
-        for name, value in env.items()
-        if name.upper().endswith("_API_KEY") and len(value.strip()) >= 8
-    )
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> ServerConfig:
+        """A configuration from flat settings only (no environment, no file)."""
+        token = _READING.set(_Reading({}, {}))
+        try:
+            return cls(**_nest(settings))
+        finally:
+            _READING.reset(token)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What :func:`load_config` reads from: flat settings per source, and their names."""
+
+    environment: Mapping[str, Any]
+    file: Mapping[str, Any]
+    sources: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+_NOTHING: Final = _Reading({}, {})
+_READING: ContextVar[_Reading] = ContextVar("prin_guard_server_reading", default=_NOTHING)
+
+
+class _Flat(PydanticBaseSettingsSource):
+    """Flat settings (``judge``, ``template``, ``port``) nested as the model has them."""
+
+    def __init__(self, settings_cls: type[BaseSettings], flat: Mapping[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self._flat = flat
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ reads everything at once
+
+    def __call__(self) -> dict[str, Any]:
+        return _nest(self._flat)
+
+
+def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """Flat settings as ServerConfig's fields: the guard's (:data:`SETTINGS`) under
+    ``guard`` (its options' under ``guard.options``), the server's at the top."""
+    top: dict[str, Any] = {}
+    guard: dict[str, Any] = {}
+    options: dict[str, Any] = {}
+    for name, value in flat.items():
+        where = SETTINGS.get(name)
+        if where == "options":
+            options[name] = value
+        elif where == "config":
+            guard[name] = value
+        else:
+            top[name] = value  # the server's own, or unknown (an error naming it)
+    if options:
+        guard["options"] = options
+    if guard:
+        top["guard"] = guard
+    return top
+
+
+def setting_names() -> tuple[str, ...]:
+    """Every flat setting name of the service: the guard's, then the server's."""
+    server = [name for name in ServerConfig.model_fields if name != "guard"]
+    return (*SETTINGS, *server)
+
+
+def env_vars() -> dict[str, str]:
+    """Environment variable → setting, derived from the setting names."""
+    return {f"{_PREFIX}{name.upper()}": name for name in setting_names()}
+
+
+def _list(name: str, value: str) -> Any:
+    if name == "tiers":
+        return value  # GuardConfig reads "a;b,c"
+    if name in _LIST_SETTINGS:
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
 
 
 def server_settings_from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The settings the environment gives, as raw field values (the only env reader).
+    """The settings the environment gives, as raw flat values (the only env reader).
 
     ``environ`` defaults to ``os.environ``. Returns ``{"config_file": path?,
-    "fields": {...}, "sources": {field: variable}}``; ``fields`` holds only the
-    variables that are set and not empty. Comma-separated variables
-    (``PRIN_GUARD_API_KEYS``, ``PRIN_GUARD_CORS_ORIGINS``) become lists;
-    ``PRIN_GUARD_API_KEYS_FILE`` names a file of keys, one a line, added to them.
-    ``_PRIN_GUARD_SERVE_CONFIG`` (set by ``serve`` for its workers) is the whole
-    configuration as JSON and replaces everything else. ``PROMETHEUS_MULTIPROC_DIR``
-    (which prometheus-client reads too) comes back as ``prometheus_multiproc_dir``.
+    "fields": {...}, "sources": {setting: variable}}``; ``fields`` holds only the
+    variables that are set and not empty. Comma-separated variables (API keys, CORS
+    origins, a panel) become lists; ``PRIN_GUARD_TIERS`` separates tiers by ``;`` and
+    a tier's panel by ``,``; ``PRIN_GUARD_API_KEYS_FILE`` names a file of keys, one a
+    line, added to them. ``_PRIN_GUARD_SERVE_CONFIG`` (set by ``serve`` for its
+    workers) is the whole configuration as JSON and replaces everything else.
+    ``PROMETHEUS_MULTIPROC_DIR`` (which prometheus-client reads too) comes back as
+    ``prometheus_multiproc_dir``.
     """
     env = os.environ if environ is None else environ
     multiproc = env.get("PROMETHEUS_MULTIPROC_DIR", "").strip() or None
@@ -301,14 +343,11 @@ def server_settings_from_env(environ: Mapping[str, str] | None = None) -> dict[s
         }
     fields: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    for variable, name in ENV_VARS.items():
+    for variable, name in env_vars().items():
         value = env.get(variable, "").strip()
         if not value:
             continue
-        if name in _LIST_FIELDS:
-            fields[name] = [part.strip() for part in value.split(",") if part.strip()]
-        else:
-            fields[name] = value
+        fields[name] = _list(name, value)
         sources[name] = variable
     keys_file = env.get(_KEYS_FILE_VAR, "").strip()
     if keys_file:
@@ -355,13 +394,14 @@ def load_config(
     environ: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> ServerConfig:
-    """The configuration from defaults, a file, the environment and overrides (in that order).
+    """The configuration from defaults, a file, the environment and overrides (in that
+    order, each over the one before: pydantic-settings merges them).
 
-    ``path`` is a ``.toml`` or ``.json`` file (keys at the top level or under
-    ``[server]``); without it, ``PRIN_GUARD_CONFIG`` names one. ``overrides`` are
-    values that win over everything (``None`` values are ignored). Raises
-    :class:`~prin_guard.UsageError` naming the setting and where it came from;
-    the message never contains a secret.
+    ``path`` is a ``.toml`` or ``.json`` file of flat settings (at the top level or under
+    ``[server]``); without it, ``PRIN_GUARD_CONFIG`` names one. ``overrides`` are flat
+    settings that win over everything (``None`` values are ignored). Raises
+    :class:`~prin_guard.UsageError` naming the setting and where it came from; the
+    message never contains a secret.
     """
     env = server_settings_from_env(environ)
     if "worker_config" in env:
@@ -371,36 +411,47 @@ def load_config(
             raise UsageError(
                 "server configuration from the parent: " + _describe(exc, {})
             ) from None
-    values: dict[str, Any] = {}
     sources: dict[str, str] = {}
+    from_file: dict[str, Any] = {}
     file = Path(path) if path is not None else None
     if file is None and env["config_file"]:
         file = Path(env["config_file"])
     if file is not None:
         from_file = _read_file(file.expanduser())
-        values.update(from_file)
         sources.update(dict.fromkeys(from_file, f"config file {file}"))
-    values.update(env["fields"])
     sources.update(env["sources"])
-    for name, value in (overrides or {}).items():
-        if value is not None:
-            values[name] = value
-            sources[name] = "command line"
+    given = {name: value for name, value in (overrides or {}).items() if value is not None}
+    sources.update(dict.fromkeys(given, "command line"))
+    token = _READING.set(_Reading(env["fields"], from_file))
     try:
-        return ServerConfig.model_validate(values)
+        return ServerConfig(**_nest(given))
     except ValidationError as exc:
         raise UsageError("server configuration: " + _describe(exc, sources)) from None
+    finally:
+        _READING.reset(token)
 
 
 def _describe(exc: ValidationError, sources: Mapping[str, str]) -> str:
-    """Validation errors as text: field, source and message, never the input value."""
+    """Validation errors as text: setting, source and message, never the input value."""
+    names = set(setting_names())
     parts = []
     for error in exc.errors(include_input=False, include_url=False):
         loc = [str(part) for part in error["loc"]]
-        name = loc[0] if loc else "config"
+        # the flat name: the deepest part of the location that is a setting
+        named = [part for part in loc if part in names]
+        name = named[-1] if named else (loc[-1] if loc else "config")
         where = f" ({sources[name]})" if name in sources else ""
-        shown = ".".join(loc)  # an index into the keys at most, never a value
         message = str(error["msg"]).removeprefix("Value error, ")
+        if error["type"] == "extra_forbidden":
+            message = "not a setting of the service"
+        said = message.split(": ", 1)
+        if not named and len(said) == 2 and said[0] in names:
+            # a check across settings (GuardConfig's): its message names the setting
+            name, message = said
+            where = f" ({sources[name]})" if name in sources else ""
+        shown = name
+        if named and loc and loc[-1] != name:
+            shown = ".".join([name, *loc[loc.index(name) + 1 :]])  # an index at most
         parts.append(f"{shown}{where}: {message}")
     return "; ".join(parts)
 

@@ -1,13 +1,16 @@
-"""The service's log lines: request ids, bounded fields, redacted access lines.
+"""The service's log lines: request ids, bounded fields, redacted paths and access lines.
 
 Every request gets an id (the client's ``X-Request-ID`` when it is a short safe
-token, else a fresh one), held in a context variable for the request's duration.
-:func:`event` emits a prin-guard event with that id and every field cut to
-:data:`MAX_FIELD_CHARS`, so no request can make a log line as long as its body.
-Two logging filters, installed by :func:`install_log_filters`, add the id to
-the lines of the ``prin_guard`` logger and of uvicorn's access log, and replace
-the query string in access lines (a key sent as ``?api_key=...`` is refused, but
-the access line would otherwise keep it).
+token, else a fresh one), held in a context variable for the request's duration
+and bound to every prin-guard event emitted meanwhile (``prin_guard._events``, which
+also scrubs every event of secrets). :func:`event` emits a server event with every
+field cut to :data:`MAX_FIELD_CHARS`, so no request can make a log line as long as
+its body. A request's path is logged only as :func:`shown_path` shows it: decoded,
+and cut at its first ``?``, ``;`` or ``#`` (a key sent as ``?api_key=...``,
+``%3Fapi_key=...`` or ``;api_key=...`` is refused, but the log would otherwise keep
+it). Two logging filters, installed by :func:`install_log_filters`, put the id on the
+records of the ``prin_guard`` logger and of uvicorn's access log, and show the access
+line's path that way.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ import uuid
 from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Any, Final
+from urllib.parse import quote, unquote
 
-from prin_guard._events import log
-from prin_guard.server._scrub import REDACTED
+from prin_guard._events import REDACTED, log, scrub
 
 __all__ = [
     "MAX_FIELD_CHARS",
@@ -31,6 +34,7 @@ __all__ = [
     "event",
     "install_log_filters",
     "request_id_from",
+    "shown_path",
 ]
 
 MAX_FIELD_CHARS: Final = 500
@@ -65,43 +69,59 @@ def bounded(value: Any, limit: int = MAX_FIELD_CHARS) -> Any:
 
 
 def event(level: str, name: str, **fields: Any) -> None:
-    """Emit the prin-guard event ``name`` with the request id and bounded fields."""
-    fields.setdefault("request_id", REQUEST_ID.get())
+    """Emit the prin-guard event ``name`` with bounded fields (the request id is bound)."""
     emit = getattr(log(), level)
     emit(name, **{key: bounded(value) for key, value in fields.items()})
 
 
-class RequestIdFilter(logging.Filter):
-    """Adds ``request_id`` to a record, and to the text of prin-guard's own lines.
+# Where a path stops being a path: a query, parameters, a fragment. The service reads
+# none of them, so what follows is never shown (it may be a key).
+_CUT: Final = re.compile(r"[?;#]")
+_SAFE_CHARS: Final = "/:@!$&'()*+,=-._~[]?;#"
 
-    prin-guard's library events (the guard's, the call layer's) do not know the
-    request; this puts its id on them when they are logged during one.
+
+def shown_path(target: str) -> str:
+    """A request target (path and query) as a log line may show it.
+
+    Decoded first (``%3F`` is a ``?``, ``%253F`` too), then cut after its first ``?``,
+    ``;`` or ``#`` (``/v1/verdicts?[redacted]``), encoded again (no space or line
+    break reaches the line), bounded, and scrubbed (a configured key as a path
+    segment is one of the secrets).
+    """
+    text = target
+    for _ in range(4):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    cut = _CUT.search(text)
+    if cut is not None:
+        text = text[: cut.start() + 1] + REDACTED
+    return scrub(str(bounded(quote(text, safe=_SAFE_CHARS))))
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts ``request_id`` on a record (``-`` outside a request), for formats that show it.
+
+    prin-guard's events carry it in their text already (``_events`` binds it).
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        request_id = REQUEST_ID.get()
-        record.request_id = request_id or "-"
-        if request_id is not None and record.name.startswith("prin_guard"):
-            message = record.getMessage()
-            if "request_id=" not in message:
-                record.msg, record.args = f"{message} request_id={request_id!r}", None
+        record.request_id = REQUEST_ID.get() or "-"
         return True
 
 
 class AccessLogFilter(RequestIdFilter):
-    """uvicorn's access line with its query string redacted, its path bounded, and the id.
+    """uvicorn's access line with its path shown by :func:`shown_path`, and the id.
 
     uvicorn logs ``'%s - "%s %s HTTP/%s" %d'`` with the path and query as the
-    third argument. The service reads nothing from a query string, so all of it
-    goes: a key sent there is then never written to the log.
+    third argument.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
         if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str):
-            path, question, _ = args[2].partition("?")
-            shown = bounded(path) + (f"?{REDACTED}" if question else "")
-            record.args = (*args[:2], shown, *args[3:])
+            record.args = (*args[:2], shown_path(args[2]), *args[3:])
         super().filter(record)
         request_id = REQUEST_ID.get()
         if request_id is not None and isinstance(record.msg, str) and "%d" in record.msg:

@@ -27,7 +27,8 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from prin_guard.server._logs import REQUEST_ID, event, request_id_from
+from prin_guard._events import bind_context, reset_context
+from prin_guard.server._logs import REQUEST_ID, event, request_id_from, shown_path
 from prin_guard.server._metrics import ServerMetrics
 
 if TYPE_CHECKING:
@@ -126,6 +127,7 @@ class GuardMiddleware:
         status = 500
         request_id = request_id_from(scope.get("headers") or [])
         token = REQUEST_ID.set(request_id)
+        context = bind_context(request_id=request_id)  # on every prin-guard event
         bound = _bind_structlog(request_id)
         # the caller's trace (W3C traceparent): verdict spans become children of its span
         traced = _attach_trace_context(scope.get("headers") or [])
@@ -151,6 +153,7 @@ class GuardMiddleware:
             )
             _detach_trace_context(traced)
             _unbind_structlog(bound)
+            reset_context(context)
             REQUEST_ID.reset(token)
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send) -> bool:
@@ -177,7 +180,7 @@ class GuardMiddleware:
                     "warning",
                     "auth_failed",
                     reason="missing" if presented is None else "invalid",
-                    path=path,
+                    path=shown_path(path),
                     client=client[0] if client else None,
                 )
                 await _respond(
@@ -246,7 +249,7 @@ class GuardMiddleware:
             event(
                 "info",
                 "client_disconnected",
-                path=str(scope.get("path", "")),
+                path=shown_path(str(scope.get("path", ""))),
                 client=client[0] if client else None,
                 status=CLIENT_GONE,
             )
@@ -284,7 +287,8 @@ def _repeated(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
 
 
 def _bind_structlog(request_id: str) -> Mapping[str, Any]:
-    """The request id in structlog's context, for applications that configured structlog."""
+    """The request id in structlog's context too, for the application's own events
+    (those of a judge it wrote, say) when its pipeline merges structlog's contextvars."""
     import structlog
 
     return structlog.contextvars.bind_contextvars(request_id=request_id)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from prin_guard._models import Candidate, Verdict
+from prin_guard._models import Candidate, Task, Verdict
 from prin_guard._options import GuardOptions, OptionsRequest
 
 __all__ = [
@@ -31,18 +31,36 @@ __all__ = [
 
 
 class ItemIn(BaseModel):
-    """An item to judge: a question and at least two candidates (strings or objects)."""
+    """An item to judge: answer options to a question (choice), two responses to an
+    instruction (pairwise), or a response and criteria or claims (checklist)."""
 
     model_config = ConfigDict(extra="forbid", title="Item")
 
-    question: str = Field(description="The question, problem or claim being judged.")
-    candidates: list[str | Candidate] = Field(
-        min_length=2,
-        description="At least two candidates: plain strings, or objects with text, an "
-        "optional label and an optional reasoning path.",
+    task: Task = Field(
+        "choice",
+        description="choice: which answer options are correct; pairwise: which of two "
+        "responses is better; checklist: which criteria a response meets (or which claims "
+        "its sources support).",
     )
-    context: str | None = Field(None, description="Material the judge needs (a passage).")
+    question: str | None = Field(
+        None,
+        description="The question (choice), the instruction (pairwise), or what the "
+        "response answers (checklist, optional).",
+    )
+    candidates: list[str | Candidate] = Field(
+        min_length=1,
+        description="Answer options (at least two), exactly two responses, or criteria or "
+        "claims (at least one): plain strings, or objects with text, an optional label, an "
+        "optional reasoning path and (checklist) an optional weight.",
+    )
+    context: str | None = Field(
+        None, description="Material the judge needs (a passage, a rubric, the sources)."
+    )
+    response: str | None = Field(None, description="Checklist: the response under evaluation.")
     id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
+    gold: Any = Field(
+        None, description="Ignored (a dataset row's gold labels may travel with the item)."
+    )
 
 
 def _as_given(value: Any) -> Any:
@@ -85,6 +103,24 @@ class VerdictRequest(BaseModel):
         "item gets a verdict flagged invalid_item and an entry in `errors`.",
     )
     options: VerdictOptions = Field(default_factory=VerdictOptions)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _wrapped(cls, data: Any) -> Any:
+        # An item sent as the body itself would otherwise be refused field by field
+        # ("question: Extra inputs are not permitted"), never naming what is missing.
+        if isinstance(data, dict) and "item" not in data and "items" not in data:
+            unwrapped = [name for name in ItemIn.model_fields if name in data]
+            raise ValueError(
+                "the body needs 'item' (one item) or 'items' (a batch)"
+                + (
+                    f"; it has the item's own fields ({', '.join(unwrapped)}) at the top: "
+                    'send {"item": {"question": ..., "candidates": [...]}}'
+                    if unwrapped
+                    else ""
+                )
+            )
+        return data
 
     @model_validator(mode="after")
     def _one_of(self) -> VerdictRequest:

@@ -2,7 +2,13 @@
 
 Every worker builds its own judge and cache at startup; with ``redis_url`` they
 share the Redis cache and its cross-process single flight, so identical legs
-asked of several workers at once cost one judge call.
+asked of several workers at once cost one judge call. With one worker the judges
+are built before uvicorn starts, so a judge that cannot be built (a ``python:``
+module that does not import) is a one-line error, as for ``check``; a worker of
+several says it in one line too, and uvicorn stops.
+
+prin-guard's events go to the standard-library logger ``prin_guard``, on uvicorn's
+handler at ``log_level``, each with the id of the request it belongs to.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from prin_guard.server._config import (
     publish_for_workers,
     server_settings_from_env,
 )
+from prin_guard.server._state import build_judges
 
 __all__ = ["serve", "worker_app"]
 
@@ -87,7 +94,10 @@ def serve(config: ServerConfig, *, log_level: str = "info", access_log: bool = T
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main else None
     try:
         if config.workers == 1:
-            uvicorn.run(create_app(config), **options)
+            built = build_judges(config)  # a UsageError here is one line, like check's
+            app = create_app(config)
+            app.state.prin_guard.built = built
+            uvicorn.run(app, **options)
             return
         publish_for_workers(config)
         uvicorn.run(

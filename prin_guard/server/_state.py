@@ -1,9 +1,16 @@
-"""The per-worker state of the HTTP service: its judge, cache, caller and guards.
+"""The per-worker state of the HTTP service: its judge, cache, callers and guards.
 
 :class:`_State` is built by ``create_app`` and started by its lifespan: the judge
 and cache come from the configuration unless injected; one
-:class:`~prin_guard.JudgeCaller` wraps the (metered) judge for every request, and
-one :class:`~prin_guard.Guard` per distinct options asks through it.
+:class:`~prin_guard.JudgeCaller` per judge wraps the (metered) judge, and one
+:class:`~prin_guard.Guard` per distinct options (and, with ``cache_scope="key"``, per
+API key: ``_tenants``) asks through it.
+
+It also decides what of a verdict may leave the service (:meth:`_State.public`: a
+failing judge's text goes to the log, the client gets a kind and the request id) and
+runs each request's judging in a task of its own (:meth:`_State.judged`), so that a
+request answers at its timeout, or stops at once when its client leaves, while the
+judge's clean-up after cancellation finishes in the background.
 """
 
 from __future__ import annotations
@@ -12,36 +19,43 @@ import asyncio
 import enum
 import os
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import FrameType
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from fastapi.responses import Response
 
-from prin_guard._acceptance import Acceptance
 from prin_guard._calls import JudgeCaller
+from prin_guard._events import redact_secrets
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard
+from prin_guard._models import Verdict
 from prin_guard._options import GuardOptions
-from prin_guard._ratelimit import RateLimit
+from prin_guard._ratelimit import provider_limit
 from prin_guard._retry import CallLimit
-from prin_guard.cache import Cache, MemoryCache
-from prin_guard.judges import Judge, JudgeResponse, Message, judge_from_spec
+from prin_guard.cache import Cache, open_cache
+from prin_guard.judges import Judge, JudgeResponse, Message
 from prin_guard.server._config import ServerConfig
-from prin_guard.server._limits import Limits
+from prin_guard.server._limits import Charge, Limits, Reservation
 from prin_guard.server._logs import REQUEST_ID, event
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._schemas import VerdictOptions
-from prin_guard.server._scrub import Scrubber
+from prin_guard.server._tenants import Tenants
 
-__all__ = ["FROM_CONFIG", "build_judge", "check_servable", "judge_threads"]
+__all__ = ["FROM_CONFIG", "build_judges", "check_servable", "judge_threads"]
 
-_MAX_GUARDS: Final = 64
+T = TypeVar("T")
+
+_MAX_GUARDS: Final = 256
+_STOP_WAIT: Final = 5.0
+"""Seconds the lifespan's end waits for judging abandoned by requests to clean up."""
 
 
 class _Default(enum.Enum):
@@ -89,8 +103,11 @@ class _State:
     metrics: ServerMetrics
     judge: Judge | None
     cache: Cache | _Default | None
-    scrub: Scrubber
-    """Removes the configured secrets, provider keys and credentials from text."""
+    built: list[list[Judge]] | None = None
+    """Judges built before the worker started (``serve`` builds them first, so that a
+    judge that cannot be built is one line of error, not a traceback)."""
+    start_error: str | None = None
+    """Why the worker could not start (a configuration error), as one line."""
     cache_owned: bool = False
     executor: ThreadPoolExecutor | None = None
     """The pool sync function judges run on (the loop's default executor)."""
@@ -98,8 +115,6 @@ class _State:
     """The worker's call layer of its (first) judge, shared by every guard."""
     levels: list[list[JudgeCaller]] = field(default_factory=list)
     """Who judges: one caller per judge, per tier (one tier: the judge, or the panel)."""
-    acceptance: Acceptance | None = None
-    """The calibrated acceptance rule(s), when configured."""
     guards: OrderedDict[tuple[Any, ...], Guard] = field(default_factory=OrderedDict)
     draining: bool = False
     """Shutdown has begun (SIGTERM or SIGINT, or the lifespan's end): /readyz says 503
@@ -108,6 +123,11 @@ class _State:
     """Signal → (our handler, the one it chains to), to put back at stop."""
     limits: Limits | None = None
     """Per-API-key rate limit and daily budget, when configured (built at startup)."""
+    tenants: Tenants | None = None
+    """Each API key's callers (``cache_scope="key"``); ``None``: every key shares ``levels``."""
+    background: set[asyncio.Future[Any]] = field(default_factory=set)
+    """Judging that requests abandoned (timed out, client gone), still cleaning up, and
+    settlements of their budget: kept referenced until done."""
 
     @property
     def ready(self) -> bool:
@@ -131,19 +151,38 @@ class _State:
         asyncio.get_running_loop().set_default_executor(self.executor)
         if self.judge is not None:
             judges = [[self.judge]]
+        elif self.built is not None:
+            judges = self.built
+            self.judge = judges[0][0]
         else:
             # Loading a local model takes seconds: off the event loop.
-            judges = await asyncio.to_thread(build_judges, self.config)
+            try:
+                judges = await asyncio.to_thread(build_judges, self.config)
+            except UsageError as exc:
+                self.start_error = str(exc)
+                raise
             self.judge = judges[0][0]
         if isinstance(self.cache, _Default):
-            self.cache = _build_cache(self.config)
+            redis_url = self.config.redis_url
+            self.cache = open_cache(
+                redis_url.get_secret_value() if redis_url is not None else "memory",
+                namespace=self.config.redis_namespace,
+                ttl=self.config.cache_ttl,
+                concurrency=self.config.concurrency,
+            )
             self.cache_owned = True
         limits = Limits(self.config)
         if limits.enabled:
             limits.start()
             self.limits = limits
         limit = CallLimit(self.config.concurrency)  # one bound for every judge of the worker
-        rate_limit = _provider_rate_limit(self.config)
+        redis_url = self.config.redis_url
+        rate_limit = provider_limit(
+            self.config.provider_rate_limit,
+            self.config.provider_token_limit,
+            cache=redis_url.get_secret_value() if redis_url is not None else None,
+            judge=self.config.guard.judge,
+        )
         self.levels = [
             [
                 JudgeCaller(
@@ -157,14 +196,15 @@ class _State:
             for level in judges
         ]
         self.caller = self.levels[0][0]
-        if self.config.acceptance is not None:
-            acceptance = Acceptance.load(self.config.acceptance)
+        if self.config.cache_scope == "key":
+            self.tenants = Tenants(self.levels)
+        acceptance = self.config.guard.acceptance
+        if acceptance is not None:
             # the judges now; the options per request (a 422 when they differ)
             acceptance.check_compatible(
                 [_identity(level) for level in self.levels],
                 [tier.options for tier in acceptance.tiers],
             )
-            self.acceptance = acceptance
         self._drain_on_signals()
         event(
             "info",
@@ -182,6 +222,11 @@ class _State:
 
     async def stop(self) -> None:
         self.draining = True
+        if self.background:
+            # judging abandoned by requests, still cleaning up; budget settlements
+            _, pending = await asyncio.wait(set(self.background), timeout=_STOP_WAIT)
+            for task in pending:
+                task.cancel()
         for signum, (ours, chained) in self.chained_signals.items():
             if signal.getsignal(signum) is ours:
                 signal.signal(signum, chained)
@@ -248,56 +293,172 @@ class _State:
         return None
 
     def options(self, requested: VerdictOptions) -> GuardOptions:
-        """The guard options of a request: the client's, with the server's own limits."""
+        """The guard options of a request: the client's over the configured ones, with the
+        server's own limits."""
+        configured = self.config.guard.options
         return requested.to_options(
-            max_chars=self.config.max_chars,
-            max_candidates=self.config.max_candidates,
+            configured,
+            max_chars=configured.max_chars,
+            max_candidates=configured.max_candidates,
             on_inconsistent="flag",
         )
 
-    def guard(self, options: GuardOptions) -> Guard:
-        """The guard for these options (created on first use, least recently used evicted).
+    def guard(self, options: GuardOptions, identity: str) -> Guard:
+        """The guard for these options and this API key (created on first use, least
+        recently used evicted).
 
-        Guards are cheap (a template, a key scope): everything costly is the caller's,
-        which every guard shares.
+        Guards are cheap (a template, a key scope): everything costly is the callers',
+        which every guard of a key (with ``cache_scope="shared"``, of every key) shares.
         """
-        key = options.key()
+        tenant = identity if self.tenants is not None else None
+        key = (options.key(), tenant)
         found = self.guards.get(key)
         if found is not None:
             self.guards.move_to_end(key)
             return found
         assert self.caller is not None
-        levels: list[Any] = [level[0] if len(level) == 1 else level for level in self.levels]
-        if len(levels) > 1:
-            made = Guard(tiers=levels, options=options, acceptance=self.acceptance)
-        else:
-            made = Guard(levels[0], options=options, acceptance=self.acceptance)
+        levels = self.tenants.levels(identity) if self.tenants is not None else self.levels
+        made = self.config.guard.model_copy(update={"options": options}).build(judges=levels)
         self.guards[key] = made
         while len(self.guards) > _MAX_GUARDS:
             self.guards.popitem(last=False)
         return made
 
-    def judge_failed(self, error: BaseException, *, item_id: str | None) -> str:
-        """Log a judge failure in full (scrubbed); the message a client gets instead."""
-        request_id = REQUEST_ID.get()
+    # -- what leaves the service ---------------------------------------------------------
+
+    def judge_failed(
+        self, error: str, *, error_type: str, item_id: str | None, judge: str | None = None
+    ) -> str:
+        """Log a judge failure in full (the log scrubs it); the message a client gets instead."""
         event(
             "error",
             "judge_failed",
             item_id=item_id,
-            error_type=type(error).__name__,
-            error=self.scrub(str(error)),
+            judge=judge,
+            error_type=error_type,
+            error=error,
         )
-        return f"the judge failed; the server log has the details (request id {request_id})"
+        return f"the judge failed; the server log has the details (request id {REQUEST_ID.get()})"
+
+    def public(self, verdict: Verdict) -> Verdict:
+        """``verdict`` as it may leave the service: the one place that decides.
+
+        A judge's own error text (a provider's message, an exception from a client
+        library: it can quote a key, a host, a credential) never reaches the client: a
+        verdict's judge error and a panel member's failure are logged in full and
+        replaced by a kind and the request id. A member whose answer could not be read
+        keeps its reason (the library's words, about the answer).
+        """
+        update: dict[str, Any] = {}
+        error = verdict.error
+        if error is not None and error.kind == "judge":
+            message = self.judge_failed(
+                error.message, error_type="JudgeError", item_id=verdict.item_id
+            )
+            update["error"] = error.model_copy(update={"message": message})
+        if any(_failed_member(member) for member in verdict.members):
+            members = []
+            for member in verdict.members:
+                if _failed_member(member):
+                    reason = self.judge_failed(
+                        member.reason or "",
+                        error_type="JudgeError",
+                        item_id=verdict.item_id,
+                        judge=member.judge,
+                    )
+                    member = member.model_copy(update={"reason": reason})
+                members.append(member)
+            update["members"] = tuple(members)
+        return verdict.model_copy(update=update) if update else verdict
+
+    # -- running a request's judging -------------------------------------------------------
+
+    async def judged(
+        self, work: Coroutine[Any, Any, T], reservation: Reservation
+    ) -> T | Literal["timeout", "abandoned"]:
+        """Run ``work`` (a request's judging) in a task of its own, for at most
+        ``request_timeout`` seconds.
+
+        ``"timeout"``: the time is up; the task is cancelled and left to clean up in
+        the background, so the request answers at its timeout, not after the judge's
+        clean-up. ``"abandoned"``: the task was cancelled by nobody here (a judge call
+        it waited for was cancelled under it): never a 500, the caller answers it as a
+        judge failure. When the request itself is cancelled (its client left), the task
+        is cancelled the same way and the reservation is charged in full: its judge
+        calls had started.
+        """
+        task = asyncio.ensure_future(work)
+        try:
+            done, _ = await asyncio.wait((task,), timeout=self.config.request_timeout)
+        except asyncio.CancelledError:
+            self._abandon(task)
+            self.settle_later(reservation, Charge(reservation.usd))
+            raise
+        if not done:
+            self._abandon(task)
+            return "timeout"
+        if task.cancelled():
+            return "abandoned"
+        return task.result()
+
+    def _abandon(self, task: asyncio.Future[Any]) -> None:
+        task.cancel()
+        self._keep(task)
+
+    def _keep(self, task: asyncio.Future[Any]) -> None:
+        self.background.add(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Future[Any]) -> None:
+        self.background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            event("warning", "background_failed", error_type=type(exc).__name__, error=str(exc))
+
+    async def settle(self, reservation: Reservation, charge: Charge) -> None:
+        if self.limits is not None:
+            await self.limits.settle(reservation, charge)
+
+    def settle_later(self, reservation: Reservation, charge: Charge) -> None:
+        """:meth:`settle`, from a request that is being cancelled: in the background."""
+        if self.limits is not None and reservation.account is not None:
+            self._keep(asyncio.ensure_future(self.limits.settle(reservation, charge)))
 
     def json(self, status: int, content: str | bytes, **headers: str) -> Response:
         text = content.decode() if isinstance(content, bytes) else content
         # Exact secrets only: a verdict's own text must reach the client unchanged.
         return Response(
-            self.scrub.secrets_only(text),
+            redact_secrets(text),
             status_code=status,
             media_type="application/json",
             headers=headers,
         )
+
+
+def _failed_member(member: Any) -> bool:
+    """A panel member that failed (no legs at all), as opposed to one whose answer
+    could not be read: its reason is the judge's error text."""
+    return bool(member.abstained and member.direct is None and member.reverse is None)
+
+
+def build_judges(config: ServerConfig) -> list[list[Judge]]:
+    """The configured judges, per tier; a :class:`~prin_guard.UsageError` (one line)
+    when one cannot be built, with a hint when a ``python:`` judge's module is in the
+    current directory, which is not on the import path."""
+    try:
+        return config.guard.build_judges()
+    except UsageError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, ModuleNotFoundError) and cause.name:
+            top = cause.name.split(".")[0]
+            here = Path.cwd()
+            in_cwd = (here / f"{top}.py").is_file() or (here / top / "__init__.py").is_file()
+            if in_cwd and not any(Path(entry or ".").resolve() == here for entry in sys.path):
+                raise UsageError(
+                    f"{exc} ({top} is in the current directory, which is not on the "
+                    "import path: run with PYTHONPATH=.)"
+                ) from exc
+        raise
 
 
 def judge_threads(config: ServerConfig) -> int:
@@ -307,47 +468,10 @@ def judge_threads(config: ServerConfig) -> int:
     return min(32, 4 * (os.cpu_count() or 1))
 
 
-def build_judge(config: ServerConfig, spec: str | None = None) -> Judge:
-    """The configured judge, spelled as :func:`~prin_guard.judges.judge_from_spec` reads it."""
-    return judge_from_spec(
-        spec or config.judge, api_base=config.api_base, structured=config.structured
-    )
-
-
-def build_judges(config: ServerConfig) -> list[list[Judge]]:
-    """Every configured judge, per tier (one tier: the judge, or the panel)."""
-    return [[build_judge(config, spec) for spec in level] for level in config.levels()]
-
-
 def _identity(level: list[JudgeCaller]) -> dict[str, Any]:
     from prin_guard._judging import judges_identity
 
     return judges_identity([caller.identity for caller in level])
-
-
-def _build_cache(config: ServerConfig) -> Cache:
-    if config.redis_url is None:
-        return MemoryCache()
-    from prin_guard.cache import RedisCache
-
-    return RedisCache.from_url(
-        config.redis_url.get_secret_value(),
-        namespace=config.redis_namespace,
-        ttl=config.cache_ttl,
-    )
-
-
-def _provider_rate_limit(config: ServerConfig) -> RateLimit | None:
-    """The judge provider's limit, shared through the cache's Redis (named by the judge)."""
-    if config.provider_rate_limit is None and config.provider_token_limit is None:
-        return None
-    url = config.redis_url.get_secret_value() if config.redis_url is not None else None
-    return RateLimit(
-        config.provider_rate_limit,
-        tokens=config.provider_token_limit,
-        redis_url=url,
-        name=config.judge,
-    )
 
 
 def _public_identity(judge: Judge) -> dict[str, Any]:
