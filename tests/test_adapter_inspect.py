@@ -265,7 +265,8 @@ def test_any_prin_guard_judge_can_grade(tmp_path: Path) -> None:
     ("options", "says"),
     [
         pytest.param(
-            {"template": "v9"}, r"^template: unknown template 'v9'; known: v0, v1, v2, v3, v4",
+            {"template": "v9"},
+            r"^template: unknown template 'v9'; known: claims, criteria, pairwise, v0, v1, v2, v3, v4",  # noqa: E501
             id="template",
         ),
         pytest.param({"mitigations": ["louder"]}, r"^mitigations: unknown", id="mitigations"),
@@ -402,3 +403,63 @@ def test_a_grader_that_keeps_failing_fails_the_sample_with_the_reason(tmp_path: 
     assert log.status == "error"
     assert log.error is not None
     assert "leg failed: RuntimeError: grader down" in log.error.message
+
+
+def test_pairwise_and_checklist_samples_are_scored_as_their_task(tmp_path: Path) -> None:
+    def judge(prompt: str) -> str:
+        if "please output the better one" in prompt:
+            return "Answer: B"
+        if "please output the worse one" in prompt:
+            return "Answer: A"
+        if "criteria it meets" in prompt:
+            return "Answer: A" if "Paris" in prompt else "Answer: none"
+        return "Answer: B" if "Paris" in prompt else "Answer: A, B"
+
+    pairs = [
+        Sample(
+            id="hello", input="Greet me.", target="B", metadata={"candidates": ["hi", "hello!"]}
+        ),
+        Sample(id="tied", input="Greet me.", target="tie", metadata={"candidates": ["yo", "hey"]}),
+    ]
+    log = run(
+        Task(dataset=pairs, solver=[], scorer=prin_guard_scorer(judge, task="pairwise")),
+        tmp_path / "pairwise",
+        model="mockllm/model",
+    )
+    assert log.samples is not None
+    scored = {s.id: s.scores["prin_guard_scorer"] for s in log.samples}  # type: ignore[index]
+    assert scored["hello"].value == "C"
+    assert scored["hello"].metadata is not None
+    assert scored["hello"].metadata["winner"] == "B"
+    assert scored["tied"].value == "I"  # B won, the target said tie
+
+    rubric = ["Names the capital", "Gives the population"]
+    checks = [
+        # graded against a target: the criteria met
+        Sample(id="met", input="Describe France.", target="A",
+               metadata={"candidates": rubric, "response": "Paris is its capital."}),
+        # no target: the score is the share met
+        Sample(id="share", input="Describe France.",
+               metadata={"candidates": rubric, "response": "France is in Europe."}),
+    ]  # fmt: skip
+    log = run(
+        Task(dataset=checks, solver=[], scorer=prin_guard_scorer(judge, task="checklist")),
+        tmp_path / "checklist",
+        model="mockllm/model",
+    )
+    assert log.samples is not None
+    scored = {s.id: s.scores["prin_guard_scorer"] for s in log.samples}  # type: ignore[index]
+    assert scored["met"].value == "C"
+    assert scored["met"].metadata is not None
+    assert scored["met"].metadata["score"] == 0.5
+    # the response names no capital: nothing met, a share of 0
+    assert scored["share"].value == 0.0
+    assert scored["share"].metadata is not None
+    assert scored["share"].metadata["verdict"]["candidates"][0]["status"] == "failed"
+
+
+def test_a_checklist_without_a_response_judges_the_evaluated_models_output() -> None:
+    answered = state(metadata={"candidates": ["Names the capital"]})
+    answered.output = ModelOutput.from_content("mockllm/model", "Paris is the capital.")
+    item = sample_item(answered, task="checklist")
+    assert (item.task, item.response) == ("checklist", "Paris is the capital.")

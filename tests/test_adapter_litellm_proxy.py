@@ -16,23 +16,25 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import logging
 import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
-from fault_server import Behaviour, FaultServer, RecordedRequest, ok
+from _helpers import free_port
+from fault_server import Behaviour, FaultServer, RecordedRequest, error, ok, slow
 
 from prin_guard import Flag, Guard, UsageError, Verdict
 from prin_guard._settings import prefer_bundled_litellm_cost_map
@@ -58,12 +60,13 @@ HEADERS = (
 )
 STARTUP_TIMEOUT = 180.0
 REQUEST_TIMEOUT = 120.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+# A provider's error text with credentials in it, as a failing leg reports it.
+PROVIDER_KEY = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e"
+URL_PASSWORD = "hunter2-url-secret"
+LEAKY_ERROR = (
+    f"upstream rejected credential {PROVIDER_KEY} "
+    f"(https://judge:{URL_PASSWORD}@llm.internal.example/v1)"
+)
 
 
 def prompts(item: dict[str, Any], template: str = "v0", mitigations: tuple[str, ...] = ()) -> dict:
@@ -103,10 +106,13 @@ class ScriptedRouter:
         self.adapter = adapter
         self.replies = {"direct": direct, "reverse": reverse}
         self.calls: list[tuple[str, list[dict[str, str]], dict[str, Any]]] = []
+        self.tasks: list[asyncio.Task[Any] | None] = []
+        """The task each call ran in (a leg started in the pre-call hook has its own)."""
         self.gate: asyncio.Event | None = None
 
     async def ask(self, model: str, messages: Any, params: Any, parent_call_id: Any) -> Any:
         self.calls.append((model, [dict(m) for m in messages], dict(params)))
+        self.tasks.append(asyncio.current_task())
         if self.gate is not None:
             await self.gate.wait()
         reply = self.replies["reverse" if "incorrect ones" in messages[-1]["content"] else "direct"]
@@ -222,7 +228,7 @@ async def test_a_failed_direct_call_drops_the_started_reverse_leg(adapter: Modul
     await guardrail.async_pre_call_hook(
         user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
     )
-    (_, task) = guardrail._pending[data["litellm_call_id"]]
+    ((_, task),) = guardrail._pending.values()
 
     await guardrail.async_post_call_failure_hook(
         request_data=data, original_exception=RuntimeError("upstream down"), user_api_key_dict=None
@@ -299,10 +305,22 @@ async def test_streamed_judge_requests_get_no_verdict_after_the_fact(adapter: Mo
             "metadata.prin_guard.max_chars: a setting of the guardrail, not of a request",
         ),
         (
-            {"prin_guard": {**TABLE1, "probe": "closed"}},
+            {"prin_guard": {**TABLE1, "max_candidates": 10**6}},
             {},
             "acompletion",
-            "metadata.prin_guard.probe: a setting of the guardrail",
+            "metadata.prin_guard.max_candidates: a setting of the guardrail",
+        ),
+        (
+            {"prin_guard": {**TABLE1, "on_inconsistent": "flag"}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.on_inconsistent: a setting of the guardrail",
+        ),
+        (
+            {"prin_guard": {**TABLE1, "probe": "sometimes"}},
+            {},
+            "acompletion",
+            "metadata.prin_guard.probe: ",
         ),
         ({"prin_guard": "{not json"}, {}, "acompletion", "JSON"),
         ({"prin_guard": TABLE1}, {"stream": True}, "acompletion", "stream"),
@@ -316,7 +334,8 @@ async def test_bad_judge_requests_are_rejected_before_any_call(
     from fastapi import HTTPException
 
     router = ScriptedRouter(adapter)
-    guardrail = guardrail_with(adapter, router)
+    # Every option a request may ever set is allowed here: what is checked is its value.
+    guardrail = guardrail_with(adapter, router, request_options=adapter.PER_REQUEST_OPTIONS)
     with pytest.raises(HTTPException) as caught:
         await guardrail.async_pre_call_hook(
             user_api_key_dict=None,
@@ -332,7 +351,12 @@ async def test_bad_judge_requests_are_rejected_before_any_call(
 async def test_item_as_a_json_string_and_per_request_settings(adapter: ModuleType) -> None:
     # SDKs that type metadata as {str: str} can send the item as a JSON string.
     router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
-    guardrail = guardrail_with(adapter, router, event_hook="post_call")
+    guardrail = guardrail_with(
+        adapter,
+        router,
+        event_hook="post_call",
+        request_options=["template", "mitigations", "threshold"],
+    )
     item = {**TABLE1, "id": "t1", "template": "v1", "mitigations": ["neg-exp"], "threshold": "0.5"}
     data = request_data(metadata={"prin_guard": json.dumps(item)})
 
@@ -355,9 +379,16 @@ async def test_settings_take_every_spelling_and_a_request_layers_on_them(
 ) -> None:
     router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
     guardrail = guardrail_with(
-        adapter, router, event_hook="post_call", mitigations="cot,NEG-EXP", threshold="0.25"
+        adapter,
+        router,
+        event_hook="post_call",
+        mitigations="cot,NEG-EXP",
+        threshold="0.25",
+        request_options="template, policy",
     )
     assert guardrail.options.mitigations == ("cot", "neg_exp")
+    assert guardrail.request_options == ("template", "policy")
+    settings = guardrail.options
     item = {**TABLE1, "template": "v2", "policy": "direct"}
 
     out = await guardrail.async_post_call_success_hook(
@@ -372,7 +403,7 @@ async def test_settings_take_every_spelling_and_a_request_layers_on_them(
     assert (verdict.reverse.template, verdict.reverse.mitigations) == ("v2", ("cot", "neg_exp"))
     expected = prompts(TABLE1, "v2", ("cot", "neg_exp"))
     assert sorted(m[0]["content"] for _, m, _ in router.calls) == sorted(expected.values())
-    assert guardrail.options.template == "v0"  # a request changes its own options only
+    assert guardrail.options == settings  # a request changes its own options only
 
 
 async def test_a_probe_setting_asks_each_leg_again_through_the_router(
@@ -397,10 +428,13 @@ async def test_a_probe_setting_asks_each_leg_again_through_the_router(
     assert verdict.correct == ("C",)  # the verdict stays the first answers'
 
 
-async def test_a_failed_reverse_leg_is_flagged_or_blocks(adapter: ModuleType) -> None:
+async def test_a_failed_leg_reaches_the_client_as_an_error_id_never_as_its_text(
+    adapter: ModuleType, caplog: pytest.LogCaptureFixture
+) -> None:
     from fastapi import HTTPException
 
-    router = ScriptedRouter(adapter, reverse=RuntimeError("rate limited"))
+    caplog.set_level(logging.ERROR, logger="prin_guard.litellm_proxy")
+    router = ScriptedRouter(adapter, reverse=RuntimeError(LEAKY_ERROR))
     flagging = guardrail_with(adapter, router, event_hook="post_call")
     data = request_data()
     data["messages"] = [{"role": "user", "content": prompts(TABLE1)[Polarity.DIRECT]}]
@@ -409,8 +443,12 @@ async def test_a_failed_reverse_leg_is_flagged_or_blocks(adapter: ModuleType) ->
     )
     verdict = read_verdict(out.prin_guard)
     assert verdict.flags == (Flag.JUDGE_ERROR,)
-    assert verdict.error is not None and "rate limited" in verdict.error.message
     assert out.choices[0].message.content == "Answer: C"
+    assert verdict.error is not None and verdict.error.kind == "judge"
+    flagged_id = verdict.error.message.rpartition("error id ")[2].rstrip(")")
+    assert verdict.error.message == (
+        f"the judge failed; the proxy log has the details (error id {flagged_id})"
+    )
 
     blocking = guardrail_with(adapter, router, event_hook="post_call", on_error="block")
     with pytest.raises(HTTPException) as caught:
@@ -418,7 +456,25 @@ async def test_a_failed_reverse_leg_is_flagged_or_blocks(adapter: ModuleType) ->
             data=data, user_api_key_dict=None, response=model_response("Answer: C")
         )
     assert caught.value.status_code == 502
-    assert caught.value.detail["prin_guard"]["flags"] == ["judge_error"]
+    detail = caught.value.detail
+    assert detail["prin_guard"]["flags"] == ["judge_error"]
+    blocked_id = detail["error_id"]
+    assert blocked_id != flagged_id
+    assert f"error id {blocked_id}" in detail["error"]
+    assert f"error id {blocked_id}" in detail["prin_guard"]["error"]["message"]
+
+    # The client sees no part of the provider's text; the proxy log has all of it but
+    # the credentials, under the id the client was given.
+    client_sees = json.dumps(out.prin_guard) + json.dumps(detail)
+    assert "upstream rejected" not in client_sees
+    assert PROVIDER_KEY not in client_sees and URL_PASSWORD not in client_sees
+    logged = [r.getMessage() for r in caplog.records if r.name == "prin_guard.litellm_proxy"]
+    for error_id in (flagged_id, blocked_id):
+        (line,) = [message for message in logged if f"error_id={error_id}" in message]
+        assert "judge_failed" in line
+        assert "upstream rejected credential" in line
+        assert f"litellm_call_id={data['litellm_call_id']!r}" in line
+        assert PROVIDER_KEY not in line and URL_PASSWORD not in line
 
 
 async def test_on_inconsistent_block(adapter: ModuleType) -> None:
@@ -434,10 +490,209 @@ async def test_on_inconsistent_block(adapter: ModuleType) -> None:
     assert caught.value.detail["prin_guard"]["prin_score"] == 1.0
 
 
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize(
+    "prin_guard",
+    [
+        pytest.param({"question": "q", "candidates": ["same"] * 100_000}, id="duplicates"),
+        pytest.param(
+            {"question": "q", "candidates": [{"text": i} for i in range(100_000)]},
+            id="invalid-candidates",
+        ),
+        pytest.param(
+            json.dumps({"question": "q", "candidates": [str(i) for i in range(100_000)]}),
+            id="json-string",
+        ),
+        pytest.param(
+            {"question": "q", "candidates": ["same"] * 100_000, "threshold": 1.0},
+            id="with-an-option-it-may-not-set",
+        ),
+    ],
+)
+async def test_candidates_are_counted_before_anything_else_is_read(
+    adapter: ModuleType, prin_guard: Any
+) -> None:
+    # Validating 100,000 candidates held the proxy's event loop for seconds, and the
+    # error that followed was not an HTTPException: the proxy answered 500.
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router, max_candidates=8)
+    with pytest.raises(HTTPException) as caught:
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None,
+            cache=None,
+            data=request_data(metadata={"prin_guard": prin_guard}),
+            call_type="acompletion",
+        )
+    assert caught.value.status_code == 400
+    assert caught.value.detail["error"] == (
+        "metadata.prin_guard.candidates: has 100000 candidates; the limit is 8 (max_candidates)"
+    )
+    assert router.calls == []
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        pytest.param({"prin_guard": _nested(100_000)}, id="item-string"),
+        pytest.param(
+            {"prin_guard": json.dumps({**TABLE1, "context": "x"}).replace('"x"', _nested(100_000))},
+            id="inside-the-item-string",
+        ),
+        pytest.param(
+            '{"prin_guard": ' + json.dumps(TABLE1) + ', "tags": ' + _nested(100_000) + "}",
+            id="metadata-string",
+        ),
+        pytest.param({"prin_guard": _nested(33)}, id="just-too-deep"),
+        pytest.param({"prin_guard": "[" * 100_000 + "}"}, id="unpaired"),
+    ],
+)
+async def test_deeply_nested_json_is_refused_with_400(adapter: ModuleType, metadata: Any) -> None:
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router)
+    with pytest.raises(HTTPException) as caught:  # not RecursionError (a 500)
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None,
+            cache=None,
+            data=request_data(metadata=metadata),
+            call_type="acompletion",
+        )
+    assert caught.value.status_code == 400
+    assert "not JSON nested at most 32 levels deep" in caught.value.detail["error"]
+    assert router.calls == []
+
+
+async def test_a_metadata_string_that_is_not_a_judge_request_is_not_parsed(
+    adapter: ModuleType,
+) -> None:
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router)
+    data = request_data(metadata=_nested(100_000))
+    assert (
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("threshold", 1.0),
+        ("policy", "direct"),
+        ("checks", ["reverse", "order"]),
+        ("min_confidence", 0.0),
+        ("probe", "progressive"),
+    ],
+)
+async def test_a_request_sets_only_the_options_the_operator_allows(
+    adapter: ModuleType, option: str, value: Any
+) -> None:
+    # threshold 1.0 let a contradiction through on_inconsistent=block; checks: [order]
+    # tripled the router calls, billed to no key.
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)  # direct C, reverse C, D, E: PRIN 1, a contradiction
+    guardrail = guardrail_with(adapter, router, on_inconsistent="block")
+    assert guardrail.request_options == ("template", "mitigations")
+    data = request_data(metadata={"prin_guard": {**TABLE1, option: value}})
+    for hook in (
+        guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+        ),
+        guardrail.async_post_call_success_hook(
+            data=data, user_api_key_dict=None, response=model_response("Answer: C")
+        ),
+    ):
+        with pytest.raises(HTTPException) as caught:
+            await hook
+        assert caught.value.status_code == 400
+        assert caught.value.detail["error"] == (
+            f"metadata.prin_guard.{option}: this proxy does not let a request set it "
+            "(request_options: template, mitigations)"
+        )
+    assert router.calls == []
+
+
+async def test_request_options_lets_the_operator_opt_an_option_in(adapter: ModuleType) -> None:
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)  # direct C, reverse C, D, E: PRIN 1
+    guardrail = guardrail_with(
+        adapter, router, event_hook="post_call", on_inconsistent="block", request_options=[]
+    )
+    with pytest.raises(HTTPException) as caught:
+        await guardrail.async_post_call_success_hook(
+            data=request_data(metadata={"prin_guard": {**TABLE1, "template": "v1"}}),
+            user_api_key_dict=None,
+            response=model_response("x"),
+        )
+    assert caught.value.detail["error"].endswith("(request_options: none)")
+
+    trusting = guardrail_with(
+        adapter,
+        router,
+        event_hook="post_call",
+        on_inconsistent="block",
+        request_options="threshold",
+    )
+    out = await trusting.async_post_call_success_hook(
+        data=request_data(metadata={"prin_guard": {**TABLE1, "threshold": 1.0}}),
+        user_api_key_dict=None,
+        response=model_response("x"),
+    )
+    verdict = read_verdict(out.prin_guard)
+    assert (verdict.prin_score, verdict.threshold, verdict.consistent) == (1.0, 1.0, True)
+
+
+async def test_a_client_chosen_call_id_cannot_take_another_requests_reverse_leg(
+    adapter: ModuleType,
+) -> None:
+    # The client sets litellm_call_id (x-litellm-call-id): two requests sharing one
+    # must each keep the reverse leg started for it.
+    router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
+    router.gate = asyncio.Event()
+    guardrail = guardrail_with(adapter, router)
+    items = [TABLE1, {**TABLE1, "question": "Which is the largest?"}]
+    requests = [
+        request_data(metadata={"prin_guard": item}, litellm_call_id="chosen-by-the-client")
+        for item in items
+    ]
+    for data in requests:
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+        )
+    await asyncio.sleep(0)
+    assert len(router.calls) == 2  # both reverse legs started
+    router.gate.set()
+
+    for data in requests:
+        out = await guardrail.async_post_call_success_hook(
+            data=data, user_api_key_dict=None, response=model_response("Answer: C")
+        )
+        verdict = read_verdict(out.prin_guard)
+        assert verdict.correct == ("C",)
+        assert verdict.reverse is not None and verdict.reverse.latency_ms == 7.0
+
+    assert not any(task is None or task.cancelled() for task in router.tasks)
+    # Each request's reverse leg, asked once, in the pre-call hook: nothing asked again.
+    assert sorted(messages[0]["content"] for _, messages, _ in router.calls) == sorted(
+        prompts(item)[Polarity.REVERSE] for item in items
+    )
+    assert guardrail._pending == {}
+
+
 @pytest.mark.parametrize(
     ("settings", "says"),
     [
-        ({"template": "v9"}, "^template: unknown template 'v9'; known: v0, v1, v2, v3, v4"),
+        ({"template": "v9"}, "^template: unknown template 'v9'; known: "),
         ({"mitigations": ["louder"]}, "^mitigations: unknown mitigation"),
         ({"policy": "vote"}, "^policy: "),
         ({"threshold": 2}, "^threshold: "),
@@ -446,6 +701,9 @@ async def test_on_inconsistent_block(adapter: ModuleType) -> None:
         ({"probe": "sometimes"}, "^probe: "),
         ({"on_error": "ignore"}, "on_error"),
         ({"concurrent_reverse": "maybe"}, "concurrent_reverse"),
+        ({"request_options": ["max_chars"]}, "^request_options: a request cannot set 'max_chars'"),
+        ({"request_options": "template,colour"}, "^request_options: a request cannot set 'colour'"),
+        ({"request_options": 3}, "^request_options: "),
     ],
 )
 def test_bad_settings_fail_when_the_proxy_starts(
@@ -483,12 +741,24 @@ class Backend:
         self.direct = "Answer: C"
         self.reverse = "Answer: C, D, E"
         self.other = "Hello from the scripted model"
+        self.delay = 0.0
+        """Seconds each leg waits before its answer."""
+        self.reverse_error: str | None = None
+        """When set, the reverse leg fails with HTTP 400 and this message."""
         self.server = FaultServer(self.respond)
+
+    def reset(self) -> None:
+        self.direct, self.reverse = "Answer: C", "Answer: C, D, E"
+        self.delay, self.reverse_error = 0.0, None
+        self.server.reset()
 
     def respond(self, request: RecordedRequest) -> Behaviour:
         if "please output the" not in request.prompt:
             return ok(self.other)
-        return ok(self.reverse if request.is_reverse else self.direct)
+        if request.is_reverse and self.reverse_error is not None:
+            return error(400, self.reverse_error, kind="invalid_request_error")
+        answer = ok(self.reverse if request.is_reverse else self.direct)
+        return slow(self.delay, answer) if self.delay else answer
 
 
 @pytest.fixture(scope="module")
@@ -590,13 +860,22 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture
-def proxy_log(proxy: Proxy) -> Iterator[None]:
-    """The proxy's log lines written during a test, shown when the test fails."""
+def proxy_log(proxy: Proxy, backend: Backend) -> Iterator[None]:
+    """The proxy's log lines written during a test, shown when the test fails; the
+    scripted model as it was before the test, after it."""
     offset = proxy.log.stat().st_size
+    backend.reset()
     yield
+    backend.reset()
     with proxy.log.open("rb") as log:
         log.seek(offset)
         print(log.read().decode(errors="replace")[-6000:])
+
+
+def log_since(proxy: Proxy, offset: int) -> str:
+    with proxy.log.open("rb") as log:
+        log.seek(offset)
+        return log.read().decode(errors="replace")
 
 
 def judged(
@@ -717,6 +996,84 @@ def test_invalid_item_is_rejected_with_400_before_any_model_call(
         judged(proxy, "scripted", TABLE1, stream=True)
     assert "stream" in str(caught.value)
     assert backend.server.chat_requests == []
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_scripted_hostile_requests_get_400_not_500(proxy: Proxy, backend: Backend) -> None:
+    # Each of these was a 500 (an error the proxy did not expect) or an override of the
+    # operator's policy.
+    import openai
+
+    hostile = {
+        "max_candidates": {"question": "q", "candidates": [str(i) for i in range(100_000)]},
+        "levels deep": "[" * 100_000 + "]" * 100_000,
+        "request_options": {**TABLE1, "threshold": 1.0},
+    }
+    for says, item in hostile.items():
+        with pytest.raises(openai.BadRequestError) as caught:
+            judged(proxy, "scripted", item)
+        assert says in str(caught.value)
+    assert backend.server.chat_requests == []
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_scripted_failed_leg_gives_the_client_an_error_id_not_the_providers_text(
+    proxy: Proxy, backend: Backend
+) -> None:
+    backend.reverse_error = LEAKY_ERROR
+    offset = proxy.log.stat().st_size
+
+    raw = proxy.client().chat.completions.with_raw_response.create(
+        model="scripted",
+        messages=[{"role": "user", "content": "(replaced by the guardrail)"}],
+        metadata={"prin_guard": TABLE1},
+    )
+
+    body = raw.text
+    verdict = read_verdict(raw.parse().model_extra["prin_guard"])
+    assert verdict.flags == (Flag.JUDGE_ERROR,)
+    assert verdict.error is not None and verdict.error.kind == "judge"
+    error_id = verdict.error.message.rpartition("error id ")[2].rstrip(")")
+    assert "upstream rejected" not in body
+    assert PROVIDER_KEY not in body and URL_PASSWORD not in body
+    # The operator finds the provider's text (credentials scrubbed) under that id.
+    deadline = time.monotonic() + 10
+    while f"error_id={error_id}" not in log_since(proxy, offset) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    (line,) = [
+        line for line in log_since(proxy, offset).splitlines() if f"error_id={error_id}" in line
+    ]
+    assert "upstream rejected credential" in line
+    assert PROVIDER_KEY not in line and URL_PASSWORD not in line
+
+
+@pytest.mark.model
+@pytest.mark.usefixtures("proxy_log")
+def test_scripted_requests_sharing_a_call_id_keep_their_own_reverse_legs(
+    proxy: Proxy, backend: Backend
+) -> None:
+    # x-litellm-call-id is the client's to choose: a second request with the same id
+    # took the first one's reverse leg (cancelled, answered with its own).
+    backend.direct, backend.reverse = "Answer: C", "Answer: A, B, D, E"
+    backend.delay = 1.5  # both requests are in flight before either leg answers
+    items = [TABLE1, {**TABLE1, "question": "Which is the largest?"}]
+    shared = {"x-litellm-call-id": f"chosen-by-the-client-{secrets.token_hex(4)}"}
+
+    with ThreadPoolExecutor(len(items)) as pool:
+        answers = list(
+            pool.map(lambda item: judged(proxy, "scripted", item, extra_headers=shared), items)
+        )
+
+    for response, headers in answers:
+        verdict = read_verdict(response.model_extra["prin_guard"])
+        assert (verdict.correct, verdict.flags) == (("C",), ())
+        assert headers["x-prin-guard-direct-leg"] == "response"
+    # Four calls, each prompt once: the proxy kept the guardrail's token in the
+    # request's metadata from the pre-call to the post-call hook.
+    expected = sorted(prompt for item in items for prompt in prompts(item).values())
+    assert sorted(call.prompt for call in backend.server.chat_requests) == expected
 
 
 # The real model last: the scripted requests above warm the proxy, the first of these

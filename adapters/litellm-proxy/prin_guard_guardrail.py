@@ -15,13 +15,14 @@ A judge request carries its item in the request metadata (the body's
 
     "metadata": {"prin_guard": {"question": "...", "candidates": ["7", "8", "9"],
                                 "context": "...", "id": "...",
-                                "template": "v0", "mitigations": ["neg_exp"],
-                                "threshold": 0.0, "policy": "synergy"}}
+                                "template": "v0", "mitigations": ["neg_exp"]}}
 
 The options are prin-guard's :class:`~prin_guard.GuardOptions`, spelled and checked
-as everywhere else (``neg-exp`` works for ``neg_exp``); a request may set the ones
-in ``PER_REQUEST_OPTIONS``, the others (``max_chars``, ``probe``) are the
-guardrail's settings only.
+as everywhere else (``neg-exp`` works for ``neg_exp``). A request may set the ones
+the operator lists in the ``request_options`` setting (by default ``template`` and
+``mitigations``: how to ask, never what is blocked or how much is spent), out of
+``PER_REQUEST_OPTIONS``; ``max_chars`` and ``max_candidates`` are the guardrail's
+settings only.
 
 Pre-call, the request's messages are replaced by prin-guard's direct prompt ("which
 are correct?") and the reverse leg ("which are incorrect?") is sent through the
@@ -37,6 +38,10 @@ reconciled by prin-guard and the verdict is attached to the response:
   ``x-prin-guard-correct``, ``x-prin-guard-flags`` and ``x-prin-guard-direct-leg``
   summarise it for clients and gateways that drop unknown body fields.
 
+A failed leg reaches the client as a kind and an id (``judge_error``, "the proxy log
+has the details (error id ...)"), never as the provider's text: that text, scrubbed
+with litellm's own ``redact_string``, is logged under the same id.
+
 A request without ``metadata.prin_guard`` passes through untouched. Nothing here
 needs the proxy's database.
 """
@@ -47,6 +52,7 @@ import asyncio
 import json
 import logging
 import math
+import secrets
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -64,9 +70,14 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import JudgeResponse, Message
-from prin_guard.models import Polarity, Usage, VerdictError
+from prin_guard.models import Polarity, Usage
 
-__all__ = ["PER_REQUEST_OPTIONS", "PrinGuardGuardrail"]
+__all__ = [
+    "DEFAULT_REQUEST_OPTIONS",
+    "GUARD_SETTINGS",
+    "PER_REQUEST_OPTIONS",
+    "PrinGuardGuardrail",
+]
 
 logger = logging.getLogger("prin_guard.litellm_proxy")
 
@@ -76,6 +87,10 @@ METADATA_KEY = "prin_guard"
 RESPONSE_FIELD = "prin_guard"
 """The top-level response field that carries the verdict."""
 
+GUARD_SETTINGS = tuple(name for name in GuardOptions.model_fields if name != "on_inconsistent")
+"""The guardrail settings that are the guard's options (every :class:`~prin_guard.GuardOptions`
+field but ``on_inconsistent``, which is the guardrail's own: ``flag`` or ``block``)."""
+
 PER_REQUEST_OPTIONS = (
     "template",
     "mitigations",
@@ -83,14 +98,34 @@ PER_REQUEST_OPTIONS = (
     "policy",
     "checks",
     "min_confidence",
+    "probe",
 )
-"""The guard options a judge request may set next to its item.
+"""The guard options a judge request may ever set next to its item, when the operator
+lists them in the ``request_options`` setting.
 
-How to ask and decide, which is the client's business. Not ``max_chars`` (the
-operator's bound on what the proxy accepts) nor ``probe`` (follow-up rounds are
-extra model calls through the router, which the proxy does not bill to the
-calling key): those are the guardrail's settings. ``on_inconsistent`` is the
-guardrail's own (``flag`` or ``block``)."""
+Never ``max_chars`` nor ``max_candidates``: they are the operator's bounds on what the
+proxy accepts. ``on_inconsistent`` is the guardrail's own (``flag`` or ``block``)."""
+
+DEFAULT_REQUEST_OPTIONS = ("template", "mitigations")
+"""The options a request may set unless the operator says otherwise (``request_options``).
+
+How the two questions are worded, which is the client's business: the same calls,
+the same decision rule. Not ``threshold``, ``policy``, ``checks`` or
+``min_confidence``: they change what is called consistent, so what ``on_inconsistent:
+block`` blocks (a request asking ``threshold: 1.0`` would let any contradiction
+through). Not ``probe`` nor ``checks`` either for what they cost: follow-ups and the
+``order`` check's legs are extra model calls through the router, which the proxy does
+not bill to the calling key."""
+
+_LEG_KEY = "prin_guard_reverse_leg"
+"""The key, under the request's metadata, of the reverse leg the pre-call hook started.
+
+A random token the guardrail writes there itself (over whatever the client sent), so
+the post-call hook finds the leg of this request, never another's: the proxy's
+``litellm_call_id`` would do as well, but a client sets it (``x-litellm-call-id``)."""
+
+_MAX_JSON_DEPTH = 32
+"""The deepest nesting of a JSON string the guardrail parses (an item needs 3 levels)."""
 
 # Request parameters that change what the model answers: the reverse leg is asked
 # with the same ones as the direct leg, so the two answers are comparable.
@@ -186,13 +221,16 @@ class PrinGuardGuardrail(CustomGuardrail):
 
     Settings (``litellm_params`` in the proxy config, all optional):
 
-    - ``template`` (``v0``), ``mitigations`` (``[]``), ``threshold`` (``0.0``),
-      ``policy`` (``synergy``), ``checks`` (``["reverse"]``; ``order`` sends two more
-      legs through the router, concurrently), ``min_confidence`` (``0.5``),
-      ``max_chars`` (``32000``), ``probe`` (none): the
-      :class:`prin_guard.GuardOptions` of every judge request; a request may
-      override the ones in ``PER_REQUEST_OPTIONS`` (all but ``max_chars`` and
-      ``probe``) in its metadata.
+    - the guard's options, by their :class:`prin_guard.GuardOptions` names
+      (``GUARD_SETTINGS``): ``template`` (``v0``), ``mitigations`` (``[]``),
+      ``threshold`` (``0.0``), ``policy`` (``synergy``), ``checks`` (``["reverse"]``;
+      ``order`` sends two more legs through the router, concurrently),
+      ``min_confidence`` (``0.5``), ``max_chars`` (``32000``), ``max_candidates``
+      (``64``), ``probe`` (none); a request may override the ones in
+      ``request_options`` in its metadata.
+    - ``request_options`` (``DEFAULT_REQUEST_OPTIONS``: ``[template, mitigations]``):
+      the options a request may set in its metadata, out of ``PER_REQUEST_OPTIONS``;
+      a request that sets another gets HTTP 400 naming it.
     - ``timeout``: seconds allowed for each leg the guardrail sends itself.
     - ``concurrent_reverse`` (``true``): with ``pre_call`` in ``mode``, start the
       reverse leg while the direct call runs, so a verdict costs about one call's
@@ -201,47 +239,36 @@ class PrinGuardGuardrail(CustomGuardrail):
       (the client gets HTTP 422 with the verdict in the error detail).
     - ``on_error``: ``flag`` (default; a failed reverse leg gives a verdict flagged
       ``judge_error`` and the direct answer still goes back) or ``block`` (HTTP 502).
+      Either way the client gets an error id, and the proxy log the error's text.
     """
 
     def __init__(
         self,
         *,
-        template: str = "v0",
-        mitigations: Sequence[str] | str | None = None,
-        threshold: float = 0.0,
-        policy: str = "synergy",
-        checks: Sequence[str] | str | None = None,
-        min_confidence: float = 0.5,
-        max_chars: int = 32_000,
-        probe: str | None = None,
         concurrent_reverse: bool = True,
         on_inconsistent: str = "flag",
         on_error: str = "flag",
+        request_options: Sequence[str] | str | None = None,
         **kwargs: Any,
     ) -> None:
+        settings = {name: kwargs.pop(name) for name in GUARD_SETTINGS if name in kwargs}
         super().__init__(**kwargs)
         # Fail at proxy start-up, not on the first request, on a bad setting (the
         # UsageError names it: "template: unknown template 'v9'; known: ..."); the
         # guard built after checks what only a guard can (a probe it can run).
         self.options = GuardOptions.of(
-            template=template,
-            mitigations=mitigations,
-            threshold=threshold,
-            policy=policy,
-            checks=checks,
-            min_confidence=min_confidence,
-            max_chars=max_chars,
-            probe=probe,
+            **{name: value for name, value in settings.items() if value is not None}
         )
         _build_guard(self._placeholder_judge(), self.options)
         self.concurrent_reverse = _as_bool(concurrent_reverse, "concurrent_reverse")
+        self.request_options = _request_options(request_options)
         if on_inconsistent not in ("flag", "block"):
             raise ValueError(f"on_inconsistent: 'flag' or 'block', got {on_inconsistent!r}")
         if on_error not in ("flag", "block"):
             raise ValueError(f"on_error: 'flag' or 'block', got {on_error!r}")
         self.on_inconsistent = on_inconsistent
         self.on_error = on_error
-        # Reverse legs started in the pre-call hook, by the request's litellm_call_id.
+        # Reverse legs started in the pre-call hook, by the token under _LEG_KEY.
         self._pending: dict[str, tuple[str, asyncio.Task[_Answer]]] = {}
         if not self._event_hook_is_event_type_name("post_call"):
             logger.warning(
@@ -263,25 +290,31 @@ class PrinGuardGuardrail(CustomGuardrail):
         guard = self._guard_for(request, None)
         direct = _leg_messages(guard, request.item, Polarity.DIRECT)
         data["messages"] = [dict(m) for m in direct]
+        bucket = _metadata_bucket(data)
+        if bucket is not None:
+            bucket.pop(_LEG_KEY, None)  # a client's own value names no leg
         call_id = data.get("litellm_call_id")
         model = data.get("model")
-        if self.concurrent_reverse and isinstance(call_id, str) and isinstance(model, str):
+        if self.concurrent_reverse and bucket is not None and isinstance(model, str):
             reverse = _leg_messages(guard, request.item, Polarity.REVERSE)
-            task = asyncio.ensure_future(self._ask(model, reverse, _sampling(data), call_id))
+            parent = call_id if isinstance(call_id, str) else None
+            task = asyncio.ensure_future(self._ask(model, reverse, _sampling(data), parent))
             # Never leave an exception unretrieved when nobody awaits the task.
             task.add_done_callback(_consume_exception)
-            self._forget(call_id)
-            self._pending[call_id] = (_messages_key(reverse), task)
-            asyncio.get_running_loop().call_later(self._pending_ttl(), self._expire, call_id, task)
+            token = secrets.token_urlsafe(16)
+            bucket[_LEG_KEY] = token
+            self._pending[token] = (_messages_key(reverse), task)
+            asyncio.get_running_loop().call_later(self._pending_ttl(), self._expire, token, task)
         return data
 
     async def async_post_call_success_hook(
         self, data: dict[str, Any], user_api_key_dict: Any, response: Any
     ) -> Any:
         """Reconcile the model's answer (direct leg) with the reverse leg; attach the verdict."""
-        call_id = data.get("litellm_call_id")
-        pending = self._pending.pop(call_id, None) if isinstance(call_id, str) else None
+        token = _leg_token(data)
+        pending = self._pending.pop(token, None) if token is not None else None
         started = {pending[0]: pending[1]} if pending else {}
+        call_id = data.get("litellm_call_id")
         try:
             request = self._read_request(data)
             if request is None:
@@ -314,14 +347,8 @@ class PrinGuardGuardrail(CustomGuardrail):
             try:
                 verdict = await guard.acheck(request.item)
             except JudgeError as exc:
-                verdict = Verdict(
-                    item_id=request.item.key,
-                    labels=request.item.labels,
-                    flags=(Flag.JUDGE_ERROR,),
-                    policy=guard.policy,
-                    threshold=guard.threshold,
-                    error=VerdictError(kind="judge", message=str(exc)),
-                )
+                verdict = guard.failed_verdict(request.item, exc)
+            verdict, error_id = _for_client(verdict, call_id)
             verdict = _with_latencies(verdict, guard, request.item, judge.latency_ms)
             direct_leg = (
                 "router"
@@ -332,7 +359,13 @@ class PrinGuardGuardrail(CustomGuardrail):
             self._attach(response, verdict, direct_leg)
             self._log_verdict(data, verdict, started_at)
             if Flag.JUDGE_ERROR in verdict.flags and self.on_error == "block":
-                raise _http_error(502, "prin-guard: a leg of the judge request failed", verdict)
+                raise _http_error(
+                    502,
+                    "prin-guard: a leg of the judge request failed; the proxy log has the "
+                    f"details (error id {error_id})",
+                    verdict,
+                    error_id=error_id,
+                )
             if Flag.INCONSISTENT in verdict.flags and self.on_inconsistent == "block":
                 raise _http_error(
                     422, "prin-guard: the judge contradicted itself (PRIN above threshold)", verdict
@@ -350,9 +383,9 @@ class PrinGuardGuardrail(CustomGuardrail):
         traceback_str: str | None = None,
     ) -> None:
         """The direct call failed: drop the reverse leg started for it."""
-        call_id = request_data.get("litellm_call_id")
-        if isinstance(call_id, str):
-            self._forget(call_id)
+        token = _leg_token(request_data)
+        if token is not None:
+            self._forget(token)
 
     # -- the reverse leg (and a direct leg the proxy did not ask) -----------------------
 
@@ -394,24 +427,38 @@ class PrinGuardGuardrail(CustomGuardrail):
             return None
         if isinstance(raw, str):
             try:
-                raw = json.loads(raw)
+                raw = _loads(raw, "metadata.prin_guard")
             except ValueError:
                 raise _http_error(400, "metadata.prin_guard: not a JSON object") from None
         if not isinstance(raw, Mapping):
             raise _http_error(400, "metadata.prin_guard: must be an object")
         fields = dict(raw)
-        overrides = {name: fields.pop(name) for name in PER_REQUEST_OPTIONS if name in fields}
-        for name in GuardOptions.model_fields:
-            if name in fields:
+        overrides = {name: fields.pop(name) for name in GuardOptions.model_fields if name in fields}
+        try:
+            # The item first: Item.coerce counts the candidates before it validates
+            # anything, and its bounds are the guardrail's alone (no request sets them).
+            item = Item.coerce(
+                fields,
+                max_chars=self.options.max_chars,
+                max_candidates=self.options.max_candidates,
+            )
+        except UsageError as exc:  # InvalidItemError: "field: reason"
+            raise _http_error(400, f"metadata.prin_guard.{exc}") from None
+        for name in overrides:
+            if name not in PER_REQUEST_OPTIONS:
+                raise _http_error(
+                    400, f"metadata.prin_guard.{name}: a setting of the guardrail, not of a request"
+                )
+            if name not in self.request_options:
+                allowed = ", ".join(self.request_options) or "none"
                 raise _http_error(
                     400,
-                    f"metadata.prin_guard.{name}: a setting of the guardrail, not of a request "
-                    f"(a request may set {', '.join(PER_REQUEST_OPTIONS)})",
+                    f"metadata.prin_guard.{name}: this proxy does not let a request set it "
+                    f"(request_options: {allowed})",
                 )
         try:
             options = GuardOptions.of(self.options, **overrides)
-            item = Item.coerce(fields, max_chars=options.max_chars)
-        except UsageError as exc:  # InvalidItemError too: "field: reason"
+        except UsageError as exc:  # "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         return _Request(item, options)
 
@@ -473,13 +520,13 @@ class PrinGuardGuardrail(CustomGuardrail):
     def _pending_ttl(self) -> float:
         return max(600.0, 4.0 * float(self.timeout or 0.0))
 
-    def _expire(self, call_id: str, task: asyncio.Task[_Answer]) -> None:
-        entry = self._pending.get(call_id)
+    def _expire(self, token: str, task: asyncio.Task[_Answer]) -> None:
+        entry = self._pending.get(token)
         if entry is not None and entry[1] is task:
-            self._forget(call_id)
+            self._forget(token)
 
-    def _forget(self, call_id: str) -> None:
-        entry = self._pending.pop(call_id, None)
+    def _forget(self, token: str) -> None:
+        entry = self._pending.pop(token, None)
         if entry is not None:
             entry[1].cancel()
 
@@ -531,13 +578,56 @@ def _metadata_entry(data: Mapping[str, Any]) -> Any:
     for bucket_name in ("metadata", "litellm_metadata"):
         bucket = data.get(bucket_name)
         if isinstance(bucket, str):
+            if METADATA_KEY not in bucket:  # not a judge request: nothing to parse
+                continue
             try:
-                bucket = json.loads(bucket)
+                bucket = _loads(bucket, bucket_name)
             except ValueError:
                 continue
         if isinstance(bucket, Mapping) and METADATA_KEY in bucket:
             return bucket[METADATA_KEY]
     return None
+
+
+def _metadata_bucket(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The request's metadata, which the proxy keeps from the pre-call hook to the
+    post-call and failure hooks (litellm records its own guardrail markers there)."""
+    for bucket_name in ("metadata", "litellm_metadata"):
+        bucket = data.get(bucket_name)
+        if isinstance(bucket, dict):
+            return bucket
+    return None
+
+
+def _leg_token(data: Mapping[str, Any]) -> str | None:
+    """The token of the reverse leg the pre-call hook started for this request."""
+    bucket = _metadata_bucket(data)
+    token = bucket.get(_LEG_KEY) if bucket is not None else None
+    return token if isinstance(token, str) else None
+
+
+_BRACKETS = b"[]{}"
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in _BRACKETS)
+
+
+def _loads(text: str, where: str) -> Any:
+    """``text`` as JSON (``ValueError`` if it is not), refused with HTTP 400 when nested
+    deeper than ``_MAX_JSON_DEPTH`` (``json`` would recurse as deep as the text goes:
+    RecursionError at 100,000 levels, or a crash under a raised recursion limit).
+
+    The depth is bounded before parsing, in C-speed string operations: escapes and
+    strings dropped, the brackets kept, and innermost pairs removed once per level.
+    """
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    outside_strings = "".join(unescaped.split('"')[::2])
+    brackets = outside_strings.encode("ascii", "ignore").translate(None, _NOT_BRACKETS)
+    for _ in range(_MAX_JSON_DEPTH):
+        if not brackets:
+            break
+        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
+    if brackets:  # deeper, or brackets that do not pair: not an item either way
+        raise _http_error(400, f"{where}: not JSON nested at most {_MAX_JSON_DEPTH} levels deep")
+    return json.loads(text)
 
 
 def _check_request_shape(data: Mapping[str, Any], call_type: str) -> None:
@@ -641,10 +731,64 @@ def _summary_headers(verdict: Verdict, direct_leg: str) -> dict[str, str]:
     return headers
 
 
-def _http_error(status: int, message: str, verdict: Verdict | None = None) -> Exception:
+def _for_client(verdict: Verdict, call_id: Any) -> tuple[Verdict, str | None]:
+    """The verdict a client may see, and the id of its judge error if it has one.
+
+    A judge error's text is the provider's (or its client library's), which can quote
+    a key, a header or an internal address: it goes to the proxy log, scrubbed, under
+    a fresh id; the client gets the kind (``judge_error``) and that id.
+    """
+    error = verdict.error
+    if error is None or error.kind != "judge":
+        return verdict, None
+    error_id = secrets.token_hex(8)
+    logger.error(
+        "prin-guard: judge_failed error_id=%s litellm_call_id=%r item_id=%r error=%r",
+        error_id,
+        call_id,
+        verdict.item_id,
+        _scrubbed(error.message),
+    )
+    message = f"the judge failed; the proxy log has the details (error id {error_id})"
+    public = error.model_copy(update={"message": message})
+    return verdict.model_copy(update={"error": public}), error_id
+
+
+def _scrubbed(text: str, limit: int = 2000) -> str:
+    """``text`` with credentials replaced by litellm's own redaction, cut to ``limit``."""
+    try:
+        from litellm.litellm_core_utils.secret_redaction import redact_string
+    except ImportError:  # a litellm without it: log no upstream text at all
+        return "(not logged: this litellm has no secret_redaction.redact_string)"
+    text = redact_string(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _request_options(value: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The ``request_options`` setting: names out of ``PER_REQUEST_OPTIONS``."""
+    if value is None:
+        return DEFAULT_REQUEST_OPTIONS
+    names = value.split(",") if isinstance(value, str) else value
+    if not isinstance(names, Sequence) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"request_options: a list of option names, got {value!r}")
+    chosen = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+    for name in chosen:
+        if name not in PER_REQUEST_OPTIONS:
+            raise ValueError(
+                f"request_options: a request cannot set {name!r}; "
+                f"choose from {', '.join(PER_REQUEST_OPTIONS)}"
+            )
+    return chosen
+
+
+def _http_error(
+    status: int, message: str, verdict: Verdict | None = None, *, error_id: str | None = None
+) -> Exception:
     from fastapi import HTTPException
 
     detail: dict[str, Any] = {"error": message}
+    if error_id is not None:
+        detail["error_id"] = error_id
     if verdict is not None:
         detail[RESPONSE_FIELD] = verdict.model_dump(mode="json")
     return HTTPException(status_code=status, detail=detail)

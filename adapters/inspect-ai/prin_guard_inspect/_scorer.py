@@ -45,7 +45,7 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import ScriptedJudge
-from prin_guard.models import Leg, Policy, ProbeKind
+from prin_guard.models import Leg, Policy, ProbeKind, Task, Template
 from prin_guard_inspect._judge import InspectJudge
 
 __all__ = [
@@ -113,7 +113,7 @@ def prin_guard_scorer(
     *,
     model: str | Model | None = None,
     model_role: str | None = "grader",
-    template: str = "v0",
+    template: str | Template | None = None,
     mitigations: Sequence[str] = (),
     policy: Policy = "synergy",
     threshold: float = 0.0,
@@ -121,6 +121,8 @@ def prin_guard_scorer(
     checks: Sequence[str] | str = ("reverse",),
     min_confidence: float = 0.5,
     max_chars: int = 32_000,
+    max_candidates: int = 64,
+    task: Task = "choice",
     cache: Cache | None = None,
     concurrency: int = 32,
 ) -> Scorer:
@@ -130,15 +132,24 @@ def prin_guard_scorer(
     or, by default, an Inspect model wrapped as :class:`InspectJudge`: ``model``
     when given, else the model bound to ``model_role`` (``"grader"``), else the
     model being evaluated. ``template``, ``mitigations``, ``policy``,
-    ``threshold``, ``probe``, ``checks``, ``min_confidence`` and ``max_chars`` are
-    :class:`prin_guard.GuardOptions` (spelled as everywhere in prin-guard: ``neg-exp``
-    is ``neg_exp``); ``probe`` asks each leg again and flags ``vacillating`` (more judge
-    calls); ``checks=("reverse", "order")`` asks again with the candidates in a second
-    order and flags ``order_sensitive`` (two more calls per sample). An
+    ``threshold``, ``probe``, ``checks``, ``min_confidence``, ``max_chars`` and
+    ``max_candidates`` are :class:`prin_guard.GuardOptions` (spelled as everywhere in
+    prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
+    ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
+    the candidates in a second order and flags ``order_sensitive`` (two more calls per
+    sample). An
     inconsistent verdict is scored and flagged, never raised. ``cache`` is a
     prin-guard cache for the judge's answers (none by default, so that epochs ask again);
     ``concurrency`` bounds the judge calls in flight across samples, on top of the
     model's own ``max_connections``.
+
+    ``task`` is the judging task of the samples: ``choice`` (the default: which of the
+    sample's choices are correct), ``pairwise`` (which of two responses, from
+    ``metadata["candidates"]`` or the sample's two choices, is better; the target is the
+    better label, or ``tie``) or ``checklist`` (which criteria, from
+    ``metadata["candidates"]``, a response meets: ``metadata["response"]``, else the output
+    of the model being evaluated; the target names the criteria met, and the score's value
+    is the verdict's weighted share met when the sample has no target).
 
     Candidates come from ``metadata["candidates"]`` (strings, or objects with
     ``text`` and optional ``label`` and ``reasoning``) when present, else from the
@@ -161,6 +172,7 @@ def prin_guard_scorer(
         checks=checks,
         min_confidence=min_confidence,
         max_chars=max_chars,
+        max_candidates=max_candidates,
         on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
     )
     Guard(ScriptedJudge(), options=options, cache=cache, concurrency=concurrency)
@@ -177,8 +189,13 @@ def prin_guard_scorer(
         return per_loop[key]
 
     async def score(state: TaskState, target: Target) -> Score:
-        item = sample_item(state, max_chars=options.max_chars)
-        gold = target_labels(target, item.labels)
+        item = sample_item(
+            state, max_chars=options.max_chars, max_candidates=options.max_candidates, task=task
+        )
+        given = target.text.strip().lower()
+        tie = task == "pairwise" and given == "tie"
+        gold = item.labels if tie else () if given == "none" else target_labels(target, item.labels)
+        graded = task == "checklist" and not given  # no gold: the share met is the score
         if judge is not None:
             guard = guard_for(judge, "")
         else:
@@ -190,22 +207,29 @@ def prin_guard_scorer(
         # A judge that keeps failing raises (after Inspect's own retries), as any
         # grader failure does in Inspect; a verdict that could not be read is data,
         # scored and flagged.
-        return _score(await guard.acheck(item), gold)
+        verdict = await guard.acheck(item)
+        return _score(verdict, gold, share=verdict.score if graded else None)
 
     return score
 
 
-def sample_item(state: TaskState, *, max_chars: int | None = None) -> Item:
+def sample_item(
+    state: TaskState,
+    *,
+    max_chars: int | None = None,
+    max_candidates: int | None = None,
+    task: Task = "choice",
+) -> Item:
     """The prin-guard item of a sample: question, candidates, context and id.
 
     Raises :class:`prin_guard.InvalidItemError` naming the field when the sample
     does not make a valid item (fewer than two candidates, duplicate texts, a
-    text longer than ``max_chars``, ...).
+    text longer than ``max_chars``, more than ``max_candidates`` candidates, ...).
     """
     metadata = state.metadata or {}
     candidates: Any = metadata.get("candidates")
     if candidates is None:
-        if not state.choices:
+        if not state.choices or task == "checklist":
             raise InvalidItemError(
                 "candidates",
                 f"sample {state.sample_id!r} has neither choices nor metadata['candidates']",
@@ -214,14 +238,20 @@ def sample_item(state: TaskState, *, max_chars: int | None = None) -> Item:
         ordered = sorted(state.choices, key=lambda choice: choice.original_position)
         candidates = [choice.value for choice in ordered]
     fields: dict[str, Any] = {
+        "task": task,
         "question": state.input_text,
         "candidates": candidates,
         "id": str(state.sample_id),
     }
     if metadata.get("context") is not None:
         fields["context"] = metadata["context"]
+    if task == "checklist":
+        response = metadata.get("response")
+        if response is None and state.output is not None:
+            response = state.output.completion  # the evaluated model's own answer
+        fields["response"] = response
     try:
-        return Item.coerce(fields, max_chars=max_chars)
+        return Item.coerce(fields, max_chars=max_chars, max_candidates=max_candidates)
     except InvalidItemError as exc:
         # as Guard.check words it, and which sample it was
         raise InvalidItemError(exc.field, f"{exc.reason} (sample {state.sample_id!r})") from None
@@ -261,11 +291,14 @@ def verdict_from_score(score: Score) -> Verdict:
     return Verdict.model_validate_json(json.dumps(score.metadata["verdict"]))
 
 
-def _score(verdict: Verdict, gold: tuple[str, ...]) -> Score:
+def _score(verdict: Verdict, gold: tuple[str, ...], *, share: float | None = None) -> Score:
     matches = set(verdict.correct) == set(gold)
     flags = [flag.value for flag in verdict.flags]
+    value: str | float = CORRECT if matches else INCORRECT
+    if share is not None:
+        value = share
     return Score(
-        value=CORRECT if matches else INCORRECT,
+        value=value,
         answer=_labels(verdict.correct),
         explanation=_explain(verdict, gold),
         metadata={
@@ -275,6 +308,10 @@ def _score(verdict: Verdict, gold: tuple[str, ...]) -> Score:
             "flags": flags,
             "correct": list(verdict.correct),
             "target": list(gold),
+            "task": verdict.task,
+            "winner": verdict.winner,
+            "tie": verdict.tie,
+            "score": verdict.score,
             "direct": _leg(verdict.direct),
             "reverse": _leg(verdict.reverse),
             "reverse_implied": list(verdict.reverse_implied),
