@@ -7,13 +7,14 @@ cascade of judges, the error level ``alpha`` it guarantees with probability
 module only reads, checks and applies the file; it needs neither numpy nor scipy, so
 a guard that applies a rule imports nothing heavy.
 
-A rule compares one signal of a verdict with a threshold. The signals form a fixed
-registry (:data:`SIGNALS`), each with the direction in which it is good:
+A rule compares one signal of a verdict with a threshold. The signals are the one
+registry of ``_decide`` (:data:`~prin_guard._decide.SIGNALS`), each with the direction
+in which it is good:
 
 ========================  =========  ================================================
 signal                    accepts    read from the verdict
 ========================  =========  ================================================
-``prin``                  ``<= t``   ``scores.prin`` (``prin_score`` for old records)
+``prin``                  ``<= t``   ``scores.prin``
 ``order_inconsistency``   ``<= t``   ``scores.order_inconsistency`` (``order`` check)
 ``inconsistency``         ``<= t``   the larger of the two above, where present
 ``panel_agreement``       ``>= t``   ``scores.panel_agreement`` (a panel)
@@ -24,6 +25,25 @@ A verdict whose signal is missing (no legs, a judge error, a check that did not 
 is never accepted. A rule with threshold ``None`` accepts nothing: calibration found
 no threshold that meets the guarantee.
 
+**A file is checked, not trusted.** An :class:`Acceptance` holds only what calibration
+can have written (:func:`inconsistency` says what and why): counts in order
+(``errors <= accepted <= tested <= n``), coverage and the tiers' shares that agree
+with them, the p-value recomputed from the counts (:func:`binomial_cdf`) and at most
+the level it was tested at, enough items for any rule to pass (:func:`min_items`),
+thresholds in their signal's range, and every option a tier is bound to. A file is
+at most :data:`MAX_FILE_BYTES` and carries ``content_sha256``, a sha256 of its own
+content (:func:`content_sha256`), which :meth:`Acceptance.load` verifies: an edited or
+damaged file is refused. It catches an accidental or careless edit, not a deliberate
+one: whoever edits the file can compute the sum again. Files of version 1 (before the
+sum) still load, checked, with an ``acceptance_unsigned`` warning.
+
+**The error of a verdict** is defined here, once, for every task (:func:`verdict_wrong`);
+eval's accuracy and flag quality, calibration and the guarantee of a file all use it.
+A file records the task it was calibrated on (``task``; ``choice`` for files written
+before tasks existed), and a guard with it refuses items of another task
+(:meth:`Acceptance.check_task`): a rule certified on pairwise verdicts says nothing of
+checklist ones.
+
 An acceptance file holds for the judge and the options it was calibrated with and
 nothing else: :meth:`Acceptance.check_compatible` raises
 :class:`~prin_guard.UsageError` naming the first difference. The options compared are
@@ -33,104 +53,211 @@ limits, the consistency threshold, ``min_confidence`` and the probe do not.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
-from prin_guard._exceptions import UsageError
-from prin_guard._kinds import Frozen
-from prin_guard._verdict import Decision, Verdict
+from prin_guard._decide import SIGNALS, SignalName, signal_value
+from prin_guard._events import log
+from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._models import Decision, Frozen, Task, Verdict
+from prin_guard._options import GuardOptions
+from prin_guard._prompts import DEFAULT_TEMPLATES
 
 __all__ = [
+    "CHECKSUM_FIELD",
     "COMPARED_OPTIONS",
     "FORMAT",
-    "SIGNALS",
+    "MAX_FILE_BYTES",
+    "MAX_ITEMS",
+    "SIGNAL_RANGE",
+    "VERSION",
     "Acceptance",
     "Rule",
-    "Signal",
-    "SignalName",
     "Tier",
-    "signal_value",
+    "binomial_cdf",
+    "candidate_errors",
+    "content_sha256",
+    "inconsistency",
+    "min_items",
+    "verdict_wrong",
 ]
 
 FORMAT: Literal["prin-guard-acceptance"] = "prin-guard-acceptance"
-SignalName = Literal[
-    "prin", "order_inconsistency", "inconsistency", "panel_agreement", "confidence"
-]
+VERSION: Final = 2
+"""The version written: 2 carries ``content_sha256``; 1 (the first) did not."""
 COMPARED_OPTIONS: tuple[str, ...] = ("template", "mitigations", "policy", "checks")
 """The guard options an acceptance file is bound to: they change the verdict's correct
 set (``policy``) or its scores (the prompt wording, the mitigations, the checks run)."""
+CHECKSUM_FIELD: Final = "content_sha256"
+MAX_FILE_BYTES: Final = 1 << 20
+"""The largest acceptance file read (1 MiB); calibrate writes a few kilobytes."""
+MAX_ITEMS: Final = 10**9
+"""The most calibration items a file may count."""
+SIGNAL_RANGE: Final = (0.0, 1.0)
+"""Where every signal of :data:`~prin_guard._decide.SIGNALS` lies (shares, F1 distances
+and probabilities), so where a threshold can mean anything."""
+_SHARE_TOLERANCE: Final = 1e-9  # a share written as count / tested, read back
+_P_TOLERANCE: Final = 1e-6  # relative: binomial_cdf against scipy's, with room to spare
 
 
-@dataclass(frozen=True, slots=True)
-class Signal:
-    """One number of a verdict that an acceptance rule may compare with a threshold."""
-
-    name: SignalName
-    higher_is_better: bool
-    """``confidence`` and ``panel_agreement``: accept at or above the threshold; the
-    inconsistency scores: accept at or under it."""
-    read: Callable[[Verdict], float | None]
-    doc: str
-
-    @property
-    def op(self) -> str:
-        return ">=" if self.higher_is_better else "<="
+# -- the error of a verdict ---------------------------------------------------------------
 
 
-def _prin(verdict: Verdict) -> float | None:
-    return verdict.scores.prin if verdict.scores.prin is not None else verdict.prin_score
+def verdict_wrong(correct: Iterable[str], gold: Iterable[str]) -> bool:
+    """Whether a verdict is wrong: its ``correct`` set (what the guard hands the caller,
+    under its policy) is not the gold set. The one definition, for every task:
+
+    - ``choice``: the correct options, exactly; one option too many or too few is wrong.
+    - ``pairwise``: the winner. Gold is the better response's label, or both labels when
+      the dataset calls the pair a tie; a verdict's set is its winner, both responses
+      for a tie, none when the two answers contradict each other. So a verdict is wrong
+      when its winner is not the gold winner, when it calls a tie the gold does not (or
+      misses one it does), and when it names no winner. LLMBar and MT-Bench-human have no
+      ties: every tie verdict there is wrong.
+    - ``checklist``: the met set (criteria met, claims supported), exactly; a candidate
+      ``contradicted`` counts as not met. How many candidates a wrong verdict puts on
+      the wrong side is :func:`candidate_errors`; eval reports it as per-candidate
+      accuracy, but calibration and the guarantee are about the whole set.
+    """
+    return set(correct) != set(gold)
 
 
-def _inconsistency(verdict: Verdict) -> float | None:
-    present = [v for v in (_prin(verdict), verdict.scores.order_inconsistency) if v is not None]
-    return max(present) if present else None
+def candidate_errors(labels: Iterable[str], correct: Iterable[str], gold: Iterable[str]) -> int:
+    """How many of the item's candidates the verdict puts on the wrong side of the gold:
+    called met (correct, better) and not in the gold set, or in the gold set and not
+    called so. ``verdict_wrong`` is exactly "this is above 0"."""
+    chosen, wanted = set(correct), set(gold)
+    return sum((label in chosen) != (label in wanted) for label in labels)
 
 
-SIGNALS: dict[str, Signal] = {
-    signal.name: signal
-    for signal in (
-        Signal("prin", False, _prin, "Prompt-Reverse Inconsistency, 0 consistent to 1"),
-        Signal(
-            "order_inconsistency",
-            False,
-            lambda v: v.scores.order_inconsistency,
-            "1 - F1 between the answers in two candidate orders (the order check)",
-        ),
-        Signal(
-            "inconsistency",
-            False,
-            _inconsistency,
-            "the larger of prin and order_inconsistency, over those present",
-        ),
-        Signal(
-            "panel_agreement",
-            True,
-            lambda v: v.scores.panel_agreement,
-            "a panel's observed agreement over the candidates, 1 unanimous",
-        ),
-        Signal(
-            "confidence",
-            True,
-            lambda v: v.scores.confidence,
-            "the judge's own probability of its answer (the confidence check)",
-        ),
+# -- the statistics a file is checked with ----------------------------------------------
+
+
+def min_items(alpha: float, delta: float) -> int:
+    """The fewest accepted items with which any rule can pass: the smallest ``m`` with
+    ``(1 - alpha)^m <= delta`` (``m`` accepted verdicts, none wrong)."""
+    if not (0 < alpha < 1 and 0 < delta < 1):
+        raise ValueError("alpha and delta must be between 0 and 1")
+    m = max(1, math.ceil(math.log(delta) / math.log1p(-alpha)))
+    while (1 - alpha) ** m > delta:  # float rounding of the logarithms
+        m += 1
+    while m > 1 and (1 - alpha) ** (m - 1) <= delta:
+        m -= 1
+    return m
+
+
+# Catherine Loader's saddle-point binomial probability ("Fast and accurate computation
+# of binomial probabilities", 2000; R's dbinom): accurate to a few ulps for any n,
+# where log-gamma differences lose digits once n is in the millions.
+_LN_2PI: Final = math.log(2 * math.pi)
+
+
+def _stirlerr(n: int) -> float:
+    """log(n!) - log(sqrt(2 pi n) (n / e)^n), for n >= 1."""
+    if n <= 15:
+        return math.lgamma(n + 1.0) - (n + 0.5) * math.log(n) + n - _LN_2PI / 2
+    s0, s1, s2, s3, s4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188
+    nn = float(n) * n
+    if n > 500:
+        return (s0 - s1 / nn) / n
+    if n > 80:
+        return (s0 - (s1 - s2 / nn) / nn) / n
+    if n > 35:
+        return (s0 - (s1 - (s2 - s3 / nn) / nn) / nn) / n
+    return (s0 - (s1 - (s2 - (s3 - s4 / nn) / nn) / nn) / nn) / n
+
+
+def _bd0(x: float, mean: float) -> float:
+    """x log(x / mean) + mean - x, without cancellation when x is near mean."""
+    if abs(x - mean) < 0.1 * (x + mean):
+        v = (x - mean) / (x + mean)
+        s = (x - mean) * v
+        ej = 2 * x * v
+        v *= v
+        for j in range(1, 1000):  # |v| < 1/11: a dozen terms
+            ej *= v
+            following = s + ej / (2 * j + 1)
+            if following == s:
+                break
+            s = following
+        return s
+    return x * math.log(x / mean) + mean - x
+
+
+def _binomial_pmf(k: int, n: int, p: float) -> float:
+    if k == 0:
+        return math.exp(n * math.log1p(-p))
+    if k == n:
+        return math.exp(n * math.log(p))
+    q = 1.0 - p
+    lc = _stirlerr(n) - _stirlerr(k) - _stirlerr(n - k) - _bd0(k, n * p) - _bd0(n - k, n * q)
+    lf = _LN_2PI + math.log(k) + math.log1p(-k / n)
+    return math.exp(lc - 0.5 * lf)
+
+
+def binomial_cdf(k: int, n: int, p: float) -> float:
+    """``P(Binomial(n, p) <= k)`` for ``0 < p < 1``, in pure Python (to check a file's
+    p-value without scipy): the tail away from the mode is summed from its largest term
+    until the terms no longer count, about ten standard deviations at most."""
+    if not 0 < p < 1:
+        raise ValueError("p must be between 0 and 1")
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    q = 1.0 - p
+    if k < math.floor((n + 1) * p):
+        # the lower tail: its terms fall from k down to 0
+        total, term, i = 0.0, _binomial_pmf(k, n, p), k
+        while term > 0.0:
+            total += term
+            if term <= total * 1e-17:
+                break
+            term *= i * q / ((n - i + 1) * p)
+            i -= 1
+        return min(total, 1.0)
+    # 1 - the upper tail: its terms fall from k + 1 up to n
+    total, term, i = 0.0, _binomial_pmf(k + 1, n, p), k + 1
+    while term > 0.0:
+        total += term
+        if term <= total * 1e-17:
+            break
+        term *= (n - i) * p / ((i + 1) * q)
+        i += 1
+    return max(0.0, 1.0 - total)
+
+
+def content_sha256(data: Mapping[str, Any]) -> str:
+    """The sha256 of an acceptance file's content, ``content_sha256`` itself left out.
+
+    Taken over the JSON value, not the bytes, so a file re-indented or with its keys
+    in another order keeps its sum: keys sorted, no spaces, ASCII escapes, and a number
+    with an integral value written as an integer (``1.0`` and ``1`` are one number)."""
+    body = {key: value for key, value in data.items() if key != CHECKSUM_FIELD}
+    canonical = json.dumps(
+        _integral(body), sort_keys=True, separators=(",", ":"), ensure_ascii=True
     )
-}
-"""Every signal a rule may use, by name (registry order: the order ``auto`` tries them)."""
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
-def signal_value(verdict: Verdict, signal: str) -> float | None:
-    """The verdict's value of ``signal``; ``None`` when it has none (or is an error)."""
-    if verdict.error is not None:
-        return None
-    value = SIGNALS[signal].read(verdict)
-    return None if value is None or math.isnan(value) else float(value)
+def _integral(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _integral(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_integral(item) for item in value]
+    return value
+
+
+# -- the model ----------------------------------------------------------------------------
 
 
 class Rule(Frozen):
@@ -139,13 +266,17 @@ class Rule(Frozen):
     signal: SignalName
     threshold: float | None
     """Accept at or under it (at or above for ``confidence``, ``panel_agreement``);
-    ``None``: accept nothing."""
+    ``None``: accept nothing. Within :data:`SIGNAL_RANGE`."""
 
     @field_validator("threshold")
     @classmethod
-    def _finite(cls, value: float | None) -> float | None:
-        if value is not None and not math.isfinite(value):
-            raise ValueError("must be a finite number or null")
+    def _in_range(cls, value: float | None) -> float | None:
+        low, high = SIGNAL_RANGE
+        if value is not None and not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(
+                f"{value!r} is not a threshold: signals lie in [{low:g}, {high:g}] "
+                "(null accepts nothing)"
+            )
         return value
 
     @property
@@ -172,13 +303,37 @@ class Tier(Frozen):
     judge: dict[str, Any]
     """The judge's identity (``judge.identity()``) in the calibration runs."""
     options: dict[str, Any]
-    """The guard options of the calibration runs that an acceptance is bound to
-    (:data:`COMPARED_OPTIONS`)."""
+    """The guard options of the calibration runs that an acceptance is bound to: every
+    one of :data:`COMPARED_OPTIONS`, and nothing else."""
     rule: Rule
     asked: float = Field(ge=0.0, le=1.0)
     """Share of the tested calibration items that reached this tier."""
     accepted: float = Field(ge=0.0, le=1.0)
     """Share of the tested calibration items this tier accepted."""
+
+    @field_validator("options")
+    @classmethod
+    def _bound_options(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # An option left out would match any guard's: the file binds all of them.
+        missing = [name for name in COMPARED_OPTIONS if name not in value]
+        if missing:
+            raise ValueError(
+                f"lacks {', '.join(missing)}: a tier is bound to {', '.join(COMPARED_OPTIONS)}"
+            )
+        extra = sorted(set(value) - set(COMPARED_OPTIONS))
+        if extra:
+            raise ValueError(
+                f"{', '.join(extra)}: not an option a tier is bound to "
+                f"({', '.join(COMPARED_OPTIONS)})"
+            )
+        try:
+            GuardOptions.model_validate(value)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"])
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise ValueError(f"{field}: {message}") from None
+        return value
 
 
 class Acceptance(Frozen):
@@ -187,37 +342,52 @@ class Acceptance(Frozen):
     With probability at least ``1 - delta`` over the draw of the calibration items, a
     future item exchangeable with them is wrongly judged, given that the cascade
     accepts it, with probability at most ``alpha`` (docs/calibration.md says what that
-    does and does not cover).
+    does and does not cover). Built only consistent (:func:`inconsistency`).
     """
 
     format: Literal["prin-guard-acceptance"] = FORMAT
-    version: Literal[1] = 1
+    version: Literal[1, 2] = VERSION
+    """The file format read: 2 carries ``content_sha256``, 1 did not. Written as 2."""
     alpha: float = Field(gt=0.0, lt=1.0)
     """Largest error rate among accepted verdicts that is guaranteed."""
     delta: float = Field(gt=0.0, lt=1.0)
     """Probability that the calibration draw misleads (the guarantee fails)."""
     error: Literal["set"] = "set"
-    """An accepted verdict is an error when its ``correct`` set differs from the gold set."""
-    n: int = Field(ge=1)
+    """An accepted verdict is an error when its ``correct`` set differs from the gold set
+    (:func:`verdict_wrong`: the options, the winner, the met set, by task)."""
+    task: Task = "choice"
+    """The task of the calibration items; a guard with the file judges items of this task
+    only. Files written before tasks existed are ``choice``."""
+    n: int = Field(ge=1, le=MAX_ITEMS)
     """Calibration items (with a gold set) the file was fitted on."""
-    tested: int = Field(ge=1)
-    """Of those, the items the guarantee was tested on (all of them for one tier; the
-    items left after the path split for a cascade)."""
-    accepted: int = Field(ge=0)
+    selection: int = Field(0, ge=0, le=MAX_ITEMS)
+    """Of those, the items kept apart to choose the signal (``--signal auto`` with more
+    than one signal, one tier) or the thresholds' order (a cascade's path part); the
+    guarantee was tested on the others. 0 when every item was tested (and in files
+    written before it was recorded)."""
+    tested: int = Field(ge=1, le=MAX_ITEMS)
+    """The items the guarantee was tested on: ``n - selection``."""
+    accepted: int = Field(ge=0, le=MAX_ITEMS)
     """Tested items the chosen rules accept."""
-    errors: int = Field(ge=0)
+    errors: int = Field(ge=0, le=MAX_ITEMS)
     """Accepted tested items whose verdict is wrong."""
     coverage: float = Field(ge=0.0, le=1.0)
     """``accepted / tested``: the share of items decided without a human."""
-    p_value: float | None = None
-    """The binomial p-value of the chosen rules (``None`` when nothing is accepted)."""
+    p_value: float | None = Field(None, ge=0.0, le=1.0)
+    """The exact binomial p-value of the chosen rules, ``P(Binomial(accepted, alpha) <=
+    errors)`` (``None`` when nothing is accepted)."""
     method: Literal["fixed_sequence", "pareto_fixed_sequence"]
     """``fixed_sequence`` for one tier; ``pareto_fixed_sequence`` for a cascade."""
-    signals_tested: tuple[str, ...]
-    """The signals calibration chose among (``delta`` split evenly between them)."""
+    signals_tested: tuple[SignalName, ...] = Field(min_length=1)
+    """The signals whose rules were tested on the tested items (one tier: ``delta`` split
+    evenly between them; one, when it was chosen on the selection part); a cascade: the
+    tiers' signals."""
+    signals_compared: tuple[SignalName, ...] = ()
+    """With ``--signal auto``, the signals compared on the selection (or path) part to
+    choose the tested ones; empty when no choice was made there."""
     tiers: tuple[Tier, ...] = Field(min_length=1)
     """One per judge, cheapest first."""
-    calibration_sha256: str
+    calibration_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     """sha256 of the calibration items: ids, gold sets, verdicts' sets and signals."""
     runs: tuple[tuple[str, ...], ...] = ()
     """The eval run directories read, per tier."""
@@ -226,43 +396,98 @@ class Acceptance(Frozen):
     created_with: str = ""
     """The prin-guard version that wrote the file."""
 
+    @model_validator(mode="after")
+    def _consistent(self) -> Acceptance:
+        problem = inconsistency(self)
+        if problem is not None:
+            raise ValueError(problem)
+        return self
+
     # -- files -------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: str | Path) -> Acceptance:
-        """Read an acceptance file, or raise UsageError saying what is wrong with it."""
+    def load(cls, path: str | os.PathLike[str]) -> Acceptance:
+        """Read an acceptance file, or raise UsageError naming the file, the field and
+        what is wrong with it (checked as :meth:`from_json` says)."""
         file = Path(path)
+        where = str(file)
         try:
-            text = file.read_text(encoding="utf-8")
+            with file.open("rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > MAX_FILE_BYTES:
+                    raise _too_big(where, size)
+                raw = handle.read(MAX_FILE_BYTES + 1)  # not a regular file: read no more
         except OSError as exc:
-            raise UsageError(f"acceptance: cannot read {str(file)!r}: {exc.strerror}") from None
-        return cls.from_json(text, where=str(file))
+            raise UsageError(f"{where}: cannot read the acceptance file: {exc.strerror}") from None
+        if len(raw) > MAX_FILE_BYTES:
+            raise _too_big(where, len(raw))
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"{where}: not an acceptance file (not UTF-8 text)") from None
+        return cls.from_json(text, where=where)
 
     @classmethod
     def from_json(cls, text: str, *, where: str = "acceptance") -> Acceptance:
+        """An acceptance from a file's content, or UsageError naming ``where`` and the
+        field: at most :data:`MAX_FILE_BYTES`, the format and a version this prin-guard
+        reads, every field consistent with the others (:func:`inconsistency`), then
+        ``content_sha256`` against the content (required from version 2; a version-1
+        file without it loads with an ``acceptance_unsigned`` warning)."""
+        if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
+            raise _too_big(where, len(text.encode("utf-8", "replace")))
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, deep nesting
+            raise UsageError(f"{where}: not an acceptance file ({exc})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise UsageError(f"{where}: not a prin-guard acceptance file (format {FORMAT!r})")
-        if data.get("version") != 1:
+        version = data.get("version")
+        if version not in (1, VERSION) or isinstance(version, bool):
             raise UsageError(
-                f"{where}: acceptance file version {data.get('version')!r}; this prin-guard "
-                "reads version 1"
+                f"{where}: acceptance file version {version!r}; this prin-guard reads "
+                f"versions 1 and {VERSION}"
+            )
+        given = data.pop(CHECKSUM_FIELD, None)
+        if given is None and version != 1:
+            raise UsageError(
+                f"{where}: {CHECKSUM_FIELD}: missing; a version-{version} file carries the "
+                "sha256 of its content (calibrate writes it)"
             )
         try:
-            return cls.model_validate_json(text)
+            acceptance = cls.model_validate_json(json.dumps(data))
         except ValidationError as exc:
             first = exc.errors()[0]
-            field = ".".join(str(part) for part in first["loc"]) or "file"
+            field = ".".join(str(part) for part in first["loc"])
             message = str(first["msg"]).removeprefix("Value error, ")
-            raise UsageError(f"{where}: {field}: {message}") from None
+            named = f"{field}: {message}" if field else message
+            raise UsageError(f"{where}: {named}") from None
+        if given is None:
+            log().warning(
+                "acceptance_unsigned",
+                file=where,
+                reason=f"version 1 carries no {CHECKSUM_FIELD}: an edit to it cannot be "
+                "seen; calibrate again to write a version-2 file",
+            )
+        elif given != content_sha256(data):
+            raise UsageError(
+                f"{where}: {CHECKSUM_FIELD}: does not match the file's content: it was "
+                "edited or damaged after calibrate wrote it. Rules or figures changed by "
+                "hand carry no guarantee: calibrate again"
+            )
+        return acceptance
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=2) + "\n"
+        """The file's content: this acceptance as version :data:`VERSION`, with its
+        ``content_sha256``."""
+        data = self.model_dump(mode="json")
+        data["version"] = VERSION
+        data[CHECKSUM_FIELD] = content_sha256(data)
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(self.to_json(), encoding="utf-8")
 
     # -- applying ----------------------------------------------------------------
@@ -271,12 +496,28 @@ class Acceptance(Frozen):
     def rules(self) -> tuple[Rule, ...]:
         return tuple(tier.rule for tier in self.tiers)
 
+    def check_task(self, task: str) -> None:
+        """Raise :class:`~prin_guard.InvalidItemError` (naming ``task``) unless items of
+        ``task`` are what this file was calibrated on."""
+        if task != self.task:
+            raise InvalidItemError(
+                "task",
+                f"the item is a {task} item; the guard's acceptance file was calibrated on "
+                f"{self.task} verdicts, and its guarantee says nothing of others (calibrate "
+                f"on {task} items for a rule of their own)",
+            )
+
     def decide(self, verdict: Verdict, tier: int = 0) -> Decision:
-        """What tier ``tier``'s rule decides about ``verdict`` (that tier's judge's verdict)."""
+        """What tier ``tier``'s rule decides about ``verdict`` (that tier's judge's verdict).
+
+        A verdict of another task than the file's is refused (:meth:`check_task`); an
+        error verdict (no legs) is not accepted, whatever its task."""
         if not 0 <= tier < len(self.tiers):
             raise UsageError(
                 f"tier: {tier} is not a tier of this acceptance (0..{len(self.tiers) - 1})"
             )
+        if verdict.error is None:
+            self.check_task(verdict.task)
         rule = self.tiers[tier].rule
         score = signal_value(verdict, rule.signal)
         return Decision(
@@ -319,8 +560,13 @@ class Acceptance(Frozen):
                     f"{where} was calibrated for another judge ({differ}); calibrate again "
                     "for this judge"
                 )
-            view = _options_view(opts)
-            for name, calibrated in tier.options.items():
+            view = _options_view(opts, self.task)
+            bound = _options_view(tier.options, self.task)  # read as a guard's are
+            # every bound option, even one a tier somehow lacks: absent is no wildcard
+            for name in COMPARED_OPTIONS:
+                if name not in bound:
+                    raise UsageError(f"{where}: the file does not record the option {name!r}")
+                calibrated = bound[name]
                 if name not in view:
                     raise UsageError(f"{where}: options lack {name!r} (calibrated {calibrated!r})")
                 if _normal(view[name]) != _normal(calibrated):
@@ -331,21 +577,154 @@ class Acceptance(Frozen):
                     )
 
 
+# -- what calibration can have written ----------------------------------------------------
+
+
+def inconsistency(acceptance: Acceptance) -> str | None:
+    """The first way ``acceptance`` differs from anything calibrate can write, as
+    ``field: why``; ``None`` when it is consistent.
+
+    Calibrate tests the guarantee on ``tested`` of the ``n`` items (all of them for one
+    tier, but for the ``selection`` part kept apart to choose its signal) and counts
+    ``accepted`` and ``errors`` there; ``coverage`` is their ratio, the
+    p-value ``P(Binomial(accepted, alpha) <= errors)`` and, for a rule it certifies, at
+    most the level it was tested at (``delta`` split between the signals of one tier;
+    at most ``delta`` for a cascade's chains). A rule that accepts something needs
+    :func:`min_items` accepted verdicts, and calibrate refuses fewer items than that.
+    A file accepts nothing exactly when every rule is ``never`` and there is no
+    p-value. The tiers' shares are counts of the tested items: the first tier is asked
+    about every item, each next one about those the previous did not accept, and
+    together they accept ``accepted``.
+    """
+    acc = acceptance
+    n, tested, accepted, errors = acc.n, acc.tested, acc.accepted, acc.errors
+    one = acc.method == "fixed_sequence"
+    if tested > n:
+        return f"tested: {tested} items tested of {n} calibration items (tested <= n)"
+    if accepted > tested:
+        return f"accepted: {accepted} accepted of {tested} tested (accepted <= tested)"
+    if errors > accepted:
+        return f"errors: {errors} wrong of {accepted} accepted (errors <= accepted)"
+    if not math.isclose(acc.coverage, accepted / tested, abs_tol=_SHARE_TOLERANCE):
+        return f"coverage: {acc.coverage!r} is not accepted / tested ({accepted} / {tested})"
+    if one and len(acc.tiers) != 1:
+        return f"method: fixed_sequence calibrates one tier; the file has {len(acc.tiers)}"
+    if not one and len(acc.tiers) < 2:
+        return "method: pareto_fixed_sequence calibrates a cascade; the file has one tier"
+    if acc.selection and tested != n - acc.selection:
+        return (
+            f"tested: {tested} items tested; {n} items less the {acc.selection} of the "
+            f"selection part are {n - acc.selection}"
+        )
+    if one and tested != n - acc.selection:
+        return f"tested: one tier is tested on all {n} items, not {tested}"
+    if acc.runs and len(acc.runs) != len(acc.tiers):
+        return f"runs: {len(acc.runs)} lists of run directories for {_tiers(len(acc.tiers))}"
+    if len(set(acc.signals_tested)) != len(acc.signals_tested):
+        return f"signals_tested: {list(acc.signals_tested)} names a signal twice"
+    if len(set(acc.signals_compared)) != len(acc.signals_compared):
+        return f"signals_compared: {list(acc.signals_compared)} names a signal twice"
+    if acc.signals_compared and not set(acc.signals_tested) <= set(acc.signals_compared):
+        return (
+            f"signals_tested: {list(acc.signals_tested)} were not all compared "
+            f"({list(acc.signals_compared)})"
+        )
+    if one and acc.signals_compared and not acc.selection:
+        return "selection: 0, but one tier compared signals (it does so on a part kept apart)"
+    for k, tier in enumerate(acc.tiers):
+        if tier.rule.signal not in acc.signals_tested:
+            return f"tiers.{k}.rule.signal: {tier.rule.signal!r} is not among signals_tested"
+    level = acc.delta / len(acc.signals_tested) if one else acc.delta
+    need = min_items(acc.alpha, level)
+    if tested < need:
+        return (
+            f"tested: {tested} items cannot certify any rule at alpha={acc.alpha}, "
+            f"delta={acc.delta} (at least {need})"
+        )
+    never = all(tier.rule.threshold is None for tier in acc.tiers)
+    if never and accepted:
+        return f"accepted: {accepted}, but every rule accepts nothing (threshold null)"
+    if not never and not accepted:
+        return "accepted: 0, but a rule has a threshold (calibrate writes null when none passes)"
+    if (acc.p_value is None) != (accepted == 0):
+        return f"p_value: {acc.p_value!r}; it is null exactly when nothing is accepted"
+    if acc.p_value is not None:
+        exact = binomial_cdf(errors, accepted, acc.alpha)
+        if not math.isclose(acc.p_value, exact, rel_tol=_P_TOLERANCE, abs_tol=1e-12):
+            return (
+                f"p_value: {acc.p_value!r} is not P(Binomial({accepted}, {acc.alpha}) <= "
+                f"{errors}) = {exact:.6g}"
+            )
+        if acc.p_value > level:
+            return (
+                f"p_value: {acc.p_value!r} is above {level:.6g}, the level the rule was tested "
+                "at: calibration does not certify such a rule"
+            )
+    return _tier_inconsistency(acc)
+
+
+def _tier_inconsistency(acc: Acceptance) -> str | None:
+    tested = acc.tested
+    counts: list[tuple[int, int]] = []
+    for k, tier in enumerate(acc.tiers):
+        pair = []
+        for name in ("asked", "accepted"):
+            share = getattr(tier, name)
+            count = round(share * tested)
+            if abs(share * tested - count) > 1e-6:
+                return f"tiers.{k}.{name}: {share!r} is not a share of the {tested} tested items"
+            pair.append(count)
+        asked, accepted = pair
+        if accepted > asked:
+            return f"tiers.{k}.accepted: {tier.accepted!r}, more than it was asked ({tier.asked!r})"
+        if tier.rule.threshold is None and accepted:
+            return f"tiers.{k}.accepted: {tier.accepted!r}, but its rule accepts nothing"
+        counts.append((asked, accepted))
+    if counts[0][0] != tested:
+        return f"tiers.0.asked: {acc.tiers[0].asked!r}; the first tier is asked about every item"
+    for k in range(1, len(counts)):
+        reach = counts[k - 1][0] - counts[k - 1][1]
+        if counts[k][0] > counts[k - 1][0]:
+            return f"tiers.{k}.asked: {acc.tiers[k].asked!r}, more than tier {k - 1} was asked"
+        # Accepting nothing, every tier is asked about every item; version 1 wrote 0
+        # for the later tiers then, which is harmless: they accept nothing either.
+        if acc.accepted and counts[k][0] != reach:
+            return (
+                f"tiers.{k}.asked: {acc.tiers[k].asked!r}; tier {k - 1} left "
+                f"{reach / tested!r} of the items to it"
+            )
+    total = sum(accepted for _, accepted in counts)
+    if total != acc.accepted:
+        return f"tiers: the tiers accept {total} items in all; accepted is {acc.accepted}"
+    return None
+
+
+def _too_big(where: str, size: int) -> UsageError:
+    return UsageError(
+        f"{where}: {size:,} bytes; an acceptance file is at most {MAX_FILE_BYTES:,} bytes "
+        "(calibrate writes a few kilobytes): not an acceptance file"
+    )
+
+
 def _tiers(n: int) -> str:
     return "1 tier" if n == 1 else f"{n} tiers"
 
 
-def _options_view(options: Any) -> dict[str, Any]:
+def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
+    data: Any = None
     dump = getattr(options, "model_dump", None)
     if callable(dump):
         data = dump(mode="json")
-        if isinstance(data, dict):
-            return data
-    if isinstance(options, Mapping):
+    elif isinstance(options, Mapping):
         data = json.loads(json.dumps(dict(options), default=str))
-        if isinstance(data, dict):
-            return data
-    raise UsageError(f"options: expected GuardOptions or a mapping, got {type(options).__name__}")
+    if not isinstance(data, dict):
+        raise UsageError(
+            f"options: expected GuardOptions or a mapping, got {type(options).__name__}"
+        )
+    if "template" in data and data["template"] is None:
+        # no template named: the task's default, which is what calibration ran with
+        data["template"] = DEFAULT_TEMPLATES[task]
+    return data
 
 
 def _normal(value: Any) -> Any:

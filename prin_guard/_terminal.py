@@ -17,12 +17,14 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
+from prin_guard._models import STATUS_WORDS
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
-    from prin_guard._models import Leg, Verdict
+    from prin_guard._models import Decision, Leg, Verdict
 
 __all__ = [
     "Progress",
@@ -226,7 +228,8 @@ def _one_line(text: str | None, width: int = 100) -> str:
 
 def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
     """label, candidate, direct, reverse, verdict: one row per candidate (a panel: the
-    number of members calling it correct and incorrect)."""
+    number of members calling it correct and incorrect), in the task's words."""
+    positive, negative = STATUS_WORDS[verdict.task]
     if verdict.members:
         voters = [m for m in verdict.members if not m.abstained]
         return [
@@ -235,7 +238,7 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
                 text,
                 f"{sum(label in m.correct for m in voters)}/{len(verdict.members)}",
                 f"{sum(label not in m.correct for m in voters)}/{len(verdict.members)}",
-                "CORRECT" if label in verdict.correct else "",
+                positive.upper() if label in verdict.correct else "",
             )
             for label, text in zip(verdict.labels, texts, strict=True)
         ]
@@ -246,9 +249,9 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
         (
             label,
             text,
-            "correct" if label in direct else "-",
-            "incorrect" if label in reverse else "-",
-            "CORRECT" if label in correct else "",
+            positive if label in direct else "-",
+            negative if label in reverse else "-",
+            positive.upper() if label in correct else "",
         )
         for label, text in zip(verdict.labels, texts, strict=True)
     ]
@@ -305,7 +308,30 @@ def _verdict_tail(verdict: Verdict) -> list[str]:
     lines.append(f"Flags: {', '.join(f.value for f in verdict.flags) or 'none'}")
     shown = ", ".join(verdict.correct) or "(none)"
     lines.append(f"Verdict ({verdict.policy}): {shown}")
+    if verdict.task == "pairwise" and verdict.error is None:
+        if verdict.tie:
+            lines.append("Tie: both answers call the responses equally good")
+        elif verdict.winner is not None:
+            lines.append(f"Winner: {verdict.winner} ({_one_line(verdict.winner_text or '', 60)!r})")
+        else:
+            lines.append("Winner: none (the two answers do not agree on one)")
+    if verdict.task == "checklist" and verdict.score is not None:
+        met = len(verdict.correct)
+        lines.append(f"Score: {verdict.score:.3g} ({met} of {len(verdict.labels)} met)")
+    if verdict.decision is not None:
+        lines.append(_decision_line(verdict.decision))
     return lines
+
+
+def _decision_line(decision: Decision) -> str:
+    """What the acceptance rule decided: accepted or not, the rule, the score, the tier."""
+    score = "missing" if decision.score is None else f"{decision.score:.10g}"
+    asked = f", {decision.tiers_asked} tiers asked" if decision.tiers_asked > 1 else ""
+    outcome = "accepted" if decision.accepted else "not accepted"
+    return (
+        f"Decision: {outcome} by the rule {decision.rule} "
+        f"(score {score}, tier {decision.tier}{asked})"
+    )
 
 
 def render_verdict(verdict: Verdict, question: str, texts: Sequence[str]) -> str:
@@ -354,6 +380,8 @@ def print_verdict(
     console.print(table)
     for line in _verdict_tail(verdict):
         style = "bold red" if line.startswith("PRIN") and line.endswith("INCONSISTENT") else ""
+        if line.startswith("Decision: "):
+            style = "bold red" if line.startswith("Decision: not") else "bold green"
         console.print(Text(line, style=style))
 
 

@@ -38,6 +38,7 @@ from prin_guard.calibrate import (
     threshold_curve,
     upper_bounds,
 )
+from prin_guard.calibrate._report import summary_lines, write_report
 from prin_guard.models import Scores, Verdict
 
 ALPHA = DELTA = 0.1
@@ -140,23 +141,33 @@ def test_testing_starts_where_enough_items_are_accepted() -> None:
 # -- calibrate() on hand-made items -----------------------------------------------------
 
 
-def _data(prin: list[float], wrong: list[bool]) -> CalibrationData:
+OPTIONS = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+
+
+def _tier(
+    prin: list[float], wrong: list[bool], confidence: list[float] | None = None, name: str = "t"
+) -> TierData:
     verdicts = tuple(
         Verdict(
             item_id=f"q{i}",
             labels=("A", "B"),
             correct=("B",) if bad else ("A",),
             prin_score=p,
-            scores=Scores(prin=p),
+            scores=Scores(prin=p, confidence=None if confidence is None else confidence[i]),
             judge_calls=2,
         )
         for i, (p, bad) in enumerate(zip(prin, wrong, strict=True))
     )
-    tier = TierData(judge={"kind": "scripted", "name": "t"}, options={}, verdicts=verdicts)
+    return TierData(judge={"kind": "scripted", "name": name}, options=OPTIONS, verdicts=verdicts)
+
+
+def _data(
+    prin: list[float], wrong: list[bool], confidence: list[float] | None = None
+) -> CalibrationData:
     return CalibrationData(
         ids=tuple(f"q{i}" for i in range(len(prin))),
         gold=tuple(frozenset({"A"}) for _ in prin),
-        tiers=(tier,),
+        tiers=(_tier(prin, wrong, confidence),),
     )
 
 
@@ -185,6 +196,115 @@ def test_calibrate_records_the_guarantee_and_the_items() -> None:
     assert acc.calibration_sha256 == data.digest()
     assert data.subset(list(range(99, -1, -1))).digest() == data.digest()  # order-free
     assert _data([0.0] * 60 + [1.0] * 40, [False] * 100).digest() != data.digest()
+
+
+def test_auto_chooses_on_a_selection_part_and_tests_on_the_rest(tmp_path: Any) -> None:
+    # PRIN separates right from wrong; confidence is noise that accepts a little
+    wrong = [False] * 150 + [True] * 50
+    prin = [0.0] * 150 + [1.0] * 50
+    confidence = [0.9 if i % 4 == 0 else 0.3 for i in range(200)]
+    result = calibrate(_data(prin, wrong, confidence), alpha=0.1, delta=0.1)
+    acc = result.acceptance
+    assert result.signal == "prin"
+    # chosen on 60 items kept apart, tested alone, at the whole delta, on the other 140
+    assert (acc.n, acc.selection, acc.tested) == (200, 60, 140)
+    assert acc.signals_compared == ("prin", "confidence")
+    assert acc.signals_tested == ("prin",)
+    assert set(result.fits) == {"prin"}
+    assert result.fits["prin"].level == 0.1
+    assert result.fits["prin"].curve.total == 140
+    assert result.selection is not None
+    assert {name: s.items for name, s in result.selection.items()} == {
+        "prin": 60,
+        "confidence": 60,
+    }
+    assert result.selection["prin"].auroc == 1.0
+    assert result.selection["prin"].certified > result.selection["confidence"].certified
+    lines = summary_lines(result)
+    assert lines[0].endswith("(140 tested, 60 kept apart for choosing the signal)")
+    (compared,) = [line for line in lines if line.startswith("signals compared on ")]
+    assert compared.startswith("signals compared on 60 items kept apart (seed 0): prin certifies ")
+    assert "(AUROC 1.00) (chosen), confidence certifies " in compared
+    (tested,) = [line for line in lines if line.startswith("tested ")]
+    assert tested.startswith("tested prin on the other 140 items at delta 0.1: prin <= ")
+    report = write_report(result, tmp_path).read_text()
+    assert "| prin threshold |" in report
+    # another seed draws another selection part, and the same signal wins
+    again = calibrate(_data(prin, wrong, confidence), alpha=0.1, delta=0.1, seed=3)
+    assert again.signal == "prin"
+    assert again.acceptance.seed == 3
+
+
+def test_auto_with_one_signal_tests_it_on_every_item() -> None:
+    data = _data([0.0] * 60 + [1.0] * 40, [False] * 58 + [True] * 2 + [True] * 40)
+    acc = calibrate(data, alpha=0.1, delta=0.1).acceptance
+    assert (acc.selection, acc.tested, acc.signals_compared) == (0, 100, ())
+
+
+def test_a_tie_on_the_selection_part_goes_to_a_signal_that_ranks_the_verdicts() -> None:
+    from prin_guard.calibrate._stats import SignalScore, choose_signal
+
+    flat = SignalScore(certified=0.0, auroc=None, items=30, values=1)
+    ranked = SignalScore(certified=0.0, auroc=0.45, items=30, values=2)
+    better = SignalScore(certified=0.0, auroc=0.8, items=30, values=2)
+    certifying = SignalScore(certified=0.5, auroc=0.6, items=30, values=2)
+    assert choose_signal({"prin": flat, "order_inconsistency": ranked}) == "order_inconsistency"
+    assert choose_signal({"prin": ranked, "order_inconsistency": better}) == "order_inconsistency"
+    assert choose_signal({"prin": certifying, "order_inconsistency": better}) == "prin"
+    assert choose_signal({"prin": ranked, "inconsistency": ranked}) == "prin"  # registry order
+
+
+def test_auto_needs_enough_items_left_to_test_after_the_selection_part() -> None:
+    wrong = [False] * 25
+    with pytest.raises(UsageError, match=r"needs at least 32 items.*kept apart to choose"):
+        calibrate(_data([0.0] * 25, wrong, [0.9] * 25), alpha=0.1, delta=0.1)
+    # naming the signal tests it on all 25
+    named = calibrate(_data([0.0] * 25, wrong, [0.9] * 25), alpha=0.1, delta=0.1, signals="prin")
+    assert named.acceptance.tested == 25
+
+
+def test_a_cascades_signal_choice_is_reported_per_tier() -> None:
+    rng = np.random.default_rng(5)
+    n = 300
+    wrong = [bool(w) for w in rng.random(n) < 0.2]
+    prin = [1.0 if w else 0.0 for w in wrong]
+    noise = [float(c) for c in rng.random(n)]
+    strong = [False] * n
+    data = CalibrationData(
+        ids=tuple(f"q{i}" for i in range(n)),
+        gold=tuple(frozenset({"A"}) for _ in range(n)),
+        tiers=(
+            _tier(prin, wrong, noise, name="cheap"),
+            _tier([0.0] * n, strong, name="strong"),
+        ),
+    )
+    result = calibrate(data, alpha=0.1, delta=0.1)
+    assert [set(tier) for tier in result.path_signals] == [{"prin", "confidence"}, {"prin"}]
+    lines = summary_lines(result)
+    (line,) = [line for line in lines if "signals compared" in line]
+    assert line.startswith("tier 0 signals compared on the path part")
+    chosen = result.acceptance.tiers[0].rule.signal
+    marked = line.split("(chosen)")[0].rsplit(": ", 1)[-1].split(", ")[-1]
+    assert line.count("(chosen)") == 1 and marked.startswith(f"{chosen} ")
+    assert "prin " in line and "confidence " in line
+    # tier 0 accepts nothing here but the cascade does: no "accepts nothing" warning
+    assert result.acceptance.accepted > 0
+    assert not any("accepts nothing" in line for line in lines)
+
+
+def test_a_cascade_that_certifies_nothing_asks_every_tier() -> None:
+    # both judges wrong on a third of the items whatever their signal: no rule passes,
+    # so a guard with the file asks every tier about every item, as the file must say
+    n = 300
+    wrong = [i % 3 == 0 for i in range(n)]
+    data = CalibrationData(
+        ids=tuple(f"q{i}" for i in range(n)),
+        gold=tuple(frozenset({"A"}) for _ in range(n)),
+        tiers=(_tier([0.0] * n, wrong, name="cheap"), _tier([0.0] * n, wrong, name="strong")),
+    )
+    acc = calibrate(data, alpha=0.1, delta=0.1).acceptance
+    assert acc.accepted == 0 and all(rule.threshold is None for rule in acc.rules)
+    assert [(tier.asked, tier.accepted) for tier in acc.tiers] == [(1.0, 0.0), (1.0, 0.0)]
 
 
 # -- simulations --------------------------------------------------------------------------

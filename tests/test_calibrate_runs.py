@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard import UsageError
+from prin_guard import GuardOptions, UsageError
 from prin_guard._acceptance import Acceptance
 from prin_guard.calibrate import calibrate, evaluate, load_runs
 from prin_guard.cli import main
@@ -62,7 +62,9 @@ def dataset(folder: Path, n: int) -> Path:
     return path
 
 
-def evaluate_judge(judge: ScriptedJudge, data: Path, out: Path) -> Path:
+def evaluate_judge(
+    judge: ScriptedJudge, data: Path, out: Path, options: GuardOptions | None = None
+) -> Path:
     eval_run(
         judge,
         str(data),
@@ -72,6 +74,7 @@ def evaluate_judge(judge: ScriptedJudge, data: Path, out: Path) -> Path:
         cache="memory",
         progress=False,
         out=out,
+        options=options,
     )
     return out
 
@@ -86,6 +89,13 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "cheap": evaluate_judge(scripted("cheap", CHEAP, 400, 1), data, folder / "cheap"),
         "strong": evaluate_judge(scripted("strong", STRONG, 400, 2), data, folder / "strong"),
         "small": evaluate_judge(scripted("cheap", CHEAP, 15, 1), few, folder / "small"),
+        # asked in a second candidate order too: three signals to choose among
+        "ordered": evaluate_judge(
+            scripted("cheap", CHEAP, 400, 1),
+            data,
+            folder / "ordered",
+            GuardOptions(checks=("reverse", "order")),
+        ),
     }
 
 
@@ -221,3 +231,49 @@ def test_runs_must_be_distinct_items_and_match_across_tiers(
     (empty / "items.jsonl").write_text("")
     with pytest.raises(UsageError, match=r"has no summary\.json"):
         load_runs([[empty]])
+
+
+def test_calibrate_prints_how_it_chose_the_signal_and_what_it_tested(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "a.json"
+    assert cli(str(runs["ordered"]), "--out", str(out)) == 0
+    printed = capsys.readouterr().out.splitlines()
+    acc = Acceptance.load(out)
+    assert acc.signals_compared == ("prin", "order_inconsistency", "inconsistency")
+    assert acc.signals_tested == (acc.tiers[0].rule.signal,)
+    assert acc.selection == round(0.3 * acc.n) and acc.tested == acc.n - acc.selection
+    (compared,) = [line for line in printed if line.startswith("signals compared on ")]
+    assert compared.startswith(f"signals compared on {acc.selection} items kept apart (seed 0): ")
+    assert all(f"{name} certifies " in compared for name in acc.signals_compared)
+    assert f"{acc.tiers[0].rule.signal} certifies " in compared.split(" (chosen)")[0]
+    (tested,) = [line for line in printed if line.startswith("tested ")]
+    assert tested.startswith(
+        f"tested {acc.tiers[0].rule.signal} on the other {acc.tested} items at delta 0.1: "
+    )
+    assert f": {acc.tiers[0].rule.text} accepts {acc.accepted} " in tested
+    assert cli(str(runs["ordered"]), "--out", str(out), "--json") == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert list(payload["selection"]) == list(acc.signals_compared)
+    assert [n for n, s in payload["selection"].items() if s["chosen"]] == list(acc.signals_tested)
+    assert {s["items"] for s in payload["selection"].values()} == {acc.selection}
+    assert list(payload["signals"]) == list(acc.signals_tested)
+    assert payload["signals"][acc.tiers[0].rule.signal]["level"] == 0.1
+    # another seed, another selection part: the split is the seed's
+    assert cli(str(runs["ordered"]), "--out", str(out), "--seed", "5") == 0
+    assert Acceptance.load(out).seed == 5
+
+
+def test_an_edited_acceptance_file_is_refused_naming_the_file(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "a.json"
+    assert cli(str(runs["cheap"]), "--out", str(out)) == 0
+    written = json.loads(out.read_text())
+    assert written["version"] == 2 and len(written["content_sha256"]) == 64
+    capsys.readouterr()
+    # a careless edit: the rule loosened to accept every verdict, within PRIN's range
+    written["tiers"][0]["rule"]["threshold"] = 1.0
+    out.write_text(json.dumps(written, indent=2))
+    assert cli(str(runs["cheap"]), "--evaluate", str(out)) == 2
+    assert f"{out}: content_sha256: does not match" in capsys.readouterr().err

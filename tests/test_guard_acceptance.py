@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from prin_guard import Flag, Guard, Item, UsageError
-from prin_guard._acceptance import Acceptance, Rule, Tier
+from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
 from prin_guard.judges import ScriptedJudge
 
 ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5"], id="sum")
@@ -29,28 +29,36 @@ def identity(name: str) -> dict[str, Any]:
 
 
 def acceptance(*names: str, threshold: float | None = 0.0) -> Acceptance:
-    tiers = tuple(
-        Tier(
-            judge=identity(name),
-            options=OPTIONS,
-            rule=Rule(signal="prin", threshold=threshold),
-            asked=1.0,
-            accepted=0.5,
+    """A consistent acceptance for these judges: of 200 tested items, each tier accepts
+    half of those it is asked about, 2 wrong."""
+    tested = asked = 200
+    tiers, total = [], 0
+    for name in names:
+        taken = 0 if threshold is None else asked // 2
+        rule = Rule(signal="prin", threshold=threshold)
+        tiers.append(
+            Tier(
+                judge=identity(name),
+                options=OPTIONS,
+                rule=rule,
+                asked=asked / tested,
+                accepted=taken / tested,
+            )
         )
-        for name in names
-    )
+        total, asked = total + taken, asked - taken
+    errors = min(2, total)
     return Acceptance(
         alpha=0.1,
         delta=0.1,
-        n=100,
-        tested=100,
-        accepted=50,
-        errors=2,
-        coverage=0.5,
-        p_value=0.01,
+        n=tested if len(tiers) == 1 else 300,
+        tested=tested,
+        accepted=total,
+        errors=errors,
+        coverage=total / tested,
+        p_value=binomial_cdf(errors, total, 0.1) if total else None,
         method="fixed_sequence" if len(tiers) == 1 else "pareto_fixed_sequence",
         signals_tested=("prin",),
-        tiers=tiers,
+        tiers=tuple(tiers),
         calibration_sha256="0" * 64,
     )
 

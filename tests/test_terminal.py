@@ -27,6 +27,7 @@ from prin_guard._terminal import (
     probe_table,
     render_verdict,
 )
+from prin_guard.models import Decision
 
 
 class FakeTTY(io.StringIO):
@@ -136,27 +137,6 @@ def test_progress_defaults_to_stderr(capsys: pytest.CaptureFixture[str]) -> None
     assert captured.out == ""
     assert captured.err.startswith("[1/1] 100%  elapsed ")
     assert captured.err.endswith("  PRIN 0.250\n")
-
-
-def test_plain_progress_matches_the_old_class(clock: Clock) -> None:
-    old_progress = getattr(pytest.importorskip("prin_guard.eval._runner"), "Progress", None)
-    if old_progress is None:
-        pytest.skip("the evaluation runner no longer has its own Progress")
-    steps = [(3.0, 0.5), (1.0, None), (4.0, 1.0), (1.0, 0.0), (6.0, 0.25), (0.5, None)]
-    outputs = []
-    for make in (
-        lambda s: old_progress(len(steps), s),
-        lambda s: Progress(len(steps), stream=s),
-    ):
-        clock.now = 1000.0
-        stream = io.StringIO()
-        progress = make(stream)
-        for delay, prin in steps:
-            clock.now += delay
-            progress.update(prin)
-        outputs.append(stream.getvalue())
-    assert outputs[0] == outputs[1]
-    assert outputs[1].count("\n") == 4
 
 
 # ---------------------------------------------------------------- progress, rich
@@ -293,6 +273,40 @@ def test_print_verdict_draws_a_table_on_a_terminal() -> None:
     assert "PRIN 1.000: INCONSISTENT" in out
     assert "Verdict (synergy): (none)" in out
     assert "  label  candidate" not in out
+
+
+@pytest.mark.parametrize(
+    ("decision", "line"),
+    [
+        pytest.param(
+            Decision(accepted=True, score=0.0, rule="prin <= 0.5"),
+            "Decision: accepted by the rule prin <= 0.5 (score 0, tier 0)",
+            id="accepted",
+        ),
+        pytest.param(
+            Decision(accepted=False, score=1.0, rule="prin <= 0.0", tier=1, tiers_asked=2),
+            "Decision: not accepted by the rule prin <= 0.0 (score 1, tier 1, 2 tiers asked)",
+            id="cascade-not-accepted",
+        ),
+        pytest.param(
+            Decision(accepted=False, score=None, rule="confidence >= 0.93"),
+            "Decision: not accepted by the rule confidence >= 0.93 (score missing, tier 0)",
+            id="signal-missing",
+        ),
+        pytest.param(
+            Decision(accepted=True, score=1 / 3, rule="prin <= 0.99999999"),
+            "Decision: accepted by the rule prin <= 0.99999999 (score 0.3333333333, tier 0)",
+            id="long-score",
+        ),
+    ],
+)
+def test_a_verdict_with_a_decision_ends_with_it(decision: Decision, line: str) -> None:
+    verdict, texts = _verdict("Answer: C", "Answer: C, D, E", flags=(Flag.INCONSISTENT,))
+    decided = verdict.model_copy(update={"decision": decision})
+    assert render_verdict(decided, verdict_question(), texts) == INCONSISTENT + "\n" + line
+    stream = FakeTTY()
+    print_verdict(decided, verdict_question(), texts, stream)
+    assert line in stream.getvalue()
 
 
 # ------------------------------------------------------------------------- summaries

@@ -11,16 +11,24 @@ that the guarantee holds for the whole cascade's accepted set.
 The method, in short (docs/calibration.md has it in full, with what the guarantee
 does and does not cover):
 
-- a verdict is wrong when its ``correct`` set differs from the gold set;
+- a verdict is wrong when its ``correct`` set differs from the gold set (the options,
+  the winner, the met set, by task: :func:`~prin_guard._acceptance.verdict_wrong`); the
+  file records the task, and a guard with it judges items of that task only;
 - a rule accepts a verdict when one signal (PRIN, order inconsistency, panel
   agreement, confidence) is on the good side of a threshold;
-- one tier: the observed values of each signal, strict to permissive, are tested in
-  turn with the exact binomial p-value ``P(Binomial(m, alpha) <= e)`` (``m``
-  accepted, ``e`` wrong) and fixed-sequence testing at ``delta`` picks the last rule
-  that passes (:mod:`~prin_guard.calibrate._stats`);
+- one tier: a signal's thresholds on a grid fixed in advance, strict to permissive,
+  are tested in turn with the exact binomial p-value ``P(Binomial(m, alpha) <= e)``
+  (``m`` accepted, ``e`` wrong) and fixed-sequence testing at ``delta`` picks the last
+  rule that passes (:mod:`~prin_guard.calibrate._stats`); with ``auto`` and several
+  signals, the signal is chosen first on a seeded selection part of the items and
+  tested on the rest (:mod:`~prin_guard.calibrate._fit`);
 - a cascade: Pareto Testing, a seeded split into a path part that orders the
   threshold combinations and a test part that tests them in that order
   (:mod:`~prin_guard.calibrate._cascade`).
+
+The file it writes holds only what calibration can have written, and carries a sha256
+of its own content; :class:`~prin_guard._acceptance.Acceptance` checks both when it
+loads one.
 
 numpy and scipy come with the ``eval`` extra and are imported when a function here
 first needs them.
@@ -38,6 +46,7 @@ from prin_guard.calibrate._fit import (
 )
 from prin_guard.calibrate._stats import (
     Curve,
+    SignalScore,
     ThresholdFit,
     binomial_p_values,
     fit_threshold,
@@ -55,6 +64,7 @@ __all__ = [
     "Curve",
     "Outcome",
     "PathPoint",
+    "SignalScore",
     "ThresholdFit",
     "TierData",
     "binomial_p_values",

@@ -28,8 +28,9 @@ strict to permissive to test them in. So the calibration items are split at rand
    among those within ``coverage_slack`` of it, the fewest calls to the later tiers
    (any certified combination carries the guarantee, so this choice is free).
 
-With ``signal="auto"``, a tier's signal is also chosen on the path part (the one with
-the most coverage at an error rate at most ``alpha`` there), at no cost to the test.
+With ``signal="auto"``, a tier's signal is also chosen on the path part, at no cost to
+the test, as one judge's is on its selection part (``_stats.compare_signals``: the
+coverage each signal certifies there, then its AUROC).
 """
 
 from __future__ import annotations
@@ -55,7 +56,6 @@ __all__ = [
     "badness",
     "decided_tier",
     "fit_cascade",
-    "pick_signal",
 ]
 
 CHAINS = 4
@@ -130,20 +130,6 @@ def decided_tier(bad: Sequence[Any], thresholds: Sequence[float]) -> Any:
 def _best_coverage(accepted: Any, errors: Any, alpha: float, total: int) -> float:
     ok = (errors <= alpha * accepted) & (accepted > 0)
     return float(accepted[ok].max()) / max(total, 1) if ok.any() else 0.0
-
-
-def pick_signal(
-    candidates: dict[str, tuple[Any, bool]], wrong: Any, alpha: float, items: Any
-) -> str:
-    """The signal with the most coverage at an error rate at most ``alpha`` on ``items``
-    (the path part); the first in registry order on ties."""
-    best, best_coverage = next(iter(candidates)), -1.0
-    for name, (values, higher) in candidates.items():
-        curve = threshold_curve(values[items], wrong[items], higher, grid())
-        coverage = _best_coverage(curve.accepted, curve.errors, alpha, len(items))
-        if coverage > best_coverage:
-            best, best_coverage = name, coverage
-    return best
 
 
 @dataclass(frozen=True)
@@ -292,7 +278,8 @@ def fit_cascade(
             accepted=0,
             errors=0,
             p_value=None,
-            asked=(1.0,) + (0.0,) * (tiers - 1),
+            # no tier accepts anything: a guard asks every tier about every item
+            asked=(1.0,) * tiers,
             accepted_by=(0.0,) * tiers,
             chains=len(chains),
             path=tuple(path),

@@ -8,10 +8,12 @@ run's ``summary.json`` for the judge identity and options.
 
 An item counts for calibration when its gold set is known. A verdict is *wrong* when
 its ``correct`` set (the guard's policy set, synergy by default) differs from the
-gold set; a record whose judge failed has no verdict: it is never accepted (it
-counts in the coverage denominator, as a guard would return a ``judge_error``
-verdict for it). Items are matched across the tiers of a cascade by id; each tier's
-runs must hold the same items, once each.
+gold set (:func:`~prin_guard._acceptance.verdict_wrong`: the options, the winner or
+the met set, by task); a record whose judge failed has no verdict: it is never
+accepted (it counts in the coverage denominator, as a guard would return a
+``judge_error`` verdict for it). Items are matched across the tiers of a cascade by
+id; each tier's runs must hold the same items, once each, and every item the same task
+(a run of pairwise items calibrates a rule for pairwise verdicts).
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from prin_guard._acceptance import COMPARED_OPTIONS, SIGNALS, signal_value
+from prin_guard._acceptance import COMPARED_OPTIONS, _options_view, verdict_wrong
+from prin_guard._decide import SIGNALS, signal_value
 from prin_guard._exceptions import UsageError
-from prin_guard._models import Verdict
+from prin_guard._models import Task, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._runs import ITEMS, SUMMARY, read_records
 from prin_guard.calibrate._stats import numpy
-from prin_guard.eval._rundir import ITEMS, SUMMARY, read_records
 
 __all__ = ["CalibrationData", "TierData", "load_runs"]
 
@@ -96,6 +99,8 @@ class CalibrationData:
     tiers: tuple[TierData, ...]
     skipped_unknown_gold: int = 0
     """Records left out because their gold set is unknown."""
+    task: Task = "choice"
+    """The items' task (every item's)."""
 
     @property
     def n(self) -> int:
@@ -106,7 +111,7 @@ class CalibrationData:
         np = numpy()
         return np.array(
             [
-                v is None or frozenset(v.correct) != gold
+                v is None or verdict_wrong(v.correct, gold)
                 for v, gold in zip(self.tiers[tier].verdicts, self.gold, strict=True)
             ],
             dtype=bool,
@@ -161,23 +166,44 @@ def _summary(run: Path) -> dict[str, Any]:
     return dict(config)
 
 
-def _tier_identity(run: Path, config_key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _tier_identity(run: Path, config_key: str, task: str) -> tuple[dict[str, Any], dict[str, Any]]:
     config = _summary(run)
     mitigations = () if config_key == "none" else tuple(config_key.split("+"))
     recorded = GuardOptions.model_validate(config["options"])
-    options = GuardOptions.of(recorded, mitigations=mitigations)
-    dumped = options.model_dump(mode="json")
+    # the template the run asked in: the options', or the dataset's own (claims)
+    template = recorded.template or config.get("template")
+    options = GuardOptions.of(recorded, mitigations=mitigations, template=template)
+    # as a guard's options are read when compared with the file (no template: the default)
+    dumped = _options_view(options, task)
     return dict(config["judge"]), {name: dumped[name] for name in COMPARED_OPTIONS}
+
+
+def _record_task(record: dict[str, Any], config_key: str) -> str:
+    if "task" in record:
+        return str(record["task"])
+    verdict = (record.get("configs") or {}).get(config_key) or {}
+    return str(verdict.get("task", "choice"))
 
 
 def _read_tier(
     runs: Sequence[Path], config_key: str
-) -> tuple[TierData, dict[str, tuple[frozenset[str] | None, Verdict | None]]]:
+) -> tuple[TierData, dict[str, tuple[frozenset[str] | None, Verdict | None]], str]:
     judge: dict[str, Any] | None = None
     options: dict[str, Any] | None = None
+    task: str | None = None
     items: dict[str, tuple[frozenset[str] | None, Verdict | None]] = {}
     for run in runs:
-        identity, opts = _tier_identity(run, config_key)
+        records = list(read_records(run / ITEMS))
+        for record in records:
+            found = _record_task(record, config_key)
+            if task is None:
+                task = found
+            elif found != task:
+                raise UsageError(
+                    f"runs: item {record['id']!r} of {str(run)!r} is a {found} item, the "
+                    f"others {task} items; calibrate one task at a time"
+                )
+        identity, opts = _tier_identity(run, config_key, task or "choice")
         if judge is None or options is None:
             judge, options = identity, opts
         elif identity != judge or opts != options:
@@ -185,7 +211,7 @@ def _read_tier(
                 f"runs: {str(run)!r} was run with another judge or other options than "
                 f"{str(runs[0])!r}; calibrate one judge and one set of options at a time"
             )
-        for record in read_records(run / ITEMS):
+        for record in records:
             key = str(record["id"])
             if key in items:
                 raise UsageError(
@@ -205,7 +231,7 @@ def _read_tier(
     assert judge is not None
     assert options is not None
     tier = TierData(judge=judge, options=options, verdicts=(), runs=tuple(str(r) for r in runs))
-    return tier, items
+    return tier, items, task or "choice"
 
 
 def load_runs(tiers: Sequence[Sequence[str | Path]], *, config: str = "none") -> CalibrationData:
@@ -215,7 +241,10 @@ def load_runs(tiers: Sequence[Sequence[str | Path]], *, config: str = "none") ->
         raise UsageError("runs: give at least one eval run directory per tier")
     read = [_read_tier([Path(r) for r in runs], config) for runs in tiers]
     first = read[0][1]
-    for index, (_, items) in enumerate(read[1:], start=1):
+    task = read[0][2]
+    for index, (_, items, tier_task) in enumerate(read[1:], start=1):
+        if tier_task != task:
+            raise UsageError(f"runs: tier {index} judged {tier_task} items, tier 0 {task} items")
         if set(items) != set(first):
             missing = len(set(first) - set(items))
             extra = len(set(items) - set(first))
@@ -234,7 +263,8 @@ def load_runs(tiers: Sequence[Sequence[str | Path]], *, config: str = "none") ->
         ids=tuple(ids),
         gold=tuple(first[key][0] or frozenset() for key in ids),
         tiers=tuple(
-            replace(tier, verdicts=tuple(items[key][1] for key in ids)) for tier, items in read
+            replace(tier, verdicts=tuple(items[key][1] for key in ids)) for tier, items, _ in read
         ),
         skipped_unknown_gold=skipped,
+        task=task,  # type: ignore[arg-type]
     )

@@ -1,10 +1,20 @@
 """From calibration items to an :class:`~prin_guard._acceptance.Acceptance`, and back.
 
-:func:`calibrate` fits one tier with fixed-sequence testing over each signal's
-thresholds (``_stats``) and a cascade jointly (``_cascade``); :func:`evaluate` applies
-an acceptance file to items exactly as a guard does (through
-:meth:`Acceptance.decide`), for held-out figures; :func:`holdout_split` keeps a seeded
-share of the items out of calibration for that.
+:func:`calibrate` fits one tier with fixed-sequence testing over a signal's thresholds
+(``_stats``) and a cascade jointly (``_cascade``); :func:`evaluate` applies an
+acceptance file to items exactly as a guard does (through :meth:`Acceptance.decide`),
+for held-out figures; :func:`holdout_split` keeps a seeded share of the items out of
+calibration for that.
+
+With ``signals="auto"`` and more than one signal on the verdicts, one tier's signal is
+chosen on a *selection part*, a seeded share of the items (``selection_fraction``, 30%;
+``numpy.random.default_rng([seed, 2])``) kept apart from the items the guarantee is
+tested on: each signal is scored there by the coverage it certifies (the same test at
+``alpha`` and ``delta``), then by its AUROC; the chosen one alone is tested on the rest
+at the whole ``delta``. The choice so follows what predicts errors on these items
+without spending the guarantee (choosing on the tested items would: a signal that
+looks best there by chance is then favoured). Named signals, and a single signal on
+the verdicts, are tested on every item.
 """
 
 from __future__ import annotations
@@ -15,11 +25,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from prin_guard._acceptance import SIGNALS, Acceptance, Rule, Tier
+from prin_guard._acceptance import Acceptance, Rule, Tier, verdict_wrong
+from prin_guard._decide import SIGNALS
 from prin_guard._exceptions import UsageError
-from prin_guard.calibrate._cascade import CHAINS, CascadeFit, fit_cascade, pick_signal
+from prin_guard.calibrate._cascade import CHAINS, CascadeFit, fit_cascade
 from prin_guard.calibrate._data import CalibrationData
-from prin_guard.calibrate._stats import ThresholdFit, fit_threshold, min_items, numpy
+from prin_guard.calibrate._stats import (
+    SignalScore,
+    ThresholdFit,
+    choose_signal,
+    compare_signals,
+    fit_threshold,
+    min_items,
+    numpy,
+)
 
 __all__ = ["Baseline", "Calibration", "Outcome", "calibrate", "evaluate", "holdout_split"]
 
@@ -45,8 +64,13 @@ class Calibration:
 
     acceptance: Acceptance
     fits: dict[str, ThresholdFit]
-    """One tier: the fixed-sequence test of every signal tried."""
+    """One tier: the fixed-sequence test of the signal tested (``signals_tested``), on the
+    tested items."""
     cascade: CascadeFit | None = None
+    selection: dict[str, SignalScore] | None = None
+    """One tier with ``auto``: every signal compared on the selection part."""
+    path_signals: tuple[dict[str, SignalScore], ...] = ()
+    """A cascade: per tier, every signal compared on the path part."""
     baselines: tuple[Baseline, ...] = ()
     """A cascade: each tier alone, for comparison."""
     tested: Outcome | None = None
@@ -144,17 +168,18 @@ def calibrate(
     path_fraction: float = 0.3,
     coverage_slack: float = 0.02,
     start_coverage: float = 0.1,
+    selection_fraction: float = 0.3,
 ) -> Calibration:
     """The most permissive acceptance whose error among accepted verdicts is at most
     ``alpha`` with probability at least ``1 - delta``; UsageError when there are too
     few items to certify any rule.
 
-    ``signals``: ``auto`` (every signal the verdicts carry; one tier: ``delta`` is
-    split evenly between them; a cascade: each tier's is chosen on the path part), one
-    signal name for every tier, or one per tier. ``start_coverage``: one tier's test
-    sequence starts at the strictest threshold accepting this share of the items.
-    ``path_fraction``, ``coverage_slack``: a cascade's split and its choice among the
-    certified combinations (:mod:`~prin_guard.calibrate._cascade`).
+    ``signals``: ``auto`` (every signal the verdicts carry, one chosen on items kept
+    apart: one tier's ``selection_fraction`` of them, seeded by ``seed``; a cascade's
+    path part), one signal name for every tier, or one per tier. ``start_coverage``:
+    the test sequence starts at the strictest threshold accepting this share of the
+    items. ``path_fraction``, ``coverage_slack``: a cascade's split and its choice among
+    the certified combinations (:mod:`~prin_guard.calibrate._cascade`).
     """
     _check_level(alpha, delta)
     tiers = len(data.tiers)
@@ -166,7 +191,11 @@ def calibrate(
         raise UsageError(f"start_coverage: must be in [0, 1), got {start_coverage!r}")
     if tiers == 1:
         candidates = _signals(data, 0, wanted[0])
-        return _calibrate_one(data, alpha, delta, candidates, seed, start_coverage)
+        if len(candidates) == 1:
+            return _calibrate_one(data, alpha, delta, candidates[0], seed, start_coverage)
+        return _calibrate_auto(
+            data, alpha, delta, candidates, seed, start_coverage, selection_fraction
+        )
     return _calibrate_cascade(
         data, alpha, delta, wanted, seed, path_fraction, coverage_slack, start_coverage
     )
@@ -176,48 +205,51 @@ def _calibrate_one(
     data: CalibrationData,
     alpha: float,
     delta: float,
-    candidates: list[str],
+    signal: str,
     seed: int,
     start_coverage: float,
+    *,
+    tested: Any = None,
+    selection: dict[str, SignalScore] | None = None,
 ) -> Calibration:
-    level = delta / len(candidates)
-    need = min_items(alpha, level)
-    if data.n < need:
-        why = f" (delta split between {len(candidates)} signals)" if len(candidates) > 1 else ""
-        raise _too_few(data.n, need, alpha, delta, why)
+    """One signal tested with fixed-sequence testing at ``delta`` on ``tested`` (every
+    item when None); the others were the selection part."""
+    np = numpy()
+    items = np.arange(data.n) if tested is None else np.sort(np.asarray(tested, dtype=int))
+    need = min_items(alpha, delta)
+    if len(items) < need:
+        raise _too_few(data.n, need, alpha, delta, "")
     tier = data.tiers[0]
-    wrong = data.wrong(0)
-    fits = {
-        name: fit_threshold(
-            tier.signal(name),
-            wrong,
-            alpha,
-            level,
-            SIGNALS[name].higher_is_better,
-            start_coverage=start_coverage,
-        )
-        for name in candidates
-    }
-    best = max(candidates, key=lambda name: fits[name].accepted)  # first on ties
-    fit = fits[best]
+    fit = fit_threshold(
+        tier.signal(signal)[items],
+        data.wrong(0)[items],
+        alpha,
+        delta,
+        SIGNALS[signal].higher_is_better,
+        start_coverage=start_coverage,
+    )
+    count = len(items)
     acceptance = Acceptance(
         alpha=alpha,
         delta=delta,
+        task=data.task,
         n=data.n,
-        tested=data.n,
+        selection=data.n - count,
+        tested=count,
         accepted=fit.accepted,
         errors=fit.errors,
-        coverage=fit.accepted / data.n,
+        coverage=fit.accepted / count,
         p_value=fit.p_value,
         method="fixed_sequence",
-        signals_tested=tuple(candidates),
+        signals_tested=(signal,),  # type: ignore[arg-type]
+        signals_compared=tuple(selection or ()),  # type: ignore[arg-type]
         tiers=(
             Tier(
                 judge=tier.judge,
                 options=tier.options,
-                rule=Rule(signal=best, threshold=fit.threshold),  # type: ignore[arg-type]
+                rule=Rule(signal=signal, threshold=fit.threshold),  # type: ignore[arg-type]
                 asked=1.0,
-                accepted=fit.accepted / data.n,
+                accepted=fit.accepted / count,
             ),
         ),
         calibration_sha256=data.digest(),
@@ -225,7 +257,51 @@ def _calibrate_one(
         seed=seed,
         created_with=_version(),
     )
-    return Calibration(acceptance=acceptance, fits=fits)
+    return Calibration(acceptance=acceptance, fits={signal: fit}, selection=selection)
+
+
+def _calibrate_auto(
+    data: CalibrationData,
+    alpha: float,
+    delta: float,
+    candidates: list[str],
+    seed: int,
+    start_coverage: float,
+    selection_fraction: float,
+) -> Calibration:
+    """Choose the signal on a seeded selection part, test it on the rest (module
+    docstring)."""
+    np = numpy()
+    if not 0 < selection_fraction < 1:
+        raise UsageError(f"selection_fraction: must be between 0 and 1, got {selection_fraction!r}")
+    need = min_items(alpha, delta)
+    n_selection = round(selection_fraction * data.n)
+    if data.n - n_selection < need:
+        total = math.ceil(need / (1 - selection_fraction))
+        while total - round(selection_fraction * total) < need:
+            total += 1
+        raise _too_few(
+            data.n,
+            total,
+            alpha,
+            delta,
+            f" ({need} to test the rule once {selection_fraction:.0%} are kept apart to "
+            f"choose among {', '.join(candidates)}; name one with --signal to test on all "
+            "of them)",
+        )
+    order = np.random.default_rng([seed, 2]).permutation(data.n)
+    chosen_part, tested = order[:n_selection], order[n_selection:]
+    wrong = data.wrong(0)
+    values = {
+        name: (data.tiers[0].signal(name), SIGNALS[name].higher_is_better) for name in candidates
+    }
+    scores = compare_signals(
+        values, wrong, alpha, delta, chosen_part, start_coverage=start_coverage
+    )
+    best = choose_signal(scores)
+    return _calibrate_one(
+        data, alpha, delta, best, seed, start_coverage, tested=tested, selection=scores
+    )
 
 
 def _calibrate_cascade(
@@ -258,12 +334,17 @@ def _calibrate_cascade(
     order = np.random.default_rng(seed).permutation(data.n)
     path, test = order[:n_path], order[n_path:]
     chosen: list[str] = []
+    compared: list[dict[str, SignalScore]] = []
     for k, want in enumerate(wanted):
         names = _signals(data, k, want)
         candidates = {
             name: (data.tiers[k].signal(name), SIGNALS[name].higher_is_better) for name in names
         }
-        chosen.append(pick_signal(candidates, data.wrong(k), alpha, path))
+        scores = compare_signals(
+            candidates, data.wrong(k), alpha, delta, path, start_coverage=start_coverage
+        )
+        chosen.append(choose_signal(scores))
+        compared.append(scores)
     higher = [SIGNALS[name].higher_is_better for name in chosen]
     values = [data.tiers[k].signal(name) for k, name in enumerate(chosen)]
     wrong = [data.wrong(k) for k in range(len(chosen))]
@@ -293,14 +374,17 @@ def _calibrate_cascade(
     acceptance = Acceptance(
         alpha=alpha,
         delta=delta,
+        task=data.task,
         n=data.n,
+        selection=data.n - fit.tested,
         tested=fit.tested,
         accepted=fit.accepted,
         errors=fit.errors,
         coverage=fit.coverage,
         p_value=fit.p_value,
         method="pareto_fixed_sequence",
-        signals_tested=tuple(dict.fromkeys(chosen)),
+        signals_tested=tuple(dict.fromkeys(chosen)),  # type: ignore[arg-type]
+        signals_compared=_compared(compared),
         tiers=tiers,
         calibration_sha256=data.digest(),
         runs=tuple(t.runs for t in data.tiers),
@@ -329,9 +413,17 @@ def _calibrate_cascade(
         acceptance=acceptance,
         fits={},
         cascade=fit,
+        path_signals=tuple(compared),
         baselines=baselines,
         tested=evaluate(acceptance, data.subset(test), check=False),
     )
+
+
+def _compared(per_tier: Sequence[dict[str, SignalScore]]) -> tuple[Any, ...]:
+    """Every signal the tiers compared on the path part (none when no tier chose)."""
+    if not any(len(tier) > 1 for tier in per_tier):
+        return ()
+    return tuple(dict.fromkeys(name for tier in per_tier for name in tier))
 
 
 def _mean_or_none(values: Any) -> float | None:
@@ -366,7 +458,7 @@ def evaluate(acceptance: Acceptance, data: CalibrationData, *, check: bool = Tru
             if acceptance.decide(verdict, k).accepted:
                 decided[k] += 1
                 accepted += 1
-                errors += frozenset(verdict.correct) != gold
+                errors += verdict_wrong(verdict.correct, gold)
                 break
     return Outcome(
         n=data.n,

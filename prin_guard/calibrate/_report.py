@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prin_guard._acceptance import Rule
 from prin_guard._exceptions import MissingExtraError
 from prin_guard.calibrate._fit import Calibration, Outcome
-from prin_guard.calibrate._stats import numpy, upper_bounds
+from prin_guard.calibrate._stats import SignalScore, numpy, upper_bounds
 
 __all__ = ["risk_coverage_png", "summary_lines", "write_report"]
 
@@ -34,22 +35,24 @@ def _judge(identity: dict[str, object]) -> str:
 def summary_lines(cal: Calibration, holdout: Outcome | None = None) -> list[str]:
     """The calibration in a few lines of plain text."""
     acc = cal.acceptance
-    split = f" ({acc.tested} tested, {acc.n - acc.tested} for the path)"
+    part = "the path" if cal.cascade is not None else "choosing the signal"
+    split = f" ({acc.tested} tested, {acc.n - acc.tested} kept apart for {part})"
     lines = [
-        f"alpha {acc.alpha}, delta {acc.delta}: {acc.n} calibration items"
-        + (split if acc.n != acc.tested else "")
+        f"alpha {acc.alpha}, delta {acc.delta}: {acc.n} calibration items of the "
+        f"{acc.task} task" + (split if acc.n != acc.tested else "")
     ]
     for index, tier in enumerate(acc.tiers):
         lines.append(
             f"tier {index} ({_judge(tier.judge)}): {tier.rule.text}; asked {_pct(tier.asked)}, "
             f"accepted {_pct(tier.accepted)} of the tested items"
         )
+    lines += _signal_lines(cal)
     rate = acc.errors / acc.accepted if acc.accepted else None
     lines.append(
         f"accepted {acc.accepted} of {acc.tested} (coverage {_pct(acc.coverage)}), "
         f"{acc.errors} wrong (error among accepted {_pct(rate)}, p = {_num(acc.p_value, 4)})"
     )
-    if acc.tiers[0].rule.threshold is None:
+    if not acc.accepted:
         lines.append(
             "no rule reaches the guarantee on these items: a guard with this file accepts "
             "nothing (every verdict goes to review). More items, a better judge or a looser "
@@ -77,9 +80,50 @@ def summary_lines(cal: Calibration, holdout: Outcome | None = None) -> list[str]
     return lines
 
 
+def _compared(scores: dict[str, SignalScore], chosen: str) -> str:
+    return ", ".join(
+        f"{name} certifies {_pct(score.certified)} (AUROC {_num(score.auroc)})"
+        + (" (chosen)" if name == chosen else "")
+        for name, score in scores.items()
+    )
+
+
+def _signal_lines(cal: Calibration) -> list[str]:
+    """How the signal was chosen, when there was a choice: one tier, every signal on the
+    selection part and the chosen one's test on the rest; a cascade, each tier's choice
+    on the path part."""
+    lines = []
+    if cal.selection:
+        items = next(iter(cal.selection.values())).items
+        lines.append(
+            f"signals compared on {items} items kept apart (seed {cal.acceptance.seed}): "
+            + _compared(cal.selection, cal.signal)
+        )
+        fit = cal.fits[cal.signal]
+        if fit.chosen is None:
+            lines.append(
+                f"tested {cal.signal} on the other {fit.curve.total} items at delta "
+                f"{fit.level:.3g}: no rule passes"
+            )
+        else:
+            rule = Rule(signal=cal.signal, threshold=fit.threshold)  # type: ignore[arg-type]
+            rate = fit.errors / fit.accepted if fit.accepted else None
+            lines.append(
+                f"tested {cal.signal} on the other {fit.curve.total} items at delta "
+                f"{fit.level:.3g}: {rule.text} accepts {fit.accepted} "
+                f"({_pct(fit.accepted / max(fit.curve.total, 1))}), {fit.errors} wrong "
+                f"({_pct(rate)}), p = {_num(fit.p_value, 4)}"
+            )
+    for k, scores in enumerate(cal.path_signals):
+        if len(scores) > 1:
+            chosen = cal.acceptance.tiers[k].rule.signal
+            lines.append(
+                f"tier {k} signals compared on the path part: " + _compared(scores, chosen)
+            )
+    return lines
+
+
 def _curve_rows(cal: Calibration) -> list[str]:
-    np = numpy()
-    acc = cal.acceptance
     if cal.cascade is not None:
         rows = [
             "| chain | thresholds | accepted | coverage | error among accepted | p | certified |",
@@ -100,14 +144,28 @@ def _curve_rows(cal: Calibration) -> list[str]:
                 f"{_pct(rate)} | {point.p_value:.3g} | {'yes' if point.rejected else 'no'} |"
             )
         return rows
-    fit = cal.fits[cal.signal]
+    rows = []
+    for name in cal.fits:
+        if len(cal.fits) > 1:
+            rows += ["", f"### {name}" + (" (chosen)" if name == cal.signal else ""), ""]
+        rows += _signal_rows(cal, name)
+    return rows[1:] if rows and not rows[0] else rows
+
+
+def _signal_rows(cal: Calibration, name: str) -> list[str]:
+    """One tier: the fixed-sequence test of one signal's thresholds, as a table."""
+    np = numpy()
+    acc = cal.acceptance
+    fit = cal.fits[name]
     curve = fit.curve
     bounds = upper_bounds(curve.errors, curve.accepted, acc.delta)
     rows = [
-        f"| {cal.signal} threshold | accepted | coverage | error among accepted | "
-        f"upper bound ({1 - acc.delta:.0%}, pointwise) | p | tested |",
+        f"| {name} threshold | accepted | coverage | error among accepted | "
+        f"upper bound ({1 - acc.delta:.0%}, pointwise) | p | tested at {fit.level:.3g} |",
         "|---|---|---|---|---|---|---|",
     ]
+    # the chosen rule is the chosen signal's; another signal shows its last passing one
+    word = "chosen" if name == cal.signal else "last passed"
     # grid thresholds between two observed values accept the same items: one row each
     changes = np.flatnonzero(np.diff(np.concatenate([[-1], curve.accepted])) != 0)
     ends = [*(changes[1:] - 1), len(curve.accepted) - 1]
@@ -116,7 +174,7 @@ def _curve_rows(cal: Calibration) -> list[str]:
         span = f"{curve.thresholds[i]:.10g}" + (
             f" to {curve.thresholds[end]:.10g}" if end > i else ""
         )
-        mark = f" **(chosen: {curve.thresholds[fit.chosen]:.10g})**" if chosen else ""
+        mark = f" **({word}: {curve.thresholds[fit.chosen]:.10g})**" if chosen else ""
         rate = curve.errors[i] / curve.accepted[i] if curve.accepted[i] else None
         if fit.chosen is not None and fit.start <= i <= fit.chosen:
             tested = "passed"
@@ -134,7 +192,7 @@ def _curve_rows(cal: Calibration) -> list[str]:
 
 def risk_coverage_png(cal: Calibration) -> bytes:
     """The error rate among accepted verdicts against coverage, calibrated point marked."""
-    from prin_guard.eval._render import figure_png, pyplot
+    from prin_guard._runs import figure_png, pyplot
 
     np = numpy()
     plt = pyplot()

@@ -16,8 +16,9 @@ Test, Angelopoulos et al. 2021). Every rejected rule is then guaranteed at once.
 
 The thresholds are a grid fixed in advance (:func:`grid`: every signal lies in [0, 1]).
 A rule with fewer than :func:`min_items` accepted items cannot pass even with no
-error at all, ``(1 - alpha)^m > delta``, and rules that accept only a handful fail on
-a single early error; so the sequence starts at the strictest grid threshold that
+error at all, ``(1 - alpha)^m > delta`` (it lives with the file checks of
+``_acceptance``, which use it too), and rules that accept only a handful fail on a
+single early error; so the sequence starts at the strictest grid threshold that
 accepts :func:`start_count` items (10% of them by default). That start depends on
 the signal values and the number of items, never on the gold labels; it keeps the
 guarantee exact when a signal's error rate does not fall as the signal gets worse
@@ -31,12 +32,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from prin_guard._acceptance import min_items
 from prin_guard._exceptions import MissingExtraError
 
 __all__ = [
     "Curve",
+    "SignalScore",
     "ThresholdFit",
     "binomial_p_values",
+    "choose_signal",
+    "compare_signals",
     "fit_threshold",
     "fixed_sequence",
     "grid",
@@ -63,19 +68,6 @@ def _stats() -> Any:
         return importlib.import_module("scipy.stats")
     except ImportError:
         raise MissingExtraError("prin-guard calibrate", "eval", "scipy") from None
-
-
-def min_items(alpha: float, delta: float) -> int:
-    """The fewest accepted items with which any rule can pass: the smallest ``m`` with
-    ``(1 - alpha)^m <= delta`` (``m`` accepted verdicts, none wrong)."""
-    if not (0 < alpha < 1 and 0 < delta < 1):
-        raise ValueError("alpha and delta must be between 0 and 1")
-    m = max(1, math.ceil(math.log(delta) / math.log1p(-alpha)))
-    while (1 - alpha) ** m > delta:  # float rounding of the logarithms
-        m += 1
-    while m > 1 and (1 - alpha) ** (m - 1) <= delta:
-        m -= 1
-    return m
 
 
 def binomial_p_values(errors: Any, accepted: Any, alpha: float) -> Any:
@@ -239,3 +231,60 @@ def fit_threshold(
         chosen=fixed_sequence(p, level, start),
         level=level,
     )
+
+
+@dataclass(frozen=True)
+class SignalScore:
+    """How one signal did on the part of the items that chooses the signal."""
+
+    certified: float
+    """The coverage fixed-sequence testing certifies with it there (at alpha, delta)."""
+    auroc: float | None
+    """Its AUROC as a predictor of a wrong verdict there (0.5 chance; None when every
+    verdict there is right or every one wrong)."""
+    items: int
+    """Items of that part."""
+    values: int
+    """Distinct values the signal takes there (1: it cannot rank the verdicts)."""
+
+
+def compare_signals(
+    candidates: dict[str, tuple[Any, bool]],
+    wrong: Any,
+    alpha: float,
+    delta: float,
+    items: Any,
+    *,
+    start_coverage: float = 0.1,
+) -> dict[str, SignalScore]:
+    """Each candidate signal (``name: (values, higher_is_better)``) scored on ``items``
+    only: the coverage it certifies there and its AUROC."""
+    from prin_guard.eval import signal_auroc
+
+    np = numpy()
+    chosen = np.asarray(items, dtype=int)
+    wrong = np.asarray(wrong, dtype=bool)[chosen]
+    out: dict[str, SignalScore] = {}
+    for name, (values, higher) in candidates.items():
+        part = np.asarray(values, dtype=float)[chosen]
+        fit = fit_threshold(part, wrong, alpha, delta, higher, start_coverage=start_coverage)
+        present = [None if np.isnan(v) else float(v) for v in part]
+        auroc = signal_auroc(present, [bool(w) for w in wrong], "lower" if higher else "higher")
+        out[name] = SignalScore(
+            certified=fit.accepted / max(len(chosen), 1),
+            auroc=auroc,
+            items=len(chosen),
+            values=len({v for v in present if v is not None}),
+        )
+    return out
+
+
+def choose_signal(scores: dict[str, SignalScore]) -> str:
+    """The signal certifying the most coverage; on a tie one that varies, then the higher
+    AUROC (None counts as chance, 0.5), then the first in order."""
+
+    def key(name: str) -> tuple[float, bool, float]:
+        score = scores[name]
+        return (score.certified, score.values > 1, 0.5 if score.auroc is None else score.auroc)
+
+    return max(scores, key=key)
