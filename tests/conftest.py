@@ -1,17 +1,18 @@
 from __future__ import annotations
 
 import os
-import socket
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import structlog
+from _helpers import RedisServer, free_port
 
 from prin_guard import Item
 
@@ -45,10 +46,53 @@ def _reset_structlog() -> Iterator[None]:
     structlog.reset_defaults()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+# -- lanes: a mark for each real component a test starts -----------------------------
+# `make test-fast` deselects them all. Where a fixture starts the component, the mark
+# follows the fixture (directly or through another fixture), so a test cannot forget it.
+
+MARKS_BY_FIXTURE = {
+    "llama_server": ("llama_cpp", "model"),  # llama.cpp serves the bundled GGUF
+    "start_redis": ("redis_server",),
+    "proxy": ("proxy",),  # tests/test_adapter_litellm_proxy.py: LiteLLM Proxy
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        for fixture, marks in MARKS_BY_FIXTURE.items():
+            if fixture in fixtures:
+                for mark in marks:
+                    item.add_marker(mark)
+
+
+@pytest.fixture
+def start_redis(tmp_path: Path) -> Iterator[Callable[..., RedisServer]]:
+    """Starts redis-server processes of the test's own (arguments go to redis-server),
+    each on a free port in a directory of its own; kills them all afterwards."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not on PATH")
+    servers: list[RedisServer] = []
+
+    def start(*extra: str) -> RedisServer:
+        workdir = tmp_path / f"redis-{len(servers)}"
+        workdir.mkdir()
+        server = RedisServer(workdir, *extra)
+        servers.append(server)
+        server.start()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.kill()
+
+
+@pytest.fixture
+def redis_server(start_redis: Callable[..., RedisServer]) -> RedisServer:
+    """A running redis-server of the test's own (not the machine's shared one on 6379)."""
+    return start_redis()
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +101,7 @@ def llama_server() -> Iterator[str]:
 
     Yields the base URL (``http://127.0.0.1:<port>/v1``); stops the server afterwards.
     """
-    from prin_guard.judges._local import LocalJudge
+    from prin_guard import LocalJudge
 
     gguf = LocalJudge._bundled_gguf()
     port = free_port()

@@ -2,7 +2,7 @@
 
 Nothing about speed is asserted: ``bench/run.py --smoke`` only checks that every
 benchmark still runs against the current library. It loads the bundled model
-(benchmark 5), hence the ``model`` mark.
+(benchmark 5), hence the ``model`` mark besides ``bench``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ BENCHMARKS = (
 )
 
 
+@pytest.mark.bench
 @pytest.mark.model
 def test_bench_smoke_runs_every_benchmark_and_writes_the_report(tmp_path: Path) -> None:
     out = tmp_path / "BENCHMARKS.md"

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from prin_guard import Guard
-from prin_guard.eval import load_mathqa, sample_path
-from prin_guard.judges._base import JudgeResponse, Message
-from prin_guard.models import Polarity
+from prin_guard.datasets import load_mathqa, sample_path
+from prin_guard.judges import JudgeResponse
+from prin_guard.models import Message, Polarity
 
 torch = pytest.importorskip("torch")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Flag, Guard, LocalJudge
-from prin_guard.eval import load_mathqa
+from prin_guard.datasets import load_mathqa
 from prin_guard.models import ParseStatus, Polarity
 
 pytestmark = pytest.mark.model
