@@ -30,7 +30,7 @@ from bench._common import quiet_logging
 def _records(n: int) -> list[Any]:
     import itertools
 
-    from prin_guard.eval import load_mathqa, sample_path
+    from prin_guard.datasets import load_mathqa, sample_path
 
     return list(itertools.islice(load_mathqa(sample_path("mathqa")), n))
 

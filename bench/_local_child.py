@@ -32,7 +32,7 @@ def _import() -> dict[str, Any]:
 def _judge() -> dict[str, Any]:
     started = time.perf_counter()
     from prin_guard import Guard, LocalJudge
-    from prin_guard.eval import load_dataset
+    from prin_guard.datasets import load_dataset
 
     imported = time.perf_counter()
     threads = int(sys.argv[4]) if len(sys.argv) > 4 else 0
@@ -72,7 +72,7 @@ def _llamacpp() -> dict[str, Any]:
     from llama_cpp import Llama
 
     from prin_guard._prompts import build_messages, get_template
-    from prin_guard.eval import load_dataset
+    from prin_guard.datasets import load_dataset
     from prin_guard.judges._local import LocalJudge
     from prin_guard.models import Polarity
 

@@ -67,7 +67,7 @@ def _spent(verdicts: list[Any]) -> dict[str, float]:
 
 def run(ctx: Context) -> Section:
     from prin_guard import Guard, MemoryCache
-    from prin_guard.eval import load_dataset
+    from prin_guard.datasets import load_dataset
     from prin_guard.models import Polarity
 
     section = Section(NAME, TITLE, TARGET)
@@ -195,8 +195,9 @@ def run(ctx: Context) -> Section:
 
 def _accuracy(ctx: Context, section: Section, judge: Any) -> None:
     from prin_guard import MemoryCache
-    from prin_guard.eval import load_dataset
-    from prin_guard.eval._runner import EvalConfig, run_eval
+    from prin_guard.datasets import load_dataset
+    from prin_guard.eval import EvalConfig
+    from prin_guard.eval._run import run_eval
     from prin_guard.eval._summary import summarize
 
     limit = ctx.pick(20, 1)

@@ -163,7 +163,7 @@ def llama_server(timeout: float, threads: int = 2) -> Iterator[str]:
 
 def run(ctx: Context) -> Section:
     from prin_guard import Guard
-    from prin_guard.eval import load_dataset
+    from prin_guard.datasets import load_dataset
 
     section = Section(NAME, TITLE, TARGET)
     records = list(load_dataset("mathqa", limit=ctx.pick(10, 1)))
@@ -192,13 +192,12 @@ def _measure(
     build_seconds: float,
 ) -> Section:
     from prin_guard import Guard
-    from prin_guard._prompts import build_messages
     from prin_guard.models import Polarity
 
     def legs_of(item: Any) -> tuple[list[Any], list[Any]]:
         return (
-            build_messages(item, Polarity.DIRECT, guard.template, guard.mitigations),
-            build_messages(item, Polarity.REVERSE, guard.template, guard.mitigations),
+            guard.messages(item, Polarity.DIRECT),
+            guard.messages(item, Polarity.REVERSE),
         )
 
     # Warm up: the first verdict in a process pays one-off costs (measured in the child),

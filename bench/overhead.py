@@ -292,14 +292,14 @@ def _per_call(fn: Callable[[], Any], calls: int) -> float:
 
 def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
     from prin_guard import Guard
+    from prin_guard._decide import MemberLegs, assess
     from prin_guard._events import log as events_log
     from prin_guard._parsing import detect_polarity_confusion, parse_reply
-    from prin_guard._reconcile import reconcile
     from prin_guard.cache import SingleFlight
     from prin_guard.models import Item, Leg, Polarity, Usage, Verdict
 
     guard = Guard(InstantJudge(), cache=None)
-    items = [Item.coerce(raw, max_chars=guard.max_chars) for raw in data]
+    items = [Item.coerce(raw, max_chars=guard.options.max_chars) for raw in data]
     n = len(items)
     cursor = {"i": 0}
 
@@ -315,8 +315,8 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     def make_leg() -> Any:
         return Leg(
             polarity=Polarity.DIRECT,
-            template=guard.template.id,
-            template_version=guard.template.version,
+            template=guard.template_for(item0).id,
+            template_version=guard.template_for(item0).version,
             mitigations=(),
             output_format="text",
             raw_text=direct_reply,
@@ -330,16 +330,8 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
         )
 
     leg = make_leg()
-    result = reconcile(
-        item0.labels,
-        ("C",),
-        ("A", "B", "D", "E"),
-        direct_status=parsed.status,
-        reverse_status=parsed.status,
-        polarity_confusion=False,
-        policy="synergy",
-        threshold=0.0,
-    )
+    legs = MemberLegs(leg, leg)
+    result = assess(item0.labels, legs, guard.options)
 
     def make_verdict() -> Any:
         return Verdict(
@@ -349,9 +341,9 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
             direct=leg,
             reverse=leg,
             reverse_implied=result.reverse_implied,
-            prin_score=result.prin_score,
+            scores=result.scores,
             consistent=result.consistent,
-            flags=result.flags,
+            flags=tuple(result.flags),
             policy="synergy",
             threshold=0.0,
             cached=False,
@@ -405,7 +397,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
         "validate the item (pydantic `Item`, labels)",
         "`Item.coerce` → `Item._labels_and_duplicates`",
         1,
-        _per_call(lambda: Item.coerce(data[nxt()], max_chars=guard.max_chars), calls),
+        _per_call(lambda: Item.coerce(data[nxt()], max_chars=guard.options.max_chars), calls),
     )
     row(
         "plan both legs (prompts + 2 cache keys: canonical JSON + sha256)",
@@ -427,22 +419,10 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row("build a `Leg` (pydantic, strict)", "`Guard._leg`", 2, _per_call(make_leg, calls))
     row(
-        "reconcile",
-        "`_reconcile.reconcile`",
+        "decide (PRIN, synergy, flags)",
+        "`_decide.assess`",
         1,
-        _per_call(
-            lambda: reconcile(
-                item0.labels,
-                ("C",),
-                ("A", "B", "D", "E"),
-                direct_status=parsed.status,
-                reverse_status=parsed.status,
-                polarity_confusion=False,
-                policy="synergy",
-                threshold=0.0,
-            ),
-            calls,
-        ),
+        _per_call(lambda: assess(item0.labels, legs, guard.options), calls),
     )
     row(
         "build the `Verdict` (pydantic, strict)",

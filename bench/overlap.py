@@ -2,8 +2,9 @@
 
 Judge: a fixed 100 ms latency (``asyncio.sleep``). Baseline: one call to that judge,
 measured back to back with one guarded verdict, round after round.
-Target: verdict / call <= 1.10, also with the order check (four legs) and for a panel of
-three judges with the order check (twelve legs).
+Target: verdict / call <= 1.10, also with the order check (four legs), for a pairwise item
+with the order check (the swap: four legs) and for a panel of three judges with the order
+check (twelve legs).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ NAME = "overlap"
 TITLE = "1. Leg overlap"
 TARGET = (
     "one guarded verdict ≤ 1.10× one judge call (judge latency 100 ms), also with "
-    "checks reverse+order and for a 3-judge panel"
+    "checks reverse+order, for a pairwise item with the swap, and for a 3-judge panel"
 )
 LATENCY = 0.100
 LIMIT = 1.10
@@ -44,6 +45,12 @@ def run(ctx: Context) -> Section:
     messages = [{"role": "user", "content": item["question"]}]
 
     panel = [SleepJudge(LATENCY, name=f"panel-{n}") for n in range(3)]
+    pair = {
+        "task": "pairwise",
+        "question": item["question"],
+        "candidates": item["candidates"][:2],
+        "id": "pair",
+    }
 
     async def measure() -> dict[str, list[float]]:
         guard_off = Guard(judge, cache=None)
@@ -51,12 +58,18 @@ def run(ctx: Context) -> Section:
         guard_order = Guard(judge, cache=None, checks=("reverse", "order"))
         guard_panel = Guard(panel, cache=None, checks=("reverse", "order"), concurrency=16)
         fresh = itertools.count()
-        per_verdict: dict[str, list[int]] = {"order": [], "panel": []}
+        per_verdict: dict[str, list[int]] = {"order": [], "panel": [], "pairwise": []}
 
         async def verdict_order() -> float:
             started = asyncio.get_running_loop().time()
             verdict = await guard_order.acheck(item)
             per_verdict["order"].append(verdict.judge_calls)
+            return asyncio.get_running_loop().time() - started
+
+        async def verdict_pairwise() -> float:
+            started = asyncio.get_running_loop().time()
+            verdict = await guard_order.acheck(pair)
+            per_verdict["pairwise"].append(verdict.judge_calls)
             return asyncio.get_running_loop().time() - started
 
         async def verdict_panel() -> float:
@@ -82,6 +95,7 @@ def run(ctx: Context) -> Section:
                 "off": verdict_off,
                 "mem": verdict_mem,
                 "order": verdict_order,
+                "pairwise": verdict_pairwise,
                 "panel": verdict_panel,
             },
         )
@@ -92,7 +106,7 @@ def run(ctx: Context) -> Section:
     calls_before = judge.calls
     got = asyncio.run(measure())
     verdicts = 2 * (rounds + 1)  # two guards, one warm-up round
-    order_calls = 4 * (rounds + 1)
+    order_calls = 4 * (rounds + 1) * 2  # the choice item's and the pair's four legs
     calls_per_verdict = (judge.calls - calls_before - (rounds + 1) - order_calls) / verdicts
 
     # The synchronous API drives a private event loop; its baseline does the same.
@@ -115,6 +129,12 @@ def run(ctx: Context) -> Section:
         ("`await guard.acheck(item)`, cache off", got, "off"),
         ("`await guard.acheck(item)`, default MemoryCache, a new item each round", got, "mem"),
         ("`await guard.acheck(item)`, checks reverse+order (four legs), cache off", got, "order"),
+        (
+            "`await guard.acheck(pair)`, a pairwise item, checks reverse+order (the swap: "
+            "four legs), cache off",
+            got,
+            "pairwise",
+        ),
         (
             "`await guard.acheck(item)`, a panel of 3 judges, checks reverse+order "
             "(twelve legs), cache off",
@@ -149,6 +169,13 @@ def run(ctx: Context) -> Section:
     )
     section.add(
         Figure("judge calls per verdict, checks reverse+order", calls["order"], unit="calls")
+    )
+    section.add(
+        Figure(
+            "judge calls per verdict, pairwise, checks reverse+order",
+            calls["pairwise"],
+            unit="calls",
+        )
     )
     section.add(
         Figure(
