@@ -118,6 +118,96 @@ def test_peer_review_passages_are_valid_items_with_one_gold_candidate() -> None:
     assert len(golds) > 1  # the right equation is not always in the same place
 
 
+# -- the task examples: a stand-in judge in CI, the bundled model one flag away ----------
+
+
+def test_compare_models_example_names_the_winner_and_the_pairs_left_undecided() -> None:
+    result = run_example(str(EXAMPLES / "compare_models" / "compare.py"))
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    pairs = out[out.index("== Pairs ==") : out.index("== Summary ==")]
+    assert len(re.findall(r"^\S+ +A = model-[ab], B = model-[ab]: ", pairs, re.M)) == 8
+    # the stand-in's position bias, on the close pairs, is caught by the swap
+    assert re.search(r"^prime +A = .*: not decided \(.*order_sensitive", pairs, re.M)
+    assert "model-a wins 3, model-b wins 2, ties 0, not decided 3" in out
+    assert "model-a wins 60% of the 5 decided pairs, 3 to 2 (95% interval 23% to 88%)" in out
+    assert re.search(r"could not decide.*\n  prime: .*\n  photosynthesis: .*\n  units: ", out)
+
+
+def test_rubric_example_grades_each_criterion_and_flags_the_contradicted() -> None:
+    result = run_example(str(EXAMPLES / "rubric" / "grade_answers.py"))
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert "[photosynthesis/s1] score 0.75" in out
+    assert re.search(r"A\) contradicted +Says that plants use light energy", out)
+    assert "-> check by hand: A" in out
+    assert "answers: 6, graded as the teacher did: 5, to check by hand: 1" in out
+
+
+def test_rag_claims_example_checks_real_claims_against_their_sources() -> None:
+    result = run_example(str(EXAMPLES / "rag_claims" / "check_claims.py"), "--limit", "3")
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert out.count("\n[expertqa-claims-") == 3
+    statuses = re.findall(r"^  [A-Z]+\) (supported|not supported|contradicted) ", out, re.M)
+    match = re.search(
+        r"^claims: (\d+), supported: (\d+), not supported: (\d+), contradicted \(review\): (\d+)$",
+        out,
+        re.M,
+    )
+    assert match, out
+    total, *parts = map(int, match.groups())
+    assert total == len(statuses) == sum(parts)
+    assert re.search(rf"^as the experts judged them: \d+ of {total}$", out, re.M)
+
+
+def test_peer_review_checklist_example_ticks_criteria_per_section() -> None:
+    result = run_example(str(EXAMPLES / "peer_review" / "checklist.py"))
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert "[sparse-attention] 4 of 4 met" in out
+    assert re.search(r"\[data-pruning\][^\[]*A\) contradicted", out)
+    assert "sections: 3, checklist as the reviewer's: 2, criteria to check by hand: 1" in out
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("script", "summary"),
+    [
+        pytest.param(
+            "compare_models/compare.py",
+            r"^model-a wins \d+, model-b wins \d+, ties \d+, not decided \d+$",
+            id="compare",
+        ),
+        pytest.param(
+            "rubric/grade_answers.py",
+            r"^answers: 1, graded as the teacher did: [01], to check by hand: [01]$",
+            id="rubric",
+        ),
+        pytest.param(
+            "rag_claims/check_claims.py",
+            r"^claims: \d+, supported: \d+, not supported: \d+, contradicted \(review\): \d+$",
+            id="rag-claims",
+        ),
+        pytest.param(
+            "peer_review/checklist.py",
+            r"^sections: 1, checklist as the reviewer's: [01], criteria to check by hand: \d$",
+            id="peer-review-checklist",
+        ),
+    ],
+)
+def test_task_examples_run_on_the_bundled_model(script: str, summary: str) -> None:
+    result = run_example(str(EXAMPLES / script), "--judge", "local", "--limit", "1")
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "judge 'local'" in result.stdout
+    assert re.search(summary, result.stdout, re.M), result.stdout
+
+
 class _Service(BaseHTTPRequestHandler):
     """A stand-in for ``prin-guard serve``: records requests, answers per the API."""
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 
 import prin_guard
-from prin_guard.eval import LabeledItem, load_dataset
+from prin_guard.datasets import LabeledItem, load_dataset
 from prin_guard.judges import judge_from_spec
 
 
