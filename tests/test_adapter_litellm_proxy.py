@@ -184,6 +184,26 @@ async def test_post_call_only_asks_both_legs_through_the_router(adapter: ModuleT
         assert params == {"temperature": 0.0, "seed": 3}
 
 
+async def test_a_pairwise_judge_request_gets_a_pairwise_verdict(adapter: ModuleType) -> None:
+    router = ScriptedRouter(adapter)
+
+    async def ask(model: str, messages: Any, params: Any, parent_call_id: Any) -> Any:
+        worse = "please output the worse one" in messages[-1]["content"]
+        text = "Output (a) is worse." if worse else "Therefore, Output (b) is better."
+        return adapter._Answer(JudgeResponse(text=text), 7.0)
+
+    guardrail = guardrail_with(adapter, router, event_hook="post_call")
+    guardrail._ask = ask
+    pair = {"task": "pairwise", "question": "Greet me.", "candidates": ["hi", "hello there!"]}
+    data = request_data(**{"metadata": {"prin_guard": pair}})
+    out = await guardrail.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=model_response("ignored")
+    )
+    verdict = read_verdict(out.prin_guard)
+    assert (verdict.task, verdict.winner, verdict.flags) == ("pairwise", "B", ())
+    assert verdict.winner_text == "hello there!"
+
+
 async def test_pre_call_rewrites_the_prompt_and_starts_the_reverse_leg(adapter: ModuleType) -> None:
     router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
     router.gate = asyncio.Event()
