@@ -274,11 +274,26 @@ class OptionsRequest(BaseModel):
         return GuardOptions.of(base, **{**self.model_dump(exclude_unset=True), **fixed})
 
 
-def usage_error(exc: ValidationError) -> UsageError:
-    """The first error of an options validation, as a UsageError naming the field."""
+def usage_error(
+    exc: ValidationError, *, unknown: str | None = None, nested: str | None = None
+) -> UsageError:
+    """The first error of a validation, as a UsageError naming the field and why.
+
+    ``unknown`` is what an unknown field is told (default: the options' names); the
+    fields of ``nested`` (a field holding a model) are named by their own names, as
+    settings are (``template``, not ``options.template``). A check across fields names
+    its field in its own message ("panel: needs two judges").
+    """
     first = exc.errors()[0]
-    field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int)) or "options"
-    message = first["msg"].removeprefix("Value error, ")
+    loc = [str(part) for part in first["loc"] if not isinstance(part, int)]
+    message = str(first["msg"]).removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
-        message = f"not an option; the options are {', '.join(GuardOptions.model_fields)}"
-    return UsageError(f"{field}: {message}")
+        message = unknown or (
+            f"not an option; the options are {', '.join(GuardOptions.model_fields)}"
+        )
+    if nested is not None and len(loc) > 1 and loc[0] == nested:
+        loc = loc[1:]
+    if not loc:
+        named, _, rest = message.partition(": ")
+        return UsageError(message if rest and named.isidentifier() else f"options: {message}")
+    return UsageError(f"{'.'.join(loc)}: {message}")

@@ -34,7 +34,7 @@ from prin_guard._acceptance import Acceptance
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard, JudgeLike, who_judges_problem
-from prin_guard._options import GuardOptions
+from prin_guard._options import GuardOptions, usage_error
 from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard.cache import Cache
@@ -195,7 +195,7 @@ class GuardConfig(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            raise _setting_error(exc) from None
+            raise usage_error(exc, unknown="not a setting of a guard", nested="options") from None
 
     @classmethod
     def from_settings(
@@ -279,22 +279,6 @@ class GuardConfig(BaseModel):
         if self.tiers:
             return Guard(tiers=levels, acceptance=self.acceptance, options=self.options, **calling)
         return Guard(levels[0], acceptance=self.acceptance, options=self.options, **calling)
-
-
-def _setting_error(exc: ValidationError) -> UsageError:
-    """The first error of a config's validation as a UsageError naming the setting by its
-    flat name (``template``, not ``options.template``)."""
-    first = exc.errors()[0]
-    loc = [str(part) for part in first["loc"] if not isinstance(part, int)]
-    message = str(first["msg"]).removeprefix("Value error, ")
-    if first["type"] == "extra_forbidden":
-        message = "not a setting of a guard"
-    if loc and loc[0] == "options" and len(loc) > 1:
-        loc = loc[1:]
-    if not loc:
-        # a check across settings names the setting itself: "panel: needs two judges"
-        return UsageError(message)
-    return UsageError(f"{'.'.join(loc)}: {message}")
 
 
 SETTINGS: Final[Mapping[str, Literal["config", "options"]]] = {

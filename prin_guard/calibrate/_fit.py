@@ -277,12 +277,9 @@ def _calibrate_auto(
     need = min_items(alpha, delta)
     n_selection = round(selection_fraction * data.n)
     if data.n - n_selection < need:
-        total = math.ceil(need / (1 - selection_fraction))
-        while total - round(selection_fraction * total) < need:
-            total += 1
         raise _too_few(
             data.n,
-            total,
+            _with_a_part_apart(need, selection_fraction),
             alpha,
             delta,
             f" ({need} to test the rule once {selection_fraction:.0%} are kept apart to "
@@ -304,6 +301,14 @@ def _calibrate_auto(
     )
 
 
+def _with_a_part_apart(need: int, fraction: float) -> int:
+    """How many items leave ``need`` to test once ``fraction`` of them are kept apart."""
+    total = math.ceil(need / (1 - fraction))
+    while total - round(fraction * total) < need:
+        total += 1
+    return total
+
+
 def _calibrate_cascade(
     data: CalibrationData,
     alpha: float,
@@ -320,12 +325,9 @@ def _calibrate_cascade(
     need = min_items(alpha, delta / CHAINS)
     n_path = round(path_fraction * data.n)
     if data.n - n_path < need:
-        total = math.ceil(need / (1 - path_fraction))
-        while total - round(path_fraction * total) < need:
-            total += 1
         raise _too_few(
             data.n,
-            total,
+            _with_a_part_apart(need, path_fraction),
             alpha,
             delta,
             f" ({need} in the test part, delta split between up to {CHAINS} chains, once "
