@@ -179,9 +179,6 @@ MAX_SHORT_COPIES = 64
 """Short copied stretches (fewer than ``COPY_WORDS`` words) looked up in the echo's
 text per reply: bounds the cost of a reply made of many of them."""
 
-# Methods the lead adds to ParseMethod for the new places; until then the nearest one.
-_VERDICT_TAG: ParseMethod = ParseMethod.VERDICT_TAG
-_PER_CANDIDATE: ParseMethod = ParseMethod.PER_CANDIDATE
 
 _Task = Literal["choice", "pairwise", "checklist"]
 _TASKS: frozenset[str] = frozenset({"choice", "pairwise", "checklist"})
@@ -551,7 +548,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
         formal.append(((tag.span or (0, 0))[0], tag, ParseMethod.ANSWER_TAG))
     verdict = _read_verdicts(text, ctx)
     if verdict is not None:
-        formal.append((*verdict, _VERDICT_TAG))
+        formal.append((*verdict, ParseMethod.VERDICT_TAG))
     if line is not None:
         formal.append((*line, ParseMethod.FINAL_LINE))
     if formal:
@@ -575,7 +572,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
-            return _result(resolved, _PER_CANDIDATE, ctx)
+            return _result(resolved, ParseMethod.PER_CANDIDATE, ctx)
 
     # 5. the conclusion in prose, else the candidates' statuses
     claims = _Claims(text, ctx)
@@ -586,7 +583,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if claims.statuses:
         resolved = _resolve(claims.statuses, ctx)
         if isinstance(resolved, _Reading):
-            method = _PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
+            method = ParseMethod.PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
             return _result(resolved, method, ctx)
         opposite = opposite or resolved
     if opposite or claims.conflict:
@@ -771,6 +768,7 @@ _CUE_WORDS = frozenset(
     }
 )  # fmt: skip
 _CUE_MARKS = ("[[", "{", "<", "✓", "✗", "✔", "✘", "❌", "✅")
+_CUE_MARK = _Pattern("|".join(re.escape(mark) for mark in _CUE_MARKS))
 _QUANT_WORDS = frozenset({"all", "none", "both", "neither", "tie", "every", "nothing"})
 
 
@@ -837,7 +835,10 @@ def _may_hold(
             return True
     starts = [lo for lo, _ in spans]
     for lo, hi in _pieces(text):
-        piece = " ".join(words[bisect_right(starts, lo - 1) : bisect_right(starts, hi - 1)])
+        i, j = bisect_right(starts, lo - 1), bisect_right(starts, hi - 1)
+        if j - i == 1 and _CUE_MARK.search(text, lo, hi) is None:
+            continue  # one bare word reads as no answer (_reads_as_answer): no copy to blank
+        piece = " ".join(words[i:j])
         if piece and f" {piece} " in flat:
             return True
     return False
@@ -960,7 +961,7 @@ def _reads_as_answer(
     around them) hold an answer's word or mark and a label or a quantifier, outside the
     candidates' own texts."""
     lo, hi = stretch
-    marked = any(mark in text[lo:hi] for mark in _CUE_MARKS)
+    marked = _CUE_MARK.search(text, lo, hi) is not None
     vocab = ctx.vocab
     cues = [
         k
