@@ -195,7 +195,7 @@ async def test_a_pairwise_judge_request_gets_a_pairwise_verdict(adapter: ModuleT
     guardrail = guardrail_with(adapter, router, event_hook="post_call")
     guardrail._ask = ask
     pair = {"task": "pairwise", "question": "Greet me.", "candidates": ["hi", "hello there!"]}
-    data = request_data(**{"metadata": {"prin_guard": pair}})
+    data = request_data(metadata={"prin_guard": pair})
     out = await guardrail.async_post_call_success_hook(
         data=data, user_api_key_dict=None, response=model_response("ignored")
     )
