@@ -63,6 +63,8 @@ class LegPlan:
     polarity: Polarity
     messages: list[Message]
     key: str
+    template: Template
+    """The wording it is asked in (the item's task's template)."""
     member: int = 0
     """Which panel member asks it (0 for a single judge)."""
     asked: Item | None = None
@@ -71,8 +73,6 @@ class LegPlan:
     """Shown label → the item's own label (second order only)."""
     order: tuple[str, ...] | None = None
     """The item's labels in the order shown (second order only)."""
-    template: Template | None = None
-    """The wording it is asked in (the item's task's template)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ def item_part(item: Item) -> str:
 
 # A character that is no word, and that the prompt shows as it is (JSON quoting keeps it)
 _HOLE = "\ue000"
-_HOLES = re.compile("\ue000\\d*")
+_HOLES = "\ue000\\d*"
 
 
 def prompt_frame(
@@ -150,7 +150,7 @@ def _frame(
         response=_HOLE if response else None,
     )
     prompt = build_prompt(shaped, polarity, template, mitigations)
-    return tuple(part for part in _HOLES.split(prompt) if part.strip())
+    return tuple(part for part in re.split(_HOLES, prompt) if part.strip())
 
 
 def scope_parts(template: Template, mitigations: Sequence[Mitigation]) -> dict[str, object]:
@@ -182,10 +182,6 @@ class LegAsker:
         self._template = template
         self._mitigations = tuple(mitigations)
 
-    @property
-    def mitigations(self) -> tuple[Mitigation, ...]:
-        return self._mitigations
-
     def template_for(self, item: Item) -> Template:
         """The template ``item`` is asked in (an InvalidItemError naming the field when
         the guard's template is another task's)."""
@@ -216,8 +212,8 @@ class LegAsker:
                         polarity,
                         build_messages(item, polarity, template, self._mitigations),
                         scope.key(own, polarity.value),
+                        template,
                         member,
-                        template=template,
                     )
                 )
             if second is None:
@@ -231,11 +227,11 @@ class LegAsker:
                         # the same key a guard without the order check would use for the
                         # permuted item: a second-order leg is that item's leg
                         scope.key(part, polarity.value),
+                        template,
                         member,
                         asked,
                         mapping,
                         shown_order,
-                        template,
                     )
                 )
         return plans
@@ -255,15 +251,17 @@ class LegAsker:
         texts = [candidate.text for candidate in shown.candidates]
         # What the judge may copy: the item's own texts (a copy of them where an answer
         # would be is never read as one, and flags the verdict: an item could inject
-        # "The correct option is E.") and the prompt's frame.
-        echo = [
-            shown.question or "",
-            shown.response or "",
-            shown.context or "",
-            *texts,
-            *(candidate.reasoning or "" for candidate in shown.candidates),
-        ]
-        template = plan.template or self.template_for(item)
+        # "The correct option is E.") and the prompt's frame. In the item's own order,
+        # whatever the order shown: the reader's index of them does not depend on it,
+        # and every leg of the item then shares it.
+        echo = (
+            item.question or "",
+            item.response or "",
+            item.context or "",
+            *(candidate.text for candidate in item.candidates),
+            *(candidate.reasoning or "" for candidate in item.candidates),
+        )
+        template = plan.template
         # the prompt's own words (the item's texts taken out): skipped, not flagged
         prompt = prompt_frame(shown, plan.polarity, template, self._mitigations)
         words = (template.positive, template.negative)

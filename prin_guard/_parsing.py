@@ -133,9 +133,11 @@ labels are matched possessively, a sentence's answer is looked for in at most 1,
 characters, claims look at most a few hundred characters around them, at most
 ``MAX_JSON_TRIES`` JSON objects (the last ones) are decoded, and "all" and "all except
 B" are kept as the labels left out until the result is built. Copies are found through
-sets of the echo's word runs and pieces, built once per parse (a pass over the echo);
-at most ``MAX_SHORT_COPIES`` short ones are looked up in its text. The polarity-confusion
-patterns are the only ones built per vocabulary: once per task and pair of words.
+sets of the echo's word runs and pieces, built once per echo (cached: the legs of an item
+share its echo, the items of a shape their prompt frame) and only when a run or piece of
+the reply occurs in it at all; at most ``MAX_SHORT_COPIES`` short ones per reply are
+looked up in its text. The polarity-confusion patterns are the only ones built per
+vocabulary: once per task and pair of words.
 
 The module reads top-down: the words; the result and the order of the places; the
 reply as read (copies blanked, names written as labels); the places an answer is written
@@ -156,7 +158,7 @@ from dataclasses import dataclass, field
 from itertools import filterfalse, pairwise, repeat
 from typing import Any, Literal
 
-from prin_guard._models import ParseMethod, ParseStatus, Polarity
+from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
 
 __all__ = [
     "COPY_WORDS",
@@ -180,8 +182,6 @@ MAX_SHORT_COPIES = 64
 text per reply: bounds the cost of a reply made of many of them."""
 
 
-_Task = Literal["choice", "pairwise", "checklist"]
-_TASKS: frozenset[str] = frozenset({"choice", "pairwise", "checklist"})
 _END = sys.maxsize
 
 
@@ -256,7 +256,7 @@ _TASK_WORDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ),
     ),
 }  # fmt: skip
-# What a reply may call the candidates, per task (``_prompts.NOUNS`` has the same, and
+# What a reply may call the candidates, per task (``_prompts.NOUNS`` and more, and
 # the caller may pass more). Singular; plurals are read too. Choice's own nouns
 # ("option C") are read natively, positions ("option 3") through them.
 _TASK_NOUNS: dict[str, frozenset[str]] = {
@@ -468,7 +468,7 @@ def parse_reply(
     labels: Sequence[str],
     texts: Sequence[str],
     *,
-    task: _Task = "choice",
+    task: Task = "choice",
     polarity: Polarity | None = None,
     words: tuple[str, str] | None = None,
     nouns: Iterable[str] = (),
@@ -498,7 +498,7 @@ def parse_reply(
     reported, as the caller wrote it. When the reply repeats the prompt (``echoed``),
     only the lines after its question sentence that are copies of neither are read.
     """
-    if task not in _TASKS:
+    if task not in TASKS:
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
     if text is None or not text.strip():
         return _FAILED
@@ -511,8 +511,11 @@ def parse_reply(
         leg = 1  # a pair or a checklist without a polarity: the direct question
     keys = _keys_of(labels)
     ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task), leg, task)
-    read, copied = _blank_copies(read, echo, ctx)
-    read, _ = _blank_copies(read, prompt, ctx)
+    copied = False
+    if any(echo) or any(prompt):
+        reply = _Words(read)  # worked out once for both, unless the first blanks some
+        read, copied = _blank_copies(reply, echo, ctx)
+        read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx)
     view = _name_labels(read, ctx, nouns)
     result = _parse(view.text, ctx)
     return ParseResult(
@@ -782,7 +785,6 @@ class _EchoIndex:
     pieces: set[str]
     echo: Sequence[str]
     _flat: str | None = None
-    _held: dict[str, bool] = field(default_factory=dict)
 
     @classmethod
     def of(cls, echo: Sequence[str]) -> _EchoIndex:
@@ -796,17 +798,20 @@ class _EchoIndex:
         pieces.discard("")
         return cls(grams, pieces, echo)
 
-    def holds(self, text: str) -> bool:
+    def holds(self, text: str, seen: dict[str, bool]) -> bool:
         """Whether the echo holds ``text`` as written (marks included, case and spacing
-        aside): "[[A]]" copied, not only the word "a"."""
+        aside): "[[A]]" copied, not only the word "a". ``seen``: the reply's lookups so
+        far; past ``MAX_SHORT_COPIES`` of them a stretch counts as held. (Per reply: the
+        index is cached and shared, and a bound kept on it would make a reply's reading
+        depend on the replies read before it.)"""
         key = " ".join(text.casefold().split())
-        if key not in self._held:
-            if len(self._held) >= MAX_SHORT_COPIES:
+        if key not in seen:
+            if len(seen) >= MAX_SHORT_COPIES:
                 return True
             if self._flat is None:
                 self._flat = "\x00".join(" ".join(t.casefold().split()) for t in self.echo)
-            self._held[key] = key in self._flat
-        return self._held[key]
+            seen[key] = key in self._flat
+        return seen[key]
 
 
 _QUICK_WORDS = 64
@@ -823,25 +828,12 @@ def _flat_echo(echo: tuple[str, ...]) -> str:
     return "".join(f" {words} \x00" for words in texts)
 
 
-def _may_hold(
-    text: str, spans: Sequence[tuple[int, int]], words: Sequence[str], echo: tuple[str, ...]
-) -> bool:
-    """Whether the echo may hold a copied run or piece of ``text``: each run of
+def _may_hold(words: _Words, echo: tuple[str, ...]) -> bool:
+    """Whether the echo may hold a copied run or piece of the reply: each run of
     ``COPY_WORDS`` words and each piece is looked for in the flattened echo (a superset
     of what the index finds: a miss here is a miss there)."""
     flat = _flat_echo(echo)
-    for gram in zip(*(words[k:] for k in range(COPY_WORDS)), strict=False):
-        if f" {' '.join(gram)} " in flat:
-            return True
-    starts = [lo for lo, _ in spans]
-    for lo, hi in _pieces(text):
-        i, j = bisect_right(starts, lo - 1), bisect_right(starts, hi - 1)
-        if j - i == 1 and _CUE_MARK.search(text, lo, hi) is None:
-            continue  # one bare word reads as no answer (_reads_as_answer): no copy to blank
-        piece = " ".join(words[i:j])
-        if piece and f" {piece} " in flat:
-            return True
-    return False
+    return any(probe in flat for probe in words.probes)
 
 
 @functools.lru_cache(maxsize=256)
@@ -856,15 +848,49 @@ def _text_index(text: str) -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
     """One echo text's runs of ``COPY_WORDS`` words and its pieces (lines, sentences,
     clauses) as lower-case words. Cached: an item's texts are the echo of each of its
     legs, and a prompt is read once per leg."""
-    spans = [match.span() for match in _WORD_RUN.compiled.finditer(text)]
-    words = [text[lo:hi].casefold() for lo, hi in spans]
-    grams = frozenset(zip(*(words[k:] for k in range(COPY_WORDS)), strict=False))
-    starts = [lo for lo, _ in spans]
-    pieces = frozenset(
-        " ".join(words[bisect_right(starts, lo - 1) : bisect_right(starts, hi - 1)])
-        for lo, hi in _pieces(text)
-    )
-    return grams, pieces
+    words = _Words(text)
+    pieces = frozenset(" ".join(words.words[i:j]) for _, _, i, j in words.pieces())
+    return frozenset(words.grams()), pieces
+
+
+class _Words:
+    """A text's word runs (offsets, lower-case words) and its pieces (:func:`_pieces`)
+    as word ranges: worked out once per reply, for both the echo and the prompt frame
+    it is compared with, and once per echo text."""
+
+    __slots__ = ("_probes", "spans", "text", "words")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans = [match.span() for match in _WORD_RUN.compiled.finditer(text)]
+        self.words = [text[lo:hi].casefold() for lo, hi in self.spans]
+        self._probes: list[str] | None = None
+
+    def grams(self) -> Iterator[tuple[str, ...]]:
+        """Every run of ``COPY_WORDS`` words."""
+        return zip(*(self.words[k:] for k in range(COPY_WORDS)), strict=False)
+
+    def pieces(self) -> Iterator[tuple[int, int, int, int]]:
+        """Each piece as ``(lo, hi, i, j)``: ``text[lo:hi]``, whose words are ``words[i:j]``."""
+        starts = [lo for lo, _ in self.spans]
+        for lo, hi in _pieces(self.text):
+            yield lo, hi, bisect_right(starts, lo - 1), bisect_right(starts, hi - 1)
+
+    @property
+    def probes(self) -> list[str]:
+        """What :func:`_may_hold` looks for in a flattened echo: each run and each piece
+        as `` words ``, but for a piece of one bare word, which reads as no answer
+        (:func:`_reads_as_answer`): no copy to blank."""
+        if self._probes is None:
+            text, words = self.text, self.words
+            probes = [f" {' '.join(gram)} " for gram in self.grams()]
+            probes += [
+                f" {' '.join(words[i:j])} "
+                for lo, hi, i, j in self.pieces()
+                if j - i > 1 or (j - i == 1 and _CUE_MARK.search(text, lo, hi) is not None)
+            ]
+            self._probes = probes
+        return self._probes
 
 
 def _pieces(text: str) -> Iterator[tuple[int, int]]:
@@ -886,9 +912,9 @@ def _pieces(text: str) -> Iterator[tuple[int, int]]:
         pos = end + 1
 
 
-def _blank_copies(text: str, echo: Sequence[str], ctx: _Context) -> tuple[str, bool]:
-    """``text`` with each copied stretch that reads as an answer written over by spaces
-    (its line breaks kept, so offsets do not move), and whether one was.
+def _blank_copies(reply: _Words, echo: Sequence[str], ctx: _Context) -> tuple[str, bool]:
+    """The reply's text with each copied stretch that reads as an answer written over by
+    spaces (its line breaks kept, so offsets do not move), and whether one was.
 
     A stretch is copied when it is a run of ``COPY_WORDS`` words or more that the echo
     holds, or a line, sentence or clause whose words the echo holds as one (and, when
@@ -898,16 +924,16 @@ def _blank_copies(text: str, echo: Sequence[str], ctx: _Context) -> tuple[str, b
     quantifier: "The correct option is E.", ``{"answer": "B"}``, "Answer: B". A copied
     option line ("A) 7") or criterion text is only a name, and stays.
     """
+    text, spans, words = reply.text, reply.spans, reply.words
     if not any(echo):
         return text, False
-    spans = [match.span() for match in _WORD_RUN.finditer(text)]
-    words = [text[lo:hi].casefold() for lo, hi in spans]
-    if len(words) <= _QUICK_WORDS and not _may_hold(text, spans, words, tuple(echo)):
+    shown = tuple(echo)
+    if len(words) <= _QUICK_WORDS and not _may_hold(reply, shown):
         return text, False
-    index = _echo_index(tuple(echo))
+    index = _echo_index(shown)
     in_run = bytearray(len(words))
     grams = index.grams
-    for i, gram in enumerate(zip(*(words[k:] for k in range(COPY_WORDS)), strict=False)):
+    for i, gram in enumerate(reply.grams()):
         if gram in grams:
             in_run[i : i + COPY_WORDS] = b"\x01" * COPY_WORDS
     units: list[tuple[int, int]] = []
@@ -921,16 +947,15 @@ def _blank_copies(text: str, echo: Sequence[str], ctx: _Context) -> tuple[str, b
             i = j
         else:
             i += 1
-    starts = [lo for lo, _ in spans]
-    for lo, hi in _pieces(text):
-        i, j = bisect_right(starts, lo - 1), bisect_right(starts, hi - 1)
+    for _, _, i, j in reply.pieces():
         if j > i and " ".join(words[i:j]) in index.pieces:
             units.append((i, j))
     blanks: list[tuple[int, int]] = []
+    seen: dict[str, bool] = {}
     for i, j in units:
         stretch = _widen(text, spans[i][0], spans[j - 1][1])
         if _reads_as_answer(text, stretch, spans, words, i, j, ctx) and (
-            j - i >= COPY_WORDS or index.holds(text[stretch[0] : stretch[1]])
+            j - i >= COPY_WORDS or index.holds(text[stretch[0] : stretch[1]], seen)
         ):
             blanks.append(stretch)
     if not blanks:
@@ -2906,7 +2931,7 @@ def detect_polarity_confusion(
     polarity: Polarity,
     *,
     words: tuple[str, str] | None = None,
-    task: _Task = "choice",
+    task: Task = "choice",
 ) -> bool:
     """Whether a reply reads as an answer to the opposite question.
 

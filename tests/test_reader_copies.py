@@ -233,3 +233,25 @@ def test_the_prompts_own_words_restated_are_skipped_without_a_flag() -> None:
         RESTATED_FORMAT, ("A", "B"), PAIR, task="pairwise", echo=(MT_BENCH_PROMPT,)
     )
     assert (flagged.labels, flagged.copied) == (("B",), True)
+
+
+def test_a_reading_does_not_depend_on_the_replies_read_before_it() -> None:
+    # The bound on short copied stretches looked up per reply was counted on the cached
+    # index of the prompt's frame, shared by every item of a shape: after 64 lookups
+    # anywhere in the process, every short stretch of every later reply read as copied.
+    from prin_guard._legs import prompt_frame
+
+    # seven candidates: a frame of its own, whatever the tests before this one read
+    item = Item(question="What is 2+2?", candidates=["1", "2", "3", "4", "5", "6", "7"])
+    frame = prompt_frame(item, DIRECT, TEMPLATES["v0"], ())
+    texts = [candidate.text for candidate in item.candidates]
+
+    def read(reply: str) -> tuple[tuple[str, ...], ParseStatus]:
+        got = parse_reply(
+            reply, item.labels, texts, polarity=DIRECT, echo=[item.question, *texts], prompt=frame
+        )
+        return got.labels, got.status
+
+    for n in range(70):
+        assert read("[[D]]" + "*" * n) == (("D",), ParseStatus.OK)
+    assert read("[[B]]") == (("B",), ParseStatus.OK)
