@@ -587,19 +587,19 @@ def load_expertqa_claims(
     path: str | Path, *, on_skip: SkipHandler = _warn_skip
 ) -> Iterator[LabeledItem]:
     """ExpertQA answers as claim checklists (``data/lfqa/*.jsonl`` or
-        ``data/r2_compiled_anon.jsonl`` of chaitanyamalaviya/ExpertQA): which claims do the
-        cited passages support?
+    ``data/r2_compiled_anon.jsonl`` of chaitanyamalaviya/ExpertQA): which claims do the
+    cited passages support?
 
-        One ``checklist`` item per answer of a system that cites passages
-        (:data:`EXPERTQA_SYSTEMS`): ``response`` the answer string, ``question`` the
-        expert's question, ``context`` the passages its claims cite (each once, in the
-        order of their ``[n]`` numbers), and the claims as candidates, in order. Ask it with
-        the ``claims`` template. Gold per claim from the expert's ``support`` label:
-        ``Complete`` is supported; ``Partial`` and ``Incomplete`` are not (as ExpertQA's own
-        evaluation counts them). Claims labelled ``N/A`` (no support needed) and claims
-        citing nothing (``Missing``) are left out: the expert judged a claim against its own
-        citations, and a claim with none has no such judgment. An answer left with no claim
-        is skipped. Ids ``expertqa-claims-<key>-<system>``, ``key`` the first 10 hex digits of
+    One ``checklist`` item per answer of a system that cites passages
+    (:data:`EXPERTQA_SYSTEMS`): ``response`` the answer string, ``question`` the
+    expert's question, ``context`` the passages its claims cite (each once, in the
+    order of their ``[n]`` numbers), and the claims as candidates, in order. Ask it with
+    the ``claims`` template. Gold per claim from the expert's ``support`` label:
+    ``Complete`` is supported; ``Partial`` and ``Incomplete`` are not (as ExpertQA's own
+    evaluation counts them). Claims labelled ``N/A`` (no support needed) and claims
+    citing nothing (``Missing``) are left out: the expert judged a claim against its own
+    citations, and a claim with none has no such judgment. An answer left with no claim
+    is skipped. Ids ``expertqa-claims-<key>-<system>``, ``key`` the first 10 hex digits of
     the question's sha256 (the same in every file holding the question; the line number for
     a row without one).
     """

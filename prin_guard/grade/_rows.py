@@ -104,7 +104,7 @@ __all__ = [
     "verdict_row",
 ]
 
-Done: TypeAlias = Mapping[int, tuple[str, str | None]]
+Done: TypeAlias = dict[int, tuple[str, str | None]]
 """What an output holds: for each input line that has a row, that row's ``id`` and
 ``input_sha``."""
 
@@ -179,9 +179,6 @@ class RowPlan:
     row of a bad input row), or neither: its line has a row in the output already."""
 
     line: int
-    id: str
-    """The ``id`` its output row has (or had): the item's key, else the row's ``id``
-    field, else ``line:<n>``."""
     input_sha: str | None
     item: Item | None = None
     row: dict[str, Any] | None = None
@@ -209,9 +206,9 @@ def plan_row(raw: RawRow, done: Done, options: GuardOptions, *, with_legs: bool 
         key = raw.item_id or f"line:{raw.line}"
     written = done.get(raw.line)
     if written is not None:
-        return RowPlan(raw.line, key, sha, changed=tuple(written) != (key, sha))
+        return RowPlan(raw.line, sha, changed=tuple(written) != (key, sha))
     if item is not None:
-        return RowPlan(raw.line, key, sha, item=item)
+        return RowPlan(raw.line, sha, item=item)
     row = invalid_row(
         raw.line,
         error or "unreadable row",
@@ -220,7 +217,7 @@ def plan_row(raw: RawRow, done: Done, options: GuardOptions, *, with_legs: bool 
         input_sha=sha,
         with_legs=with_legs,
     )
-    return RowPlan(raw.line, key, sha, row=row)
+    return RowPlan(raw.line, sha, row=row)
 
 
 def input_sha(content: Item | Mapping[str, Any]) -> str:

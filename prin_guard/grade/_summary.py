@@ -14,6 +14,19 @@ from prin_guard._models import Verdict
 __all__ = ["MAX_CHANGED_LINES", "GradeStats", "GradeSummary", "summary_text"]
 
 MAX_CHANGED_LINES: Final = 20
+_SUMS: Final = (
+    "items",
+    "skipped",
+    "changed",
+    "invalid",
+    "judge_errors",
+    "flagged",
+    "accepted",
+    "decided",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+)
 
 
 class GradeSummary(BaseModel):
@@ -108,6 +121,14 @@ class GradeStats:
             self.changed += 1
             if len(self.changed_lines) < MAX_CHANGED_LINES:
                 self.changed_lines.append(line)
+
+    def merge(self, other: GradeStats) -> None:
+        """Add the counts of ``other``, another part of the same run (a Ray batch); its
+        judge calls aside (the Ray engine counts those per worker)."""
+        for name in _SUMS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.flags.update(other.flags)
+        self.changed_lines = sorted(self.changed_lines + other.changed_lines)[:MAX_CHANGED_LINES]
 
     def add_usage(self, prompt: int, completion: int, cost: float) -> None:
         self.prompt_tokens += prompt

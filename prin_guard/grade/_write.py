@@ -11,8 +11,8 @@ the journal, which the next run reads back; one killed after it leaves a journal
 whose rows are in the Parquet file already: they are read back once (a row is
 known by its input line) and never written twice.
 
-:func:`open_sink` returns what the output holds (its :data:`~prin_guard.grade.Done`:
-each input line's id and input hash) and a sink that appends after it. Before
+:func:`open_sink` returns what the output holds (its ``Done``, ``_rows.py``: each
+input line's id and input hash) and a sink that appends after it. Before
 anything is written, the output must be recognisably one of grade's: empty, or a
 JSONL file whose first row is ``{"id": ...`` with exactly grade's columns, a CSV
 file whose header is grade's, a Parquet file with grade's schema. Anything else
@@ -30,16 +30,13 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Final, Protocol, TypeAlias
+from typing import IO, Any, Final, Protocol
 
 from prin_guard._exceptions import RunError, UsageError
 from prin_guard.grade._read import arrow, arrow_errors, records
-from prin_guard.grade._rows import columns, csv_text, csv_value
+from prin_guard.grade._rows import Done, columns, csv_text, csv_value
 
-__all__ = ["Lines", "Sink", "UnreadableOutputError", "arrow_schema", "open_sink", "resume_from"]
-
-Lines: TypeAlias = dict[int, tuple[str, str | None]]
-"""Input line: the id and input hash of its output row."""
+__all__ = ["Sink", "UnreadableOutputError", "arrow_schema", "open_sink", "resume_from"]
 
 _BATCH: Final = 10_000
 _JSONL_START: Final = b'{"id": '
@@ -58,7 +55,7 @@ class UnreadableOutputError(UsageError):
     """An output file that cannot be read at all (a Parquet file without its footer)."""
 
 
-def open_sink(path: str | Path, fmt: str, *, with_legs: bool) -> tuple[Sink, Lines]:
+def open_sink(path: str | Path, fmt: str, *, with_legs: bool) -> tuple[Sink, Done]:
     """A sink appending to ``path`` and what ``path`` holds already."""
     out = Path(path)
     names = list(columns(with_legs))
@@ -75,7 +72,7 @@ def open_sink(path: str | Path, fmt: str, *, with_legs: bool) -> tuple[Sink, Lin
     return (_JsonlSink(out) if fmt == "jsonl" else _CsvSink(out, names)), done
 
 
-def resume_from(path: Path, fmt: str, *, with_legs: bool) -> Lines:
+def resume_from(path: Path, fmt: str, *, with_legs: bool) -> Done:
     """What the output file ``path`` holds (empty when it does not exist), after making
     sure grade wrote it; then, and only then, a last row cut short is dropped."""
     if not path.exists():
@@ -163,7 +160,7 @@ class _JsonlSink(_Appender):
             raise _write_failed(self.path, exc) from None
 
 
-def _jsonl_done(path: Path, names: list[str]) -> tuple[Lines, int | None]:
+def _jsonl_done(path: Path, names: list[str]) -> tuple[Done, int | None]:
     """The lines a JSONL output holds, and where a last row cut short starts."""
     with path.open("rb") as handle:
         head = handle.read(len(_JSONL_START))
@@ -171,7 +168,7 @@ def _jsonl_done(path: Path, names: list[str]) -> tuple[Lines, int | None]:
         return {}, None
     if head != _JSONL_START:
         raise UsageError(_foreign(path))
-    done: Lines = {}
+    done: Done = {}
     for record in records(path, "jsonl", keep=_NO_CAP):
         assert record.data is not None  # nothing is too long to keep
         try:
@@ -219,7 +216,7 @@ def _csv_header(names: list[str]) -> bytes:
     return (",".join(names) + "\r\n").encode()
 
 
-def _csv_done(path: Path, names: list[str]) -> tuple[Lines, int | None]:
+def _csv_done(path: Path, names: list[str]) -> tuple[Done, int | None]:
     """The lines a CSV output holds, and where a last record cut short starts."""
     header = _csv_header(names)
     with path.open("rb") as handle:
@@ -232,7 +229,7 @@ def _csv_done(path: Path, names: list[str]) -> tuple[Lines, int | None]:
         if head.startswith(b"id,line,"):
             raise UsageError(_mismatch(path))
         raise UsageError(_foreign(path))
-    done: Lines = {}
+    done: Done = {}
     for record in records(path, "csv", len(header), None, 2, keep=_NO_CAP):
         assert record.data is not None
         if not record.ended:
@@ -341,13 +338,13 @@ def _batches(journal: Path) -> Iterator[list[dict[str, Any]]]:
         yield rows
 
 
-def _parquet_done(path: Path, names: list[str]) -> Lines:
+def _parquet_done(path: Path, names: list[str]) -> Done:
     pq = arrow("Parquet output")[1]
     try:
         parquet = pq.ParquetFile(path)
         if parquet.schema_arrow.names != names:
             raise UsageError(_mismatch(path))
-        done: Lines = {}
+        done: Done = {}
         for batch in parquet.iter_batches(columns=["id", "line", "input_sha"], batch_size=65536):
             ids, lines, shas = (batch.column(n).to_pylist() for n in range(3))
             done.update(zip(lines, zip(ids, shas, strict=True), strict=True))

@@ -8,7 +8,8 @@ Parquet or JSONL files with the same rows as the local engine
 
     from prin_guard.ray import WorkerSpec, grade
 
-    spec = WorkerSpec(judge="openai/gpt-4o-mini", redis_url="redis://cache:6379/0",
+    spec = WorkerSpec(config=GuardConfig(judge="openai/gpt-4o-mini"),
+                      redis_url="redis://cache:6379/0",
                       rate_limit=RateLimit("500/minute", redis_url="redis://cache:6379/0"))
     summary = grade("items.jsonl", "graded/", spec, actors=8, address="auto")
 

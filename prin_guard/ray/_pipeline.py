@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from prin_guard._events import log
 from prin_guard._exceptions import UsageError
-from prin_guard.grade import GradeSummary, detect_format
+from prin_guard.grade import GradeStats, GradeSummary, detect_format
 from prin_guard.grade._read import DEFAULT_MAX_ROW_BYTES, plan_chunks
 from prin_guard.grade._rows import Done
 from prin_guard.grade._write import UnreadableOutputError, resume_from
@@ -144,26 +144,9 @@ def grade(
             graded.write_datasink(_jsonl_sink(str(out)))
     except KeyboardInterrupt:
         interrupted = True
-    totals = ray.get(tally.totals.remote())
-    summary = GradeSummary(
-        output=str(out),
-        engine="ray",
-        items=totals["items"],
-        skipped=totals["skipped"],
-        changed=totals["changed"],
-        changed_lines=totals["changed_lines"],
-        invalid=totals["invalid"],
-        judge_errors=totals["judge_errors"],
-        flagged=totals["flagged"],
-        flag_counts=totals["flags"],
-        accepted=totals["accepted"] if totals["decided"] else None,
-        judge_calls=totals["judge_calls"],
-        prompt_tokens=totals["prompt_tokens"],
-        completion_tokens=totals["completion_tokens"],
-        cost_usd=round(totals["cost_usd"], 6),
-        wall_seconds=round(time.monotonic() - started, 3),
-        interrupted=interrupted,
-    )
+    stats: GradeStats = ray.get(tally.totals.remote())
+    stats.started = started  # timed on the driver's clock, not the tally's process
+    summary = stats.summary(str(out), engine="ray", interrupted=interrupted)
     if summary.changed:
         log().warning("grade_changed_rows", rows=summary.changed, lines=summary.changed_lines)
     return summary
@@ -189,7 +172,7 @@ def _done(out: Path, fmt: str, *, with_legs: bool) -> Done:
     """What the files already in ``out`` hold. A Parquet file a killed run left
     unreadable (without its footer) is renamed ``*.unreadable``: it held no row any
     reader could use; a file that is not one of grade's is refused."""
-    done: dict[int, tuple[str, str | None]] = {}
+    done: Done = {}
     for file in _files(out, fmt):
         try:
             done.update(resume_from(file, fmt, with_legs=with_legs))

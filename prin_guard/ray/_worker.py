@@ -25,22 +25,10 @@ from prin_guard.cache import Cache, MemoryCache, open_cache
 from prin_guard.grade import GradeStats, arrow_schema, check_gradable, verdict_row
 from prin_guard.grade._read import Chunk, RawRow, arrow, read_chunk
 from prin_guard.grade._rows import Done, RowPlan, plan_row
-from prin_guard.grade._summary import MAX_CHANGED_LINES
 
 __all__ = ["INPUT_COLUMNS", "Grader", "Tally", "WorkerSpec", "read_chunks"]
 
 INPUT_COLUMNS: Final = ("line", "fields", "error", "field", "item_id")
-_COUNTS: Final = (
-    "items",
-    "skipped",
-    "changed",
-    "invalid",
-    "judge_errors",
-    "flagged",
-    "accepted",
-    "decided",
-)
-_USAGE: Final = ("prompt_tokens", "completion_tokens", "cost_usd")
 
 
 @dataclass(frozen=True)
@@ -171,15 +159,8 @@ class Grader:
             stats.add(row, verdict)
             out.append(row)
         if self.tally is not None:
-            self.tally.add.remote(_counts(stats), self.worker, self.guard.judge_calls)
+            self.tally.add.remote(stats, self.worker, self.guard.judge_calls)
         return arrow("the Ray engine")[0].Table.from_pylist(out, schema=self.schema)
-
-
-def _counts(stats: GradeStats) -> dict[str, Any]:
-    counts: dict[str, Any] = {name: getattr(stats, name) for name in (*_COUNTS, *_USAGE)}
-    counts["flags"] = dict(stats.flags)
-    counts["changed_lines"] = list(stats.changed_lines)
-    return counts
 
 
 class Tally:
@@ -191,26 +172,13 @@ class Tally:
     """
 
     def __init__(self) -> None:
-        self.counts: dict[str, Any] = dict.fromkeys((*_COUNTS, *_USAGE), 0)
-        self.flags: dict[str, int] = {}
-        self.changed_lines: list[int] = []
+        self.stats = GradeStats()
         self.calls: dict[str, int] = {}
 
-    def add(self, counts: dict[str, Any], worker: str, calls: int) -> None:
-        for name, value in counts.items():
-            if name == "flags":
-                for flag, n in value.items():
-                    self.flags[flag] = self.flags.get(flag, 0) + n
-            elif name == "changed_lines":
-                self.changed_lines = sorted(self.changed_lines + value)[:MAX_CHANGED_LINES]
-            else:
-                self.counts[name] += value
+    def add(self, stats: GradeStats, worker: str, calls: int) -> None:
+        self.stats.merge(stats)
         self.calls[worker] = max(self.calls.get(worker, 0), calls)
 
-    def totals(self) -> dict[str, Any]:
-        return {
-            **self.counts,
-            "flags": dict(self.flags),
-            "changed_lines": tuple(self.changed_lines),
-            "judge_calls": sum(self.calls.values()),
-        }
+    def totals(self) -> GradeStats:
+        self.stats.judge_calls = sum(self.calls.values())
+        return self.stats
