@@ -19,7 +19,6 @@ configuration without the ``server`` extra.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
@@ -37,6 +36,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from prin_guard._exceptions import UsageError
 from prin_guard._setup import SETTINGS, GuardConfig
+from prin_guard.cache._open import REDIS_SCHEMES
 
 __all__ = [
     "ServerConfig",
@@ -49,7 +49,7 @@ __all__ = [
 
 _KEY_RE: Final = re.compile(r"[A-Za-z0-9._~+/=-]{16,512}")
 _PREFIX: Final = "PRIN_GUARD_"
-_LIST_SETTINGS: Final = frozenset({"api_keys", "cors_origins", "panel"})
+_LIST_SETTINGS: Final = frozenset({"api_keys", "cors_origins"})
 _KEYS_FILE_VAR: Final = "PRIN_GUARD_API_KEYS_FILE"
 _CONFIG_FILE_VAR: Final = "PRIN_GUARD_CONFIG"
 # Set by `serve` for its worker processes: the parent's resolved configuration.
@@ -155,7 +155,7 @@ class ServerConfig(BaseSettings):
     def _redis_scheme(cls, url: SecretStr | None) -> SecretStr | None:
         if url is None:
             return None
-        if not url.get_secret_value().startswith(("redis://", "rediss://", "unix://")):
+        if not url.get_secret_value().startswith(REDIS_SCHEMES):
             raise ValueError("must be a redis://, rediss:// or unix:// URL")
         return url
 
@@ -244,7 +244,7 @@ class ServerConfig(BaseSettings):
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> ServerConfig:
         """A configuration from flat settings only (no environment, no file)."""
-        token = _READING.set(_Reading({}, {}))
+        token = _READING.set(_NOTHING)
         try:
             return cls(**_nest(settings))
         finally:
@@ -253,11 +253,10 @@ class ServerConfig(BaseSettings):
 
 @dataclass(frozen=True)
 class _Reading:
-    """What :func:`load_config` reads from: flat settings per source, and their names."""
+    """What :func:`load_config` reads from: flat settings per source."""
 
     environment: Mapping[str, Any]
     file: Mapping[str, Any]
-    sources: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
 _NOTHING: Final = _Reading({}, {})
@@ -310,24 +309,17 @@ def env_vars() -> dict[str, str]:
     return {f"{_PREFIX}{name.upper()}": name for name in setting_names()}
 
 
-def _list(name: str, value: str) -> Any:
-    if name == "tiers":
-        return value  # GuardConfig reads "a;b,c"
-    if name in _LIST_SETTINGS:
-        return [part.strip() for part in value.split(",") if part.strip()]
-    return value
-
-
 def server_settings_from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The settings the environment gives, as raw flat values (the only env reader).
 
     ``environ`` defaults to ``os.environ``. Returns ``{"config_file": path?,
     "fields": {...}, "sources": {setting: variable}}``; ``fields`` holds only the
     variables that are set and not empty. Comma-separated variables (API keys, CORS
-    origins, a panel) become lists; ``PRIN_GUARD_TIERS`` separates tiers by ``;`` and
-    a tier's panel by ``,``; ``PRIN_GUARD_API_KEYS_FILE`` names a file of keys, one a
-    line, added to them. ``_PRIN_GUARD_SERVE_CONFIG`` (set by ``serve`` for its
-    workers) is the whole configuration as JSON and replaces everything else.
+    origins) become lists; a panel (``a,b``) and tiers (``a;b,c``: tiers by ``;``, a
+    tier's panel by ``,``) stay text, which :class:`~prin_guard.GuardConfig` reads;
+    ``PRIN_GUARD_API_KEYS_FILE`` names a file of keys, one a line, added to them.
+    ``_PRIN_GUARD_SERVE_CONFIG`` (set by ``serve`` for its workers) is the whole
+    configuration as JSON and replaces everything else.
     ``PROMETHEUS_MULTIPROC_DIR`` (which prometheus-client reads too) comes back as
     ``prometheus_multiproc_dir``.
     """
@@ -347,7 +339,10 @@ def server_settings_from_env(environ: Mapping[str, str] | None = None) -> dict[s
         value = env.get(variable, "").strip()
         if not value:
             continue
-        fields[name] = _list(name, value)
+        if name in _LIST_SETTINGS:
+            fields[name] = [part.strip() for part in value.split(",") if part.strip()]
+        else:
+            fields[name] = value  # GuardConfig reads a panel ("a,b") and tiers ("a;b,c")
         sources[name] = variable
     keys_file = env.get(_KEYS_FILE_VAR, "").strip()
     if keys_file:

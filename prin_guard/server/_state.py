@@ -162,10 +162,11 @@ class _State:
                 self.start_error = str(exc)
                 raise
             self.judge = judges[0][0]
+        secret_url = self.config.redis_url
+        redis_url = secret_url.get_secret_value() if secret_url is not None else None
         if isinstance(self.cache, _Default):
-            redis_url = self.config.redis_url
             self.cache = open_cache(
-                redis_url.get_secret_value() if redis_url is not None else "memory",
+                redis_url or "memory",
                 namespace=self.config.redis_namespace,
                 ttl=self.config.cache_ttl,
                 concurrency=self.config.concurrency,
@@ -176,11 +177,10 @@ class _State:
             limits.start()
             self.limits = limits
         limit = CallLimit(self.config.concurrency)  # one bound for every judge of the worker
-        redis_url = self.config.redis_url
         rate_limit = provider_limit(
             self.config.provider_rate_limit,
             self.config.provider_token_limit,
-            cache=redis_url.get_secret_value() if redis_url is not None else None,
+            cache=redis_url,
             judge=self.config.guard.judge,
         )
         self.levels = [
