@@ -275,15 +275,14 @@ def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> As
             if legs.permuted_reverse is not None:
                 chosen -= set(legs.permuted_reverse.labels)
 
-    flags = _leg_flags(legs) | score_flags(scores, options)
+    scored = score_flags(scores, options)
+    flags = _leg_flags(legs) | scored
     if not chosen:
         flags.add(Flag.EMPTY_VERDICT)
     # An answer must not look consistent because another leg said nothing readable:
     # a score of 0 is then a coincidence, not agreement.
-    consistent = (
-        prin <= options.threshold
-        and (order is None or order <= options.threshold)
-        and not any(_failed(leg) for leg in legs.every)
+    consistent = not (scored & {Flag.INCONSISTENT, Flag.ORDER_SENSITIVE}) and not any(
+        _failed(leg) for leg in legs.every
     )
     return Assessment(
         _ordered(labels, chosen), _ordered(labels, implied), scores, consistent, frozenset(flags)
@@ -482,20 +481,19 @@ def error_verdict(
     *,
     item: Item | None = None,
     field: str | None = None,
-    options: GuardOptions | None = None,
+    options: GuardOptions,
 ) -> Verdict:
     """The verdict of an item that has no legs: the judge failed (``item`` is known), or
     the item is invalid."""
     flag = Flag.JUDGE_ERROR if kind == "judge" else Flag.INVALID_ITEM
-    decided_by = options or GuardOptions()
     return Verdict(
         item_id=item_id,
         task=item.task if item is not None else "choice",
         labels=item.labels if item is not None else (),
         flags=(flag,),
-        policy=decided_by.policy,
-        threshold=decided_by.threshold,
-        checks=decided_by.checks,
+        policy=options.policy,
+        threshold=options.threshold,
+        checks=options.checks,
         error=VerdictError(kind=kind, message=message, field=field),
     )
 

@@ -479,7 +479,7 @@ class Guard:
         try:
             return await self._verdict(item, plans, prefetched)
         except JudgeError as exc:
-            return self.failed_verdict(item, exc)
+            return self._engine.failed_verdict(item, exc)  # already checked: no second coerce
 
     def _invalid_verdict(self, index: int, exc: InvalidItemError) -> Verdict:
         """The verdict of the item at ``index`` of a batch that failed validation."""

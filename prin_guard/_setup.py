@@ -300,7 +300,6 @@ def describe(field: str) -> str:
 
 JUDGE_SETTINGS: Final = ("judge", "api_base", "structured", "max_tokens", "logprobs", "timeout")
 """The settings of the judge itself (what ``probe`` takes)."""
-WHO_JUDGES: Final = ("panel", "tiers", "acceptance")
 
 CLI_EXCLUDED: Final[Mapping[str, str]] = {
     "on_inconsistent": "'raise' is for the Python API; on the command line an "

@@ -178,13 +178,6 @@ def _tier_identity(run: Path, config_key: str, task: str) -> tuple[dict[str, Any
     return dict(config["judge"]), {name: dumped[name] for name in COMPARED_OPTIONS}
 
 
-def _record_task(record: dict[str, Any], config_key: str) -> str:
-    if "task" in record:
-        return str(record["task"])
-    verdict = (record.get("configs") or {}).get(config_key) or {}
-    return str(verdict.get("task", "choice"))
-
-
 def _read_tier(
     runs: Sequence[Path], config_key: str
 ) -> tuple[TierData, dict[str, tuple[frozenset[str] | None, Verdict | None]], str]:
@@ -192,10 +185,14 @@ def _read_tier(
     options: dict[str, Any] | None = None
     task: str | None = None
     items: dict[str, tuple[frozenset[str] | None, Verdict | None]] = {}
+    # eval's reading of a record's task (imported here: `import prin_guard.calibrate`
+    # stays without eval, as in _stats)
+    from prin_guard.eval._summary import record_task
+
     for run in runs:
         records = list(read_records(run / ITEMS))
         for record in records:
-            found = _record_task(record, config_key)
+            found = record_task(record)
             if task is None:
                 task = found
             elif found != task:

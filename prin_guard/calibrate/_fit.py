@@ -238,7 +238,7 @@ def _calibrate_one(
         tested=count,
         accepted=fit.accepted,
         errors=fit.errors,
-        coverage=fit.accepted / count,
+        coverage=fit.coverage,
         p_value=fit.p_value,
         method="fixed_sequence",
         signals_tested=(signal,),  # type: ignore[arg-type]
@@ -249,7 +249,7 @@ def _calibrate_one(
                 options=tier.options,
                 rule=Rule(signal=signal, threshold=fit.threshold),  # type: ignore[arg-type]
                 asked=1.0,
-                accepted=fit.accepted / count,
+                accepted=fit.coverage,
             ),
         ),
         calibration_sha256=data.digest(),

@@ -111,7 +111,7 @@ def _signal_lines(cal: Calibration) -> list[str]:
             lines.append(
                 f"tested {cal.signal} on the other {fit.curve.total} items at delta "
                 f"{fit.level:.3g}: {rule.text} accepts {fit.accepted} "
-                f"({_pct(fit.accepted / max(fit.curve.total, 1))}), {fit.errors} wrong "
+                f"({_pct(fit.coverage)}), {fit.errors} wrong "
                 f"({_pct(rate)}), p = {_num(fit.p_value, 4)}"
             )
     for k, scores in enumerate(cal.path_signals):

@@ -199,6 +199,11 @@ class ThresholdFit:
     def p_value(self) -> float | None:
         return None if self.chosen is None else float(self.p_values[self.chosen])
 
+    @property
+    def coverage(self) -> float:
+        """Share of all the items (``curve.total``) the chosen threshold accepts."""
+        return self.accepted / max(self.curve.total, 1)
+
 
 def start_count(alpha: float, level: float, n: int, start_coverage: float) -> int:
     """Accepted items at which the sequence starts: ``start_coverage`` of ``n``, and
@@ -271,7 +276,7 @@ def compare_signals(
         present = [None if np.isnan(v) else float(v) for v in part]
         auroc = signal_auroc(present, [bool(w) for w in wrong], "lower" if higher else "higher")
         out[name] = SignalScore(
-            certified=fit.accepted / max(len(chosen), 1),
+            certified=fit.coverage,
             auroc=auroc,
             items=len(chosen),
             values=len({v for v in present if v is not None}),

@@ -121,7 +121,7 @@ def _fit(fit: Any, *, chosen: bool) -> dict[str, Any]:
         "threshold": fit.threshold,
         "accepted": fit.accepted,
         "errors": fit.errors,
-        "coverage": fit.accepted / max(fit.curve.total, 1),
+        "coverage": fit.coverage,
         "p_value": fit.p_value,
     }
 

@@ -120,8 +120,8 @@ def mean_std(values: Sequence[float]) -> tuple[float | None, float | None]:
 
 
 def accuracy(chosen: Sequence[Iterable[str]], gold: Sequence[Iterable[str]]) -> float | None:
-    """Share of items whose chosen set equals the gold set exactly (not
-    :func:`~prin_guard._acceptance.verdict_wrong`)."""
+    """Share of items whose chosen set equals the gold set exactly: those not
+    :func:`~prin_guard._acceptance.verdict_wrong`."""
     if len(chosen) != len(gold):
         raise ValueError("chosen and gold must have the same length")
     if not chosen:
@@ -189,22 +189,11 @@ class CoveragePoint:
 
 
 def coverage_curve(prin_scores: Sequence[float], correct: Sequence[bool]) -> list[CoveragePoint]:
-    """One point per distinct PRIN value, from the strictest threshold to accepting all."""
+    """One point per distinct PRIN value, from the strictest threshold to accepting all:
+    :func:`signal_curve` of PRIN (higher is riskier)."""
     if len(prin_scores) != len(correct):
         raise ValueError("prin_scores and correct must have the same length")
-    total = len(prin_scores)
-    points = []
-    for threshold in sorted(set(prin_scores)):
-        kept = [c for s, c in zip(prin_scores, correct, strict=True) if s <= threshold]
-        points.append(
-            CoveragePoint(
-                threshold=threshold,
-                coverage=len(kept) / total,
-                accuracy=sum(kept) / len(kept) if kept else None,
-                kept=len(kept),
-            )
-        )
-    return points
+    return signal_curve(prin_scores, correct, "higher")
 
 
 @dataclass(frozen=True, slots=True)

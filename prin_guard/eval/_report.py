@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from prin_guard._exceptions import UsageError
-from prin_guard._runs import Section, num, pct, read_records, write_files
+from prin_guard._runs import ITEMS, SUMMARY, Section, num, pct, read_records, write_files
 from prin_guard.eval._plots import (
     accuracy_plot,
     coverage_plot,
@@ -79,8 +79,8 @@ def load_run(path: str | Path) -> Run:
     must validate as an :class:`EvalSummary` (earlier versions' files do).
     """
     folder = Path(path)
-    items = folder / "items.jsonl"
-    summary_file = folder / "summary.json"
+    items = folder / ITEMS
+    summary_file = folder / SUMMARY
     if not items.is_file():
         raise UsageError(f"run: {str(folder)!r} is not a run directory (no items.jsonl)")
     run_info = EvalRunInfo()
@@ -448,10 +448,7 @@ def checks_section(runs: Sequence[Run]) -> Section | None:
             cells.update(_panel_cells(checks.panel))
         if checks.confidence is not None:
             cells.update(_confidence_cells(checks.confidence))
-    labels: list[str] = []
-    for cells in columns:
-        labels += [label for label in cells if label not in labels]
-    for label in labels:
+    for label in _ordered_union(columns):
         section.rows.append([label, *[cells.get(label, "–") for cells in columns]])
     return section
 
@@ -549,9 +546,7 @@ def signal_section(runs: Sequence[Run]) -> Section | None:
         figure="coverage_by_signal.png",
         png=signal_plot(runs),
     )
-    flags: list[str] = []
-    for _, checks in measured:
-        flags += [flag for flag in checks.flag_quality if flag not in flags]
+    flags = _ordered_union(checks.flag_quality for _, checks in measured)
     flags.sort(key=lambda flag: flag == "any")
     for flag in flags:
         for name, checks in measured:

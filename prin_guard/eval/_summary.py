@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from prin_guard._acceptance import candidate_errors, verdict_wrong
-from prin_guard._decide import SIGNALS, f1
+from prin_guard._decide import SIGNALS, order_inconsistency, panel_majority
 from prin_guard._models import Flag, Scores
 from prin_guard._runs import Failure
 from prin_guard.eval._metrics import (
@@ -117,19 +117,18 @@ def _panel_sets(verdict: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
     holds, abstaining members counted, as the panel reconciles its verdict."""
     members = verdict["members"]
     every = verdict["labels"]
-    sets: dict[str, list[set[str]]] = {"direct": [], "reverse": [], "synergy": []}
+    sets: dict[str, list[set[str] | None]] = {"direct": [], "reverse": [], "synergy": []}
     for member in members:
         if member.get("abstained") or not member["direct"] or not member["reverse"]:
+            for votes in sets.values():
+                votes.append(None)
             continue
         direct = set(member["direct"]["labels"])
         implied = set(every) - set(member["reverse"]["labels"])
         sets["direct"].append(direct)
         sets["reverse"].append(implied)
         sets["synergy"].append(direct & implied)
-    return {
-        method: tuple(label for label in every if 2 * sum(label in s for s in votes) > len(members))
-        for method, votes in sets.items()
-    }
+    return {method: panel_majority(every, votes)[0] for method, votes in sets.items()}
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:
@@ -500,7 +499,9 @@ def _order(verdicts: Sequence[Record]) -> OrderSummary:
     ]
     by_polarity = {
         polarity: mean(
-            1.0 - f1(a["labels"], b["labels"]) for v in verdicts for a, b in _pairs(v, polarity)
+            order_inconsistency(a["labels"], b["labels"])
+            for v in verdicts
+            for a, b in _pairs(v, polarity)
         )
         for polarity in ("direct", "reverse")
     }

@@ -20,10 +20,11 @@ those of :mod:`prin_guard.eval._metrics`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ConfigDict, Field
 
+from prin_guard._decide import Riskier
 from prin_guard._models import Task
 from prin_guard._runs import Failure, SparseModel, SummaryModel
 
@@ -94,7 +95,7 @@ class FlagSignalSummary(SummaryModel):
 class ScoreSignalSummary(SummaryModel):
     """How well one check's score predicts a wrong verdict."""
 
-    riskier: Literal["higher", "lower"]
+    riskier: Riskier
     """Which end of the score means a likelier wrong verdict."""
     verdicts: int
     """Verdicts with the score (among items with a known gold set)."""
