@@ -294,9 +294,9 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     from prin_guard import Guard
     from prin_guard._decide import MemberLegs, assess
     from prin_guard._events import log as events_log
-    from prin_guard._parsing import detect_polarity_confusion, parse_reply
     from prin_guard.cache import SingleFlight
     from prin_guard.models import Item, Leg, Polarity, Usage, Verdict
+    from prin_guard.reader import detect_polarity_confusion, parse_reply
 
     guard = Guard(InstantJudge(), cache=None)
     items = [Item.coerce(raw, max_chars=guard.options.max_chars) for raw in data]

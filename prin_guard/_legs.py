@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 
 from prin_guard._calls import Call, JudgeCaller, KeyScope
 from prin_guard._models import Candidate, Item, Leg, Message, ParseStatus, Polarity, Task
-from prin_guard._parsing import ParseResult, detect_polarity_confusion, parse_reply
 from prin_guard._prompts import (
     Mitigation,
     Template,
@@ -44,6 +43,7 @@ from prin_guard._prompts import (
     build_prompt,
     template_for,
 )
+from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
 
 __all__ = [
     "LegAsker",

@@ -32,7 +32,7 @@ So, from version 2 of every template:
   the question: "Given this question <fenced question> and its answer options: ...,
   please output the correct ones."
 
-The parser (``_parsing``) is told the item's texts and the prompt, and does not
+The reader (``prin_guard.reader``) is told the item's texts and the prompt, and does not
 read an ``Answer:`` line that copies one of their lines.
 
 Mitigations (section 4.3):

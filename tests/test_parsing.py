@@ -7,6 +7,8 @@ answer; and where the answer is (``span``)."""
 from __future__ import annotations
 
 import gc
+import importlib
+import pkgutil
 import re
 import subprocess
 import sys
@@ -17,17 +19,16 @@ from typing import Any
 
 import pytest
 
-from prin_guard import Item
-from prin_guard import _parsing as parsing
-from prin_guard._parsing import (
+from prin_guard import Item, reader
+from prin_guard._prompts import build_prompt
+from prin_guard.models import TEMPLATES, ParseMethod, ParseStatus, Polarity, Template
+from prin_guard.reader import (
     MAX_JSON_TRIES,
     ParseResult,
     detect_echo,
     detect_polarity_confusion,
     parse_reply,
 )
-from prin_guard._prompts import build_prompt
-from prin_guard.models import TEMPLATES, ParseMethod, ParseStatus, Polarity, Template
 
 LABELS = ("A", "B", "C", "D", "E")
 TEXTS = ("7", "8", "9", "10", "11")
@@ -410,13 +411,22 @@ def test_parse_time_does_not_grow_with_the_number_of_labels() -> None:
     assert cost[20_000] / cost[20] < 20, cost
 
 
+def _reader_modules() -> list[object]:
+    """The reader package's modules (the stages)."""
+    return [
+        importlib.import_module(f"prin_guard.reader.{found.name}")
+        for found in pkgutil.iter_modules(reader.__path__)
+    ]
+
+
 def test_memory_does_not_grow_per_distinct_label_set() -> None:
     # No module-level cache keyed by label sets: after 1,000 distinct sets, every
     # container in the module has the size it had, and little memory is still held.
     def sizes() -> dict[str, int]:
         return {
-            name: len(value)
-            for name, value in vars(parsing).items()
+            f"{module.__name__}.{name}": len(value)
+            for module in _reader_modules()
+            for name, value in vars(module).items()
             if isinstance(value, dict | list | set) and not name.startswith("__")
         }
 
@@ -1382,8 +1392,11 @@ def test_importing_the_parser_compiles_no_pattern() -> None:
     # Patterns compile on first use, so `import prin_guard` pays for none of the
     # parser's (in a fresh process: this one has parsed already).
     code = (
-        "import prin_guard._parsing as p\n"
-        "patterns = [v for v in vars(p).values() if isinstance(v, p._Pattern)]\n"
+        "import pkgutil, importlib, prin_guard.reader as p\n"
+        "from prin_guard.reader._text import _Pattern\n"
+        "mods = [importlib.import_module(f'prin_guard.reader.{m.name}')"
+        " for m in pkgutil.iter_modules(p.__path__)]\n"
+        "patterns = [v for m in mods for v in vars(m).values() if isinstance(v, _Pattern)]\n"
         "print(len(patterns), sum(v._compiled is not None for v in patterns))\n"
         "p.parse_reply('Answer: A', ('A', 'B'), ('1', '2'))\n"
         "print(sum(v._compiled is not None for v in patterns))\n"

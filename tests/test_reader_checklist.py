@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from prin_guard._parsing import parse_reply
 from prin_guard.models import ParseMethod, ParseStatus, Polarity
+from prin_guard.reader import parse_reply
 
 CRITERIA = ("A", "B", "C")
 TEXTS = ("Uses a formal tone", "Stays under 100 words", "Cites a source")

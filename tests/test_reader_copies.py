@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from prin_guard import Item
-from prin_guard._parsing import parse_reply
 from prin_guard._prompts import build_prompt
 from prin_guard.models import TEMPLATES, ParseMethod, ParseStatus, Polarity
+from prin_guard.reader import parse_reply
 
 LABELS = ("A", "B", "C", "D", "E")
 TEXTS = ("7", "8", "9", "10", "11")

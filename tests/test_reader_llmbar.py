@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from prin_guard._parsing import parse_reply
 from prin_guard.models import ParseStatus, Polarity
+from prin_guard.reader import parse_reply
 
 NOUNS = ("output", "response", "assistant")
 # The two replies whose recorded winner the reader does not give, and why:

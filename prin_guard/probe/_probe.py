@@ -25,7 +25,6 @@ from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Item, Message, ParseStatus, Polarity, ProbeRound
 from prin_guard._options import ProbeKind
-from prin_guard._parsing import parse_reply
 from prin_guard.probe._prompts import (
     DEFAULT_CONTROL_PROMPT,
     PROGRESSIVE_ORDER,
@@ -40,6 +39,7 @@ from prin_guard.probe._prompts import (
     misleading_answer,
     parse_probe_mitigations,
 )
+from prin_guard.reader import parse_reply
 
 __all__ = ["Probe", "run_rounds"]
 

@@ -28,7 +28,6 @@ from typing import Any
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import JudgeError
 from prin_guard._models import Polarity
-from prin_guard._parsing import parse_reply
 from prin_guard._prompts import build_messages, get_template
 from prin_guard._runs import (
     ITEMS,
@@ -49,6 +48,7 @@ from prin_guard.probe._probe import Probe, run_rounds
 from prin_guard.probe._prompts import FollowUpForm, FollowUpType, get_prompt_set
 from prin_guard.probe._report import write_probe_report
 from prin_guard.probe._summary import ProbeSummary, probe_summary
+from prin_guard.reader import parse_reply
 
 __all__ = ["ProbeRun", "run", "run_probe"]
 

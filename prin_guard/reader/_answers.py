@@ -1,0 +1,431 @@
+"""Reading a stretch known to be an answer: label lists, quantifiers ("all", "none",
+"all except B"), candidate texts, the list below a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from prin_guard.reader._evidence import _Context, _Reading, _Status
+from prin_guard.reader._resolve import _resolve
+from prin_guard.reader._text import (
+    _ALNUM,
+    _LABEL,
+    _LIST_PIECE,
+    _MARKED,
+    _NORM_STRIP,
+    _NOUN,
+    _POST,
+    _PRE,
+    _RUN,
+    _SEP_CHARS,
+    _SEP_WORDS,
+    _VERB_ADJ,
+    _line_end,
+    _next_line,
+    _norm,
+    _Pattern,
+    _strip_bounds,
+)
+from prin_guard.reader._vocab import _status_sign
+
+
+def _status_only(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
+    """A whole reply that is a status ("PASS", "Yes.", "Not met"): one candidate's."""
+    lo, hi = _strip_bounds(text, lo, hi, _NONE_STRIP)
+    sign = _status_sign(text, lo, hi, ctx) if lo < hi else 0
+    return _Status(ctx.labels[0], sign, (lo, hi), lo, True) if sign else None
+
+
+# "all", "all of them", "all five options", "none of the above", "neither", "no option",
+# a pair's "tie"; not "all other options", which leaves out the ones just named.
+_ADJ = r"(?:(?!(?:other|remaining|rest|else)\b)[a-z]+\s+)?"
+
+
+_QUANT = _Pattern(
+    r"(?<![\w-])(?:(?P<all>all|every(?:thing|one)?|each|both)"
+    rf"|(?P<none>none|neither|nothing|no(?=\s+{_NOUN}\b))|(?P<tie>tie|tied|draw))(?![\w-])"
+    rf"(?:\s+of\s+(?:them|these|those|the\s+above|(?:the|these|those)\s+{_ADJ}{_NOUN})\b"
+    rf"|\s+(?:(?:the|these|those)\s+)?{_ADJ}{_NOUN}\b)?",
+    re.IGNORECASE,
+)
+
+
+_EXCEPT = _Pattern(
+    r"\s*,?\s*(?:except(?:\s+for)?|but(?:\s+not)?|other\s+than|apart\s+from|besides|excluding"
+    r"|save\s+for)\s+",
+    re.IGNORECASE,
+)
+
+
+# After "are incorrect", "but" starts another clause: "all are correct, but B is better".
+_EXCEPT_AFTER = _Pattern(
+    r"\s*,?\s*(?:except(?:\s+for)?|other\s+than|apart\s+from|excluding|save\s+for)\s+",
+    re.IGNORECASE,
+)
+
+
+_EXCEPT_WINDOW = 200
+
+
+# What may follow a quantifier: nothing, punctuation, or an explanation.
+_TAIL_OK = _Pattern(
+    r"\s*(?:$|[(\[,;:.!?—–-]|(?:because|since|as|which|so|given|due|for)\b)", re.IGNORECASE
+)
+
+
+_CLOSING = _Pattern(r"[)\]\"'*`]*")
+
+
+_PUNCT_ONLY = _Pattern(r"[\s.!?*_`\"')\]]*")
+
+
+# Where the head of an answer ends: an aside in brackets that is not a label mark,
+# a dash or semicolon, the end of a sentence, an explanation or a verb.
+_ASIDE = _Pattern(
+    rf"\s*[(\[](?!\s*{_LABEL}\s*[)\]])"
+    r"|\s*[;—–]|\s+-+\s"
+    rf"|[.!?](?=\s|$)(?!\s+\(?{_LABEL}\))"
+    r"|,?\s+(?:because|since|as|which|due|given|where|while|though|although|so|then|but|if"
+    r"|is|are|was|were|isn't|aren't|would|should|will|seems?|appears?|being|has|have|must"
+    r"|can|could|performs?|does|did|fares?)\b",
+    re.IGNORECASE,
+)
+
+
+_LIST_PREFIX = _Pattern(
+    r"(?:(?:both|only|just)\s+(?:of\s+)?)?(?:the\s+)?"
+    r"(?:(?:options?|choices?|candidates?|letters?|labels?)(?![\w-])\s*:?\s*)?",
+    re.IGNORECASE,
+)
+
+
+_NONE_ONLY = _Pattern(
+    r"\W*(?:none|no(?:ne)? (?:of (?:them|the (?:options|answers|above)))|"
+    r"there (?:are|is) (?:none|no (?:such )?(?:options?|answers?))|"
+    r"no (?:options?|answers?)(?: (?:are|is) (?:correct|incorrect|right|wrong))?|n/?a|empty"
+    r"|\[\s*\])\W*",
+    re.IGNORECASE,
+)
+
+
+_NONE_STRIP = " \t\r\n.,;:!?\"'`*_()"
+
+
+_NUMBERED = _Pattern(
+    rf"^[^\S\n]*(?:\d+[.)]|[-*•])\s*(?:\*\*\s*)?(?:option\s+)?\(?(?P<n>{_LABEL})"
+    r"(?:\)|\.|:|\s|$|\*\*)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+# A list item without a bullet: "D) 10", "(B)", "**C.**"
+_BARE_ITEM = _Pattern(
+    rf"[^\S\n]*(?:\*\*[^\S\n]*)?[(\[]?(?P<n>{_LABEL})(?:[)\]:]|\.(?!\d)|\*\*)", re.IGNORECASE
+)
+
+
+_LABEL_RUN = _Pattern(_RUN, re.IGNORECASE)
+
+
+_LIST_TRIM = " \t\r\n*_`"
+
+
+_TextsRead = Literal["none", "whole", "inside"]
+
+
+def _only_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as nothing but labels, after "options", "both", "only", ..."""
+    prefix = _LIST_PREFIX.match(text, lo, hi)
+    start = prefix.end() if prefix else lo
+    return _labels_only(text, start, hi, ctx.keys) if start < hi else None
+
+
+def _list_at(text: str, lo: int, hi: int, ctx: _Context, *, texts: _TextsRead) -> _Reading | None:
+    found = _only_labels(text, lo, hi, ctx)
+    if found is None:
+        found = _marked_labels(text, lo, hi, ctx)
+    if found is None and texts != "none":
+        chunk = text[lo:hi]
+        by_text = ctx.texts.exact(chunk)
+        if not by_text and texts == "inside":
+            by_text = ctx.texts.inside(chunk)
+        if by_text:
+            found = _Reading(
+                frozenset(by_text), _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
+            )
+    return found
+
+
+def _read_list(
+    text: str, lo: int, hi: int, ctx: _Context, *, texts: _TextsRead
+) -> tuple[_Reading, int] | None:
+    """Labels or candidate texts listed in ``text[lo:hi]``, and where the list's head
+    ends. The head (what precedes an aside) is read first, then the whole stretch;
+    but a whole stretch that is exactly a candidate's text ("10 (rounded)") wins
+    over the other forms of its head."""
+    lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM)
+    if lo >= hi:
+        return None
+    cut = _ASIDE.search(text, lo, hi)
+    head = cut.start() if cut is not None and cut.start() > lo else hi
+    if head < hi:
+        if (found := _only_labels(text, lo, head, ctx)) is not None:
+            return found, head  # most answers: no need to look at candidate texts
+        if texts != "none" and (whole := ctx.texts.exact(text[lo:hi])):
+            span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
+            return _Reading(frozenset(whole), span), hi
+        found = _list_at(text, lo, head, ctx, texts=texts)
+        if found is not None:
+            return found, head
+    found = _list_at(text, lo, hi, ctx, texts=texts)
+    return (found, hi) if found is not None else None
+
+
+def _excepted(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """What follows "all except": labels up to the first word that is not one, or a
+    candidate's text. Read from a bounded window: a line may say "all except" many
+    times, and each is read."""
+    run = _LABEL_RUN.match(text, lo, hi)
+    if run is not None:
+        end = -1
+        for word in _ALNUM.finditer(text, *run.span("run")):
+            token = word.group()
+            if token.lower() in _SEP_WORDS:
+                continue
+            if token.upper() not in ctx.keys:
+                break
+            end = word.end()
+        if end >= 0:
+            return _labels_only(text, run.start("run"), end, ctx.keys)
+    window = min(hi, lo + _EXCEPT_WINDOW)
+    cut = _ASIDE.search(text, lo, window)
+    head = cut.start() if cut is not None else window
+    found = ctx.texts.exact(text[lo:head])
+    return _Reading(frozenset(found), _strip_bounds(text, lo, head, _NORM_STRIP)) if found else None
+
+
+def _quantified(
+    text: str, quant: re.Match[str], hi: int, ctx: _Context
+) -> tuple[int, _Reading, int] | None:
+    """A quantifier at ``quant`` ("all of them are incorrect", "all but B", "none", a
+    pair's "tie"): its sign, its reading and where it ends; None when what follows is
+    not an answer."""
+    if quant.group("tie") and not ctx.pair:
+        return None
+    pos, sign = quant.end(), 0
+    verb = _VERB_ADJ.match(text, pos, hi)
+    if verb is not None:
+        sign, pos = ctx.vocab.verb_sign(verb), verb.end()
+    excepted: _Reading | None = None
+    ex = (_EXCEPT if verb is None else _EXCEPT_AFTER).match(text, pos, hi)
+    if ex is not None:
+        excepted = _excepted(text, ex.end(), hi, ctx)
+        if excepted is None or excepted.span is None:
+            return None
+        closing = _CLOSING.match(text, excepted.span[1], hi)
+        pos = closing.end() if closing is not None else excepted.span[1]
+        if verb is None and (verb := _VERB_ADJ.match(text, pos, hi)) is not None:
+            sign, pos = ctx.vocab.verb_sign(verb), verb.end()
+    if not _TAIL_OK.match(text, pos, hi):
+        return None
+    span = (quant.start(), excepted.span[1] if excepted and excepted.span else quant.end())
+    named = excepted.labels if excepted else frozenset()
+    if quant.group("none") or quant.group("tie"):
+        return sign, _Reading(named, span), pos  # "none but B": B
+    if quant.group("all").lower() == "both" and excepted is None and len(ctx.keys) != 2:
+        return None  # "both" names every option only when there are two
+    return sign, _Reading(named, span, inverted=True), pos
+
+
+def _read_answer(
+    text: str, lo: int, hi: int, ctx: _Context, *, texts: _TextsRead = "inside"
+) -> tuple[int, _Reading] | None:
+    """Read ``text[lo:hi]``, a stretch known to be an answer: its sign and reading.
+
+    ``texts``: how candidate texts count: as the whole stretch or inside it
+    (``"inside"``, answer lines, tags, JSON values), only as the whole stretch or its
+    head (``"whole"``, headings: "Correct: 9 <= 10" is not C and D), or not at all
+    (``"none"``, sentences, whose texts are read by a later rule)."""
+    lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM)
+    if lo >= hi:
+        return None
+    quant = _QUANT.match(text, lo, hi)
+    if quant is not None and (said := _quantified(text, quant, hi, ctx)) is not None:
+        return said[0], said[1]
+    cut = _ASIDE.search(text, lo, hi)
+    for end in (cut.start(), hi) if cut is not None and cut.start() > lo else (hi,):
+        if _NONE_ONLY.fullmatch(text, lo, end):
+            span = _strip_bounds(text, lo, end, _NONE_STRIP)
+            return 0, _Reading(frozenset(), span if span[0] < span[1] else (lo, end))
+    listed = _read_list(text, lo, hi, ctx, texts=texts)
+    if listed is None:
+        if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
+            resolved = _resolve([status], ctx)
+            if isinstance(resolved, _Reading):
+                return 0, resolved  # "Answer: PASS" for a single criterion
+        return None
+    found, head = listed
+    verb = _VERB_ADJ.match(text, head, hi)
+    return (ctx.vocab.verb_sign(verb) if verb is not None else 0), found
+
+
+def _item(text: str, lo: int, hi: int) -> re.Match[str] | None:
+    """A list item's label: "- B) 8", "2. (C)", "**A)** 7", "D) 10"."""
+    return _NUMBERED.match(text, lo, hi) or _BARE_ITEM.match(text, lo, hi)
+
+
+def _read_block(
+    text: str, end: int, ctx: _Context, *, texts: _TextsRead = "inside"
+) -> tuple[int, _Reading, int] | None:
+    """The answer under a line that ends before it ("Incorrect options:", "The
+    correct answer is:"), ``end`` being that line's end: a list of labels, one item
+    a line ("- B) 8", "D) 10"), when it has two items or more, else the next line.
+    Its sign, its reading and the end of what was read."""
+    first = _next_line(text, end)
+    if first is None:
+        return None
+    lo, hi = first
+    following = _next_line(text, hi)
+    item = _item(text, lo, hi)
+    if item is None or following is None or _item(text, *following) is None:
+        said = _read_answer(text, lo, hi, ctx, texts=texts)
+        if said is not None:
+            return said[0], said[1], hi
+        if item is not None and (label := ctx.keys.get(item["n"].upper())) is not None:
+            return 0, _Reading(frozenset({label}), item.span("n")), hi  # "- C) 9: the greatest"
+        return None
+    found: set[str] = set()
+    stop = hi
+    while True:
+        item = _item(text, lo, hi)
+        label = ctx.keys.get(item.group("n").upper()) if item is not None else None
+        if item is None or label is None:
+            break
+        found.add(label)
+        stop = hi
+        line = _next_line(text, hi)
+        if line is None:
+            break
+        lo, hi = line
+    return (0, _Reading(frozenset(found), None), stop) if found else None
+
+
+def _run_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """The labels of a run before a verb, less the words that lead into it ("Thus, A
+    and C are ..."): from the first label after the last word that is not one. In
+    free text a label in lower case counts only as a single letter ("a and c")."""
+    start = -1
+    for word in _ALNUM.finditer(text, lo, hi):
+        token = word.group()
+        if token.lower() in _SEP_WORDS:
+            continue
+        if ctx.keys.get(token.upper()) is None or (len(token) > 1 and not token.isupper()):
+            start = -1
+        elif start < 0:
+            start = word.start() - (word.start() > lo and text[word.start() - 1] in "([")
+    if start < 0:
+        return None
+    return _labels_only(text, start, hi, ctx.keys, upper=True)
+
+
+def _marked_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """The labels written in a marked form ("(C)", "c)", "option C") in ``text[lo:hi]``;
+    it disagrees when a label's mark is followed by another candidate's text."""
+    found: set[str] = set()
+    first, last = hi, lo
+    disagrees = False
+    matches = list(_MARKED.finditer(text, lo, hi))
+    for i, match in enumerate(matches):
+        group = match.lastgroup or "p"
+        label = ctx.keys.get(match.group(group).upper())
+        if label is not None:
+            found.add(label)
+            first, last = min(first, match.start(group)), max(last, match.end(group))
+            upto = matches[i + 1].start() if i + 1 < len(matches) else hi
+            disagrees = disagrees or (
+                group in ("p", "r") and _disagrees(text, match.end(), label, ctx, upto)
+            )
+    return _Reading(frozenset(found), (first, last), disagrees=disagrees) if found else None
+
+
+_AFTER_MARK_STRIP = " \t\"'`*.,;:“”"
+
+
+def _disagrees(text: str, pos: int, label: str, ctx: _Context, hi: int | None = None) -> bool:
+    """Whether the text after a label's mark ("C) 1 : 1") is another candidate's text."""
+    hi = _line_end(text, pos) if hi is None else min(hi, _line_end(text, pos))
+    cut = _ASIDE.search(text, pos, hi)
+    lo, hi = _strip_bounds(text, pos, cut.start() if cut is not None else hi, _AFTER_MARK_STRIP)
+    if lo >= hi:
+        return False
+    rest = text[lo:hi]
+    for word in (" and", " or"):
+        if rest.lower().endswith(word):
+            rest = rest[: -len(word)]
+    norm = _norm(rest)
+    other = ctx.texts.by_text.get(norm)
+    return other is not None and other != label and ctx.texts.norm_of(label) != norm
+
+
+def _gap_ok(gap: Sequence[str]) -> bool:
+    """Whether what lies between two labels separates them.
+
+    The grammar is ``closing* separator opening*``: closing marks ``) ] " ' . * ```,
+    opening marks ``" ' * ` ( [``, and one separator (``, ; / &``, "and", "or") or
+    whitespace between them.
+    """
+    seps = [i for i, piece in enumerate(gap) if piece in _SEP_CHARS or piece.lower() in _SEP_WORDS]
+    if len(seps) > 1:
+        return False
+    if seps:
+        at = seps[0]
+        return all(p.isspace() or p in _POST for p in gap[:at]) and all(
+            p.isspace() or p in _PRE for p in gap[at + 1 :]
+        )
+    # No separator word or mark: whitespace must sit between the closing and the
+    # opening marks ("C) (D" reads, "C)(D" does not).
+    last_not_pre = max((i for i, p in enumerate(gap) if not (p.isspace() or p in _PRE)), default=-1)
+    first_not_post = next(
+        (i for i, p in enumerate(gap) if not (p.isspace() or p in _POST)), len(gap)
+    )
+    return any(gap[i].isspace() for i in range(last_not_pre + 1, first_not_post))
+
+
+def _labels_only(
+    text: str, lo: int, hi: int, keys: Mapping[str, str], *, upper: bool = False
+) -> _Reading | None:
+    """The labels of ``text[lo:hi]`` when it is made of nothing but labels ("C, D and
+    E", "(B)"), else None. ``upper``: a label written in lower case counts only as a
+    single letter ("a and c", but not "it" for the label IT)."""
+    lo, hi = _strip_bounds(text, lo, hi)
+    found: set[str] = set()
+    gap: list[str] = []
+    first = last = -1
+    for match in _LIST_PIECE.finditer(text, lo, hi):
+        piece = match.group(0)
+        if not _ALNUM.fullmatch(piece):
+            gap.append(piece)
+            continue
+        if first >= 0 and piece.lower() in _SEP_WORDS:
+            # "C and D" is two labels even when AND is a label too (4,000+ options)
+            gap.append(piece)
+            continue
+        label = keys.get(piece.upper())
+        if label is None or (upper and len(piece) > 1 and not piece.isupper()):
+            return None
+        if first >= 0:
+            if not _gap_ok(gap):
+                return None
+        elif not all(p.isspace() or p in _PRE for p in gap):
+            return None
+        found.add(label)
+        if first < 0:
+            first = match.start()
+        last = match.end()
+        gap = []
+    if first < 0 or not all(p.isspace() or p in _POST for p in gap):
+        return None
+    return _Reading(frozenset(found), (first, last))

@@ -1,0 +1,384 @@
+"""Copies: stretches of the reply copied from the item (or the prompt) that would read as
+an answer are blanked before reading; a reply that repeats its whole prompt is echoed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from prin_guard.reader._evidence import _Context
+from prin_guard.reader._text import _MARKED, _WORD_RUN, _keys_of, _Pattern
+
+COPY_WORDS = 4
+
+
+"""A run of this many words that the echo holds is a copied stretch."""
+
+
+MAX_SHORT_COPIES = 64
+
+
+"""Short copied stretches (fewer than ``COPY_WORDS`` words) looked up in the echo's
+text per reply: bounds the cost of a reply made of many of them."""
+
+
+# The sentence every template's prompt has, in any wording (v0-v4, paraphrases, tasks).
+_ECHO_SENTENCE = _Pattern(
+    r"please\s+output\s+the\s+(?:[\w-]+\s+ones?|criteria|claims)\b", re.IGNORECASE
+)
+
+
+def _echo_lines(echo: Sequence[str]) -> set[str]:
+    return {key for text in echo for line in text.splitlines() if (key := _line_key(line))}
+
+
+def detect_echo(text: str | None, labels: Sequence[str]) -> bool:
+    """Whether a reply repeats the prompt: it has the prompt's "please output the
+    ... ones." sentence and names more than half of the options as ``X)``, the
+    way the prompt lists them. Linear in the reply's length."""
+    if not text or not _ECHO_SENTENCE.search(text):
+        return False
+    keys = _keys_of(labels)
+    named = {
+        label
+        for match in _MARKED.finditer(text)
+        if match.group("r") and (label := keys.get(match.group("r").upper())) is not None
+    }
+    return 2 * len(named) > len(keys)
+
+
+def _own_lines(text: str, copied: set[str]) -> tuple[str, list[int], list[int]]:
+    """What the judge wrote after a repeated prompt: the lines after its question
+    sentence that are not copies, joined, with each kept line's offset in that text
+    and in ``text``.
+
+    The prompt lists every option, and would otherwise read as "all of them". The
+    text before its question sentence is the question and the options (however
+    mangled); after it come the prompt's own lines, dropped when copied verbatim.
+    """
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    last = max(i for i, line in enumerate(lines) if _ECHO_SENTENCE.search(line))
+    kept: list[str] = []
+    read_at: list[int] = []
+    text_at: list[int] = []
+    position = 0
+    for i in range(last + 1, len(lines)):
+        line = (lines[i].splitlines() or [""])[0]
+        if _line_key(line) in copied:
+            continue
+        kept.append(line)
+        read_at.append(position)
+        text_at.append(starts[i])
+        position += len(line) + 1
+    return "\n".join(kept), read_at, text_at
+
+
+def _map_span(
+    span: tuple[int, int] | None, read_at: list[int], text_at: list[int]
+) -> tuple[int, int] | None:
+    """A span of the kept lines' text as offsets in the reply."""
+    if span is None or not read_at:
+        return span
+
+    def back(offset: int) -> int:
+        line = bisect_right(read_at, offset) - 1
+        return text_at[line] + offset - read_at[line]
+
+    start, end = span
+    return back(start), back(end - 1) + 1
+
+
+def _line_key(line: str) -> str:
+    return " ".join(line.split())
+
+
+_PIECE_END = _Pattern(r"[.!?]+(?=\s|$)|:(?=\s)")
+
+
+# Words that make a copied stretch an answer (besides the task's polarity words).
+_CUE_WORDS = frozenset(
+    {
+        "answer", "answers", "verdict", "result", "winner", "decision", "conclusion",
+        "choice", "prefer", "preferred", "met", "unmet", "pass", "passed", "fail",
+        "failed", "fails", "supported", "unsupported", "satisfied", "incorrect",
+        "correct", "wrong", "right", "better", "worse",
+    }
+)  # fmt: skip
+
+
+_CUE_MARKS = ("[[", "{", "<", "✓", "✗", "✔", "✘", "❌", "✅")
+
+
+_CUE_MARK = _Pattern("|".join(re.escape(mark) for mark in _CUE_MARKS))
+
+
+_QUANT_WORDS = frozenset({"all", "none", "both", "neither", "tie", "every", "nothing"})
+
+
+@dataclass(slots=True)
+class _EchoIndex:
+    """What the judge was shown: every run of ``COPY_WORDS`` words, every line, sentence
+    and clause (as lower-case words), and the whole text (lower case, one space between
+    words) for stretches too short to trust their words alone."""
+
+    grams: set[tuple[str, ...]]
+    pieces: set[str]
+    echo: Sequence[str]
+    _flat: str | None = None
+
+    @classmethod
+    def of(cls, echo: Sequence[str]) -> _EchoIndex:
+        grams: set[tuple[str, ...]] = set()
+        pieces: set[str] = set()
+        for text in echo:
+            if text:
+                own_grams, own_pieces = _text_index(text)
+                grams |= own_grams
+                pieces |= own_pieces
+        pieces.discard("")
+        return cls(grams, pieces, echo)
+
+    def holds(self, text: str, seen: dict[str, bool]) -> bool:
+        """Whether the echo holds ``text`` as written (marks included, case and spacing
+        aside): "[[A]]" copied, not only the word "a". ``seen``: the reply's lookups so
+        far; past ``MAX_SHORT_COPIES`` of them a stretch counts as held. (Per reply: the
+        index is cached and shared, and a bound kept on it would make a reply's reading
+        depend on the replies read before it.)"""
+        key = " ".join(text.casefold().split())
+        if key not in seen:
+            if len(seen) >= MAX_SHORT_COPIES:
+                return True
+            if self._flat is None:
+                self._flat = "\x00".join(" ".join(t.casefold().split()) for t in self.echo)
+            seen[key] = key in self._flat
+        return seen[key]
+
+
+_QUICK_WORDS = 64
+
+
+"""Replies of at most this many words (most answers) are first tested against the echo's
+flattened words: when none of their runs or pieces occurs there at all, nothing in them
+is a copy, and the echo need not be indexed."""
+
+
+@functools.lru_cache(maxsize=256)
+def _flat_echo(echo: tuple[str, ...]) -> str:
+    """The echo's words, lower case, one space apart, each text between spaces and the
+    texts apart by a NUL (so a word run is looked for as `` run ``, whole words)."""
+    texts = (" ".join(_WORD_RUN.compiled.findall(t.casefold())) for t in echo if t)
+    return "".join(f" {words} \x00" for words in texts)
+
+
+def _may_hold(words: _Words, echo: tuple[str, ...]) -> bool:
+    """Whether the echo may hold a copied run or piece of the reply: each run of
+    ``COPY_WORDS`` words and each piece is looked for in the flattened echo (a superset
+    of what the index finds: a miss here is a miss there)."""
+    flat = _flat_echo(echo)
+    return any(probe in flat for probe in words.probes)
+
+
+@functools.lru_cache(maxsize=256)
+def _echo_index(echo: tuple[str, ...]) -> _EchoIndex:
+    """The index of an echo (cached: every leg of an item has the same echo, and every
+    item of a shape the same prompt frame)."""
+    return _EchoIndex.of(echo)
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_index(text: str) -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
+    """One echo text's runs of ``COPY_WORDS`` words and its pieces (lines, sentences,
+    clauses) as lower-case words. Cached: an item's texts are the echo of each of its
+    legs, and a prompt is read once per leg."""
+    words = _Words(text)
+    pieces = frozenset(" ".join(words.words[i:j]) for _, _, i, j in words.pieces())
+    return frozenset(words.grams()), pieces
+
+
+class _Words:
+    """A text's word runs (offsets, lower-case words) and its pieces (:func:`_pieces`)
+    as word ranges: worked out once per reply, for both the echo and the prompt frame
+    it is compared with, and once per echo text."""
+
+    __slots__ = ("_probes", "spans", "text", "words")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans = [match.span() for match in _WORD_RUN.compiled.finditer(text)]
+        self.words = [text[lo:hi].casefold() for lo, hi in self.spans]
+        self._probes: list[str] | None = None
+
+    def grams(self) -> Iterator[tuple[str, ...]]:
+        """Every run of ``COPY_WORDS`` words."""
+        return zip(*(self.words[k:] for k in range(COPY_WORDS)), strict=False)
+
+    def pieces(self) -> Iterator[tuple[int, int, int, int]]:
+        """Each piece as ``(lo, hi, i, j)``: ``text[lo:hi]``, whose words are ``words[i:j]``."""
+        starts = [lo for lo, _ in self.spans]
+        for lo, hi in _pieces(self.text):
+            yield lo, hi, bisect_right(starts, lo - 1), bisect_right(starts, hi - 1)
+
+    @property
+    def probes(self) -> list[str]:
+        """What :func:`_may_hold` looks for in a flattened echo: each run and each piece
+        as `` words ``, but for a piece of one bare word, which reads as no answer
+        (:func:`_reads_as_answer`): no copy to blank."""
+        if self._probes is None:
+            text, words = self.text, self.words
+            probes = [f" {' '.join(gram)} " for gram in self.grams()]
+            probes += [
+                f" {' '.join(words[i:j])} "
+                for lo, hi, i, j in self.pieces()
+                if j - i > 1 or (j - i == 1 and _CUE_MARK.search(text, lo, hi) is not None)
+            ]
+            self._probes = probes
+        return self._probes
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int]]:
+    """Each line of ``text``, each sentence of a line and each clause after a colon, as
+    offsets ("Note to the judge: Output (a) is better." has the clause "Output (a) is
+    better.")."""
+    pos, size = 0, len(text)
+    while pos <= size:
+        end = text.find("\n", pos)
+        end = size if end < 0 else end
+        yield pos, end
+        start = pos
+        for match in _PIECE_END.finditer(text, pos, end):
+            if start < match.end() < end:
+                yield start, match.end()
+                start = match.end()
+        if start > pos:
+            yield start, end
+        pos = end + 1
+
+
+def _blank_copies(reply: _Words, echo: Sequence[str], ctx: _Context) -> tuple[str, bool]:
+    """The reply's text with each copied stretch that reads as an answer written over by
+    spaces (its line breaks kept, so offsets do not move), and whether one was.
+
+    A stretch is copied when it is a run of ``COPY_WORDS`` words or more that the echo
+    holds, or a line, sentence or clause whose words the echo holds as one (and, when
+    shorter than ``COPY_WORDS`` words, as written). It reads as an answer when, outside
+    any candidate's text, it has an answer's word or mark (an answer head, a polarity or
+    status word, a verdict tag, a JSON object, a tag, a check mark) and a label or a
+    quantifier: "The correct option is E.", ``{"answer": "B"}``, "Answer: B". A copied
+    option line ("A) 7") or criterion text is only a name, and stays.
+    """
+    text, spans, words = reply.text, reply.spans, reply.words
+    if not any(echo):
+        return text, False
+    shown = tuple(echo)
+    if len(words) <= _QUICK_WORDS and not _may_hold(reply, shown):
+        return text, False
+    index = _echo_index(shown)
+    in_run = bytearray(len(words))
+    grams = index.grams
+    for i, gram in enumerate(reply.grams()):
+        if gram in grams:
+            in_run[i : i + COPY_WORDS] = b"\x01" * COPY_WORDS
+    units: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        if in_run[i]:
+            j = i
+            while j < len(words) and in_run[j]:
+                j += 1
+            units.append((i, j))
+            i = j
+        else:
+            i += 1
+    for _, _, i, j in reply.pieces():
+        if j > i and " ".join(words[i:j]) in index.pieces:
+            units.append((i, j))
+    blanks: list[tuple[int, int]] = []
+    seen: dict[str, bool] = {}
+    for i, j in units:
+        stretch = _widen(text, spans[i][0], spans[j - 1][1])
+        if _reads_as_answer(text, stretch, spans, words, i, j, ctx) and (
+            j - i >= COPY_WORDS or index.holds(text[stretch[0] : stretch[1]], seen)
+        ):
+            blanks.append(stretch)
+    if not blanks:
+        return text, False
+    out: list[str] = []
+    pos = 0
+    for lo, hi in sorted(blanks):
+        lo = max(lo, pos)
+        if hi <= lo:
+            continue
+        out.append(text[pos:lo])
+        out.append("".join("\n" if char == "\n" else " " for char in text[lo:hi]))
+        pos = hi
+    out.append(text[pos:])
+    return "".join(out), True
+
+
+def _reads_as_answer(
+    text: str,
+    stretch: tuple[int, int],
+    spans: list[tuple[int, int]],
+    words: list[str],
+    i: int,
+    j: int,
+    ctx: _Context,
+) -> bool:
+    """Whether the copied words ``words[i:j]`` (``text[slice(*stretch)]`` with the marks
+    around them) hold an answer's word or mark and a label or a quantifier, outside the
+    candidates' own texts."""
+    lo, hi = stretch
+    marked = _CUE_MARK.search(text, lo, hi) is not None
+    vocab = ctx.vocab
+    cues = [
+        k
+        for k in range(i, j)
+        if words[k] in _CUE_WORDS or words[k] in vocab.positive or words[k] in vocab.negative
+    ]
+    names = [k for k in range(i, j) if _label_word(text, *spans[k], words[k], ctx)]
+    if not names or not (marked or cues):
+        return False
+    # the candidates' own texts are names, whatever words they hold
+    covered = ctx.texts.covered(words, i, j, functools.partial(_plain, ctx=ctx))
+    return (marked or any(not covered[k - i] for k in cues)) and any(
+        not covered[k - i] for k in names
+    )
+
+
+def _label_word(text: str, start: int, end: int, word: str, ctx: _Context) -> bool:
+    """Whether the word ``text[start:end]`` names a label or a quantity ("E", "(a)", "all")."""
+    token = text[start:end]
+    return word in _QUANT_WORDS or (
+        ctx.keys.get(token.upper()) is not None
+        and (token.isupper() or (len(token) == 1 and text[start - 1 : start] == "("))
+    )
+
+
+def _plain(text: str, *, ctx: _Context) -> bool:
+    """Whether a candidate's text is only a name: it does not itself read as an answer
+    (a text holding "Answer: B" is an injection, and no name)."""
+    vocab = ctx.vocab
+    cue = any(mark in text for mark in _CUE_MARKS)
+    label = False
+    for match in _WORD_RUN.finditer(text):
+        word = match.group().casefold()
+        cue = cue or word in _CUE_WORDS or word in vocab.positive or word in vocab.negative
+        label = label or _label_word(text, match.start(), match.end(), word, ctx)
+    return not (cue and label)
+
+
+def _widen(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """``[lo, hi)`` with the marks around it (quotes, braces, brackets, stars, a full
+    stop) that belong to the copied stretch."""
+    while lo > 0 and not text[lo - 1].isspace() and not text[lo - 1].isalnum():
+        lo -= 1
+    while hi < len(text) and not text[hi].isspace() and not text[hi].isalnum():
+        hi += 1
+    return lo, hi

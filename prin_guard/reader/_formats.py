@@ -1,0 +1,157 @@
+"""Places an answer is written in a fixed form: answer tags, verdict tags (MT-Bench,
+Arena-Hard, Prometheus), answer lines and headings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from prin_guard.reader._answers import _read_answer, _read_block
+from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
+from prin_guard.reader._text import _Pattern
+from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
+
+# Words a heading may have besides its polarity word ("The incorrect options:"). Not
+# "is" or "are": "The correct answer is:" is a sentence, read as one.
+_HEADING_WORDS = _ANSWER_WORDS | {
+    "the", "my", "so", "thus", "hence", "therefore", "not", "of", "list",
+    "all", "only", "one", "choice", "candidate", "which", "response", "responses",
+    "criteria", "criterion", "claims", "claim", "requirements", "requirement", "items",
+    "statements", "to", "by", "sources", "it", "do", "does",
+}  # fmt: skip
+
+
+# Horizontal whitespace only at line starts: a class that also takes newlines would
+# rescan every following blank line from every line start (quadratic). Besides line
+# starts, an answer may follow the end of a sentence: "C is right. Answer: C".
+_ANSWER_LINE = _Pattern(
+    r"(?:^(?:[^\S\n]|[>*#_`-])*|(?<=[.!?])[^\S\n]+)(?:(?:my|our)[^\S\n]+)?"
+    r"(?:final[^\S\n]+)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
+    r"|result|outcome|grade)"
+    r"\b[^\S\n*_`]*[*_`]*[^\S\n]*(?:(?:is|are)[^\S\n]*)?[:：=\-][^\S\n]*(?P<rest>[^\n]*)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+_HEADING = _Pattern(
+    r"^(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*[^\S\n]*[:：]"
+    r"[^\S\n]*(?P<rest>[^\n]*)",
+    re.MULTILINE,
+)
+
+
+_TAG = _Pattern(
+    r"<\s*(?P<tag>[A-Za-z][\w-]{0,40})\s*>(?P<body>[^<]*)<\s*/\s*(?P=tag)\s*>", re.IGNORECASE
+)
+
+
+# MT-Bench [[A]], [[C]] (a tie); Arena-Hard [[A>>B]], [[A=B]]; a rating [[5]] is none.
+_VERDICT = _Pattern(
+    r"\[\[\s*(?P<x>[A-Za-z0-9]{1,4})\s*(?:(?P<op>>>|>|=|<<|<|≫|≪)\s*(?P<y>[A-Za-z0-9]{1,4})\s*)?\]\]"
+)
+
+
+# Prometheus: "[RESULT] A"
+_RESULT = _Pattern(r"\[RESULT\][^\S\n]*:?(?P<rest>[^\n]*)", re.IGNORECASE)
+
+
+def _read_tags(text: str, ctx: _Context) -> _Found:
+    """``<answer>A, C</answer>`` and tags named in either polarity (``<incorrect>``)."""
+    out = _Found()
+    for match in _TAG.finditer(text):
+        named = _name_sign(match.group("tag"), ctx)
+        if named is None or not named[1]:
+            continue
+        said = _read_answer(text, match.start("body"), match.end("body"), ctx)
+        if said is not None:
+            out.said.append((_signed(named[0] or said[0], said[1], ctx), said[1]))
+    return _admit(out, ctx.leg)
+
+
+def _read_verdicts(text: str, ctx: _Context) -> tuple[int, _Reading] | None:
+    """Verdict tags (``[[A]]``, ``[[A>B]]``, ``[RESULT] A``): where the last one is and
+    what they say; a void reading when they disagree (no verdict)."""
+    readings: list[tuple[int, _Reading]] = []
+    for match in _VERDICT.finditer(text):
+        reading = _verdict(match, ctx)
+        if reading is not None:
+            readings.append((match.start(), reading))
+    for match in _RESULT.finditer(text):
+        said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
+        if said is not None and not (said[0] and said[0] == -ctx.leg):
+            readings.append((match.start(), said[1]))
+    if not readings:
+        return None
+    readings.sort(key=lambda place: place[0])
+    if len({_tie_free(reading, ctx) for _, reading in readings}) > 1:
+        return readings[-1][0], _Reading(frozenset(), None, void=True)
+    return readings[-1]
+
+
+def _verdict(match: re.Match[str], ctx: _Context) -> _Reading | None:
+    """One verdict tag: ``[[A]]`` names A (the answer to the question asked); for a pair,
+    ``[[C]]`` and ``[[A=B]]`` are a tie and ``[[A>B]]`` names the winner on the direct
+    leg and the loser on the reverse leg."""
+    first = ctx.keys.get(match.group("x").upper())
+    op = match.group("op")
+    if op is None:
+        if first is not None:
+            return _Reading(frozenset({first}), match.span("x"))
+        if ctx.pair and match.group("x").upper() == "C":
+            return _Reading(frozenset(), match.span("x"))  # MT-Bench's tie
+        return None
+    second = ctx.keys.get(match.group("y").upper())
+    if not ctx.pair or first is None or second is None or first == second:
+        return None
+    if op == "=":
+        return _Reading(frozenset(), match.span())
+    if op in ("<", "<<", "≪"):
+        first, second = second, first
+        winner, loser = match.span("y"), match.span("x")
+    else:
+        winner, loser = match.span("x"), match.span("y")
+    return (
+        _Reading(frozenset({first}), winner)
+        if ctx.leg >= 0
+        else _Reading(frozenset({second}), loser)
+    )
+
+
+def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None, bool]:
+    """The last readable "Answer:" line (or "Verdict:", "Conclusion:", ...), and where
+    it starts; and whether a line answered the other question in its own words
+    ("Conclusion: Output (a) is better" on the reverse leg), which is not read."""
+    opposite = False
+    for match in reversed(list(_ANSWER_LINE.finditer(text))):
+        if match.group("rest").strip(" \t\r*_`"):
+            said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
+        else:
+            block = _read_block(text, match.end(), ctx)
+            said = block[:2] if block is not None else None
+        if said is None:
+            continue
+        if _signed(said[0], said[1], ctx) == -ctx.leg != 0:
+            opposite = True
+            continue
+        return (match.start(), said[1]), opposite
+    return None, opposite
+
+
+def _read_headings(text: str, ctx: _Context) -> _Found:
+    """Lines headed in a polarity's words: "Incorrect: B, D", "Correct answers: A, C",
+    "Winner: A", "Not met: B"."""
+    out = _Found()
+    for match in _HEADING.finditer(text):
+        words = match.group("head").lower().split()
+        sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        if not sign:
+            continue
+        rest = match.group("rest")
+        if rest.strip(" \t\r*_`"):
+            said = _read_answer(text, match.start("rest"), match.end("rest"), ctx, texts="whole")
+        else:
+            block = _read_block(text, match.end(), ctx, texts="whole")
+            said = block[:2] if block is not None else None
+        if said is not None:
+            out.said.append((_signed(sign, said[1], ctx), said[1]))
+    return _admit(out, ctx.leg)

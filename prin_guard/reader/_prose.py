@@ -1,0 +1,454 @@
+"""Prose: claims that state the whole answer, per-candidate statements, quantifiers, a
+pair's ties and preferences; loose forms and candidate texts for the last resort.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from prin_guard._models import ParseMethod
+from prin_guard.reader._answers import (
+    _ASIDE,
+    _NUMBERED,
+    _PUNCT_ONLY,
+    _QUANT,
+    _disagrees,
+    _marked_labels,
+    _quantified,
+    _read_answer,
+    _read_block,
+    _run_labels,
+)
+from prin_guard.reader._evidence import (
+    _FAILED,
+    ParseResult,
+    _admitted,
+    _Context,
+    _Reading,
+    _Status,
+    _tie_free,
+)
+from prin_guard.reader._resolve import _joint_result, _result
+from prin_guard.reader._stance import (
+    _CLAIM_WINDOW,
+    _CONCLUDING,
+    _HEDGE,
+    _HEDGE_AFTER,
+    _OPEN_CLAUSE,
+    _QUALIFIER,
+    _REVISION,
+    _hedged,
+)
+from prin_guard.reader._structures import _structure_statuses
+from prin_guard.reader._text import (
+    _BREAK,
+    _MARKED,
+    _NORM_STRIP,
+    _NOUN,
+    _RUN,
+    _VERB_ADJ_SOURCE,
+    _WORD_RUN,
+    _line_end,
+    _next_line,
+    _Pattern,
+    _strip_bounds,
+)
+from prin_guard.reader._vocab import _negated
+
+_NONE_WORD = _Pattern(r"\bnone\b", re.IGNORECASE)
+
+
+_QUOTED = _Pattern(r"[\"“'`]([^\"”'`\n]{1,200})[\"”'`]")
+
+
+def _loose_forms(text: str, ctx: _Context) -> list[_Reading]:
+    """ "c)", "(C)", "option C", numbered list lines "1. C", anywhere (choice only)."""
+    loose: list[_Reading] = []
+    for match in _MARKED.finditer(text):
+        group = match.lastgroup or "p"
+        label = ctx.keys.get(match.group(group).upper())
+        if label is not None:
+            disagrees = group in ("p", "r") and _disagrees(text, match.end(), label, ctx)
+            loose.append(_Reading(frozenset({label}), match.span(group), disagrees=disagrees))
+    for match in _NUMBERED.finditer(text):
+        label = ctx.keys.get(match.group("n").upper())
+        if label is not None:
+            loose.append(_Reading(frozenset({label}), match.span("n")))
+    return loose
+
+
+def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
+    whole = ctx.texts.exact(text)
+    if whole:
+        span = _strip_bounds(text, 0, len(text), _NORM_STRIP + "\t\r\n")
+        return _result(_Reading(frozenset(whole), span), ParseMethod.CANDIDATE_TEXT, ctx)
+    places: list[_Reading] = []
+    for match in _QUOTED.finditer(text):
+        lo, hi = match.span(1)
+        marked = _marked_labels(text, lo, hi, ctx)
+        exact = ctx.texts.exact(match.group(1))
+        if marked is not None:
+            places.append(marked)
+        elif exact:
+            places.append(_Reading(frozenset(exact), _strip_bounds(text, lo, hi, _NORM_STRIP)))
+    if not places:
+        for match in _ANCHORED.finditer(text):
+            lo, hi = match.span("span")
+            if not text[lo:hi].strip():  # "The answer is:" and the answer below
+                lo, hi = _next_line(text, hi) or (hi, hi)
+            inside = ctx.texts.inside(text[lo:hi])
+            if inside:
+                span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
+                places.append(_Reading(frozenset(inside), span))
+    if places:
+        return _joint_result(places, ParseMethod.CANDIDATE_TEXT, ctx)
+    none = _NONE_WORD.search(text)
+    if none is not None and len(text) < 80:
+        return _result(_Reading(frozenset(), none.span()), ParseMethod.NONE_WORD, ctx)
+    return _FAILED
+
+
+# "the answer is C", "the incorrect options are D and E", "the better response is B",
+# "the correct ones are:", "the winner is Output (a)"
+_ANCHORED = _Pattern(
+    r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
+    r"|responses?|outputs?|criteria|criterion|claims?|requirements?|verdict|decision|winner"
+    r"|preference|pick)\s+(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
+    r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
+    re.IGNORECASE,
+)
+
+
+# Labels before a verb: "A and C are incorrect", "Options B and D are wrong". The verb
+# is optional, so that every run is consumed where it starts (linear time).
+_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
+
+
+# Labels before a verb of their own: "Output (a) wins", "criterion B fails"
+_RUN_VERB = _Pattern(
+    rf"(?<![A-Za-z0-9]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
+    r"(?P<v>wins|won|outperforms|outperformed|surpasses|beats|loses|lost|fails|failed|passes"
+    r"|passed)\b)?",
+    re.IGNORECASE,
+)
+
+
+_RUN_VERB_SIGNS = {
+    "wins": 1, "won": 1, "outperforms": 1, "outperformed": 1, "surpasses": 1, "beats": 1,
+    "loses": -1, "lost": -1, "fails": -1, "failed": -1, "passes": 1, "passed": 1,
+}  # fmt: skip
+
+
+_GRADE_VERBS = frozenset({"fails", "failed", "passes", "passed"})
+
+
+# "the rest are incorrect", "all other options are wrong": every label but those
+# stated in the other polarity
+_REST = _Pattern(
+    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
+    rf"(?P<verb>{_VERB_ADJ_SOURCE})",
+    re.IGNORECASE,
+)
+
+
+# "I prefer Response 2", "I would choose B"
+_PREFER = _Pattern(
+    r"(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
+    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+(?:prefer|choose"
+    r"|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with)\s+"
+    r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
+    rf"{_RUN}",
+    re.IGNORECASE,
+)
+
+
+# A pair's tie in words: "it's a tie", "both are equally good", "neither is better"
+_TIE = _Pattern(
+    r"(?<![\w-])(?:it(?:'s|’s|\s+is|\s+was)\s+a\s+(?:tie|draw)|(?:a|the)\s+(?:tie|draw)\b"
+    r"|equally\s+(?:good|bad|well|poor|poorly|strong|weak|helpful|unhelpful|valid|acceptable"
+    r"|effective|correct|incorrect|fine|great|preferable|suitable|appropriate|satisfactory"
+    r"|useful|matched|flawed)"
+    r"|(?:equal|the\s+same|similar|comparable)\s+(?:in\s+)?(?:overall\s+)?quality"
+    r"|on\s+(?:a\s+)?par\b|no\s+(?:clear\s+)?(?:winner|preference)"
+    r"|neither\s+(?:\w+\s+){0,2}?(?:is|was)\s+(?:\w+\s+)?(?:better|worse|superior|inferior"
+    r"|preferable)|(?:they|both)\s+(?:are|were)\s+(?:\w+\s+)?tied)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+# "The response meets criteria A and C", "it fails to meet B", "the sources do not
+# support claims 1 and 3", "It meets all criteria"
+_CHECK_VERB = _Pattern(
+    r"(?<![\w-])(?:it|they|this|but|and|yet|while|though|the\s+(?:\w+\s+)?(?:response|answer"
+    r"|output|text|essay|summary|submission|reply|sources?|context|passage|documents?"
+    r"|evidence|references?|article))\s+"
+    r"(?P<aux>(?:(?:does|do|did)\s*(?:not|n[’']t)|cannot|can[’']t|doesn[’']t|don[’']t)\s+)?"
+    r"(?:(?:clearly|fully|also|only|successfully|correctly|indeed|still)\s+)?"
+    r"(?P<verb>meets?|met|satisf(?:y|ies|ied)|fulfil+s?|fulfil+ed|supports?|supported"
+    r"|pass(?:es|ed)?|address(?:es|ed)?|follows?|followed|adheres?\s+to|compl(?:ies|y)\s+with"
+    r"|fail(?:s|ed)?(?:\s+to\s+(?:meet|satisfy|fulfil+|support|address|follow))?"
+    r"|violates?|violated|misses|missed|contradicts?|contradicted)\s+"
+    r"(?:(?P<quant>all|none|every|each|both|any)\s+(?:of\s+)?(?:the\s+|its\s+|these\s+|those\s+)?"
+    r"(?:\w+\s+)?(?:criteria|criterion|claims?|requirements?|items?|statements?|points?)\b"
+    r"|(?:the\s+)?(?:(?:following|given|stated|listed)\s+)?"
+    rf"(?:(?:criteria|criterion|claims?|requirements?|items?|statements?|points?)\s*:?\s*)?{_RUN})",
+    re.IGNORECASE,
+)
+
+
+_NEGATIVE_VERBS = ("fail", "violat", "miss", "contradict")
+
+
+_LEAD = _Pattern(
+    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|overall|finally|in\s+(?:conclusion|summary))\b"
+    r"[\s,:]*)?",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    """A sentence that states the whole answer: "the answer is C", "Output (a) is better",
+    "both are equally good"."""
+
+    at: int
+    """Where the claim starts."""
+    end: int
+    """Where its words end (an aspect or a condition may follow)."""
+    reach: int
+    """Where what it reads ends (a list below "The answer is:")."""
+    sign: int
+    reading: _Reading
+    forced: bool = False
+    """The form concludes by itself: "I prefer B", "A wins"."""
+
+
+class _Claims:
+    """The claims and statuses of a reply's prose and structures, and its conclusion."""
+
+    def __init__(self, text: str, ctx: _Context) -> None:
+        self.text = text
+        self.ctx = ctx
+        self.whole: list[_Claim] = []
+        self.statuses: list[_Status] = []
+        self.opposite = False
+        self.conflict = False
+        self.structured = False
+        self._breaks = [0, *(match.end() for match in _BREAK.finditer(text))]
+        self._unfinished = _cut_off(text)
+        lo, hi = _strip_bounds(text, 0, len(text))
+        self._first_end = self._sentence(lo)[1]
+        self._last_line = text.rfind("\n", 0, hi) + 1
+        self._anchored()
+        self._statements()
+        self._quantifiers()
+        if ctx.pair:
+            self._pair_forms()
+        if ctx.task == "checklist":
+            self._check_verbs()
+        structured = _structure_statuses(text, ctx)
+        if structured:
+            self.structured = True
+            self.statuses.extend(structured)
+
+    # -- finding claims --------------------------------------------------------------
+
+    def _add(
+        self, at: int, end: int, sign: int, reading: _Reading, *, forced: bool = False
+    ) -> None:
+        reach = max(end, reading.span[1] if reading.span else end)
+        self.whole.append(_Claim(at, end, reach, sign, reading, forced))
+
+    def _anchored(self) -> None:
+        """ "The incorrect options are D and E", "The better response is B", "The answer is
+        C", and a list below "The correct ones are:"."""
+        text, ctx = self.text, self.ctx
+        pos = 0
+        while (match := _ANCHORED.search(text, pos)) is not None:
+            lo, hi = match.span("span")
+            # the next sentence may start inside this one's span: "..., so the incorrect
+            # options are A, B": go on from the end of this span's head
+            cut = _ASIDE.search(text, lo, hi)
+            pos = cut.end() if cut is not None else match.end()
+            reach = hi
+            if text[lo:hi].strip():
+                said = _read_answer(text, lo, hi, ctx, texts="none")
+            elif (block := _read_block(text, hi, ctx, texts="none")) is not None:
+                said, pos, reach = block[:2], max(pos, block[2]), block[2]
+            else:
+                said = None
+            if said is None:
+                continue
+            adjective, noun = match.group("adj"), match.group("noun")
+            sign = (ctx.vocab.sign(adjective) if adjective else 0) or ctx.vocab.sign(noun)
+            reading = said[1]
+            end = reading.span[1] if reading.span else hi
+            self.whole.append(_Claim(match.start(), end, max(end, reach), sign or said[0], reading))
+
+    def _statements(self) -> None:
+        """ "A and C are incorrect because ...", "Output (b) is better", "criterion B
+        fails", and "the rest are incorrect" after labels stated in the other words."""
+        text, ctx = self.text, self.ctx
+        for match in _STATEMENT.finditer(text):
+            if match.group("verb") is None or _hedged(text, match.start()):
+                continue
+            sign = ctx.vocab.verb_sign(match)
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx) if sign else None
+            if run is None:
+                continue
+            if ctx.pair:
+                if not _negated(match) and len(run.labels) == 1:
+                    self._add(match.start("run"), match.end(), sign, run)
+            else:
+                self._state(run, sign, match.start(), structured=False)
+        for match in _RUN_VERB.finditer(text):
+            verb = (match.group("v") or "").lower()
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx) if verb else None
+            if run is None or _hedged(text, match.start()):
+                continue
+            sign = _RUN_VERB_SIGNS[verb]
+            if not ctx.pair and verb in _GRADE_VERBS:  # "criterion B fails"
+                self._state(run, sign, match.start(), structured=False)
+            elif ctx.pair and verb not in _GRADE_VERBS and len(run.labels) == 1:  # "A wins"
+                self._add(match.start("run"), match.end(), sign, run, forced=True)
+        if ctx.pair:
+            return
+        stated = {
+            sign: {s.label for s in self.statuses if s.sign == sign and s.label} for sign in (1, -1)
+        }
+        for match in _REST.finditer(text):
+            sign = ctx.vocab.verb_sign(match)
+            if sign and stated.get(-sign) and not _hedged(text, match.start()):
+                # "C is correct; the rest are incorrect": all but C
+                self.statuses.append(_Status(None, sign, match.span("rest"), match.start(), False))
+
+    def _state(self, run: _Reading, sign: int, at: int, *, structured: bool) -> None:
+        for label in run.labels:
+            self.statuses.append(_Status(label, sign, run.span, at, structured))
+
+    def _quantifiers(self) -> None:
+        """ "So all of them are incorrect.", "All options except B are correct.", "Neither
+        is better" (a pair's tie), or a line that is only a quantifier ("All of them.")."""
+        text, ctx = self.text, self.ctx
+        for match in _QUANT.finditer(text):
+            if _hedged(text, match.start()):
+                continue
+            hi = _line_end(text, match.start())
+            said = _quantified(text, match, hi, ctx)
+            if said is None:
+                continue
+            sign, reading, end = said
+            line = text.rfind("\n", 0, match.start()) + 1
+            lead = _LEAD.match(text, line, hi)
+            bare = (lead.end() if lead is not None else line) == match.start() and bool(
+                _PUNCT_ONLY.fullmatch(text, end, hi)
+            )
+            if ctx.pair:
+                if bare or (sign and not reading.names_some):  # "Neither is better."
+                    self._add(match.start(), end, 0, _Reading(frozenset(), reading.span))
+            elif sign or bare:
+                self._add(match.start(), end, sign, reading)
+
+    def _pair_forms(self) -> None:
+        """A pair's ties in words and preferences: "both are equally good", "I prefer B"."""
+        text, ctx = self.text, self.ctx
+        for match in _TIE.finditer(text):
+            if not _hedged(text, match.start()):
+                self._add(match.start(), match.end(), 0, _Reading(frozenset(), match.span()))
+        for match in _PREFER.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is not None and len(run.labels) == 1:
+                self._add(match.start(), match.end(), 1, run, forced=True)
+
+    def _check_verbs(self) -> None:
+        """ "The response meets criteria A and C", "It fails to meet B", "The sources do not
+        support claims 1 and 3", "It meets all the criteria"."""
+        text, ctx = self.text, self.ctx
+        for match in _CHECK_VERB.finditer(text):
+            if _hedged(text, match.start()):
+                continue
+            verb = match.group("verb").lower()
+            sign = -1 if verb.startswith(_NEGATIVE_VERBS) else 1
+            if match.group("aux"):
+                sign = -sign
+            quant = match.group("quant")
+            if quant is not None:
+                reading = _Reading(frozenset(), match.span("quant"), inverted=quant != "none")
+                self._add(
+                    match.start(), match.end(), sign if quant != "any" else -abs(sign), reading
+                )
+                continue
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is not None:
+                self._state(run, sign, match.start(), structured=False)
+
+    # -- the conclusion --------------------------------------------------------------
+
+    def _sentence(self, at: int) -> tuple[int, int]:
+        """The bounds of the sentence holding ``text[at]``."""
+        i = bisect_right(self._breaks, at) - 1
+        end = self._breaks[i + 1] if i + 1 < len(self._breaks) else len(self.text)
+        return self._breaks[i], end
+
+    def _strength(self, claim: _Claim) -> int | None:
+        """2: its sentence concludes; 1: it stands at an edge of the reply; 0: reasoning;
+        None: not a claim (a condition, a hedge, or a sentence cut off)."""
+        text = self.text
+        start, end = self._sentence(claim.at)
+        before = max(start, claim.at - _CLAIM_WINDOW)
+        after = min(end, claim.end + _CLAIM_WINDOW)
+        if _HEDGE.search(text, before, claim.at) or _HEDGE_AFTER.match(text, claim.end, after):
+            return None
+        if end >= len(text) and self._unfinished and _OPEN_CLAUSE.match(text, claim.end, end):
+            return None  # cut off where the claim could still be qualified: "A is better for"
+        if claim.forced or _CONCLUDING.search(text, before, claim.at):
+            return 2
+        if _QUALIFIER.search(text, before, claim.at) or _QUALIFIER.search(text, claim.end, after):
+            return 0
+        if claim.at < self._first_end or claim.reach > self._last_line:
+            return 1
+        return 0
+
+    def conclusion(self) -> _Reading | None:
+        """The reply's conclusion among its whole-answer claims, or None (see the module's
+        docstring); ``conflict`` is set when conclusions disagree."""
+        ctx = self.ctx
+        keep = _admitted((claim.sign for claim in self.whole), ctx.leg)
+        rated: dict[int, tuple[_Claim, int]] = {}  # the last claim of each sentence
+        for claim in sorted(self.whole, key=lambda claim: claim.at):
+            if claim.sign not in keep:
+                self.opposite = self.opposite or claim.sign == -ctx.leg != 0
+                continue
+            strength = self._strength(claim)
+            if strength is not None:
+                rated[self._sentence(claim.at)[0]] = (claim, strength)
+        if not rated:
+            return None
+        best = max(strength for _, strength in rated.values())
+        if best == 0 and ctx.task != "choice":
+            return None
+        chosen = [claim for claim, strength in rated.values() if strength == best]
+        last = chosen[-1]
+        value = _tie_free(last.reading, ctx)
+        earlier = [claim for claim in chosen if _tie_free(claim.reading, ctx) != value]
+        if earlier and not _REVISION.search(self.text, earlier[-1].at, last.at):
+            self.conflict = True
+            return None
+        return last.reading
+
+
+_CUT_WORDS = 5
+
+
+def _cut_off(text: str) -> bool:
+    """Whether a reply stops in the middle of a sentence (it was cut off): it ends on a
+    word or a comma, and its last sentence has ``_CUT_WORDS`` words or more ("c) 9" and
+    "Output (a)" are answers; "A) 7 gives 4949, B) 8 gives" is not)."""
+    stripped = text.rstrip(" \t\r\n*_`")
+    if not stripped or not (stripped[-1].isalnum() or stripped[-1] in ",;:"):
+        return False
+    start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
+    return sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS

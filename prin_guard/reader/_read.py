@@ -1,0 +1,163 @@
+"""The reader's pipeline: the stages in order, from a reply to a :class:`ParseResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from prin_guard._models import TASKS, ParseMethod, Polarity, Task
+from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _labels_only, _status_only
+from prin_guard.reader._copies import (
+    _blank_copies,
+    _echo_lines,
+    _map_span,
+    _own_lines,
+    _Words,
+    detect_echo,
+)
+from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
+from prin_guard.reader._formats import _answer_line, _read_headings, _read_tags, _read_verdicts
+from prin_guard.reader._names import _name_labels
+from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
+from prin_guard.reader._resolve import _joint_result, _resolve, _result
+from prin_guard.reader._structures import _read_json
+from prin_guard.reader._text import _keys_of, _strip_bounds, _Texts
+from prin_guard.reader._vocab import _Vocab
+
+
+def parse_reply(
+    text: str | None,
+    labels: Sequence[str],
+    texts: Sequence[str],
+    *,
+    task: Task = "choice",
+    polarity: Polarity | None = None,
+    words: tuple[str, str] | None = None,
+    nouns: Iterable[str] = (),
+    echo: Sequence[str] = (),
+    prompt: Sequence[str] = (),
+) -> ParseResult:
+    """Read the set of labels a reply names. ``labels`` and ``texts`` are the candidates'
+    as shown to the judge, in the order shown.
+
+    ``task``: ``"choice"``, ``"pairwise"`` or ``"checklist"``: which words and nouns
+    the reply is read in, and, for a pair, that naming both or neither is a tie.
+
+    ``polarity``: the question the reply answers. Places in that question's words are
+    read ("Incorrect: B, D" on the reverse leg), those in the opposite words are not.
+    ``words``: the template's ``(positive, negative)`` words, such as ``("right",
+    "wrong")`` or ``("meets", "fails to meet")``; the bundled templates' words are
+    always known, so only a template of one's own needs it.
+
+    ``nouns``: what the prompt calls the candidates, besides the task's usual nouns
+    ("output" for "Output (a)", "criterion" for "criterion 3").
+
+    ``echo``: the item's texts the judge may copy (its question, context, response,
+    candidate texts and reasoning paths): text the caller does not control. Copied
+    text is not read as the judge's answer, and ``copied`` says when some was skipped.
+    ``prompt``: the prompt's own text (the messages sent): copies of it are skipped the
+    same way ("[[A]] if assistant A is better, [[B]] if ..." restated), but are not
+    reported, as the caller wrote it. When the reply repeats the prompt (``echoed``),
+    only the lines after its question sentence that are copies of neither are read.
+    """
+    if task not in TASKS:
+        raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
+    if text is None or not text.strip():
+        return _FAILED
+    echoed = detect_echo(text, labels)
+    read, read_at, text_at = text, list[int](), list[int]()
+    if echoed:
+        read, read_at, text_at = _own_lines(text, _echo_lines([*echo, *prompt]))
+    leg = 0 if polarity is None else 1 if polarity is Polarity.DIRECT else -1
+    if task != "choice" and not leg:
+        leg = 1  # a pair or a checklist without a polarity: the direct question
+    keys = _keys_of(labels)
+    ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task), leg, task)
+    copied = False
+    if any(echo) or any(prompt):
+        reply = _Words(read)  # worked out once for both, unless the first blanks some
+        read, copied = _blank_copies(reply, echo, ctx)
+        read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx)
+    view = _name_labels(read, ctx, nouns)
+    result = _parse(view.text, ctx)
+    return ParseResult(
+        result.labels,
+        result.status,
+        result.method,
+        echoed,
+        _map_span(view.original(result.span), read_at, text_at),
+        result.disagreement,
+        copied,
+    )
+
+
+def _parse(text: str, ctx: _Context) -> ParseResult:
+    if not text.strip():
+        return _FAILED
+
+    # 1. a JSON object that holds an answer
+    found = _read_json(text, ctx)
+    opposite = found.opposite
+    if found.said:
+        return _result(found.said[-1][1], ParseMethod.STRUCTURED, ctx)
+
+    # 2. the latest of an answer tag, a verdict tag and an answer line that says
+    # something readable ("<think>... Answer: A?</think> <answer>B</answer>" is B)
+    tags = _read_tags(text, ctx)
+    opposite = opposite or tags.opposite
+    line, line_opposite = _answer_line(text, ctx)
+    opposite = opposite or line_opposite
+    formal: list[tuple[int, _Reading, ParseMethod]] = []
+    if tags.said:
+        tag = tags.said[-1][1]
+        formal.append(((tag.span or (0, 0))[0], tag, ParseMethod.ANSWER_TAG))
+    verdict = _read_verdicts(text, ctx)
+    if verdict is not None:
+        formal.append((*verdict, ParseMethod.VERDICT_TAG))
+    if line is not None:
+        formal.append((*line, ParseMethod.FINAL_LINE))
+    if formal:
+        _, reading, method = max(formal, key=lambda place: place[0])
+        return _result(reading, method, ctx)
+
+    # 3. a heading in the leg's own words: "Incorrect: B, D"
+    found = _read_headings(text, ctx)
+    opposite = opposite or found.opposite
+    if found.said:
+        return _result(found.said[-1][1], ParseMethod.HEADING, ctx)
+
+    # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
+    lo, hi = _strip_bounds(text, 0, len(text))
+    if _NONE_ONLY.fullmatch(text, lo, hi):
+        span = _strip_bounds(text, lo, hi, _NONE_STRIP)
+        return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
+    listed = _labels_only(text, 0, len(text), ctx.keys)
+    if listed is not None:
+        return _result(listed, ParseMethod.LABEL_FORMS, ctx)
+    if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
+        resolved = _resolve([status], ctx)
+        if isinstance(resolved, _Reading):
+            return _result(resolved, ParseMethod.PER_CANDIDATE, ctx)
+
+    # 5. the conclusion in prose, else the candidates' statuses
+    claims = _Claims(text, ctx)
+    concluded = claims.conclusion()
+    opposite = opposite or claims.opposite
+    if concluded is not None:
+        return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+    if claims.statuses:
+        resolved = _resolve(claims.statuses, ctx)
+        if isinstance(resolved, _Reading):
+            method = ParseMethod.PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
+            return _result(resolved, method, ctx)
+        opposite = opposite or resolved
+    if opposite or claims.conflict:
+        return _FAILED  # an answer to the other question, or conclusions that disagree
+    if ctx.task == "pairwise":
+        return _FAILED
+
+    # 6. loose forms (choice, in a reply that was not cut off), then candidate texts
+    if ctx.task == "choice" and not _cut_off(text):
+        loose = _loose_forms(text, ctx)
+        if loose:
+            return _joint_result(loose, ParseMethod.LABEL_FORMS, ctx)
+    return _candidate_texts(text, ctx)

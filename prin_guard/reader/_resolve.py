@@ -1,0 +1,99 @@
+"""The resolver: turns evidence into the leg's result (labels, status, method, span), and
+a list of per-candidate statuses into the leg's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import filterfalse
+
+from prin_guard._models import ParseMethod, ParseStatus
+from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status, _union
+from prin_guard.reader._text import _ordered
+
+
+def _result(
+    reading: _Reading, method: ParseMethod, ctx: _Context, *, empty: ParseMethod | None = None
+) -> ParseResult:
+    """The result of a reading; ``empty``: the method when it names nothing."""
+    if reading.void:
+        return _FAILED
+    if reading.disagrees:
+        return ParseResult((), ParseStatus.FAILED, None, disagreement=True)
+    span = reading.span if reading.span and reading.span[0] < reading.span[1] else None
+    if reading.inverted:
+        labels = tuple(filterfalse(reading.labels.__contains__, ctx.labels))
+    else:
+        labels = _ordered(reading.labels, ctx.labels)
+    if ctx.pair and (not labels or len(labels) == len(ctx.labels)):
+        # a tie: both responses are the best, neither is the worse
+        labels = tuple(ctx.labels) if ctx.leg >= 0 else ()
+    if not labels:
+        return ParseResult((), ParseStatus.NONE, empty or method, span=span)
+    return ParseResult(labels, ParseStatus.OK, method, span=span)
+
+
+def _joint_result(readings: Sequence[_Reading], method: ParseMethod, ctx: _Context) -> ParseResult:
+    """The labels of readings from several places; a span only when they are one place."""
+    if any(reading.disagrees for reading in readings):
+        return ParseResult((), ParseStatus.FAILED, None, disagreement=True)
+    labels, inverted = _union(readings)
+    spans = {reading.span for reading in readings if reading.names_some} or {
+        reading.span for reading in readings
+    }
+    span = spans.pop() if len(spans) == 1 else None
+    return _result(_Reading(labels, span, inverted), method, ctx, empty=ParseMethod.NONE_WORD)
+
+
+def _resolve(statuses: Sequence[_Status], ctx: _Context) -> _Reading | bool:
+    """The leg's answer from candidates' statuses: the last status of each candidate
+    stands; the answer is those whose status is the leg's. True: the statuses only
+    answer the other question; False: nothing to read (a pair without both scores,
+    statuses of both signs without a polarity)."""
+    ordered = sorted(statuses, key=lambda status: status.at)
+    if ctx.pair:
+        scores = {s.label: (s.score, s.span) for s in ordered if s.score is not None and s.label}
+        if len(scores) != 2 or len(ctx.labels) != 2:
+            return False
+        (a, (a_score, a_span)), (b, (b_score, b_span)) = (
+            (label, scores[label]) for label in ctx.labels
+        )
+        if a_score == b_score:
+            return _Reading(frozenset(), None)  # a tie
+        winner, loser = (
+            ((a, a_span), (b, b_span)) if a_score > b_score else ((b, b_span), (a, a_span))
+        )
+        label, span = winner if ctx.leg >= 0 else loser
+        return _Reading(frozenset({label}), span)
+    last: dict[str, _Status] = {}
+    rest: _Status | None = None
+    for status in ordered:
+        if status.score is not None:
+            continue
+        if status.label is None:
+            rest = status
+        else:
+            last[status.label] = status
+    leg = ctx.leg
+    if not leg:
+        signs = {status.sign for status in last.values()} | ({rest.sign} if rest else set())
+        if len(signs) != 1:
+            return False
+        leg = signs.pop()
+    chosen = [status for status in last.values() if status.sign == leg]
+    if rest is not None and rest.sign == leg:
+        # every candidate but those stated otherwise, kept as the labels left out
+        excluded = frozenset(label for label, status in last.items() if status.sign != leg)
+        spans = {rest.span, *(status.span for status in chosen)}
+        return _Reading(excluded, spans.pop() if len(spans) == 1 else None, inverted=True)
+    if chosen:
+        spans = {status.span for status in chosen}
+        return _Reading(
+            frozenset(status.label for status in chosen if status.label),
+            spans.pop() if len(spans) == 1 else None,
+        )
+    if (rest is not None or len(last) == len(ctx.labels)) and all(
+        status.structured for status in last.values()
+    ):
+        return _Reading(frozenset(), None)  # every candidate has the other status: none
+    return True

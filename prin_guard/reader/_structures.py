@@ -1,0 +1,501 @@
+"""Structures: JSON objects, list lines and table rows, read as answers or as
+per-candidate statuses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import Any
+
+from prin_guard.reader._answers import _labels_only, _read_answer
+from prin_guard.reader._evidence import (
+    _admitted,
+    _Context,
+    _Found,
+    _Reading,
+    _signed,
+    _Status,
+    _union,
+)
+from prin_guard.reader._names import _named, _nth_label
+from prin_guard.reader._resolve import _resolve
+from prin_guard.reader._text import _ALNUM, _SENTENCE_END, _line_end, _Pattern, _strip_bounds
+from prin_guard.reader._vocab import _MARK_CLASS, _STATUS_MARKS, _name_sign, _status_sign
+
+MAX_JSON_TRIES = 16
+
+
+"""JSON objects tried per reply, from its end: bounds the cost of replies full of braces."""
+
+
+_OBJECT_START = _Pattern(r"\{(?=\s*[\"}])")
+
+
+_JSON_SPACE = _Pattern(r"[ \t\n\r]*")
+
+
+_FENCE_BEFORE = _Pattern(r"\s*(?:`{3,}[A-Za-z]*\s*)?")
+
+
+_FENCE_AFTER = _Pattern(r"\s*(?:`{3,}\s*)?")
+
+
+_DECODER = json.JSONDecoder()
+
+
+_JSON_LIST_STRIP = " \t\r\n[]\"'"
+
+
+# A JSON key that names a candidate: "A", "b", "2", "Response A", "score_a"
+_KEY_NAME = _Pattern(
+    r"\s*(?:(?:score|rating|points|response|output|assistant|model|candidate|criterion|claim"
+    r"|option|item|requirement)[\s_-]*)?(?:\(\s*)?(?P<t>[A-Za-z][A-Za-z0-9]{0,3}|\d{1,3})"
+    r"(?:\s*\))?(?:[\s_-]*(?:score|rating|points))?\s*",
+    re.IGNORECASE,
+)
+
+
+# The fields of a record that name its candidate and give its status.
+_RECORD_NAMES = frozenset(
+    {
+        "criterion", "claim", "id", "label", "name", "key", "item", "option", "response",
+        "candidate", "requirement", "statement", "letter", "output",
+    }
+)  # fmt: skip
+
+
+_STATUS_KEYS = frozenset(
+    {
+        "status", "verdict", "result", "value", "answer", "decision", "judgment",
+        "judgement", "score", "rating", "label", "outcome", "assessment",
+    }
+)  # fmt: skip
+
+
+def _json_value(text: str, value: Any, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A JSON value at ``text[lo:hi]`` as an answer: a string or a list of strings."""
+    if isinstance(value, str):
+        if "\\" not in text[lo:hi]:
+            said = _read_answer(text, lo + 1, hi - 1, ctx)
+            return said[1] if said is not None else None
+        said = _read_answer(value, 0, len(value), ctx)  # escapes: offsets are the value's
+        if said is None:
+            return None
+        return _Reading(said[1].labels, (lo + 1, hi - 1), said[1].inverted, said[1].disagrees)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return None
+    readings: list[_Reading] = []
+    for item in value:
+        said = _read_answer(item, 0, len(item), ctx)
+        if said is None:
+            return None
+        readings.append(said[1])
+    span = _strip_bounds(text, lo, hi, _JSON_LIST_STRIP)
+    labels, inverted = _union(readings)
+    disagrees = any(reading.disagrees for reading in readings)
+    return _Reading(labels, span if span[0] < span[1] else (lo, hi), inverted, disagrees)
+
+
+def _skip_space(text: str, pos: int) -> int:
+    space = _JSON_SPACE.match(text, pos)
+    return space.end() if space is not None else pos
+
+
+def _members(text: str, start: int) -> tuple[list[tuple[str, Any, int, int]], int] | None:
+    """The top-level members of the JSON object at ``text[start]`` (key, value and
+    the value's offsets) and where the object ends; None when it is not one."""
+    members: list[tuple[str, Any, int, int]] = []
+    pos = _skip_space(text, start + 1)
+    if text.startswith("}", pos):
+        return members, pos + 1
+    try:
+        while True:
+            key, pos = _DECODER.raw_decode(text, pos)
+            pos = _skip_space(text, pos)
+            if not isinstance(key, str) or not text.startswith(":", pos):
+                return None
+            value_start = _skip_space(text, pos + 1)
+            value, pos = _DECODER.raw_decode(text, value_start)
+            members.append((key, value, value_start, pos))
+            pos = _skip_space(text, pos)
+            if text.startswith("}", pos):
+                return members, pos + 1
+            if not text.startswith(",", pos):
+                return None
+            pos = _skip_space(text, pos + 1)
+    except (ValueError, RecursionError):  # not JSON; nested too deep to decode
+        return None
+
+
+def _read_json(text: str, ctx: _Context) -> _Found:
+    """The last JSON object of the reply that holds an answer, whatever its key.
+
+    Keys in the leg's own words ("incorrect") rank first, then answer keys
+    ("answer", "labels", "choice") and, without a polarity, keys in either word,
+    then any other key whose value reads as labels, but only in an object that is
+    the whole reply (perhaps fenced): an object quoted in prose, ``{"grade": "A"}``,
+    is not an answer for its key alone. Keys that name candidates (``{"A": true}``,
+    ``{"Response B": 6}``) and lists of records (``{"criteria": [{"id": "A", "met":
+    true}]}``) give per-candidate statuses, read as answer keys. An object whose best
+    keys disagree is not read.
+    """
+    out = _Found()
+    starts = [match.start() for match in _OBJECT_START.finditer(text)]
+    for start in reversed(starts[-MAX_JSON_TRIES:]):
+        decoded = _members(text, start)
+        if decoded is None or not decoded[0]:
+            continue
+        members, end = decoded
+        alone = bool(_FENCE_BEFORE.fullmatch(text, 0, start) and _FENCE_AFTER.fullmatch(text, end))
+        places: list[tuple[int, int, _Reading]] = []
+        statuses: list[_Status] = []
+        for key, value, lo, hi in members:
+            named = _name_sign(key, ctx)
+            if len(ctx.labels) == 1 and isinstance(value, bool) and named and named[0]:
+                # one criterion: {"met": true}
+                sign = named[0] * (1 if value else -1)
+                statuses.append(_Status(ctx.labels[0], sign, (lo, hi), lo, True))
+                continue
+            if named is not None and not named[1]:
+                label = _key_candidate(key, ctx)
+                status = _value_status(value, ctx) if label is not None else None
+                if label is not None and status is not None:
+                    sign, score = status
+                    span = (lo + 1, hi - 1) if isinstance(value, str) else (lo, hi)
+                    statuses.append(_Status(label, sign, span, lo, True, score))
+                    continue
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                statuses.extend(_records(value, lo, ctx))
+                continue
+            reading = _json_value(text, value, lo, hi, ctx) if named is not None else None
+            if named is not None and reading is not None and (named[1] or alone):
+                places.append((_signed(named[0], reading, ctx), 2 if named[1] else 1, reading))
+        if statuses:
+            resolved = _resolve(statuses, ctx)
+            if isinstance(resolved, _Reading):
+                places.append((0, 2, resolved))
+            else:
+                out.opposite = out.opposite or resolved
+        keep = _admitted((sign for sign, _, _ in places), ctx.leg)
+        out.opposite = out.opposite or any(sign == -ctx.leg != 0 for sign, _, _ in places)
+        ranked = [
+            (3 if sign and sign == ctx.leg else rank, reading)
+            for sign, rank, reading in places
+            if sign in keep
+        ]
+        if not ranked:
+            continue
+        best = max(rank for rank, _ in ranked)
+        readings = [reading for rank, reading in ranked if rank == best]
+        if len({reading.value for reading in readings}) == 1:
+            out.said = [(0, readings[-1])]
+            return out
+    return out
+
+
+def _key_candidate(key: str, ctx: _Context) -> str | None:
+    """The candidate a JSON key names: a label, a position ("2", "b"), a name ("Response
+    A", "score_a") or a candidate's text."""
+    match = _KEY_NAME.fullmatch(key)
+    if match is not None:
+        return _named(match.group("t"), ctx, marked=True)
+    found = ctx.texts.exact(key)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _value_status(value: Any, ctx: _Context, header: int = 0) -> tuple[int, float | None] | None:
+    """A JSON value as a candidate's status: its sign (and, for a pair, a score).
+    ``true``/``false`` (and 1/0) answer ``header``'s question, else the leg's."""
+    if isinstance(value, bool):
+        return (header or ctx.leg or 1) * (1 if value else -1), None
+    if isinstance(value, int | float):
+        if ctx.pair:
+            return 0, float(value)
+        if value in (0, 1):
+            return (header or ctx.leg or 1) * (1 if value else -1), None
+        return None
+    if isinstance(value, str):
+        sign = _status_sign(value, 0, len(value), ctx, header)
+        return (sign, None) if sign else None
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if not isinstance(key, str):
+                continue
+            named = _name_sign(key, ctx)
+            if key.lower() in _STATUS_KEYS or (named is not None and named[0]):
+                return _value_status(inner, ctx, named[0] if named else 0)
+    return None
+
+
+def _records(records: list[dict[str, Any]], at: int, ctx: _Context) -> list[_Status]:
+    """Statuses from records that name a candidate and give its status:
+    ``[{"criterion": "A", "met": true}, {"claim": "2", "supported": false}]``."""
+    out: list[_Status] = []
+    for record in records:
+        label: str | None = None
+        status: tuple[int, float | None] | None = None
+        for key, value in record.items():
+            if not isinstance(key, str):
+                continue
+            if key.lower() in _RECORD_NAMES and isinstance(value, str | int) and label is None:
+                label = _key_candidate(str(value), ctx)
+                if label is not None:
+                    continue
+            if status is None:
+                named = _name_sign(key, ctx)
+                if key.lower() in _STATUS_KEYS or (named is not None and named[0]):
+                    status = _value_status(value, ctx, named[0] if named else 0)
+        if label is None or status is None:
+            return []  # not a list of statuses
+        out.append(_Status(label, status[0], None, at, True, status[1]))
+    return out
+
+
+_STATUS_COLUMNS = frozenset(
+    {
+        "status", "verdict", "result", "outcome", "assessment", "judgment", "judgement",
+        "answer", "decision", "evaluation", "met", "pass", "fail", "supported", "satisfied",
+        "score", "rating", "check",
+    }
+)  # fmt: skip
+
+
+# A list line's lead: a bullet or number, a checkbox, a check mark.
+_ITEM = _Pattern(
+    r"[^\S\n]*(?:(?:[-*•+]|(?P<num>\d{1,3})[.)])[^\S\n]*)?"
+    rf"(?:\[(?P<box>[ xX✓✔✗✘]?)\][^\S\n]*)?(?P<mark>[{_MARK_CLASS}]\ufe0f?[^\S\n]*)?"
+)
+
+
+# A label leading a line: "A:", "**B**", "C)", "(D)", "E -"
+_LEAD_LABEL = _Pattern(
+    r"(?:[*_`]+[^\S\n]*)?[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?P<c>[)\]:.]|[*_`]+)?"
+    r"(?=[^\S\n]|$|[:*_)\]])[)\]*_`]*"
+)
+
+
+# A status right after the candidate ("A: met (...)"), or ending the line ("... — not met")
+_STATUS_HEAD = _Pattern(
+    r"[^\S\n:=|>→*_`–—-]*[:=|>→*_`–—-]*[^\S\n*_`]*"
+    rf"(?:(?P<m>[{_MARK_CLASS}])|(?P<s>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+)?)"
+    r"(?=[^\S\n]*(?:$|[.,;:!()\[\]|*_—–]|-\s|\s(?:because|since|as|—)\b)))"
+)
+
+
+# The first separator of a list line, after which its status may stand ("**A. Uses a
+# formal tone**: ✅ ...", "1. Cites a source – Met.")
+_FIRST_SEP = _Pattern(r"[:=|→]|[^\S\n][–—-][^\S\n]|[–—]")
+
+
+_STATUS_TAIL = _Pattern(
+    rf"(?:[:=|(—–,]|\s-)[^\S\n]*[*_`]*(?P<s>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+)?|[{_MARK_CLASS}])"
+    r"[*_`)\s.!]*$"
+)
+
+
+_TRAILING_MARK = _Pattern(rf"[^\S\n]*(?P<s>[{_MARK_CLASS}])\ufe0f?[^\S\n.]*$")
+
+
+_TABLE_RULE = _Pattern(r"[\s|:-]*-{2,}[\s|:-]*")
+
+
+_SCORE = _Pattern(
+    r"[^\S\n]*[:=\-–—]?[^\S\n]*(?:score[^\S\n]*:?[^\S\n]*)?[*_`]*(?P<n>\d{1,3}(?:\.\d+)?)"
+    r"(?:[^\S\n]*/[^\S\n]*\d{1,3})?[*_`]*[^\S\n.]*$",
+    re.IGNORECASE,
+)
+
+
+def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
+    """The statuses of list lines and table rows (a pair's scores)."""
+    out: list[_Status] = []
+    table: list[tuple[int, int]] = []
+    pos, size = 0, len(text)
+    while pos <= size:
+        end = _line_end(text, pos)
+        lo, hi = _strip_bounds(text, pos, end)
+        if text.startswith("|", lo):
+            table.append((lo, hi))
+        else:
+            if table:
+                out.extend(_table_statuses(text, table, ctx))
+                table = []
+            if lo < hi:
+                out.extend(_line_statuses(text, lo, hi, ctx))
+        pos = end + 1
+    if table:
+        out.extend(_table_statuses(text, table, ctx))
+    return out
+
+
+def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Status]:
+    """The statuses of a line, or of each of its sentences ("A: met. B: not met."), or
+    of a line that names its candidate first and ends on a sentence that is a status
+    ("**Criterion A (Uses a formal tone):** It opens with 'Dear Sir'. Met.")."""
+    item = _ITEM.match(text, lo, hi)
+    after = item.end() if item is not None else lo  # "1." is no sentence
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, after, hi) if m.end() < hi]
+    if not ends:
+        whole = _line_status(text, lo, hi, ctx)
+        if whole is not None:
+            yield whole
+        return
+    found = False
+    start = lo
+    for end in [*ends, hi]:
+        a, b = _strip_bounds(text, start, end)
+        if a < b and (status := _line_status(text, a, b, ctx)) is not None:
+            found = True
+            yield status
+        start = end
+    if found or ctx.pair:
+        return
+    a, b = _strip_bounds(text, ends[-1], hi)
+    sign = _status_sign(text, a, b, ctx) if a < b else 0
+    if sign:
+        label, span = _line_candidate(text, lo, ends[0], item, ctx)
+        if label is not None:
+            yield _Status(label, sign, span, lo, True)
+
+
+def _line_status(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
+    """One list line's candidate and status: "A: met", "- [x] B", "1. ✓ Uses a formal
+    tone", "B — not met", "**A. Uses a formal tone**: ✅ ...", "Output (a): 8/10" (a
+    pair's score)."""
+    item = _ITEM.match(text, lo, hi)
+    pos = item.end() if item is not None else lo
+    lead = _lead_label(text, pos, hi, ctx)
+    if ctx.pair:
+        score = _SCORE.fullmatch(text, lead[2], hi) if lead is not None else None
+        if lead is None or score is None:
+            return None
+        return _Status(lead[0], 0, lead[1], lo, True, float(score.group("n")))
+    sign, status_at = _line_sign(text, lead[2] if lead else pos, hi, item, ctx)
+    if not sign:
+        return None
+    label, span = lead[:2] if lead else _line_candidate(text, lo, status_at, item, ctx)
+    return _Status(label, sign, span, lo, True) if label is not None else None
+
+
+def _lead_label(
+    text: str, pos: int, hi: int, ctx: _Context
+) -> tuple[str, tuple[int, int], int] | None:
+    """A label leading a list line ("A:", "**B**", "C)", "(d)"), where it is, and where
+    what follows it starts."""
+    lead = _LEAD_LABEL.match(text, pos, hi)
+    if lead is None:
+        return None
+    token = lead.group("l")
+    found = ctx.keys.get(token.upper())
+    if found is None or not (token.isupper() or (len(token) == 1 and lead.group("c"))):
+        return None
+    return found, lead.span("l"), lead.end()
+
+
+def _line_candidate(
+    text: str, lo: int, hi: int, item: re.Match[str] | None, ctx: _Context
+) -> tuple[str | None, tuple[int, int] | None]:
+    """The candidate a list line names before ``hi`` (where its status stands): a
+    leading label, else a candidate's text, else its number ("2." the second)."""
+    pos = item.end() if item is not None else lo
+    lead = _lead_label(text, pos, hi, ctx)
+    if lead is not None:
+        return lead[0], lead[1]
+    named = ctx.texts.inside(text[pos:hi]) if pos < hi else set()
+    if len(named) == 1:
+        return next(iter(named)), None
+    if item is not None and item.group("num"):
+        return _nth_label(int(item.group("num")), ctx), None
+    return None, None
+
+
+def _line_sign(
+    text: str, pos: int, hi: int, item: re.Match[str] | None, ctx: _Context
+) -> tuple[int, int]:
+    """A list line's status after its lead (from ``pos``), and where the candidate's
+    name must end: a check box or a check mark before it (the name runs to ``hi``), a
+    status right after the candidate or after the line's first separator, or ending the
+    line."""
+    box = item.group("box") if item is not None else None
+    mark = item.group("mark") if item is not None else None
+    if box is not None:
+        return (ctx.leg or 1) * (1 if box.strip() else -1), hi
+    if mark:
+        return _STATUS_MARKS.get(mark.strip().rstrip("\ufe0f"), 0), hi
+    heads = [pos]
+    if (sep := _FIRST_SEP.search(text, pos, hi)) is not None and sep.start() > pos:
+        heads.append(sep.start())
+    for at in heads:
+        head = _STATUS_HEAD.match(text, at, hi)
+        if head is not None:
+            group = "m" if head.group("m") else "s"
+            sign = _status_sign(text, *head.span(group), ctx)
+            if sign:
+                return sign, at
+    for pattern in (_STATUS_TAIL, _TRAILING_MARK):
+        tail = pattern.search(text, pos, hi)
+        if tail is not None and (sign := _status_sign(text, *tail.span("s"), ctx)):
+            return sign, tail.start()
+    return 0, hi
+
+
+def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> list[_Status]:
+    """Rows of a table with a candidate and a status column: ``| A | Yes |`` under
+    ``| Criterion | Met? |``. A yes/no answers the status column's header when it has a
+    polarity ("Met?", "Fails"), else the leg's question."""
+    cells = [_cells(text, lo, hi) for lo, hi in rows]
+    column: int | None = None
+    header = 0
+    first = 0
+    if len(rows) >= 2 and _TABLE_RULE.fullmatch(text, *rows[1]):
+        first = 2
+        for k, (a, b) in enumerate(cells[0]):
+            sign = _status_sign(text, a, b, ctx)
+            words = {word.lower() for word in _ALNUM.compiled.findall(text, a, b)}
+            if k and (sign or words & _STATUS_COLUMNS):
+                column, header = k, sign
+                break
+    out: list[_Status] = []
+    for (lo, _), row in zip(rows[first:], cells[first:], strict=True):
+        if len(row) < 2 or _TABLE_RULE.fullmatch(text, row[0][0], row[-1][1]):
+            continue
+        k = column if column is not None and column < len(row) else len(row) - 1
+        sign = _status_sign(text, *row[k], ctx, header)
+        if not sign:
+            continue
+        for j, (a, b) in enumerate(row):
+            if j == k:
+                continue
+            named = _cell_candidate(text, a, b, ctx)
+            if named is not None:
+                out.append(_Status(named[0], sign, named[1], lo, True))
+                break
+    return out
+
+
+def _cells(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The cells of a table row ``| a | b |``, as stripped offsets."""
+    bars = [i for i in range(lo, hi) if text[i] == "|"]
+    if bars and bars[-1] != hi - 1:
+        bars.append(hi)
+    return [_strip_bounds(text, a + 1, b, " \t*_`") for a, b in pairwise(bars)]
+
+
+def _cell_candidate(
+    text: str, lo: int, hi: int, ctx: _Context
+) -> tuple[str, tuple[int, int] | None] | None:
+    """The candidate a table cell names: its label (perhaps with its text, "A. Uses a
+    formal tone"), or its text."""
+    if lo >= hi:
+        return None
+    only = _labels_only(text, lo, hi, ctx.keys)
+    if only is not None and len(only.labels) == 1:
+        return next(iter(only.labels)), only.span
+    lead = _LEAD_LABEL.match(text, lo, hi)
+    if lead is not None and lead.group("c") and (label := ctx.keys.get(lead.group("l").upper())):
+        return label, lead.span("l")
+    named = ctx.texts.exact(text[lo:hi]) or ctx.texts.inside(text[lo:hi])
+    return (next(iter(named)), None) if len(named) == 1 else None

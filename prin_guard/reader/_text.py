@@ -1,0 +1,325 @@
+"""Text primitives of the reader: lazily compiled patterns, label-shaped tokens, offsets,
+normalised candidate texts. No knowledge of tasks or polarity.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import repeat
+
+MAX_TEXT_TOKENS = 32
+
+
+"""Candidate texts longer than this many tokens are only matched as a whole span."""
+
+
+_END = sys.maxsize
+
+
+class _Pattern:
+    """A regular expression compiled on first use, so that importing the parser
+    compiles nothing; afterwards each use is one call more than the compiled pattern's."""
+
+    __slots__ = ("_compiled", "_flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern, self._flags)
+        return compiled
+
+    def search(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
+        return self.compiled.search(string, pos, endpos)
+
+    def match(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
+        return self.compiled.match(string, pos, endpos)
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
+        return self.compiled.fullmatch(string, pos, endpos)
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = _END) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(string, pos, endpos)
+
+    def sub(self, repl: str, string: str) -> str:
+        return self.compiled.sub(repl, string)
+
+
+# Any label-shaped token (labels are ``[A-Z][A-Z0-9]{0,3}``, replies may use lower
+# case); whether it is one of the item's labels is a dict lookup afterwards.
+_LABEL = r"[A-Za-z][A-Za-z0-9]{0,3}"
+
+
+_NOUN = (
+    r"(?:options?|answers?|choices?|candidates?|ones?|letters?|labels?|responses?|outputs?"
+    r"|assistants?|models?|completions?|criteria|criterion|claims?|requirements?|items?"
+    r"|statements?)"
+)
+
+
+_FILLER = (
+    r"(?:a|an|the|both|all|also|only|each|definitely|clearly|indeed|likely|probably|obviously"
+    r"|actually|certainly|therefore|thus|then|so|still|considered|deemed|slightly|much|far"
+    r"|significantly|marginally|somewhat|overall|generally|substantially|considerably|bit"
+    r"|little|lot|way|fully|largely|mostly|entirely|completely)"
+)
+
+
+# "... are (not) (both/the only) incorrect": the polarity a stretch ends on.
+_VERB_ADJ_SOURCE = (
+    r"\s+(?:(?:is|are|was|were)(?P<nt>n[’']t)?|would\s+be|seems?\s+to\s+be|appears?\s+to\s+be"
+    r"|performs?|does|did|fares?)"
+    rf"\s+(?P<neg>not\s+)?(?:{_FILLER}\s+){{0,3}}(?P<neg2>not\s+)?(?P<adj>[A-Za-z]+)(?![\w-])"
+)
+
+
+_VERB_ADJ = _Pattern(_VERB_ADJ_SOURCE, re.IGNORECASE)
+
+
+# A run of labels: "B and D", "(A), (C)", "options A, C". Possessive: a run is
+# scanned once wherever it is matched from, which keeps searches linear.
+_TOK = rf"[(\[]?{_LABEL}(?![A-Za-z0-9])[)\]]?"
+
+
+_SEP = r"(?:\s*[,&/]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
+
+
+_RUN = (
+    r"(?:(?:the\s+)?(?:options?|choices?|candidates?|answers?|letters?|labels?)\s+)?"
+    rf"(?P<run>{_TOK}(?:{_SEP}{_TOK})*+)"
+)
+
+
+_ALNUM = _Pattern(r"[A-Za-z0-9]+")
+
+
+_SEP_WORDS = frozenset({"and", "or"})
+
+
+_WORD_RUN = _Pattern(r"\w+")
+
+
+# Where a sentence ends inside a line; and a sentence or a clause after a colon.
+_SENTENCE_END = _Pattern(r"[.!?]+(?=\s|$)")
+
+
+# Where a sentence ends (a new one starts after it): a full stop and a space, a line end.
+_BREAK = _Pattern(r"[.!?]+(?=\s)|\n")
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
+def _next_line(text: str, end: int) -> tuple[int, int] | None:
+    """The first line with text after the line ending at ``end``, as offsets."""
+    pos = end + 1
+    while pos <= len(text) and not text[pos : _line_end(text, pos)].strip():
+        pos = _line_end(text, pos) + 1
+    return (pos, _line_end(text, pos)) if pos <= len(text) else None
+
+
+# forms that are unambiguous anywhere: "(C)", "[C]", "c)", "option C"
+_MARKED = _Pattern(
+    rf"(?:\(\s*(?P<p>{_LABEL})\s*\)"
+    rf"|\[\s*(?P<b>{_LABEL})\s*\]"
+    rf"|(?<![A-Za-z0-9(])(?P<r>{_LABEL})\s*\)"
+    rf"|\b(?:option|choice|candidate)s?\s*(?:[:#]\s*)?(?P<o>{_LABEL})(?![A-Za-z0-9]))",
+    re.IGNORECASE,
+)
+
+
+# A labels-only span, read piece by piece: ASCII alphanumeric runs, single other chars.
+_LIST_PIECE = _Pattern(r"[A-Za-z0-9]+|.", re.DOTALL)
+
+
+# Tokens of normalised text: word runs and single other characters.
+_TEXT_PIECE = _Pattern(r"\w+|\S")
+
+
+_WORD_OR_DOT = _Pattern(r"[\w.]")
+
+
+_WORD = _Pattern(r"\w")
+
+
+_DOT_DIGIT = _Pattern(r"\.\d")
+
+
+_PRE = frozenset("\"'*`([")
+
+
+_POST = frozenset(")]\"'.*`")
+
+
+_SEP_CHARS = frozenset(",;/&")
+
+
+def _keys_of(labels: Sequence[str]) -> dict[str, str]:
+    """Each label under its upper-case form, the form replies are looked up in.
+
+    This and :func:`_ordered` are a parse's only work per label; they run in C (join,
+    zip, filter) so that 20,000 labels cost about a millisecond.
+    """
+    if "".join(labels).isupper():  # labels of an Item always are
+        return dict(zip(labels, labels, strict=True))
+    return dict(zip(map(str.upper, labels), labels, strict=True))
+
+
+def _ordered(found: Iterable[str], labels: Sequence[str]) -> tuple[str, ...]:
+    """``found`` in the candidates' order."""
+    return tuple(filter(frozenset(found).__contains__, labels))
+
+
+def _strip_bounds(text: str, lo: int, hi: int, chars: str = " \t\r\n") -> tuple[int, int]:
+    """``text[lo:hi]`` without ``chars`` at either end, as offsets."""
+    while lo < hi and text[lo] in chars:
+        lo += 1
+    while hi > lo and text[hi - 1] in chars:
+        hi -= 1
+    return lo, hi
+
+
+# Whitespace runs other than a lone space (most texts have only those: leave them).
+_SPACES = _Pattern(r"[^\S ]\s*| \s+")
+
+
+_NORM_STRIP = " \"'`*."
+
+
+_JOIN = "\x00"  # not whitespace, not changed by casefold
+
+
+def _norm(text: str) -> str:
+    """Whitespace runs as one space, case folded, outer quotes, stars and dots off."""
+    return _SPACES.sub(" ", text).casefold().strip(_NORM_STRIP)
+
+
+def _norms(texts: Sequence[str]) -> list[str]:
+    """``[_norm(t) for t in texts]``, done on all texts at once.
+
+    The same steps on one joined string run in C rather than once per text in
+    Python (20,000 texts: a few milliseconds instead of tens); casefold maps each
+    character on its own, so joining does not change the result.
+    """
+    joined = _JOIN.join(texts)
+    if joined.count(_JOIN) != max(len(texts) - 1, 0):
+        return [_norm(text) for text in texts]  # a text holds the separator itself
+    parts = _SPACES.sub(" ", joined).casefold().split(_JOIN)
+    return list(map(str.strip, parts, repeat(_NORM_STRIP, len(parts))))
+
+
+class _Texts:
+    """The candidates' texts, indexed by normalised text, for one parse.
+
+    The index is built on first use: most replies are read from their labels alone
+    and never pay for it. Two texts may share a normal form ("Bb" and "bb"); the
+    first one wins, as a reply cannot tell them apart.
+    """
+
+    def __init__(self, labels: Sequence[str], texts: Sequence[str]) -> None:
+        if len(labels) != len(texts):
+            raise ValueError(f"{len(labels)} labels but {len(texts)} texts")
+        self._labels = labels
+        self._texts = texts
+        self._by_text: dict[str, str] | None = None
+        self._norm_of: dict[str, str] | None = None
+        self._phrases: dict[tuple[str, ...], str] | None = None
+        self._firsts: dict[str, list[int]] = {}
+        self._longest = 0
+
+    @property
+    def by_text(self) -> dict[str, str]:
+        if self._by_text is None:
+            # reversed, so that the first of two equal normal forms is the one kept
+            norms = _norms(self._texts)
+            self._norm_of = dict(zip(self._labels, norms, strict=True))
+            by_text = dict(zip(reversed(norms), reversed(self._labels), strict=True))
+            by_text.pop("", None)  # a text of quotes and dots only names nothing
+            self._by_text = by_text
+            self._longest = max(map(len, by_text), default=0)
+        return self._by_text
+
+    def norm_of(self, label: str) -> str | None:
+        """A candidate's normalised text."""
+        if self._norm_of is None:
+            _ = self.by_text
+        assert self._norm_of is not None
+        return self._norm_of.get(label)
+
+    def exact(self, span: str) -> set[str]:
+        found = self.by_text.get(_norm(span))
+        return {found} if found is not None else set()
+
+    def inside(self, span: str) -> set[str]:
+        """Candidates whose text occurs in ``span`` as whole words.
+
+        An occurrence must not touch a word character or a dot on its left, nor a
+        word character or a decimal part (".5") on its right: "9" is not in "19"
+        or in "9.5". It therefore starts and ends on token boundaries, so only
+        windows of whole tokens are looked up: at most ``MAX_TEXT_TOKENS`` of them,
+        and no longer than the longest text, from each token.
+        """
+        by_text = self.by_text
+        norm_span = _norm(span)
+        pieces = [m.span() for m in _TEXT_PIECE.finditer(norm_span)]
+        found: dict[str, str] = {}
+        for s, (start, _) in enumerate(pieces):
+            if start and _WORD_OR_DOT.match(norm_span, start - 1):
+                continue
+            for _, end in pieces[s : s + MAX_TEXT_TOKENS]:
+                if end - start > self._longest:
+                    break
+                label = by_text.get(norm_span[start:end])
+                if label is None:
+                    continue
+                if _WORD.match(norm_span, end) or _DOT_DIGIT.match(norm_span, end):
+                    continue
+                found[norm_span[start:end]] = label
+        if len(found) > 1:
+            # A text that is a run of tokens of another found text ("10" in "10 cm")
+            # is dropped in favour of the longer one. Found texts have at most
+            # MAX_TEXT_TOKENS tokens, which bounds the windows looked at.
+            shorter: set[str] = set()
+            for norm in found:
+                spans = [m.span() for m in _TEXT_PIECE.finditer(norm)]
+                for i, (left, _) in enumerate(spans):
+                    for _, right in spans[i:]:
+                        window = norm[left:right]
+                        if window != norm and window in found:
+                            shorter.add(window)
+            found = {norm: label for norm, label in found.items() if norm not in shorter}
+        return set(found.values())
+
+    def covered(
+        self, words: Sequence[str], lo: int, hi: int, plain: Callable[[str], bool]
+    ) -> list[bool]:
+        """Which of ``words[lo:hi]`` (lower-case words of a reply) lie inside a
+        candidate's text of at most ``MAX_TEXT_TOKENS`` words that is ``plain``."""
+        if self._phrases is None:
+            phrases: dict[tuple[str, ...], str] = {}
+            for label, text in zip(self._labels, self._texts, strict=True):
+                key = tuple(m.group().casefold() for m in _WORD_RUN.finditer(text))
+                if 0 < len(key) <= MAX_TEXT_TOKENS and plain(text):
+                    phrases.setdefault(key, label)
+            self._phrases = phrases
+            firsts: dict[str, set[int]] = {}
+            for key in phrases:
+                firsts.setdefault(key[0], set()).add(len(key))
+            self._firsts = {word: sorted(sizes) for word, sizes in firsts.items()}
+        out = [False] * (hi - lo)
+        for start in range(lo, hi):
+            for size in self._firsts.get(words[start], ()):
+                if start + size > hi:
+                    break
+                if tuple(words[start : start + size]) in self._phrases:
+                    out[start - lo : start - lo + size] = [True] * size
+        return out

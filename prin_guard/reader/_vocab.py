@@ -1,0 +1,238 @@
+"""The words a reply is read in: each task's polarity words, the nouns it names candidates
+by, the status words and marks of per-candidate answers, and their signs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prin_guard.reader._text import _Pattern
+
+if TYPE_CHECKING:
+    from prin_guard.reader._evidence import _Context
+
+
+# The polarity words known whatever the template, per task: the bundled templates'
+# (``_prompts.TEMPLATES``, which this layer cannot import: a test checks that every one
+# is here) and common synonyms. A template of one's own adds its pair (``words``).
+_TASK_WORDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "choice": (
+        frozenset({"correct", "right", "appropriate", "accurate", "valid", "true"}),
+        frozenset({"incorrect", "wrong", "inappropriate", "inaccurate", "invalid", "false"}),
+    ),
+    "pairwise": (
+        frozenset({"better", "best", "superior", "preferable", "preferred", "winner"}),
+        frozenset({"worse", "worst", "inferior", "loser"}),
+    ),
+    "checklist": (
+        frozenset(
+            {
+                "met", "meets", "meet", "satisfied", "satisfies", "satisfy", "fulfilled",
+                "fulfils", "fulfills", "fulfil", "fulfill", "supported", "supports",
+                "support", "passed", "passes", "pass", "addressed", "followed", "achieved",
+                "correct", "accurate", "valid", "true",
+            }
+        ),
+        frozenset(
+            {
+                "unmet", "fails", "failed", "fail", "unsatisfied", "unfulfilled",
+                "unsupported", "unaddressed", "violated", "missing", "contradicted",
+                "refuted", "incorrect", "inaccurate", "invalid", "false", "fails to meet",
+                "fail to meet", "does not meet", "do not support", "does not support",
+            }
+        ),
+    ),
+}  # fmt: skip
+
+
+# What a reply may call the candidates, per task (``_prompts.NOUNS`` and more, and
+# the caller may pass more). Singular; plurals are read too. Choice's own nouns
+# ("option C") are read natively, positions ("option 3") through them.
+_TASK_NOUNS: dict[str, frozenset[str]] = {
+    "choice": frozenset({"option", "choice", "candidate", "answer"}),
+    "pairwise": frozenset(
+        {"response", "output", "assistant", "answer", "model", "candidate", "completion"}
+    ),
+    "checklist": frozenset(
+        {"criterion", "criteria", "requirement", "item", "claim", "statement", "rubric"}
+    ),
+}
+
+
+# Nouns that ``_RUN`` already reads before a label ("option C"): not written over.
+_NATIVE_NOUNS = frozenset({"option", "choice", "candidate", "answer", "letter", "label"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Vocab:
+    """The polarity words a parse knows: the task's, the bundled templates' and the
+    caller's; ``phrases``: the caller's words of several words ("fails to meet")."""
+
+    positive: frozenset[str]
+    negative: frozenset[str]
+    phrases: tuple[tuple[tuple[str, ...], int], ...] = ()
+
+    @classmethod
+    def of(cls, words: tuple[str, str] | None, task: str = "choice") -> _Vocab:
+        positive, negative = _TASK_WORDS[task]
+        if words is None:
+            return cls(positive, negative)
+        mine = [" ".join(word.lower().split()) for word in words]
+        phrases = tuple(
+            (tuple(word.split()), sign)
+            for word, sign in zip(mine, (1, -1), strict=True)
+            if " " in word
+        )
+        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases)
+
+    def sign(self, word: str, *, negated: bool = False) -> int:
+        word = word.lower()
+        sign = 1 if word in self.positive else -1 if word in self.negative else 0
+        return -sign if negated else sign
+
+    def verb_sign(self, match: re.Match[str]) -> int:
+        """The sign of a ``_VERB_ADJ`` match: "are incorrect" -1, "is not correct" -1."""
+        return self.sign(match.group("adj"), negated=_negated(match))
+
+    def phrase_sign(self, words: Sequence[str], allowed: frozenset[str]) -> int | None:
+        """The sign of a short phrase ("incorrect options", "not correct", "fails to
+        meet"); None when a word is neither a polarity word nor in ``allowed``, or both
+        polarities occur."""
+        signs: set[int] = set()
+        i = 0
+        while i < len(words):
+            phrase = next(
+                ((len(p), sign) for p, sign in self.phrases if tuple(words[i : i + len(p)]) == p),
+                None,
+            )
+            if phrase is not None:
+                signs.add(phrase[1])
+                i += phrase[0]
+                continue
+            if (
+                words[i] in _FAIL_WORDS
+                and tuple(words[i + 1 : i + 2]) == ("to",)
+                and self.sign(words[i + 2] if i + 2 < len(words) else "") > 0
+            ):  # "fails to meet"
+                signs.add(-1)
+                i += 3
+                continue
+            sign = self.sign(words[i], negated=i > 0 and words[i - 1] == "not")
+            if sign:
+                signs.add(sign)
+            elif words[i] not in allowed:
+                return None
+            i += 1
+        if len(signs) > 1:
+            return None
+        return signs.pop() if signs else 0
+
+
+_FAIL_WORDS = frozenset({"fail", "fails", "failed"})
+
+
+def _negated(match: re.Match[str]) -> bool:
+    return bool(match.group("nt")) ^ bool(match.group("neg")) ^ bool(match.group("neg2"))
+
+
+# Words of a JSON key or tag name that make it an answer ("final_answer", "labels").
+_ANSWER_WORDS = frozenset(
+    {
+        "answer", "answers", "label", "labels", "choice", "choices", "option", "options",
+        "selected", "selection", "result", "results", "final", "verdict", "prediction",
+        "predictions", "output", "letter", "letters", "candidates", "ones", "winner",
+        "preference", "decision", "judgment", "judgement",
+    }
+)  # fmt: skip
+
+
+_KEY_WORD = _Pattern(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _name_sign(name: str, ctx: _Context) -> tuple[int, bool] | None:
+    """A JSON key's or tag's sign, and whether it names an answer ("final_answer",
+    "incorrect_options"); None when it names both polarities."""
+    words = [word.lower() for word in _KEY_WORD.compiled.findall(name)]
+    signs = {
+        ctx.vocab.sign(word, negated=i > 0 and words[i - 1] == "not")
+        for i, word in enumerate(words)
+    } - {0}
+    if len(signs) > 1:
+        return None
+    sign = signs.pop() if signs else 0
+    return sign, sign != 0 or any(word in _ANSWER_WORDS for word in words)
+
+
+_STATUS_MARKS = {
+    "✓": 1, "✔": 1, "✅": 1, "☑": 1, "🗸": 1, "✗": -1, "✘": -1, "❌": -1, "☒": -1, "✖": -1,
+}  # fmt: skip
+
+
+_MARK_CLASS = "✓✔✅☑🗸✗✘❌☒✖"
+
+
+# Answers to a question: read as the column header's, else the leg's.
+_SELECTIONS = {"yes": 1, "y": 1, "true": 1, "no": -1, "n": -1, "false": -1}
+
+
+_STATUS_SIGNS = {
+    **dict.fromkeys(
+        (
+            "met", "satisfied", "fulfilled", "fulfils", "fulfills", "pass", "passed",
+            "passes", "supported", "addressed", "followed", "achieved", "present", "ok",
+            "okay", "correct", "right", "valid", "done", "included", "accurate", "meets",
+            "holds",
+        ),
+        1,
+    ),
+    **dict.fromkeys(
+        (
+            "unmet", "unsatisfied", "unfulfilled", "fail", "failed", "fails", "unsupported",
+            "unaddressed", "violated", "missing", "absent", "incorrect", "wrong", "invalid",
+            "contradicted", "refuted", "inaccurate", "omitted",
+        ),
+        -1,
+    ),
+}  # fmt: skip
+
+
+_STATUS_FILLER = frozenset({"fully", "clearly", "completely", "entirely"})
+
+
+_PARTIAL = frozenset({"partially", "partly", "somewhat", "mostly", "largely", "half"})
+
+
+_STATUS_TOKEN = _Pattern(rf"[A-Za-z]+|[{_MARK_CLASS}]")
+
+
+def _status_sign(text: str, lo: int, hi: int, ctx: _Context, header: int = 0) -> int:
+    """The sign of a short status ("met", "Not met", "✓", "Yes", "PASS"), 0 when
+    ``text[lo:hi]`` is not one. A selection (yes/no, true/false) answers ``header``'s
+    question, else the leg's."""
+    sign = 0
+    negated = False
+    count = 0
+    for match in _STATUS_TOKEN.finditer(text, lo, hi):
+        count += 1
+        token = match.group().lower()
+        if count > 3 or token in _PARTIAL:
+            return 0
+        if token in ("not", "never"):
+            negated = True
+            continue
+        found = (
+            _STATUS_MARKS.get(token)
+            or ((header or ctx.leg or 1) * _SELECTIONS[token] if token in _SELECTIONS else 0)
+            or _STATUS_SIGNS.get(token)
+            or ctx.vocab.sign(token)
+        )
+        if found:
+            if sign and found != sign:
+                return 0
+            sign = found
+        elif token not in _STATUS_FILLER:
+            return 0
+    return -sign if negated else sign
