@@ -28,6 +28,8 @@ from pydantic import (
     model_validator,
 )
 
+from prin_guard._tasks import TASK_WORDS, TASKS, CandidateStatus, Task
+
 __all__ = [
     "CHECKS",
     "POLICIES",
@@ -58,12 +60,6 @@ __all__ = [
 
 
 # -- the vocabulary --------------------------------------------------------------------
-
-Task = Literal["choice", "pairwise", "checklist"]
-"""What a judge is asked about an item: which answer options are correct (``choice``),
-which of two responses is better (``pairwise``), which criteria a response meets or
-which claims its sources support (``checklist``)."""
-TASKS: tuple[Task, ...] = ("choice", "pairwise", "checklist")
 
 
 class Message(TypedDict):
@@ -176,13 +172,8 @@ CheckName = Literal["reverse", "order", "confidence"]
 CHECKS: tuple[CheckName, ...] = ("reverse", "order", "confidence")
 Policy = Literal["synergy", "direct", "reverse", "strict"]
 POLICIES: tuple[Policy, ...] = ("synergy", "direct", "reverse", "strict")
-CandidateStatus = Literal[
-    "correct", "incorrect", "better", "worse", "met", "failed", "contradicted"
-]
 STATUS_WORDS: dict[str, tuple[CandidateStatus, CandidateStatus]] = {
-    "choice": ("correct", "incorrect"),
-    "pairwise": ("better", "worse"),
-    "checklist": ("met", "failed"),
+    task: words.status for task, words in TASK_WORDS.items()
 }
 """Each task's words for a candidate on the direct side and on the reverse side."""
 

@@ -79,12 +79,12 @@ from dataclasses import dataclass
 
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import TASKS, Item, Message, Polarity, Task
+from prin_guard._tasks import TASK_WORDS
 
 __all__ = [
     "ANSWER_FORMAT",
     "ANSWER_FORMAT_COT",
     "DEFAULT_TEMPLATES",
-    "NOUNS",
     "TEMPLATES",
     "Mitigation",
     "Template",
@@ -142,7 +142,7 @@ class Template:
         if not isinstance(self.noun, str) or len(self.noun) > 64 or "\n" in self.noun:
             raise UsageError("template: noun must be a word or a short phrase")
         if not self.noun:
-            object.__setattr__(self, "noun", _NOUN[self.task])
+            object.__setattr__(self, "noun", TASK_WORDS[self.task].noun)
 
     @property
     def prompt_id(self) -> str:
@@ -161,8 +161,6 @@ class Template:
         """One of prin-guard's own templates (its words are fixed by its id and version)."""
         return TEMPLATES.get(self.id) == self
 
-
-_NOUN: dict[str, str] = {"choice": "options", "pairwise": "responses", "checklist": "criteria"}
 
 TEMPLATES: dict[str, Template] = {
     t.id: t
@@ -189,14 +187,6 @@ DEFAULT_TEMPLATES: dict[str, str] = {
     "checklist": "criteria",
 }
 """The template a task is asked in when the options name none."""
-
-NOUNS: dict[str, tuple[str, ...]] = {
-    "choice": ("option", "answer", "choice", "candidate"),
-    "pairwise": ("response", "output", "assistant", "answer", "model", "candidate"),
-    "checklist": ("criterion", "criteria", "requirement", "item", "claim", "statement"),
-}
-"""What a judge may call a task's candidates in its reply ("Output (a)", "criterion 3"):
-the reader resolves such names to labels."""
 
 
 ANSWER_FORMAT = (
@@ -366,7 +356,7 @@ def build_prompt(
         )
     with_reasoning = [c for c in item.candidates if c.reasoning]
     if cot and with_reasoning:
-        kind = {"choice": "option", "pairwise": "response"}.get(template.task, "candidate")
+        kind = TASK_WORDS[template.task].kind
         parts.append(f"\nEach {kind} was derived through the reasoning path below.")
         for candidate in item.candidates:
             option = quote_option(candidate.label or "", candidate.text)

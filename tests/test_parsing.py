@@ -286,12 +286,12 @@ def test_the_bundled_templates_words_are_known_without_being_passed(template: Te
 
 @pytest.mark.parametrize("task", ["choice", "pairwise", "checklist"])
 def test_the_prompts_nouns_are_known_without_being_passed(task: str) -> None:
-    # As for the templates' words: every noun the prompts may use names a candidate by
-    # position ("Response 2", "criterion 2") without the caller passing it.
-    from prin_guard._prompts import NOUNS
+    # Every noun of the task's words names a candidate by position ("Response 2",
+    # "criterion 2") without the caller passing it.
+    from prin_guard._tasks import TASK_WORDS
 
     labels, texts = ("A", "B"), ("x", "y")
-    for noun in NOUNS[task]:
+    for noun in sorted(TASK_WORDS[task].names):
         result = parse_reply(f"Answer: {noun} 2", labels, texts, task=task)  # type: ignore[arg-type]
         assert result.labels == ("B",), noun
 

@@ -5,9 +5,9 @@ One reader serves the three tasks (``task``): ``choice`` (which answer options a
 correct / incorrect), ``pairwise`` (which of two responses is better / worse) and
 ``checklist`` (which criteria a response meets / fails to meet, which claims its sources
 support / do not support). What changes per task is only the vocabulary: the task's
-polarity words (:data:`_TASK_WORDS`), the nouns a reply names candidates by
-(:data:`_TASK_NOUNS`, plus the caller's ``nouns``) and what an empty or full set means
-(a tie, for a pair).
+polarity words and the nouns a reply names candidates by (one description per task,
+``prin_guard._tasks.TASK_WORDS``, plus the caller's ``words`` and ``nouns``) and what
+an empty or full set means (a tie, for a pair).
 
 **The reply's conclusion decides.** Judges discuss every candidate before (or after)
 they conclude: a candidate mentioned inside reasoning is never read as the answer. The

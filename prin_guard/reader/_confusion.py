@@ -48,7 +48,7 @@ def detect_polarity_confusion(
 
 @functools.lru_cache(maxsize=64)
 def _confusion_patterns(
-    words: tuple[str, str] | None, task: str = "choice"
+    words: tuple[str, str] | None, task: Task = "choice"
 ) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The phrases that name an answer in positive words ("the correct answer", "options
     are right") and in negative ones ("incorrect options", "answer is not correct"), in

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from prin_guard._models import ParseMethod, ParseStatus
+from prin_guard._tasks import Task
 from prin_guard.reader._text import _Texts
 from prin_guard.reader._vocab import _Vocab
 
@@ -88,7 +89,7 @@ class _Context:
     vocab: _Vocab
     leg: int
     """+1 the direct leg, -1 the reverse leg, 0 unknown (choice only)."""
-    task: str
+    task: Task
 
     @property
     def pair(self) -> bool:

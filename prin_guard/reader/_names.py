@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from prin_guard._tasks import TASK_WORDS
 from prin_guard.reader._evidence import _Context
 from prin_guard.reader._text import _Pattern
-from prin_guard.reader._vocab import _NATIVE_NOUNS, _TASK_NOUNS
+from prin_guard.reader._vocab import _NATIVE_NOUNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ def _name_labels(text: str, ctx: _Context, extra: Iterable[str]) -> _View:
     is one ("Response B"), else a position among the shown labels ("Output (a)" is the
     first, "claim 2" the second). Names with choice's own nouns and a label ("option
     C") are read as they are."""
-    nouns = _TASK_NOUNS[ctx.task] | {word.strip().lower() for word in extra}
+    nouns = TASK_WORDS[ctx.task].names | {word.strip().lower() for word in extra}
     starts: dict[int, int] = {}
     ends: dict[int, int] = {}
     out: list[str] = []

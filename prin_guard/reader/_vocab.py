@@ -9,57 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from prin_guard._tasks import TASK_WORDS, Task
 from prin_guard.reader._text import _Pattern
 
 if TYPE_CHECKING:
     from prin_guard.reader._evidence import _Context
-
-
-# The polarity words known whatever the template, per task: the bundled templates'
-# (``_prompts.TEMPLATES``, which this layer cannot import: a test checks that every one
-# is here) and common synonyms. A template of one's own adds its pair (``words``).
-_TASK_WORDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "choice": (
-        frozenset({"correct", "right", "appropriate", "accurate", "valid", "true"}),
-        frozenset({"incorrect", "wrong", "inappropriate", "inaccurate", "invalid", "false"}),
-    ),
-    "pairwise": (
-        frozenset({"better", "best", "superior", "preferable", "preferred", "winner"}),
-        frozenset({"worse", "worst", "inferior", "loser"}),
-    ),
-    "checklist": (
-        frozenset(
-            {
-                "met", "meets", "meet", "satisfied", "satisfies", "satisfy", "fulfilled",
-                "fulfils", "fulfills", "fulfil", "fulfill", "supported", "supports",
-                "support", "passed", "passes", "pass", "addressed", "followed", "achieved",
-                "correct", "accurate", "valid", "true",
-            }
-        ),
-        frozenset(
-            {
-                "unmet", "fails", "failed", "fail", "unsatisfied", "unfulfilled",
-                "unsupported", "unaddressed", "violated", "missing", "contradicted",
-                "refuted", "incorrect", "inaccurate", "invalid", "false", "fails to meet",
-                "fail to meet", "does not meet", "do not support", "does not support",
-            }
-        ),
-    ),
-}  # fmt: skip
-
-
-# What a reply may call the candidates, per task (``_prompts.NOUNS`` and more, and
-# the caller may pass more). Singular; plurals are read too. Choice's own nouns
-# ("option C") are read natively, positions ("option 3") through them.
-_TASK_NOUNS: dict[str, frozenset[str]] = {
-    "choice": frozenset({"option", "choice", "candidate", "answer"}),
-    "pairwise": frozenset(
-        {"response", "output", "assistant", "answer", "model", "candidate", "completion"}
-    ),
-    "checklist": frozenset(
-        {"criterion", "criteria", "requirement", "item", "claim", "statement", "rubric"}
-    ),
-}
 
 
 # Nouns that ``_RUN`` already reads before a label ("option C"): not written over.
@@ -76,8 +30,8 @@ class _Vocab:
     phrases: tuple[tuple[tuple[str, ...], int], ...] = ()
 
     @classmethod
-    def of(cls, words: tuple[str, str] | None, task: str = "choice") -> _Vocab:
-        positive, negative = _TASK_WORDS[task]
+    def of(cls, words: tuple[str, str] | None, task: Task = "choice") -> _Vocab:
+        positive, negative = TASK_WORDS[task].positive, TASK_WORDS[task].negative
         if words is None:
             return cls(positive, negative)
         mine = [" ".join(word.lower().split()) for word in words]
