@@ -903,10 +903,11 @@ FORMS_TABLE = [
         id="incorrect-options-marked-because",
     ),
     case(
+        # a conditional asserts neither side: D is correct only if C is (issue 28)
         "If C is correct, then D is also correct.",
-        ("D",),
-        FORMS,
-        "D",
+        (),
+        None,
+        None,
         polarity=DIRECT,
         id="conditional-is-not-a-statement",
     ),

@@ -313,10 +313,23 @@ def _read_block(
     return (0, _Reading(frozenset(found), None), stop) if found else None
 
 
-def _run_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+def _run_labels(
+    text: str, lo: int, hi: int, ctx: _Context, *, after_verb: bool = False
+) -> _Reading | None:
     """The labels of a run before a verb, less the words that lead into it ("Thus, A
     and C are ..."): from the first label after the last word that is not one. In
-    free text a label in lower case counts only as a single letter ("a and c")."""
+    free text a label in lower case counts only as a single letter ("a and c").
+    ``after_verb``: the run is the verb's object ("it meets criteria A and C, but ..."),
+    and ends at its last label."""
+    if after_verb:
+        last = -1
+        for word in _ALNUM.finditer(text, lo, hi):
+            token = word.group()
+            if ctx.keys.get(token.upper()) is not None and (len(token) == 1 or token.isupper()):
+                last = word.end()
+        if last < 0:
+            return None
+        hi = last + (last < hi and text[last] in ")]")
     start = -1
     for word in _ALNUM.finditer(text, lo, hi):
         token = word.group()
@@ -399,11 +412,13 @@ def _labels_only(
 ) -> _Reading | None:
     """The labels of ``text[lo:hi]`` when it is made of nothing but labels ("C, D and
     E", "(B)"), else None. ``upper``: a label written in lower case counts only as a
-    single letter ("a and c", but not "it" for the label IT)."""
+    single letter ("a and c", but not "it" for the label IT). Labels joined by "or" are
+    alternatives ("B or C"), no answer: the reading is void."""
     lo, hi = _strip_bounds(text, lo, hi)
     found: set[str] = set()
     gap: list[str] = []
     first = last = -1
+    alternative = False
     for match in _LIST_PIECE.finditer(text, lo, hi):
         piece = match.group(0)
         if not _ALNUM.fullmatch(piece):
@@ -412,6 +427,7 @@ def _labels_only(
         if first >= 0 and piece.lower() in _SEP_WORDS:
             # "C and D" is two labels even when AND is a label too (4,000+ options)
             gap.append(piece)
+            alternative = alternative or piece.lower() == "or"
             continue
         label = keys.get(piece.upper())
         if label is None or (upper and len(piece) > 1 and not piece.isupper()):
@@ -428,4 +444,4 @@ def _labels_only(
         gap = []
     if first < 0 or not all(p.isspace() or p in _POST for p in gap):
         return None
-    return _Reading(frozenset(found), (first, last))
+    return _Reading(frozenset(found), (first, last), void=alternative and len(found) > 1)

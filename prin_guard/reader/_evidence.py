@@ -34,6 +34,14 @@ class ParseResult:
     copied: bool = False
     """Text copied from the item (``echo``) stood in the reply with an answer's words
     ("The correct option is E." restated): it was not read, whatever the result."""
+    weak: bool = False
+    """The reading rests on a weak cue: a claim that does not conclude (not in a
+    concluding sentence, nor a form that concludes by itself), a softened one
+    ("probably"), a negation read as the other side ("I don't think B is correct"), or
+    the last-resort forms (loose label forms, a candidate's text inside prose). A
+    reading that is not weak comes from a place where an answer is written (a declared
+    format, a tag, an answer line, a heading, JSON, a list or table of statuses, a reply
+    that is only the answer) or from a concluding claim."""
 
 
 _FAILED = ParseResult((), ParseStatus.FAILED, None)
@@ -53,7 +61,10 @@ class _Reading:
     disagrees: bool = False
     """A label and a candidate text disagree here: the answer is not read."""
     void: bool = False
-    """This place is the answer but says nothing readable (verdict tags that disagree)."""
+    """This place is the answer but says nothing readable (verdict tags that disagree,
+    alternatives: "B or C")."""
+    weak: bool = False
+    """What this place says rests on a weak cue (:attr:`ParseResult.weak`)."""
 
     @property
     def names_some(self) -> bool:
@@ -146,4 +157,6 @@ class _Status:
     structured: bool
     """From a list, a table or a JSON object: a format with a place for both statuses."""
     score: float | None = None
+    weak: bool = False
+    """The status rests on a weak cue: a softened or a negated statement."""
     """A pair's score ("Output (a): 8/10")."""

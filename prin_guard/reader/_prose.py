@@ -4,6 +4,7 @@ pair's ties and preferences; loose forms and candidate texts for the last resort
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -11,10 +12,12 @@ from dataclasses import dataclass
 from prin_guard._models import ParseMethod
 from prin_guard.reader._answers import (
     _ASIDE,
+    _EXCEPT_AFTER,
     _NUMBERED,
     _PUNCT_ONLY,
     _QUANT,
     _disagrees,
+    _excepted,
     _marked_labels,
     _quantified,
     _read_answer,
@@ -32,14 +35,12 @@ from prin_guard.reader._evidence import (
 )
 from prin_guard.reader._resolve import _joint_result, _result
 from prin_guard.reader._stance import (
-    _CLAIM_WINDOW,
     _CONCLUDING,
-    _HEDGE,
-    _HEDGE_AFTER,
     _OPEN_CLAUSE,
     _QUALIFIER,
     _REVISION,
-    _hedged,
+    retracted_before,
+    stance,
 )
 from prin_guard.reader._structures import _structure_statuses
 from prin_guard.reader._text import (
@@ -102,11 +103,12 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
             if inside:
                 span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
                 places.append(_Reading(frozenset(inside), span))
-    if places:
-        return _joint_result(places, ParseMethod.CANDIDATE_TEXT, ctx)
+    if places:  # a candidate's text inside prose: a weak cue
+        return _joint_result(places, ParseMethod.CANDIDATE_TEXT, ctx, weak=True)
     none = _NONE_WORD.search(text)
     if none is not None and len(text) < 80:
-        return _result(_Reading(frozenset(), none.span()), ParseMethod.NONE_WORD, ctx)
+        none_said = _Reading(frozenset(), none.span(), weak=True)
+        return _result(none_said, ParseMethod.NONE_WORD, ctx)
     return _FAILED
 
 
@@ -249,6 +251,10 @@ class _Claims:
             self._pair_forms()
         if ctx.task == "checklist":
             self._check_verbs()
+        # "C is correct. Wait, no: B is correct.": the statements before a retraction go
+        cut = retracted_before(text, sorted(status.at for status in self.statuses))
+        if cut:
+            self.statuses = [status for status in self.statuses if status.at >= cut]
         structured = _structure_statuses(text, ctx)
         if structured:
             self.structured = True
@@ -286,6 +292,11 @@ class _Claims:
             sign = (ctx.vocab.sign(adjective) if adjective else 0) or ctx.vocab.sign(noun)
             reading = said[1]
             end = reading.span[1] if reading.span else hi
+            qualified = stance(text, match.start(), end)
+            if qualified.hedged or qualified.negated or qualified.excepted:
+                continue  # "I don't think the answer is C" is no answer
+            if qualified.soft:
+                reading = dataclasses.replace(reading, weak=True)
             self.whole.append(_Claim(match.start(), end, max(end, reach), sign or said[0], reading))
 
     def _statements(self) -> None:
@@ -293,27 +304,22 @@ class _Claims:
         fails", and "the rest are incorrect" after labels stated in the other words."""
         text, ctx = self.text, self.ctx
         for match in _STATEMENT.finditer(text):
-            if match.group("verb") is None or _hedged(text, match.start()):
+            if match.group("verb") is None:
                 continue
             sign = ctx.vocab.verb_sign(match)
             run = _run_labels(text, match.start("run"), match.end("run"), ctx) if sign else None
-            if run is None:
-                continue
-            if ctx.pair:
-                if not _negated(match) and len(run.labels) == 1:
-                    self._add(match.start("run"), match.end(), sign, run)
-            else:
-                self._state(run, sign, match.start(), structured=False)
+            if run is not None:
+                self._statement(run, sign, match.end(), negated=_negated(match))
         for match in _RUN_VERB.finditer(text):
             verb = (match.group("v") or "").lower()
             run = _run_labels(text, match.start("run"), match.end("run"), ctx) if verb else None
-            if run is None or _hedged(text, match.start()):
+            if run is None:
                 continue
             sign = _RUN_VERB_SIGNS[verb]
             if not ctx.pair and verb in _GRADE_VERBS:  # "criterion B fails"
-                self._state(run, sign, match.start(), structured=False)
-            elif ctx.pair and verb not in _GRADE_VERBS and len(run.labels) == 1:  # "A wins"
-                self._add(match.start("run"), match.end(), sign, run, forced=True)
+                self._statement(run, sign, match.end())
+            elif ctx.pair and verb not in _GRADE_VERBS:  # "A wins"
+                self._statement(run, sign, match.end(), forced=True)
         if ctx.pair:
             return
         stated = {
@@ -321,26 +327,74 @@ class _Claims:
         }
         for match in _REST.finditer(text):
             sign = ctx.vocab.verb_sign(match)
-            if sign and stated.get(-sign) and not _hedged(text, match.start()):
-                # "C is correct; the rest are incorrect": all but C
-                self.statuses.append(_Status(None, sign, match.span("rest"), match.start(), False))
+            if not sign or not stated.get(-sign):
+                continue
+            # "C is correct; the rest are incorrect": all but C
+            qualified = stance(text, match.start("rest"), match.end())
+            if qualified.hedged or qualified.excepted:
+                continue
+            if qualified.negated:
+                sign = -sign
+            self.statuses.append(
+                _Status(
+                    None,
+                    sign,
+                    match.span("rest"),
+                    match.start(),
+                    False,
+                    weak=qualified.negated or qualified.soft,
+                )
+            )
 
-    def _state(self, run: _Reading, sign: int, at: int, *, structured: bool) -> None:
+    def _statement(
+        self, run: _Reading, sign: int, end: int, *, negated: bool = False, forced: bool = False
+    ) -> None:
+        """One statement of labels and a side ("A and C are incorrect", "Output (b) is
+        better", "criterion B fails") ending at ``end``, qualified by its clause
+        (``_stance``): for a pair a whole-answer claim about one response, else a status
+        per candidate. ``negated``: its own verb is negated ("B is not better")."""
+        if run.void or run.span is None:
+            return  # alternatives: "B or C is correct"
+        at = run.span[0]
+        qualified = stance(self.text, at, end)
+        if qualified.hedged:
+            return
+        if self.ctx.pair:
+            if negated or qualified.negated or len(run.labels) != 1:
+                return  # "B is not better" does not say that A is (a tie?)
+            if qualified.excepted:
+                # "the response other than B is better": the other one
+                others = frozenset(self.ctx.labels) - run.labels
+                if len(others) != 1:
+                    return
+                run = _Reading(others, run.span)
+            if qualified.soft:
+                run = dataclasses.replace(run, weak=True)
+            self._add(at, end, sign, run, forced=forced)
+            return
+        if qualified.excepted:
+            return  # "all except B are correct": read by the quantifier
+        if qualified.negated:
+            sign = -sign  # "I don't think B is correct": B is not
+        weak = qualified.negated or qualified.soft
         for label in run.labels:
-            self.statuses.append(_Status(label, sign, run.span, at, structured))
+            self.statuses.append(_Status(label, sign, run.span, at, False, weak=weak))
 
     def _quantifiers(self) -> None:
         """ "So all of them are incorrect.", "All options except B are correct.", "Neither
         is better" (a pair's tie), or a line that is only a quantifier ("All of them.")."""
         text, ctx = self.text, self.ctx
         for match in _QUANT.finditer(text):
-            if _hedged(text, match.start()):
-                continue
             hi = _line_end(text, match.start())
             said = _quantified(text, match, hi, ctx)
             if said is None:
                 continue
             sign, reading, end = said
+            qualified = stance(text, match.start(), end)
+            if qualified.hedged or qualified.negated:
+                continue  # "not all of them are correct" is no answer
+            if qualified.soft:
+                reading = dataclasses.replace(reading, weak=True)
             line = text.rfind("\n", 0, match.start()) + 1
             lead = _LEAD.match(text, line, hi)
             bare = (lead.end() if lead is not None else line) == match.start() and bool(
@@ -349,6 +403,11 @@ class _Claims:
             if ctx.pair:
                 if bare or (sign and not reading.names_some):  # "Neither is better."
                     self._add(match.start(), end, 0, _Reading(frozenset(), reading.span))
+                elif sign and reading.inverted and len(reading.labels) == 1:
+                    # "all except B are better": the other one
+                    others = frozenset(ctx.labels) - reading.labels
+                    if len(others) == 1:
+                        self._add(match.start(), end, sign, _Reading(others, reading.span))
             elif sign or bare:
                 self._add(match.start(), end, sign, reading)
 
@@ -356,11 +415,18 @@ class _Claims:
         """A pair's ties in words and preferences: "both are equally good", "I prefer B"."""
         text, ctx = self.text, self.ctx
         for match in _TIE.finditer(text):
-            if not _hedged(text, match.start()):
-                self._add(match.start(), match.end(), 0, _Reading(frozenset(), match.span()))
+            qualified = stance(text, match.start(), match.end())
+            if not (qualified.hedged or qualified.negated):
+                tie = _Reading(frozenset(), match.span(), weak=qualified.soft)
+                self._add(match.start(), match.end(), 0, tie)
         for match in _PREFER.finditer(text):
             run = _run_labels(text, match.start("run"), match.end("run"), ctx)
-            if run is not None and len(run.labels) == 1:
+            if run is None or run.void or len(run.labels) != 1:
+                continue
+            qualified = stance(text, match.start(), match.end())
+            if not (qualified.hedged or qualified.negated or qualified.excepted):
+                if qualified.soft:
+                    run = dataclasses.replace(run, weak=True)
                 self._add(match.start(), match.end(), 1, run, forced=True)
 
     def _check_verbs(self) -> None:
@@ -368,22 +434,35 @@ class _Claims:
         support claims 1 and 3", "It meets all the criteria"."""
         text, ctx = self.text, self.ctx
         for match in _CHECK_VERB.finditer(text):
-            if _hedged(text, match.start()):
-                continue
             verb = match.group("verb").lower()
             sign = -1 if verb.startswith(_NEGATIVE_VERBS) else 1
             if match.group("aux"):
                 sign = -sign
             quant = match.group("quant")
             if quant is not None:
-                reading = _Reading(frozenset(), match.span("quant"), inverted=quant != "none")
+                qualified = stance(text, match.start(), match.end())
+                if qualified.hedged or qualified.negated:
+                    continue
+                excepted: frozenset[str] = frozenset()
+                if (ex := _EXCEPT_AFTER.match(text, match.end())) is not None:
+                    # "it meets every criterion other than A"
+                    found = _excepted(text, ex.end(), _line_end(text, ex.end()), ctx)
+                    if found is None or quant in ("none", "any"):
+                        continue
+                    excepted = found.labels
+                reading = _Reading(
+                    excepted,
+                    match.span("quant"),
+                    inverted=quant != "none",
+                    weak=qualified.soft,
+                )
                 self._add(
                     match.start(), match.end(), sign if quant != "any" else -abs(sign), reading
                 )
                 continue
-            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx, after_verb=True)
             if run is not None:
-                self._state(run, sign, match.start(), structured=False)
+                self._statement(run, sign, match.end())
 
     # -- the conclusion --------------------------------------------------------------
 
@@ -400,11 +479,13 @@ class _Claims:
         start, end = self._sentence(claim.at)
         before = max(start, claim.at - _CLAIM_WINDOW)
         after = min(end, claim.end + _CLAIM_WINDOW)
-        if _HEDGE.search(text, before, claim.at) or _HEDGE_AFTER.match(text, claim.end, after):
-            return None
         if end >= len(text) and self._unfinished and _OPEN_CLAUSE.match(text, claim.end, end):
             return None  # cut off where the claim could still be qualified: "A is better for"
-        if claim.forced or _CONCLUDING.search(text, before, claim.at):
+        if (
+            claim.forced
+            or _CONCLUDING.search(text, before, claim.at)
+            or _REVISION.search(text, before, claim.at)  # "On second thought, B is better"
+        ):
             return 2
         if _QUALIFIER.search(text, before, claim.at) or _QUALIFIER.search(text, claim.end, after):
             return 0
@@ -437,8 +518,13 @@ class _Claims:
         if earlier and not _REVISION.search(self.text, earlier[-1].at, last.at):
             self.conflict = True
             return None
+        if best < 2:  # it stands at an edge of the reply, or is mere reasoning: no conclusion
+            return dataclasses.replace(last.reading, weak=True)
         return last.reading
 
+
+_CLAIM_WINDOW = 200
+"""How far from a claim its sentence is searched for a concluding word or an aspect."""
 
 _CUT_WORDS = 5
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from prin_guard._models import TASKS, ParseMethod, Polarity, Task
-from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _labels_only, _status_only
+from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
 from prin_guard.reader._copies import (
     _blank_copies,
     _echo_lines,
@@ -87,6 +87,7 @@ def parse_reply(
         _map_span(view.original(result.span), read_at, text_at),
         result.disagreement,
         copied,
+        result.weak,
     )
 
 
@@ -130,7 +131,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
-    listed = _labels_only(text, 0, len(text), ctx.keys)
+    listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
@@ -159,5 +160,5 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if ctx.task == "choice" and not _cut_off(text):
         loose = _loose_forms(text, ctx)
         if loose:
-            return _joint_result(loose, ParseMethod.LABEL_FORMS, ctx)
+            return _joint_result(loose, ParseMethod.LABEL_FORMS, ctx, weak=True)
     return _candidate_texts(text, ctx)

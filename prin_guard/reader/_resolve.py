@@ -29,20 +29,27 @@ def _result(
         # a tie: both responses are the best, neither is the worse
         labels = tuple(ctx.labels) if ctx.leg >= 0 else ()
     if not labels:
-        return ParseResult((), ParseStatus.NONE, empty or method, span=span)
-    return ParseResult(labels, ParseStatus.OK, method, span=span)
+        return ParseResult((), ParseStatus.NONE, empty or method, span=span, weak=reading.weak)
+    return ParseResult(labels, ParseStatus.OK, method, span=span, weak=reading.weak)
 
 
-def _joint_result(readings: Sequence[_Reading], method: ParseMethod, ctx: _Context) -> ParseResult:
-    """The labels of readings from several places; a span only when they are one place."""
+def _joint_result(
+    readings: Sequence[_Reading], method: ParseMethod, ctx: _Context, *, weak: bool = False
+) -> ParseResult:
+    """The labels of readings from several places; a span only when they are one place.
+    ``weak``: the places are weak cues whatever each says."""
     if any(reading.disagrees for reading in readings):
         return ParseResult((), ParseStatus.FAILED, None, disagreement=True)
+    if any(reading.void for reading in readings):
+        return _FAILED
     labels, inverted = _union(readings)
     spans = {reading.span for reading in readings if reading.names_some} or {
         reading.span for reading in readings
     }
     span = spans.pop() if len(spans) == 1 else None
-    return _result(_Reading(labels, span, inverted), method, ctx, empty=ParseMethod.NONE_WORD)
+    weak = weak or any(reading.weak for reading in readings)
+    joint = _Reading(labels, span, inverted, weak=weak)
+    return _result(joint, method, ctx, empty=ParseMethod.NONE_WORD)
 
 
 def _resolve(statuses: Sequence[_Status], ctx: _Context) -> _Reading | bool:
@@ -81,19 +88,22 @@ def _resolve(statuses: Sequence[_Status], ctx: _Context) -> _Reading | bool:
             return False
         leg = signs.pop()
     chosen = [status for status in last.values() if status.sign == leg]
+    weak = any(status.weak for status in last.values()) or (rest is not None and rest.weak)
     if rest is not None and rest.sign == leg:
         # every candidate but those stated otherwise, kept as the labels left out
         excluded = frozenset(label for label, status in last.items() if status.sign != leg)
         spans = {rest.span, *(status.span for status in chosen)}
-        return _Reading(excluded, spans.pop() if len(spans) == 1 else None, inverted=True)
+        span = spans.pop() if len(spans) == 1 else None
+        return _Reading(excluded, span, inverted=True, weak=weak)
     if chosen:
         spans = {status.span for status in chosen}
         return _Reading(
             frozenset(status.label for status in chosen if status.label),
             spans.pop() if len(spans) == 1 else None,
+            weak=weak,
         )
     if (rest is not None or len(last) == len(ctx.labels)) and all(
         status.structured for status in last.values()
     ):
-        return _Reading(frozenset(), None)  # every candidate has the other status: none
+        return _Reading(frozenset(), None, weak=weak)  # every candidate the other side: none
     return True

@@ -1,10 +1,35 @@
-"""Stance: what qualifies a claim (negation, hedges, conditions, aspects, revisions) and
-what makes a sentence a conclusion.
+"""Stance: how the words around a claim qualify it, decided in one place for every claim
+the reader finds (per-candidate statements, whole-answer claims, quantifiers, ties,
+preferences, a checklist's verbs).
+
+A claim ("B is better", "the answer is C", "it meets criterion 2") sits in a *clause*:
+the stretch of its sentence between the nearest breaks on either side (a sentence end, a
+line end, a semicolon, a colon, a contrast: "but", "however", "whereas", "although",
+"though", "yet", "while"; or a result: "so", "therefore", "thus", "hence").
+:func:`stance` reads that clause once and says whether the claim is
+
+- **negated**: a negation scopes over it from the left ("I don't think B is better", "I
+  wouldn't say C is correct", "it is not true that C is correct", "I disagree that ...",
+  "not B"). A negated claim is evidence against its candidate, never for it: a set task
+  reads "I don't think B is correct" as B on the other side (marked weak), a pair reads
+  nothing from it ("B is not better" does not say that A is: it may be a tie);
+- **hedged**: a condition, a doubt or an alternative makes it undecided ("if brevity
+  matters, A is better", "A is better if ...", "I'm not sure B is met", "maybe C is
+  correct", "either B or C is correct"): no evidence at all;
+- **excepted**: its candidates are the exception ("all except B are better", "the response
+  other than B is better", "rather than B, ..."): the claim is about the others;
+- **soft**: it holds, with a softener ("probably", "likely", "arguably"): read, marked weak.
+
+The same module says what concludes a sentence (``_CONCLUDING``), what restricts a claim to
+an aspect (``_QUALIFIER``), what revises an earlier claim (``_REVISION``: "wait, no",
+"on second thought"; strong revisions retract earlier statements, ``_RETRACTION``) and what
+leaves a claim open at the end of a cut-off reply (``_OPEN_CLAUSE``).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from prin_guard.reader._text import _Pattern
 
@@ -22,7 +47,6 @@ _CONCLUDING = _Pattern(
     re.IGNORECASE,
 )
 
-
 # An aspect: "in terms of detail, A is better" is not the verdict.
 _QUALIFIER = _Pattern(
     r"(?<![\w-])(?:in\s+terms\s+of|when\s+it\s+comes\s+to|with\s+(?:respect|regard)\s+to"
@@ -32,22 +56,7 @@ _QUALIFIER = _Pattern(
     re.IGNORECASE,
 )
 
-
-# What makes a sentence's claim conditional or undecided.
-_HEDGE = _Pattern(
-    r"(?<![\w-])(?<!even\s)(?:if|whether|unless|depends|depending|suppose|supposing|assuming"
-    r"|can(?:no|['’])t\s+(?:decide|tell|say|choose)|hard\s+to\s+(?:say|tell|decide)"
-    r"|difficult\s+to\s+(?:say|tell|decide)|not\s+sure|unclear)(?![\w-])",
-    re.IGNORECASE,
-)
-
-
-_HEDGE_AFTER = _Pattern(
-    r"[^.!?\n,;:]{0,60}?(?<![\w-])(?<!even\s)(?:if|unless|depending)(?![\w-])", re.IGNORECASE
-)
-
-
-# What revises an earlier conclusion.
+# What revises an earlier conclusion (between two claims that disagree, the later stands).
 _REVISION = _Pattern(
     r"(?<![\w-])(?:wait|actually|on\s+(?:second|further)\s+thought|on\s+reflection"
     r"|upon\s+(?:further\s+)?(?:reflection|review|consideration|closer\s+inspection)"
@@ -55,10 +64,16 @@ _REVISION = _Pattern(
     r"|let\s+me\s+re(?:consider|-?evaluate|check|think)|reconsider\w*|re-?evaluat\w*)(?![\w-])",
     re.IGNORECASE,
 )
-
-
-_CLAIM_WINDOW = 200
-
+# What retracts every statement before it ("C is correct. Wait, no: B is correct."): the
+# strong revisions. "Actually" and "hmm" are not: "A is correct. Actually, B is too."
+_RETRACTION = _Pattern(
+    r"(?<![\w-])(?:wait[\s,.:;!-]+no\b|no[\s,]+wait\b|on\s+second\s+thought|scratch\s+that"
+    r"|correction\s*:|i\s+made\s+a\s+mistake|i\s+was\s+wrong|i\s+take\s+(?:that|it)\s+back"
+    r"|let\s+me\s+correct\s+(?:that|myself))(?![\w-])",
+    re.IGNORECASE,
+)
+# After a retraction, a statement that adds to the earlier ones rather than replacing them.
+_ADDITIVE = _Pattern(r"(?<![\w-])(?:also|too|as\s+well|additionally)(?![\w-])", re.IGNORECASE)
 
 # What may qualify a claim after it: a claim cut off there never said all it meant.
 _OPEN_CLAUSE = _Pattern(
@@ -67,16 +82,165 @@ _OPEN_CLAUSE = _Pattern(
     re.IGNORECASE,
 )
 
+# Where a clause starts or ends: a sentence end, a line end, a semicolon, a colon, a
+# contrast, or a result ("If n = 10, 10100 > 10000, so D is incorrect": D is concluded;
+# not "then": "If C is correct, then D is too" asserts nothing of D). Scanned at most
+# _CLAUSE_WINDOW characters from the claim (bounded cost).
+_CLAUSE_BREAK = _Pattern(
+    r"[.!?](?=\s|$)|\n|;|:(?=\s)|(?<![\w-])(?:but|however|whereas|although|though|yet"
+    r"|while|so|therefore|thus|hence|consequently)(?![\w-])",
+    re.IGNORECASE,
+)
+_CLAUSE_WINDOW = 200
 
-# Conditionals and negations before a statement: "if C is correct", "not all are".
-_HEDGE_BEFORE = _Pattern(
-    r"(?:\b(?:if|whether|nor|not|suppose|assume|assuming|unless)\s+)\Z", re.IGNORECASE
+# A negation scoping over what follows it in its clause.
+_NEGATION = _Pattern(
+    r"(?<![\w-])(?:"
+    r"(?:do|does|did)(?:\s*n[’']t|\s+not)\s+(?:\w+\s+)?(?:think|believe|feel|agree|consider"
+    r"|find|see|say|suppose|reckon)"
+    r"|(?:would|will|could|can|should|must)(?:\s*n[’']t|\s*not)\s+(?:\w+\s+)?(?:say|argue"
+    r"|agree|claim|conclude|call|consider|think|believe|describe)"
+    r"|(?:won|can|couldn|wouldn|shouldn)[’']t\s+(?:\w+\s+)?(?:say|argue|agree|claim|conclude"
+    r"|call|consider|think|believe|describe)"
+    r"|cannot\s+(?:\w+\s+)?(?:say|agree|claim|conclude)"
+    r"|(?:is|was|'s|’s)(?:\s*n[’']t|\s+not)\s+(?:\w+\s+)?(?:true|the\s+case|correct\s+to\s+say"
+    r"|accurate\s+to\s+say|fair\s+to\s+say|right\s+to\s+say)"
+    r"|(?:untrue|false|wrong)\s+(?:to\s+say\s+)?that|disagree|doubt(?:ful)?|never|no\s+longer"
+    r"|hardly|by\s+no\s+means|far\s+from\s+(?:clear|certain|obvious)|i\s+reject"
+    r")(?![\w-])",
+    re.IGNORECASE,
+)
+# "not" right before the claim's candidate: "not B", "not that B ...".
+_NOT_BEFORE = _Pattern(r"(?<![\w-])not(?:\s+that)?\s*[(\[\"'*`]*\s*\Z", re.IGNORECASE)
+
+# A condition or a doubt before the claim in its clause ("if brevity matters, A is better",
+# "I'm not sure B is met")...
+_HEDGE = _Pattern(
+    r"(?<![\w-])(?<!even\s)(?:if|whether|unless|depends|depending|suppose|supposing|assuming"
+    r"|can(?:no|['’])t\s+(?:decide|tell|say|choose|be\s+sure)|hard\s+to\s+(?:say|tell|decide)"
+    r"|difficult\s+to\s+(?:say|tell|decide)|not\s+(?:sure|certain|clear|convinced)|unsure"
+    r"|uncertain|unclear|undecided|i\s+wonder|questionable|(?:could|may|might)\s+(?:also\s+)?"
+    r"(?:argue|say))(?![\w-])",
+    re.IGNORECASE,
+)
+# A doubt about the whole sentence holds past a colon or a semicolon ("It depends: B is
+# correct under one reading"), up to a contrast or a result ("Hard to say, but B is ...").
+_DOUBT = _Pattern(
+    r"(?<![\w-])(?:depends|depending|hard\s+to\s+(?:say|tell|decide)|difficult\s+to\s+(?:say"
+    r"|tell|decide)|can(?:no|['’])t\s+(?:decide|tell|be\s+sure)|not\s+(?:sure|certain)|unsure"
+    r"|uncertain|undecided)(?![\w-])",
+    re.IGNORECASE,
+)
+_DOUBT_BREAK = _Pattern(
+    r"[.!?](?=\s|$)|\n|(?<![\w-])(?:but|however|whereas|yet|so|therefore|thus|hence"
+    r"|consequently)(?![\w-])",
+    re.IGNORECASE,
+)
+
+# ... a possibility or an alternative in the claim's own part of the clause (after its last
+# comma: "While A might be shorter, B is better" is a claim about B) ...
+_MODAL = _Pattern(
+    r"(?<![\w-])(?:maybe|perhaps|possibly|might|either(?!\s+(?:way|case)))(?![\w-])",
+    re.IGNORECASE,
+)
+# ... or after it, up to the next comma: "A is better if ...", "B is correct or maybe C".
+_HEDGE_AFTER = _Pattern(
+    r"(?<![\w-])(?<!even\s)(?:if|unless|depending|or\s+(?:maybe|perhaps|possibly)|or\s+not"
+    r"|maybe|perhaps)(?![\w-])",
+    re.IGNORECASE,
+)
+# The claim's candidates are the exception: "all except B", "the one other than B".
+_EXCEPTION_BEFORE = _Pattern(
+    r"(?<![\w-])(?:except(?:\s+for)?|other\s+than|apart\s+from|besides|excluding|save\s+for"
+    r"|aside\s+from|with\s+the\s+exception\s+of|instead\s+of|rather\s+than|in\s+place\s+of"
+    r"|all\s+but|everything\s+but|anything\s+but)"
+    r"(?:\s+(?:the\s+)?(?:options?|choices?|responses?|outputs?|answers?|criteri(?:on|a)"
+    r"|claims?|ones?))?\s*[(\[\"'*`]*\s*\Z",
+    re.IGNORECASE,
+)
+# A softener: the claim holds, less firmly.
+_SOFT = _Pattern(
+    r"(?<![\w-])(?:probably|likely|arguably|presumably|seemingly|i\s+guess|i\s+suppose"
+    r"|more\s+or\s+less|sort\s+of|kind\s+of)(?![\w-])",
+    re.IGNORECASE,
 )
 
 
-_HEDGE_WINDOW = 12
+@dataclass(frozen=True, slots=True)
+class Stance:
+    """How a claim's clause qualifies it (see the module's docstring)."""
+
+    negated: bool = False
+    hedged: bool = False
+    excepted: bool = False
+    soft: bool = False
+
+    @property
+    def plain(self) -> bool:
+        """Nothing qualifies the claim."""
+        return not (self.negated or self.hedged or self.excepted or self.soft)
 
 
-def _hedged(text: str, at: int) -> bool:
-    """Whether a statement at ``at`` follows "if", "not", "whether", ..."""
-    return bool(_HEDGE_BEFORE.search(text, max(0, at - _HEDGE_WINDOW), at))
+_PLAIN = Stance()
+
+
+def _clause(text: str, at: int, end: int) -> tuple[int, int]:
+    """The clause holding ``text[at:end]``: from the last break before ``at`` to the first
+    break after ``end``, each looked for within ``_CLAUSE_WINDOW`` characters."""
+    lo = max(0, at - _CLAUSE_WINDOW)
+    start = lo
+    for match in _CLAUSE_BREAK.finditer(text, lo, at):
+        start = match.end()
+    hi = min(len(text), end + _CLAUSE_WINDOW)
+    stop = _CLAUSE_BREAK.search(text, end, hi)
+    return start, stop.start() if stop is not None else hi
+
+
+def stance(text: str, at: int, end: int) -> Stance:
+    """How the clause around the claim ``text[at:end]`` qualifies it. ``at`` is where the
+    claim's first candidate (or its first word) stands, ``end`` where its words end."""
+    lo, hi = _clause(text, at, end)
+    part_lo = text.rfind(",", lo, at) + 1 or lo
+    part_hi = text.find(",", end, hi)
+    part_hi = hi if part_hi < 0 else part_hi
+    negated = bool(_NEGATION.search(text, lo, at) or _NOT_BEFORE.search(text, lo, at))
+    hedged = bool(
+        _HEDGE.search(text, lo, at)
+        or _doubted(text, at)
+        or _MODAL.search(text, part_lo, at)
+        or _HEDGE_AFTER.search(text, end, part_hi)
+    )
+    excepted = bool(_EXCEPTION_BEFORE.search(text, lo, at))
+    soft = bool(_SOFT.search(text, part_lo, part_hi))
+    if not (negated or hedged or excepted or soft):
+        return _PLAIN
+    return Stance(negated, hedged, excepted, soft)
+
+
+def _doubted(text: str, at: int) -> bool:
+    """Whether a doubt about the whole sentence stands before ``at`` (``_DOUBT``)."""
+    lo = max(0, at - _CLAUSE_WINDOW)
+    start = lo
+    for match in _DOUBT_BREAK.finditer(text, lo, at):
+        start = match.end()
+    return _DOUBT.search(text, start, at) is not None
+
+
+def retracted_before(text: str, statements: list[int]) -> int:
+    """Where the statements that stand start: after the last retraction ("wait, no",
+    "on second thought") that has statements on both sides and is not followed by an
+    additive one ("B is correct too"); 0 when none retracts. ``statements``: where each
+    statement starts, in order."""
+    if len(statements) < 2:
+        return 0
+    first, last = statements[0], statements[-1]
+    cut = 0
+    for match in _RETRACTION.finditer(text, first, last):
+        after = [at for at in statements if at >= match.end()]
+        if not after:
+            break
+        sentence_end = text.find(".", after[0])
+        window_end = sentence_end if sentence_end >= 0 else len(text)
+        if _ADDITIVE.search(text, match.end(), window_end) is None:
+            cut = match.end()
+    return cut
