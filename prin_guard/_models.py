@@ -13,10 +13,12 @@ from __future__ import annotations
 import enum
 import functools
 import hashlib
+import itertools
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+import string
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 from pydantic import (
@@ -444,9 +446,33 @@ class Verdict(Frozen):
 # -- what a judge is asked about ------------------------------------------------------
 
 _LABEL_RE = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")
-# Labels are assigned from the letter series A, ..., Z, AA, ..., ZZZZ: every label of
-# one to four letters, the longest the label form allows.
-_ASSIGNABLE_LABELS = 26 + 26**2 + 26**3 + 26**4
+# Labels a judge would read as words, left out of the series labels are assigned from
+# (the 45th criterion of a long checklist is AT, not AS): English words of two to four
+# letters that prompts and replies use around an answer ("as", "or", "none", "both", "n/a").
+_WORD_LABELS = frozenset(
+    {
+        "AM", "AN", "AS", "AT", "BE", "BY", "DO", "GO", "HE", "IF", "IN", "IS", "IT", "ME",
+        "MY", "NA", "NO", "OF", "OH", "OK", "ON", "OR", "SO", "TO", "UP", "US", "WE", "ALL",
+        "AND", "ANY", "ARE", "BUT", "CAN", "DID", "FEW", "FOR", "GET", "HAD", "HAS", "HER",
+        "HIM", "HIS", "HOW", "ITS", "LET", "MAY", "MET", "NOR", "NOT", "NOW", "OFF", "ONE",
+        "OUR", "OUT", "OWN", "PUT", "SAY", "SEE", "SET", "SHE", "THE", "TIE", "TOO", "TRY",
+        "TWO", "USE", "WAS", "WAY", "WHO", "WHY", "YES", "YET", "YOU", "ALSO", "BEST", "BOTH",
+        "DOES", "DONE", "EACH", "EVEN", "FAIL", "FROM", "FULL", "GOOD", "HALF", "HAVE", "INTO",
+        "JUST", "LAST", "LESS", "MANY", "MORE", "MOST", "MUCH", "MUST", "NEXT", "NONE", "NULL",
+        "ONLY", "OVER", "PART", "PASS", "SAME", "SOME", "SUCH", "SURE", "THAN", "THAT", "THEM",
+        "THEN", "THEY", "THIS", "THUS", "TIES", "TRUE", "VERY", "WELL", "WERE", "WHAT", "WHEN",
+        "WILL", "WINS", "WITH"
+    }
+)  # fmt: skip
+_SKIPPED = sorted(
+    sum(26**k for k in range(1, len(word)))
+    + sum((ord(char) - ord("A")) * 26 ** (len(word) - 1 - i) for i, char in enumerate(word))
+    for word in _WORD_LABELS
+)
+"""Where each word label stands in the plain series A, ..., Z, AA, ... (0 is A)."""
+# Labels are assigned from the letter series A, ..., Z, AA, ..., ZZZZ less the words:
+# every label of one to four letters, the longest the label form allows.
+_ASSIGNABLE_LABELS = 26 + 26**2 + 26**3 + 26**4 - len(_WORD_LABELS)
 # Long enough for any caller's identifier; short enough that logging it is harmless.
 _MAX_ID_CHARS = 256
 # A lone surrogate is a valid str but not Unicode text: it cannot be encoded (to hash
@@ -516,13 +542,26 @@ class Candidate(Frozen):
 
 
 def _nth_label(index: int) -> str:
-    """A, B, ..., Z, AA, AB, ...: spreadsheet column names."""
+    """A, B, ..., Z, AA, AB, ...: spreadsheet column names, less the words of
+    ``_WORD_LABELS`` (AM, AN, AS, AT, ... are skipped)."""
+    for skipped in _SKIPPED:
+        if skipped <= index:
+            index += 1
     label = ""
     index += 1
     while index:
         index, rest = divmod(index - 1, 26)
         label = chr(ord("A") + rest) + label
     return label
+
+
+def _label_series() -> Iterator[str]:
+    """Every assignable label in order: ``_nth_label(0)``, ``_nth_label(1)``, ..."""
+    for size in range(1, 5):
+        for letters in itertools.product(string.ascii_uppercase, repeat=size):
+            label = "".join(letters)
+            if label not in _WORD_LABELS:
+                yield label
 
 
 def _normal_text(text: str) -> str:
@@ -639,19 +678,17 @@ class Item(Frozen):
             seen_texts[key] = index
         unlabelled = len(self.candidates) - len(taken)
         if unlabelled:
-            # Given labels of letters only are in the series; Q1 or A2 are not.
-            available = _ASSIGNABLE_LABELS - sum(label.isalpha() for label in seen_labels)
+            # Given labels of letters only are in the series (but words); Q1, A2 are not.
+            available = _ASSIGNABLE_LABELS - sum(
+                label.isalpha() and label not in _WORD_LABELS for label in seen_labels
+            )
             if unlabelled > available:
                 raise ValueError(
                     f"candidates: {unlabelled} candidates have no label and only "
                     f"{max(available, 0)} labels are free (A to ZZZZ); label them yourself"
                 )
             # enough free labels for every unlabelled candidate, so next() cannot run dry
-            free = (
-                label
-                for n in range(_ASSIGNABLE_LABELS)
-                if (label := _nth_label(n)) not in seen_labels
-            )
+            free = (label for label in _label_series() if label not in seen_labels)
             labelled = tuple(
                 c if c.label is not None else c.model_copy(update={"label": next(free)})
                 for c in self.candidates

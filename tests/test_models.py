@@ -18,10 +18,37 @@ def test_given_labels_are_kept_and_free_letters_fill_the_rest() -> None:
     assert item.labels == ("B", "A", "C")
 
 
-def test_labels_go_past_z_like_spreadsheet_columns() -> None:
-    assert [_nth_label(i) for i in (0, 25, 26, 27, 51, 52)] == ["A", "Z", "AA", "AB", "AZ", "BA"]
+def test_labels_go_past_z_like_spreadsheet_columns_less_english_words() -> None:
+    # AM, AN, AS, AT are words a reader treats specially ("as" ends a list): left out
+    # of the series (issue 28, item 4)
+    assert [_nth_label(i) for i in (0, 25, 26, 27, 37, 38, 39)] == [
+        "A", "Z", "AA", "AB", "AL", "AO", "AP"
+    ]  # fmt: skip
     item = Item(question="q", candidates=[str(i) for i in range(30)])
     assert item.labels[-1] == "AD"
+    long = Item(task="checklist", response="r", candidates=[f"c{i}" for i in range(800)])
+    assert not {"AS", "IS", "IF", "SO", "OR", "NA", "AND", "THE", "NONE"} & set(long.labels)
+
+
+def test_a_fifty_criterion_checklist_reads_as_a_five_criterion_one() -> None:
+    # Every other criterion met, in an answer line, a heading and status lines: the same
+    # half is read whatever the number of criteria (issue 28, item 4).
+    from prin_guard.reader import parse_reply
+
+    for count in (5, 50):
+        item = Item(task="checklist", response="r", candidates=[f"c{i}" for i in range(count)])
+        met = item.labels[::2]
+        texts = tuple(candidate.text for candidate in item.candidates)
+        replies = (
+            "Answer: " + ", ".join(met),
+            "Met: " + ", ".join(met),
+            "\n".join(f"{label}: {'met' if label in met else 'not met'}" for label in item.labels),
+        )
+        for reply in replies:
+            result = parse_reply(
+                reply, item.labels, texts, task="checklist", polarity=Polarity.DIRECT
+            )
+            assert result.labels == met, (count, reply[:40])
 
 
 @pytest.mark.parametrize(
