@@ -12,16 +12,13 @@ from dataclasses import dataclass
 
 from prin_guard.reader._evidence import _Context
 from prin_guard.reader._text import _MARKED, _WORD_RUN, _keys_of, _Pattern
+from prin_guard.reader._vocab import _SELECTIONS, _STATUS_SIGNS
 
 COPY_WORDS = 4
-
-
 """A run of this many words that the echo holds is a copied stretch."""
 
 
 MAX_SHORT_COPIES = 64
-
-
 """Short copied stretches (fewer than ``COPY_WORDS`` words) looked up in the echo's
 text per reply: bounds the cost of a reply made of many of them."""
 
@@ -36,25 +33,45 @@ def _echo_lines(echo: Sequence[str]) -> set[str]:
     return {key for text in echo for line in text.splitlines() if (key := _line_key(line))}
 
 
-def detect_echo(text: str | None, labels: Sequence[str]) -> bool:
+def detect_echo(text: str | None, labels: Sequence[str], prompt: Sequence[str] = ()) -> bool:
     """Whether a reply repeats the prompt: it has the prompt's "please output the
-    ... ones." sentence and names more than half of the options as ``X)``, the
-    way the prompt lists them. Linear in the reply's length."""
-    if not text or not _ECHO_SENTENCE.search(text):
+    ... ones." sentence and names more than half of the options as ``X)``, the way the
+    bundled prompts list them; or, given the prompt's own text (``prompt``: its frame,
+    the pieces between the item's texts, for any template), it holds at least half of
+    the frame's runs of ``COPY_WORDS`` words (and at least ``COPY_WORDS`` of them).
+    Linear in the reply's length."""
+    if not text:
         return False
-    keys = _keys_of(labels)
-    named = {
-        label
-        for match in _MARKED.finditer(text)
-        if match.group("r") and (label := keys.get(match.group("r").upper())) is not None
-    }
-    return 2 * len(named) > len(keys)
+    if _ECHO_SENTENCE.search(text):
+        keys = _keys_of(labels)
+        named = {
+            label
+            for match in _MARKED.finditer(text)
+            if match.group("r") and (label := keys.get(match.group("r").upper())) is not None
+        }
+        if 2 * len(named) > len(keys):
+            return True
+    frame = _frame_grams(tuple(prompt))
+    if len(frame) < COPY_WORDS:
+        return False
+    held = {gram for gram in _Words(text).grams() if gram in frame}
+    return 2 * len(held) >= len(frame)
 
 
-def _own_lines(text: str, copied: set[str]) -> tuple[str, list[int], list[int]]:
+@functools.lru_cache(maxsize=256)
+def _frame_grams(prompt: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+    """The runs of ``COPY_WORDS`` words of a prompt's frame (cached: a frame is shared by
+    every item of a shape)."""
+    return frozenset(gram for piece in prompt for gram in _Words(piece).grams())
+
+
+def _own_lines(
+    text: str, copied: set[str], prompt: Sequence[str] = ()
+) -> tuple[str, list[int], list[int]]:
     """What the judge wrote after a repeated prompt: the lines after its question
-    sentence that are not copies, joined, with each kept line's offset in that text
-    and in ``text``.
+    sentence (or, for another template, after the last line holding a run of the
+    prompt's own words) that are not copies, joined, with each kept line's offset in
+    that text and in ``text``.
 
     The prompt lists every option, and would otherwise read as "all of them". The
     text before its question sentence is the question and the options (however
@@ -64,7 +81,13 @@ def _own_lines(text: str, copied: set[str]) -> tuple[str, list[int], list[int]]:
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
-    last = max(i for i, line in enumerate(lines) if _ECHO_SENTENCE.search(line))
+    marked = [i for i, line in enumerate(lines) if _ECHO_SENTENCE.search(line)]
+    if not marked:
+        frame = _frame_grams(tuple(prompt))
+        marked = [
+            i for i, line in enumerate(lines) if any(g in frame for g in _Words(line).grams())
+        ]
+    last = max(marked, default=-1)
     kept: list[str] = []
     read_at: list[int] = []
     text_at: list[int] = []
@@ -113,7 +136,7 @@ _CUE_WORDS = frozenset(
 )  # fmt: skip
 
 
-_CUE_MARKS = ("[[", "{", "<", "✓", "✗", "✔", "✘", "❌", "✅")
+_CUE_MARKS = ("[[", "{", "<", "✓", "✗", "✔", "✘", "❌", "✅", "[x]", "[X]", "[ ]", "☑", "☐", "☒")
 
 
 _CUE_MARK = _Pattern("|".join(re.escape(mark) for mark in _CUE_MARKS))
@@ -162,8 +185,6 @@ class _EchoIndex:
 
 
 _QUICK_WORDS = 64
-
-
 """Replies of at most this many words (most answers) are first tested against the echo's
 flattened words: when none of their runs or pieces occurs there at all, nothing in them
 is a copy, and the echo need not be indexed."""
@@ -227,17 +248,14 @@ class _Words:
 
     @property
     def probes(self) -> list[str]:
-        """What :func:`_may_hold` looks for in a flattened echo: each run and each piece
-        as `` words ``, but for a piece of one bare word, which reads as no answer
-        (:func:`_reads_as_answer`): no copy to blank."""
+        """What :func:`_may_hold` looks for in a flattened echo: each run, each piece and
+        each pair of words in a row as `` words ``."""
         if self._probes is None:
-            text, words = self.text, self.words
+            words = self.words
             probes = [f" {' '.join(gram)} " for gram in self.grams()]
-            probes += [
-                f" {' '.join(words[i:j])} "
-                for lo, hi, i, j in self.pieces()
-                if j - i > 1 or (j - i == 1 and _CUE_MARK.search(text, lo, hi) is not None)
-            ]
+            probes += [f" {' '.join(words[i:j])} " for _, _, i, j in self.pieces() if j > i]
+            # the short stretches around names that _windows grows
+            probes += [f" {' '.join(words[i : i + 2])} " for i in range(len(words) - 1)]
             self._probes = probes
         return self._probes
 
@@ -299,12 +317,15 @@ def _blank_copies(reply: _Words, echo: Sequence[str], ctx: _Context) -> tuple[st
     for _, _, i, j in reply.pieces():
         if j > i and " ".join(words[i:j]) in index.pieces:
             units.append((i, j))
-    blanks: list[tuple[int, int]] = []
     seen: dict[str, bool] = {}
-    for i, j in units:
+    windows = _windows(reply, index, ctx, seen)  # held as written already
+    blanks: list[tuple[int, int]] = []
+    for n, (i, j) in enumerate([*units, *windows]):
         stretch = _widen(text, spans[i][0], spans[j - 1][1])
         if _reads_as_answer(text, stretch, spans, words, i, j, ctx) and (
-            j - i >= COPY_WORDS or index.holds(text[stretch[0] : stretch[1]], seen)
+            n >= len(units)
+            or j - i >= COPY_WORDS
+            or index.holds(text[stretch[0] : stretch[1]], seen)
         ):
             blanks.append(stretch)
     if not blanks:
@@ -322,6 +343,48 @@ def _blank_copies(reply: _Words, echo: Sequence[str], ctx: _Context) -> tuple[st
     return "".join(out), True
 
 
+_WINDOW_WORDS = 3
+"""A stretch around a name that the echo holds as written is a copy from this many words
+(``"better -> Answer: B"`` quoted mid-line), or from two with a mark (``judge: [[B]]``)."""
+_MAX_WINDOW = 32
+
+
+def _windows(
+    reply: _Words, index: _EchoIndex, ctx: _Context, seen: dict[str, bool]
+) -> list[tuple[int, int]]:
+    """Stretches of the reply around each name (a label, a quantifier, a tie) that the
+    echo holds as written, marks included, wherever they stand (mid-line too): grown
+    word by word from the name while the echo still holds them. At most
+    ``MAX_SHORT_COPIES`` names are looked at (``seen`` counts the lookups)."""
+    text, spans, words = reply.text, reply.spans, reply.words
+
+    def held(i: int, j: int) -> bool:
+        return index.holds(text[spans[i][0] : spans[j - 1][1]], seen)
+
+    out: list[tuple[int, int]] = []
+    for k in range(len(words)):
+        if len(seen) >= MAX_SHORT_COPIES:
+            break
+        if not _label_word(text, *spans[k], words[k], ctx):
+            continue
+        if k + 1 < len(words) and held(k, k + 2):
+            i, j = k, k + 2
+        elif k > 0 and held(k - 1, k + 1):
+            i, j = k - 1, k + 1
+        else:
+            continue
+        while j < len(words) and j - i < _MAX_WINDOW and held(i, j + 1):
+            j += 1
+        while i > 0 and j - i < _MAX_WINDOW and held(i - 1, j):
+            i -= 1
+        lo, hi = _widen(text, spans[i][0], spans[j - 1][1])
+        if j - i >= _WINDOW_WORDS or (
+            _CUE_MARK.search(text, lo, hi) is not None and hi - lo >= 10 and held(i, j)
+        ):
+            out.append((i, j))
+    return out
+
+
 def _reads_as_answer(
     text: str,
     stretch: tuple[int, int],
@@ -337,10 +400,15 @@ def _reads_as_answer(
     lo, hi = stretch
     marked = _CUE_MARK.search(text, lo, hi) is not None
     vocab = ctx.vocab
+    one = len(ctx.labels) == 1
     cues = [
         k
         for k in range(i, j)
-        if words[k] in _CUE_WORDS or words[k] in vocab.positive or words[k] in vocab.negative
+        if words[k] in _CUE_WORDS
+        or words[k] in vocab.positive
+        or words[k] in vocab.negative
+        or (one and _status_word(words[k]))
+        or (ctx.pair and words[k] in ("tie", "draw", "tied"))
     ]
     names = [k for k in range(i, j) if _label_word(text, *spans[k], words[k], ctx)]
     if not names or not (marked or cues):
@@ -353,12 +421,22 @@ def _reads_as_answer(
 
 
 def _label_word(text: str, start: int, end: int, word: str, ctx: _Context) -> bool:
-    """Whether the word ``text[start:end]`` names a label or a quantity ("E", "(a)", "all")."""
+    """Whether the word ``text[start:end]`` names a label or a quantity ("E", "(a)",
+    "all"), a pair's tie ("tie", MT-Bench's "[[C]]"), or, for a single candidate, its
+    status ("PASS", "No": the one candidate is named by the answer itself)."""
     token = text[start:end]
-    return word in _QUANT_WORDS or (
+    if word in _QUANT_WORDS or (
         ctx.keys.get(token.upper()) is not None
         and (token.isupper() or (len(token) == 1 and text[start - 1 : start] == "("))
-    )
+    ):
+        return True
+    if ctx.pair:
+        return word in ("draw", "tied") or (word == "c" and text[start - 2 : start] == "[[")
+    return len(ctx.labels) == 1 and _status_word(word)
+
+
+def _status_word(word: str) -> bool:
+    return word in _STATUS_SIGNS or word in _SELECTIONS
 
 
 def _plain(text: str, *, ctx: _Context) -> bool:

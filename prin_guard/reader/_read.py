@@ -63,10 +63,10 @@ def parse_reply(
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
     if text is None or not text.strip():
         return _FAILED
-    echoed = detect_echo(text, labels)
+    echoed = detect_echo(text, labels, prompt)
     read, read_at, text_at = text, list[int](), list[int]()
     if echoed:
-        read, read_at, text_at = _own_lines(text, _echo_lines([*echo, *prompt]))
+        read, read_at, text_at = _own_lines(text, _echo_lines([*echo, *prompt]), prompt)
     leg = 0 if polarity is None else 1 if polarity is Polarity.DIRECT else -1
     if task != "choice" and not leg:
         leg = 1  # a pair or a checklist without a polarity: the direct question

@@ -26,8 +26,6 @@ from prin_guard.reader._text import _ALNUM, _SENTENCE_END, _line_end, _Pattern, 
 from prin_guard.reader._vocab import _MARK_CLASS, _STATUS_MARKS, _name_sign, _status_sign
 
 MAX_JSON_TRIES = 16
-
-
 """JSON objects tried per reply, from its end: bounds the cost of replies full of braces."""
 
 

@@ -10,8 +10,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 
 MAX_TEXT_TOKENS = 32
-
-
 """Candidate texts longer than this many tokens are only matched as a whole span."""
 
 
