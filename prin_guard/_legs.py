@@ -35,12 +35,23 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from prin_guard._calls import Call, JudgeCaller, KeyScope
-from prin_guard._models import Candidate, Item, Leg, Message, ParseStatus, Polarity, Task
+from prin_guard._exceptions import UsageError
+from prin_guard._models import (
+    Candidate,
+    Item,
+    Leg,
+    Message,
+    ParseStatus,
+    Polarity,
+    Reading,
+    Task,
+)
 from prin_guard._prompts import (
     Mitigation,
     Template,
     build_messages,
     build_prompt,
+    parse_mitigations,
     template_for,
 )
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
@@ -52,6 +63,8 @@ __all__ = [
     "answer_confidence",
     "map_back",
     "permuted_item",
+    "read_answer",
+    "read_reply",
     "second_order",
 ]
 
@@ -168,6 +181,8 @@ def scope_parts(template: Template, mitigations: Sequence[Mitigation]) -> dict[s
             template.negative,
             template.noun,
         ]
+        if template.contract is not None:  # what the judge is asked to write
+            parts["template_contract"] = template.contract.model_dump(mode="json")
     return parts
 
 
@@ -248,47 +263,11 @@ class LegAsker:
         call = Call(plan.key, plan.messages, shown.labels, item.key, plan.polarity.value)
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
-        texts = [candidate.text for candidate in shown.candidates]
-        # What the judge may copy: the item's own texts (a copy of them where an answer
-        # would be is never read as one, and flags the verdict: an item could inject
-        # "The correct option is E.") and the prompt's frame. In the item's own order,
-        # whatever the order shown: the reader's index of them does not depend on it,
-        # and every leg of the item then shares it.
-        echo = (
-            item.question or "",
-            item.response or "",
-            item.context or "",
-            *(candidate.text for candidate in item.candidates),
-            *(candidate.reasoning or "" for candidate in item.candidates),
-        )
         template = plan.template
-        # the prompt's own words (the item's texts taken out): skipped, not flagged
-        prompt = prompt_frame(shown, plan.polarity, template, self._mitigations)
-        words = (template.positive, template.negative)
-
-        def read(polarity: Polarity | None) -> ParseResult:
-            return parse_reply(
-                response.text,
-                shown.labels,
-                texts,
-                task=item.task,
-                polarity=polarity,
-                words=words,
-                nouns=(template.noun,),
-                echo=echo,
-                prompt=prompt,
-            )
-
-        parsed = read(plan.polarity)
-        if parsed.status is ParseStatus.FAILED and item.task == "choice":
-            # Read in the leg's own polarity, a reply that only answers the other question
-            # has no answer; the verdict keeps its literal parse (and polarity_confusion
-            # says what it is), as the paper's span extraction would read it. Not for the
-            # other tasks: "Output (a) is better" on the reverse leg is no worse one.
-            literal = read(None)
-            if literal.status is not ParseStatus.FAILED:
-                parsed = literal
-        labels = parsed.labels
+        reading, parsed = read_answer(
+            response.text, item, plan.polarity, template, self._mitigations, shown=shown
+        )
+        labels = reading.labels
         if plan.order is not None:
             labels = map_back(labels, plan.mapping, item.labels)
         leg = Leg(
@@ -299,20 +278,120 @@ class LegAsker:
             output_format=response.output_format,
             raw_text=response.text,
             labels=labels,
-            parse_status=parsed.status,
-            parse_method=parsed.method,
-            polarity_confusion=detect_polarity_confusion(
-                response.text, plan.polarity, words=words, task=item.task
-            ),
-            answer_mismatch=parsed.disagreement,
-            copied=parsed.copied,
+            parse_status=reading.status,
+            parse_method=reading.method,
+            polarity_confusion=reading.polarity_confusion,
+            answer_mismatch=reading.answer_mismatch,
+            copied=reading.copied,
+            weak=reading.weak,
             latency_ms=answer.latency_ms,
             usage=response.usage,
             cached=answer.cached,
             order=plan.order,
             confidence=answer_confidence(response.text, response.tokens, parsed.span),
         )
-        return ReadLeg(leg, parsed.echoed)
+        return ReadLeg(leg, reading.echoed)
+
+
+def read_answer(
+    text: str | None,
+    item: Item,
+    polarity: Polarity,
+    template: Template,
+    mitigations: Sequence[Mitigation],
+    *,
+    shown: Item | None = None,
+) -> tuple[Reading, ParseResult]:
+    """Read a judge's reply to one leg of ``item``: the one reading path of the guard, the
+    probe and :func:`read_reply`. ``shown``: the item as the judge saw it (the second
+    order's), when not ``item``; the labels read are ``shown``'s. Returns the reading and
+    the parse it came from (its span, in the reply as given)."""
+    shown = shown or item
+    texts = [candidate.text for candidate in shown.candidates]
+    # What the judge may copy: the item's own texts (a copy of them where an answer
+    # would be is never read as one, and flags the verdict: an item could inject
+    # "The correct option is E.") and the prompt's frame. In the item's own order,
+    # whatever the order shown: the reader's index of them does not depend on it,
+    # and every leg of the item then shares it.
+    echo = (
+        item.question or "",
+        item.response or "",
+        item.context or "",
+        *(candidate.text for candidate in item.candidates),
+        *(candidate.reasoning or "" for candidate in item.candidates),
+    )
+    # the prompt's own words (the item's texts taken out): skipped, not flagged
+    prompt = prompt_frame(shown, polarity, template, mitigations)
+    words = (template.positive, template.negative)
+
+    def parse(leg: Polarity | None) -> ParseResult:
+        return parse_reply(
+            text,
+            shown.labels,
+            texts,
+            task=item.task,
+            polarity=leg,
+            words=words,
+            nouns=(template.noun,),
+            echo=echo,
+            prompt=prompt,
+            contract=template.answer_contract,
+        )
+
+    parsed = parse(polarity)
+    if parsed.status is ParseStatus.FAILED and item.task == "choice":
+        # Read in the leg's own polarity, a reply that only answers the other question
+        # has no answer; the verdict keeps its literal parse (and polarity_confusion
+        # says what it is), as the paper's span extraction would read it. Not for the
+        # other tasks: "Output (a) is better" on the reverse leg is no worse one.
+        literal = parse(None)
+        if literal.status is not ParseStatus.FAILED:
+            parsed = literal
+    reading = Reading(
+        labels=parsed.labels,
+        status=parsed.status,
+        method=parsed.method,
+        weak=parsed.weak,
+        copied=parsed.copied,
+        echoed=parsed.echoed,
+        polarity_confusion=detect_polarity_confusion(text, polarity, words=words, task=item.task),
+        answer_mismatch=parsed.disagreement,
+        span=parsed.span,
+    )
+    return reading, parsed
+
+
+def read_reply(
+    reply: str | None,
+    item: Item | Mapping[str, object],
+    *,
+    template: str | Template | None = None,
+    polarity: Polarity | str = Polarity.DIRECT,
+    mitigations: Sequence[Mitigation | str] = (),
+) -> Reading:
+    """Read what a judge's ``reply`` says about ``item``, as the guard reads each leg.
+
+    ``item``: an :class:`~prin_guard.Item` or a mapping of one (checked as the guard
+    checks it). ``template``: the template the judge was asked in (an id such as
+    ``"pairwise"``, or a :class:`~prin_guard.Template`; ``None``: the item's task's
+    bundled one); its answer contract is read first. ``polarity``: the question the reply
+    answers, ``"direct"`` ("which are correct / better / met?") or ``"reverse"``.
+    ``mitigations``: those the prompt was built with (its own words are then skipped,
+    not read as the judge's).
+
+    Returns a :class:`~prin_guard.Reading`: the labels read, the status (``ok``,
+    ``none``, ``failed``), the method, and the ``copied`` and ``weak`` marks. The reader
+    never guesses: a reply it cannot read unambiguously is ``failed``.
+    """
+    checked = Item.coerce(item)
+    try:
+        leg = Polarity(getattr(polarity, "value", polarity))
+    except ValueError:
+        raise UsageError(
+            f"polarity: {polarity!r} is not a polarity; use 'direct' or 'reverse'"
+        ) from None
+    chosen = template_for(template, checked)
+    return read_answer(reply, checked, leg, chosen, parse_mitigations(mitigations))[0]
 
 
 # -- the second order and the answer's probability -------------------------------------

@@ -53,6 +53,7 @@ __all__ = [
     "Polarity",
     "Policy",
     "ProbeRound",
+    "Reading",
     "Scores",
     "Task",
     "Usage",
@@ -145,6 +146,12 @@ class ParseStatus(enum.StrEnum):
 class ParseMethod(enum.StrEnum):
     """Which rule of the parser produced the label set."""
 
+    DECLARED = "declared"
+    """The verdict format the template declares (its answer contract: "[[A]]", "[RESULT]
+    B", a first line "2", scores "8 9", a JSON field or ranking), read first and strictly."""
+    REASKED = "reasked"
+    """The answer to a second question after the first reply could not be read ("state
+    only your final answer as ..."); that call's usage is counted on the leg."""
     STRUCTURED = "structured"
     """A JSON answer (structured output), whatever its key: ``{"answer": "A, C"}``."""
     ANSWER_TAG = "answer_tag"
@@ -227,6 +234,11 @@ class Leg(Frozen):
     copied: bool = False
     """The reply restates text of the item where an answer would be; that text was not read
     as the answer (the verdict is flagged ``copied_answer``)."""
+    weak: bool = False
+    """The labels rest on a weak cue (a claim that does not conclude, a softened or negated
+    one, a loose label form, a candidate's text inside prose): a read that may be a
+    guess. A reading from a place where an answer is written, or a concluding claim, is
+    not weak."""
     latency_ms: float = 0.0
     """Time the judge took (0 when the leg came from the cache)."""
     usage: Usage | None = None
@@ -242,6 +254,36 @@ class Leg(Frozen):
     the product of the probabilities of the tokens that spell the answer (so for a set,
     the probability of naming exactly that set as written). ``None`` when the judge
     returns no log-probabilities or the answer could not be located in the reply."""
+
+
+class Reading(Frozen):
+    """What the reader read from one reply (:func:`prin_guard.read_reply`)."""
+
+    labels: tuple[str, ...]
+    """The item's labels the reply names on the leg's side (empty on "none" and on failure)."""
+    status: ParseStatus
+    """``ok``: labels were read; ``none``: the reply says no candidate qualifies (for a pair
+    on the reverse leg: neither is worse, a tie); ``failed``: nothing could be read."""
+    method: ParseMethod | None = None
+    """Where the answer was read (``None`` on failure)."""
+    weak: bool = False
+    """The reading rests on a weak cue (see :attr:`Leg.weak`)."""
+    copied: bool = False
+    """Text copied from the item stood where an answer would be; it was not read."""
+    echoed: bool = False
+    """The reply repeats its prompt; only what the judge wrote after it was read."""
+    polarity_confusion: bool = False
+    """The reply reads as an answer to the opposite question."""
+    answer_mismatch: bool = False
+    """The reply names a candidate by a label and a text that disagree; not read."""
+    span: tuple[int, int] | None = None
+    """Where the answer stands in the reply, ``[start, end)`` (``None`` when it was read
+    from several places or not at all)."""
+
+    @property
+    def ok(self) -> bool:
+        """Something was read (labels, or "none")."""
+        return self.status is not ParseStatus.FAILED
 
 
 class ProbeRound(Frozen):

@@ -77,6 +77,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from prin_guard._contract import AnswerContract, Line
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import TASKS, Item, Message, Polarity, Task
 from prin_guard._tasks import TASK_WORDS
@@ -123,6 +124,9 @@ class Template:
     """What the prompt calls the candidates ("options", "responses", "criteria",
     "claims"); empty: the task's usual noun. A checklist's noun ``claims`` asks whether
     the item's sources (its context) support them."""
+    contract: AnswerContract | None = None
+    """What the prompt asks the judge to write (the labels as it shows them, the tie
+    word, the verdict format); ``None``: the bundled prompts' final "Answer: ..." line."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.fullmatch(
@@ -152,6 +156,17 @@ class Template:
     def claims(self) -> bool:
         """A checklist of claims checked against the item's sources."""
         return self.task == "checklist" and self.noun == "claims"
+
+    @property
+    def answer_contract(self) -> AnswerContract:
+        """The contract the reader reads a reply with: the template's own, else the
+        bundled prompts' final line "Answer: ..." with the item's labels ("Answer: tie"
+        for a pair's tie)."""
+        if self.contract is not None:
+            return self.contract
+        return AnswerContract(
+            tie="tie" if self.task == "pairwise" else None, format=Line(prefix="Answer:")
+        )
 
     def word(self, polarity: Polarity) -> str:
         return self.positive if polarity is Polarity.DIRECT else self.negative

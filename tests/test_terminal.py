@@ -216,9 +216,9 @@ Question: If 101 n^2 is at most 10000, what is the greatest n?
   E      [11] (the *largest*)  -         incorrect  
 
 Direct  leg (v0, 1.23 s): 'Answer: C'
-        read as {C} (ok, final_line)
+        read as {C} (ok, declared)
 Reverse leg (v0, cache): 'Answer: C, D, E'
-        read as {C, D, E} (ok, final_line)
+        read as {C, D, E} (ok, declared)
 Reverse leg implies correct: {A, B}
 PRIN 1.000: INCONSISTENT
 Flags: inconsistent

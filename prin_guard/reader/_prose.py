@@ -211,6 +211,35 @@ _LEAD = _Pattern(
 )
 
 
+# Labels joined by ">", "=" or "<": "B > A", "B > C = A > D" (names already written as
+# labels, padded with spaces).
+_ORDERING = _Pattern(
+    r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{0,3}(?:[^\S\n]*(?:>>|>|=|<<|<)[^\S\n]*[A-Z][A-Z0-9]{0,3})+"
+    r"(?![A-Za-z0-9])"
+)
+_ORDER_OP = _Pattern(r"[^\S\n]*(>>|>|=|<<|<)[^\S\n]*")
+
+
+def _ranks(ordering: str, ctx: _Context) -> dict[str, int] | None:
+    """Each candidate's rank in an ordering naming every one once, else None."""
+    parts = _ORDER_OP.compiled.split(ordering.strip())
+    names, ops = parts[::2], parts[1::2]
+    if any(op in ("<", "<<") for op in ops):
+        if any(op in (">", ">>") for op in ops):
+            return None
+        names, ops = names[::-1], ops[::-1]
+    ranks: dict[str, int] = {}
+    rank = 1
+    for index, name in enumerate(names):
+        label = ctx.keys.get(name)
+        if label is None or label in ranks:
+            return None
+        if index and ops[index - 1] != "=":
+            rank += 1
+        ranks[label] = rank
+    return ranks if len(ranks) == len(ctx.labels) else None
+
+
 @dataclass(frozen=True, slots=True)
 class _Claim:
     """A sentence that states the whole answer: "the answer is C", "Output (a) is better",
@@ -249,6 +278,8 @@ class _Claims:
         self._quantifiers()
         if ctx.pair:
             self._pair_forms()
+        if ctx.task != "checklist":
+            self._orderings()
         if ctx.task == "checklist":
             self._check_verbs()
         # "C is correct. Wait, no: B is correct.": the statements before a retraction go
@@ -428,6 +459,29 @@ class _Claims:
                 if qualified.soft:
                     run = dataclasses.replace(run, weak=True)
                 self._add(match.start(), match.end(), 1, run, forced=True)
+
+    def _orderings(self) -> None:
+        """An ordering of every candidate: "Assistant 2 > Assistant 1", "the order is:
+        B > C = A > D": the first rank is the answer on a direct leg (for a pair, the last
+        rank on the reverse leg; one rank for all is a tie)."""
+        text, ctx = self.text, self.ctx
+        for match in _ORDERING.finditer(text):
+            ranks = _ranks(match.group(), ctx)
+            if ranks is None:
+                continue
+            qualified = stance(text, match.start(), match.end())
+            if qualified.hedged or qualified.negated:
+                continue
+            top = min(ranks.values())
+            if ctx.leg < 0:
+                if not ctx.pair:
+                    continue  # an ordering says which are best, not which are incorrect
+                top = max(ranks.values())
+            chosen = frozenset(label for label, rank in ranks.items() if rank == top)
+            if ctx.pair and len(chosen) == len(ranks):
+                chosen = frozenset()  # all equal: a tie
+            reading = _Reading(chosen, match.span(), weak=qualified.soft)
+            self._add(match.start(), match.end(), 0, reading)
 
     def _check_verbs(self) -> None:
         """ "The response meets criteria A and C", "It fails to meet B", "The sources do not

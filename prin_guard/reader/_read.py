@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from prin_guard._models import TASKS, ParseMethod, Polarity, Task
+from prin_guard._contract import AnswerContract
+from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
 from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -14,9 +15,10 @@ from prin_guard.reader._copies import (
     _Words,
     detect_echo,
 )
+from prin_guard.reader._declared import read_declared
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
 from prin_guard.reader._formats import _answer_line, _read_headings, _read_tags, _read_verdicts
-from prin_guard.reader._names import _name_labels
+from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _joint_result, _resolve, _result
 from prin_guard.reader._structures import _read_json
@@ -35,6 +37,7 @@ def parse_reply(
     nouns: Iterable[str] = (),
     echo: Sequence[str] = (),
     prompt: Sequence[str] = (),
+    contract: AnswerContract | None = None,
 ) -> ParseResult:
     """Read the set of labels a reply names. ``labels`` and ``texts`` are the candidates'
     as shown to the judge, in the order shown.
@@ -58,6 +61,12 @@ def parse_reply(
     same way ("[[A]] if assistant A is better, [[B]] if ..." restated), but are not
     reported, as the caller wrote it. When the reply repeats the prompt (``echoed``),
     only the lines after its question sentence that are copies of neither are read.
+
+    ``contract``: the template's answer contract (the labels as the prompt shows them,
+    the tie word, the verdict format). A declared format is read first and strictly;
+    when the reply's own conclusion (read by the general reader, not from a weak cue)
+    disagrees with it, the leg fails; when the reply does not use it, the general
+    reader's reading stands.
     """
     if task not in TASKS:
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
@@ -77,8 +86,17 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx)
-    view = _name_labels(read, ctx, nouns)
-    result = _parse(view.text, ctx)
+    declared: _Reading | None = None
+    if contract is not None and contract.declared:
+        declared, places = read_declared(read, contract, ctx)
+        if declared is not None:
+            # the rest of the reply, read apart: its conclusion must not disagree
+            rest = _name_labels(_blanked(read, places), ctx, nouns)
+            result = _with_declared(declared, _parse(rest.text, ctx), ctx)
+            view = _View(read, {}, {})  # the declared span is in the reply as read
+    if declared is None:
+        view = _name_labels(read, ctx, nouns)
+        result = _parse(view.text, ctx)
     return ParseResult(
         result.labels,
         result.status,
@@ -89,6 +107,27 @@ def parse_reply(
         copied,
         result.weak,
     )
+
+
+def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
+    """``text`` with ``places`` written over by spaces (line breaks kept)."""
+    out = list(text)
+    for lo, hi in places:
+        for at in range(lo, hi):
+            if out[at] != "\n":
+                out[at] = " "
+    return "".join(out)
+
+
+def _with_declared(declared: _Reading, general: ParseResult, ctx: _Context) -> ParseResult:
+    """The declared format's reading, unless the reply concludes otherwise (no verdict)."""
+    said = _result(declared, ParseMethod.DECLARED, ctx)
+    if said.status is ParseStatus.FAILED:
+        return said
+    concluded = general.status is not ParseStatus.FAILED and not general.weak
+    if concluded and general.labels != said.labels:
+        return _FAILED  # the declared verdict and the reply's conclusion disagree
+    return said
 
 
 def _parse(text: str, ctx: _Context) -> ParseResult:

@@ -62,6 +62,9 @@ def _resolve(statuses: Sequence[_Status], ctx: _Context) -> _Reading | bool:
         scores = {s.label: (s.score, s.span) for s in ordered if s.score is not None and s.label}
         if len(scores) != 2 or len(ctx.labels) != 2:
             return False
+        given = {(s.label, s.score) for s in ordered if s.score is not None and s.label}
+        if len(given) != len(scores):
+            return False  # a response given two different scores
         (a, (a_score, a_span)), (b, (b_score, b_span)) = (
             (label, scores[label]) for label in ctx.labels
         )

@@ -302,13 +302,97 @@ _TABLE_RULE = _Pattern(r"[\s|:-]*-{2,}[\s|:-]*")
 
 _SCORE = _Pattern(
     r"[^\S\n]*[:=\-–—]?[^\S\n]*(?:score[^\S\n]*:?[^\S\n]*)?[*_`]*(?P<n>\d{1,3}(?:\.\d+)?)"
-    r"(?:[^\S\n]*/[^\S\n]*\d{1,3})?[*_`]*[^\S\n.]*$",
+    r"(?:[^\S\n]*/[^\S\n]*\d{1,3}|[^\S\n]+out[^\S\n]+of[^\S\n]+\d{1,3})?[*_`]*"
+    r"(?:[^\S\n]*[.!]?[^\S\n]*(?:\([^()\n]*\)|[-–—:][^\S\n][^\n]*))?[^\S\n.]*$",
     re.IGNORECASE,
 )
+# A pair's scores in prose: "I would give A a score of 8", "A's score is 3 out of 10",
+# "A: 1 (incorrect)", "the scores for A and B are 4 and 9, respectively", "both
+# receive a score of 10", and a section "A:" with a line "Score: 6/10" under it.
+_N = r"(\d{1,3}(?:\.\d+)?)(?:\s*/\s*\d{1,3}|\s+out\s+of\s+\d{1,3})?"
+_L = r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])"
+_PAIR_SCORE = _Pattern(
+    rf"{_L}\s*(?:['’]s\s+)?(?:score\s*(?:is|of|:|=)\s*|(?:gets|receives|earns|deserves"
+    rf"|scores|is\s+given|is\s+rated|is\s+awarded)\s+(?:a\s+)?(?:score\s+of\s+|rating\s+of\s+)?"
+    rf"|a\s+(?:score|rating)\s+of\s+)"
+    rf"{_N}"
+    rf"|(?:give|rate|award|assign)\s+{_L}\s+(?:a\s+)?(?:score\s+of\s+|rating\s+of\s+)?{_N}",
+    re.IGNORECASE,
+)
+_PAIR_RESPECTIVELY = _Pattern(
+    rf"scores?\s+(?:for|of)\s+{_L}\s+and\s+{_L}\s+(?:are|were|would\s+be|:)\s*{_N}\s*"
+    rf"(?:,\s*)?(?:and|,)\s*{_N}",
+    re.IGNORECASE,
+)
+_PAIR_BOTH = _Pattern(
+    rf"(?<![\w-])both(?:\s+assistants|\s+responses|\s+outputs|\s+{_L}\s+and\s+{_L})?\s+"
+    rf"(?:receive|get|earn|deserve|are\s+given)\s+(?:a\s+)?(?:score\s+of\s+|scores\s+of\s+)?{_N}",
+    re.IGNORECASE,
+)
+_FIRST_SCORES = _Pattern(
+    r"\s*[*_`]*(\d{1,3}(?:\.\d+)?)(?:/\d{1,3})?[^\S\n]*[,;]?[^\S\n]+"
+    r"(\d{1,3}(?:\.\d+)?)(?:/\d{1,3})?[*_`]*[^\S\n]*(?:\n|$)"
+)
+_SECTION_SCORE = _Pattern(r"[^\S\n]*[*_`#-]*[^\S\n]*(?:overall[^\S\n]+)?score[^\S\n]*[:=][^\S\n]*"
+                          rf"[*_`]*{_N}", re.IGNORECASE)  # fmt: skip
+
+
+def _pair_scores(text: str, ctx: _Context) -> list[_Status]:
+    """A pair's scores in prose and in sections (``_PAIR_SCORE``): a score for each
+    response, each response given one score only (two different scores for one response,
+    per aspect perhaps, are no reading)."""
+    found: dict[str, set[float]] = {}
+    spans: dict[str, tuple[int, int]] = {}
+    first = _FIRST_SCORES.match(text)
+    if first is not None and len(ctx.labels) == 2:
+        # the first line is two scores alone, in the order shown ("8 9": the Vicuna
+        # review's format); nothing else is read with it
+        at = first.start(1)
+        return [
+            _Status(label, 0, first.span(group), at, True, float(first.group(group)))
+            for label, group in zip(ctx.labels, (1, 2), strict=True)
+        ]
+
+    def put(token: str, value: str, span: tuple[int, int]) -> None:
+        label = ctx.keys.get(token.upper())
+        if label is not None and (token.isupper() or len(token) == 1):
+            found.setdefault(label, set()).add(float(value))
+            spans.setdefault(label, span)
+
+    for match in _PAIR_SCORE.finditer(text):
+        if match.group(1) is not None:
+            put(match.group(1), match.group(2), match.span(2))
+        else:
+            put(match.group(3), match.group(4), match.span(4))
+    for match in _PAIR_RESPECTIVELY.finditer(text):
+        put(match.group(1), match.group(3), match.span(3))
+        put(match.group(2), match.group(4), match.span(4))
+    for match in _PAIR_BOTH.finditer(text):
+        for label in ctx.labels:
+            put(label, match.group(3), match.span(3))
+    section: str | None = None
+    pos, size = 0, len(text)
+    while pos <= size:  # "A:" alone on a line opens a section; "Score: 6/10" in it
+        end = _line_end(text, pos)
+        lo, hi = _strip_bounds(text, pos, end, " \t*_`#[]:")
+        only = _labels_only(text, lo, hi, ctx.keys) if lo < hi else None
+        if only is not None and len(only.labels) == 1:
+            section = next(iter(only.labels))
+        elif section is not None and (score := _SECTION_SCORE.match(text, pos, end)):
+            found.setdefault(section, set()).add(float(score.group(1)))
+            spans.setdefault(section, score.span(1))
+        pos = end + 1
+    if len(found) != len(ctx.labels) or any(len(values) != 1 for values in found.values()):
+        return []
+    at = min(span[0] for span in spans.values())
+    return [
+        _Status(label, 0, spans[label], at, True, next(iter(values)))
+        for label, values in found.items()
+    ]
 
 
 def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
-    """The statuses of list lines and table rows (a pair's scores)."""
+    """The statuses of list lines and table rows; a pair's scores."""
     out: list[_Status] = []
     table: list[tuple[int, int]] = []
     pos, size = 0, len(text)
@@ -326,6 +410,8 @@ def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
         pos = end + 1
     if table:
         out.extend(_table_statuses(text, table, ctx))
+    if ctx.pair and len({s.label for s in out if s.score is not None}) < len(ctx.labels):
+        out.extend(_pair_scores(text, ctx))
     return out
 
 

@@ -73,7 +73,7 @@ _FILLER = (
 # "... are (not) (both/the only) incorrect": the polarity a stretch ends on.
 _VERB_ADJ_SOURCE = (
     r"\s+(?:(?:is|are|was|were)(?P<nt>n[’']t)?|would\s+be|seems?\s+to\s+be|appears?\s+to\s+be"
-    r"|performs?|does|did|fares?)"
+    r"|performs?|performed|does|did|fares?|fared)"
     rf"\s+(?P<neg>not\s+)?(?:{_FILLER}\s+){{0,3}}(?P<neg2>not\s+)?(?P<adj>[A-Za-z]+)(?![\w-])"
 )
 
