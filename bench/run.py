@@ -47,6 +47,7 @@ BENCHMARKS = (
     "throughput",
     "warm_cache",
     "startup",
+    "reader",
     "local",
     "local_batch",
     "cost",

@@ -1,7 +1,7 @@
 """6. Start-up: ``import prin_guard`` and ``prin-guard --help`` in fresh processes.
 
-Median of 10 fresh subprocesses each, interleaved with the baseline ``python -c pass``
-(the interpreter alone) round by round. Targets: the import ≤ 0.3 s, ``--help`` ≤ 0.6 s.
+Median of 15 fresh subprocesses each, interleaved with the baseline ``python -c pass``
+(the interpreter alone) round by round. Targets: the import ≤ 0.20 s, ``--help`` ≤ 0.6 s.
 Also ``python -X importtime`` top entries (median over runs).
 """
 
@@ -28,8 +28,8 @@ from bench._common import (
 
 NAME = "startup"
 TITLE = "6. Start-up"
-TARGET = "`import prin_guard` ≤ 0.3 s; `prin-guard --help` ≤ 0.6 s (median of 10 fresh processes)"
-IMPORT_LIMIT = 0.3
+TARGET = "`import prin_guard` ≤ 0.20 s; `prin-guard --help` ≤ 0.6 s (median of 15 fresh processes)"
+IMPORT_LIMIT = 0.2
 HELP_LIMIT = 0.6
 _IMPORT_TIMED = (
     "import time; t = time.perf_counter(); import prin_guard; print(time.perf_counter() - t)"
@@ -69,7 +69,7 @@ def _importtime(code: str, runs: int) -> dict[str, tuple[float, float, int]]:
 
 def run(ctx: Context) -> Section:
     section = Section(NAME, TITLE, TARGET)
-    rounds = ctx.pick(10, 1)
+    rounds = ctx.pick(15, 1)
     cli = str(Path(PYTHON).parent / "prin-guard")
     imports: list[float] = []
 

@@ -25,6 +25,7 @@ each step, not a calibrated probability of being right.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import json
@@ -67,6 +68,10 @@ __all__ = [
     "read_reply",
     "second_order",
 ]
+
+
+OFF_LOOP_CHARS = 16_384
+"""Replies longer than this are read in a worker thread, not on the event loop."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,9 +269,19 @@ class LegAsker:
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
         template = plan.template
-        reading, parsed = read_answer(
-            response.text, item, plan.polarity, template, self._mitigations, shown=shown
+        read = functools.partial(
+            read_answer,
+            response.text,
+            item,
+            plan.polarity,
+            template,
+            self._mitigations,
+            shown=shown,
         )
+        # A long reply (a judge that repeats a long item) is read off the event loop, so
+        # that the loop goes on serving other requests meanwhile.
+        long = response.text is not None and len(response.text) > OFF_LOOP_CHARS
+        reading, parsed = await asyncio.to_thread(read) if long else read()
         labels = reading.labels
         if plan.order is not None:
             labels = map_back(labels, plan.mapping, item.labels)

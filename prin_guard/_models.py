@@ -17,7 +17,6 @@ import itertools
 import json
 import math
 import re
-import string
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
@@ -597,10 +596,13 @@ def _nth_label(index: int) -> str:
     return label
 
 
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def _label_series() -> Iterator[str]:
     """Every assignable label in order: ``_nth_label(0)``, ``_nth_label(1)``, ..."""
     for size in range(1, 5):
-        for letters in itertools.product(string.ascii_uppercase, repeat=size):
+        for letters in itertools.product(_LETTERS, repeat=size):
             label = "".join(letters)
             if label not in _WORD_LABELS:
                 yield label

@@ -394,3 +394,49 @@ def test_checklist(
 def test_the_set_is_large_enough() -> None:
     # at least 40 qualified sentences per task (issue 28, item 8)
     assert min(len(CHOICE), len(PAIRWISE), len(CHECKLIST)) >= 40
+
+
+# -- long replies (issue 27 item 5, issue 28 item 7) -----------------------------------
+
+
+def test_a_long_reply_is_read_from_its_ends_and_marked_weak() -> None:
+    from prin_guard import Item, read_reply
+    from prin_guard.reader._text import WINDOW
+
+    item = Item(task="pairwise", question="Which?", candidates=["Paris.", "London."])
+    filler = "Both responses name a city and say little else about it. " * 20_000
+    reply = filler + "\nAnswer: B"
+    assert len(reply) > 1_000_000
+    reading = read_reply(reply, item)
+    assert (reading.labels, reading.weak) == (("B",), True)
+    assert reading.span is not None
+    assert reply[slice(*reading.span)] == "B"  # the span points into the whole reply
+    # a conclusion in the unread middle is not read: what the ends say stands, weakly
+    middle = filler[: len(filler) // 2] + "Therefore, Output (a) is better. " + filler
+    assert len(middle) // 2 > 2 * WINDOW
+    assert read_reply(middle + "\nAnswer: B", item).labels == ("B",)
+    short = read_reply("Both name a city.\nAnswer: B", item)
+    assert (short.labels, short.weak) == (("B",), False)
+
+
+async def test_a_long_reply_is_read_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from prin_guard import Guard, Item, _legs
+
+    readers: list[bool] = []
+    original = _legs.read_answer
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        readers.append(threading.current_thread() is threading.main_thread())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_legs, "read_answer", spy)
+    long = "Both name a city. " * 2_000 + "\nAnswer: B"
+    assert len(long) > _legs.OFF_LOOP_CHARS
+    item = Item(task="pairwise", question="Which?", candidates=["Paris.", "London."])
+    for reply, on_loop in (("Answer: B", True), (long, False)):
+        readers.clear()
+        guard = Guard(lambda prompt, reply=reply: reply, cache=None)
+        await guard.acheck(item)
+        assert readers and set(readers) == {on_loop}

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 
 from prin_guard._models import Polarity, Task
+from prin_guard.reader._text import WINDOW
 from prin_guard.reader._vocab import _Vocab
 
 # Nouns a reply names its answer with: "the correct answer", "options are wrong".
@@ -38,6 +39,8 @@ def detect_polarity_confusion(
     """
     if not text:
         return False
+    if len(text) > 2 * WINDOW:  # read as the parse reads a long reply: its two ends
+        text = text[:WINDOW] + "\n\n" + text[-WINDOW:]
     positive_phrase, negative_phrase = _confusion_patterns(words, task)
     positive = positive_phrase.search(text) is not None
     negative = negative_phrase.search(text) is not None

@@ -5,6 +5,7 @@ an answer are blanked before reading; a reply that repeats its whole prompt is e
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -155,6 +156,19 @@ class _EchoIndex:
     pieces: set[str]
     echo: Sequence[str]
     _flat: str | None = None
+    _pairs: set[tuple[str, str]] | None = None
+
+    @property
+    def pairs(self) -> set[tuple[str, str]]:
+        """Every two words in a row of the echo (lower case), built on first use."""
+        if self._pairs is None:
+            pairs: set[tuple[str, str]] = set()
+            for text in self.echo:
+                if text:
+                    words = _WORD_RUN.compiled.findall(text.casefold())
+                    pairs.update(itertools.pairwise(words))
+            self._pairs = pairs
+        return self._pairs
 
     @classmethod
     def of(cls, echo: Sequence[str]) -> _EchoIndex:
@@ -362,10 +376,21 @@ def _windows(
         return index.holds(text[spans[i][0] : spans[j - 1][1]], seen)
 
     out: list[tuple[int, int]] = []
-    for k in range(len(words)):
+    # only a name with a word beside it as the echo has them can start a copy
+    names = {key.casefold() for key in ctx.keys} | _QUANT_WORDS | {"draw", "tied"}
+    pairs = index.pairs
+    last = len(words) - 1
+    for k, word in enumerate(words):
+        if word not in names and not (len(ctx.labels) == 1 and _status_word(word)):
+            continue
+        if not (
+            (k < last and (word, words[k + 1]) in pairs)
+            or (k > 0 and (words[k - 1], word) in pairs)
+        ):
+            continue
         if len(seen) >= MAX_SHORT_COPIES:
             break
-        if not _label_word(text, *spans[k], words[k], ctx):
+        if not _label_word(text, *spans[k], word, ctx):
             continue
         if k + 1 < len(words) and held(k, k + 2):
             i, j = k, k + 2

@@ -18,21 +18,21 @@ import functools
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from prin_guard._contract import (
-    AnswerContract,
-    FirstLine,
-    JsonField,
-    JsonRanking,
-    Line,
-    Ordering,
-    Scores,
-    Tag,
-)
 from prin_guard.reader._answers import _read_answer
 from prin_guard.reader._evidence import _Context, _Reading, _tie_free
 from prin_guard.reader._text import _Pattern, _strip_bounds
+
+if TYPE_CHECKING:  # the contract's models are built when a template asks for one
+    from prin_guard._contract import (
+        AnswerContract,
+        JsonField,
+        JsonRanking,
+        Line,
+        Scores,
+        Tag,
+    )
 
 _VOID = _Reading(frozenset(), None, void=True)
 _SLOT_STRIP = " \t\r\n*_`\"'“”‘’.!:;()[]{}<>"
@@ -55,22 +55,23 @@ def read_declared(
     form = contract.format
     places: list[tuple[int, int]] = []
     reading: _Reading | None = None
-    if isinstance(form, Tag):
-        reading = _tags(text, form, shown, places)
-    elif isinstance(form, Line):
-        reading = _lines(text, form, shown, places)
-    elif isinstance(form, FirstLine):
+    kind = form.kind  # dispatched on the kind: this module does not import the models
+    if kind == "tag":
+        reading = _tags(text, cast("Tag", form), shown, places)
+    elif kind == "line":
+        reading = _lines(text, cast("Line", form), shown, places)
+    elif kind == "first_line":
         line = _first_line(text)
         reading = shown.slot(text, *line) if line is not None else None
         if reading is not None and line is not None:
             places.append(line)
-    elif isinstance(form, Scores):
-        reading = _scores(text, form, shown, places)
-    elif isinstance(form, JsonField):
-        reading = _json_field(text, form, shown, places)
-    elif isinstance(form, JsonRanking):
-        reading = _json_ranking(text, form, shown, places)
-    elif isinstance(form, Ordering):
+    elif kind == "scores":
+        reading = _scores(text, cast("Scores", form), shown, places)
+    elif kind == "json_field":
+        reading = _json_field(text, cast("JsonField", form), shown, places)
+    elif kind == "json_ranking":
+        reading = _json_ranking(text, cast("JsonRanking", form), shown, places)
+    elif kind == "ordering":
         reading = _ordering(text, shown, places)
     return reading, places
 
@@ -408,21 +409,25 @@ def describe(contract: AnswerContract, labels: Sequence[str]) -> str:
     names = ", ".join(repr(label) for label in shown)
     tie = f"; a tie is {contract.tie!r}" if contract.tie else ""
     form = contract.format
-    if isinstance(form, Tag):
-        where = f"the last tag {form.open}...{form.close} (several that disagree: no verdict)"
-    elif isinstance(form, Line):
-        where = f"the last line starting {form.prefix!r}"
-    elif isinstance(form, FirstLine):
+    kind = form.kind
+    if kind == "tag":
+        tag = cast("Tag", form)
+        where = f"the last tag {tag.open}...{tag.close} (several that disagree: no verdict)"
+    elif kind == "line":
+        where = f"the last line starting {cast('Line', form).prefix!r}"
+    elif kind == "first_line":
         where = "the first line, alone"
-    elif isinstance(form, Scores):
-        place = "first line, alone" if form.where == "first_line" else "last (s1, s2) tuple"
+    elif kind == "scores":
+        first = cast("Scores", form).where == "first_line"
+        place = "first line, alone" if first else "last (s1, s2) tuple"
         where = f"a score per candidate on the {place} (higher wins)"
-    elif isinstance(form, Ordering):
+    elif kind == "ordering":
         where = "the last line ordering the candidates with '>' and '='"
-    elif isinstance(form, JsonField):
-        where = f"the JSON field {form.key!r}"
-    elif isinstance(form, JsonRanking):
-        where = f"a JSON list ranking the candidates by {form.rank_key!r} (1 the best)"
+    elif kind == "json_field":
+        where = f"the JSON field {cast('JsonField', form).key!r}"
+    elif kind == "json_ranking":
+        ranking = cast("JsonRanking", form)
+        where = f"a JSON list ranking the candidates by {ranking.rank_key!r} (1 the best)"
     else:
         return f"a conclusion in free text naming {names}{tie}"
     return f"{where}, naming {names}{tie}; else the reply's conclusion"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from prin_guard._contract import AnswerContract
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
 from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
 from prin_guard.reader._copies import (
@@ -22,8 +22,11 @@ from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _joint_result, _resolve, _result
 from prin_guard.reader._structures import _read_json
-from prin_guard.reader._text import _keys_of, _strip_bounds, _Texts
+from prin_guard.reader._text import WINDOW, _keys_of, _strip_bounds, _Texts
 from prin_guard.reader._vocab import _Vocab
+
+if TYPE_CHECKING:
+    from prin_guard._contract import AnswerContract
 
 
 def parse_reply(
@@ -72,6 +75,12 @@ def parse_reply(
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
     if text is None or not text.strip():
         return _FAILED
+    long = len(text) > 2 * WINDOW
+    cut_at: list[int] = []
+    text_at_cut: list[int] = []
+    if long:  # its first and last WINDOW characters, and offsets back into the reply
+        cut_at, text_at_cut = [0, WINDOW + len(_GAP)], [0, len(text) - WINDOW]
+        text = text[:WINDOW] + _GAP + text[-WINDOW:]
     echoed = detect_echo(text, labels, prompt)
     read, read_at, text_at = text, list[int](), list[int]()
     if echoed:
@@ -102,11 +111,14 @@ def parse_reply(
         result.status,
         result.method,
         echoed,
-        _map_span(view.original(result.span), read_at, text_at),
+        _map_span(_map_span(view.original(result.span), read_at, text_at), cut_at, text_at_cut),
         result.disagreement,
         copied,
-        result.weak,
+        result.weak or (long and result.status is not ParseStatus.FAILED),
     )
+
+
+_GAP = "\n\n"
 
 
 def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:

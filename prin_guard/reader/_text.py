@@ -15,6 +15,13 @@ MAX_TEXT_TOKENS = 32
 
 _END = sys.maxsize
 
+WINDOW = 32_768
+"""A reply longer than twice this many characters is read in its first and last
+``WINDOW`` characters (spans still point into the whole reply): judges conclude at either
+end, and reading stays fast however long a reply runs (a judge that repeats a long item,
+a generation that never stops). What is read of such a reply is marked weak: its middle
+was not read."""
+
 
 class _Pattern:
     """A regular expression compiled on first use, so that importing the parser
