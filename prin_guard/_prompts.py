@@ -76,14 +76,11 @@ import enum
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from prin_guard._contract import AnswerContract, Line
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import TASKS, Item, Message, Polarity, Task
 from prin_guard._tasks import TASK_WORDS
-
-if TYPE_CHECKING:
-    from prin_guard._contract import AnswerContract
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -167,8 +164,6 @@ class Template:
         for a pair's tie)."""
         if self.contract is not None:
             return self.contract
-        from prin_guard._contract import AnswerContract, Line  # built on first use
-
         return AnswerContract(
             tie="tie" if self.task == "pairwise" else None, format=Line(prefix="Answer:")
         )
