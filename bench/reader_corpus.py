@@ -71,6 +71,17 @@ FAMILIES: dict[str, Template] = {
             labels=tuple(f"Assistant {n}" for n in range(1, 5)), format=Ordering()
         ),
     ),
+    # LLMBar: "... always end your response with either 'Therefore, Output (a) is
+    # better.' or 'Therefore, Output (b) is better.'": a conclusion in prose
+    "llmbar-cot": _pair(
+        "llmbar-cot", AnswerContract(labels=("Output (a)", "Output (b)")), "outputs"
+    ),
+    # 'Your response should be either "Output (a)" or "Output (b)"': the first line
+    "llmbar-vanilla": _pair(
+        "llmbar-vanilla",
+        AnswerContract(labels=("Output (a)", "Output (b)"), format=FirstLine()),
+        "outputs",
+    ),
     "pandalm": _pair(
         "pandalm", AnswerContract(labels=("1", "2"), tie="Tie", format=FirstLine()), "responses"
     ),
@@ -79,6 +90,14 @@ FAMILIES: dict[str, Template] = {
 
 KNOWN: dict[str, str] = {
     # id -> why the stored verdict is not what the reply says
+    "llmbar-cot:3": (
+        "the reply opens and ends 'Output (b) is better.'; LLMBar's PaLM 2 parser took the "
+        "first line that starts 'Output (a)' (stored '1')"
+    ),
+    "llmbar-cot:18": (
+        "the reply concludes that both outputs are equally good (a tie), which LLMBar's "
+        "prompt does not allow; its parser matched neither phrase and stored no verdict"
+    ),
     "llmzoo-order-gpt35turbo:2": (
         "the reply's last line orders 'Assistant 1 = Assistant 2' (a tie); LLMZoo's parser "
         "took an earlier sentence ('Assistant 1 > Assistant 2 in terms of level of details')"

@@ -196,7 +196,9 @@ class Guard:
                 for level in levels
             ]
         self._probe = self._check_probe(custom_probe or self._options.probe)
-        self._asker = LegAsker(self._options.template, self._options.mitigations)
+        self._asker = LegAsker(
+            self._options.template, self._options.mitigations, reask=self._options.reask
+        )
         self._engines = [
             VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
         ]

@@ -42,10 +42,12 @@ from prin_guard._models import (
     Item,
     Leg,
     Message,
+    ParseMethod,
     ParseStatus,
     Polarity,
     Reading,
     Task,
+    Usage,
 )
 from prin_guard._prompts import (
     Mitigation,
@@ -53,6 +55,7 @@ from prin_guard._prompts import (
     build_messages,
     build_prompt,
     parse_mitigations,
+    reask_prompt,
     template_for,
 )
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
@@ -198,9 +201,16 @@ class LegAsker:
     item is asked in the template of its task (:func:`~prin_guard._prompts.template_for`).
     """
 
-    def __init__(self, template: str | Template | None, mitigations: Sequence[Mitigation]) -> None:
+    def __init__(
+        self,
+        template: str | Template | None,
+        mitigations: Sequence[Mitigation],
+        *,
+        reask: bool = False,
+    ) -> None:
         self._template = template
         self._mitigations = tuple(mitigations)
+        self._reask = reask
 
     def template_for(self, item: Item) -> Template:
         """The template ``item`` is asked in (an InvalidItemError naming the field when
@@ -265,10 +275,13 @@ class LegAsker:
     ) -> ReadLeg:
         """Ask one planned leg (through the cache) and read its answer."""
         shown = plan.asked or item
-        call = Call(plan.key, plan.messages, shown.labels, item.key, plan.polarity.value)
+        template = plan.template
+        # The labels let a judge constrain its answer (a JSON schema); a template of
+        # one's own asks for its own verdict format, so it is asked in plain text.
+        labels = shown.labels if template.builtin else ()
+        call = Call(plan.key, plan.messages, labels, item.key, plan.polarity.value)
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
-        template = plan.template
         read = functools.partial(
             read_answer,
             response.text,
@@ -282,6 +295,25 @@ class LegAsker:
         # that the loop goes on serving other requests meanwhile.
         long = response.text is not None and len(response.text) > OFF_LOOP_CHARS
         reading, parsed = await asyncio.to_thread(read) if long else read()
+        usage, tokens, reasked = response.usage, response.tokens, None
+        if self._reask and reading.status is ParseStatus.FAILED and response.text:
+            # once: "state only your final answer as ...", the reply in the history
+            messages: list[Message] = [
+                *plan.messages,
+                {"role": "assistant", "content": response.text},
+                {"role": "user", "content": reask_prompt(template, shown, plan.polarity)},
+            ]
+            again = await caller.converse(
+                messages, labels=labels, item_id=item.key, purpose="reask"
+            )
+            reasked = again.response.text
+            usage = _added(usage, again.response.usage)
+            second, second_parsed = read_answer(
+                reasked, item, plan.polarity, template, self._mitigations, shown=shown
+            )
+            if second.status is not ParseStatus.FAILED:
+                reading = second.model_copy(update={"method": ParseMethod.REASKED})
+                parsed, tokens = second_parsed, again.response.tokens
         labels = reading.labels
         if plan.order is not None:
             labels = map_back(labels, plan.mapping, item.labels)
@@ -300,12 +332,25 @@ class LegAsker:
             copied=reading.copied,
             weak=reading.weak,
             latency_ms=answer.latency_ms,
-            usage=response.usage,
+            usage=usage,
             cached=answer.cached,
             order=plan.order,
-            confidence=answer_confidence(response.text, response.tokens, parsed.span),
+            confidence=answer_confidence(
+                reasked
+                if reasked is not None and reading.method is ParseMethod.REASKED
+                else response.text,
+                tokens,
+                parsed.span,
+            ),
+            reasked=reasked,
         )
         return ReadLeg(leg, reading.echoed)
+
+
+def _added(first: Usage | None, second: Usage | None) -> Usage | None:
+    if first is None or second is None:
+        return first or second
+    return first + second
 
 
 def read_answer(

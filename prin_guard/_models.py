@@ -248,6 +248,10 @@ class Leg(Frozen):
     """For the ``order`` check: the item's labels in the order the candidates were shown
     (the judge saw them labelled A, B, ... by position; ``raw_text`` uses those labels,
     ``labels`` are mapped back). ``None``: the item's own order."""
+    reasked: str | None = None
+    """When the reply could not be read and the guard re-asks (``reask``): the judge's
+    answer to "state only your final answer as ...". Its labels are the leg's when it
+    was read (``parse_method`` ``reasked``); the leg's usage counts both calls."""
     confidence: float | None = None
     """The judge's probability of the answer it gave, from its token log-probabilities:
     the product of the probabilities of the tokens that spell the answer (so for a set,

@@ -112,6 +112,12 @@ class GuardOptions(BaseModel):
         "leading, or progressive: all three in turn) and flag `vacillating` when the judge "
         "changes its mind. Costs more judge calls.",
     )
+    reask: bool = Field(
+        False,
+        description="When a leg's reply cannot be read, ask the judge once more to state only "
+        "its final answer in the template's form; the leg records the second reply "
+        "(parse method 'reasked') and both calls' cost.",
+    )
     on_inconsistent: Literal["flag", "raise"] = Field(
         "flag",
         description="flag: an inconsistency is a flag on the verdict; raise: "

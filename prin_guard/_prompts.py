@@ -95,6 +95,7 @@ __all__ = [
     "get_template",
     "parse_mitigations",
     "quote_option",
+    "reask_prompt",
     "template_for",
 ]
 
@@ -384,6 +385,46 @@ def build_prompt(
         parts.append(_neg_exp_sentence(template))
     parts.append(_answer_format(template, polarity, cot))
     return "\n".join(parts)
+
+
+def reask_prompt(template: Template, item: Item, polarity: Polarity) -> str:
+    """The second question put to a judge whose reply could not be read: state only the
+    final answer, in the form the template asks for."""
+    contract = template.answer_contract
+    form = contract.format
+    labels = contract.labels or item.labels
+    if template.builtin or form.kind == "line":
+        prefix = getattr(form, "prefix", "Answer:")
+        if template.task == "pairwise":
+            how = f'"{prefix} " followed by the letter of the {template.word(polarity)} one, or '
+            how += f'"{prefix} {contract.tie or "tie"}" if neither is {template.word(polarity)}'
+        else:
+            how = f'"{prefix} " followed by the letters, separated by commas, or "{prefix} none"'
+        return (
+            "Your reply does not end with a final answer I can read. Reply with one line only: "
+            f"{how}."
+        )
+    shown = ", ".join(f'"{label}"' for label in labels)
+    tie = f', or "{contract.tie}" for a tie' if contract.tie else ""
+    if form.kind == "tag":
+        opening, closing = getattr(form, "open", "[["), getattr(form, "close", "]]")
+        forms = ", ".join(f'"{opening}{label}{closing}"' for label in labels)
+        tie_tag = f', or "{opening}{contract.tie}{closing}"' if contract.tie else ""
+        how = f"your final verdict only, as one of {forms}{tie_tag}"
+    elif form.kind == "first_line":
+        how = f"one line only: one of {shown}{tie}"
+    elif form.kind == "scores":
+        how = f"one line only: a score for each of {shown}, in that order, separated by a space"
+    elif form.kind == "json_field":
+        how = f'a JSON object only, with the field "{getattr(form, "key", "answer")}" naming '
+        how += f"one of {shown}{tie}"
+    elif form.kind == "json_ranking":
+        how = f"a JSON list only, ranking {shown} with rank 1 the best"
+    elif form.kind == "ordering":
+        how = f"one line only, ordering {shown} with '>' and '='"
+    else:
+        how = f"one line only, naming your final answer among {shown}{tie}"
+    return f"Your reply does not state a final answer I can read. Reply with {how}."
 
 
 def build_messages(

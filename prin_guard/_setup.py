@@ -103,8 +103,10 @@ class GuardConfig(BaseModel):
     )
     structured: Structured | None = Field(
         None,
-        description="Constrain a litellm judge's answer to JSON over the labels "
-        "(json-object for llama.cpp's server).",
+        description="How a litellm judge answers: auto (the default: JSON with its "
+        "reasoning first and the labels after, where litellm says the model takes a JSON "
+        "schema; else plain text), none (plain text), json-schema, or json-object "
+        "(llama.cpp's server). Templates of one's own are asked in plain text.",
     )
     max_tokens: int | None = Field(
         None, ge=1, description="Cap on a litellm judge's reply length, in tokens."

@@ -73,6 +73,7 @@ PUBLIC = {
         "Member",
         "Message",
         "Mitigation",
+        "Ordering",
         "ParseMethod",
         "ParseStatus",
         "Polarity",

@@ -175,17 +175,27 @@ def _public_url(url: str | None) -> str | None:
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+SCHEMA_VERSION = 2
+"""Version of the answer schema: 2 has the reasoning before the labels (1: labels only).
+Part of the judge's identity, so answers asked under another schema are not reused."""
+
+
 def _labels_schema(labels: Sequence[str]) -> dict[str, Any]:
+    """``{"reasoning": "...", "labels": [...]}``: room to reason first (judges conclude
+    better after reasoning, and a structured answer would otherwise skip it), then the
+    labels, each one of the item's. A pair's tie is both labels; "none" is an empty list."""
     return {
         "type": "object",
         "properties": {
+            "reasoning": {"type": "string"},
             "labels": {
                 "type": "array",
                 "items": {"type": "string", "enum": list(labels)},
                 "maxItems": len(labels),
-            }
+            },
         },
-        "required": ["labels"],
+        # in this order: providers generate properties in the schema's order
+        "required": ["reasoning", "labels"],
         # OpenAI's strict mode rejects an object schema without it.
         "additionalProperties": False,
     }
@@ -212,12 +222,13 @@ class LiteLLMJudge:
     environment variable. ``temperature``, ``seed`` and ``max_tokens`` are sent
     when set; ``timeout`` bounds each call, in seconds.
 
-    ``structured`` asks for a JSON answer ``{"labels": [...]}`` constrained to the
-    item's labels: ``True`` or ``"json_schema"`` (the OpenAI form),
-    ``"json_object"`` (llama.cpp's server), ``"auto"`` (``json_schema`` when
-    litellm says the model supports response schemas, else plain text) or
-    ``False``. The prompt still asks for an ``Answer:`` line; the parser reads
-    either.
+    ``structured`` asks for a JSON answer ``{"reasoning": "...", "labels": [...]}``,
+    the reasoning first and the labels constrained to the item's: ``"auto"`` (the
+    default: ``json_schema`` when litellm says the model supports response schemas, else
+    plain text), ``True`` or ``"json_schema"`` (the OpenAI form), ``"json_object"``
+    (llama.cpp's server) or ``False``. The prompt still asks for an ``Answer:`` line; the
+    reader reads either. A template of one's own (a prompt asking for its own verdict
+    format) is asked in plain text: the guard sends such calls without labels.
 
     ``logprobs=True`` asks for the reply's token log-probabilities
     (:attr:`~prin_guard.judges.JudgeResponse.tokens`: ``logprobs`` and ``top_logprobs=1``,
@@ -251,7 +262,7 @@ class LiteLLMJudge:
         seed: int | None = None,
         max_tokens: int | None = None,
         timeout: float | None = 60.0,
-        structured: bool | Literal["auto", "json_schema", "json_object"] = False,
+        structured: bool | Literal["auto", "json_schema", "json_object"] = "auto",
         logprobs: bool = False,
         **call_kwargs: Any,
     ) -> None:
@@ -354,6 +365,7 @@ class LiteLLMJudge:
             "seed": self.seed,
             "max_tokens": self.max_tokens,
             "structured": self.structured or False,
+            **({"schema": SCHEMA_VERSION} if self.structured else {}),
         }
 
     def identity(self) -> Mapping[str, Any]:

@@ -24,7 +24,7 @@ _Structured = bool | Literal["auto", "json_schema", "json_object"]
 # The command line's spellings (dashes) and LiteLLMJudge's own (underscores): a
 # config file written either way works.
 _STRUCTURED: Final[Mapping[str | None, _Structured]] = {
-    None: False,
+    None: "auto",
     "none": False,
     "auto": "auto",
     "json-schema": "json_schema",
@@ -56,11 +56,12 @@ def judge_from_spec(
     * a litellm model string (``openai/gpt-4o-mini``, ``ollama/llama3``,
       ``openai/<name>`` with ``api_base`` for an OpenAI-compatible server).
 
-    ``api_base``, ``structured`` (``none``, ``auto``, ``json-schema`` or
-    ``json-object``; underscores work too), ``max_tokens`` and ``timeout`` (seconds per
-    call; default 60) apply to litellm judges only. ``logprobs`` asks a litellm judge
-    for the reply's token log-probabilities
-    (off by default: not every provider accepts the parameter); a local judge always
+    ``api_base``, ``structured`` (``auto``, the default: a JSON answer with its
+    reasoning first where litellm says the model takes a JSON schema; ``none``,
+    ``json-schema`` or ``json-object``; underscores work too), ``max_tokens`` and
+    ``timeout`` (seconds per call; default 60) apply to litellm judges only.
+    ``logprobs`` asks a litellm judge for the reply's token log-probabilities (off by
+    default: not every provider accepts the parameter); a local judge always
     returns them, and a python judge returns whatever its code returns, so it is
     refused there. API keys come from the provider's usual environment variables
     (``OPENAI_API_KEY``, ...), read by litellm; an ``openai/...`` judge with an

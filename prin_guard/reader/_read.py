@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
@@ -190,16 +191,22 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
         if isinstance(resolved, _Reading):
             return _result(resolved, ParseMethod.PER_CANDIDATE, ctx)
 
-    # 5. the conclusion in prose, else the candidates' statuses
+    # 5. the conclusion in prose, else the candidates' statuses; of a reply cut off
+    # mid-sentence, a weak reading (it may have gone on to conclude otherwise)
     claims = _Claims(text, ctx)
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
+    cut = _cut_off(text)
     if concluded is not None:
+        if cut:
+            concluded = replace(concluded, weak=True)
         return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
     if claims.statuses:
         resolved = _resolve(claims.statuses, ctx)
         if isinstance(resolved, _Reading):
             method = ParseMethod.PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
+            if cut and not claims.structured:
+                resolved = replace(resolved, weak=True)
             return _result(resolved, method, ctx)
         opposite = opposite or resolved
     if opposite or claims.conflict:
@@ -208,7 +215,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
         return _FAILED
 
     # 6. loose forms (choice, in a reply that was not cut off), then candidate texts
-    if ctx.task == "choice" and not _cut_off(text):
+    if ctx.task == "choice" and not cut:
         loose = _loose_forms(text, ctx)
         if loose:
             return _joint_result(loose, ParseMethod.LABEL_FORMS, ctx, weak=True)
