@@ -497,6 +497,32 @@ async def test_a_failed_leg_reaches_the_client_as_an_error_id_never_as_its_text(
         assert PROVIDER_KEY not in line and URL_PASSWORD not in line
 
 
+async def test_a_failed_leg_is_logged_once_with_no_secret_in_any_form(
+    adapter: ModuleType, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27, item 1: the guardrail's log kept keys litellm's redaction misses (the
+    value of a *_TOKEN variable, token=, api_key=, Bearer, sk-...) and logged a failure
+    three times."""
+    import leaky_judges
+
+    monkeypatch.setenv(leaky_judges.ENV_NAME, leaky_judges.ENV_VALUE)
+    caplog.set_level(logging.DEBUG)  # every logger, every level
+    router = ScriptedRouter(adapter, reverse=RuntimeError(leaky_judges.message()))
+    guardrail = guardrail_with(adapter, router, event_hook="post_call")
+    data = request_data()
+    out = await guardrail.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=model_response("Answer: C")
+    )
+    verdict = read_verdict(out.prin_guard)
+    assert verdict.flags == (Flag.JUDGE_ERROR,)
+    lines = [record.getMessage() for record in caplog.records]
+    for line in lines:
+        leaky_judges.assert_clean(line, "the proxy's log")
+    leaky_judges.assert_clean(json.dumps(out.prin_guard), "the response")
+    (failure,) = [line for line in lines if "upstream refused the call" in line]
+    assert "judge_failed" in failure and "error_id=" in failure
+
+
 async def test_on_inconsistent_block(adapter: ModuleType) -> None:
     from fastapi import HTTPException
 

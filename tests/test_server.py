@@ -701,6 +701,33 @@ def test_judge_error_messages_never_carry_the_keys(
 
 
 @pytest.mark.server
+def test_no_secret_in_any_form_reaches_a_response_or_a_log_line(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27, item 1: a judge's error quoting token=, api_key=, Bearer, sk- keys (whole
+    and in part), an Authorization header, URL credentials and a *_TOKEN variable's value."""
+    import leaky_judges
+
+    monkeypatch.setenv(leaky_judges.ENV_NAME, leaky_judges.ENV_VALUE)
+    caplog.set_level(logging.DEBUG)
+    texts: list[str] = []
+    for who in (
+        {"judge": "python:leaky_judges:leaky"},
+        {"panel": ("python:leaky_judges:leaky", "python:leaky_judges:honest")},
+    ):
+        with serving(create_app(config(**who), cache=MemoryCache())) as client:
+            single = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+            batch = client.post("/v1/verdicts", json={"items": [ITEM, ITEM]}, headers=AUTH)
+        assert single.status_code == (502 if "judge" in who else 200), single.text
+        assert batch.status_code == 200, batch.text
+        texts += [single.text, batch.text]
+    lines = [record.getMessage() for record in caplog.records]
+    assert any("upstream refused the call" in line for line in lines)
+    for text in texts + lines:
+        leaky_judges.assert_clean(text, "the service")
+
+
+@pytest.mark.server
 def test_a_request_that_takes_too_long() -> None:
     async def stuck(prompt: str) -> str:
         import asyncio
@@ -1476,27 +1503,27 @@ SCRUB_CASES = [
 
 @pytest.mark.parametrize(("text", "secrets", "expected"), SCRUB_CASES)
 def test_scrub(text: str, secrets: tuple[str, ...], expected: str) -> None:
-    from prin_guard._events import add_secrets, scrub
+    from prin_guard._redact import add_secrets, redact
 
     add_secrets(secrets)  # as create_app registers the configured keys
-    assert scrub(text) == expected
+    assert redact(text) == expected
 
 
 def test_provider_keys_from_the_environment() -> None:
-    from prin_guard._events import environment_api_keys
+    from prin_guard._redact import environment_secrets
 
-    found = environment_api_keys(
+    found = environment_secrets(
         {"OPENAI_API_KEY": " sk-0123456789 ", "ANTHROPIC_API_KEY": "short", "HOME": "/root"}
     )
     assert found == ("sk-0123456789",)
 
 
 def test_responses_only_lose_exact_secrets() -> None:
-    from prin_guard._events import add_secrets, redact_secrets
+    from prin_guard._redact import add_secrets, redact
 
     add_secrets([KEY])
     text = f"password=hunter2 at ssh://git@host.example, {KEY}"
-    assert redact_secrets(text) == "password=hunter2 at ssh://git@host.example, [redacted]"
+    assert redact(text, shapes=False) == "password=hunter2 at ssh://git@host.example, [redacted]"
 
 
 def test_served_access_lines_show_the_request_id_and_no_query() -> None:
@@ -1839,7 +1866,7 @@ SHOWN_PATHS = [
 
 @pytest.mark.parametrize(("target", "shown"), SHOWN_PATHS)
 def test_shown_path(target: str, shown: str) -> None:
-    from prin_guard._events import add_secrets
+    from prin_guard._redact import add_secrets
     from prin_guard.server._logs import shown_path
 
     add_secrets([KEY])  # as create_app registers it

@@ -39,8 +39,9 @@ reconciled by prin-guard and the verdict is attached to the response:
   summarise it for clients and gateways that drop unknown body fields.
 
 A failed leg reaches the client as a kind and an id (``judge_error``, "the proxy log
-has the details (error id ...)"), never as the provider's text: that text, scrubbed
-with litellm's own ``redact_string``, is logged under the same id.
+has the details (error id ...)"), never as the provider's text: that text is logged
+once (``judge_failed``), under the same id, redacted of secrets as every prin-guard
+error is when it is made (the README's Security section lists what is redacted).
 
 A request without ``metadata.prin_guard`` passes through untouched. Nothing here
 needs the proxy's database.
@@ -211,7 +212,14 @@ class _ProxyJudge:
             task = asyncio.ensure_future(
                 self._guardrail._ask(self._model, messages, self._params, self._parent_call_id)
             )
-        answer = await task
+        try:
+            answer = await task
+        except JudgeError:
+            raise
+        except Exception as exc:
+            # The router has retried already. A JudgeError is the guard's to report, not
+            # to log: the guardrail logs the failure once, under the id the client gets.
+            raise JudgeError(f"the proxy's call failed: {type(exc).__name__}: {exc}") from exc
         self.latency_ms[key] = answer.latency_ms
         return answer.response
 
@@ -735,8 +743,9 @@ def _for_client(verdict: Verdict, call_id: Any) -> tuple[Verdict, str | None]:
     """The verdict a client may see, and the id of its judge error if it has one.
 
     A judge error's text is the provider's (or its client library's), which can quote
-    a key, a header or an internal address: it goes to the proxy log, scrubbed, under
-    a fresh id; the client gets the kind (``judge_error``) and that id.
+    a key, a header or an internal address: it goes to the proxy log (redacted when the
+    error was made: a JudgeError's message is), once, under a fresh id; the client gets
+    the kind (``judge_error``) and that id.
     """
     error = verdict.error
     if error is None or error.kind != "judge":
@@ -747,20 +756,15 @@ def _for_client(verdict: Verdict, call_id: Any) -> tuple[Verdict, str | None]:
         error_id,
         call_id,
         verdict.item_id,
-        _scrubbed(error.message),
+        _bounded(error.message),
     )
     message = f"the judge failed; the proxy log has the details (error id {error_id})"
     public = error.model_copy(update={"message": message})
     return verdict.model_copy(update={"error": public}), error_id
 
 
-def _scrubbed(text: str, limit: int = 2000) -> str:
-    """``text`` with credentials replaced by litellm's own redaction, cut to ``limit``."""
-    try:
-        from litellm.litellm_core_utils.secret_redaction import redact_string
-    except ImportError:  # a litellm without it: log no upstream text at all
-        return "(not logged: this litellm has no secret_redaction.redact_string)"
-    text = redact_string(text)
+def _bounded(text: str, limit: int = 2000) -> str:
+    """``text`` cut to ``limit`` characters (an error can quote a whole response body)."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 

@@ -38,10 +38,10 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from prin_guard._events import add_secrets
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
 from prin_guard.server._config import ServerConfig

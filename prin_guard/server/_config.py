@@ -8,8 +8,8 @@ configuration file are derived. :func:`load_config` merges, lowest first: the mo
 defaults, a TOML or JSON file (``path``, or ``PRIN_GUARD_CONFIG``), then the
 ``PRIN_GUARD_*`` variables that are set, then explicit overrides (command-line
 flags). :func:`server_settings_from_env` is the only function of the server that reads
-environment variables (``prin_guard._events``, which scrubs every log line, reads the
-values of ``*_API_KEY`` variables).
+environment variables (``prin_guard._redact``, which redacts every log line and error,
+reads the values of the secret variables: ``*_API_KEY``, ``*_TOKEN``, ...).
 
 Secrets (API keys, a Redis URL with a password) are :class:`~pydantic.SecretStr`:
 they never show in ``repr``, in a dump, in a log line or in an error message.

@@ -33,12 +33,12 @@ from typing import Any, Final, Literal, TypeVar
 from fastapi.responses import Response
 
 from prin_guard._calls import JudgeCaller
-from prin_guard._events import redact_secrets
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._ratelimit import provider_limit
+from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache, open_cache
 from prin_guard.judges import Judge, JudgeResponse, Message
@@ -428,7 +428,7 @@ class _State:
         text = content.decode() if isinstance(content, bytes) else content
         # Exact secrets only: a verdict's own text must reach the client unchanged.
         return Response(
-            redact_secrets(text),
+            redact(text, shapes=False),
             status_code=status,
             media_type="application/json",
             headers=headers,
