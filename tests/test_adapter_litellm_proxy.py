@@ -368,6 +368,52 @@ async def test_bad_judge_requests_are_rejected_before_any_call(
     assert router.calls == []
 
 
+PAIR = {"task": "pairwise", "question": "Say hi.", "candidates": ["Hi!", "Hello there."]}
+CLAIMS = {
+    "task": "checklist",
+    "response": "Paris is the capital of France.",
+    "candidates": ["Paris is the capital of France."],
+}
+
+
+@pytest.mark.parametrize("hook", ["pre_call", "post_call"])
+@pytest.mark.parametrize(
+    ("item", "settings", "says"),
+    [
+        pytest.param({**PAIR, "template": "v1"}, {}, "metadata.prin_guard.task: ", id="pair-v1"),
+        pytest.param(
+            {**CLAIMS, "template": "claims"}, {}, "metadata.prin_guard.context: ", id="claims"
+        ),
+        pytest.param(
+            CLAIMS, {"template": "claims"}, "metadata.prin_guard.context: ", id="claims-setting"
+        ),
+    ],
+)
+async def test_an_item_the_guard_cannot_ask_is_a_400_not_an_invalid_item_error(
+    adapter: ModuleType, hook: str, item: dict[str, Any], settings: dict[str, Any], says: str
+) -> None:
+    """Issue 27, item 3: these raised a bare InvalidItemError (the proxy's 500)."""
+    from fastapi import HTTPException
+
+    router = ScriptedRouter(adapter)
+    guardrail = guardrail_with(adapter, router, event_hook=hook, **settings)
+    data = request_data(metadata={"prin_guard": item})
+    hooked = (
+        guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+        )
+        if hook == "pre_call"
+        else guardrail.async_post_call_success_hook(
+            data=data, user_api_key_dict=None, response=model_response("Answer: A")
+        )
+    )
+    with pytest.raises(HTTPException) as caught:
+        await hooked
+    assert caught.value.status_code == 400
+    assert caught.value.detail["error"].startswith(says)
+    assert router.calls == []
+
+
 async def test_item_as_a_json_string_and_per_request_settings(adapter: ModuleType) -> None:
     # SDKs that type metadata as {str: str} can send the item as a JSON string.
     router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")

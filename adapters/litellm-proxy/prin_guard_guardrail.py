@@ -466,7 +466,9 @@ class PrinGuardGuardrail(CustomGuardrail):
                 )
         try:
             options = GuardOptions.of(self.options, **overrides)
-        except UsageError as exc:  # "field: reason"
+            # whether the guard can ask this item: its template's task, the claims' sources
+            _build_guard(self._placeholder_judge(), options).template_for(item)
+        except UsageError as exc:  # InvalidItemError too: "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         return _Request(item, options)
 
