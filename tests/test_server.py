@@ -44,6 +44,8 @@ OTHER_KEY = "other-key-0123456789abcdefghij"
 WRONG_KEY = "wrong-key-9876543210zyxwvutsrq"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 OTHER_AUTH = {"Authorization": f"Bearer {OTHER_KEY}"}
+METRICS_TOKEN = "metrics-token-0123456789abcdef"
+METRICS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 ITEM = {"question": "What is 2 + 2?", "candidates": ["3", "5", "4"]}
 
 
@@ -78,6 +80,7 @@ def serving(app: Any) -> Iterator[httpx.Client]:
 
 def config(**settings: Any) -> ServerConfig:
     settings.setdefault("api_keys", [KEY, OTHER_KEY])
+    settings.setdefault("metrics_token", METRICS_TOKEN)
     return ServerConfig(**settings)
 
 
@@ -95,7 +98,7 @@ def service(judge: Any = None, cache: Any = None, **settings: Any) -> Iterator[h
 
 def metrics_of(client: httpx.Client, headers: dict[str, str] | None = None) -> dict[str, float]:
     """The samples of /metrics, as ``name{label="v",...}`` → value."""
-    response = client.get("/metrics", headers=AUTH if headers is None else headers)
+    response = client.get("/metrics", headers=METRICS if headers is None else headers)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/plain")
     samples: dict[str, float] = {}
@@ -178,7 +181,7 @@ def test_open_paths_and_metrics_auth() -> None:
         assert client.get("/docs", headers=AUTH).status_code == 404
         assert client.get("/redoc", headers=AUTH).status_code == 404
         assert client.get("/metrics").status_code == 401
-        assert client.get("/metrics", headers=AUTH).status_code == 200
+        assert client.get("/metrics", headers=METRICS).status_code == 200
         assert client.get("/nowhere", headers=AUTH).json()["error"]["type"] == "not_found"
         wrong_method = client.get("/v1/verdicts", headers=AUTH)
         assert wrong_method.status_code == 405
@@ -192,6 +195,66 @@ def test_open_paths_and_metrics_auth() -> None:
         assert client.get("/docs").status_code == 401  # no such page: like any unknown path
         assert client.post("/v1/verdicts", json={"item": ITEM}).status_code == 401
     assert load_config(environ={"PRIN_GUARD_DOCS_OPEN": "true"}).docs_open is True
+
+
+@pytest.mark.server
+def test_metrics_are_the_operators_and_no_tenant_key_reads_them() -> None:
+    """Issue 27, item 8: /metrics was readable with any tenant's key, and it counts every
+    tenant's verdicts and cache hits (cache_scope=key promises a key learns nothing of
+    the others)."""
+    with service() as client:
+        assert client.post("/v1/verdicts", json={"item": ITEM}, headers=OTHER_AUTH).is_success
+        tenant = client.get("/metrics", headers=AUTH)
+        header = client.get("/metrics", headers={"X-API-Key": KEY})
+        nobody = client.get("/metrics")
+        wrong = client.get("/metrics", headers={"Authorization": f"Bearer {WRONG_KEY}"})
+        operator = client.get("/metrics", headers=METRICS)
+        verdicts_with_the_token = client.post("/v1/verdicts", json={"item": ITEM}, headers=METRICS)
+    for refused in (tenant, header):
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"]["type"] == "forbidden"
+        assert "PRIN_GUARD_METRICS_TOKEN" in refused.json()["error"]["message"]
+        assert "prin_guard_verdicts_total" not in refused.text
+    for refused in (nobody, wrong):
+        assert refused.status_code == 401, refused.text
+    assert operator.status_code == 200
+    assert 'prin_guard_verdicts_total{outcome="flagged"} 1.0' in operator.text
+    assert verdicts_with_the_token.status_code == 401  # the token is no API key either
+    for response in (tenant, header, nobody, wrong, operator):
+        assert METRICS_TOKEN not in response.text and KEY not in response.text
+
+    # no token configured: the metrics are off for every key
+    with service(metrics_token=None) as client:
+        assert client.get("/metrics", headers=AUTH).status_code == 403
+        assert client.get("/metrics").status_code == 401
+    # opened by the operator: anyone reads them
+    with service(metrics_token=None, metrics_open=True) as client:
+        assert client.get("/metrics").status_code == 200
+    # a token, and keys off: the token still guards them
+    app = create_app(
+        ServerConfig(allow_no_auth=True, metrics_token=METRICS_TOKEN), judge=scripted()
+    )
+    with serving(app) as client:
+        assert client.get("/metrics").status_code == 401
+        assert client.get("/metrics", headers=METRICS).status_code == 200
+        schema = client.get("/openapi.json").json()
+    assert "MetricsToken" in schema["components"]["securitySchemes"]
+
+
+def test_the_metrics_token_is_the_operators_own_setting() -> None:
+    loaded = load_config(
+        environ={"PRIN_GUARD_API_KEYS": KEY, "PRIN_GUARD_METRICS_TOKEN": METRICS_TOKEN}
+    )
+    assert loaded.metrics_token is not None
+    assert loaded.metrics_token.get_secret_value() == METRICS_TOKEN
+    assert METRICS_TOKEN in loaded.secrets()  # redacted from every log line
+    assert METRICS_TOKEN not in repr(loaded)
+    with pytest.raises(UsageError, match="metrics_token") as caught:
+        load_config(environ={"PRIN_GUARD_API_KEYS": KEY, "PRIN_GUARD_METRICS_TOKEN": KEY})
+    assert KEY not in str(caught.value)
+    with pytest.raises(UsageError, match="metrics_token") as caught:
+        load_config(environ={"PRIN_GUARD_METRICS_TOKEN": "short"})
+    assert "short" not in str(caught.value)
 
 
 # -- limits ---------------------------------------------------------------------------
@@ -1045,6 +1108,7 @@ def test_workers_share_the_redis_cache_and_sum_their_metrics(
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
         "PRIN_GUARD_API_KEYS": KEY,
+        "PRIN_GUARD_METRICS_TOKEN": METRICS_TOKEN,
         "PRIN_GUARD_REDIS_URL": redis_server.url,
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
     }

@@ -52,7 +52,16 @@ from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Reservation, key_identity
 from prin_guard.server._logs import REQUEST_ID, event, install_log_filters
 from prin_guard.server._metrics import ServerMetrics
-from prin_guard.server._middleware import ApiKeys, GuardMiddleware, Receive, Scope, Send, error_body
+from prin_guard.server._middleware import (
+    METRICS_PATH,
+    ApiKeys,
+    GuardMiddleware,
+    MetricsAccess,
+    Receive,
+    Scope,
+    Send,
+    error_body,
+)
 from prin_guard.server._schemas import (
     BatchVerdictResponse,
     ErrorResponse,
@@ -77,6 +86,7 @@ _SCHEMA_PATH: Final = "/openapi.json"
 _STATUS_TYPES: Final = {
     400: "invalid_request",
     401: "unauthorized",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     413: "body_too_large",
@@ -104,6 +114,8 @@ def create_app(
     metrics = ServerMetrics()
     state = _State(config=config, metrics=metrics, judge=judge, cache=cache)
     keys = ApiKeys(key.get_secret_value() for key in config.api_keys)
+    token = config.metrics_token
+    metrics_access = MetricsAccess(token.get_secret_value() if token else None, keys)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -131,6 +143,11 @@ def create_app(
     app.state.prin_guard = state
 
     bearer = HTTPBearer(auto_error=False, description="Authorization: Bearer <key>")
+    metrics_bearer = HTTPBearer(
+        scheme_name="MetricsToken",
+        auto_error=False,
+        description="Authorization: Bearer <metrics_token> (the operator's, not an API key)",
+    )
     header_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="X-API-Key: <key>")
 
     async def require_key(
@@ -144,8 +161,17 @@ def create_app(
         if keys.enabled and not keys.check(presented):
             raise StarletteHTTPException(401, "a valid API key is required")
 
+    async def require_metrics_token(
+        credentials: HTTPAuthorizationCredentials | None = Security(metrics_bearer),  # noqa: B008
+    ) -> None:
+        # As require_key: the middleware decided already (MetricsAccess, the one rule).
+        presented = credentials.credentials if credentials is not None else None
+        refused = metrics_access.refusal(presented)
+        if refused is not None:
+            raise StarletteHTTPException(refused[0], json.loads(refused[1])["error"]["message"])
+
     secured: list[Depends] = [Security(require_key)] if keys.enabled else []
-    metrics_deps = [] if config.metrics_open else secured
+    metrics_deps = [] if config.metrics_open else [Security(require_metrics_token)]
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorResponse} for code in (401, 413, 422, 429, 502, 503, 504)
     }
@@ -224,11 +250,15 @@ def create_app(
         return state.json(200, ReadyResponse(status="ready").model_dump_json(exclude_none=True))
 
     @app.get(
-        "/metrics",
+        METRICS_PATH,
         dependencies=metrics_deps,
         response_class=Response,
-        responses={200: {"content": {"text/plain": {}}}, 401: {"model": ErrorResponse}},
-        summary="Prometheus metrics",
+        responses={
+            200: {"content": {"text/plain": {}}},
+            401: {"model": ErrorResponse},
+            403: {"model": ErrorResponse},
+        },
+        summary="Prometheus metrics (the operator's: the metrics token, never an API key)",
     )
     async def prometheus() -> Response:
         metrics.sync_cache(state.live_cache())
@@ -290,12 +320,13 @@ def create_app(
     routes = frozenset(getattr(route, "path", "") for route in app.routes)
     open_paths = {"/healthz", "/readyz"}
     if config.metrics_open:
-        open_paths.add("/metrics")
+        open_paths.add(METRICS_PATH)
     if config.docs_open:
         open_paths.add(_SCHEMA_PATH)
     app.add_middleware(
         GuardMiddleware,
         keys=keys,
+        metrics_access=metrics_access,
         open_paths=open_paths,
         max_body_bytes=config.max_body_bytes,
         metrics=metrics,
