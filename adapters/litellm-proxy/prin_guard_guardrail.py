@@ -21,8 +21,9 @@ The options are prin-guard's :class:`~prin_guard.GuardOptions`, spelled and chec
 as everywhere else (``neg-exp`` works for ``neg_exp``). A request may set the ones
 the operator lists in the ``request_options`` setting (by default ``template`` and
 ``mitigations``: how to ask, never what is blocked or how much is spent), out of
-``PER_REQUEST_OPTIONS``; ``max_chars`` and ``max_candidates`` are the guardrail's
-settings only.
+``PER_REQUEST_OPTIONS``; a ``template`` only among those ``request_templates`` names
+(never a template of the request's own: its words would be instructions to the judge);
+``max_chars`` and ``max_candidates`` are the guardrail's settings only.
 
 Pre-call, the request's messages are replaced by prin-guard's direct prompt ("which
 are correct?") and the reverse leg ("which are incorrect?") is sent through the
@@ -71,7 +72,7 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import JudgeResponse, Message
-from prin_guard.models import Polarity, Usage
+from prin_guard.models import TEMPLATES, Polarity, Template, Usage
 
 __all__ = [
     "DEFAULT_REQUEST_OPTIONS",
@@ -239,6 +240,11 @@ class PrinGuardGuardrail(CustomGuardrail):
     - ``request_options`` (``DEFAULT_REQUEST_OPTIONS``: ``[template, mitigations]``):
       the options a request may set in its metadata, out of ``PER_REQUEST_OPTIONS``;
       a request that sets another gets HTTP 400 naming it.
+    - ``request_templates`` (prin-guard's built-in templates and the configured
+      ``template``): the templates a request may choose by id; each a built-in's id or
+      a template of the operator's own (an object: id, version, task, positive,
+      negative, noun). A request never brings a template of its own (its words would be
+      instructions to the judge): HTTP 400.
     - ``timeout``: seconds allowed for each leg the guardrail sends itself.
     - ``concurrent_reverse`` (``true``): with ``pre_call`` in ``mode``, start the
       reverse leg while the direct call runs, so a verdict costs about one call's
@@ -257,6 +263,7 @@ class PrinGuardGuardrail(CustomGuardrail):
         on_inconsistent: str = "flag",
         on_error: str = "flag",
         request_options: Sequence[str] | str | None = None,
+        request_templates: Sequence[Any] | str | None = None,
         **kwargs: Any,
     ) -> None:
         settings = {name: kwargs.pop(name) for name in GUARD_SETTINGS if name in kwargs}
@@ -270,6 +277,7 @@ class PrinGuardGuardrail(CustomGuardrail):
         _build_guard(self._placeholder_judge(), self.options)
         self.concurrent_reverse = _as_bool(concurrent_reverse, "concurrent_reverse")
         self.request_options = _request_options(request_options)
+        self.request_templates = _request_templates(request_templates, self.options.template)
         if on_inconsistent not in ("flag", "block"):
             raise ValueError(f"on_inconsistent: 'flag' or 'block', got {on_inconsistent!r}")
         if on_error not in ("flag", "block"):
@@ -464,6 +472,8 @@ class PrinGuardGuardrail(CustomGuardrail):
                     f"metadata.prin_guard.{name}: this proxy does not let a request set it "
                     f"(request_options: {allowed})",
                 )
+        if "template" in overrides:
+            overrides["template"] = self._request_template(overrides["template"])
         try:
             options = GuardOptions.of(self.options, **overrides)
             # whether the guard can ask this item: its template's task, the claims' sources
@@ -471,6 +481,21 @@ class PrinGuardGuardrail(CustomGuardrail):
         except UsageError as exc:  # InvalidItemError too: "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         return _Request(item, options)
+
+    def _request_template(self, value: Any) -> str | Template:
+        """The template a request chose, out of those the operator's
+        ``request_templates`` name: never a template of the request's own, whose words
+        would go into the instruction."""
+        chosen = self.request_templates.get(value.strip()) if isinstance(value, str) else None
+        if chosen is None:
+            named = ", ".join(self.request_templates) or "none"
+            what = repr(value[:64]) if isinstance(value, str) else "a template of its own"
+            raise _http_error(
+                400,
+                f"metadata.prin_guard.template: a request chooses one of this proxy's "
+                f"templates (request_templates: {named}), not {what}",
+            )
+        return chosen
 
     def _placeholder_judge(self) -> _ProxyJudge:
         """A judge for a Guard that only builds prompts (it is never called)."""
@@ -784,6 +809,37 @@ def _request_options(value: Sequence[str] | str | None) -> tuple[str, ...]:
                 f"request_options: a request cannot set {name!r}; "
                 f"choose from {', '.join(PER_REQUEST_OPTIONS)}"
             )
+    return chosen
+
+
+def _request_templates(
+    value: Sequence[Any] | str | None, configured: str | Template | None
+) -> dict[str, str | Template]:
+    """The ``request_templates`` setting: the templates a request may choose, by id.
+
+    Each entry is a built-in template's id or a template of the operator's own (an
+    object with id, version, task, positive, negative, noun), checked as the ``template``
+    setting is. Unset: prin-guard's built-in templates and the configured ``template``.
+    """
+    if value is None:
+        entries: list[Any] = list(TEMPLATES)
+        if configured is not None:
+            entries.append(configured)
+    elif isinstance(value, str):
+        entries = [name.strip() for name in value.split(",") if name.strip()]
+    elif isinstance(value, Sequence):
+        entries = list(value)
+    else:
+        raise ValueError(f"request_templates: a list of templates, got {type(value).__name__}")
+    chosen: dict[str, str | Template] = {}
+    for entry in entries:
+        try:
+            template = GuardOptions.of(template=entry).template
+        except UsageError as exc:
+            raise ValueError(f"request_templates: {exc}") from None
+        assert template is not None
+        name = template if isinstance(template, str) else template.id
+        chosen[name] = template
     return chosen
 
 
