@@ -138,8 +138,8 @@ class Template:
     """Which task's items it asks about."""
     noun: str = ""
     """What the prompt calls the candidates ("options", "responses", "criteria",
-    "claims"; the same form as the words); empty: the task's usual noun. A checklist's noun ``claims`` asks whether
-    the item's sources (its context) support them."""
+    "claims"; the same form as the words); empty: the task's usual noun. A checklist's
+    noun ``claims`` asks whether the item's sources (its context) support them."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.fullmatch(

@@ -476,6 +476,26 @@ def test_pairwise_checklist_and_an_injected_answer_over_http() -> None:
 
 
 @pytest.mark.server
+def test_a_pairwise_verdict_says_the_winners_text_as_grade_rows_do() -> None:
+    """Issue 27, item 12: the service's verdict JSON lacked winner_text."""
+
+    def judge(prompt: str) -> str:
+        return "Answer: B" if "better one" in prompt else "Answer: A"
+
+    pair = {"task": "pairwise", "question": "Greet.", "candidates": ["hi", "hello there!"]}
+    with service(judge=FunctionJudge(judge)) as client:
+        single = client.post("/v1/verdicts", json={"item": pair}, headers=AUTH)
+        batch = client.post("/v1/verdicts", json={"items": [pair, ITEM]}, headers=AUTH)
+        schema = client.get("/openapi.json", headers=AUTH).json()
+    verdict = single.json()["verdict"]
+    assert (verdict["winner"], verdict["winner_text"]) == ("B", "hello there!")
+    paired, choice = batch.json()["verdicts"]
+    assert paired["winner_text"] == "hello there!"
+    assert choice["winner_text"] is None  # pairwise only
+    assert "winner_text" in schema["components"]["schemas"]["Verdict"]["properties"]
+
+
+@pytest.mark.server
 def test_the_order_check_through_the_service() -> None:
     judge = scripted()
     with service(judge=judge) as client:
