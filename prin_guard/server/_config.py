@@ -123,12 +123,14 @@ class ServerConfig(BaseSettings):
     one per item); off when unset. Shared by every worker through ``redis_url``."""
     daily_budget_usd: float | None = Field(None, gt=0)
     """USD each API key may spend on the judge per UTC day (the ``usage.cost_usd`` of the
-    judge calls made for its requests); off when unset. A request reserves its estimated
-    cost before any judge call (``estimated_cost_usd``) and is refused when that would
-    pass the budget; its actual cost replaces the reservation when it is done."""
+    judge calls made for its requests); off when unset. A request reserves the most it can
+    cost with its own options before any judge call (its items' most judge calls times one
+    call's price) and is refused when that would pass the budget; its actual cost replaces
+    the reservation however the request ends."""
     estimated_cost_usd: float | None = Field(None, ge=0)
-    """The cost of one verdict that a request reserves per item of the daily budget
-    before judging. Unset: the key's mean cost per judged verdict today, and before its
+    """The cost of one verdict asked with the configured options: over their judge calls
+    per item, the price of one call, which a request reserves for every call its own
+    options can make. Unset: the key's mean cost per judge call today, and before its
     first one, all that is left of its budget (its first request runs alone). Set it at
     or a little above the judge's real cost per verdict for a hard cap."""
     cache_scope: Literal["key", "shared"] = "key"
