@@ -561,12 +561,15 @@ def test_an_item_the_guard_cannot_ask_is_a_422_and_releases_its_reservation(
 
 
 class PathJudge(PricedJudge):
-    """Answers as `rule` at 0.001 a call; EXPLODE fails, HANG never answers."""
+    """Answers as `rule` at 0.001 a call; EXPLODE fails, HANG never answers, and CANCEL
+    is cancelled under the request (by nobody the request knows)."""
 
     async def complete(self, messages: Sequence[Message], *, labels: Sequence[str] = ()) -> Any:
         prompt = str(messages[-1]["content"])
         if "HANG" in prompt:
             await asyncio.sleep(3600)
+        if "CANCEL" in prompt:
+            raise asyncio.CancelledError
         if "EXPLODE" in prompt:
             raise ValueError("the judge exploded")
         return await super().complete(messages, labels=labels)
@@ -584,7 +587,9 @@ def question(text: str) -> dict[str, Any]:
         pytest.param("invalid", 0.0, id="invalid-item"),
         pytest.param("judge-error", 0.0, id="judge-error"),
         pytest.param("timeout", 0.01, id="timeout"),
+        pytest.param("abandoned", 0.01, id="judging-cancelled-under-it"),
         pytest.param("client-left", 0.01, id="client-disconnect"),
+        pytest.param("left-while-admitted", 0.0, id="client-disconnect-during-admission"),
         pytest.param("server-error", 0.002, id="server-error"),
     ],
 )
@@ -597,6 +602,7 @@ def test_every_way_a_request_ends_settles_its_reservation(
         "daily_budget_usd": 1.0,
         "estimated_cost_usd": 0.01,
         "request_timeout": 0.5,
+        "rate_limit": "1000/minute",
         "redis_url": redis_server.url,
         "redis_namespace": "paths",
     }
@@ -613,12 +619,25 @@ def test_every_way_a_request_ends_settles_its_reservation(
         "invalid": {"item": {**ITEM, "candidates": ["4"]}},
         "judge-error": question("EXPLODE"),
         "timeout": question("HANG"),
+        "abandoned": question("CANCEL"),
         "client-left": question("HANG please"),
+        "left-while-admitted": question("What is 4 + 4?"),
         "server-error": question("What is 3 + 3?"),
     }
     statuses = {"answered": 200, "invalid": 422, "judge-error": 502, "timeout": 504}
+    statuses["abandoned"] = 502
     with serving(app) as client:
-        if path == "client-left":
+        if path == "left-while-admitted":
+            # the budget is reserved, then the rate is counted (slowly): the client leaves
+            limits = state.limits
+            counted = limits._limiter.hit
+
+            async def slow_hit(*args: Any, **kwargs: Any) -> Any:
+                await asyncio.sleep(0.6)
+                return await counted(*args, **kwargs)
+
+            limits._limiter.hit = slow_hit
+        if path in ("client-left", "left-while-admitted"):
             with (
                 httpx.Client(base_url=str(client.base_url), timeout=0.2) as impatient,
                 pytest.raises(httpx.ReadTimeout),

@@ -377,7 +377,7 @@ async def _admit(state: _State, identity: str, items: int, calls: int) -> Respon
     """
     if state.limits is None:
         return Reservation(None, 0.0, items)
-    admitted = await state.limits.admit(identity, items, calls)
+    admitted = await state.admit(identity, items, calls)
     if isinstance(admitted, Reservation):
         return admitted
     state.metrics.limited.labels(admitted.kind).inc()

@@ -341,7 +341,11 @@ class Limits:
                 max(1, math.ceil(stats.reset_time - time.time())),
             )
 
-        limited = await self._outage.guarded(hit, None)
+        try:
+            limited = await self._outage.guarded(hit, None)
+        except Exception:
+            await self.settle(reservation, Charge(0.0))  # nothing was judged: release it
+            raise
         if limited is not None:
             await self.settle(reservation, Charge(0.0))
             return limited

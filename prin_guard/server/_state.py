@@ -45,7 +45,7 @@ from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache, open_cache
 from prin_guard.judges import Judge, JudgeResponse, Message
 from prin_guard.server._config import ServerConfig
-from prin_guard.server._limits import Charge, Limits, Reservation
+from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._schemas import VerdictOptions
@@ -424,6 +424,26 @@ class _State:
         return verdict.model_copy(update=update) if update else verdict
 
     # -- running a request's judging -------------------------------------------------------
+
+    async def admit(self, identity: str, items: int, calls: int) -> Refusal | Reservation:
+        """The key's admission (:meth:`Limits.admit`), run to its end even when the request
+        is cancelled meanwhile (its client left): a reservation it took then is released,
+        never left to hold the key's budget."""
+        assert self.limits is not None
+        task = asyncio.ensure_future(self.limits.admit(identity, items, calls))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(self._release)
+            self._keep(task)
+            raise
+
+    def _release(self, task: asyncio.Future[Refusal | Reservation]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            return
+        admitted = task.result()
+        if isinstance(admitted, Reservation):
+            self._settle_later(admitted, Charge(0.0))
 
     @asynccontextmanager
     async def billing(self, reservation: Reservation) -> AsyncIterator[Bill]:
