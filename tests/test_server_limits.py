@@ -718,3 +718,52 @@ def test_no_option_a_client_sets_lets_50_concurrent_requests_pass_the_budget(
     assert spent <= budget + heaviest + 1e-9
     # every call costs what it was priced at, so here the budget holds exactly
     assert spent <= budget + 1e-9
+
+
+@pytest.mark.server
+def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
+    """The bill meters every judge call made for a request: the first tier's too, which a
+    verdict decided by the second tier does not show as legs (it was charged nothing)."""
+    from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+
+    options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+    tiers = tuple(
+        Tier(
+            judge={"kind": "scripted", "name": name, "seed": None},
+            options=options,
+            rule=Rule(signal="prin", threshold=0.0),
+            asked=asked,
+            accepted=accepted,
+        )
+        for name, asked, accepted in (("contradicting", 1.0, 0.5), ("consistent", 0.5, 0.25))
+    )
+    Acceptance(
+        alpha=0.1,
+        delta=0.1,
+        n=300,
+        tested=200,
+        accepted=150,
+        errors=1,
+        coverage=0.75,
+        p_value=binomial_cdf(1, 150, 0.1),
+        method="pareto_fixed_sequence",
+        signals_tested=("prin",),
+        tiers=tiers,
+        calibration_sha256="0" * 64,
+    ).save(tmp_path / "cascade.json")
+    cascade = (
+        "python:server_judges:priced_contradicting",
+        "python:server_judges:priced_consistent",
+    )
+    settings = {"tiers": cascade, "acceptance": tmp_path / "cascade.json", "daily_budget_usd": 0.1}
+    app = create_app(config(**settings), cache=MemoryCache())
+    with serving(app) as client:
+        decided = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+    assert decided.status_code == 200, decided.text
+    verdict = decided.json()["verdict"]
+    assert (verdict["decision"]["tier"], verdict["judge_calls"]) == (1, 4)
+    limits = app.state.prin_guard.limits
+    ((name, account),) = limits._accounts.items()
+    assert key_identity(KEY) in name
+    assert account.spent == pytest.approx(0.04)  # both tiers' two legs
+    assert (account.calls, account.reserved) == (4, pytest.approx(0.0, abs=1e-9))
