@@ -209,6 +209,7 @@ def test_metrics_are_the_operators_and_no_tenant_key_reads_them() -> None:
         nobody = client.get("/metrics")
         wrong = client.get("/metrics", headers={"Authorization": f"Bearer {WRONG_KEY}"})
         operator = client.get("/metrics", headers=METRICS)
+        operator_header = client.get("/metrics", headers={"X-API-Key": METRICS_TOKEN})
         verdicts_with_the_token = client.post("/v1/verdicts", json={"item": ITEM}, headers=METRICS)
     for refused in (tenant, header):
         assert refused.status_code == 403, refused.text
@@ -217,7 +218,7 @@ def test_metrics_are_the_operators_and_no_tenant_key_reads_them() -> None:
         assert "prin_guard_verdicts_total" not in refused.text
     for refused in (nobody, wrong):
         assert refused.status_code == 401, refused.text
-    assert operator.status_code == 200
+    assert (operator.status_code, operator_header.status_code) == (200, 200)
     assert 'prin_guard_verdicts_total{outcome="flagged"} 1.0' in operator.text
     assert verdicts_with_the_token.status_code == 401  # the token is no API key either
     for response in (tenant, header, nobody, wrong, operator):

@@ -163,12 +163,13 @@ def create_app(
 
     async def require_metrics_token(
         credentials: HTTPAuthorizationCredentials | None = Security(metrics_bearer),  # noqa: B008
+        api_key: str | None = Security(header_key),
     ) -> None:
         # As require_key: the middleware decided already (MetricsAccess, the one rule).
-        presented = credentials.credentials if credentials is not None else None
+        presented = credentials.credentials if credentials is not None else api_key
         refused = metrics_access.refusal(presented)
         if refused is not None:
-            raise StarletteHTTPException(refused[0], json.loads(refused[1])["error"]["message"])
+            raise StarletteHTTPException(refused[0], refused[2])
 
     secured: list[Depends] = [Security(require_key)] if keys.enabled else []
     metrics_deps = [] if config.metrics_open else [Security(require_metrics_token)]

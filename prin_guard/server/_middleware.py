@@ -125,8 +125,8 @@ class MetricsAccess:
         self._token = ApiKeys([token] if token is not None else [])
         self._keys = keys
 
-    def refusal(self, presented: str | None) -> tuple[int, bytes] | None:
-        """``None`` to serve the metrics, else the status and body of the refusal."""
+    def refusal(self, presented: str | None) -> tuple[int, str, str] | None:
+        """``None`` to serve the metrics, else the refusal's status, type and message."""
         if self._token.check(presented):
             return None
         if not self._token.enabled and not self._keys.enabled:
@@ -139,10 +139,8 @@ class MetricsAccess:
                 else "the metrics are the operator's and this service has no metrics token: "
                 "set metrics_token (PRIN_GUARD_METRICS_TOKEN) and scrape with it"
             )
-            return 403, error_body("forbidden", why)
-        return 401, error_body(
-            "unauthorized", "the metrics token is required: send 'Authorization: Bearer <token>'"
-        )
+            return 403, "forbidden", why
+        return 401, "unauthorized", "the metrics token is required: 'Authorization: Bearer <token>'"
 
 
 class GuardMiddleware:
@@ -223,12 +221,12 @@ class GuardMiddleware:
         if path == METRICS_PATH and path not in self.open_paths:
             refused = self.metrics_access.refusal(ApiKeys.presented(headers))
             if refused is not None:
-                status, refusal = refused
+                status, kind, why = refused
                 event("warning", "metrics_refused", status=status)
                 extra = (
                     [(b"www-authenticate", b'Bearer realm="prin-guard"')] if status == 401 else []
                 )
-                await _respond(send, status, refusal, extra_headers=extra)
+                await _respond(send, status, error_body(kind, why), extra_headers=extra)
                 return False
         elif path not in self.open_paths and self.keys.enabled:
             presented = ApiKeys.presented(headers)
