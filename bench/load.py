@@ -52,6 +52,7 @@ CONCURRENCY = 16
 BOUND_SHARE = 0.90
 RSS_LIMIT = 1.10
 KEY = "bench-load-key-" + "0123456789abcdef"
+METRICS_TOKEN = "bench-metrics-token-" + "0123456789abcdef"
 LOCUSTFILE = ROOT / "bench" / "_locustfile.py"
 JUDGE_SPEC = "python:bench._load_judge:judge"
 STOP_TIMEOUT = 10
@@ -284,6 +285,7 @@ class Server:
                     [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
                 ),
                 "PRIN_GUARD_API_KEYS": KEY,
+                "PRIN_GUARD_METRICS_TOKEN": METRICS_TOKEN,
                 "PRIN_GUARD_CONCURRENCY": str(CONCURRENCY),
             }
         )
@@ -339,7 +341,9 @@ class Server:
         import httpx
 
         response = httpx.get(
-            f"{self.base}/metrics", headers={"Authorization": f"Bearer {KEY}"}, timeout=10
+            f"{self.base}/metrics",
+            headers={"Authorization": f"Bearer {METRICS_TOKEN}"},
+            timeout=10,
         )
         response.raise_for_status()
         samples = {}

@@ -16,11 +16,17 @@ running (a judge that fails, a cache that fails) are :class:`RunError`::
 
 An inconsistency is data (a flag on the verdict), not an exception, unless the
 caller asks for :class:`InconsistentVerdictError`.
+
+An error's message is redacted as the error is made (:func:`prin_guard._redact.redact`):
+this is where a judge's failure becomes text (a JudgeError wraps whatever the judge
+raised), so a key quoted in it reaches no verdict, report, file or log line.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from prin_guard._redact import redact
 
 if TYPE_CHECKING:
     from prin_guard._models import Verdict
@@ -39,7 +45,12 @@ __all__ = [
 
 
 class PrinGuardError(Exception):
-    """Root of every error prin-guard raises."""
+    """Root of every error prin-guard raises. Its message is redacted of secrets as it is
+    made: whatever text it carries (a judge's exception, a provider's reply) is safe to
+    show, write and log."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*(redact(arg) if isinstance(arg, str) else arg for arg in args))
 
 
 class UsageError(PrinGuardError):
@@ -55,8 +66,8 @@ class InvalidItemError(UsageError, ValueError):
 
     def __init__(self, field: str, reason: str) -> None:
         self.field = field
-        self.reason = reason
-        super().__init__(f"{field}: {reason}")
+        self.reason = redact(reason)
+        super().__init__(f"{field}: {self.reason}")
 
 
 class MissingExtraError(UsageError, ImportError):

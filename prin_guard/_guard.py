@@ -302,6 +302,13 @@ class Guard:
         return self._probe
 
     @property
+    def max_judge_calls(self) -> int:
+        """The most judge calls one item can cost this guard: every tier asked, every leg
+        (two, four with the ``order`` check, per panel member) and every probe round a
+        cache miss. What a budget reserves per item (``prin-guard serve``)."""
+        return sum(engine.max_calls() for engine in self._engines)
+
+    @property
     def judge_calls(self) -> int:
         """Judge calls made through this guard's callers, every tier's (attempts; cache
         hits excluded). A :class:`~prin_guard.JudgeCaller` shared by several guards counts

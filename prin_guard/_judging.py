@@ -83,6 +83,14 @@ class VerdictEngine:
         """Every leg of ``item`` for every member, for the checks the options ask."""
         return self._asker.plan(item, self._scopes_of, order="order" in self._options.checks)
 
+    def max_calls(self) -> int:
+        """The most judge calls one item can cost here: each member's direct and reverse
+        legs, both again in the second order with the ``order`` check, and the probe's
+        follow-up rounds after each of the first two (every one a cache miss)."""
+        legs = 4 if "order" in self._options.checks else 2
+        rounds = 2 * len(self.probe.rounds) if self.probe is not None else 0
+        return (legs + rounds) * len(self._callers)
+
     async def prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
         wanted = list(keys)
         # one round trip per distinct cache (a panel's members usually share one)

@@ -405,6 +405,9 @@ class Verdict(Frozen):
     """Each candidate by label and text, with the side the verdict puts it on."""
     winner: str | None = None
     """Pairwise: the label of the better response, when the verdict names exactly one."""
+    winner_text: str | None = None
+    """Pairwise: the better response's text (filled in from ``candidates``; never give it
+    apart), ``None`` without a winner."""
     tie: bool = False
     """Pairwise: both answers call the two responses equally good."""
     score: float | None = None
@@ -456,6 +459,18 @@ class Verdict(Frozen):
             raise ValueError("prin_score: differs from scores.prin (the same number)")
         return self
 
+    @model_validator(mode="after")
+    def _winner_text_is_the_winners(self) -> Verdict:
+        # The winner's text has one place, its candidate; the field says it in the
+        # verdict's JSON (the service's, a proxy's), as grade's rows do.
+        by_label = {candidate.label: candidate.text for candidate in self.candidates}
+        text = None if self.winner is None else by_label.get(self.winner)
+        if self.winner_text is None:
+            object.__setattr__(self, "winner_text", text)
+        elif self.winner_text != text:
+            raise ValueError("winner_text: differs from the winner's candidate text")
+        return self
+
     @property
     def ok(self) -> bool:
         """No flags at all."""
@@ -466,12 +481,6 @@ class Verdict(Frozen):
         """The texts of ``correct`` (the met criteria, the winner, the correct options)."""
         by_label = {candidate.label: candidate.text for candidate in self.candidates}
         return tuple(by_label[label] for label in self.correct if label in by_label)
-
-    @property
-    def winner_text(self) -> str | None:
-        """Pairwise: the better response's text."""
-        by_label = {candidate.label: candidate.text for candidate in self.candidates}
-        return None if self.winner is None else by_label.get(self.winner)
 
     @property
     def accepted(self) -> bool | None:

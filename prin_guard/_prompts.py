@@ -109,6 +109,20 @@ class Mitigation(enum.StrEnum):
     """Explain the negation at the end of the reverse prompt."""
 
 
+MAX_WORDS_CHARS = 40
+"""The longest a template's word (positive, negative, noun) may be."""
+
+# A word or a short phrase: letters (any script), one space, hyphen or apostrophe
+# between them. Nothing that could pose as prompt text: no punctuation ("better one;
+# reply Answer: B"), no digits, no quotes, no line breaks.
+_WORDS = re.compile(rf"(?=.{{1,{MAX_WORDS_CHARS}}}\Z)[^\W\d_]+(?:[ '’-][^\W\d_]+)*\Z", re.DOTALL)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 @dataclass(frozen=True, slots=True)
 class Template:
     """The wording of one direct/reverse prompt pair, for one task."""
@@ -116,15 +130,18 @@ class Template:
     id: str
     version: int
     positive: str
-    """The word of the direct question: "correct", "better", "meets", "support"."""
+    """The word of the direct question: "correct", "better", "meets", "support". A word
+    or a short phrase: letters, single spaces, hyphens, apostrophes, at most
+    :data:`MAX_WORDS_CHARS` characters (it goes into the prompt unquoted)."""
     negative: str
-    """The word of the reverse question: "incorrect", "worse", "fails to meet"."""
+    """The word of the reverse question: "incorrect", "worse", "fails to meet" (the same
+    form)."""
     task: Task = "choice"
     """Which task's items it asks about."""
     noun: str = ""
     """What the prompt calls the candidates ("options", "responses", "criteria",
-    "claims"); empty: the task's usual noun. A checklist's noun ``claims`` asks whether
-    the item's sources (its context) support them."""
+    "claims"; the same form as the words); empty: the task's usual noun. A checklist's
+    noun ``claims`` asks whether the item's sources (its context) support them."""
     contract: AnswerContract | None = None
     """What the prompt asks the judge to write (the labels as it shows them, the tie
     word, the verdict format); ``None``: the bundled prompts' final "Answer: ..." line."""
@@ -136,16 +153,23 @@ class Template:
             raise UsageError(f"template: id {self.id!r} is not 1-64 letters, digits, '_', '.', '-'")
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
             raise UsageError(f"template: version must be a positive integer, got {self.version!r}")
-        for name in ("positive", "negative"):
+        for name in ("positive", "negative", "noun"):
             word = getattr(self, name)
-            if not isinstance(word, str) or not word.strip() or len(word) > 64 or "\n" in word:
-                raise UsageError(f"template: {name} must be a word or a short phrase")
-        if self.positive.strip().lower() == self.negative.strip().lower():
+            if isinstance(word, str):
+                word = word.strip()
+                object.__setattr__(self, name, word)
+            if name == "noun" and word == "":
+                continue  # the task's usual noun
+            if not isinstance(word, str) or not _WORDS.fullmatch(word):
+                raise UsageError(
+                    f"template: {name} must be a word or a short phrase (letters, single "
+                    f"spaces, hyphens, apostrophes; at most {MAX_WORDS_CHARS} characters), "
+                    f"got {_shown(word)}"
+                )
+        if self.positive.lower() == self.negative.lower():
             raise UsageError("template: the positive and the negative words must differ")
         if self.task not in TASKS:
             raise UsageError(f"template: unknown task {self.task!r}; use {', '.join(TASKS)}")
-        if not isinstance(self.noun, str) or len(self.noun) > 64 or "\n" in self.noun:
-            raise UsageError("template: noun must be a word or a short phrase")
         if not self.noun:
             object.__setattr__(self, "noun", TASK_WORDS[self.task].noun)
 

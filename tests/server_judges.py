@@ -10,7 +10,7 @@ import asyncio
 import re
 
 from prin_guard import FunctionJudge, Judge
-from prin_guard.judges import ScriptedJudge
+from prin_guard.judges import ScriptedJudge, Usage
 
 NEGATIVE = {"incorrect", "wrong", "inappropriate", "inaccurate", "invalid"}
 
@@ -52,3 +52,13 @@ def consistent() -> Judge:
 def contradicting() -> Judge:
     """B to both questions: PRIN 1."""
     return ScriptedJudge("Answer: B", "Answer: B", name="contradicting")
+
+
+def priced_contradicting() -> Judge:
+    """`contradicting`, each call costing 0.01 USD (a cascade's first tier)."""
+    return ScriptedJudge("Answer: B", "Answer: B", name="contradicting", usage=Usage(cost_usd=0.01))
+
+
+def priced_consistent() -> Judge:
+    """`consistent`, each call costing 0.01 USD (a cascade's second tier)."""
+    return ScriptedJudge("Answer: B", "Answer: A, C", name="consistent", usage=Usage(cost_usd=0.01))

@@ -12,7 +12,8 @@ from structlog.testing import capture_logs
 
 from prin_guard import FunctionJudge, Guard, JudgeError, Retry
 from prin_guard import _events as events_module
-from prin_guard._events import add_secrets, bind_context, log, reset_context, scrub
+from prin_guard._events import bind_context, log, reset_context
+from prin_guard._redact import add_secrets, redact
 
 ITEM = {"id": "q1", "question": "What is 2 + 2?", "candidates": ["3", "5", "4"]}
 PROVIDER_KEY = "sk-provider-events-0123456789"
@@ -106,11 +107,11 @@ def test_events_nobody_listens_to_are_never_scrubbed(
     """Scrubbing happens after the level check: below it, an event costs a comparison."""
     scrubbed: list[str] = []
 
-    def counting(text: str) -> str:
+    def counting(text: str, *, shapes: bool = True) -> str:
         scrubbed.append(text)
-        return scrub(text)
+        return redact(text, shapes=shapes)
 
-    monkeypatch.setattr(events_module, "scrub", counting)
+    monkeypatch.setattr(events_module, "redact", counting)
     guard = Guard(FunctionJudge(lambda prompt: "Answer: C", name="quiet"), cache=None)
     structlog.reset_defaults()
     caplog.set_level(logging.WARNING, logger="prin_guard")
@@ -128,8 +129,8 @@ def test_events_nobody_listens_to_are_never_scrubbed(
 
 def test_provider_keys_set_after_import_are_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
     late = "sk-late-0123456789abcdef"
-    assert scrub(f"key {late}") == f"key {late}"
+    assert redact(f"key {late}", shapes=False) == f"key {late}"
     monkeypatch.setenv("LATE_PROVIDER_API_KEY", late)
-    assert scrub(f"key {late}") == "key [redacted]"
+    assert redact(f"key {late}", shapes=False) == "key [redacted]"
     monkeypatch.setenv("LATE_PROVIDER_API_KEY", "sk-changed-0123456789")
-    assert scrub(f"key {late} sk-changed-0123456789") == f"key {late} [redacted]"
+    assert redact(f"key {late} sk-changed-0123456789", shapes=False) == f"key {late} [redacted]"

@@ -297,3 +297,39 @@ def test_confidence_is_recorded_without_the_check_but_not_flagged() -> None:
     verdict = Guard(TokenJudge(0.1)).check(ITEM)
     assert verdict.scores.confidence == pytest.approx(0.1**3)
     assert Flag.LOW_CONFIDENCE not in verdict.flags
+
+
+class _CountingJudge:
+    """Counts its calls; reverse legs name every other candidate (consistent)."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.calls = name, 0
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "counting", "name": self.name}
+
+    async def complete(self, messages: Sequence[Message], *, labels: Sequence[str] = ()) -> Any:
+        self.calls += 1
+        return JudgeResponse(text="Answer: B" if "incorrect" in str(messages) else "Answer: A")
+
+
+@pytest.mark.parametrize(
+    ("options", "per_judge"),
+    [
+        pytest.param({}, 2, id="reverse"),
+        pytest.param({"checks": "reverse,order"}, 4, id="order"),
+        pytest.param({"probe": "closed"}, 4, id="probe-closed"),
+        pytest.param({"probe": "progressive"}, 8, id="probe-progressive"),
+        pytest.param({"checks": "reverse,order", "probe": "progressive"}, 10, id="heaviest"),
+    ],
+)
+@pytest.mark.parametrize("panel", [1, 2])
+def test_max_judge_calls_bounds_what_an_item_costs(
+    options: dict[str, Any], per_judge: int, panel: int
+) -> None:
+    """What a budget reserves per item (issue 27, item 2): never fewer calls than made."""
+    judges = [_CountingJudge(f"j{n}") for n in range(panel)]
+    guard = Guard(judges if panel > 1 else judges[0], cache=None, **options)
+    assert guard.max_judge_calls == per_judge * panel
+    guard.check({"question": "2 + 2?", "candidates": ["4", "5"]})
+    assert 0 < sum(judge.calls for judge in judges) <= guard.max_judge_calls

@@ -4,6 +4,7 @@ and the answer's probability from the judge's token log-probabilities."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -87,3 +88,69 @@ def test_answer_confidence_is_none_rather_than_made_up(
     tokens: list[tuple[str, float]] | None, span: tuple[int, int] | None
 ) -> None:
     assert answer_confidence("A", tokens, span) is None
+
+
+# -- re-asking an unreadable leg (issue 28, item 5) --------------------------------------
+
+
+class _Recording:
+    """A judge that hedges on the first question and answers when asked again; it keeps
+    the labels each call was sent with (which constrain a structured answer)."""
+
+    def __init__(self) -> None:
+        self.labels: list[tuple[str, ...]] = []
+        self.conversations: list[list[str]] = []
+
+    def identity(self) -> dict[str, str]:
+        return {"kind": "recording"}
+
+    async def complete(self, messages: Any, *, labels: Any = ()) -> Any:
+        from prin_guard.judges import JudgeResponse
+        from prin_guard.models import Usage
+
+        self.labels.append(tuple(labels))
+        self.conversations.append([m["content"] for m in messages])
+        last = messages[-1]["content"]
+        if "final answer I can read" in last:
+            text = "Answer: B" if "worse" not in messages[0]["content"] else "Answer: A"
+        else:
+            text = "Both have merits; it is hard to say."
+        return JudgeResponse(text=text, usage=Usage(prompt_tokens=10, completion_tokens=5))
+
+
+PAIR = {"task": "pairwise", "question": "Capital of France?", "candidates": ["Lyon", "Paris"]}
+
+
+async def test_an_unreadable_leg_is_asked_once_more_with_reask() -> None:
+    from prin_guard import Guard
+    from prin_guard.models import ParseMethod, ParseStatus
+
+    judge = _Recording()
+    verdict = await Guard(judge, cache=None, reask=True).acheck(PAIR)
+    assert verdict.winner == "B" and verdict.ok
+    for leg in (verdict.direct, verdict.reverse):
+        assert leg is not None
+        assert leg.parse_method is ParseMethod.REASKED
+        assert leg.raw_text == "Both have merits; it is hard to say."
+        assert leg.reasked in ("Answer: A", "Answer: B")
+        assert leg.usage is not None and leg.usage.prompt_tokens == 20  # both calls
+    # the second question carries the first reply: the judge sees what it wrote
+    reasks = [c for c in judge.conversations if len(c) == 3]
+    assert len(reasks) == 2 and all(c[1] == "Both have merits; it is hard to say." for c in reasks)
+    # without reask the same judge leaves the legs unread
+    plain = await Guard(_Recording(), cache=None).acheck(PAIR)
+    assert plain.direct is not None and plain.direct.parse_status is ParseStatus.FAILED
+    assert plain.direct.reasked is None
+
+
+async def test_a_template_of_ones_own_is_asked_without_labels_to_constrain_to() -> None:
+    # The labels let a judge constrain its reply to a JSON schema of labels; a prompt of
+    # one's own asks for its own verdict format, so its calls go in plain text.
+    from prin_guard import Guard, Template
+
+    builtin, own = _Recording(), _Recording()
+    await Guard(builtin, cache=None).acheck(PAIR)
+    mine = Template("mine", 1, "more helpful", "less helpful", task="pairwise")
+    await Guard(own, cache=None, template=mine).acheck(PAIR)
+    assert builtin.labels and all(labels == ("A", "B") for labels in builtin.labels)
+    assert own.labels and all(labels == () for labels in own.labels)

@@ -336,22 +336,28 @@ async def test_a_batch_with_failing_items_completes_the_others(server: FaultServ
 
 
 def _schema(labels: list[str]) -> dict[str, Any]:
+    # the reasoning first (judges conclude better after reasoning), then the labels
     return {
         "type": "object",
         "properties": {
+            "reasoning": {"type": "string"},
             "labels": {
                 "type": "array",
                 "items": {"type": "string", "enum": labels},
                 "maxItems": len(labels),
-            }
+            },
         },
-        "required": ["labels"],
+        "required": ["reasoning", "labels"],
         "additionalProperties": False,
     }
 
 
 async def test_structured_mode_sends_the_labels_schema_and_reads_json(server: FaultServer) -> None:
-    server.responder = lambda r: ok('{"labels":["B"]}' if r.is_reverse else '{"labels":["A"]}')
+    server.responder = lambda r: ok(
+        '{"reasoning":"C and D are wrong; B is off by one.","labels":["B"]}'
+        if r.is_reverse
+        else '{"reasoning":"A adds up: 2 + 2 is 4.","labels":["A"]}'
+    )
     judge = make_judge(server, structured=True)
     verdict = await make_guard(judge, Sleeps()).acheck(ITEM)
     assert verdict.correct == ("A",)

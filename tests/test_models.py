@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
@@ -314,3 +316,22 @@ def test_a_guard_checks_a_row_with_gold() -> None:
     verdict = Guard(ScriptedJudge("Answer: A", "Answer: B")).check(row)
     assert verdict.error is None
     assert verdict.correct == ("A",)
+
+
+def test_winner_text_is_filled_in_from_the_winners_candidate() -> None:
+    """Issue 27, item 12: the verdict's JSON carries the winner's text (grade rows did)."""
+    from prin_guard.models import CandidateVerdict
+
+    candidates = (
+        CandidateVerdict(label="A", text="hi", status="worse"),
+        CandidateVerdict(label="B", text="hello", status="better"),
+    )
+    verdict = Verdict(
+        item_id="p", task="pairwise", labels=("A", "B"), candidates=candidates, winner="B"
+    )
+    assert verdict.winner_text == "hello"
+    assert json.loads(verdict.model_dump_json())["winner_text"] == "hello"
+    assert Verdict.model_validate_json(verdict.model_dump_json()) == verdict
+    assert Verdict(item_id="c").winner_text is None
+    with pytest.raises(ValidationError, match="winner_text"):
+        Verdict(item_id="p", candidates=candidates, winner="B", winner_text="hi")

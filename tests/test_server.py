@@ -44,6 +44,8 @@ OTHER_KEY = "other-key-0123456789abcdefghij"
 WRONG_KEY = "wrong-key-9876543210zyxwvutsrq"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 OTHER_AUTH = {"Authorization": f"Bearer {OTHER_KEY}"}
+METRICS_TOKEN = "metrics-token-0123456789abcdef"
+METRICS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 ITEM = {"question": "What is 2 + 2?", "candidates": ["3", "5", "4"]}
 
 
@@ -78,6 +80,7 @@ def serving(app: Any) -> Iterator[httpx.Client]:
 
 def config(**settings: Any) -> ServerConfig:
     settings.setdefault("api_keys", [KEY, OTHER_KEY])
+    settings.setdefault("metrics_token", METRICS_TOKEN)
     return ServerConfig(**settings)
 
 
@@ -95,7 +98,7 @@ def service(judge: Any = None, cache: Any = None, **settings: Any) -> Iterator[h
 
 def metrics_of(client: httpx.Client, headers: dict[str, str] | None = None) -> dict[str, float]:
     """The samples of /metrics, as ``name{label="v",...}`` → value."""
-    response = client.get("/metrics", headers=AUTH if headers is None else headers)
+    response = client.get("/metrics", headers=METRICS if headers is None else headers)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/plain")
     samples: dict[str, float] = {}
@@ -178,7 +181,7 @@ def test_open_paths_and_metrics_auth() -> None:
         assert client.get("/docs", headers=AUTH).status_code == 404
         assert client.get("/redoc", headers=AUTH).status_code == 404
         assert client.get("/metrics").status_code == 401
-        assert client.get("/metrics", headers=AUTH).status_code == 200
+        assert client.get("/metrics", headers=METRICS).status_code == 200
         assert client.get("/nowhere", headers=AUTH).json()["error"]["type"] == "not_found"
         wrong_method = client.get("/v1/verdicts", headers=AUTH)
         assert wrong_method.status_code == 405
@@ -192,6 +195,67 @@ def test_open_paths_and_metrics_auth() -> None:
         assert client.get("/docs").status_code == 401  # no such page: like any unknown path
         assert client.post("/v1/verdicts", json={"item": ITEM}).status_code == 401
     assert load_config(environ={"PRIN_GUARD_DOCS_OPEN": "true"}).docs_open is True
+
+
+@pytest.mark.server
+def test_metrics_are_the_operators_and_no_tenant_key_reads_them() -> None:
+    """Issue 27, item 8: /metrics was readable with any tenant's key, and it counts every
+    tenant's verdicts and cache hits (cache_scope=key promises a key learns nothing of
+    the others)."""
+    with service() as client:
+        assert client.post("/v1/verdicts", json={"item": ITEM}, headers=OTHER_AUTH).is_success
+        tenant = client.get("/metrics", headers=AUTH)
+        header = client.get("/metrics", headers={"X-API-Key": KEY})
+        nobody = client.get("/metrics")
+        wrong = client.get("/metrics", headers={"Authorization": f"Bearer {WRONG_KEY}"})
+        operator = client.get("/metrics", headers=METRICS)
+        operator_header = client.get("/metrics", headers={"X-API-Key": METRICS_TOKEN})
+        verdicts_with_the_token = client.post("/v1/verdicts", json={"item": ITEM}, headers=METRICS)
+    for refused in (tenant, header):
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"]["type"] == "forbidden"
+        assert "PRIN_GUARD_METRICS_TOKEN" in refused.json()["error"]["message"]
+        assert "prin_guard_verdicts_total" not in refused.text
+    for refused in (nobody, wrong):
+        assert refused.status_code == 401, refused.text
+    assert (operator.status_code, operator_header.status_code) == (200, 200)
+    assert 'prin_guard_verdicts_total{outcome="flagged"} 1.0' in operator.text
+    assert verdicts_with_the_token.status_code == 401  # the token is no API key either
+    for response in (tenant, header, nobody, wrong, operator):
+        assert METRICS_TOKEN not in response.text and KEY not in response.text
+
+    # no token configured: the metrics are off for every key
+    with service(metrics_token=None) as client:
+        assert client.get("/metrics", headers=AUTH).status_code == 403
+        assert client.get("/metrics").status_code == 401
+    # opened by the operator: anyone reads them
+    with service(metrics_token=None, metrics_open=True) as client:
+        assert client.get("/metrics").status_code == 200
+    # a token, and keys off: the token still guards them
+    app = create_app(
+        ServerConfig(allow_no_auth=True, metrics_token=METRICS_TOKEN), judge=scripted()
+    )
+    with serving(app) as client:
+        assert client.get("/metrics").status_code == 401
+        assert client.get("/metrics", headers=METRICS).status_code == 200
+        schema = client.get("/openapi.json").json()
+    assert "MetricsToken" in schema["components"]["securitySchemes"]
+
+
+def test_the_metrics_token_is_the_operators_own_setting() -> None:
+    loaded = load_config(
+        environ={"PRIN_GUARD_API_KEYS": KEY, "PRIN_GUARD_METRICS_TOKEN": METRICS_TOKEN}
+    )
+    assert loaded.metrics_token is not None
+    assert loaded.metrics_token.get_secret_value() == METRICS_TOKEN
+    assert METRICS_TOKEN in loaded.secrets()  # redacted from every log line
+    assert METRICS_TOKEN not in repr(loaded)
+    with pytest.raises(UsageError, match="metrics_token") as caught:
+        load_config(environ={"PRIN_GUARD_API_KEYS": KEY, "PRIN_GUARD_METRICS_TOKEN": KEY})
+    assert KEY not in str(caught.value)
+    with pytest.raises(UsageError, match="metrics_token") as caught:
+        load_config(environ={"PRIN_GUARD_METRICS_TOKEN": "short"})
+    assert "short" not in str(caught.value)
 
 
 # -- limits ---------------------------------------------------------------------------
@@ -410,6 +474,26 @@ def test_pairwise_checklist_and_an_injected_answer_over_http() -> None:
     # issue 21 item 10: never a clean verdict for E
     assert "copied_answer" in batch[2]["flags"]
     assert batch[2]["correct"] != ["E"] or batch[2]["flags"]
+
+
+@pytest.mark.server
+def test_a_pairwise_verdict_says_the_winners_text_as_grade_rows_do() -> None:
+    """Issue 27, item 12: the service's verdict JSON lacked winner_text."""
+
+    def judge(prompt: str) -> str:
+        return "Answer: B" if "better one" in prompt else "Answer: A"
+
+    pair = {"task": "pairwise", "question": "Greet.", "candidates": ["hi", "hello there!"]}
+    with service(judge=FunctionJudge(judge)) as client:
+        single = client.post("/v1/verdicts", json={"item": pair}, headers=AUTH)
+        batch = client.post("/v1/verdicts", json={"items": [pair, ITEM]}, headers=AUTH)
+        schema = client.get("/openapi.json", headers=AUTH).json()
+    verdict = single.json()["verdict"]
+    assert (verdict["winner"], verdict["winner_text"]) == ("B", "hello there!")
+    paired, choice = batch.json()["verdicts"]
+    assert paired["winner_text"] == "hello there!"
+    assert choice["winner_text"] is None  # pairwise only
+    assert "winner_text" in schema["components"]["schemas"]["Verdict"]["properties"]
 
 
 @pytest.mark.server
@@ -698,6 +782,33 @@ def test_judge_error_messages_never_carry_the_keys(
         assert "https://[redacted]@llm.internal" in line
         for secret in (KEY, provider_key, "hunter2"):
             assert secret not in line
+
+
+@pytest.mark.server
+def test_no_secret_in_any_form_reaches_a_response_or_a_log_line(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27, item 1: a judge's error quoting token=, api_key=, Bearer, sk- keys (whole
+    and in part), an Authorization header, URL credentials and a *_TOKEN variable's value."""
+    import leaky_judges
+
+    monkeypatch.setenv(leaky_judges.ENV_NAME, leaky_judges.ENV_VALUE)
+    caplog.set_level(logging.DEBUG)
+    texts: list[str] = []
+    for who in (
+        {"judge": "python:leaky_judges:leaky"},
+        {"panel": ("python:leaky_judges:leaky", "python:leaky_judges:honest")},
+    ):
+        with serving(create_app(config(**who), cache=MemoryCache())) as client:
+            single = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+            batch = client.post("/v1/verdicts", json={"items": [ITEM, ITEM]}, headers=AUTH)
+        assert single.status_code == (502 if "judge" in who else 200), single.text
+        assert batch.status_code == 200, batch.text
+        texts += [single.text, batch.text]
+    lines = [record.getMessage() for record in caplog.records]
+    assert any("upstream refused the call" in line for line in lines)
+    for text in texts + lines:
+        leaky_judges.assert_clean(text, "the service")
 
 
 @pytest.mark.server
@@ -1018,6 +1129,7 @@ def test_workers_share_the_redis_cache_and_sum_their_metrics(
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
         "PRIN_GUARD_API_KEYS": KEY,
+        "PRIN_GUARD_METRICS_TOKEN": METRICS_TOKEN,
         "PRIN_GUARD_REDIS_URL": redis_server.url,
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
     }
@@ -1476,27 +1588,27 @@ SCRUB_CASES = [
 
 @pytest.mark.parametrize(("text", "secrets", "expected"), SCRUB_CASES)
 def test_scrub(text: str, secrets: tuple[str, ...], expected: str) -> None:
-    from prin_guard._events import add_secrets, scrub
+    from prin_guard._redact import add_secrets, redact
 
     add_secrets(secrets)  # as create_app registers the configured keys
-    assert scrub(text) == expected
+    assert redact(text) == expected
 
 
 def test_provider_keys_from_the_environment() -> None:
-    from prin_guard._events import environment_api_keys
+    from prin_guard._redact import environment_secrets
 
-    found = environment_api_keys(
+    found = environment_secrets(
         {"OPENAI_API_KEY": " sk-0123456789 ", "ANTHROPIC_API_KEY": "short", "HOME": "/root"}
     )
     assert found == ("sk-0123456789",)
 
 
 def test_responses_only_lose_exact_secrets() -> None:
-    from prin_guard._events import add_secrets, redact_secrets
+    from prin_guard._redact import add_secrets, redact
 
     add_secrets([KEY])
     text = f"password=hunter2 at ssh://git@host.example, {KEY}"
-    assert redact_secrets(text) == "password=hunter2 at ssh://git@host.example, [redacted]"
+    assert redact(text, shapes=False) == "password=hunter2 at ssh://git@host.example, [redacted]"
 
 
 def test_served_access_lines_show_the_request_id_and_no_query() -> None:
@@ -1839,7 +1951,7 @@ SHOWN_PATHS = [
 
 @pytest.mark.parametrize(("target", "shown"), SHOWN_PATHS)
 def test_shown_path(target: str, shown: str) -> None:
-    from prin_guard._events import add_secrets
+    from prin_guard._redact import add_secrets
     from prin_guard.server._logs import shown_path
 
     add_secrets([KEY])  # as create_app registers it

@@ -187,7 +187,7 @@ def test_a_key_that_spent_its_daily_budget_gets_429(
         account = cast("dict[str, str]", store.hgetall(mine))
         assert float(account["spent"]) == pytest.approx(0.04)
         assert float(account["reserved"]) == pytest.approx(0.0, abs=1e-9)
-        assert (account["judged"], float(account["judged_cost"])) == ("2", pytest.approx(0.04))
+        assert (account["calls"], float(account["calls_cost"])) == ("4", pytest.approx(0.04))
         assert 0 < store.ttl(mine) <= 2 * 86400
         store.close()
 
@@ -444,3 +444,326 @@ def test_budget_settings() -> None:
     assert ServerConfig().estimated_cost_usd is None
     with pytest.raises(UsageError, match="estimated_cost_usd"):
         load_config(environ={"PRIN_GUARD_ESTIMATED_COST_USD": "-1"})
+
+
+# -- hardening, third round (issue 27) ------------------------------------------------
+
+PAIR = {"task": "pairwise", "question": "Say hi.", "candidates": ["Hi!", "Hello there."]}
+CLAIMS = {
+    "task": "checklist",
+    "response": "Paris is the capital of France.",
+    "candidates": ["Paris is the capital of France."],
+}
+
+
+def pairwise_acceptance(path: Any) -> Any:
+    """An acceptance file calibrated on pairwise verdicts of ``server_judges:scripted``."""
+    from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+
+    options = {
+        "template": "pairwise",
+        "mitigations": [],
+        "policy": "synergy",
+        "checks": ["reverse"],
+    }
+    Acceptance(
+        alpha=0.1,
+        delta=0.1,
+        task="pairwise",
+        n=200,
+        tested=200,
+        accepted=100,
+        errors=1,
+        coverage=0.5,
+        p_value=binomial_cdf(1, 100, 0.1),
+        method="fixed_sequence",
+        signals_tested=("prin",),
+        tiers=(
+            Tier(
+                judge={"kind": "scripted", "name": "scripted", "seed": None},
+                options=options,
+                rule=Rule(signal="prin", threshold=0.0),
+                asked=1.0,
+                accepted=0.5,
+            ),
+        ),
+        calibration_sha256="0" * 64,
+    ).save(path)
+    return path
+
+
+def budget_account(server: RedisServer, namespace: str, key: str = KEY) -> dict[str, float]:
+    store = redis.Redis.from_url(server.url, decode_responses=True)
+    day = dt.datetime.now(dt.UTC).date().isoformat()
+    fields = cast(
+        "dict[str, str]", store.hgetall(f"prin_guard:{namespace}:budget:{key_identity(key)}:{day}")
+    )
+    store.close()
+    return {name: float(value) for name, value in fields.items()}
+
+
+def settled(server: RedisServer, namespace: str) -> dict[str, float]:
+    """The key's account once nothing is reserved (a cancelled request settles in the
+    background)."""
+    deadline = time.monotonic() + HANG
+    while True:
+        account = budget_account(server, namespace)
+        if abs(account.get("reserved", 0.0)) < 1e-9 or time.monotonic() > deadline:
+            return account
+        time.sleep(0.05)
+
+
+INVALID_FOR_THE_GUARD = [
+    pytest.param({"item": PAIR, "options": {"template": "v1"}}, "task", id="pairwise-under-v1"),
+    pytest.param(
+        {"item": CLAIMS, "options": {"template": "claims"}}, "context", id="claims-no-sources"
+    ),
+    pytest.param({"item": ITEM}, "task", id="choice-under-a-pairwise-acceptance-file"),
+]
+
+
+@pytest.mark.server
+@pytest.mark.parametrize(("body", "field"), INVALID_FOR_THE_GUARD)
+def test_an_item_the_guard_cannot_ask_is_a_422_and_releases_its_reservation(
+    body: dict[str, Any], field: str, redis_server: RedisServer, tmp_path: Any
+) -> None:
+    """Issue 27, item 3: each was a 500 whose reservation stayed in Redis, so the key got
+    429 budget_exhausted until midnight, across restarts. Without estimated_cost_usd the
+    key's first request reserves its whole budget: a reservation left behind locks it."""
+    settings: dict[str, Any] = {
+        "daily_budget_usd": 1.0,
+        "redis_url": redis_server.url,
+        "redis_namespace": "invalid",
+    }
+    if "options" not in body:
+        settings["acceptance"] = pairwise_acceptance(tmp_path / "pairwise.json")
+    judge = ScriptedJudge(fn=rule, usage=Usage(cost_usd=0.01))  # type: ignore[arg-type]
+    app = create_app(config(**settings), judge=judge, cache=MemoryCache())
+    with serving(app) as client:
+        refused = client.post("/v1/verdicts", json=body, headers=AUTH)
+        batch = client.post(
+            "/v1/verdicts", json={**body, "items": [body["item"]] * 2, "item": None}, headers=AUTH
+        )
+        after = settled(redis_server, "invalid")
+        good = PAIR if "options" not in body else ITEM
+        judged = client.post("/v1/verdicts", json={"item": good}, headers=AUTH)
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert error["type"] == "invalid_item"
+    assert error["field"] == field
+    assert error["message"].startswith(f"{field}: ")
+    assert batch.status_code == 200, batch.text
+    for entry in batch.json()["errors"]:
+        assert (entry["kind"], entry["field"]) == ("input", field)
+    assert after.get("reserved", 0.0) == pytest.approx(0.0, abs=1e-9)
+    assert after.get("spent", 0.0) == 0.0  # no judge call was made
+    assert judged.status_code == 200, judged.text
+
+
+class PathJudge(PricedJudge):
+    """Answers as `rule` at 0.001 a call; EXPLODE fails, HANG never answers, and CANCEL
+    is cancelled under the request (by nobody the request knows)."""
+
+    async def complete(self, messages: Sequence[Message], *, labels: Sequence[str] = ()) -> Any:
+        prompt = str(messages[-1]["content"])
+        if "HANG" in prompt:
+            await asyncio.sleep(3600)
+        if "CANCEL" in prompt:
+            raise asyncio.CancelledError
+        if "EXPLODE" in prompt:
+            raise ValueError("the judge exploded")
+        return await super().complete(messages, labels=labels)
+
+
+def question(text: str) -> dict[str, Any]:
+    return {"item": {**ITEM, "question": text}}
+
+
+@pytest.mark.server
+@pytest.mark.parametrize(
+    ("path", "spent"),
+    [
+        pytest.param("answered", 0.002, id="answered"),
+        pytest.param("invalid", 0.0, id="invalid-item"),
+        pytest.param("judge-error", 0.0, id="judge-error"),
+        pytest.param("timeout", 0.01, id="timeout"),
+        pytest.param("abandoned", 0.01, id="judging-cancelled-under-it"),
+        pytest.param("client-left", 0.01, id="client-disconnect"),
+        pytest.param("left-while-admitted", 0.0, id="client-disconnect-during-admission"),
+        pytest.param("server-error", 0.002, id="server-error"),
+    ],
+)
+def test_every_way_a_request_ends_settles_its_reservation(
+    path: str, spent: float, redis_server: RedisServer
+) -> None:
+    """Issue 27, item 3: a reservation is settled (or released) however the request ends;
+    what it is charged: its calls, or its reservation for the verdicts it did not get."""
+    settings = {
+        "daily_budget_usd": 1.0,
+        "estimated_cost_usd": 0.01,
+        "request_timeout": 0.5,
+        "rate_limit": "1000/minute",
+        "redis_url": redis_server.url,
+        "redis_namespace": "paths",
+    }
+    app = create_app(config(**settings), judge=PathJudge(cost=0.001), cache=MemoryCache())
+    state = app.state.prin_guard
+    if path == "server-error":
+
+        def broken(verdict: Any) -> Any:
+            raise RuntimeError("a bug after judging")
+
+        state.public = broken  # what leaves the service: fails after the judge answered
+    bodies = {
+        "answered": question("What is 2 + 2?"),
+        "invalid": {"item": {**ITEM, "candidates": ["4"]}},
+        "judge-error": question("EXPLODE"),
+        "timeout": question("HANG"),
+        "abandoned": question("CANCEL"),
+        "client-left": question("HANG please"),
+        "left-while-admitted": question("What is 4 + 4?"),
+        "server-error": question("What is 3 + 3?"),
+    }
+    statuses = {"answered": 200, "invalid": 422, "judge-error": 502, "timeout": 504}
+    statuses["abandoned"] = 502
+    with serving(app) as client:
+        if path == "left-while-admitted":
+            # the budget is reserved, then the rate is counted (slowly): the client leaves
+            limits = state.limits
+            counted = limits._limiter.hit
+
+            async def slow_hit(*args: Any, **kwargs: Any) -> Any:
+                await asyncio.sleep(0.6)
+                return await counted(*args, **kwargs)
+
+            limits._limiter.hit = slow_hit
+        if path in ("client-left", "left-while-admitted"):
+            with (
+                httpx.Client(base_url=str(client.base_url), timeout=0.2) as impatient,
+                pytest.raises(httpx.ReadTimeout),
+            ):
+                impatient.post("/v1/verdicts", json=bodies[path], headers=AUTH)
+        else:
+            response = client.post("/v1/verdicts", json=bodies[path], headers=AUTH)
+            assert response.status_code == statuses.get(path, 500), response.text
+        account = settled(redis_server, "paths")
+    assert account.get("reserved", 0.0) == pytest.approx(0.0, abs=1e-9)
+    assert account.get("spent", 0.0) == pytest.approx(spent)
+
+
+HEAVY_OPTIONS = [
+    {},
+    {"checks": ["reverse", "order"]},
+    {"probe": "progressive"},
+    {"checks": ["reverse", "order"], "probe": "progressive"},
+    {"checks": ["reverse", "order", "confidence"], "probe": "leading", "mitigations": ["cot"]},
+]
+
+
+@pytest.mark.server
+@pytest.mark.parametrize(
+    "shared",
+    [
+        pytest.param(False, id="memory"),
+        pytest.param(True, id="redis", marks=pytest.mark.redis_server),
+    ],
+)
+@pytest.mark.parametrize("estimate", [0.002, None], ids=["estimated", "learned"])
+def test_no_option_a_client_sets_lets_50_concurrent_requests_pass_the_budget(
+    shared: bool, estimate: float | None, request: pytest.FixtureRequest
+) -> None:
+    """Issue 27, item 2: with checks=[reverse, order] and probe=progressive, 50 concurrent
+    requests spent 5x the daily budget: each reserved what a verdict with the default
+    options costs (two calls), and asked ten.
+
+    Every call costs 0.001, so a default verdict 0.002 (``estimated_cost_usd``) and the
+    heaviest request 0.01. Learned, the key first asks one default verdict (its mean per
+    call is then known), then 50 requests go at once; then 50 more. Spending never passes
+    the budget by more than one request's most (here it never passes it at all).
+    """
+    budget = 0.03
+    settings: dict[str, Any] = {"daily_budget_usd": budget, "estimated_cost_usd": estimate}
+    if shared:
+        server: RedisServer = request.getfixturevalue("redis_server")
+        settings.update(redis_url=server.url, redis_namespace="options")
+    judge = PricedJudge(cost=0.001, delay=0.2)
+    apps = [create_app(config(**settings), judge=judge, cache=MemoryCache()) for _ in range(2)]
+    with serving(apps[0]) as first, serving(apps[1]) as second:
+        warm = first.post("/v1/verdicts", json={"item": item(9999)}, headers=AUTH)
+        assert warm.status_code == 200, warm.text
+        answered: list[httpx.Response] = []
+        for round_ in range(2):
+            bodies = [
+                {
+                    "item": item(1000 * (round_ + 1) + n),
+                    "options": HEAVY_OPTIONS[n % len(HEAVY_OPTIONS)],
+                }
+                for n in range(50)
+            ]
+            with ThreadPoolExecutor(2) as pool:
+                answered += [
+                    *pool.submit(post_all, first, bodies[:25]).result(),
+                    *pool.submit(post_all, second if shared else first, bodies[25:]).result(),
+                ]
+    for response in answered:
+        if response.status_code != 200:
+            assert_refused(response, "budget_exhausted", 86400)
+    passed = [r for r in answered if r.status_code == 200]
+    assert passed, "no request got through"
+    spent = judge.calls * 0.001
+    assert spent == pytest.approx(
+        0.002 + sum(r.json()["verdict"]["usage"]["cost_usd"] for r in passed)
+    )
+    heaviest = 0.01  # order and progressive: 4 legs, then 3 follow-ups of the first 2
+    assert spent <= budget + heaviest + 1e-9
+    # every call costs what it was priced at, so here the budget holds exactly
+    assert spent <= budget + 1e-9
+
+
+@pytest.mark.server
+def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
+    """The bill meters every judge call made for a request: the first tier's too, which a
+    verdict decided by the second tier does not show as legs (it was charged nothing)."""
+    from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+
+    options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+    tiers = tuple(
+        Tier(
+            judge={"kind": "scripted", "name": name, "seed": None},
+            options=options,
+            rule=Rule(signal="prin", threshold=0.0),
+            asked=asked,
+            accepted=accepted,
+        )
+        for name, asked, accepted in (("contradicting", 1.0, 0.5), ("consistent", 0.5, 0.25))
+    )
+    Acceptance(
+        alpha=0.1,
+        delta=0.1,
+        n=300,
+        tested=200,
+        accepted=150,
+        errors=1,
+        coverage=0.75,
+        p_value=binomial_cdf(1, 150, 0.1),
+        method="pareto_fixed_sequence",
+        signals_tested=("prin",),
+        tiers=tiers,
+        calibration_sha256="0" * 64,
+    ).save(tmp_path / "cascade.json")
+    cascade = (
+        "python:server_judges:priced_contradicting",
+        "python:server_judges:priced_consistent",
+    )
+    settings = {"tiers": cascade, "acceptance": tmp_path / "cascade.json", "daily_budget_usd": 0.1}
+    app = create_app(config(**settings), cache=MemoryCache())
+    with serving(app) as client:
+        decided = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+    assert decided.status_code == 200, decided.text
+    verdict = decided.json()["verdict"]
+    assert (verdict["decision"]["tier"], verdict["judge_calls"]) == (1, 4)
+    limits = app.state.prin_guard.limits
+    ((name, account),) = limits._accounts.items()
+    assert key_identity(KEY) in name
+    assert account.spent == pytest.approx(0.04)  # both tiers' two legs
+    assert (account.calls, account.reserved) == (4, pytest.approx(0.0, abs=1e-9))

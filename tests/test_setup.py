@@ -116,6 +116,7 @@ def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Pat
         "max_chars": "100",
         "max_candidates": "9",
         "probe": "closed",
+        "reask": "true",
         "on_inconsistent": "flag",
     }
     # every setting but who judges instead of the judge (panel, tiers, acceptance: below)

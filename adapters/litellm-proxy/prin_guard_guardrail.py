@@ -21,8 +21,9 @@ The options are prin-guard's :class:`~prin_guard.GuardOptions`, spelled and chec
 as everywhere else (``neg-exp`` works for ``neg_exp``). A request may set the ones
 the operator lists in the ``request_options`` setting (by default ``template`` and
 ``mitigations``: how to ask, never what is blocked or how much is spent), out of
-``PER_REQUEST_OPTIONS``; ``max_chars`` and ``max_candidates`` are the guardrail's
-settings only.
+``PER_REQUEST_OPTIONS``; a ``template`` only among those ``request_templates`` names
+(never a template of the request's own: its words would be instructions to the judge);
+``max_chars`` and ``max_candidates`` are the guardrail's settings only.
 
 Pre-call, the request's messages are replaced by prin-guard's direct prompt ("which
 are correct?") and the reverse leg ("which are incorrect?") is sent through the
@@ -39,8 +40,9 @@ reconciled by prin-guard and the verdict is attached to the response:
   summarise it for clients and gateways that drop unknown body fields.
 
 A failed leg reaches the client as a kind and an id (``judge_error``, "the proxy log
-has the details (error id ...)"), never as the provider's text: that text, scrubbed
-with litellm's own ``redact_string``, is logged under the same id.
+has the details (error id ...)"), never as the provider's text: that text is logged
+once (``judge_failed``), under the same id, redacted of secrets as every prin-guard
+error is when it is made (the README's Security section lists what is redacted).
 
 A request without ``metadata.prin_guard`` passes through untouched. Nothing here
 needs the proxy's database.
@@ -70,7 +72,7 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import JudgeResponse, Message
-from prin_guard.models import Polarity, Usage
+from prin_guard.models import TEMPLATES, Polarity, Template, Usage
 
 __all__ = [
     "DEFAULT_REQUEST_OPTIONS",
@@ -211,7 +213,14 @@ class _ProxyJudge:
             task = asyncio.ensure_future(
                 self._guardrail._ask(self._model, messages, self._params, self._parent_call_id)
             )
-        answer = await task
+        try:
+            answer = await task
+        except JudgeError:
+            raise
+        except Exception as exc:
+            # The router has retried already. A JudgeError is the guard's to report, not
+            # to log: the guardrail logs the failure once, under the id the client gets.
+            raise JudgeError(f"the proxy's call failed: {type(exc).__name__}: {exc}") from exc
         self.latency_ms[key] = answer.latency_ms
         return answer.response
 
@@ -231,6 +240,11 @@ class PrinGuardGuardrail(CustomGuardrail):
     - ``request_options`` (``DEFAULT_REQUEST_OPTIONS``: ``[template, mitigations]``):
       the options a request may set in its metadata, out of ``PER_REQUEST_OPTIONS``;
       a request that sets another gets HTTP 400 naming it.
+    - ``request_templates`` (prin-guard's built-in templates and the configured
+      ``template``): the templates a request may choose by id; each a built-in's id or
+      a template of the operator's own (an object: id, version, task, positive,
+      negative, noun). A request never brings a template of its own (its words would be
+      instructions to the judge): HTTP 400.
     - ``timeout``: seconds allowed for each leg the guardrail sends itself.
     - ``concurrent_reverse`` (``true``): with ``pre_call`` in ``mode``, start the
       reverse leg while the direct call runs, so a verdict costs about one call's
@@ -249,6 +263,7 @@ class PrinGuardGuardrail(CustomGuardrail):
         on_inconsistent: str = "flag",
         on_error: str = "flag",
         request_options: Sequence[str] | str | None = None,
+        request_templates: Sequence[Any] | str | None = None,
         **kwargs: Any,
     ) -> None:
         settings = {name: kwargs.pop(name) for name in GUARD_SETTINGS if name in kwargs}
@@ -262,6 +277,7 @@ class PrinGuardGuardrail(CustomGuardrail):
         _build_guard(self._placeholder_judge(), self.options)
         self.concurrent_reverse = _as_bool(concurrent_reverse, "concurrent_reverse")
         self.request_options = _request_options(request_options)
+        self.request_templates = _request_templates(request_templates, self.options.template)
         if on_inconsistent not in ("flag", "block"):
             raise ValueError(f"on_inconsistent: 'flag' or 'block', got {on_inconsistent!r}")
         if on_error not in ("flag", "block"):
@@ -456,11 +472,30 @@ class PrinGuardGuardrail(CustomGuardrail):
                     f"metadata.prin_guard.{name}: this proxy does not let a request set it "
                     f"(request_options: {allowed})",
                 )
+        if "template" in overrides:
+            overrides["template"] = self._request_template(overrides["template"])
         try:
             options = GuardOptions.of(self.options, **overrides)
-        except UsageError as exc:  # "field: reason"
+            # whether the guard can ask this item: its template's task, the claims' sources
+            _build_guard(self._placeholder_judge(), options).template_for(item)
+        except UsageError as exc:  # InvalidItemError too: "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         return _Request(item, options)
+
+    def _request_template(self, value: Any) -> str | Template:
+        """The template a request chose, out of those the operator's
+        ``request_templates`` name: never a template of the request's own, whose words
+        would go into the instruction."""
+        chosen = self.request_templates.get(value.strip()) if isinstance(value, str) else None
+        if chosen is None:
+            named = ", ".join(self.request_templates) or "none"
+            what = repr(value[:64]) if isinstance(value, str) else "a template of its own"
+            raise _http_error(
+                400,
+                f"metadata.prin_guard.template: a request chooses one of this proxy's "
+                f"templates (request_templates: {named}), not {what}",
+            )
+        return chosen
 
     def _placeholder_judge(self) -> _ProxyJudge:
         """A judge for a Guard that only builds prompts (it is never called)."""
@@ -735,8 +770,9 @@ def _for_client(verdict: Verdict, call_id: Any) -> tuple[Verdict, str | None]:
     """The verdict a client may see, and the id of its judge error if it has one.
 
     A judge error's text is the provider's (or its client library's), which can quote
-    a key, a header or an internal address: it goes to the proxy log, scrubbed, under
-    a fresh id; the client gets the kind (``judge_error``) and that id.
+    a key, a header or an internal address: it goes to the proxy log (redacted when the
+    error was made: a JudgeError's message is), once, under a fresh id; the client gets
+    the kind (``judge_error``) and that id.
     """
     error = verdict.error
     if error is None or error.kind != "judge":
@@ -747,20 +783,15 @@ def _for_client(verdict: Verdict, call_id: Any) -> tuple[Verdict, str | None]:
         error_id,
         call_id,
         verdict.item_id,
-        _scrubbed(error.message),
+        _bounded(error.message),
     )
     message = f"the judge failed; the proxy log has the details (error id {error_id})"
     public = error.model_copy(update={"message": message})
     return verdict.model_copy(update={"error": public}), error_id
 
 
-def _scrubbed(text: str, limit: int = 2000) -> str:
-    """``text`` with credentials replaced by litellm's own redaction, cut to ``limit``."""
-    try:
-        from litellm.litellm_core_utils.secret_redaction import redact_string
-    except ImportError:  # a litellm without it: log no upstream text at all
-        return "(not logged: this litellm has no secret_redaction.redact_string)"
-    text = redact_string(text)
+def _bounded(text: str, limit: int = 2000) -> str:
+    """``text`` cut to ``limit`` characters (an error can quote a whole response body)."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
@@ -778,6 +809,37 @@ def _request_options(value: Sequence[str] | str | None) -> tuple[str, ...]:
                 f"request_options: a request cannot set {name!r}; "
                 f"choose from {', '.join(PER_REQUEST_OPTIONS)}"
             )
+    return chosen
+
+
+def _request_templates(
+    value: Sequence[Any] | str | None, configured: str | Template | None
+) -> dict[str, str | Template]:
+    """The ``request_templates`` setting: the templates a request may choose, by id.
+
+    Each entry is a built-in template's id or a template of the operator's own (an
+    object with id, version, task, positive, negative, noun), checked as the ``template``
+    setting is. Unset: prin-guard's built-in templates and the configured ``template``.
+    """
+    if value is None:
+        entries: list[Any] = list(TEMPLATES)
+        if configured is not None:
+            entries.append(configured)
+    elif isinstance(value, str):
+        entries = [name.strip() for name in value.split(",") if name.strip()]
+    elif isinstance(value, Sequence):
+        entries = list(value)
+    else:
+        raise ValueError(f"request_templates: a list of templates, got {type(value).__name__}")
+    chosen: dict[str, str | Template] = {}
+    for entry in entries:
+        try:
+            template = GuardOptions.of(template=entry).template
+        except UsageError as exc:
+            raise ValueError(f"request_templates: {exc}") from None
+        assert template is not None
+        name = template if isinstance(template, str) else template.id
+        chosen[name] = template
     return chosen
 
 

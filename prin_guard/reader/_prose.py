@@ -589,7 +589,7 @@ def _cut_off(text: str) -> bool:
     ``_CUT_WORDS`` words or more ("c) 9" and "Output (a)" are answers; "A) 7 gives 4949,
     B) 8 gives" and "..., whereas Output (" are not)."""
     stripped = text.rstrip(" \t\r\n*_`")
-    if not stripped or not (stripped[-1].isalnum() or stripped[-1] in ",;:([{\"“‘-"):
+    if not stripped or not (stripped[-1].isalnum() or stripped[-1] in ',;:([{"“‘-'):
         return False
     start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
     return sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS

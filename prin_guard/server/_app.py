@@ -16,9 +16,13 @@ goes to the log (``judge_failed``).
 A request's judging runs in a task of its own: the request answers 504 at
 ``request_timeout`` (and stops at once when its client leaves) while the judge's
 clean-up after cancellation finishes in the background; a judging cancelled under a
-request by something else is answered as a judge failure, never a 500. With a daily
-budget, each request reserves its estimated cost before judging and settles it with
-the actual cost after (``_limits``).
+request by something else is answered as a judge failure, never a 500. An item the
+request's guard cannot ask (its template is another task's, claims without sources, an
+acceptance file of another task) is a 422 naming the field. With a daily budget, each
+request reserves the most its options can cost before judging (``_limits``); the
+request's bill (``_State.billing``) meters its judge calls and settles the reservation
+with their actual cost on every way out: answered, refused, failed, timed out,
+cancelled.
 """
 
 from __future__ import annotations
@@ -38,17 +42,26 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from prin_guard._events import add_secrets
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
 from prin_guard.server._config import ServerConfig
-from prin_guard.server._limits import Charge, Reservation, key_identity
+from prin_guard.server._limits import Reservation, key_identity
 from prin_guard.server._logs import REQUEST_ID, event, install_log_filters
 from prin_guard.server._metrics import ServerMetrics
-from prin_guard.server._middleware import ApiKeys, GuardMiddleware, Receive, Scope, Send, error_body
+from prin_guard.server._middleware import (
+    METRICS_PATH,
+    ApiKeys,
+    GuardMiddleware,
+    MetricsAccess,
+    Receive,
+    Scope,
+    Send,
+    error_body,
+)
 from prin_guard.server._schemas import (
     BatchVerdictResponse,
     ErrorResponse,
@@ -59,6 +72,7 @@ from prin_guard.server._schemas import (
 )
 from prin_guard.server._state import (
     FROM_CONFIG,
+    Bill,
     _Default,
     _public_identity,
     _State,
@@ -72,6 +86,7 @@ _SCHEMA_PATH: Final = "/openapi.json"
 _STATUS_TYPES: Final = {
     400: "invalid_request",
     401: "unauthorized",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     413: "body_too_large",
@@ -99,6 +114,8 @@ def create_app(
     metrics = ServerMetrics()
     state = _State(config=config, metrics=metrics, judge=judge, cache=cache)
     keys = ApiKeys(key.get_secret_value() for key in config.api_keys)
+    token = config.metrics_token
+    metrics_access = MetricsAccess(token.get_secret_value() if token else None, keys)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -126,6 +143,11 @@ def create_app(
     app.state.prin_guard = state
 
     bearer = HTTPBearer(auto_error=False, description="Authorization: Bearer <key>")
+    metrics_bearer = HTTPBearer(
+        scheme_name="MetricsToken",
+        auto_error=False,
+        description="Authorization: Bearer <metrics_token> (the operator's, not an API key)",
+    )
     header_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="X-API-Key: <key>")
 
     async def require_key(
@@ -139,8 +161,18 @@ def create_app(
         if keys.enabled and not keys.check(presented):
             raise StarletteHTTPException(401, "a valid API key is required")
 
+    async def require_metrics_token(
+        credentials: HTTPAuthorizationCredentials | None = Security(metrics_bearer),  # noqa: B008
+        api_key: str | None = Security(header_key),
+    ) -> None:
+        # As require_key: the middleware decided already (MetricsAccess, the one rule).
+        presented = credentials.credentials if credentials is not None else api_key
+        refused = metrics_access.refusal(presented)
+        if refused is not None:
+            raise StarletteHTTPException(refused[0], refused[2])
+
     secured: list[Depends] = [Security(require_key)] if keys.enabled else []
-    metrics_deps = [] if config.metrics_open else secured
+    metrics_deps = [] if config.metrics_open else [Security(require_metrics_token)]
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorResponse} for code in (401, 413, 422, 429, 502, 503, 504)
     }
@@ -175,13 +207,16 @@ def create_app(
             return state.json(422, error_body("invalid_request", message, field=where))
         if body.items is not None and len(body.items) > config.max_batch:
             return _batch_too_large(state, len(body.items))
-        admitted = await _admit(state, identity, 1 if body.items is None else len(body.items))
+        items = 1 if body.items is None else len(body.items)
+        admitted = await _admit(state, identity, items, items * guard.max_judge_calls)
         if isinstance(admitted, Response):
             return admitted
         try:
-            if body.items is not None:
-                return await _batch(state, guard, body.items, admitted)
-            return await _single(state, guard, body.item, admitted)
+            # settled on every way out of it (the bill's context): no reservation is left
+            async with state.billing(admitted) as bill:
+                if body.items is not None:
+                    return await _batch(state, guard, body.items, bill)
+                return await _single(state, guard, body.item, bill)
         finally:
             metrics.sync_cache(state.live_cache())
 
@@ -216,11 +251,15 @@ def create_app(
         return state.json(200, ReadyResponse(status="ready").model_dump_json(exclude_none=True))
 
     @app.get(
-        "/metrics",
+        METRICS_PATH,
         dependencies=metrics_deps,
         response_class=Response,
-        responses={200: {"content": {"text/plain": {}}}, 401: {"model": ErrorResponse}},
-        summary="Prometheus metrics",
+        responses={
+            200: {"content": {"text/plain": {}}},
+            401: {"model": ErrorResponse},
+            403: {"model": ErrorResponse},
+        },
+        summary="Prometheus metrics (the operator's: the metrics token, never an API key)",
     )
     async def prometheus() -> Response:
         metrics.sync_cache(state.live_cache())
@@ -282,12 +321,13 @@ def create_app(
     routes = frozenset(getattr(route, "path", "") for route in app.routes)
     open_paths = {"/healthz", "/readyz"}
     if config.metrics_open:
-        open_paths.add("/metrics")
+        open_paths.add(METRICS_PATH)
     if config.docs_open:
         open_paths.add(_SCHEMA_PATH)
     app.add_middleware(
         GuardMiddleware,
         keys=keys,
+        metrics_access=metrics_access,
         open_paths=open_paths,
         max_body_bytes=config.max_body_bytes,
         metrics=metrics,
@@ -330,14 +370,15 @@ class _StartupErrorInOneLine:
         await self.app(scope, receive, send_short)
 
 
-async def _admit(state: _State, identity: str, items: int) -> Response | Reservation:
+async def _admit(state: _State, identity: str, items: int, calls: int) -> Response | Reservation:
     """A 429 when the key is over its rate limit or daily budget; else its reservation.
 
-    A batch counts one hit per item, and reserves the budget of each.
+    A batch counts one hit per item, and reserves what its ``calls`` (the most judge
+    calls its items can make with the request's options) can cost.
     """
     if state.limits is None:
         return Reservation(None, 0.0, items)
-    admitted = await state.limits.admit(identity, items)
+    admitted = await state.admit(identity, items, calls)
     if isinstance(admitted, Reservation):
         return admitted
     state.metrics.limited.labels(admitted.kind).inc()
@@ -350,40 +391,13 @@ async def _admit(state: _State, identity: str, items: int) -> Response | Reserva
     return state.json(429, body, **{"Retry-After": str(admitted.retry_after)})
 
 
-def _charge(verdicts: list[Verdict | None], reservation: Reservation) -> Charge:
-    """What a request's verdicts cost its key: the judge calls made for it.
-
-    ``None``: a verdict not received (timed out, abandoned): its reservation, since
-    its calls had started. An answer from the cache costs nothing (whoever paid for
-    it); an invalid item or a judge that failed made no billable call.
-    """
-    usd = judged_usd = 0.0
-    judged = 0
-    for verdict in verdicts:
-        if verdict is None:
-            usd += reservation.per_item
-            continue
-        if verdict.error is not None:
-            continue
-        fresh = [leg for leg in verdict.legs() if not leg.cached]
-        fresh_rounds = [entry for entry in verdict.probe if not entry.cached]
-        if not fresh and not fresh_rounds:
-            continue
-        cost = sum((leg.usage.cost_usd or 0.0) if leg.usage else 0.0 for leg in fresh)
-        cost += sum((r.usage.cost_usd or 0.0) if r.usage else 0.0 for r in fresh_rounds)
-        usd += cost
-        judged += 1
-        judged_usd += cost
-    return Charge(usd, judged, judged_usd)
-
-
 def _judge_error(state: _State, item_id: str | None, error: str, error_type: str) -> Response:
     state.metrics.verdicts.labels("judge_error").inc()
     message = state.judge_failed(error, error_type=error_type, item_id=item_id)
     return state.json(502, error_body("judge_error", message, request_id=REQUEST_ID.get()))
 
 
-async def _single(state: _State, guard: Guard, raw: Any, reservation: Reservation) -> Response:
+async def _single(state: _State, guard: Guard, raw: Any, bill: Bill) -> Response:
     config = state.config
     try:
         # Candidates are counted before anything else is read of the item, so an
@@ -393,28 +407,19 @@ async def _single(state: _State, guard: Guard, raw: Any, reservation: Reservatio
             max_chars=config.guard.options.max_chars,
             max_candidates=config.guard.options.max_candidates,
         )
+        # and whether the request's guard can ask it: its template's task (a pairwise
+        # item under a choice template), the claims' sources, the acceptance file's task
+        guard.template_for(item)
     except InvalidItemError as exc:
-        await state.settle(reservation, Charge(0.0))
-        over = _candidate_count(raw) > config.guard.options.max_candidates
-        return state.json(
-            422,
-            error_body(
-                "invalid_item",
-                str(exc) + (" (PRIN_GUARD_MAX_CANDIDATES)" if over else ""),
-                field=exc.field,
-                reason=exc.reason,
-                limit="max_candidates" if over else None,
-                max=config.guard.options.max_candidates if over else None,
-            ),
-        )
+        return _invalid_item(state, raw, exc)
     started = time.perf_counter()
     try:
-        outcome = await state.judged(guard.acheck(item), reservation)
+        outcome = await state.judged(guard.acheck(item))
     except JudgeError as exc:
-        await state.settle(reservation, Charge(0.0))
+        bill.missing = 0
         return _judge_error(state, item.key, str(exc), type(exc).__name__)
     if outcome == "abandoned":
-        await state.settle(reservation, _charge([None], reservation))
+        bill.missing = 1
         return _judge_error(
             state,
             item.key,
@@ -422,7 +427,7 @@ async def _single(state: _State, guard: Guard, raw: Any, reservation: Reservatio
             "CancelledError",
         )
     if outcome == "timeout":
-        await state.settle(reservation, _charge([None], reservation))
+        bill.missing = 1
         state.metrics.verdicts.labels("judge_error").inc()
         return state.json(
             504,
@@ -434,10 +439,27 @@ async def _single(state: _State, guard: Guard, raw: Any, reservation: Reservatio
                 request_id=REQUEST_ID.get(),
             ),
         )
+    bill.missing = 0
     verdict = state.public(outcome)
     state.metrics.observe_verdict(verdict, time.perf_counter() - started, cached=state.caching)
-    await state.settle(reservation, _charge([verdict], reservation))
     return state.json(200, '{"verdict":' + verdict.model_dump_json() + "}")
+
+
+def _invalid_item(state: _State, raw: Any, exc: InvalidItemError) -> Response:
+    """The 422 of a single item the guard cannot ask, naming the field and why."""
+    limit = state.config.guard.options.max_candidates
+    over = _candidate_count(raw) > limit
+    return state.json(
+        422,
+        error_body(
+            "invalid_item",
+            str(exc) + (" (PRIN_GUARD_MAX_CANDIDATES)" if over else ""),
+            field=exc.field,
+            reason=exc.reason,
+            limit="max_candidates" if over else None,
+            max=limit if over else None,
+        ),
+    )
 
 
 def _batch_too_large(state: _State, size: int) -> Response:
@@ -453,9 +475,7 @@ def _batch_too_large(state: _State, size: int) -> Response:
     )
 
 
-async def _batch(
-    state: _State, guard: Guard, raws: list[Any], reservation: Reservation
-) -> Response:
+async def _batch(state: _State, guard: Guard, raws: list[Any], bill: Bill) -> Response:
     config = state.config
     started = time.perf_counter()
     results: dict[int, Verdict] = {}
@@ -468,9 +488,8 @@ async def _batch(
                 verdict, time.perf_counter() - started, cached=state.caching
             )
 
-    outcome = await state.judged(judge_all(), reservation)
-    received: list[Verdict | None] = [results.get(index) for index in range(len(raws))]
-    await state.settle(reservation, _charge(received, reservation))
+    outcome = await state.judged(judge_all())
+    bill.missing = len(raws) - len(results)
     if outcome is not None:  # timed out, or abandoned: the verdicts not received
         why = (
             f"no verdict within {config.request_timeout:g} s (request_timeout)"

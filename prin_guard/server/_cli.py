@@ -36,7 +36,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="serve without API keys (refused by default)",
     )
     parser.add_argument(
-        "--metrics-open", action="store_true", default=None, help="serve /metrics without a key"
+        "--metrics-open",
+        action="store_true",
+        default=None,
+        help="serve /metrics to anyone who reaches the port (every key's traffic); by "
+        "default it needs the operator's PRIN_GUARD_METRICS_TOKEN",
     )
     parser.add_argument(
         "--log-level",

@@ -8,10 +8,11 @@ configuration file are derived. :func:`load_config` merges, lowest first: the mo
 defaults, a TOML or JSON file (``path``, or ``PRIN_GUARD_CONFIG``), then the
 ``PRIN_GUARD_*`` variables that are set, then explicit overrides (command-line
 flags). :func:`server_settings_from_env` is the only function of the server that reads
-environment variables (``prin_guard._events``, which scrubs every log line, reads the
-values of ``*_API_KEY`` variables).
+environment variables (``prin_guard._redact``, which redacts every log line and error,
+reads the values of the secret variables: ``*_API_KEY``, ``*_TOKEN``, ...).
 
-Secrets (API keys, a Redis URL with a password) are :class:`~pydantic.SecretStr`:
+Secrets (API keys, the metrics token, a Redis URL with a password) are
+:class:`~pydantic.SecretStr`:
 they never show in ``repr``, in a dump, in a log line or in an error message.
 This module does not import FastAPI, so the command line can read and check a
 configuration without the ``server`` extra.
@@ -83,8 +84,14 @@ class ServerConfig(BaseSettings):
     """Keys accepted as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``."""
     allow_no_auth: bool = False
     """Serve without API keys. Off by default: startup refuses to run without keys."""
+    metrics_token: SecretStr | None = None
+    """The operator's token for ``/metrics`` (``Authorization: Bearer <token>``, as a
+    Prometheus scrape job's ``authorization`` sends it): the metrics count every key's
+    traffic, so no API key reads them (403). Unset: ``/metrics`` is off (403 to every
+    key), unless ``metrics_open``. 16 to 512 characters, none of them an API key."""
     metrics_open: bool = False
-    """Serve ``/metrics`` without a key (for a scraper on a private network)."""
+    """Serve ``/metrics`` to anyone who reaches the port, without a key or the token (for
+    a scraper on a private network: what it shows is every key's traffic)."""
     docs_open: bool = False
     """Serve the OpenAPI schema (``/openapi.json``) without a key. Off by default: like
     every other path, it needs a key, so the key also hides what the service offers.
@@ -116,12 +123,14 @@ class ServerConfig(BaseSettings):
     one per item); off when unset. Shared by every worker through ``redis_url``."""
     daily_budget_usd: float | None = Field(None, gt=0)
     """USD each API key may spend on the judge per UTC day (the ``usage.cost_usd`` of the
-    judge calls made for its requests); off when unset. A request reserves its estimated
-    cost before any judge call (``estimated_cost_usd``) and is refused when that would
-    pass the budget; its actual cost replaces the reservation when it is done."""
+    judge calls made for its requests); off when unset. A request reserves the most it can
+    cost with its own options before any judge call (its items' most judge calls times one
+    call's price) and is refused when that would pass the budget; its actual cost replaces
+    the reservation however the request ends."""
     estimated_cost_usd: float | None = Field(None, ge=0)
-    """The cost of one verdict that a request reserves per item of the daily budget
-    before judging. Unset: the key's mean cost per judged verdict today, and before its
+    """The cost of one verdict asked with the configured options: over their judge calls
+    per item, the price of one call, which a request reserves for every call its own
+    options can make. Unset: the key's mean cost per judge call today, and before its
     first one, all that is left of its budget (its first request runs alone). Set it at
     or a little above the judge's real cost per verdict for a hard cap."""
     cache_scope: Literal["key", "shared"] = "key"
@@ -144,6 +153,28 @@ class ServerConfig(BaseSettings):
                 )
             seen.setdefault(value, key)
         return tuple(seen.values())
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _token_form(cls, token: SecretStr | None) -> SecretStr | None:
+        if token is not None and not _KEY_RE.fullmatch(token.get_secret_value()):
+            # The message never contains the token itself.
+            raise ValueError(
+                "not usable: a token is 16 to 512 characters of A-Z a-z 0-9 . _ ~ + / = -"
+            )
+        return token
+
+    @model_validator(mode="after")
+    def _token_is_no_key(self) -> ServerConfig:
+        token = self.metrics_token
+        if token is not None and token.get_secret_value() in {
+            key.get_secret_value() for key in self.api_keys
+        }:
+            raise ValueError(
+                "metrics_token: it is also an API key; the metrics are the operator's, so "
+                "their token must be none of the keys"
+            )
+        return self
 
     @field_validator("cache_ttl", mode="before")
     @classmethod
@@ -196,6 +227,8 @@ class ServerConfig(BaseSettings):
     def secrets(self) -> tuple[str, ...]:
         """Every secret value, for scrubbing text that leaves the process."""
         found = [key.get_secret_value() for key in self.api_keys]
+        if self.metrics_token is not None:
+            found.append(self.metrics_token.get_secret_value())
         if self.redis_url is not None:
             password = urlsplit(self.redis_url.get_secret_value()).password
             if password:
@@ -462,4 +495,6 @@ def publish_for_workers(config: ServerConfig) -> None:
     data = config.model_dump(mode="json")
     data["api_keys"] = [key.get_secret_value() for key in config.api_keys]
     data["redis_url"] = config.redis_url.get_secret_value() if config.redis_url else None
+    token = config.metrics_token
+    data["metrics_token"] = token.get_secret_value() if token is not None else None
     os.environ[_WORKER_VAR] = json.dumps(data)

@@ -9,31 +9,37 @@ moving window from the ``limits`` library; each *item* counts one hit, so a batc
 of 10 costs 10 (and a batch bigger than the limit can never pass).
 
 ``daily_budget_usd`` is the USD a key may spend on the judge per UTC day. A request
-*reserves* its estimated cost before any judge call is made, and is refused (429
+*reserves* the most it can cost before any judge call is made, and is refused (429
 ``budget_exhausted``) when what the key has spent plus what its requests in flight
 reserved plus this reservation would pass the budget; so concurrent requests cannot
-all slip under a budget that none of them has used yet. The estimate, per item:
+all slip under a budget that none of them has used yet. The reservation is sized from
+the request's own options: the most judge calls each item can cost
+(:attr:`~prin_guard.Guard.max_judge_calls`: the direct and reverse legs, both again with
+the ``order`` check, every probe round's follow-ups, for every panel member and every
+tier) times the price of one call:
 
-- ``estimated_cost_usd`` when it is set: the operator's price of one verdict. Set it
+- with ``estimated_cost_usd`` (the operator's price of one verdict asked with the
+  configured options): that price over the configured options' calls per item. Set it
   (a little above the judge's real cost per verdict) for a hard cap: spending then
-  passes the budget only by what verdicts cost beyond their estimate;
-- else the key's mean cost per judged verdict today (the verdicts that called the
-  judge); a key without one yet reserves all that is left of its budget, so its first
-  request of the day runs alone, and the next ones are estimated from it.
+  passes the budget only by what calls cost beyond their estimate, whatever options a
+  request sets;
+- else the key's mean cost per judge call today; a key without one yet reserves all
+  that is left of its budget, so its first request of the day runs alone, and the next
+  ones are priced from it.
 
-When the verdicts are in, the reservation is settled: replaced by their actual cost,
-the ``usage.cost_usd`` of the judge calls made for the request (an answer from the
-cache costs nothing; a call that failed costs nothing). Verdicts the request did not
-get (it timed out, or its client left) are charged their reservation: their judge
-calls had started (without ``estimated_cost_usd``, a key whose first request of the day
-times out has so spent its budget for the day). A refusal because of reservations says
-``Retry-After: 1`` (they settle soon); a refusal because of spending, the seconds to the
-next UTC midnight. Which of them, and how much a request reserves, is decided in one
-place, :func:`reserve`, for both stores.
+When the request is done, the reservation is settled: replaced by its actual cost, the
+``usage.cost_usd`` of the judge calls made for it, as the judge reported them (an answer
+from the cache costs nothing; a call that failed costs nothing). Verdicts the request
+did not get (it timed out, or its client left) are charged their reservation on top:
+their judge calls had started (without ``estimated_cost_usd``, a key whose first request
+of the day times out has so spent its budget for the day). A refusal because of
+reservations says ``Retry-After: 1`` (they settle soon); a refusal because of spending,
+the seconds to the next UTC midnight. Which of them, and how much a request reserves, is
+decided in one place, :func:`reserve`, for both stores.
 
 With ``redis_url`` both live in Redis (``prin_guard:<namespace>:rate:...``, and the
 hash ``prin_guard:<namespace>:budget:<identity>:<YYYY-MM-DD>`` with ``spent``,
-``reserved``, ``judged`` and ``judged_cost``, kept two days), so every worker shares
+``reserved``, ``calls`` and ``calls_cost``, kept two days), so every worker shares
 them. A reservation is taken atomically: the hash is read under WATCH, :func:`reserve`
 decides, and the reservation is written in MULTI only if nobody wrote the hash
 meanwhile (else it is read again); a refusal writes nothing. A worker that dies with
@@ -125,9 +131,9 @@ class Charge:
 
     usd: float
     """Everything to charge: actual costs, and the reservation of verdicts not received."""
-    judged: int = 0
-    """Verdicts that called the judge and whose cost is known."""
-    judged_usd: float = 0.0
+    calls: int = 0
+    """Judge calls made for the request whose cost the judge reported."""
+    calls_usd: float = 0.0
     """Their cost."""
 
 
@@ -149,8 +155,8 @@ class _Account:
 
     spent: float = 0.0
     reserved: float = 0.0
-    judged: int = 0
-    judged_cost: float = 0.0
+    calls: int = 0
+    calls_cost: float = 0.0
 
     @classmethod
     def read(cls, fields: Mapping[Any, Any]) -> _Account:
@@ -158,27 +164,26 @@ class _Account:
             value = fields.get(name, fields.get(name.encode()))
             return float(value) if value is not None else 0.0
 
-        return cls(
-            number("spent"), number("reserved"), int(number("judged")), number("judged_cost")
-        )
+        return cls(number("spent"), number("reserved"), int(number("calls")), number("calls_cost"))
 
 
 def reserve(
-    account: _Account, items: int, budget: float, estimate: float | None
+    account: _Account, calls: int, budget: float, per_call: float | None
 ) -> tuple[float, Literal["spent", "reserved", "too_big"] | None]:
-    """How much a request of ``items`` reserves, or why it is refused: the one rule.
+    """How much a request that can make ``calls`` judge calls reserves, or why it is
+    refused: the one rule.
 
-    ``estimate`` is the configured cost of one verdict, ``None`` to learn it from
-    the account (its mean cost per judged verdict; none yet: the rest of the budget,
-    taken only when nothing else is reserved).
+    ``per_call`` is the configured price of one call, ``None`` to learn it from the
+    account (its mean cost per judge call; none yet: the rest of the budget, taken only
+    when nothing else is reserved).
     """
     reserved = max(account.reserved, 0.0)
     if account.spent >= budget:
         return 0.0, "spent"
-    if estimate is not None:
-        need = items * estimate
-    elif account.judged > 0:
-        need = items * account.judged_cost / account.judged
+    if per_call is not None:
+        need = calls * per_call
+    elif account.calls > 0:
+        need = calls * account.calls_cost / account.calls
     elif reserved > 0:
         return 0.0, "reserved"  # the key's first request is still out: its cost is unknown
     else:
@@ -260,6 +265,9 @@ class Limits:
             self.rate = parse(config.rate_limit)
         self.budget = config.daily_budget_usd
         self.estimate = config.estimated_cost_usd
+        self.configured_calls = 1
+        """The most judge calls an item asked with the configured options can cost (set
+        by the server once its judges are built): ``estimated_cost_usd`` is their price."""
         self._config = config
         self._prefix = f"prin_guard:{config.redis_namespace}"
         self._limiter: MovingWindowRateLimiter | None = None
@@ -304,14 +312,14 @@ class Limits:
         if self._redis is not None:
             await self._redis.aclose()
 
-    async def admit(self, identity: str, items: int) -> Refusal | Reservation:
-        """Reserve the budget of a request of ``items`` items and count its rate, or say
-        why it is refused (nothing is then reserved)."""
+    async def admit(self, identity: str, items: int, calls: int) -> Refusal | Reservation:
+        """Reserve the budget of a request of ``items`` items that can make ``calls`` judge
+        calls and count its rate, or say why it is refused (nothing is then reserved)."""
         reservation = NO_RESERVATION
         if self.budget is not None:
             now = dt.datetime.now(dt.UTC)
             account = f"{self._prefix}:budget:{identity}:{now.date().isoformat()}"
-            refused = await self._reserve(account, items)
+            refused = await self._reserve(account, items, calls)
             if isinstance(refused, Reservation):
                 reservation = refused
             else:
@@ -333,7 +341,11 @@ class Limits:
                 max(1, math.ceil(stats.reset_time - time.time())),
             )
 
-        limited = await self._outage.guarded(hit, None)
+        try:
+            limited = await self._outage.guarded(hit, None)
+        except Exception:
+            await self.settle(reservation, Charge(0.0))  # nothing was judged: release it
+            raise
         if limited is not None:
             await self.settle(reservation, Charge(0.0))
             return limited
@@ -348,8 +360,8 @@ class Limits:
             account = self._accounts.setdefault(name, _Account())
             account.reserved -= reservation.usd
             account.spent += charge.usd
-            account.judged += charge.judged
-            account.judged_cost += charge.judged_usd
+            account.calls += charge.calls
+            account.calls_cost += charge.calls_usd
             return
         redis = self._redis
 
@@ -357,9 +369,9 @@ class Limits:
             async with redis.pipeline(transaction=True) as pipe:
                 pipe.hincrbyfloat(name, "reserved", -reservation.usd)
                 pipe.hincrbyfloat(name, "spent", charge.usd)
-                if charge.judged:
-                    pipe.hincrby(name, "judged", charge.judged)
-                    pipe.hincrbyfloat(name, "judged_cost", charge.judged_usd)
+                if charge.calls:
+                    pipe.hincrby(name, "calls", charge.calls)
+                    pipe.hincrbyfloat(name, "calls_cost", charge.calls_usd)
                 pipe.expire(name, _BUDGET_TTL)
                 await pipe.execute()
 
@@ -367,17 +379,22 @@ class Limits:
 
     # -- the budget --------------------------------------------------------------------
 
+    @property
+    def per_call(self) -> float | None:
+        """The configured price of one judge call; ``None``: learned per key."""
+        return None if self.estimate is None else self.estimate / self.configured_calls
+
     async def _reserve(
-        self, name: str, items: int
+        self, name: str, items: int, calls: int
     ) -> Reservation | Literal["spent", "reserved", "too_big"]:
         assert self.budget is not None
-        budget = self.budget
+        budget, per_call = self.budget, self.per_call
         if self._redis is None:
             day = name.rsplit(":", 1)[1]
             for old in [key for key in self._accounts if not key.endswith(day)]:
                 del self._accounts[old]
             account = self._accounts.setdefault(name, _Account())
-            need, refused = reserve(account, items, budget, self.estimate)
+            need, refused = reserve(account, calls, budget, per_call)
             if refused is not None:
                 return refused
             account.reserved += need
@@ -392,7 +409,7 @@ class Limits:
                     try:
                         await pipe.watch(name)
                         account = _Account.read(await pipe.hgetall(name))
-                        need, refused = reserve(account, items, budget, self.estimate)
+                        need, refused = reserve(account, calls, budget, per_call)
                         if refused is not None:
                             await pipe.unwatch()  # type: ignore[no-untyped-call]
                             return refused
@@ -424,8 +441,9 @@ class Limits:
         if why == "too_big":
             return Refusal(
                 "budget_exhausted",
-                f"the estimated cost of these {items} items is more than is left of this API "
-                f"key's {budget}: send fewer items, or wait for midnight UTC",
+                f"the most these {items} items can cost with these options is more than is "
+                f"left of this API key's {budget}: send fewer items, options that ask fewer "
+                "judge calls (checks, probe), or wait for midnight UTC",
                 _seconds_to_utc_midnight(now),
             )
         return Refusal(

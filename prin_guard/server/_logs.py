@@ -23,7 +23,8 @@ from contextvars import ContextVar
 from typing import Any, Final
 from urllib.parse import quote, unquote
 
-from prin_guard._events import REDACTED, log, scrub
+from prin_guard._events import log
+from prin_guard._redact import REDACTED, redact
 
 __all__ = [
     "MAX_FIELD_CHARS",
@@ -97,7 +98,7 @@ def shown_path(target: str) -> str:
     cut = _CUT.search(text)
     if cut is not None:
         text = text[: cut.start() + 1] + REDACTED
-    return scrub(str(bounded(quote(text, safe=_SAFE_CHARS))))
+    return redact(str(bounded(quote(text, safe=_SAFE_CHARS))))
 
 
 class RequestIdFilter(logging.Filter):

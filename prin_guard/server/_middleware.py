@@ -6,8 +6,10 @@ up to the limit, before the application sees it: a ``Content-Length`` over the
 limit is refused at once, and a streamed (chunked) body is refused as soon as
 it passes the limit. Paths not in the open set need a key, including unknown
 ones, so the key also hides which paths exist (``/openapi.json`` too, unless
-``docs_open``). A request with two ``Authorization`` (or two ``X-API-Key``)
-headers is refused (400): no two readers can disagree on which one counts.
+``docs_open``). ``/metrics`` needs the operator's metrics token instead
+(:class:`MetricsAccess`: an API key gets 403), unless ``metrics_open``. A request
+with two ``Authorization`` (or two ``X-API-Key``) headers is refused (400): no two
+readers can disagree on which one counts.
 
 Every response carries ``X-Request-ID`` (the client's, when it is a safe token),
 and the id is in the context of everything logged while the request runs.
@@ -36,7 +38,14 @@ if TYPE_CHECKING:
 
     from opentelemetry.context import Context
 
-__all__ = ["CLIENT_GONE", "ApiKeys", "GuardMiddleware", "error_body"]
+__all__ = [
+    "CLIENT_GONE",
+    "METRICS_PATH",
+    "ApiKeys",
+    "GuardMiddleware",
+    "MetricsAccess",
+    "error_body",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -99,6 +108,41 @@ class ApiKeys:
         return bearer if bearer is not None else api_key
 
 
+METRICS_PATH = "/metrics"
+
+
+class MetricsAccess:
+    """Who reads ``/metrics``: the one decision, for the middleware and the route.
+
+    The metrics count every key's traffic (verdicts, cache hits), so they are the
+    operator's: with a ``metrics_token``, a request carrying it; no API key (403). Without
+    one, nobody (403 to every key; 401 without a key), except when the service runs
+    without keys at all (``allow_no_auth``), where every path is open. ``metrics_open``
+    (decided by the caller) opens them to anyone.
+    """
+
+    def __init__(self, token: str | None, keys: ApiKeys) -> None:
+        self._token = ApiKeys([token] if token is not None else [])
+        self._keys = keys
+
+    def refusal(self, presented: str | None) -> tuple[int, str, str] | None:
+        """``None`` to serve the metrics, else the refusal's status, type and message."""
+        if self._token.check(presented):
+            return None
+        if not self._token.enabled and not self._keys.enabled:
+            return None  # no keys, no token: every path is open (allow_no_auth)
+        if self._keys.check(presented):
+            why = (
+                "the metrics are the operator's: an API key does not read them; scrape "
+                "with the metrics token (metrics_token, PRIN_GUARD_METRICS_TOKEN)"
+                if self._token.enabled
+                else "the metrics are the operator's and this service has no metrics token: "
+                "set metrics_token (PRIN_GUARD_METRICS_TOKEN) and scrape with it"
+            )
+            return 403, "forbidden", why
+        return 401, "unauthorized", "the metrics token is required: 'Authorization: Bearer <token>'"
+
+
 class GuardMiddleware:
     """Refuse requests without a valid key (401) or with a body over the limit (413)."""
 
@@ -107,6 +151,7 @@ class GuardMiddleware:
         app: ASGIApp,
         *,
         keys: ApiKeys,
+        metrics_access: MetricsAccess,
         open_paths: Collection[str],
         max_body_bytes: int,
         metrics: ServerMetrics,
@@ -114,6 +159,7 @@ class GuardMiddleware:
     ) -> None:
         self.app = app
         self.keys = keys
+        self.metrics_access = metrics_access
         self.open_paths = frozenset(open_paths)
         self.max_body_bytes = max_body_bytes
         self.metrics = metrics
@@ -172,7 +218,17 @@ class GuardMiddleware:
                 ),
             )
             return False
-        if path not in self.open_paths and self.keys.enabled:
+        if path == METRICS_PATH and path not in self.open_paths:
+            refused = self.metrics_access.refusal(ApiKeys.presented(headers))
+            if refused is not None:
+                status, kind, why = refused
+                event("warning", "metrics_refused", status=status)
+                extra = (
+                    [(b"www-authenticate", b'Bearer realm="prin-guard"')] if status == 401 else []
+                )
+                await _respond(send, status, error_body(kind, why), extra_headers=extra)
+                return False
+        elif path not in self.open_paths and self.keys.enabled:
             presented = ApiKeys.presented(headers)
             if not self.keys.check(presented):
                 client = scope.get("client")

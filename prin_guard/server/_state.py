@@ -23,8 +23,10 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -33,23 +35,23 @@ from typing import Any, Final, Literal, TypeVar
 from fastapi.responses import Response
 
 from prin_guard._calls import JudgeCaller
-from prin_guard._events import redact_secrets
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._ratelimit import provider_limit
+from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
 from prin_guard.cache import Cache, open_cache
 from prin_guard.judges import Judge, JudgeResponse, Message
 from prin_guard.server._config import ServerConfig
-from prin_guard.server._limits import Charge, Limits, Reservation
+from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._schemas import VerdictOptions
 from prin_guard.server._tenants import Tenants
 
-__all__ = ["FROM_CONFIG", "build_judges", "check_servable", "judge_threads"]
+__all__ = ["FROM_CONFIG", "Bill", "build_judges", "check_servable", "judge_threads"]
 
 T = TypeVar("T")
 
@@ -66,8 +68,47 @@ FROM_CONFIG: Final = _Default.FROM_CONFIG
 """``create_app(cache=FROM_CONFIG)``: build the cache from the configuration at startup."""
 
 
+@dataclass
+class Bill:
+    """What one request owes its key's daily budget: what it reserved, and the judge
+    calls made for it, metered where they are made (:class:`_MeteredJudge`).
+
+    Set by :meth:`_State.billing` for the request's context, so every judge call made in
+    it (its legs, follow-ups, every tier's, in the tasks it starts) is counted here and
+    nowhere else; an answer another request's call brought (single flight, the cache)
+    costs this one nothing.
+    """
+
+    reservation: Reservation
+    usd: float = 0.0
+    """The cost of the judge calls made for the request, as the judge reported it."""
+    calls: int = 0
+    """Those calls whose cost the judge reported."""
+    started: bool = False
+    """Judging began: judge calls may have been made."""
+    missing: int | None = None
+    """Items whose verdict the request did not get (timed out, abandoned); ``None``: not
+    known (the request ended before it could say: each item counts as missing)."""
+
+    def charge(self) -> Charge:
+        """What the request costs: its calls, and the reservation of the verdicts it did
+        not get (their calls had started); nothing when judging never began."""
+        if not self.started:
+            return Charge(0.0)
+        reservation = self.reservation
+        if self.missing is None:
+            usd = max(self.usd, reservation.usd)
+        else:
+            usd = self.usd + self.missing * reservation.per_item
+        return Charge(usd, self.calls, self.usd)
+
+
+_BILL: ContextVar[Bill | None] = ContextVar("prin_guard_server_bill", default=None)
+
+
 class _MeteredJudge:
-    """The app's judge, with every call counted by outcome and timed.
+    """The app's judge, with every call counted by outcome and timed, and its cost put
+    on the bill of the request it is made for.
 
     Same identity as the judge it wraps, so cache keys do not change. It has no
     limit of its own: the worker's JudgeCaller admits ``concurrency`` calls at a
@@ -94,6 +135,11 @@ class _MeteredJudge:
             self._metrics.observe_judge_call("error", started)
             raise
         self._metrics.observe_judge_call("ok", started)
+        bill = _BILL.get()
+        cost = response.usage.cost_usd if response.usage is not None else None
+        if bill is not None and cost is not None:
+            bill.usd += cost
+            bill.calls += 1
         return response
 
 
@@ -205,6 +251,10 @@ class _State:
                 [_identity(level) for level in self.levels],
                 [tier.options for tier in acceptance.tiers],
             )
+        if self.limits is not None:
+            # what estimated_cost_usd prices: an item asked with the configured options
+            configured = self.config.guard.model_copy(update={"options": self.options()})
+            self.limits.configured_calls = configured.build(judges=self.levels).max_judge_calls
         self._drain_on_signals()
         event(
             "info",
@@ -292,10 +342,12 @@ class _State:
             return "starting"
         return None
 
-    def options(self, requested: VerdictOptions) -> GuardOptions:
+    def options(self, requested: VerdictOptions | None = None) -> GuardOptions:
         """The guard options of a request: the client's over the configured ones, with the
-        server's own limits."""
+        server's own limits (``None``: a request that sets none)."""
         configured = self.config.guard.options
+        if requested is None:
+            requested = VerdictOptions()
         return requested.to_options(
             configured,
             max_chars=configured.max_chars,
@@ -373,26 +425,66 @@ class _State:
 
     # -- running a request's judging -------------------------------------------------------
 
-    async def judged(
-        self, work: Coroutine[Any, Any, T], reservation: Reservation
-    ) -> T | Literal["timeout", "abandoned"]:
+    async def admit(self, identity: str, items: int, calls: int) -> Refusal | Reservation:
+        """The key's admission (:meth:`Limits.admit`), run to its end even when the request
+        is cancelled meanwhile (its client left): a reservation it took then is released,
+        never left to hold the key's budget."""
+        assert self.limits is not None
+        task = asyncio.ensure_future(self.limits.admit(identity, items, calls))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(self._release)
+            self._keep(task)
+            raise
+
+    def _release(self, task: asyncio.Future[Refusal | Reservation]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            return
+        admitted = task.result()
+        if isinstance(admitted, Reservation):
+            self._settle_later(admitted, Charge(0.0))
+
+    @asynccontextmanager
+    async def billing(self, reservation: Reservation) -> AsyncIterator[Bill]:
+        """The bill of a request that holds ``reservation``, settled when the request
+        ends, however it ends: answered, refused, failed, timed out, or cancelled (its
+        client left; then in the background). The only place a reservation is settled."""
+        bill = Bill(reservation)
+        token = _BILL.set(bill)
+        cancelled = False
+        try:
+            yield bill
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        finally:
+            _BILL.reset(token)
+            if cancelled:
+                self._settle_later(reservation, bill.charge())
+            else:
+                await self._settle(reservation, bill.charge())
+
+    async def judged(self, work: Coroutine[Any, Any, T]) -> T | Literal["timeout", "abandoned"]:
         """Run ``work`` (a request's judging) in a task of its own, for at most
-        ``request_timeout`` seconds.
+        ``request_timeout`` seconds, its judge calls on the request's bill.
 
         ``"timeout"``: the time is up; the task is cancelled and left to clean up in
         the background, so the request answers at its timeout, not after the judge's
         clean-up. ``"abandoned"``: the task was cancelled by nobody here (a judge call
         it waited for was cancelled under it): never a 500, the caller answers it as a
         judge failure. When the request itself is cancelled (its client left), the task
-        is cancelled the same way and the reservation is charged in full: its judge
-        calls had started.
+        is cancelled the same way (and the bill charges the reservation: its judge
+        calls had started).
         """
+        bill = _BILL.get()
+        if bill is not None:
+            bill.started = True
         task = asyncio.ensure_future(work)
         try:
             done, _ = await asyncio.wait((task,), timeout=self.config.request_timeout)
         except asyncio.CancelledError:
             self._abandon(task)
-            self.settle_later(reservation, Charge(reservation.usd))
             raise
         if not done:
             self._abandon(task)
@@ -415,12 +507,12 @@ class _State:
             exc = task.exception()
             event("warning", "background_failed", error_type=type(exc).__name__, error=str(exc))
 
-    async def settle(self, reservation: Reservation, charge: Charge) -> None:
+    async def _settle(self, reservation: Reservation, charge: Charge) -> None:
         if self.limits is not None:
             await self.limits.settle(reservation, charge)
 
-    def settle_later(self, reservation: Reservation, charge: Charge) -> None:
-        """:meth:`settle`, from a request that is being cancelled: in the background."""
+    def _settle_later(self, reservation: Reservation, charge: Charge) -> None:
+        """:meth:`_settle`, from a request that is being cancelled: in the background."""
         if self.limits is not None and reservation.account is not None:
             self._keep(asyncio.ensure_future(self.limits.settle(reservation, charge)))
 
@@ -428,7 +520,7 @@ class _State:
         text = content.decode() if isinstance(content, bytes) else content
         # Exact secrets only: a verdict's own text must reach the client unchanged.
         return Response(
-            redact_secrets(text),
+            redact(text, shapes=False),
             status_code=status,
             media_type="application/json",
             headers=headers,

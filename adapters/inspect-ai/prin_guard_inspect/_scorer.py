@@ -118,6 +118,7 @@ def prin_guard_scorer(
     policy: Policy = "synergy",
     threshold: float = 0.0,
     probe: ProbeKind | None = None,
+    reask: bool = False,
     checks: Sequence[str] | str = ("reverse",),
     min_confidence: float = 0.5,
     max_chars: int = 32_000,
@@ -132,7 +133,7 @@ def prin_guard_scorer(
     or, by default, an Inspect model wrapped as :class:`InspectJudge`: ``model``
     when given, else the model bound to ``model_role`` (``"grader"``), else the
     model being evaluated. ``template``, ``mitigations``, ``policy``,
-    ``threshold``, ``probe``, ``checks``, ``min_confidence``, ``max_chars`` and
+    ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars`` and
     ``max_candidates`` are :class:`prin_guard.GuardOptions` (spelled as everywhere in
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
@@ -169,6 +170,7 @@ def prin_guard_scorer(
         policy=policy,
         threshold=threshold,
         probe=probe,
+        reask=reask,
         checks=checks,
         min_confidence=min_confidence,
         max_chars=max_chars,

@@ -1,0 +1,187 @@
+"""Secrets out of text: the one function every surface redacts with, :func:`redact`.
+
+A judge's failure becomes text once, when a prin-guard error is made of it
+(:class:`~prin_guard.PrinGuardError` redacts its message as it is built): that text
+is what a verdict's ``error.message``, a panel member's abstain reason, the line
+``check`` prints, grade's ``error`` column, eval's reports and the service's and the
+guardrail's logs show. Every log event is redacted again on its way out
+(``prin_guard._events``), and the service's responses lose the exact secrets.
+
+What is replaced by ``[redacted]``:
+
+- exact values: the secrets a host registered with :func:`add_secrets` (the
+  service's API keys, its Redis password), and the values of the environment's
+  secret variables (:func:`is_secret_variable`: ``*_API_KEY``, ``*_KEY``,
+  ``*_TOKEN``, ``*_SECRET``, ``*PASSWORD``, ``*_PAT``, ``*_CREDENTIALS``, ...), each
+  of at least :data:`MIN_SECRET_CHARS` characters (a shorter value would blank
+  ordinary words; no provider key is that short), the whole value and each
+  comma-separated part of it. The environment is read when it changed, so a variable
+  set after import counts;
+- shapes, whatever their value (``shapes=True``, the default): ``Authorization``
+  values (the scheme word stays), bearer tokens, ``api_key=``/``token=``/
+  ``secret=``/``password=``-like parameters (``"x-api-key": "..."`` too, and
+  "API key provided: ..."), provider keys (``sk-...``, ``sk-ant-...``,
+  ``sk-proj-...``), keys shown in part (``sk-abc***xyz``, ``abcd****wxyz``: a
+  partial key is still a key), credentials in URLs (``scheme://user:pass@host``) and
+  ``?key=``/``&sig=`` query parameters.
+
+Text that must otherwise reach its reader unchanged (a response body, whose item
+text may well say ``password=``) is redacted with ``shapes=False``: the exact
+values only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+__all__ = [
+    "MIN_SECRET_CHARS",
+    "REDACTED",
+    "add_secrets",
+    "environment_secrets",
+    "is_secret_variable",
+    "redact",
+]
+
+REDACTED: Final = "[redacted]"
+
+MIN_SECRET_CHARS: Final = 8
+"""The shortest value of a secret environment variable that is redacted: a shorter one
+(``true``, ``1``, ``none``) would blank ordinary words, and no provider key, token or
+password worth the name is that short. A host's registered secrets have no minimum."""
+
+# The name of a variable that holds a secret: its last part after "_" (or the whole
+# name) is one of these words, or it ends in PASSWORD (PGPASSWORD). PWD alone (the working
+# directory) is not one.
+_SECRET_NAME: Final = re.compile(
+    r"(?:(?:^|_)(?:API_?KEYS?|KEYS?|TOKENS?|SECRETS?|PASS|PWD|PAT|CREDENTIALS?)|PASSWORDS?|PASSWD)$"
+)
+_NOT_SECRET_NAMES: Final = frozenset({"PWD", "OLDPWD"})
+
+# A value already redacted is left alone (redacting twice changes nothing).
+_VALUE: Final = r"(?!\[redacted\])"
+# scheme://user:pass@host (or scheme://token@host): everything between :// and @.
+# Bounded runs, here and below: a long text costs linear time, never quadratic.
+_URL_CREDENTIALS: Final = re.compile(
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]{0,31}://)[^\s/@'\"<>]{1,2048}@"
+)
+# An Authorization header or field as text: "Authorization: Bearer x", "'authorization': 'x'",
+# authorization=x. The scheme word is kept (it tells what kind of credential it was).
+_AUTHORIZATION: Final = re.compile(
+    r"(?i)(?P<name>\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?)"
+    r"(?:(?P<scheme>bearer|basic|token|digest)\s+)?+" + _VALUE + r"[^\s'\",;}\]]+"
+)
+# A bare bearer token, wherever it is quoted.
+_BEARER: Final = re.compile(r"(?i)\b(?P<scheme>bearer)\s+[A-Za-z0-9._~+/=*-]{8,}")
+# key=value and "key": "value" for parameter names that carry credentials (access_token=,
+# client_secret: ...), and "API key provided: ..." as providers word it. Never
+# max_tokens= (the name must end in the word).
+_KEY_VALUE: Final = re.compile(
+    r"(?i)(?P<name>(?:\b|(?<=[_-]))(?:x-)?(?:api[_ -]?key(?:\s+provided)?|token|secret|"
+    r"password|passwd|pwd)['\"]?\s*[:=]\s*['\"]?)" + _VALUE + r"[^\s'\",;&}\]]+"
+)
+# Provider keys by their prefix (OpenAI sk-, sk-proj-; Anthropic sk-ant-), whole or shown
+# in part with asterisks.
+_PROVIDER_KEY: Final = re.compile(r"\bsk-[A-Za-z0-9_*-]{6,}")
+# A key shown in part: characters, a run of asterisks, maybe more characters.
+_MASKED: Final = re.compile(r"[A-Za-z0-9_-]{2,64}\*{3,}[A-Za-z0-9_-]{0,64}")
+# Credentials in a URL's query.
+_QUERY_KEY: Final = re.compile(
+    r"(?i)(?<=[?&])(?P<name>(?:key|sig|signature)=)" + _VALUE + r"[^\s&'\"#]+"
+)
+# What some pattern above needs somewhere in the text: most text has none of it, and
+# one search is cheaper than seven substitutions.
+_TRIGGER: Final = re.compile(
+    r"(?i)://|bearer|authoriz|api[_ -]?key|token|secret|passw|pwd|sk-|\*\*\*|[?&](?:key|sig)"
+)
+
+
+def is_secret_variable(name: str) -> bool:
+    """Whether the environment variable ``name`` holds a secret (by its name)."""
+    upper = name.upper()
+    return upper not in _NOT_SECRET_NAMES and _SECRET_NAME.search(upper) is not None
+
+
+def environment_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The values of the secret variables in ``environ``, each whole and each of its
+    comma-separated parts, those of :data:`MIN_SECRET_CHARS` characters or more."""
+    found: dict[str, None] = {}
+    for name, value in environ.items():
+        if not is_secret_variable(name):
+            continue
+        for part in (value, *value.split(",")):
+            stripped = part.strip()
+            if len(stripped) >= MIN_SECRET_CHARS:
+                found[stripped] = None
+    return tuple(found)
+
+
+class _Secrets:
+    """The exact values to redact: the registered secrets and the secret variables'
+    values in ``os.environ``, longest first (so a secret containing another goes whole).
+
+    The environment is read again only when it changed: a different number of
+    variables, or another value of a secret variable seen before.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._registered: frozenset[str] = frozenset()
+        self._size = -1
+        self._names: tuple[str, ...] = ()
+        self._seen: tuple[str | None, ...] = ()
+        self._values: tuple[str, ...] = ()
+
+    def add(self, values: Iterable[str]) -> None:
+        with self._lock:
+            # Whatever its length: a host's secret is known to be one (a short Redis
+            # password too), unlike a variable's value.
+            self._registered |= {value for value in values if isinstance(value, str) and value}
+            self._size = -1  # recompute
+
+    def current(self) -> tuple[str, ...]:
+        env = os.environ
+        if len(env) != self._size or tuple(map(env.get, self._names)) != self._seen:
+            with self._lock:
+                names = tuple(name for name in env if is_secret_variable(name))
+                found = set(environment_secrets({name: env.get(name) or "" for name in names}))
+                self._values = tuple(sorted(found | self._registered, key=len, reverse=True))
+                self._names, self._seen = names, tuple(map(env.get, names))
+                self._size = len(env)
+        return self._values
+
+
+_secrets = _Secrets()
+
+
+def add_secrets(values: Iterable[str]) -> None:
+    """Redact these values (the server's API keys, a Redis password) wherever
+    :func:`redact` runs, for the rest of the process."""
+    _secrets.add(values)
+
+
+def _authorization(match: re.Match[str]) -> str:
+    scheme = match.group("scheme")
+    return match.group("name") + (f"{scheme} " if scheme else "") + REDACTED
+
+
+def redact(text: str, *, shapes: bool = True) -> str:
+    """``text`` with its secrets replaced by ``[redacted]``: the exact values (registered,
+    and the environment's secret variables'), and with ``shapes`` the credential shapes
+    (module docstring). Idempotent."""
+    for secret in _secrets.current():
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    if not shapes or _TRIGGER.search(text) is None:
+        return text
+    text = _URL_CREDENTIALS.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", text)
+    text = _AUTHORIZATION.sub(_authorization, text)
+    text = _BEARER.sub(lambda m: f"{m.group('scheme')} {REDACTED}", text)
+    text = _KEY_VALUE.sub(lambda m: m.group("name") + REDACTED, text)
+    text = _QUERY_KEY.sub(lambda m: m.group("name") + REDACTED, text)
+    text = _PROVIDER_KEY.sub(REDACTED, text)
+    return _MASKED.sub(REDACTED, text)

@@ -1,0 +1,71 @@
+"""A judge whose failure quotes a secret in every form a provider or a client library has
+been seen to quote one, for the tests that grep what each surface writes.
+
+The judge is ``python:leaky_judges:leaky`` (``tests/`` is on the import path); its
+``RuntimeError`` quotes each form of :data:`FORMS` with a needle of its own, and the
+value of the environment variable :data:`ENV_NAME` (the test sets it to
+:data:`ENV_VALUE`). :data:`NEEDLES` is every string that must appear nowhere.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prin_guard import FunctionJudge, Judge
+
+ENV_NAME = "LEAKY_GATEWAY_TOKEN"
+"""A secret variable (``*_TOKEN``) whose value the judge's error quotes bare."""
+ENV_VALUE = "gw7Hq2NeedleEnvValue"
+
+FORMS: dict[str, tuple[str, str]] = {
+    # form: (how it is quoted, the secret in it)
+    "token=": ("token=Tk9NeedleTokenParam", "Tk9NeedleTokenParam"),
+    "api_key=": ("api_key=Ak3NeedleApiKeyParam", "Ak3NeedleApiKeyParam"),
+    "Bearer": ("sent Bearer Br5NeedleBearerValue", "Br5NeedleBearerValue"),
+    "sk-": ("sk-Sk1NeedlePlainOpenAi", "Sk1NeedlePlainOpenAi"),
+    "sk-ant-": ("sk-ant-api03-An7NeedleAnthropic", "An7NeedleAnthropic"),
+    "sk-proj-": ("sk-proj-Pj2NeedleProjectKey", "Pj2NeedleProjectKey"),
+    "Authorization header": (
+        "{'Authorization': 'Basic Au4NeedleBasicHeader'}",
+        "Au4NeedleBasicHeader",
+    ),
+    "URL credentials": (
+        "https://svc:Ur8NeedleUrlPassword@llm.internal.example/v1",
+        "Ur8NeedleUrlPassword",
+    ),
+    # litellm's authentication errors quote a key in part: the parts are still the key's
+    "partial key": ("Incorrect API key provided: sk-Pa6Ndl****************Xq4Zt", "Pa6Ndl"),
+    "partial key end": ("and 9mK2Ww**********Xq4Zt", "Xq4Zt"),
+}
+
+NEEDLES: tuple[str, ...] = (ENV_VALUE, *(secret for _, secret in FORMS.values()), "9mK2Ww")
+
+
+def message() -> str:
+    """The error text: every form, and the environment variable's value."""
+    quoted = "; ".join(text for text, _ in FORMS.values())
+    return f"upstream refused the call: {quoted}; gateway token {os.environ.get(ENV_NAME, '')}"
+
+
+def _fail(prompt: str) -> str:
+    raise RuntimeError(message())
+
+
+def leaky() -> Judge:
+    """A judge that always fails, quoting every secret."""
+    return FunctionJudge(_fail, name="leaky")
+
+
+def _answer(prompt: str) -> str:
+    return "Answer: A, B" if "incorrect" in prompt else "Answer: C"
+
+
+def honest() -> Judge:
+    """A judge that answers (C, and A and B are incorrect): a panel's other member."""
+    return FunctionJudge(_answer, name="honest")
+
+
+def assert_clean(text: str, where: str) -> None:
+    """No needle in ``text`` (what ``where`` wrote)."""
+    found = [needle for needle in NEEDLES if needle in text]
+    assert not found, f"{where} holds {found}:\n{text[:3000]}"
