@@ -85,9 +85,11 @@ class VerdictEngine:
 
     def max_calls(self) -> int:
         """The most judge calls one item can cost here: each member's direct and reverse
-        legs, both again in the second order with the ``order`` check, and the probe's
-        follow-up rounds after each of the first two (every one a cache miss)."""
+        legs, both again in the second order with the ``order`` check (each asked once
+        more with ``reask``), and the probe's follow-up rounds after each of the first two
+        (every one a cache miss)."""
         legs = 4 if "order" in self._options.checks else 2
+        legs *= 2 if self._options.reask else 1
         rounds = 2 * len(self.probe.rounds) if self.probe is not None else 0
         return (legs + rounds) * len(self._callers)
 

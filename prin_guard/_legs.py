@@ -53,9 +53,9 @@ from prin_guard._prompts import (
     Mitigation,
     Template,
     build_messages,
-    build_prompt,
     parse_mitigations,
     reask_prompt,
+    template_digest,
     template_for,
 )
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
@@ -170,7 +170,9 @@ def _frame(
         context=_HOLE if context else None,
         response=_HOLE if response else None,
     )
-    prompt = build_prompt(shaped, polarity, template, mitigations)
+    prompt = "\n".join(
+        m["content"] for m in build_messages(shaped, polarity, template, mitigations)
+    )
     return tuple(part for part in re.split(_HOLES, prompt) if part.strip())
 
 
@@ -191,6 +193,8 @@ def scope_parts(template: Template, mitigations: Sequence[Mitigation]) -> dict[s
         ]
         if template.contract is not None:  # what the judge is asked to write
             parts["template_contract"] = template.contract.model_dump(mode="json")
+        if template.text:  # every word of the prompt: an edit never reuses an old answer
+            parts["template_text"] = template_digest(template)
     return parts
 
 

@@ -36,7 +36,14 @@ from pydantic import (
 
 from prin_guard._exceptions import UsageError
 from prin_guard._models import CHECKS, POLICIES, CheckName, Policy
-from prin_guard._prompts import TEMPLATES, Mitigation, Template, parse_mitigations
+from prin_guard._prompts import (
+    TEMPLATES,
+    Mitigation,
+    Template,
+    get_template,
+    packs,
+    parse_mitigations,
+)
 
 __all__ = ["PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
 
@@ -60,9 +67,13 @@ class GuardOptions(BaseModel):
         "right/wrong, v2 appropriate/inappropriate (the paper's paraphrases), v3 "
         "accurate/inaccurate and v4 valid/invalid (ours); pairwise: pairwise (better/worse); "
         "checklist: criteria (meets/fails to meet) or claims (the sources support/do not "
-        "support). Or a template of your own: an object with id, version, task, positive, "
-        "negative and noun.",
-        json_schema_extra={"anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "object"}]},
+        "support). A pack (a judge prompt people run: mt-bench-pair, mt-bench-pair-ref, "
+        "arena-hard, prometheus-relative), a path to a .toml or .json template file, or a "
+        "template of your own: an object with id, version, task, positive, negative, noun "
+        "and, for your own prompt text, system, instruction, contract, ... (Template).",
+        json_schema_extra={
+            "anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "string"}, {"type": "object"}]
+        },
     )
     mitigations: tuple[Mitigation, ...] = Field(
         (),
@@ -133,25 +144,25 @@ class GuardOptions(BaseModel):
                 value = json.loads(value)
             except ValueError as exc:
                 raise ValueError(f"not a template id and not JSON: {exc}") from None
-        if isinstance(value, str) and value not in TEMPLATES:
-            raise ValueError(f"unknown template {value!r}; known: {', '.join(sorted(TEMPLATES))}")
         if isinstance(value, dict):
             try:
-                value = Template(**value)
-            except TypeError as exc:
-                raise ValueError(
-                    f"a template has id, version, task, positive, negative, noun: {exc}"
-                ) from None
+                value = Template.from_mapping(value)
+            except UsageError as exc:
+                raise ValueError(str(exc).removeprefix("template: ")) from None
+        if isinstance(value, str) and value not in TEMPLATES and value not in packs():
+            # a path to a template file: loaded (and checked) now, kept as the template
+            try:
+                value = get_template(value)
             except UsageError as exc:
                 raise ValueError(str(exc).removeprefix("template: ")) from None
         if isinstance(value, Template):
-            builtin = TEMPLATES.get(value.id)
-            if builtin is not None:
-                if builtin != value:
+            named = TEMPLATES.get(value.id) or packs().get(value.id)
+            if named is not None:
+                if named != value:
                     raise ValueError(
                         f"{value.id!r} is one of prin-guard's templates; give yours another id"
                     )
-                return value.id  # one spelling for a built-in template
+                return value.id  # one spelling for a bundled template or a pack
         return value
 
     @field_validator("mitigations", mode="before")

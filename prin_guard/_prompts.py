@@ -72,10 +72,22 @@ cache keys of its legs, so two different wordings under one id never share answe
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import functools
+import hashlib
+import importlib.resources
 import json
+import os
 import re
+import string
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from prin_guard._contract import AnswerContract, Line
 from prin_guard._exceptions import InvalidItemError, UsageError
@@ -86,6 +98,7 @@ __all__ = [
     "ANSWER_FORMAT",
     "ANSWER_FORMAT_COT",
     "DEFAULT_TEMPLATES",
+    "FIELDS",
     "TEMPLATES",
     "Mitigation",
     "Template",
@@ -93,9 +106,11 @@ __all__ = [
     "build_prompt",
     "fence",
     "get_template",
+    "packs",
     "parse_mitigations",
     "quote_option",
     "reask_prompt",
+    "template_digest",
     "template_for",
 ]
 
@@ -145,6 +160,44 @@ class Template:
     contract: AnswerContract | None = None
     """What the prompt asks the judge to write (the labels as it shows them, the tie
     word, the verdict format); ``None``: the bundled prompts' final "Answer: ..." line."""
+    # -- a judge prompt of one's own (text with placeholders); None: the bundled wording --
+    system: str | None = None
+    """The system message (placeholders allowed), or none."""
+    instruction: str | None = None
+    """The direct leg's user message, with placeholders for the item's fields
+    (``{question}``, ``{candidate_1}``, ...; see :data:`FIELDS`). Given: the template is a
+    prompt of one's own, rendered as written."""
+    reverse_system: str | None = None
+    """The reverse leg's system message; ``None``: the system message with ``flips``."""
+    reverse_instruction: str | None = None
+    """The reverse leg's user message; ``None``: the instruction with ``flips``."""
+    flips: tuple[tuple[str, str], ...] = ()
+    """Word flips that derive the reverse leg from the direct one, applied to the
+    template's own text only, never to the item's ("better" -> "worse"), whole words,
+    case kept; the positive and negative words always swap."""
+    placeholders: tuple[tuple[str, str], ...] = ()
+    """The template's own names for the item's fields: ``(("answer_a", "candidate_1"),
+    ("answer_b", "candidate_2"))`` for MT-Bench's ``{answer_a}``."""
+    values: tuple[tuple[str, str], ...] = ()
+    """Fixed texts for placeholders that are not the item's (a rubric)."""
+    candidate_format: str = "{label}) {text}"
+    """How ``{candidates}`` shows each candidate (one a line)."""
+    cot: str | None = None
+    """The zero-shot CoT sentence in the template's words (``cot``); default "Let's think
+    step by step."."""
+    neg_exp: str | None = None
+    """The explanation of the negation in the template's words (``neg_exp``, reverse leg);
+    default: the paper's sentence with the template's words."""
+    reasoning: str | None = None
+    """How a candidate's reasoning path is shown (``cot``), with ``{label}`` and
+    ``{reasoning}``; default: "{label}: {reasoning}" under a line saying what they are."""
+    structured: bool = False
+    """Let a judge constrain its reply to a JSON schema of labels even though the prompt
+    is one's own (off: the prompt asks for its own format, and is asked in plain text)."""
+    source: str | None = None
+    """Where the prompt's text comes from (a pack's attribution)."""
+    licence: str | None = None
+    """The licence of that text."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.fullmatch(
@@ -172,6 +225,40 @@ class Template:
             raise UsageError(f"template: unknown task {self.task!r}; use {', '.join(TASKS)}")
         if not self.noun:
             object.__setattr__(self, "noun", TASK_WORDS[self.task].noun)
+        for name in ("flips", "placeholders", "values"):
+            pairs = getattr(self, name)
+            if isinstance(pairs, Mapping):  # as a file or a JSON object spells them
+                pairs = tuple(pairs.items())
+            if not isinstance(pairs, list | tuple) or not all(
+                isinstance(pair, list | tuple)
+                and len(pair) == 2
+                and all(isinstance(part, str) for part in pair)
+                for pair in pairs
+            ):
+                raise UsageError(f"template: {name} must map words (text) to words (text)")
+            object.__setattr__(self, name, tuple((str(a), str(b)) for a, b in pairs))
+        if isinstance(self.contract, Mapping):
+            try:
+                object.__setattr__(
+                    self, "contract", AnswerContract.model_validate(self.contract, strict=False)
+                )
+            except ValidationError as exc:
+                raise usage_error_of("contract", exc) from None
+        if self.instruction is not None or self.system is not None:
+            _check_text(self)
+        elif any(
+            getattr(self, name) is not None
+            for name in ("reverse_system", "reverse_instruction", "cot", "reasoning")
+        ):
+            raise UsageError(
+                "template: reverse_system, reverse_instruction, cot and reasoning belong to "
+                "a prompt of one's own: give its instruction"
+            )
+
+    @property
+    def text(self) -> bool:
+        """A judge prompt of one's own, rendered from its text."""
+        return self.instruction is not None
 
     @property
     def prompt_id(self) -> str:
@@ -200,6 +287,68 @@ class Template:
     def builtin(self) -> bool:
         """One of prin-guard's own templates (its words are fixed by its id and version)."""
         return TEMPLATES.get(self.id) == self
+
+    def texts(self, polarity: Polarity) -> tuple[str | None, str]:
+        """The system message and the instruction of a leg, placeholders unfilled: the
+        reverse leg's as given, else derived by the flips."""
+        if self.instruction is None:
+            raise UsageError(f"template: {self.id!r} has no text of its own")
+        if polarity is Polarity.DIRECT:
+            return self.system, self.instruction
+        return _reverse_texts(self)
+
+    def render(
+        self, item: Item, polarity: Polarity | str = Polarity.DIRECT, mitigations: object = ()
+    ) -> list[Message]:
+        """The messages of one leg of ``item`` in this template (what the judge is sent)."""
+        return build_messages(
+            item,
+            Polarity(getattr(polarity, "value", polarity)),
+            self,
+            parse_mitigations(mitigations),
+        )
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Template:
+        """A template from a TOML or JSON file (see :meth:`from_mapping`), checked now:
+        an unknown placeholder, a label the prompt never shows or a format it never asks
+        for is a :class:`~prin_guard.UsageError` naming the field."""
+        file = Path(path)
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"template: cannot read {file}: {exc.strerror or exc}") from None
+        try:
+            if file.suffix.lower() == ".json":
+                data = json.loads(raw)
+            else:
+                data = tomllib.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise UsageError(
+                f"template: {file} is not valid {file.suffix or 'TOML'}: {exc}"
+            ) from None
+        if not isinstance(data, dict):
+            raise UsageError(f"template: {file} must hold one table of fields")
+        return cls.from_mapping(data)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Template:
+        """A template from its fields, as a file or a JSON object gives them: ``id``,
+        ``version``, ``task``, ``positive``, ``negative``, ``noun``, and for a prompt of
+        one's own ``system``, ``instruction``, ``reverse_system``, ``reverse_instruction``,
+        ``flips``, ``placeholders``, ``values``, ``candidate_format``, ``cot``,
+        ``neg_exp``, ``reasoning``, ``structured``, ``contract`` (``labels``, ``tie``,
+        ``format``: ``{kind = "tag"}``, ...), ``source``, ``licence``."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise UsageError(
+                f"template: unknown field {unknown[0]!r}; the fields are {', '.join(sorted(known))}"
+            )
+        missing = [name for name in ("id", "version", "positive", "negative") if name not in data]
+        if missing:
+            raise UsageError(f"template: {missing[0]}: missing")
+        return cls(**data)
 
 
 TEMPLATES: dict[str, Template] = {
@@ -240,16 +389,41 @@ ANSWER_FORMAT_COT = (
 )
 
 
-def get_template(template: str | Template) -> Template:
-    """Look a template up by id (``v0``, ``pairwise``, ``claims``, ...), or pass a Template
-    through."""
+def get_template(template: str | os.PathLike[str] | Template) -> Template:
+    """Look a template up: a Template passes through; an id names a bundled template
+    (``v0``, ``pairwise``, ``claims``, ...) or a pack (a judge prompt people run, such as
+    ``mt-bench-pair``); a path to a ``.toml`` or ``.json`` file is loaded."""
     if isinstance(template, Template):
         return template
-    try:
+    if isinstance(template, str) and template in TEMPLATES:
         return TEMPLATES[template]
-    except KeyError:
-        known = ", ".join(sorted(TEMPLATES))
-        raise UsageError(f"template: unknown template {template!r}; known: {known}") from None
+    if isinstance(template, str) and (pack := packs().get(template)) is not None:
+        return pack
+    path = Path(template)
+    if path.suffix.lower() in (".toml", ".json") or os.sep in str(template):
+        return Template.from_file(path)
+    known = ", ".join([*sorted(TEMPLATES), *sorted(packs())])
+    raise UsageError(
+        f"template: unknown template {str(template)!r}; known: {known}, or a .toml/.json file"
+    )
+
+
+_PACKS = "templates"
+"""The folder of ``prin_guard/data`` that holds the packs, one TOML file each."""
+
+
+@functools.cache
+def packs() -> dict[str, Template]:
+    """The judge prompts people run, shipped as templates (``prin_guard/data/templates``):
+    each with its source and licence. Loaded on first use."""
+    folder = importlib.resources.files("prin_guard.data").joinpath(_PACKS)
+    out: dict[str, Template] = {}
+    for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        if entry.name.endswith(".toml"):
+            data = tomllib.loads(entry.read_text(encoding="utf-8"))
+            template = Template.from_mapping(data)
+            out[template.id] = template
+    return out
 
 
 def template_for(template: str | Template | None, item: Item) -> Template:
@@ -291,6 +465,8 @@ def parse_mitigations(mitigations: object) -> tuple[Mitigation, ...]:
 
 def _neg_exp_sentence(template: Template) -> str:
     """The paper's explanation of the negation, in the template's words."""
+    if template.neg_exp is not None:
+        return template.neg_exp
     if template.task == "choice":
         return (
             f"Please recall that '{template.negative} options' are simply the options "
@@ -455,4 +631,333 @@ def build_messages(
     item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
 ) -> list[Message]:
     """The conversation sent to the judge for one leg."""
+    if template.text:
+        return _render_text(item, polarity, template, mitigations)
     return [{"role": "user", "content": build_prompt(item, polarity, template, mitigations)}]
+
+
+# -- judge prompts of one's own: text with placeholders ------------------------------------
+
+FIELDS: dict[str, str] = {
+    "question": "the item's question (the instruction the responses answer)",
+    "response": "the response a checklist judges",
+    "context": "the item's context (a passage, the sources, a rubric)",
+    "reference": "a reference answer (the item's context)",
+    "candidates": "every candidate, one a line, as candidate_format shows it",
+    "labels": "the candidates' labels as shown, comma-separated",
+    "noun": "the template's noun for the candidates",
+    "candidate_<n>": "the n-th candidate's text, in the order shown (1 the first)",
+    "label_<n>": "the n-th candidate's label as the prompt shows it",
+    "reasoning_<n>": "the n-th candidate's reasoning path",
+}
+"""The placeholders a template's text may use; its ``placeholders`` give them other names."""
+
+_NUMBERED = re.compile(r"(candidate|label|reasoning)_([1-9][0-9]{0,2})\Z")
+_PLAIN_FIELDS = frozenset(
+    {"question", "response", "context", "reference", "candidates", "labels", "noun"}
+)
+_FORMATTER = string.Formatter()
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "choice": ("question",),
+    "pairwise": ("question", "candidate_1", "candidate_2"),
+    "checklist": ("response",),
+}
+"""The fields a task's prompt must show (besides the candidates: ``{candidates}`` or each
+``{candidate_<n>}``)."""
+
+
+def template_digest(template: Template) -> str:
+    """A hash of everything a template says (its words, texts, contract): two templates
+    with the same digest ask the same questions."""
+    data = {
+        field.name: getattr(template, field.name)
+        for field in dataclasses.fields(template)
+        if field.name not in ("source", "licence")
+    }
+    if template.contract is not None:
+        data["contract"] = template.contract.model_dump(mode="json")
+    canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def usage_error_of(field: str, exc: ValidationError) -> UsageError:
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return UsageError(f"template: {field}{'.' + where if where else ''}: {message}")
+
+
+def _fields_of(text: str, where: str) -> list[str]:
+    """The placeholders of ``text``, each a plain name (no attribute, index, conversion
+    or format spec: a template's text is filled, never evaluated)."""
+    try:
+        parsed = list(_FORMATTER.parse(text))
+    except ValueError as exc:
+        raise UsageError(
+            f"template: {where}: {exc} (a literal brace is written twice: {{{{ or }}}})"
+        ) from None
+    names = []
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise UsageError(
+                f"template: {where}: {{{name}{'!' + conversion if conversion else ''}"
+                f"{':' + spec if spec else ''}}} is not a placeholder: use a name, such as "
+                "{question} (see FIELDS)"
+            )
+        names.append(name)
+    return names
+
+
+def _canonical(name: str, template: Template) -> str:
+    """The field a placeholder stands for (through the template's own names)."""
+    return dict(template.placeholders).get(name, name)
+
+
+def _known_field(name: str) -> bool:
+    return name in _PLAIN_FIELDS or _NUMBERED.match(name) is not None
+
+
+def _check_text(template: Template) -> None:
+    """Check a prompt of one's own when it is made (not on its first item)."""
+    if template.instruction is None:
+        raise UsageError("template: instruction: a prompt of one's own needs its instruction")
+    texts = (
+        "system", "instruction", "reverse_system", "reverse_instruction", "cot", "neg_exp",
+        "reasoning", "candidate_format", "source", "licence",
+    )  # fmt: skip
+    for name in texts:
+        value = getattr(template, name)
+        if value is not None and not isinstance(value, str):
+            raise UsageError(f"template: {name}: expected text, got {type(value).__name__}")
+    for own, field in template.placeholders:
+        if not own.isidentifier():
+            raise UsageError(f"template: placeholders: {own!r} is not a placeholder name")
+        if not _known_field(field):
+            raise UsageError(
+                f"template: placeholders: {own} stands for {field!r}, which is no field; "
+                f"the fields are {', '.join(FIELDS)}"
+            )
+    constants = dict(template.values)
+    used: set[str] = set()
+    for where in ("system", "instruction", "reverse_system", "reverse_instruction"):
+        text = getattr(template, where)
+        if text is None:
+            continue
+        for name in _fields_of(text, where):
+            if name not in constants and not _known_field(_canonical(name, template)):
+                raise UsageError(
+                    f"template: {where}: unknown placeholder {{{name}}}; the fields are "
+                    f"{', '.join(FIELDS)} (or name yours in placeholders, or give it in values)"
+                )
+            used.add(_canonical(name, template) if name not in constants else name)
+    format_fields = set(_fields_of(template.candidate_format, "candidate_format"))
+    if not format_fields <= {"label", "text"} or "text" not in format_fields:
+        raise UsageError("template: candidate_format: use {label} and {text} only, {text} at least")
+    if template.reasoning is not None:
+        extra = set(_fields_of(template.reasoning, "reasoning")) - {"label", "reasoning"}
+        if extra:
+            raise UsageError(
+                f"template: reasoning: use {{label}} and {{reasoning}}, not {{{extra.pop()}}}"
+            )
+    for field in _REQUIRED[template.task]:
+        if field not in used and not (field.startswith("candidate_") and "candidates" in used):
+            raise UsageError(
+                f"template: instruction: a {template.task} prompt must show {{{field}}} "
+                f"({FIELDS.get(field, FIELDS['candidate_<n>'])})"
+            )
+    if "candidates" not in used and not any(name.startswith("candidate_") for name in used):
+        raise UsageError(
+            "template: instruction: the prompt never shows the candidates: use {candidates} "
+            "or {candidate_1}, {candidate_2}, ..."
+        )
+    _check_contract(template, used)
+    system, instruction = _reverse_texts(template)
+    if (system, instruction) == (template.system, template.instruction):
+        raise UsageError(
+            "template: flips: the reverse leg is identical to the direct leg (no flip "
+            "changes the text: give reverse_instruction, or flips that occur in it)"
+        )
+
+
+def _own_text(template: Template) -> str:
+    """The template's own words (placeholders left out): what any leg shows of it."""
+    parts = [template.system or "", template.instruction or ""]
+    return "\n".join(literal for part in parts for literal, *_ in _FORMATTER.parse(part) if literal)
+
+
+def _check_contract(template: Template, used: set[str]) -> None:
+    """A declared label the prompt never shows, or a verdict format it never asks for, is
+    an error naming the field."""
+    contract = template.contract
+    if contract is None:
+        raise UsageError(
+            "template: contract: a prompt of one's own says what the judge writes: give its "
+            "contract (the labels as shown, the tie word, the verdict format)"
+        )
+    own = _own_text(template)
+    shows_labels = "candidates" in used or any(name.startswith("label_") for name in used)
+    for label in contract.labels or ():
+        if not shows_labels and not re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", own):
+            raise UsageError(
+                f"template: contract.labels: the prompt never shows the label {label!r}"
+            )
+    if contract.tie is not None and contract.tie not in own:
+        raise UsageError(f"template: contract.tie: the prompt never asks for {contract.tie!r}")
+    form = contract.format
+    marks = {
+        "tag": (getattr(form, "open", ""), getattr(form, "close", "")),
+        "line": (getattr(form, "prefix", ""),),
+        "json_field": (getattr(form, "key", ""),),
+    }.get(form.kind, ())
+    for mark in marks:
+        if mark and mark.casefold() not in own.casefold():
+            raise UsageError(
+                f"template: contract.format: the prompt never asks for {mark!r} ({form.kind})"
+            )
+    if form.kind == "scores" and template.reverse_instruction is None:
+        raise UsageError(
+            "template: reverse_instruction: a score per candidate keeps its scale on a "
+            "'which is worse' leg, so the reverse leg cannot be derived by flipping words: "
+            "write it (reverse_instruction)"
+        )
+
+
+def _flips(template: Template) -> tuple[tuple[str, str], ...]:
+    """The flips that derive the reverse leg: the template's, then its positive and
+    negative words swapped (unless it flips them itself)."""
+    flips = list(template.flips)
+    given = {source.casefold() for source, _ in flips}
+    swapped = ((template.positive, template.negative), (template.negative, template.positive))
+    for source, target in swapped:
+        if source.casefold() not in given:
+            flips.append((source, target))
+    return tuple(flips)
+
+
+@functools.lru_cache(maxsize=256)
+def _flip_pattern(sources: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(
+        r"\s+".join(map(re.escape, source.split()))
+        for source in sorted(sources, key=len, reverse=True)
+    )
+    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
+
+
+def _flip(text: str | None, flips: tuple[tuple[str, str], ...]) -> str | None:
+    """``text`` with every flip applied at once (so "better"/"worse" swap, never both
+    become one), whole words, the case of the first letter kept."""
+    if text is None or not flips:
+        return text
+    to = {" ".join(source.casefold().split()): target for source, target in flips}
+    literal_parts: list[str] = []
+    for literal, name, spec, conversion in _FORMATTER.parse(text):
+        literal_parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if name is not None:  # placeholders are the item's: never flipped
+            converted = f"!{conversion}" if conversion else ""
+            literal_parts.append(f"{{{name}{converted}{':' + spec if spec else ''}}}")
+    out: list[str] = []
+    for piece in literal_parts:
+        if piece.startswith("{") and not piece.startswith("{{"):
+            out.append(piece)
+            continue
+
+        def swap(match: re.Match[str]) -> str:
+            found = match.group()
+            target = to[" ".join(found.casefold().split())]
+            return target[:1].upper() + target[1:] if found[:1].isupper() else target
+
+        out.append(_flip_pattern(tuple(to)).sub(swap, piece))
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _reverse_texts(template: Template) -> tuple[str | None, str]:
+    """The reverse leg's system message and instruction: given, or derived by flips."""
+    flips = _flips(template)
+    system = template.reverse_system
+    if system is None:
+        system = _flip(template.system, flips)
+    instruction = template.reverse_instruction
+    if instruction is None:
+        instruction = _flip(template.instruction, flips)
+    assert instruction is not None
+    return system, instruction
+
+
+def _field_values(item: Item, template: Template) -> dict[str, str]:
+    """What each placeholder of ``template`` is filled with for ``item`` (shown order)."""
+    contract = template.answer_contract
+    shown = contract.labels or item.labels
+    if len(shown) < len(item.candidates):
+        raise InvalidItemError(
+            "candidates",
+            f"the template {template.id!r} shows {len(shown)} candidates; the item has "
+            f"{len(item.candidates)}",
+        )
+    values: dict[str, str] = {
+        "question": item.question or "",
+        "response": item.response or "",
+        "context": item.context or "",
+        "reference": item.context or "",
+        "labels": ", ".join(shown[: len(item.candidates)]),
+        "noun": template.noun,
+        "candidates": "\n".join(
+            template.candidate_format.format_map({"label": label, "text": candidate.text})
+            for label, candidate in zip(shown, item.candidates, strict=False)
+        ),
+    }
+    for n, (label, candidate) in enumerate(zip(shown, item.candidates, strict=False), start=1):
+        values[f"candidate_{n}"] = candidate.text
+        values[f"label_{n}"] = label
+        values[f"reasoning_{n}"] = candidate.reasoning or ""
+    for own, field in template.placeholders:
+        if field in values:
+            values[own] = values[field]
+    values.update(template.values)
+    return values
+
+
+class _Fields(dict[str, str]):
+    """The values of one leg; a placeholder the item cannot fill is an error naming it."""
+
+    def __missing__(self, key: str) -> str:
+        raise InvalidItemError(
+            "candidates",
+            f"the template shows {{{key}}}, which this item does not have (fewer candidates)",
+        )
+
+
+def _render_text(
+    item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
+) -> list[Message]:
+    """A leg of a prompt of one's own: its texts filled with the item's fields, then the
+    mitigations in the template's words (after the prompt, the leg's own part)."""
+    system, instruction = template.texts(polarity)
+    values = _Fields(_field_values(item, template))
+    user = instruction.format_map(values)
+    extra: list[str] = []
+    if Mitigation.COT in mitigations:
+        reasoned = [c for c in item.candidates if c.reasoning]
+        if reasoned:
+            shown = template.answer_contract.labels or item.labels
+            line = template.reasoning or "{label}: {reasoning}"
+            extra.append(
+                f"Each of the {template.noun} was derived through the reasoning path below."
+            )
+            extra.extend(
+                line.format_map({"label": label, "reasoning": candidate.reasoning or "(not given)"})
+                for label, candidate in zip(shown, item.candidates, strict=False)
+            )
+        else:
+            extra.append(template.cot or "Let's think step by step.")
+    if polarity is Polarity.REVERSE and Mitigation.NEG_EXP in mitigations:
+        extra.append(_neg_exp_sentence(template))
+    if extra:
+        user = user + "\n\n" + "\n\n".join(extra)
+    messages: list[Message] = []
+    if system is not None:
+        messages.append({"role": "system", "content": system.format_map(values)})
+    messages.append({"role": "user", "content": user})
+    return messages

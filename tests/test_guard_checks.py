@@ -321,6 +321,8 @@ class _CountingJudge:
         pytest.param({"probe": "closed"}, 4, id="probe-closed"),
         pytest.param({"probe": "progressive"}, 8, id="probe-progressive"),
         pytest.param({"checks": "reverse,order", "probe": "progressive"}, 10, id="heaviest"),
+        pytest.param({"reask": True}, 4, id="reask"),
+        pytest.param({"checks": "reverse,order", "reask": True}, 8, id="order-reask"),
     ],
 )
 @pytest.mark.parametrize("panel", [1, 2])

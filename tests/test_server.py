@@ -962,6 +962,7 @@ def test_openapi_schema() -> None:
         "checks",
         "min_confidence",
         "probe",
+        "reask",
     }
     assert {"200", "401", "413", "422", "502"} <= set(operation["responses"])
     assert {"/healthz", "/metrics"} <= set(schema["paths"])

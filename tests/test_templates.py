@@ -1,0 +1,326 @@
+"""Judge prompts of one's own (issue 29): a template from its text, checked when it is made;
+the reverse leg derived by word flips (never in the item's text) or given; the packs of
+prompts people run, each rendering what its source project renders, byte for byte; a
+guarded MT-Bench prompt; a prompt of a kind not shipped described and read right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from prin_guard import Guard, Item, Template, UsageError, read_reply
+from prin_guard._prompts import get_template, packs
+from prin_guard.models import AnswerContract, FirstLine, Polarity, ScoresFormat, Tag
+
+DATA = Path(__file__).parent / "data" / "packs"
+PAIR = Item(
+    task="pairwise",
+    question="Name the capital of France; explain briefly.",
+    candidates=["Lyon, a better city.", "Paris: it has been the capital since 987."],
+)
+
+
+def _source(name: str) -> dict[str, Any]:
+    prompts: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))["prompts"]
+    return prompts
+
+
+# -- packs: what the source project renders, byte for byte ------------------------------
+
+
+def test_mt_bench_pair_renders_what_fastchat_renders() -> None:
+    source = _source("fastchat-judge-prompts.json")["pair-v2"]
+    a, b = (candidate.text for candidate in PAIR.candidates)
+    expected = [
+        {"role": "system", "content": source["system_prompt"]},
+        {
+            "role": "user",
+            "content": source["prompt_template"].format(
+                question=PAIR.question, answer_a=a, answer_b=b
+            ),
+        },
+    ]
+    assert get_template("mt-bench-pair").render(PAIR) == expected
+
+
+def test_mt_bench_pair_with_a_reference_renders_what_fastchat_renders() -> None:
+    source = _source("fastchat-judge-prompts.json")["pair-math-v1"]
+    item = Item(
+        **{
+            **PAIR.model_dump(exclude={"candidates"}),
+            "candidates": PAIR.candidates,
+            "context": "Paris.",
+        }
+    )
+    a, b = (candidate.text for candidate in item.candidates)
+    user = source["prompt_template"].format(
+        question=item.question, ref_answer_1="Paris.", answer_a=a, answer_b=b
+    )
+    assert get_template("mt-bench-pair-ref").render(item) == [
+        {"role": "system", "content": source["system_prompt"]},
+        {"role": "user", "content": user},
+    ]
+
+
+def test_arena_hard_renders_what_gen_judgment_renders() -> None:
+    source = _source("arena-hard-judge-config.json")["arena-hard-v0.1"]
+    a, b = (candidate.text for candidate in PAIR.candidates)
+    user = source["prompt_template"].format(question_1=PAIR.question, answer_1=a, answer_2=b)
+    assert get_template("arena-hard").render(PAIR) == [
+        {"role": "system", "content": source["system_prompt"]},
+        {"role": "user", "content": user},
+    ]
+
+
+def test_prometheus_relative_renders_what_prometheus_eval_renders() -> None:
+    source = _source("prometheus-eval-prompts.json")
+    rubric = "[Does the model provide relevant and useful responses to the user's needs?]"
+    item = Item(task="pairwise", question=PAIR.question, candidates=PAIR.candidates, context=rubric)
+    a, b = (candidate.text for candidate in item.candidates)
+    user = source["RELATIVE_PROMPT_WO_REF"].format(
+        instruction=item.question, response_A=a, response_B=b, rubric=rubric
+    )
+    assert get_template("prometheus-relative").render(item) == [
+        {"role": "system", "content": source["REL_SYSTEM_PROMPT"]},
+        {"role": "user", "content": user},
+    ]
+
+
+def test_every_pack_names_its_source_and_licence() -> None:
+    assert {"mt-bench-pair", "mt-bench-pair-ref", "arena-hard", "prometheus-relative"} <= set(
+        packs()
+    )
+    for template in packs().values():
+        assert template.source and template.licence == "Apache-2.0"
+        assert template.text and not template.builtin
+
+
+# -- the reverse leg ------------------------------------------------------------------------
+
+
+def test_the_reverse_leg_flips_the_templates_words_and_never_the_items() -> None:
+    template = get_template("mt-bench-pair")
+    direct = template.render(PAIR, Polarity.DIRECT)
+    reverse = template.render(PAIR, Polarity.REVERSE)
+    assert '"[[A]]" if assistant A is better' in direct[0]["content"]
+    assert '"[[A]]" if assistant A is worse' in reverse[0]["content"]
+    assert "answers the user's question worse" in reverse[0]["content"]
+    # the item's own text ("a better city") is shown as it is on both legs
+    assert direct[1] == reverse[1]
+    assert "Lyon, a better city." in reverse[1]["content"]
+
+
+def test_flips_keep_case_and_swap_at_once() -> None:
+    template = Template(
+        "swap",
+        1,
+        "better",
+        "worse",
+        task="pairwise",
+        system="Better is good; worse is bad. Say which is better: [[A]] or [[B]].",
+        instruction="{question}\n1: {candidate_1}\n2: {candidate_2}",
+        flips={"good": "bad", "bad": "good"},
+        contract=AnswerContract(labels=("A", "B"), format=Tag()),
+    )
+    system, _ = template.texts(Polarity.REVERSE)
+    assert system == "Worse is bad; better is good. Say which is worse: [[A]] or [[B]]."
+
+
+def test_a_reverse_leg_given_is_used_as_written() -> None:
+    template = Template(
+        "given",
+        1,
+        "better",
+        "worse",
+        task="pairwise",
+        instruction="Which is better?\n{question}\nA: {candidate_1}\nB: {candidate_2}\n[[A]]/[[B]]",
+        reverse_instruction="Which is the weaker one?\n{question}\nA: {candidate_1}\n"
+        "B: {candidate_2}\n[[A]]/[[B]]",
+        contract=AnswerContract(labels=("A", "B"), format=Tag()),
+    )
+    assert template.render(PAIR, "reverse")[0]["content"].startswith("Which is the weaker one?")
+
+
+# -- checked when the template is made ---------------------------------------------------------
+
+_BASE: dict[str, Any] = {
+    "id": "mine",
+    "version": 1,
+    "task": "pairwise",
+    "positive": "better",
+    "negative": "worse",
+    "instruction": "Which answer to {question} is better?\nA: {candidate_1}\nB: {candidate_2}\n"
+    'Reply "[[A]]" or "[[B]]", or "[[C]]" for a tie.',
+    "contract": {"labels": ["A", "B"], "tie": "C", "format": {"kind": "tag"}},
+}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        pytest.param(
+            {"instruction": "Which of {question} is {verdict}?"},
+            "unknown placeholder {verdict}",
+            id="unknown-placeholder",
+        ),
+        pytest.param(
+            {"instruction": "Which is better? {question} A: {candidate_1} [[A]] [[C]]"},
+            "must show {candidate_2}",
+            id="missing-candidate",
+        ),
+        pytest.param(
+            {"contract": {"labels": ["X", "Y"], "tie": "C", "format": {"kind": "tag"}}},
+            "never shows the label 'X'",
+            id="label-never-shown",
+        ),
+        pytest.param(
+            {"contract": {"labels": ["A", "B"], "format": {"kind": "line", "prefix": "Verdict:"}}},
+            "never asks for 'Verdict:'",
+            id="format-never-asked",
+        ),
+        pytest.param(
+            {"contract": {"labels": ["A", "B"], "tie": "Tie", "format": {"kind": "tag"}}},
+            "contract.tie: the prompt never asks for 'Tie'",
+            id="tie-never-asked",
+        ),
+        pytest.param({"flips": {"better": "better"}}, "identical to the direct leg", id="no-flip"),
+        pytest.param(
+            {"contract": {"labels": ["A", "B"], "format": {"kind": "scores"}}},
+            "reverse_instruction: a score per candidate keeps its scale",
+            id="scores-need-a-reverse",
+        ),
+        pytest.param(
+            {"instruction": "{question.__class__} {candidate_1} {candidate_2} [[A]] [[B]] [[C]]"},
+            "is not a placeholder",
+            id="attribute-access",
+        ),
+        pytest.param(
+            {"placeholders": {"answer": "answer_text"}},
+            "which is no field",
+            id="placeholder-to-no-field",
+        ),
+        pytest.param({"contract": None}, "contract: a prompt of one's own says", id="no-contract"),
+        pytest.param({"colour": "blue"}, "unknown field 'colour'", id="unknown-field"),
+    ],
+)
+def test_a_bad_template_is_an_error_naming_the_field(changes: dict[str, Any], message: str) -> None:
+    data = {**_BASE, **changes}
+    if data.get("contract") is None:
+        data.pop("contract")
+    with pytest.raises(UsageError, match=message.replace("{", r"\{").replace("(", r"\(")):
+        Template.from_mapping(data)
+
+
+def test_a_template_file_is_loaded_and_checked(tmp_path: Path) -> None:
+    good = tmp_path / "mine.toml"
+    good.write_text(
+        'id = "mine"\nversion = 2\ntask = "pairwise"\npositive = "better"\nnegative = "worse"\n'
+        "instruction = '''Which answer to {question} is better?\nA: {candidate_1}\n"
+        "B: {candidate_2}\nReply [[A]] or [[B]], or [[C]] for a tie.'''\n"
+        '[contract]\nlabels = ["A", "B"]\ntie = "C"\nformat = { kind = "tag" }\n',
+        encoding="utf-8",
+    )
+    loaded = get_template(str(good))
+    assert (loaded.id, loaded.version, loaded.text) == ("mine", 2, True)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text().replace("{candidate_1}", "{first}"), encoding="utf-8")
+    with pytest.raises(UsageError, match=r"unknown placeholder \{first\}"):
+        Guard(lambda prompt: "[[A]]", template=str(bad))
+
+
+# -- guarding a prompt of one's own ------------------------------------------------------
+
+
+def test_the_mt_bench_prompt_guarded_reads_a_tie_and_flags_a_contradiction() -> None:
+    def tie(prompt: str) -> str:
+        return "Both give the same answer.\n\n[[C]]"
+
+    def first(prompt: str) -> str:
+        return "Assistant A is clearer.\n\n[[A]]"
+
+    verdict = Guard(tie, template="mt-bench-pair", cache=None).check(PAIR)
+    assert verdict.ok and verdict.correct == ("A", "B")  # a tie: both are the best
+    verdict = Guard(first, template="mt-bench-pair", cache=None).check(PAIR)
+    assert "inconsistent" in verdict.flags  # A named the better and the worse one
+
+
+def test_the_order_check_swaps_the_candidates_in_the_users_layout() -> None:
+    seen: list[str] = []
+
+    def judge(prompt: str) -> str:
+        seen.append(prompt)
+        return "[[B]]" if "is better" in prompt else "[[A]]"
+
+    Guard(judge, template="mt-bench-pair", checks="reverse,order", cache=None).check(PAIR)
+    a, b = (candidate.text for candidate in PAIR.candidates)
+    swapped = [p for p in seen if p.index(b) < p.index(a)]
+    assert len(seen) == 4 and len(swapped) == 2
+    for prompt in swapped:  # the second response now stands where the first stood
+        assert prompt.index("[The Start of Assistant A's Answer]") < prompt.index(b)
+
+
+def test_editing_a_template_never_reuses_an_old_answer() -> None:
+    asked: list[str] = []
+
+    def judge(prompt: str) -> str:
+        asked.append(prompt)
+        return "[[B]]" if "is better" in prompt else "[[A]]"
+
+    from prin_guard import MemoryCache
+
+    cache = MemoryCache()
+    one = Template.from_mapping(_BASE)
+    two = Template.from_mapping({**_BASE, "instruction": _BASE["instruction"] + " Be brief."})
+    Guard(judge, template=one, cache=cache).check(PAIR)
+    Guard(judge, template=one, cache=cache).check(PAIR)
+    assert len(asked) == 2  # the second guard's legs came from the cache
+    Guard(judge, template=two, cache=cache).check(PAIR)
+    assert len(asked) == 4  # an edited prompt is asked anew
+
+
+@pytest.mark.parametrize(
+    ("reply", "winner"),
+    [
+        pytest.param("2\nResponse 2 answers the question and gives the date.", "B", id="two"),
+        pytest.param("1\nIt names a city.", "A", id="one"),
+        pytest.param("Tie\nBoth are wrong.", None, id="tie"),
+    ],
+)
+def test_a_kind_of_prompt_not_shipped_is_described_and_read_right(reply: str, winner: str) -> None:
+    # PandaLM's format: the first line is "1", "2" or "Tie" (no change to the library)
+    pandalm = Template(
+        "pandalm-like",
+        1,
+        "better",
+        "worse",
+        task="pairwise",
+        noun="responses",
+        instruction="Which response is better?\n{question}\n### Response 1:\n{candidate_1}\n"
+        "### Response 2:\n{candidate_2}\nFirst line: 1, 2 or Tie; then your reason.",
+        contract=AnswerContract(labels=("1", "2"), tie="Tie", format=FirstLine()),
+    )
+    reading = read_reply(reply, PAIR, template=pandalm)
+    assert reading.labels == ((winner,) if winner else ("A", "B"))
+    assert reading.method is not None and reading.method.value == "declared"
+
+
+def test_two_scores_on_the_first_line_are_described_with_a_reverse_leg_of_ones_own() -> None:
+    vicuna = Template(
+        "two-scores",
+        1,
+        "better",
+        "worse",
+        task="pairwise",
+        noun="assistants",
+        instruction="Rate Assistant 1 and Assistant 2 from 1 to 10.\n{question}\n"
+        "Assistant 1: {candidate_1}\nAssistant 2: {candidate_2}\n"
+        "First line: the two scores, separated by a space.",
+        reverse_instruction="How poorly did each assistant do? {question}\n"
+        "Assistant 1: {candidate_1}\nAssistant 2: {candidate_2}\n"
+        "First line: the two scores (1 the best, 10 the worst), separated by a space.",
+        contract=AnswerContract(labels=("Assistant 1", "Assistant 2"), format=ScoresFormat()),
+    )
+    assert read_reply("8 9\nAssistant 2 gives the date.", PAIR, template=vicuna).labels == ("B",)
