@@ -68,7 +68,13 @@ from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import Decision, Frozen, Task, Verdict
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import DEFAULT_TEMPLATES
+from prin_guard._prompts import (
+    DEFAULT_TEMPLATES,
+    TEMPLATES,
+    Template,
+    get_template,
+    template_digest,
+)
 
 __all__ = [
     "CHECKSUM_FIELD",
@@ -712,6 +718,9 @@ def _tiers(n: int) -> str:
 
 def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
     data: Any = None
+    raw = getattr(options, "template", None)
+    if isinstance(options, Mapping):
+        raw = options.get("template")
     dump = getattr(options, "model_dump", None)
     if callable(dump):
         data = dump(mode="json")
@@ -724,7 +733,31 @@ def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
     if "template" in data and data["template"] is None:
         # no template named: the task's default, which is what calibration ran with
         data["template"] = DEFAULT_TEMPLATES[task]
+    if isinstance(raw, Template):
+        data["template"] = _template_identity(raw)
+    elif "template" in data:
+        data["template"] = _template_identity(data["template"])
     return data
+
+
+def _template_identity(template: Any) -> Any:
+    """A bundled template by its id (its words are fixed by id and version); a pack or a
+    prompt of one's own by id, version and the hash of every word it says, so that an
+    acceptance file refuses a template edited since calibration."""
+    if isinstance(template, str) and template in TEMPLATES:
+        return template
+    try:
+        if isinstance(template, Template):
+            chosen = template
+        elif isinstance(template, Mapping):
+            chosen = Template.from_mapping(template)
+        else:
+            chosen = get_template(template)
+    except UsageError:
+        return template  # compared as written; a bad template fails where it is used
+    if chosen.builtin:
+        return chosen.id
+    return f"{chosen.id}@{chosen.version} sha256:{template_digest(chosen)}"
 
 
 def _normal(value: Any) -> Any:

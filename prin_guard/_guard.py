@@ -28,7 +28,7 @@ from prin_guard._exceptions import (
     UsageError,
 )
 from prin_guard._judging import VerdictEngine, escalate
-from prin_guard._legs import LegAsker, LegPlan
+from prin_guard._legs import LegAsker, LegPlan, LegPrompt, leg_prompts
 from prin_guard._models import (
     Flag,
     Item,
@@ -300,6 +300,18 @@ class Guard:
     @property
     def probe(self) -> Probe | None:
         return self._probe
+
+    def prompts(self, item: Item | Mapping[str, Any]) -> list[LegPrompt]:
+        """Every leg this guard would ask of ``item`` (the direct and the reverse leg, and
+        the order check's when it runs), each with its full messages and what the reader
+        will look for in the reply: check a template before a run spends money. Asks no
+        judge."""
+        return leg_prompts(
+            item,
+            self._options.template,
+            self._options.mitigations,
+            order="order" in self._options.checks,
+        )
 
     @property
     def max_judge_calls(self) -> int:

@@ -58,13 +58,15 @@ from prin_guard._prompts import (
     template_digest,
     template_for,
 )
-from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
+from prin_guard.reader import ParseResult, describe_contract, detect_polarity_confusion, parse_reply
 
 __all__ = [
     "LegAsker",
     "LegPlan",
+    "LegPrompt",
     "ReadLeg",
     "answer_confidence",
+    "leg_prompts",
     "map_back",
     "permuted_item",
     "read_answer",
@@ -456,6 +458,53 @@ def read_reply(
         ) from None
     chosen = template_for(template, checked)
     return read_answer(reply, checked, leg, chosen, parse_mitigations(mitigations))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class LegPrompt:
+    """One leg of an item as the judge will be asked it, before anything is spent."""
+
+    name: str
+    """``direct``, ``reverse``, and with the order check ``direct, second order`` and
+    ``reverse, second order``."""
+    polarity: Polarity
+    messages: list[Message]
+    reads: str
+    """What the reader looks for in the reply (the template's answer contract)."""
+    order: tuple[str, ...] | None = None
+    """The item's labels in the order shown (second order only)."""
+
+
+def leg_prompts(
+    item: Item | Mapping[str, object],
+    template: str | Template | None = None,
+    mitigations: Sequence[Mitigation | str] = (),
+    *,
+    order: bool = False,
+) -> list[LegPrompt]:
+    """Every leg of ``item`` as the judge will be asked it (``template``: as for
+    :func:`read_reply`; ``order``: the order check's legs too), and what the reader will
+    look for in each reply: to check a template's reverse leg before a run spends money."""
+    checked = Item.coerce(item)
+    chosen = template_for(template, checked)
+    mitigated = parse_mitigations(mitigations)
+    shown_items: list[tuple[str, Item, tuple[str, ...] | None]] = [("", checked, None)]
+    if order and len(checked.candidates) > 1:
+        shown_order = second_order(checked.labels, checked.key)
+        asked, _ = permuted_item(checked, shown_order)
+        shown_items.append((", second order", asked, shown_order))
+    reads = describe_contract(chosen.answer_contract, checked.labels)
+    return [
+        LegPrompt(
+            f"{polarity.value}{suffix}",
+            polarity,
+            build_messages(shown, polarity, chosen, mitigated),
+            reads,
+            shown_order,
+        )
+        for suffix, shown, shown_order in shown_items
+        for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+    ]
 
 
 # -- the second order and the answer's probability -------------------------------------

@@ -165,3 +165,31 @@ def test_tiers_need_an_acceptance_and_at_least_two_levels() -> None:
             tiers=[consistent("cheap"), consistent("strong")],
             acceptance=acceptance("cheap", "strong"),
         ).judge
+
+
+def test_an_acceptance_is_bound_to_every_word_of_a_template_of_ones_own() -> None:
+    # issue 29, item 5: the file records the template's content hash and refuses another
+    from dataclasses import replace
+
+    from prin_guard import Template
+    from prin_guard._acceptance import _options_view
+
+    mine = Template.from_mapping(
+        {
+            "id": "mine", "version": 1, "positive": "correct", "negative": "incorrect",
+            "instruction": "Which options to {question} are correct?\n{candidates}\n"
+            "Reply Answer: followed by the letters.",
+            "contract": {"format": {"kind": "line", "prefix": "Answer:"}},
+        }
+    )  # fmt: skip
+    bound = _options_view({**OPTIONS, "template": mine})["template"]
+    assert bound.startswith("mine@1 sha256:")
+    edited = replace(mine, instruction=mine.instruction + " Be brief.")  # same id and version
+    assert _options_view({**OPTIONS, "template": edited})["template"] != bound
+    tier = acceptance("cheap").tiers[0]
+    file = acceptance("cheap").model_copy(
+        update={"tiers": (tier.model_copy(update={"options": {**OPTIONS, "template": bound}}),)}
+    )
+    Guard(consistent("cheap"), template=mine, acceptance=file)  # the same words: accepted
+    with pytest.raises(UsageError, match="acceptance was calibrated with template="):
+        Guard(consistent("cheap"), template=edited, acceptance=file)

@@ -324,3 +324,103 @@ def test_two_scores_on_the_first_line_are_described_with_a_reverse_leg_of_ones_o
         contract=AnswerContract(labels=("Assistant 1", "Assistant 2"), format=ScoresFormat()),
     )
     assert read_reply("8 9\nAssistant 2 gives the date.", PAIR, template=vicuna).labels == ("B",)
+
+
+# -- see before you spend (issue 29, item 3) ---------------------------------------------
+
+
+def test_the_guard_shows_every_leg_before_it_asks_anything() -> None:
+    calls: list[str] = []
+    guard = Guard(
+        lambda prompt: calls.append(prompt) or "[[A]]",
+        template="mt-bench-pair",
+        checks="reverse,order",
+        mitigations=["neg_exp"],
+    )
+    legs = guard.prompts(PAIR)
+    assert [leg.name for leg in legs] == [
+        "direct",
+        "reverse",
+        "direct, second order",
+        "reverse, second order",
+    ]
+    assert calls == []
+    assert "if assistant A is worse" in legs[1].messages[0]["content"]
+    assert "Please recall that 'the worse one'" in legs[1].messages[-1]["content"]
+    assert legs[2].order == ("B", "A") and "[[...]]" in legs[0].reads
+
+
+def test_prin_guard_prompts_prints_the_legs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    item = tmp_path / "item.json"
+    item.write_text(json.dumps(PAIR.model_dump(exclude_none=True)), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "prin_guard.cli", "prompts", "--template", "mt-bench-pair",
+         "--item", str(item), "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    legs = json.loads(done.stdout)
+    assert [leg["leg"] for leg in legs] == ["direct", "reverse"]
+    assert legs[1]["messages"][0]["role"] == "system"
+    assert "assistant B is worse" in legs[1]["messages"][0]["content"]
+
+
+# -- a user's own client (issue 29, item 7) ------------------------------------------------
+
+
+def test_a_function_judge_takes_the_messages_and_returns_its_usage() -> None:
+    from prin_guard import FunctionJudge
+
+    seen: list[list[dict[str, str]]] = []
+
+    def client(messages: list[dict[str, str]]) -> tuple[str, dict[str, Any]]:
+        seen.append(messages)
+        worse = "is worse" in messages[0]["content"]
+        usage = {"prompt_tokens": 300, "completion_tokens": 20, "cost_usd": 0.001}
+        return ("[[A]]" if worse else "[[B]]"), usage
+
+    judge = FunctionJudge(client, messages=True)
+    verdict = Guard(judge, template="mt-bench-pair", cache=None).check(PAIR)
+    assert verdict.winner == "B" and verdict.ok
+    assert [m["role"] for m in seen[0]] == ["system", "user"]
+    assert verdict.usage is not None and verdict.usage.prompt_tokens == 600
+
+
+@pytest.mark.parametrize(
+    ("returned", "message"),
+    [
+        pytest.param(3, "returned int", id="a-number"),
+        pytest.param({"reply": "x"}, "holds 'text'", id="a-mapping-without-text"),
+        pytest.param(("x", {"prompt_tokens": "many"}), "usage.prompt_tokens", id="bad-usage"),
+    ],
+)
+def test_a_function_judge_returning_something_else_says_what_it_expects(
+    returned: Any, message: str
+) -> None:
+    import asyncio
+
+    from prin_guard import FunctionJudge
+
+    judge = FunctionJudge(lambda prompt: returned)
+    with pytest.raises(TypeError, match=message):
+        asyncio.run(judge.complete([{"role": "user", "content": "q"}]))
+
+
+def test_a_python_judge_is_imported_from_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from prin_guard import judge_from_spec
+
+    (tmp_path / "my_judge_here.py").write_text(
+        "def judge(prompt):\n    return 'Answer: A'\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    judge = judge_from_spec("python:my_judge_here:judge")
+    assert judge.identity()["kind"] == "function"
+    with pytest.raises(UsageError, match="no module 'nowhere_module' in the current directory"):
+        judge_from_spec("python:nowhere_module:judge")

@@ -22,7 +22,14 @@ from typing import Any
 
 from prin_guard.cli import _common
 from prin_guard.cli._calibrate import add_calibrate
-from prin_guard.cli._commands import add_check, add_eval, add_probe, cmd_report, cmd_serve
+from prin_guard.cli._commands import (
+    add_check,
+    add_eval,
+    add_probe,
+    add_prompts,
+    cmd_report,
+    cmd_serve,
+)
 from prin_guard.cli._grade import add_grade
 
 __all__ = ["main"]
@@ -47,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     add_probe(commands)
     add_grade(commands)
     add_calibrate(commands)
+    add_prompts(commands)
 
     rep = commands.add_parser(
         "report", help="re-render a run's report, or compare runs side by side"

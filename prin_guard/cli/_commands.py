@@ -1,4 +1,4 @@
-"""The commands check, demo, eval, probe, serve and report, and their arguments."""
+"""The commands check, demo, eval, probe, prompts, serve and report, and their arguments."""
 
 from __future__ import annotations
 
@@ -324,3 +324,52 @@ def add_probe(commands: Any) -> None:
     pr.add_argument("--out", help="run directory (default runs/probe-<dataset>-<time>)")
     add_arguments(pr, JUDGE_SETTINGS)
     pr.set_defaults(run=_cmd_probe)
+
+
+def _cmd_prompts(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from prin_guard._exceptions import UsageError
+    from prin_guard._legs import leg_prompts
+
+    config = config_from_args(args)
+    options = config.options
+    try:
+        data = json.loads(Path(args.item).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"item: cannot read {args.item}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"item: {args.item} is not JSON: {exc}") from None
+    legs = leg_prompts(data, options.template, options.mitigations, order="order" in options.checks)
+    if args.json:
+        emit(json.dumps([
+            {"leg": leg.name, "messages": leg.messages, "reads": leg.reads,
+             "order": list(leg.order) if leg.order else None}
+            for leg in legs
+        ], indent=2, ensure_ascii=False))  # fmt: skip
+        return 0
+    rule = "=" * 72
+    for leg in legs:
+        shown = f" (candidates shown as {', '.join(leg.order)})" if leg.order else ""
+        emit(f"{rule}\n{leg.name} leg{shown}\n{rule}")
+        for message in leg.messages:
+            emit(f"--- {message['role']} ---\n{message['content']}")
+        emit(f"--- the reader looks for ---\n{leg.reads}\n")
+    return 0
+
+
+def add_prompts(commands: Any) -> None:
+    pr = commands.add_parser(
+        "prompts",
+        help="print every leg's messages for one item, before a run spends money",
+        description="Print the messages of every leg the guard would ask of one item: the "
+        "direct and the reverse leg (derived from your template by its word flips, or "
+        "given), with the mitigations, and with --checks reverse,order the two legs with "
+        "the candidates in the second order; and what the reader looks for in each reply. "
+        "Calls no judge.",
+    )
+    pr.add_argument("--item", required=True, help="a JSON file holding one item")
+    pr.add_argument("--json", action="store_true", help="print the legs as JSON")
+    add_arguments(pr, ["template", "mitigations", "checks"])
+    pr.set_defaults(run=_cmd_prompts)

@@ -10,6 +10,8 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 from prin_guard._exceptions import TransientJudgeError, UsageError
 from prin_guard._models import Usage
 from prin_guard._prompts import TEMPLATES
@@ -39,6 +41,16 @@ def _render_conversation(messages: Sequence[Message]) -> str:
 class FunctionJudge:
     """Wrap any function ``fn(prompt: str) -> str`` (sync or async) as a judge.
 
+    With ``messages=True`` the function takes the chat messages instead, as a list of
+    ``{"role": "system" | "user" | "assistant", "content": str}`` dicts (a template of
+    one's own may have a system message): code that already calls a model with its own
+    client runs unchanged.
+
+    The function returns the reply's text (``None``: no reply), or the text and what the
+    call cost, so that the guard counts it: a ``(text, usage)`` pair or a mapping
+    ``{"text": ..., "usage": ...}``, the usage a :class:`~prin_guard.models.Usage` or a
+    mapping of its fields (``prompt_tokens``, ``completion_tokens``, ``cost_usd``, ...).
+
     ``name`` identifies the judge in cache keys: two different functions must
     not share a name, or one will be served the other's cached answers. It
     defaults to the function's qualified name.
@@ -48,10 +60,15 @@ class FunctionJudge:
     other exceptions fail the call at once.
     """
 
-    def __init__(self, fn: PromptFn, *, name: str | None = None) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], *, name: str | None = None, messages: bool = False
+    ) -> None:
         if not callable(fn):
             raise UsageError(f"fn: expected a callable, got {type(fn).__name__}")
+        if not isinstance(messages, bool):
+            raise UsageError(f"messages: expected a bool, got {type(messages).__name__}")
         self._fn = fn
+        self._messages = messages
         self._is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
             getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
         )
@@ -65,19 +82,53 @@ class FunctionJudge:
     async def complete(
         self, messages: Sequence[Message], *, labels: Sequence[str] = ()
     ) -> JudgeResponse:
-        prompt = _render_conversation(messages)
+        argument: Any = (
+            [dict(message) for message in messages]
+            if self._messages
+            else _render_conversation(messages)
+        )
         try:
             if self._is_async:
-                result = await self._fn(prompt)  # type: ignore[misc]
+                result = await self._fn(argument)
             else:
-                result = await asyncio.to_thread(self._fn, prompt)
+                result = await asyncio.to_thread(self._fn, argument)
                 if inspect.isawaitable(result):
                     result = await result
         except _TRANSIENT as exc:
             raise TransientJudgeError(f"{type(exc).__name__}: {exc}") from exc
-        if result is not None and not isinstance(result, str):
-            raise TypeError(f"judge function returned {type(result).__name__}, expected str")
-        return JudgeResponse(text=result)
+        return _response(result)
+
+
+def _response(result: Any) -> JudgeResponse:
+    """What a judge function returned, as a response: text, or text and usage."""
+    if isinstance(result, JudgeResponse):
+        return result
+    usage: Any = None
+    if isinstance(result, tuple) and len(result) == 2:
+        result, usage = result
+    elif isinstance(result, Mapping):
+        unknown = sorted(set(result) - {"text", "usage"})
+        if unknown or "text" not in result:
+            raise TypeError(
+                "judge function returned a mapping: it holds 'text' (and 'usage'), "
+                f"got keys {sorted(result)}"
+            )
+        result, usage = result["text"], result.get("usage")
+    if result is not None and not isinstance(result, str):
+        raise TypeError(
+            f"judge function returned {type(result).__name__}: expected the reply's text, "
+            "a (text, usage) pair or {'text': ..., 'usage': ...}"
+        )
+    if usage is not None and not isinstance(usage, Usage):
+        if not isinstance(usage, Mapping):
+            raise TypeError(f"judge function returned usage as {type(usage).__name__}")
+        try:
+            usage = Usage.model_validate(dict(usage), strict=False)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"])
+            raise TypeError(f"judge function returned usage.{field}: {first['msg']}") from None
+    return JudgeResponse(text=result, usage=usage)
 
 
 Rule = Callable[[str], "str | None"]

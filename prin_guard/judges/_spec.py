@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, TypeGuard
 
@@ -135,8 +137,19 @@ def _python_judge(spec: str) -> Judge:
     if len(parts) != 3 or not all(part.strip() for part in parts[1:]):
         raise UsageError(f"judge {spec!r}: a python judge is spelled {_PYTHON_FORM}")
     _, module_name, attr = parts
+    # The module is looked for in the current directory first, as tools that load an app
+    # by name do (uvicorn, gunicorn): no PYTHONPATH=. needed for a judge beside the data.
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        where = "the current directory and the installed packages"
+        raise UsageError(
+            f"judge {spec!r}: no module {exc.name or module_name!r} in {where} ({here}); "
+            "run from the folder that holds it, or install it"
+        ) from exc
     except Exception as exc:  # importing user code can raise anything
         raise UsageError(
             f"judge {spec!r}: cannot import module {module_name!r}: {type(exc).__name__}: {exc}"
