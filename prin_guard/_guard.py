@@ -38,7 +38,7 @@ from prin_guard._models import (
     Verdict,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template, build_messages, get_template
+from prin_guard._prompts import Template, build_messages, get_template, template_file
 from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
@@ -137,6 +137,8 @@ class Guard:
         rate_limit: RateLimit | None = None,
         **option_keywords: Any,
     ) -> None:
+        if "template" in option_keywords:  # Guard(template="mine.toml"): read the file
+            option_keywords["template"] = template_file(option_keywords["template"])
         probe = option_keywords.get("probe")
         custom_probe = probe if isinstance(probe, Probe) else None
         keywords = {**option_keywords, **({"probe": None} if custom_probe is not None else {})}

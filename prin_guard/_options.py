@@ -40,7 +40,6 @@ from prin_guard._prompts import (
     TEMPLATES,
     Mitigation,
     Template,
-    get_template,
     packs,
     parse_mitigations,
 )
@@ -150,11 +149,13 @@ class GuardOptions(BaseModel):
             except UsageError as exc:
                 raise ValueError(str(exc).removeprefix("template: ")) from None
         if isinstance(value, str) and value not in TEMPLATES and value not in packs():
-            # a path to a template file: loaded (and checked) now, kept as the template
-            try:
-                value = get_template(value)
-            except UsageError as exc:
-                raise ValueError(str(exc).removeprefix("template: ")) from None
+            # never a file: options may come from a request (a file is read by the
+            # program's own surfaces: Guard(template=path), --template, a configuration)
+            known = ", ".join([*sorted(TEMPLATES), *sorted(packs())])
+            raise ValueError(
+                f"unknown template {value!r}; known: {known} (a template file is loaded by "
+                "Guard(template=path), --template and a service's configuration)"
+            )
         if isinstance(value, Template):
             named = TEMPLATES.get(value.id) or packs().get(value.id)
             if named is not None:
@@ -229,7 +230,12 @@ class GuardOptions(BaseModel):
 
     @classmethod
     def request_model(
-        cls, name: str, *, exclude: Iterable[str] = (), doc: str | None = None
+        cls,
+        name: str,
+        *,
+        exclude: Iterable[str] = (),
+        names_only: Iterable[str] = (),
+        doc: str | None = None,
     ) -> type[OptionsRequest]:
         """A model of these options without the ``exclude`` fields, for a request body.
 
@@ -237,10 +243,13 @@ class GuardOptions(BaseModel):
         the allowed values of the registries) and its field validators are this
         model's, so its JSON schema and its checks are the options' own; the
         excluded fields are unknown to it (``extra="forbid"``: a client sending one
-        gets an error naming it). :meth:`OptionsRequest.to_options` turns an
-        instance into :class:`GuardOptions`, with the excluded fields from the host.
+        gets an error naming it). ``names_only`` fields take a name (a string) the host
+        resolves itself, not the option's own values (a template by id, never a template
+        object from the client). :meth:`OptionsRequest.to_options` turns an instance into
+        :class:`GuardOptions`, with the excluded fields from the host.
         """
         excluded = frozenset(exclude)
+        named = frozenset(names_only)
         unknown = sorted(excluded - set(cls.model_fields))
         if unknown:
             raise UsageError(f"exclude: not an option: {', '.join(unknown)}")
@@ -250,9 +259,13 @@ class GuardOptions(BaseModel):
             for field, info in cls.model_fields.items()
             if field not in excluded
         }
+        for field in named & set(fields):
+            info = copy.deepcopy(cls.model_fields[field])
+            info.json_schema_extra = None
+            fields[field] = (str | None, info)
         validators: dict[str, Any] = {}
         for attribute, decorator in cls.__pydantic_decorators__.field_validators.items():
-            kept = [field for field in decorator.info.fields if field not in excluded]
+            kept = [field for field in decorator.info.fields if field not in excluded | named]
             if kept:
                 # pydantic keeps a classmethod validator bound to this class; rebind
                 # it to the new model, or its signature reads as (cls, value) and it

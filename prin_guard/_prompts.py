@@ -111,6 +111,7 @@ __all__ = [
     "quote_option",
     "reask_prompt",
     "template_digest",
+    "template_file",
     "template_for",
 ]
 
@@ -298,9 +299,13 @@ class Template:
         return _reverse_texts(self)
 
     def render(
-        self, item: Item, polarity: Polarity | str = Polarity.DIRECT, mitigations: object = ()
+        self,
+        item: Item | Mapping[str, Any],
+        polarity: Polarity | str = Polarity.DIRECT,
+        mitigations: object = (),
     ) -> list[Message]:
         """The messages of one leg of ``item`` in this template (what the judge is sent)."""
+        item = Item.coerce(item)
         return build_messages(
             item,
             Polarity(getattr(polarity, "value", polarity)),
@@ -406,6 +411,20 @@ def get_template(template: str | os.PathLike[str] | Template) -> Template:
     raise UsageError(
         f"template: unknown template {str(template)!r}; known: {known}, or a .toml/.json file"
     )
+
+
+def template_file(value: object) -> object:
+    """``value`` loaded as a template when it names a template file (a path ending in
+    ``.toml`` or ``.json``, or holding a folder), else ``value`` as it is. Only the
+    programs' own surfaces (the Python API, the command line, a service's configuration)
+    read files; a request's options never do: GuardOptions takes ids and objects only."""
+    if isinstance(value, os.PathLike) or (
+        isinstance(value, str)
+        and value not in TEMPLATES
+        and (value.lower().endswith((".toml", ".json")) or os.sep in value or "/" in value)
+    ):
+        return Template.from_file(os.fspath(value))
+    return value
 
 
 _PACKS = "templates"

@@ -35,6 +35,7 @@ from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard, JudgeLike, who_judges_problem
 from prin_guard._options import GuardOptions, usage_error
+from prin_guard._prompts import template_file
 from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard.cache import Cache
@@ -214,7 +215,8 @@ class GuardConfig(BaseModel):
             if where is None:
                 raise UsageError(f"{name}: not a setting of a guard")
             if where == "options":
-                options[name] = value
+                # the configuration is the operator's: a template may be a file
+                options[name] = template_file(value) if name == "template" else value
             else:
                 top[name] = value
         return cls.of(**top, options=options)

@@ -2254,3 +2254,58 @@ def test_an_item_sent_without_its_wrapper_is_told_to_use_item_or_items() -> None
     assert "the body needs 'item' (one item) or 'items' (a batch)" in error["message"]
     assert "question, candidates" in error["message"]
     assert "Extra inputs" not in bare.text
+
+
+PAIR_ITEM = {"task": "pairwise", "question": "Capital of France?", "candidates": ["Lyon", "Paris"]}
+
+
+def _mt_bench(prompt: str) -> str:
+    # answers in MT-Bench's format: Paris (B) better, Lyon (A) worse
+    return "[[A]]" if "is worse" in prompt else "[[B]]"
+
+
+@pytest.mark.server
+def test_a_request_chooses_a_template_by_id_among_those_the_service_offers(
+    tmp_path: Path,
+) -> None:
+    # issue 29, item 5: packs and the operator's own templates (files), by id; never a
+    # template of the request's own, never a file the request names
+    own = tmp_path / "house.toml"
+    own.write_text(
+        'id = "house"\nversion = 1\ntask = "pairwise"\npositive = "better"\n'
+        'negative = "worse"\ninstruction = """Which answer to {question} is better?\n'
+        'A: {candidate_1}\nB: {candidate_2}\nEnd with [[A]] or [[B]]."""\n'
+        '[contract]\nlabels = ["A", "B"]\nformat = { kind = "tag" }\n',
+        encoding="utf-8",
+    )
+    offered = config(request_templates=["pairwise", "mt-bench-pair", str(own)])
+    app = create_app(offered, judge=FunctionJudge(_mt_bench, name="mt"), cache=MemoryCache())
+    with serving(app) as client:
+
+        def ask(options: dict[str, Any]) -> httpx.Response:
+            body = {"item": PAIR_ITEM, "options": options}
+            return client.post("/v1/verdicts", json=body, headers=AUTH)
+
+        pack, house = ask({"template": "mt-bench-pair"}), ask({"template": "house"})
+        not_offered = ask({"template": "arena-hard"})
+        a_file = ask({"template": str(own)})
+        its_own = ask({"template": {"id": "x", "version": 1, "positive": "good",
+                                    "negative": "bad", "task": "pairwise"}})  # fmt: skip
+    for answer in (pack, house):
+        assert answer.status_code == 200, answer.text
+        v = answer.json()["verdict"]
+        assert v["winner"] == "B", (v["flags"], v["direct"], v["reverse"])
+    for refused in (not_offered, a_file):
+        assert refused.status_code == 422, refused.text
+        assert "options.template" in refused.text and "not a template this service" in refused.text
+    assert its_own.status_code == 422 and "template" in its_own.text
+
+
+def test_the_services_request_templates_fail_at_start_when_unknown() -> None:
+    import asyncio
+
+    state = create_app(
+        config(request_templates=["no-such-template"]), judge=scripted(), cache=None
+    ).state.prin_guard
+    with pytest.raises(UsageError, match="unknown template 'no-such-template'"):
+        asyncio.run(state.start())

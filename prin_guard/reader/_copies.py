@@ -293,9 +293,15 @@ def _pieces(text: str) -> Iterator[tuple[int, int]]:
         pos = end + 1
 
 
-def _blank_copies(reply: _Words, echo: Sequence[str], ctx: _Context) -> tuple[str, bool]:
+def _blank_copies(
+    reply: _Words, echo: Sequence[str], ctx: _Context, *, short: bool = True
+) -> tuple[str, bool]:
     """The reply's text with each copied stretch that reads as an answer written over by
     spaces (its line breaks kept, so offsets do not move), and whether one was.
+
+    ``short``: stretches shorter than ``COPY_WORDS`` words count too (the item's text: an
+    item could inject "Answer: B"); not for the prompt's own words, whose format line
+    ("End with [[A]] or [[B]].") holds the very answer the judge is asked to write.
 
     A stretch is copied when it is a run of ``COPY_WORDS`` words or more that the echo
     holds, or a line, sentence or clause whose words the echo holds as one (and, when
@@ -329,10 +335,10 @@ def _blank_copies(reply: _Words, echo: Sequence[str], ctx: _Context) -> tuple[st
         else:
             i += 1
     for _, _, i, j in reply.pieces():
-        if j > i and " ".join(words[i:j]) in index.pieces:
+        if j - i >= (1 if short else COPY_WORDS) and " ".join(words[i:j]) in index.pieces:
             units.append((i, j))
     seen: dict[str, bool] = {}
-    windows = _windows(reply, index, ctx, seen)  # held as written already
+    windows = _windows(reply, index, ctx, seen) if short else []  # held as written already
     blanks: list[tuple[int, int]] = []
     for n, (i, j) in enumerate([*units, *windows]):
         stretch = _widen(text, spans[i][0], spans[j - 1][1])

@@ -95,7 +95,7 @@ def parse_reply(
     if any(echo) or any(prompt):
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
-        read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx)
+        read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)

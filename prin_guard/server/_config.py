@@ -133,6 +133,11 @@ class ServerConfig(BaseSettings):
     options can make. Unset: the key's mean cost per judge call today, and before its
     first one, all that is left of its budget (its first request runs alone). Set it at
     or a little above the judge's real cost per verdict for a hard cap."""
+    request_templates: tuple[str, ...] | None = None
+    """The templates a request may choose (``options.template``), by id: prin-guard's own
+    ids, packs (``mt-bench-pair``, ...) and the configured template's. Unset: the bundled
+    templates, the packs and the configured one. A request never sends a template of its
+    own (its wording would be the prompt): those are the operator's, configured here."""
     cache_scope: Literal["key", "shared"] = "key"
     """Whose cached answers a key gets. ``key``: its own only (a cache namespace per API
     key; nothing a key receives depends on another key's requests). ``shared``: every

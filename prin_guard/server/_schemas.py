@@ -84,7 +84,10 @@ else:
     VerdictOptions = GuardOptions.request_model(
         "VerdictOptions",
         exclude=SERVER_OWNED_OPTIONS,
-        doc="How to judge: the guard's options (the service sets max_chars itself).",
+        # a template by id, among those the operator offers (request_templates)
+        names_only=("template",),
+        doc="How to judge: the guard's options (the service sets max_chars itself; a "
+        "template is chosen by id among those the service offers).",
     )
 
 

@@ -39,6 +39,7 @@ from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard
 from prin_guard._models import Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._prompts import TEMPLATES, Template, get_template, packs, template_file
 from prin_guard._ratelimit import provider_limit
 from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
@@ -174,6 +175,8 @@ class _State:
     background: set[asyncio.Future[Any]] = field(default_factory=set)
     """Judging that requests abandoned (timed out, client gone), still cleaning up, and
     settlements of their budget: kept referenced until done."""
+    _offered: dict[str, str | Template] | None = None
+    """The templates a request may choose, by id (built on first use)."""
 
     @property
     def ready(self) -> bool:
@@ -191,6 +194,7 @@ class _State:
         # FunctionJudge runs a sync function with asyncio.to_thread, that is on the
         # loop's default executor: a pool of our own, sized by the configuration
         # rather than by the interpreter's guess for the machine.
+        self.request_templates()  # an unknown id or a bad template file fails at start
         self.executor = ThreadPoolExecutor(
             judge_threads(self.config), thread_name_prefix="prin-guard-judge"
         )
@@ -348,12 +352,48 @@ class _State:
         configured = self.config.guard.options
         if requested is None:
             requested = VerdictOptions()
+        fixed: dict[str, Any] = {}
+        chosen = requested.model_dump(exclude_unset=True).get("template")
+        if chosen is not None:
+            fixed["template"] = self._template(chosen)
         return requested.to_options(
             configured,
             max_chars=configured.max_chars,
             max_candidates=configured.max_candidates,
             on_inconsistent="flag",
+            **fixed,
         )
+
+    def request_templates(self) -> dict[str, str | Template]:
+        """The templates a request may choose, by id (the ``request_templates`` setting):
+        built-in and pack ids, and the operator's own templates (files), loaded at start."""
+        if self._offered is None:
+            configured = self.config.guard.options.template
+            given = self.config.request_templates
+            entries: list[object] = (
+                [*TEMPLATES, *packs(), *([configured] if configured is not None else [])]
+                if given is None
+                else list(given)
+            )
+            offered: dict[str, str | Template] = {}
+            for entry in entries:
+                template = template_file(entry)
+                if isinstance(template, Template):
+                    offered[template.id] = template
+                elif isinstance(template, str):
+                    get_template(template)  # an unknown id fails at start
+                    offered[template] = template
+            self._offered = offered
+        return self._offered
+
+    def _template(self, name: str) -> str | Template:
+        offered = self.request_templates()
+        if name not in offered:
+            raise UsageError(
+                f"template: {name!r} is not a template this service offers; choose among "
+                f"{', '.join(offered)}"
+            )
+        return offered[name]
 
     def guard(self, options: GuardOptions, identity: str) -> Guard:
         """The guard for these options and this API key (created on first use, least
