@@ -29,11 +29,11 @@ from prin_guard._exceptions import (
     UsageError,
 )
 from prin_guard._guard import Guard
-from prin_guard._legs import read_reply
 from prin_guard._models import Candidate, Flag, Item, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template
 from prin_guard._ratelimit import RateLimit
+from prin_guard._reading import read_reply
 from prin_guard._retry import CallLimit, Retry
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import FunctionJudge, Judge, judge_from_spec

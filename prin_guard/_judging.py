@@ -219,6 +219,8 @@ class VerdictEngine:
                 leg.raw_text or "",
                 leg.labels,
                 self.probe,
+                template=plan.template,
+                mitigations=self._options.mitigations,
             )
             for plan, leg in zip(plans, legs, strict=True)
             if leg.parse_status is not ParseStatus.FAILED

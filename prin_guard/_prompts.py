@@ -102,6 +102,7 @@ __all__ = [
     "TEMPLATES",
     "Mitigation",
     "Template",
+    "answer_instruction",
     "build_messages",
     "build_prompt",
     "fence",
@@ -606,29 +607,24 @@ def build_prompt(
     return "\n".join(parts)
 
 
-def reask_prompt(template: Template, item: Item, polarity: Polarity) -> str:
-    """The second question put to a judge whose reply could not be read: state only the
-    final answer, in the form the template asks for."""
+def answer_instruction(template: Template, item: Item, polarity: Polarity) -> str:
+    """How the template asks for the final answer, as one instruction: what ends each of
+    the probe's follow-up turns (its control prompt, in the item's task and template) and
+    what a re-ask asks for."""
+    if template.builtin:
+        return _answer_format(template, polarity, cot=False)
     contract = template.answer_contract
     form = contract.format
     labels = contract.labels or item.labels
-    if template.builtin or form.kind == "line":
-        prefix = getattr(form, "prefix", "Answer:")
-        if template.task == "pairwise":
-            how = f'"{prefix} " followed by the letter of the {template.word(polarity)} one, or '
-            how += f'"{prefix} {contract.tie or "tie"}" if neither is {template.word(polarity)}'
-        else:
-            how = f'"{prefix} " followed by the letters, separated by commas, or "{prefix} none"'
-        return (
-            "Your reply does not end with a final answer I can read. Reply with one line only: "
-            f"{how}."
-        )
-    shown = ", ".join(f'"{label}"' for label in labels)
+    shown = ", ".join(f'"{label}"' for label in labels[: len(item.candidates)])
     tie = f', or "{contract.tie}" for a tie' if contract.tie else ""
-    if form.kind == "tag":
+    if form.kind == "line":
+        prefix = getattr(form, "prefix", "Answer:")
+        how = f'one line only: "{prefix} " followed by one of {shown}{tie}'
+    elif form.kind == "tag":
         opening, closing = getattr(form, "open", "[["), getattr(form, "close", "]]")
-        forms = ", ".join(f'"{opening}{label}{closing}"' for label in labels)
-        tie_tag = f', or "{opening}{contract.tie}{closing}"' if contract.tie else ""
+        forms = ", ".join(f'"{opening}{label}{closing}"' for label in labels[:2])
+        tie_tag = f', or "{opening}{contract.tie}{closing}" for a tie' if contract.tie else ""
         how = f"your final verdict only, as one of {forms}{tie_tag}"
     elif form.kind == "first_line":
         how = f"one line only: one of {shown}{tie}"
@@ -643,7 +639,16 @@ def reask_prompt(template: Template, item: Item, polarity: Polarity) -> str:
         how = f"one line only, ordering {shown} with '>' and '='"
     else:
         how = f"one line only, naming your final answer among {shown}{tie}"
-    return f"Your reply does not state a final answer I can read. Reply with {how}."
+    return f"Reply with {how}."
+
+
+def reask_prompt(template: Template, item: Item, polarity: Polarity) -> str:
+    """The second question put to a judge whose reply could not be read: state only the
+    final answer, in the form the template asks for."""
+    return (
+        "Your reply does not end with a final answer I can read. "
+        f"{answer_instruction(template, item, polarity)}"
+    )
 
 
 def build_messages(

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,35 @@ def test_real_probe_of_the_bundled_model_on_strategyqa(shared_data: Path, tmp_pa
     summary = probe_summary(rows, run={})
     assert set(summary.by_round) == {"closed", "open", "leading"}
     assert 0.0 <= summary.by_round["closed"].accuracy_before <= 1.0
+
+
+def test_the_probe_speaks_the_items_task_and_template() -> None:
+    # issue 29, item 6: a pairwise item's follow-ups end by asking for the answer as the
+    # template asks for it (MT-Bench's tags here), and are read as its legs are
+    from prin_guard import Guard
+
+    asked: list[list[dict[str, str]]] = []
+
+    class Judge:
+        def identity(self) -> dict[str, str]:
+            return {"kind": "probe-pairs"}
+
+        async def complete(self, messages: Any, *, labels: Any = ()) -> Any:
+            from prin_guard.judges import JudgeResponse
+
+            asked.append([dict(m) for m in messages])
+            worse = "is worse" in messages[0]["content"]
+            if len(messages) > 2:  # a follow-up: the judge changes its mind
+                return JudgeResponse(text="On reflection, [[A]]" if not worse else "[[B]]")
+            return JudgeResponse(text="[[A]]" if worse else "[[B]]")
+
+    item = {"task": "pairwise", "question": "Capital of France?", "candidates": ["Lyon", "Paris"]}
+    verdict = Guard(Judge(), template="mt-bench-pair", probe="closed", cache=None).check(item)
+    followups = [conversation for conversation in asked if len(conversation) > 2]
+    assert followups, asked
+    for conversation in followups:
+        last = conversation[-1]["content"]
+        assert '"[[A]]", "[[B]]", or "[[C]]" for a tie' in last
+        assert "options" not in last and "Answer:" not in last
+    assert "vacillating" in verdict.flags
+    assert {r.labels for r in verdict.probe} == {("A",), ("B",)}

@@ -25,6 +25,8 @@ from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Item, Message, ParseStatus, Polarity, ProbeRound
 from prin_guard._options import ProbeKind
+from prin_guard._prompts import Mitigation, Template, answer_instruction, template_for
+from prin_guard._reading import read_answer
 from prin_guard.probe._prompts import (
     DEFAULT_CONTROL_PROMPT,
     PROGRESSIVE_ORDER,
@@ -39,7 +41,6 @@ from prin_guard.probe._prompts import (
     misleading_answer,
     parse_probe_mitigations,
 )
-from prin_guard.reader import parse_reply
 
 __all__ = ["Probe", "run_rounds"]
 
@@ -121,13 +122,23 @@ async def run_rounds(
     first_reply: str,
     first_labels: Sequence[str],
     probe: Probe,
+    *,
+    template: Template | None = None,
+    mitigations: Sequence[Mitigation] = (),
 ) -> list[ProbeRound]:
     """Ask the probe's follow-up rounds after ``first_reply``; one entry per round asked.
 
     ``initial_messages`` are the first question *before* probe mitigations (they
-    are applied again here, so the history matches what the judge saw).
+    are applied again here, so the history matches what the judge saw). The rounds speak
+    the leg's template (``template``, with ``mitigations``; default: the item's task's):
+    each follow-up turn ends by asking for the answer as the template asks for it (unless
+    the probe has a control prompt of its own), and each reply is read as the guard reads
+    a leg of that template.
     """
-    texts = [candidate.text for candidate in item.candidates]
+    chosen = template if template is not None else template_for(None, item)
+    control = probe.control_prompt
+    if control == DEFAULT_CONTROL_PROMPT:
+        control = answer_instruction(chosen, item, polarity)
     misleading: str | None = None
     if FollowUpType.LEADING in probe.rounds:
         try:
@@ -149,17 +160,16 @@ async def run_rounds(
             misleading=misleading if kind is FollowUpType.LEADING else None,
             mitigations=probe.mitigations,
             position=probe.position,
-            control_prompt=probe.control_prompt,
+            control_prompt=control,
         )
+        labels = item.labels if chosen.builtin else ()
         answer = await caller.converse(
-            messages, labels=item.labels, item_id=item.key, purpose="follow_up"
+            messages, labels=labels, item_id=item.key, purpose="follow_up"
         )
         response = answer.response
-        # read as an answer to the leg's own question, in the item's task
-        parsed = parse_reply(response.text, item.labels, texts, task=item.task, polarity=polarity)
-        if parsed.status is ParseStatus.FAILED and item.task == "choice":
-            parsed = parse_reply(response.text, item.labels, texts)  # as the paper reads it
-        changed = parsed.status is ParseStatus.FAILED or set(parsed.labels) != set(first_labels)
+        # read as a reply to the leg's own question, in the item's task and template
+        reading, _ = read_answer(response.text, item, polarity, chosen, mitigations)
+        changed = reading.status is ParseStatus.FAILED or set(reading.labels) != set(first_labels)
         rounds.append(
             ProbeRound(
                 polarity=polarity,
@@ -167,8 +177,8 @@ async def run_rounds(
                 followup_type=kind.value,
                 followup=messages[-1]["content"],
                 raw_text=response.text,
-                labels=parsed.labels,
-                parse_status=parsed.status,
+                labels=reading.labels,
+                parse_status=reading.status,
                 changed=changed,
                 cached=answer.cached,
                 latency_ms=answer.latency_ms,

@@ -28,7 +28,8 @@ from typing import Any
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import JudgeError
 from prin_guard._models import Polarity
-from prin_guard._prompts import build_messages, get_template
+from prin_guard._prompts import Template, build_messages, get_template, template_for
+from prin_guard._reading import read_answer
 from prin_guard._runs import (
     ITEMS,
     SUMMARY,
@@ -48,25 +49,32 @@ from prin_guard.probe._probe import Probe, run_rounds
 from prin_guard.probe._prompts import FollowUpForm, FollowUpType, get_prompt_set
 from prin_guard.probe._report import write_probe_report
 from prin_guard.probe._summary import ProbeSummary, probe_summary
-from prin_guard.reader import parse_reply
 
 __all__ = ["ProbeRun", "run", "run_probe"]
 
 
 async def _probe_item(
-    caller: JudgeCaller, record: LabeledItem, probe: Probe, types: Sequence[FollowUpType]
+    caller: JudgeCaller,
+    record: LabeledItem,
+    probe: Probe,
+    types: Sequence[FollowUpType],
+    template: str | Template | None = None,
 ) -> dict[str, Any]:
     item = record.item
     out: dict[str, Any] = {"id": item.key, "line": record.line, "gold": list(record.gold)}
     try:
-        asked = build_messages(item, Polarity.DIRECT, get_template("v0"), ())
+        # the item's task and template (the task's bundled one by default: choice v0)
+        chosen = template_for(template, item)
+        asked = build_messages(item, Polarity.DIRECT, chosen, ())
         first_messages = probe.initial_conversation(asked)
         first = await caller.converse(
-            first_messages, labels=item.labels, item_id=item.key, purpose="direct"
+            first_messages,
+            labels=item.labels if chosen.builtin else (),
+            item_id=item.key,
+            purpose="direct",
         )
         response, cached, latency = first.response, first.cached, first.latency_ms
-        texts = [c.text for c in item.candidates]
-        parsed = parse_reply(response.text, item.labels, texts, task=item.task)
+        parsed, _ = read_answer(response.text, item, Polarity.DIRECT, chosen, ())
         out["first"] = {
             "raw_text": response.text,
             "labels": list(parsed.labels),
@@ -82,7 +90,14 @@ async def _probe_item(
         results = await asyncio.gather(
             *(
                 run_rounds(
-                    caller, item, Polarity.DIRECT, asked, response.text or "", parsed.labels, plan
+                    caller,
+                    item,
+                    Polarity.DIRECT,
+                    asked,
+                    response.text or "",
+                    parsed.labels,
+                    plan,
+                    template=chosen,
                 )
                 for _, plan in plans
             )
@@ -105,12 +120,14 @@ async def run_probe(
     cache: Cache | None,
     concurrency: int = 4,
     progress: Any = None,
+    template: str | Template | None = None,
 ) -> None:
-    """Probe every record; append one JSON record per item to ``items_path``."""
+    """Probe every record, asked in ``template`` (default: each item's task's); append
+    one JSON record per item to ``items_path``."""
     caller = JudgeCaller(judge, cache=cache, concurrency=concurrency)
 
     async def one(record: LabeledItem) -> dict[str, Any]:
-        return await _probe_item(caller, record, probe, types)
+        return await _probe_item(caller, record, probe, types, template)
 
     await write_records(
         records,
@@ -147,14 +164,16 @@ def run(
     out: str | Path | None = None,
     progress: bool = True,
     on_skip: SkipHandler | None = None,
+    template: str | Template | None = None,
 ) -> ProbeRun:
     """Ask ``judge`` the first question and the follow-ups of ``probe`` on ``dataset``.
 
     ``probe`` is a :class:`Probe` or ``closed``, ``open``, ``leading``,
     ``progressive``; in the Direct Form each of ``types`` is asked in a separate
-    conversation. ``cache`` as for ``prin_guard.eval.run``. Ctrl-C stops the run;
-    what was finished is summarised and reported, and the result says
-    ``interrupted``.
+    conversation. The questions are asked, the follow-ups end and the replies are read
+    in ``template`` (default: each item's task's bundled template). ``cache`` as for
+    ``prin_guard.eval.run``. Ctrl-C stops the run; what was finished is summarised and
+    reported, and the result says ``interrupted``.
     """
     spec = Probe.of(probe)
     kinds = [FollowUpType(t) for t in types]
@@ -178,6 +197,7 @@ def run(
                 cache=store,
                 concurrency=concurrency,
                 progress=meter,
+                template=template,
             )
         )
     identity = dict(judge.identity())
@@ -191,6 +211,7 @@ def run(
         "mitigations": [m.value for m in spec.mitigations],
         "position": spec.position.value,
         "seed": spec.seed,
+        "template": None if template is None else get_template(template).prompt_id,
         "partial": interrupted,
         "wall_seconds": round(time.monotonic() - started, 2),
     }

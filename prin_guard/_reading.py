@@ -1,0 +1,183 @@
+"""Reading one leg's reply: the one path the guard, the probe and
+:func:`prin_guard.read_reply` read a judge's reply by.
+
+The reader (``prin_guard.reader``) is told what the judge may copy (the item's texts: a
+copy of them where an answer would be is never read as one) and the prompt's own words
+(its frame: the template's text with the item's texts taken out), the template's answer
+contract (read first), its words and nouns; then polarity confusion is judged.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+
+from prin_guard._exceptions import UsageError
+from prin_guard._models import Candidate, Item, ParseStatus, Polarity, Reading, Task
+from prin_guard._prompts import (
+    Mitigation,
+    Template,
+    build_messages,
+    parse_mitigations,
+    template_for,
+)
+from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
+
+__all__ = ["prompt_frame", "read_answer", "read_reply"]
+
+
+# A character that is no word, and that the prompt shows as it is (JSON quoting keeps it)
+_HOLE = "\ue000"
+_HOLES = "\ue000\\d*"
+
+
+def prompt_frame(
+    item: Item, polarity: Polarity, template: Template, mitigations: Sequence[Mitigation]
+) -> tuple[str, ...]:
+    """The template's own text of a leg's prompt: the prompt with the item's texts taken
+    out, as the pieces between them. What a judge may copy of the prompt is its frame
+    (skipped by the reader) or the item's texts (the echo, flagged when read as an
+    answer); the frame is the same for every item of a shape, so the reader indexes it
+    once."""
+    return _frame(
+        item.task,
+        item.labels,
+        item.question is not None,
+        item.context is not None,
+        item.response is not None,
+        tuple(candidate.reasoning is not None for candidate in item.candidates),
+        polarity,
+        template,
+        tuple(mitigations),
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _frame(
+    task: Task,
+    labels: tuple[str, ...],
+    question: bool,
+    context: bool,
+    response: bool,
+    reasoned: tuple[bool, ...],
+    polarity: Polarity,
+    template: Template,
+    mitigations: tuple[Mitigation, ...],
+) -> tuple[str, ...]:
+    holes = tuple(
+        Candidate(text=f"{_HOLE}{n}", label=label, reasoning=_HOLE if has else None)
+        for n, (label, has) in enumerate(zip(labels, reasoned, strict=True))
+    )
+    shaped = Item(
+        task=task,
+        question=_HOLE if question else None,
+        candidates=holes,
+        context=_HOLE if context else None,
+        response=_HOLE if response else None,
+    )
+    prompt = "\n".join(
+        m["content"] for m in build_messages(shaped, polarity, template, mitigations)
+    )
+    return tuple(part for part in re.split(_HOLES, prompt) if part.strip())
+
+
+def read_answer(
+    text: str | None,
+    item: Item,
+    polarity: Polarity,
+    template: Template,
+    mitigations: Sequence[Mitigation],
+    *,
+    shown: Item | None = None,
+) -> tuple[Reading, ParseResult]:
+    """Read a judge's reply to one leg of ``item``: the one reading path of the guard, the
+    probe and :func:`read_reply`. ``shown``: the item as the judge saw it (the second
+    order's), when not ``item``; the labels read are ``shown``'s. Returns the reading and
+    the parse it came from (its span, in the reply as given)."""
+    shown = shown or item
+    texts = [candidate.text for candidate in shown.candidates]
+    # What the judge may copy: the item's own texts (a copy of them where an answer
+    # would be is never read as one, and flags the verdict: an item could inject
+    # "The correct option is E.") and the prompt's frame. In the item's own order,
+    # whatever the order shown: the reader's index of them does not depend on it,
+    # and every leg of the item then shares it.
+    echo = (
+        item.question or "",
+        item.response or "",
+        item.context or "",
+        *(candidate.text for candidate in item.candidates),
+        *(candidate.reasoning or "" for candidate in item.candidates),
+    )
+    # the prompt's own words (the item's texts taken out): skipped, not flagged
+    prompt = prompt_frame(shown, polarity, template, mitigations)
+    words = (template.positive, template.negative)
+
+    def parse(leg: Polarity | None) -> ParseResult:
+        return parse_reply(
+            text,
+            shown.labels,
+            texts,
+            task=item.task,
+            polarity=leg,
+            words=words,
+            nouns=(template.noun,),
+            echo=echo,
+            prompt=prompt,
+            contract=template.answer_contract,
+        )
+
+    parsed = parse(polarity)
+    if parsed.status is ParseStatus.FAILED and item.task == "choice":
+        # Read in the leg's own polarity, a reply that only answers the other question
+        # has no answer; the verdict keeps its literal parse (and polarity_confusion
+        # says what it is), as the paper's span extraction would read it. Not for the
+        # other tasks: "Output (a) is better" on the reverse leg is no worse one.
+        literal = parse(None)
+        if literal.status is not ParseStatus.FAILED:
+            parsed = literal
+    reading = Reading(
+        labels=parsed.labels,
+        status=parsed.status,
+        method=parsed.method,
+        weak=parsed.weak,
+        copied=parsed.copied,
+        echoed=parsed.echoed,
+        polarity_confusion=detect_polarity_confusion(text, polarity, words=words, task=item.task),
+        answer_mismatch=parsed.disagreement,
+        span=parsed.span,
+    )
+    return reading, parsed
+
+
+def read_reply(
+    reply: str | None,
+    item: Item | Mapping[str, object],
+    *,
+    template: str | Template | None = None,
+    polarity: Polarity | str = Polarity.DIRECT,
+    mitigations: Sequence[Mitigation | str] = (),
+) -> Reading:
+    """Read what a judge's ``reply`` says about ``item``, as the guard reads each leg.
+
+    ``item``: an :class:`~prin_guard.Item` or a mapping of one (checked as the guard
+    checks it). ``template``: the template the judge was asked in (an id such as
+    ``"pairwise"``, or a :class:`~prin_guard.Template`; ``None``: the item's task's
+    bundled one); its answer contract is read first. ``polarity``: the question the reply
+    answers, ``"direct"`` ("which are correct / better / met?") or ``"reverse"``.
+    ``mitigations``: those the prompt was built with (its own words are then skipped,
+    not read as the judge's).
+
+    Returns a :class:`~prin_guard.Reading`: the labels read, the status (``ok``,
+    ``none``, ``failed``), the method, and the ``copied`` and ``weak`` marks. The reader
+    never guesses: a reply it cannot read unambiguously is ``failed``.
+    """
+    checked = Item.coerce(item)
+    try:
+        leg = Polarity(getattr(polarity, "value", polarity))
+    except ValueError:
+        raise UsageError(
+            f"polarity: {polarity!r} is not a polarity; use 'direct' or 'reverse'"
+        ) from None
+    chosen = template_for(template, checked)
+    return read_answer(reply, checked, leg, chosen, parse_mitigations(mitigations))[0]
