@@ -282,3 +282,43 @@ def test_service_client_sends_a_batch_and_reports_errors(service: str) -> None:
     ]
     assert refused.returncode == 1
     assert "HTTP 401 unauthorized: bad API key" in refused.stderr
+
+
+def test_own_prompt_example_guards_the_mt_bench_prompt_through_the_users_client() -> None:
+    # issue 29: "[[C]]" on both legs is a tie; "[[B]]" on both is flagged inconsistent
+    result = run_example(str(EXAMPLES / "own_prompt" / "guard_mt_bench.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert "capital: no winner  (direct [[B]], reverse [[B]]; inconsistent, empty_verdict)" in out
+    assert "same: a tie  (direct [[C]], reverse [[C]]; clean)" in out
+    assert re.search(
+        r"^boiling: winner A: .*\(direct \[\[A\]\], reverse \[\[B\]\]; clean\)", out, re.M
+    )
+    assert "judge calls: 6; prompt tokens counted: 1828" in out
+    shown = run_example(str(EXAMPLES / "own_prompt" / "guard_mt_bench.py"), "--show-prompts")
+    assert shown.returncode == 0, shown.stderr[-3000:]
+    assert shown.stdout.count("== ") == 2 and "if assistant A is worse" in shown.stdout
+
+
+def test_own_prompt_example_runs_a_prompt_of_ones_own_from_its_file() -> None:
+    folder = EXAMPLES / "own_prompt"
+    result = run_example(
+        str(folder / "guard_mt_bench.py"), "--template", str(folder / "my_prompt.toml")
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert 'same: a tie  (direct {"winner": "tie"}, reverse {"winner": "tie"}; clean)' in (
+        result.stdout
+    )
+
+
+@pytest.mark.llama_cpp
+def test_own_prompt_example_with_a_litellm_judge_is_one_argument_away(llama_server: str) -> None:
+    # the bundled model rarely writes "[[A]]": the run completes and every pair is reported
+    result = run_example(
+        str(EXAMPLES / "own_prompt" / "guard_mt_bench.py"),
+        "--judge", "openai/smollm2", "--api-base", llama_server,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert [line.split(":")[0] for line in result.stdout.splitlines()[:3]] == [
+        "capital", "boiling", "same"
+    ]  # fmt: skip
