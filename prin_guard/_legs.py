@@ -223,7 +223,7 @@ class LegAsker:
         template = plan.template
         # The labels let a judge constrain its answer (a JSON schema); a template of
         # one's own asks for its own verdict format, so it is asked in plain text.
-        labels = shown.labels if template.builtin else ()
+        labels = shown.labels if template.builtin or template.structured else ()
         call = Call(plan.key, plan.messages, labels, item.key, plan.polarity.value)
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
