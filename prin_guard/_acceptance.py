@@ -66,6 +66,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from prin_guard._decide import SIGNALS, SignalName, signal_value
 from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._json import dumps
 from prin_guard._models import Decision, Frozen, Task, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import DEFAULT_TEMPLATES
@@ -268,11 +269,13 @@ class Rule(Frozen):
     """Accept at or under it (at or above for ``confidence``, ``panel_agreement``);
     ``None``: accept nothing. Within :data:`SIGNAL_RANGE`."""
 
-    @field_validator("threshold")
+    @field_validator("threshold", mode="before")
     @classmethod
-    def _in_range(cls, value: float | None) -> float | None:
+    def _in_range(cls, value: Any) -> Any:
+        # before pydantic's own check, whose word for a NaN is vaguer than this one
         low, high = SIGNAL_RANGE
-        if value is not None and not (math.isfinite(value) and low <= value <= high):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and not (math.isfinite(value) and low <= value <= high):
             raise ValueError(
                 f"{value!r} is not a threshold: signals lie in [{low:g}, {high:g}] "
                 "(null accepts nothing)"
@@ -485,7 +488,7 @@ class Acceptance(Frozen):
         data = self.model_dump(mode="json")
         data["version"] = VERSION
         data[CHECKSUM_FIELD] = content_sha256(data)
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(self.to_json(), encoding="utf-8")

@@ -77,6 +77,7 @@ from prin_guard._models import (
     ParseStatus,
     ProbeRound,
     Scores,
+    Task,
     Usage,
     Verdict,
     VerdictError,
@@ -92,10 +93,12 @@ __all__ = [
     "Signal",
     "SignalName",
     "assess",
+    "checklist_score",
     "decided",
     "error_verdict",
     "f1",
     "fleiss_agreement",
+    "identical_pair_verdict",
     "make_verdict",
     "order_inconsistency",
     "panel_majority",
@@ -241,8 +244,27 @@ def _leg_flags(legs: MemberLegs) -> set[Flag]:
     return flags
 
 
-def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> Assessment:
-    """One judge's decision on one item from its legs."""
+def _said_none(labels: Sequence[str], legs: MemberLegs, policy: str, task: str) -> bool:
+    """Whether the answers the policy reads say that no candidate qualifies: "none" read
+    from the direct leg (not an unreadable reply), every candidate named by the reverse
+    leg. An answer, not a missing one, where the task allows it: a checklist of which no
+    criterion is met, a choice item with no correct option; never a pair (its "neither"
+    is a tie)."""
+    if task == "pairwise":
+        return False
+    direct_none = legs.direct.parse_status is ParseStatus.NONE
+    reverse_all = not _failed(legs.reverse) and set(labels) <= set(legs.reverse.labels)
+    if policy == "direct":
+        return direct_none
+    if policy == "reverse":
+        return reverse_all
+    return direct_none and reverse_all
+
+
+def assess(
+    labels: Sequence[str], legs: MemberLegs, options: GuardOptions, *, task: str = "choice"
+) -> Assessment:
+    """One judge's decision on one item (of ``task``) from its legs."""
     policy = options.policy
     direct, reverse = set(legs.direct.labels), set(legs.reverse.labels)
     implied = set(labels) - reverse
@@ -277,7 +299,7 @@ def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> As
 
     scored = score_flags(scores, options)
     flags = _leg_flags(legs) | scored
-    if not chosen:
+    if not chosen and not _said_none(labels, legs, policy, task):
         flags.add(Flag.EMPTY_VERDICT)
     # An answer must not look consistent because another leg said nothing readable:
     # a score of 0 is then a coincidence, not agreement.
@@ -363,10 +385,24 @@ def _task_view(item: Item, correct: Sequence[str], contradicted: Collection[str]
         view["tie"] = len(chosen) == len(item.candidates)
         view["winner"] = next(iter(chosen)) if len(chosen) == 1 else None
     if item.task == "checklist":
-        weights = {c.label: 1.0 if c.weight is None else c.weight for c in item.candidates}
-        total = sum(weights.values())
-        view["score"] = sum(weights[label] for label in chosen) / total
+        view["score"] = checklist_score(item, chosen)
     return view
+
+
+def checklist_score(item: Item, met: Collection[str]) -> float:
+    """The weighted share of ``item``'s candidates in ``met``, 0 to 1.
+
+    Weights are finite and positive (the item checks them), yet their sum may not be:
+    two weights of 1e308 add up to infinity, and 1e308 / inf is 0 where 0.5 is right.
+    So each weight is first divided by the largest (each share is then at most 1, the
+    sum at most the number of candidates) and the shares are added exactly
+    (``math.fsum``): the score of any valid weights is a finite number.
+    """
+    weights = {c.label: 1.0 if c.weight is None else c.weight for c in item.candidates}
+    largest = max(weights.values())
+    shares = {label: weight / largest for label, weight in weights.items()}
+    total = math.fsum(shares.values())
+    return math.fsum(shares[label] for label in met if label in shares) / total
 
 
 def _contradicted(labels: Sequence[str], legs: MemberLegs) -> set[str]:
@@ -406,7 +442,7 @@ def make_verdict(
         (only,) = answers
         if only.legs is None:
             raise ValueError("answers: a single judge's verdict needs its legs")
-        result = assess(labels, only.legs, options)
+        result = assess(labels, only.legs, options, task=item.task)
         return Verdict(
             **_task_view(item, result.correct, _contradicted(labels, only.legs)),
             correct=result.correct,
@@ -426,7 +462,7 @@ def make_verdict(
     flags: set[Flag] = set(vacillating)
     for member in answers:
         legs = member.legs
-        decided_alone = assess(labels, legs, options) if legs is not None else None
+        decided_alone = assess(labels, legs, options, task=item.task) if legs else None
         reason = _abstention(member)
         if reason is None and decided_alone is not None:
             votes.append(decided_alone.correct)
@@ -460,7 +496,12 @@ def make_verdict(
         flags.add(Flag.PANEL_ABSTENTION)
     if split:
         flags.add(Flag.PANEL_SPLIT)
-    if not correct:
+    # empty is an answer when a majority said "none" and meant it: no split, and every
+    # voter with an empty set said none (its own set is not empty for want of agreement)
+    empty_votes = [a for a in voting if not a.correct]
+    if not correct and (
+        item.task == "pairwise" or split or any(Flag.EMPTY_VERDICT in a.flags for a in empty_votes)
+    ):
         flags.add(Flag.EMPTY_VERDICT)
     consistent = not split and len(voting) == len(answers) and all(a.consistent for a in voting)
     return Verdict(
@@ -474,6 +515,37 @@ def make_verdict(
     )
 
 
+def identical_pair_verdict(item: Item, options: GuardOptions, *, panel: bool) -> Verdict:
+    """The verdict of a pair of identical responses: a tie, by construction.
+
+    No judge is asked: whatever it answered, the right verdict is a tie (and a reader
+    could not tell the two responses apart by their text), so asking would cost calls
+    for nothing. The verdict is as certain as a verdict gets: every consistency score
+    the guard's checks produce is at its best (PRIN 0, the swap's order inconsistency 0,
+    a panel's agreement 1), so an acceptance rule on them accepts it; ``confidence`` is
+    the judge's own probability, and no judge spoke (``None``).
+    """
+    labels = item.labels
+    scores = Scores(
+        prin=0.0,
+        order_inconsistency=0.0 if "order" in options.checks else None,
+        panel_agreement=1.0 if panel else None,
+    )
+    return Verdict(
+        item_id=item.key,
+        task=item.task,
+        labels=labels,
+        correct=labels,
+        reverse_implied=labels,
+        **_task_view(item, labels, ()),
+        consistent=True,
+        policy=options.policy,
+        threshold=options.threshold,
+        checks=options.checks,
+        scores=scores,
+    )
+
+
 def error_verdict(
     item_id: str,
     kind: Literal["judge", "input"],
@@ -481,14 +553,15 @@ def error_verdict(
     *,
     item: Item | None = None,
     field: str | None = None,
+    task: Task | None = None,
     options: GuardOptions,
 ) -> Verdict:
     """The verdict of an item that has no legs: the judge failed (``item`` is known), or
-    the item is invalid."""
+    the item is invalid (of ``task``, when it says one it has)."""
     flag = Flag.JUDGE_ERROR if kind == "judge" else Flag.INVALID_ITEM
     return Verdict(
         item_id=item_id,
-        task=item.task if item is not None else "choice",
+        task=item.task if item is not None else task or "choice",
         labels=item.labels if item is not None else (),
         flags=(flag,),
         policy=options.policy,

@@ -16,7 +16,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import JudgeCaller, KeyScope
-from prin_guard._decide import Answers, MemberLegs, decided, error_verdict, make_verdict
+from prin_guard._decide import (
+    Answers,
+    MemberLegs,
+    decided,
+    error_verdict,
+    identical_pair_verdict,
+    make_verdict,
+)
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
 from prin_guard._legs import LegAsker, LegPlan, scope_parts
@@ -104,6 +111,10 @@ class VerdictEngine:
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
         with span("prin_guard.verdict", {"prin_guard.item_id": item.key}) as current:
+            if item.identical_pair:  # a tie by construction: nothing to ask
+                verdict = identical_pair_verdict(item, self._options, panel=self._names is not None)
+                record_verdict(current, verdict)
+                return verdict
             started = time.perf_counter()
             by_member: list[list[LegPlan]] = [[] for _ in self._callers]
             for plan in plans:

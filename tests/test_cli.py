@@ -100,6 +100,29 @@ def test_check_takes_a_python_factory_judge(
     assert verdict["flags"] == []
 
 
+def test_check_of_a_checklist_without_a_question_shows_the_response_as_such(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--task", "checklist", "--response", "Paris is the capital."]
+    args += ["--candidate", "Names Paris", "--candidate", "Is long"]
+    assert main([*args, "--judge", "python:cli_test_judge:contradict"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Response: Paris is the capital.\n")
+    assert "Question:" not in out
+
+
+def test_check_takes_a_checklist_of_claims(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--task", "checklist", "--kind", "claims", "--response", "Paris is big."]
+    args += ["--candidate", "Paris is big", "--judge", "python:cli_test_judge:contradict"]
+    assert main([*args, "--json"]) == 2
+    assert "context: claims are checked against sources" in capsys.readouterr().err
+    assert main([*args, "--context", "Paris has 2M people.", "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["direct"]["template"] == "claims"
+
+
 def test_check_with_a_panel_and_the_order_check(
     python_judge: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

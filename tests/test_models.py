@@ -287,3 +287,36 @@ def test_a_guard_checks_a_row_with_gold() -> None:
     verdict = Guard(ScriptedJudge("Answer: A", "Answer: B")).check(row)
     assert verdict.error is None
     assert verdict.correct == ("A",)
+
+
+@pytest.mark.parametrize(
+    "weight",
+    [
+        pytest.param(10**400, id="an-integer-too-large-for-a-float"),
+        pytest.param(float("inf"), id="infinity"),
+        pytest.param(float("nan"), id="nan"),
+        pytest.param(0, id="zero"),
+        pytest.param(-2.0, id="negative"),
+    ],
+)
+def test_a_weight_is_a_positive_finite_number(weight: object) -> None:
+    item = {"task": "checklist", "response": "r", "candidates": [{"text": "a", "weight": weight}]}
+    says = r"^candidates\.0\.weight: must be a positive finite number"
+    with pytest.raises(InvalidItemError, match=says):
+        Item.coerce(item)
+
+
+def test_a_verdict_holds_no_number_that_is_not_finite() -> None:
+    # a NaN score would be written as a bare NaN, which is not JSON
+    with pytest.raises(ValidationError, match="finite number"):
+        Verdict(item_id="x", task="checklist", score=float("nan"))
+    with pytest.raises(ValidationError, match="finite number"):
+        Leg(
+            polarity=Polarity.DIRECT,
+            template="v0",
+            template_version=2,
+            raw_text="Answer: A",
+            labels=("A",),
+            parse_status=ParseStatus.OK,
+            confidence=float("inf"),
+        )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from prin_guard._json import dumps, finite
 from prin_guard.cli._common import emit
 
 __all__ = ["add_calibrate"]
@@ -147,7 +147,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         acceptance = Acceptance.load(args.evaluate)
         outcome = evaluate(acceptance, data)
         if args.json:
-            emit(json.dumps(_outcome(outcome), indent=2))
+            emit(dumps(finite(_outcome(outcome)), indent=2))
         else:
             emit(
                 f"{outcome.n} items: accepted {outcome.accepted} (coverage "
@@ -198,7 +198,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
             payload["cascade_test_part"] = _outcome(result.tested)
         if report is not None:
             payload["report"] = str(report)
-        emit(json.dumps(payload, indent=2))
+        emit(dumps(finite(payload), indent=2))
         return 0
     if data.skipped_unknown_gold:
         emit(f"({data.skipped_unknown_gold} items without a gold set left out)")

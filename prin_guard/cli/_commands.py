@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prin_guard._models import TASKS
+from prin_guard._models import CHECKLIST_KINDS, TASKS
 from prin_guard._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
 from prin_guard.cli._common import config_from_args, emit, stdout
 from prin_guard.cli._grade import add_rate_limit_options, rate_limit_from_args
@@ -26,6 +26,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         "candidates": args.candidate,
         "context": args.context,
         "response": args.response,
+        "kind": args.kind,
         "id": args.id,
     }
     item = Item.coerce(
@@ -39,9 +40,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         print_verdict(
             verdict,
-            item.question or item.response or "",
+            item.question or "",
             [c.text for c in item.candidates],
             stdout(),
+            response=item.response,
         )
     return 0
 
@@ -171,7 +173,7 @@ def add_check(commands: Any) -> None:
         description="Ask the judge both questions about one item and print the verdict. "
         "--task choice (the default): a question and its answer options; pairwise: an "
         "instruction (--question) and exactly two responses (--candidate twice); "
-        "checklist: a --response and the criteria (or claims, with --template claims and "
+        "checklist: a --response and the criteria (or claims, with --kind claims and "
         "the sources as --context) it is checked against.",
     )
     check.add_argument(
@@ -188,6 +190,12 @@ def add_check(commands: Any) -> None:
         help="an answer option, a response or a criterion (repeat)",
     )
     check.add_argument("--response", help="checklist: the response under evaluation")
+    check.add_argument(
+        "--kind",
+        choices=list(CHECKLIST_KINDS),
+        help="checklist: the candidates are criteria (default) or claims (checked against "
+        "the sources in --context)",
+    )
     check.add_argument(
         "--context", help="material the judge needs (a passage, a rubric, the sources)"
     )

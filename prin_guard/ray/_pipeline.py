@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from prin_guard._events import log
 from prin_guard._exceptions import UsageError
+from prin_guard._json import dumps
 from prin_guard.grade import GradeStats, GradeSummary, detect_format
 from prin_guard.grade._read import DEFAULT_MAX_ROW_BYTES, plan_chunks
 from prin_guard.grade._rows import Done
@@ -163,7 +164,7 @@ def _jsonl_sink(path: str) -> Any:
 
         def write_block_to_file(self, block: Any, file: Any) -> None:
             for row in block.to_arrow().to_pylist():
-                file.write((json.dumps(row, ensure_ascii=False) + "\n").encode())
+                file.write((dumps(row, ensure_ascii=False) + "\n").encode())
 
     return JsonlDatasink(path)
 

@@ -136,7 +136,7 @@ class Grader:
         plans: list[RowPlan] = []
         for record in batch.to_pylist():
             plan = plan_row(
-                raw_row(record), self.done, self.guard.options, with_legs=self.spec.with_legs
+                raw_row(record), self.done, self.guard.validate, with_legs=self.spec.with_legs
             )
             if plan.item is None and plan.row is None:
                 stats.skip(plan.line, changed=plan.changed)

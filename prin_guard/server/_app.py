@@ -24,7 +24,6 @@ the actual cost after (``_limits``).
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -41,6 +40,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from prin_guard._events import add_secrets
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
+from prin_guard._json import dumps
 from prin_guard._models import Flag, Item, Verdict, VerdictError
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
@@ -501,7 +501,7 @@ async def _batch(
         '{"verdicts":['
         + ",".join(verdict.model_dump_json() for verdict in ordered)
         + '],"errors":'
-        + json.dumps(errors, ensure_ascii=False)
+        + dumps(errors, ensure_ascii=False)
         + "}"
     )
     return state.json(200, body)
