@@ -68,7 +68,7 @@ from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._json import dumps
 from prin_guard._models import Decision, Frozen, Task, Verdict
-from prin_guard._options import GuardOptions
+from prin_guard._options import DEFAULT_CHECKS, GuardOptions
 from prin_guard._prompts import DEFAULT_TEMPLATES
 
 __all__ = [
@@ -727,6 +727,9 @@ def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
     if "template" in data and data["template"] is None:
         # no template named: the task's default, which is what calibration ran with
         data["template"] = DEFAULT_TEMPLATES[task]
+    if "checks" in data and data["checks"] is None:
+        # no checks named: the task's default, as a guard runs them
+        data["checks"] = list(DEFAULT_CHECKS[task])  # type: ignore[index]
     return data
 
 

@@ -213,15 +213,16 @@ def _ordered(labels: Sequence[str], found: Collection[str]) -> tuple[str, ...]:
     return tuple(label for label in labels if label in found)
 
 
-def score_flags(scores: Scores, options: GuardOptions) -> set[Flag]:
-    """The flags a verdict's scores earn under the options' thresholds (a judge or a panel)."""
+def score_flags(scores: Scores, options: GuardOptions, task: Task = "choice") -> set[Flag]:
+    """The flags a verdict's scores earn under the options' thresholds (a judge or a panel,
+    of an item of ``task``)."""
     flags: set[Flag] = set()
     if scores.prin is not None and scores.prin > options.threshold:
         flags.add(Flag.INCONSISTENT)
     if scores.order_inconsistency is not None and scores.order_inconsistency > options.threshold:
         flags.add(Flag.ORDER_SENSITIVE)
     low = scores.confidence is not None and scores.confidence < options.min_confidence
-    if low and "confidence" in options.checks:
+    if low and "confidence" in options.checks_for(task):
         flags.add(Flag.LOW_CONFIDENCE)
     return flags
 
@@ -262,7 +263,7 @@ def _said_none(labels: Sequence[str], legs: MemberLegs, policy: str, task: str) 
 
 
 def assess(
-    labels: Sequence[str], legs: MemberLegs, options: GuardOptions, *, task: str = "choice"
+    labels: Sequence[str], legs: MemberLegs, options: GuardOptions, *, task: Task = "choice"
 ) -> Assessment:
     """One judge's decision on one item (of ``task``) from its legs."""
     policy = options.policy
@@ -297,7 +298,7 @@ def assess(
             if legs.permuted_reverse is not None:
                 chosen -= set(legs.permuted_reverse.labels)
 
-    scored = score_flags(scores, options)
+    scored = score_flags(scores, options, task)
     flags = _leg_flags(legs) | scored
     if not chosen and not _said_none(labels, legs, policy, task):
         flags.add(Flag.EMPTY_VERDICT)
@@ -431,7 +432,7 @@ def make_verdict(
         "labels": labels,
         "policy": options.policy,
         "threshold": options.threshold,
-        "checks": options.checks,
+        "checks": options.checks_for(item.task),
         "judge_calls": calls,
         "cached": cached,
         "usage": usage,
@@ -491,7 +492,7 @@ def make_verdict(
         panel_agreement=fleiss_agreement(labels, votes),
         confidence=min(confidences) if confidences else None,
     )
-    flags |= score_flags(scores, options)
+    flags |= score_flags(scores, options, item.task)
     if len(voting) < len(answers):
         flags.add(Flag.PANEL_ABSTENTION)
     if split:
@@ -528,7 +529,7 @@ def identical_pair_verdict(item: Item, options: GuardOptions, *, panel: bool) ->
     labels = item.labels
     scores = Scores(
         prin=0.0,
-        order_inconsistency=0.0 if "order" in options.checks else None,
+        order_inconsistency=0.0 if "order" in options.checks_for(item.task) else None,
         panel_agreement=1.0 if panel else None,
     )
     return Verdict(
@@ -541,7 +542,7 @@ def identical_pair_verdict(item: Item, options: GuardOptions, *, panel: bool) ->
         consistent=True,
         policy=options.policy,
         threshold=options.threshold,
-        checks=options.checks,
+        checks=options.checks_for(item.task),
         scores=scores,
     )
 
@@ -559,14 +560,15 @@ def error_verdict(
     """The verdict of an item that has no legs: the judge failed (``item`` is known), or
     the item is invalid (of ``task``, when it says one it has)."""
     flag = Flag.JUDGE_ERROR if kind == "judge" else Flag.INVALID_ITEM
+    task = item.task if item is not None else task or "choice"
     return Verdict(
         item_id=item_id,
-        task=item.task if item is not None else task or "choice",
+        task=task,
         labels=item.labels if item is not None else (),
         flags=(flag,),
         policy=options.policy,
         threshold=options.threshold,
-        checks=options.checks,
+        checks=options.checks_for(task),
         error=VerdictError(kind=kind, message=message, field=field),
     )
 

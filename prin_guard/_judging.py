@@ -88,7 +88,8 @@ class VerdictEngine:
 
     def plan(self, item: Item) -> list[LegPlan]:
         """Every leg of ``item`` for every member, for the checks the options ask."""
-        return self._asker.plan(item, self._scopes_of, order="order" in self._options.checks)
+        order = "order" in self._options.checks_for(item.task)
+        return self._asker.plan(item, self._scopes_of, order=order)
 
     async def prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
         wanted = list(keys)

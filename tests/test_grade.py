@@ -837,7 +837,9 @@ def test_rows_that_do_not_fit_the_template_are_invalid_rows_and_a_rerun_changes_
 
     def judge(prompt: str) -> str:
         calls.append(prompt)
-        return "Answer: A" if "better one" in prompt else "Answer: B"
+        # "hi" is better, wherever it is shown (a pair is asked in both orders)
+        better, worse = ("A", "B") if "Response A:\n```\nhi\n" in prompt else ("B", "A")
+        return f"Answer: {better}" if "better one" in prompt else f"Answer: {worse}"
 
     given = tmp_path / "mixed.jsonl"
     _write_input(
@@ -866,9 +868,9 @@ def test_rows_that_do_not_fit_the_template_are_invalid_rows_and_a_rerun_changes_
     assert [line for line, _ in told] == [1, 3, 4]
     assert all("template 'pairwise'" in why for _, why in told)
     assert rows[3]["error_field"] == "task"
-    assert (first.invalid, len(calls)) == (3, 2)
+    assert (first.invalid, len(calls)) == (3, 4)  # the pair's 2 legs, swapped too
     again = grade(judge, given, out, options=options)
-    assert (again.items, again.skipped, again.changed, len(calls)) == (0, 4, 0, 2)
+    assert (again.items, again.skipped, again.changed, len(calls)) == (0, 4, 0, 4)
 
 
 def test_an_invalid_row_carries_the_task_it_says_it_has(tmp_path: Path) -> None:

@@ -114,7 +114,9 @@ def test_pairwise_verdicts(
     flags: tuple[Flag, ...],
     prin: float,
 ) -> None:
-    verdict = Guard(judge_of(direct, reverse)).check(PAIR)
+    # the reverse check alone (these judges answer by position: the default order
+    # check of a pair would see it, below)
+    verdict = Guard(judge_of(direct, reverse), checks="reverse").check(PAIR)
     assert (verdict.task, verdict.winner, verdict.tie) == ("pairwise", winner, tie)
     assert verdict.flags == flags
     assert verdict.scores.prin == pytest.approx(prin)
@@ -125,6 +127,24 @@ def test_pairwise_verdicts(
     )
     if winner is not None:
         assert verdict.winner_text == PAIR["candidates"][ord(winner) - ord("A")]
+
+
+def test_a_pair_gets_the_order_check_by_default_and_a_choice_given_wins() -> None:
+    # a judge that always prefers the response shown first: consistent under the reverse
+    # question (it calls the second one worse), caught by the swap
+    biased = judge_of("Answer: A", "Answer: B")
+    verdict = Guard(biased).check(PAIR)
+    assert verdict.checks == ("reverse", "order") and verdict.judge_calls == 4
+    assert Flag.ORDER_SENSITIVE in verdict.flags and not verdict.consistent
+    fair = judge_of("Answer: A", "Answer: B", {"direct": "Answer: B", "reverse": "Answer: A"})
+    assert Guard(fair).check(PAIR).flags == ()
+    # an explicit choice wins: the reverse check alone
+    alone = Guard(biased, checks="reverse").check(PAIR)
+    assert (alone.checks, alone.permuted, alone.flags) == (("reverse",), (), ())
+    # choice and checklist items keep the reverse check alone by default
+    for item in ({"question": "2 + 2?", "candidates": ["4", "5"]}, RUBRIC):
+        other = Guard(biased).check(item)
+        assert (other.checks, other.permuted, other.judge_calls) == (("reverse",), (), 2)
 
 
 def test_the_order_check_of_a_pair_is_the_swap() -> None:
@@ -382,7 +402,7 @@ def test_a_checklist_says_its_candidates_are_claims() -> None:
 
 
 def test_an_invalid_item_of_a_batch_keeps_its_own_id_and_task() -> None:
-    guard = Guard(judge_of("Answer: A", "Answer: B"), template="pairwise")
+    guard = Guard(judge_of("Answer: A", "Answer: B"), template="pairwise", checks="reverse")
     unnamed = {"task": "checklist", "response": "Paris.", "candidates": ["Names Paris"]}
     named, checklist, broken, pair = guard.check_many(
         [

@@ -179,7 +179,7 @@ def prin_guard_scorer(
     policy: Policy = "synergy",
     threshold: float = 0.0,
     probe: ProbeKind | None = None,
-    checks: Sequence[str] | str = ("reverse",),
+    checks: Sequence[str] | str | None = None,
     min_confidence: float = 0.5,
     max_chars: int = 32_000,
     max_candidates: int = 64,
@@ -198,7 +198,8 @@ def prin_guard_scorer(
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
     the candidates in a second order and flags ``order_sensitive`` (two more calls per
-    sample). An
+    sample), the default for pairwise samples (``None``: each task's default, as
+    everywhere in prin-guard). An
     inconsistent verdict is scored and flagged, never raised. ``cache`` is a
     prin-guard cache for the judge's answers (none by default, so that epochs ask again);
     ``concurrency`` bounds the judge calls in flight across samples, on top of the
