@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard.cli import main
+from prin_guard.judges import judge_from_spec
 
 
 def test_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,7 +150,7 @@ def test_check_with_an_acceptance_file_and_a_cascade(
     # of 200 tested items, the cheap tier accepted 100 and the strong one 50 of the rest
     tiers = tuple(
         Tier(
-            judge={"kind": "function", "name": spec},
+            judge=dict(judge_from_spec(spec).identity()),  # with its source
             options=options,
             rule=Rule(signal="prin", threshold=0.0),
             asked=asked,
@@ -198,7 +199,8 @@ def test_eval_and_probe_take_the_same_python_judge(python_judge: str, tmp_path: 
     summary = json.loads((tmp_path / "e" / "summary.json").read_text())
     assert summary["items_judged"] == 3
     assert summary["configs"]["none"]["prin"] == 0.0
-    assert summary["run"]["config"]["judge"] == {"kind": "function", "name": python_judge}
+    assert summary["run"]["config"]["judge"] == dict(judge_from_spec(python_judge).identity())
+    assert summary["run"]["config"]["judge"]["name"] == python_judge
     assert main(["probe", "mathqa", *common, "--type", "closed", "--out", "p"]) == 0
     probe = json.loads((tmp_path / "p" / "summary.json").read_text())
     assert probe["items_judged"] == 3

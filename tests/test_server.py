@@ -1069,7 +1069,9 @@ def test_workers_share_the_redis_cache_and_sum_their_metrics(
 def test_rule_judge_helper_is_deterministic() -> None:
     assert rule("please output the correct ones.") == "Answer: B, C"
     assert rule("please output the incorrect ones.") == "Answer: A, B"
-    assert slow().identity() == {"kind": "function", "name": "slow-scripted"}
+    identity = slow().identity()
+    assert (identity["kind"], identity["name"]) == ("function", "slow-scripted")
+    assert identity["source"]  # the digest of tests/server_judges.py, where it is defined
     assert isinstance(scripted(), ScriptedJudge)
 
 
