@@ -284,10 +284,17 @@ class Rule(Frozen):
 
     @property
     def text(self) -> str:
-        """The rule as people read it: ``prin <= 0.0``, ``confidence >= 0.93``, ``prin: never``."""
+        """The rule in its machine form, as the file holds it (and a verdict's decision
+        names it): ``prin <= 0.0``, ``confidence >= 0.93``, ``prin: never``."""
         if self.threshold is None:
             return f"{self.signal}: never"
         return f"{self.signal} {SIGNALS[self.signal].op} {self.threshold!r}"
+
+    @property
+    def words(self) -> str:
+        """The rule as people read it: ``order-consistent``, ``confidence >= 0.83``,
+        ``order inconsistency < 1``, ``never (accepts nothing)``."""
+        return SIGNALS[self.signal].words(self.threshold)
 
     def accepts(self, score: float | None) -> bool:
         if score is None or self.threshold is None or math.isnan(score):
@@ -612,8 +619,13 @@ def inconsistency(acceptance: Acceptance) -> str | None:
         return f"coverage: {acc.coverage!r} is not accepted / tested ({accepted} / {tested})"
     if one and len(acc.tiers) != 1:
         return f"method: fixed_sequence calibrates one tier; the file has {len(acc.tiers)}"
-    if not one and len(acc.tiers) < 2:
-        return "method: pareto_fixed_sequence calibrates a cascade; the file has one tier"
+    if not one and len(acc.tiers) < 2 and not acc.selection:
+        # a cascade's file of one tier is one whose idle tiers were left out: tested on
+        # the test part, the path part kept apart
+        return (
+            "method: pareto_fixed_sequence calibrates a cascade on a part of the items; "
+            "the file has one tier and tests every item"
+        )
     if acc.selection and tested != n - acc.selection:
         return (
             f"tested: {tested} items tested; {n} items less the {acc.selection} of the "

@@ -622,6 +622,10 @@ class Signal:
     """``higher`` for the inconsistency scores, ``lower`` for agreement and confidence."""
     read: Callable[[Scores], float | None]
     doc: str
+    said: str = ""
+    """How people name it ("order inconsistency"); its name when empty."""
+    at_best: str = ""
+    """How people say a verdict at its best value ("order-consistent")."""
 
     @property
     def higher_is_better(self) -> bool:
@@ -631,6 +635,33 @@ class Signal:
     def op(self) -> str:
         """How an acceptance rule compares it with its threshold."""
         return ">=" if self.higher_is_better else "<="
+
+    def words(self, threshold: float | None) -> str:
+        """A rule on this signal as people read it: ``order-consistent``, ``confidence >=
+        0.83``, ``order inconsistency < 1`` (the calibration grid's 0.99999999),
+        ``never`` (``None``: the rule accepts nothing). The machine form (``signal op
+        threshold``) is the acceptance file's."""
+        name = self.said or self.name
+        if threshold is None:
+            return "never (accepts nothing)"
+        best = 1.0 if self.higher_is_better else 0.0
+        if threshold == best:
+            return self.at_best or f"{name} {best:g}"
+        if threshold == 1.0 - best:
+            return f"any {name}"
+        near = round(threshold, 2)
+        if near != threshold and abs(threshold - near) < _GRID_TAIL:
+            # the grid's steps next to a round value: the rule is a strict bound on it
+            if self.higher_is_better and threshold > near:
+                return f"{name} > {near:g}"
+            if not self.higher_is_better and threshold < near:
+                return f"{name} < {near:g}"
+        return f"{name} {self.op} {threshold:.10g}"
+
+
+_GRID_TAIL = 1e-6
+# calibration's grid steps within this of a round threshold (0.99999999, 1e-08) and is
+# read as a strict bound on it
 
 
 def _inconsistency(scores: Scores) -> float | None:
@@ -646,30 +677,39 @@ SIGNALS: dict[str, Signal] = {
             "higher",
             lambda s: s.prin,
             "Prompt-Reverse Inconsistency, 0 consistent to 1",
+            "PRIN",
+            "reverse-consistent (PRIN 0)",
         ),
         Signal(
             "order_inconsistency",
             "higher",
             lambda s: s.order_inconsistency,
             "1 - F1 between the answers in two candidate orders (the order check)",
+            "order inconsistency",
+            "order-consistent",
         ),
         Signal(
             "inconsistency",
             "higher",
             _inconsistency,
             "the larger of prin and order_inconsistency, over those present",
+            "inconsistency",
+            "consistent in every check",
         ),
         Signal(
             "panel_agreement",
             "lower",
             lambda s: s.panel_agreement,
             "a panel's observed agreement over the candidates, 1 unanimous",
+            "panel agreement",
+            "unanimous panel",
         ),
         Signal(
             "confidence",
             "lower",
             lambda s: s.confidence,
             "the judge's own probability of its answer (the confidence check)",
+            "confidence",
         ),
     )
 }
