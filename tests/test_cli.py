@@ -124,6 +124,14 @@ def test_check_takes_a_checklist_of_claims(
     assert verdict["direct"]["template"] == "claims"
 
 
+def test_the_demo_names_the_template_its_items_are_asked_in(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--limit", "1", "--judge", python_judge]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "template v0." in first and "None" not in first  # was "template None"
+
+
 def test_check_with_a_panel_and_the_order_check(
     python_judge: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -476,8 +476,8 @@ def test_malformed_generic_rows_are_skipped_with_readable_reasons(tmp_path: Path
     reasons = [reason for _, reason in skipped]
     assert reasons[0].startswith("not valid JSON")
     assert (
-        reasons[1] == "unknown field 'contxt' (the fields are id, task, question, context, "
-        "response, candidates, gold)"
+        reasons[1] == "unknown field 'contxt' (the fields are id, task, kind, question, "
+        "context, response, candidates, gold)"
     )
     assert reasons[2] == "gold label 'C' is not a candidate label (A, B)"
     assert "same text" in reasons[3]

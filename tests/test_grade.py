@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -905,3 +906,40 @@ def test_input_hashes_and_keys_are_the_ones_earlier_versions_wrote() -> None:
     assert rubric.key == "af2693ebd8f2"
     claims = Item.coerce({**rubric.model_dump(exclude={"kind"}), "kind": "claims", "context": "s"})
     assert input_sha(claims) != input_sha(claims.model_copy(update={"kind": None}))
+
+
+def test_the_summary_counts_winners_ties_and_undecided_pairs_and_the_mean_score(
+    tmp_path: Path,
+) -> None:
+    from prin_guard.grade import summary_text
+
+    def judge(prompt: str) -> str:
+        shown = re.findall(r"Response [AB]:\n```\n([^\n]*)", prompt)
+        if shown:  # pairs: "good" wins, "same"/"twin" tie, "torn" has no agreed winner
+            if "torn" in shown:
+                return "Answer: A"
+            if {"same", "twin"} == set(shown):
+                return "Answer: tie"
+            good = "A" if shown[0] == "good" else "B"
+            return (
+                f"Answer: {good}" if "better one" in prompt else f"Answer: {'AB'.replace(good, '')}"
+            )
+        return "Answer: A" if "criteria it meets" in prompt else "Answer: B"
+
+    rows = [
+        {"task": "pairwise", "question": "q1", "candidates": ["good", "bad"]},
+        {"task": "pairwise", "question": "q2", "candidates": ["meh", "good"]},
+        {"task": "pairwise", "question": "q3", "candidates": ["same", "twin"]},
+        {"task": "pairwise", "question": "q4", "candidates": ["torn", "other"]},
+        {"task": "pairwise", "question": "q5", "candidates": ["x"]},  # invalid: not counted
+        {"task": "checklist", "response": "r", "candidates": ["met", "not met"]},
+        {"task": "checklist", "response": "r", "candidates": [{"text": "m", "weight": 3}, "n"]},
+    ]
+    given = tmp_path / "in.jsonl"
+    _write_input(given, rows)
+    summary = grade(judge, given, tmp_path / "out.jsonl", options=GuardOptions(checks="reverse"))
+    assert (summary.winners, summary.ties, summary.undecided) == (2, 1, 1)
+    assert (summary.scored, summary.mean_score) == (2, pytest.approx((0.5 + 0.75) / 2))
+    text = summary_text(summary)
+    assert "  pairs: 2 with a winner, 1 ties, 1 undecided (the answers agree on neither)" in text
+    assert "  checklists: 2 scored, mean score 0.625" in text

@@ -58,9 +58,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     records = list(itertools.islice(load_mathqa(sample_path("mathqa")), args.limit))
     guard = config.build()
     judges = " + ".join(",".join(level) for level in config.levels())
+    # the template the items are asked in (the options name none: the task's default)
+    template = guard.template_for(records[0].item).id if records else config.options.template
     emit(
         f"prin-guard demo: {len(records)} MathQA items, judge {judges}, "
-        f"template {config.options.template}. The bundled model is tiny and often wrong: "
+        f"template {template}. The bundled model is tiny and often wrong: "
         "it shows the mechanics, not judging quality.\n"
     )
     flagged = 0
