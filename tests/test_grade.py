@@ -943,3 +943,26 @@ def test_the_summary_counts_winners_ties_and_undecided_pairs_and_the_mean_score(
     text = summary_text(summary)
     assert "  pairs: 2 with a winner, 1 ties, 1 undecided (the answers agree on neither)" in text
     assert "  checklists: 2 scored, mean score 0.625" in text
+
+
+def test_the_ray_engine_takes_the_format_from_the_suffix_before_judging(tmp_path: Path) -> None:
+    # issue 27: --out out.jsonl --engine ray silently wrote a directory of Parquet files
+    pytest.importorskip("ray")
+    import ray
+
+    from prin_guard.ray import WorkerSpec
+    from prin_guard.ray import grade as grade_on_ray
+
+    given = _write_input(tmp_path / "in.jsonl", ITEMS)
+    spec = WorkerSpec(judge=lambda: "Answer: A")
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    with pytest.raises(UsageError, match=r"is a directory; the Ray engine writes one file"):
+        grade_on_ray(given, folder, spec)
+    with pytest.raises(UsageError, match=r"cannot tell the format of .* from its suffix"):
+        grade_on_ray(given, tmp_path / "graded-out", spec)
+    (tmp_path / "notes.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(UsageError, match=r"is not an output of prin-guard grade"):
+        grade_on_ray(given, tmp_path / "notes.csv", spec)
+    assert not ray.is_initialized()  # refused before any cluster, any judge
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graded", "in.jsonl", "notes.csv"]

@@ -79,6 +79,8 @@ class GradeSummary(BaseModel):
     wall_seconds: float = 0.0
     interrupted: bool = False
     """Stopped by Ctrl-C: the output holds what was finished; run again to resume."""
+    logs: str | None = None
+    """Where the engine's own logs went (the Ray engine: the Ray session's log folder)."""
 
     @property
     def items_per_second(self) -> float:
@@ -142,7 +144,7 @@ class GradeStats:
             self.scored += 1
             self.score_sum += float(row["score"])
         if verdict is not None:
-            self._add_usage(verdict)
+            self.add_cost(verdict)
 
     def skip(self, line: int, *, changed: bool = False) -> None:
         """Count an input row that is in the output already (``changed``: with other
@@ -166,8 +168,9 @@ class GradeStats:
         self.completion_tokens += completion
         self.cost_usd += cost
 
-    def _add_usage(self, verdict: Verdict) -> None:
-        # only answers the judge gave in this run: a cached answer cost nothing now
+    def add_cost(self, verdict: Verdict) -> None:
+        """Count what ``verdict``'s judge calls of this run cost (a cached answer cost
+        nothing now)."""
         fresh = [leg.usage for leg in verdict.legs() if not leg.cached and leg.usage]
         fresh += [entry.usage for entry in verdict.probe if not entry.cached and entry.usage]
         for usage in fresh:
@@ -176,7 +179,12 @@ class GradeStats:
             )
 
     def summary(
-        self, output: str, *, engine: str = "local", interrupted: bool = False
+        self,
+        output: str,
+        *,
+        engine: str = "local",
+        interrupted: bool = False,
+        logs: str | None = None,
     ) -> GradeSummary:
         return GradeSummary(
             output=output,
@@ -201,6 +209,7 @@ class GradeStats:
             cost_usd=round(self.cost_usd, 6),
             wall_seconds=round(time.monotonic() - self.started, 3),
             interrupted=interrupted,
+            logs=logs,
         )
 
 
@@ -247,4 +256,6 @@ def summary_text(summary: GradeSummary) -> str:
         f"{summary.completion_tokens:,} completion; cost ${summary.cost_usd:.4f}"
     )
     lines.append(f"  output: {summary.output}")
+    if summary.logs is not None:
+        lines.append(f"  {summary.engine} logs: {summary.logs}")
     return "\n".join(lines)
