@@ -439,6 +439,7 @@ def test_the_order_check_through_the_service() -> None:
 @pytest.mark.server
 def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
     from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+    from prin_guard.judges import judge_from_spec
 
     panel = ("python:server_judges:consistent", "python:server_judges:contradicting")
     app = create_app(config(panel=(*panel, "python:server_judges:scripted")), cache=MemoryCache())
@@ -449,9 +450,10 @@ def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> Non
 
     options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
     # of 200 tested items, the first tier accepted 100 and the second 50 of the rest
+    # each judge as the service builds it: a python: judge carries its script's digest
     tiers = tuple(
         Tier(
-            judge={"kind": "scripted", "name": name, "seed": None},
+            judge=dict(judge_from_spec(f"python:server_judges:{name}").identity()),
             options=options,
             rule=Rule(signal="prin", threshold=0.0),
             asked=asked,
