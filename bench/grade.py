@@ -138,7 +138,7 @@ def engines(ctx: Context, section: Section, work: Path) -> None:
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
         for actors in (1, 2):
-            rate, _ = _on_ray(given, work / f"ray-{actors}", judge, actors)
+            rate, _ = _on_ray(given, work / f"ray-{actors}.parquet", judge, actors)
             bound = actors * 64 / (2 * latency)
             name = f"Ray Data, {actors} actor{'s' * (actors > 1)} of 64 in flight, Redis cache"
             rows.append([name, f"{rate:.1f}", f"{bound:.0f}", f"{rate / bound:.3f}"])

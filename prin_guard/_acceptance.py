@@ -66,8 +66,9 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from prin_guard._decide import SIGNALS, SignalName, signal_value
 from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._json import dumps
 from prin_guard._models import Decision, Frozen, Task, Verdict
-from prin_guard._options import GuardOptions
+from prin_guard._options import DEFAULT_CHECKS, GuardOptions
 from prin_guard._prompts import (
     DEFAULT_TEMPLATES,
     TEMPLATES,
@@ -274,11 +275,13 @@ class Rule(Frozen):
     """Accept at or under it (at or above for ``confidence``, ``panel_agreement``);
     ``None``: accept nothing. Within :data:`SIGNAL_RANGE`."""
 
-    @field_validator("threshold")
+    @field_validator("threshold", mode="before")
     @classmethod
-    def _in_range(cls, value: float | None) -> float | None:
+    def _in_range(cls, value: Any) -> Any:
+        # before pydantic's own check, whose word for a NaN is vaguer than this one
         low, high = SIGNAL_RANGE
-        if value is not None and not (math.isfinite(value) and low <= value <= high):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and not (math.isfinite(value) and low <= value <= high):
             raise ValueError(
                 f"{value!r} is not a threshold: signals lie in [{low:g}, {high:g}] "
                 "(null accepts nothing)"
@@ -287,10 +290,17 @@ class Rule(Frozen):
 
     @property
     def text(self) -> str:
-        """The rule as people read it: ``prin <= 0.0``, ``confidence >= 0.93``, ``prin: never``."""
+        """The rule in its machine form, as the file holds it (and a verdict's decision
+        names it): ``prin <= 0.0``, ``confidence >= 0.93``, ``prin: never``."""
         if self.threshold is None:
             return f"{self.signal}: never"
         return f"{self.signal} {SIGNALS[self.signal].op} {self.threshold!r}"
+
+    @property
+    def words(self) -> str:
+        """The rule as people read it: ``order-consistent``, ``confidence >= 0.83``,
+        ``order inconsistency < 1``, ``never (accepts nothing)``."""
+        return SIGNALS[self.signal].words(self.threshold)
 
     def accepts(self, score: float | None) -> bool:
         if score is None or self.threshold is None or math.isnan(score):
@@ -491,7 +501,7 @@ class Acceptance(Frozen):
         data = self.model_dump(mode="json")
         data["version"] = VERSION
         data[CHECKSUM_FIELD] = content_sha256(data)
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(self.to_json(), encoding="utf-8")
@@ -615,8 +625,13 @@ def inconsistency(acceptance: Acceptance) -> str | None:
         return f"coverage: {acc.coverage!r} is not accepted / tested ({accepted} / {tested})"
     if one and len(acc.tiers) != 1:
         return f"method: fixed_sequence calibrates one tier; the file has {len(acc.tiers)}"
-    if not one and len(acc.tiers) < 2:
-        return "method: pareto_fixed_sequence calibrates a cascade; the file has one tier"
+    if not one and len(acc.tiers) < 2 and not acc.selection:
+        # a cascade's file of one tier is one whose idle tiers were left out: tested on
+        # the test part, the path part kept apart
+        return (
+            "method: pareto_fixed_sequence calibrates a cascade on a part of the items; "
+            "the file has one tier and tests every item"
+        )
     if acc.selection and tested != n - acc.selection:
         return (
             f"tested: {tested} items tested; {n} items less the {acc.selection} of the "
@@ -737,6 +752,9 @@ def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
         data["template"] = _template_identity(raw)
     elif "template" in data:
         data["template"] = _template_identity(data["template"])
+    if "checks" in data and data["checks"] is None:
+        # no checks named: the task's default, as a guard runs them
+        data["checks"] = list(DEFAULT_CHECKS[task])  # type: ignore[index]
     return data
 
 

@@ -77,6 +77,7 @@ from prin_guard._models import (
     ParseStatus,
     ProbeRound,
     Scores,
+    Task,
     Usage,
     Verdict,
     VerdictError,
@@ -92,10 +93,12 @@ __all__ = [
     "Signal",
     "SignalName",
     "assess",
+    "checklist_score",
     "decided",
     "error_verdict",
     "f1",
     "fleiss_agreement",
+    "identical_pair_verdict",
     "make_verdict",
     "order_inconsistency",
     "panel_majority",
@@ -210,15 +213,16 @@ def _ordered(labels: Sequence[str], found: Collection[str]) -> tuple[str, ...]:
     return tuple(label for label in labels if label in found)
 
 
-def score_flags(scores: Scores, options: GuardOptions) -> set[Flag]:
-    """The flags a verdict's scores earn under the options' thresholds (a judge or a panel)."""
+def score_flags(scores: Scores, options: GuardOptions, task: Task = "choice") -> set[Flag]:
+    """The flags a verdict's scores earn under the options' thresholds (a judge or a panel,
+    of an item of ``task``)."""
     flags: set[Flag] = set()
     if scores.prin is not None and scores.prin > options.threshold:
         flags.add(Flag.INCONSISTENT)
     if scores.order_inconsistency is not None and scores.order_inconsistency > options.threshold:
         flags.add(Flag.ORDER_SENSITIVE)
     low = scores.confidence is not None and scores.confidence < options.min_confidence
-    if low and "confidence" in options.checks:
+    if low and "confidence" in options.checks_for(task):
         flags.add(Flag.LOW_CONFIDENCE)
     return flags
 
@@ -241,8 +245,27 @@ def _leg_flags(legs: MemberLegs) -> set[Flag]:
     return flags
 
 
-def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> Assessment:
-    """One judge's decision on one item from its legs."""
+def _said_none(labels: Sequence[str], legs: MemberLegs, policy: str, task: str) -> bool:
+    """Whether the answers the policy reads say that no candidate qualifies: "none" read
+    from the direct leg (not an unreadable reply), every candidate named by the reverse
+    leg. An answer, not a missing one, where the task allows it: a checklist of which no
+    criterion is met, a choice item with no correct option; never a pair (its "neither"
+    is a tie)."""
+    if task == "pairwise":
+        return False
+    direct_none = legs.direct.parse_status is ParseStatus.NONE
+    reverse_all = not _failed(legs.reverse) and set(labels) <= set(legs.reverse.labels)
+    if policy == "direct":
+        return direct_none
+    if policy == "reverse":
+        return reverse_all
+    return direct_none and reverse_all
+
+
+def assess(
+    labels: Sequence[str], legs: MemberLegs, options: GuardOptions, *, task: Task = "choice"
+) -> Assessment:
+    """One judge's decision on one item (of ``task``) from its legs."""
     policy = options.policy
     direct, reverse = set(legs.direct.labels), set(legs.reverse.labels)
     implied = set(labels) - reverse
@@ -275,9 +298,9 @@ def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> As
             if legs.permuted_reverse is not None:
                 chosen -= set(legs.permuted_reverse.labels)
 
-    scored = score_flags(scores, options)
+    scored = score_flags(scores, options, task)
     flags = _leg_flags(legs) | scored
-    if not chosen:
+    if not chosen and not _said_none(labels, legs, policy, task):
         flags.add(Flag.EMPTY_VERDICT)
     # An answer must not look consistent because another leg said nothing readable:
     # a score of 0 is then a coincidence, not agreement.
@@ -363,10 +386,24 @@ def _task_view(item: Item, correct: Sequence[str], contradicted: Collection[str]
         view["tie"] = len(chosen) == len(item.candidates)
         view["winner"] = next(iter(chosen)) if len(chosen) == 1 else None
     if item.task == "checklist":
-        weights = {c.label: 1.0 if c.weight is None else c.weight for c in item.candidates}
-        total = sum(weights.values())
-        view["score"] = sum(weights[label] for label in chosen) / total
+        view["score"] = checklist_score(item, chosen)
     return view
+
+
+def checklist_score(item: Item, met: Collection[str]) -> float:
+    """The weighted share of ``item``'s candidates in ``met``, 0 to 1.
+
+    Weights are finite and positive (the item checks them), yet their sum may not be:
+    two weights of 1e308 add up to infinity, and 1e308 / inf is 0 where 0.5 is right.
+    So each weight is first divided by the largest (each share is then at most 1, the
+    sum at most the number of candidates) and the shares are added exactly
+    (``math.fsum``): the score of any valid weights is a finite number.
+    """
+    weights = {c.label: 1.0 if c.weight is None else c.weight for c in item.candidates}
+    largest = max(weights.values())
+    shares = {label: weight / largest for label, weight in weights.items()}
+    total = math.fsum(shares.values())
+    return math.fsum(shares[label] for label in met if label in shares) / total
 
 
 def _contradicted(labels: Sequence[str], legs: MemberLegs) -> set[str]:
@@ -395,7 +432,7 @@ def make_verdict(
         "labels": labels,
         "policy": options.policy,
         "threshold": options.threshold,
-        "checks": options.checks,
+        "checks": options.checks_for(item.task),
         "judge_calls": calls,
         "cached": cached,
         "usage": usage,
@@ -406,7 +443,7 @@ def make_verdict(
         (only,) = answers
         if only.legs is None:
             raise ValueError("answers: a single judge's verdict needs its legs")
-        result = assess(labels, only.legs, options)
+        result = assess(labels, only.legs, options, task=item.task)
         return Verdict(
             **_task_view(item, result.correct, _contradicted(labels, only.legs)),
             correct=result.correct,
@@ -426,7 +463,7 @@ def make_verdict(
     flags: set[Flag] = set(vacillating)
     for member in answers:
         legs = member.legs
-        decided_alone = assess(labels, legs, options) if legs is not None else None
+        decided_alone = assess(labels, legs, options, task=item.task) if legs else None
         reason = _abstention(member)
         if reason is None and decided_alone is not None:
             votes.append(decided_alone.correct)
@@ -455,12 +492,17 @@ def make_verdict(
         panel_agreement=fleiss_agreement(labels, votes),
         confidence=min(confidences) if confidences else None,
     )
-    flags |= score_flags(scores, options)
+    flags |= score_flags(scores, options, item.task)
     if len(voting) < len(answers):
         flags.add(Flag.PANEL_ABSTENTION)
     if split:
         flags.add(Flag.PANEL_SPLIT)
-    if not correct:
+    # empty is an answer when a majority said "none" and meant it: no split, and every
+    # voter with an empty set said none (its own set is not empty for want of agreement)
+    empty_votes = [a for a in voting if not a.correct]
+    if not correct and (
+        item.task == "pairwise" or split or any(Flag.EMPTY_VERDICT in a.flags for a in empty_votes)
+    ):
         flags.add(Flag.EMPTY_VERDICT)
     consistent = not split and len(voting) == len(answers) and all(a.consistent for a in voting)
     return Verdict(
@@ -474,6 +516,37 @@ def make_verdict(
     )
 
 
+def identical_pair_verdict(item: Item, options: GuardOptions, *, panel: bool) -> Verdict:
+    """The verdict of a pair of identical responses: a tie, by construction.
+
+    No judge is asked: whatever it answered, the right verdict is a tie (and a reader
+    could not tell the two responses apart by their text), so asking would cost calls
+    for nothing. The verdict is as certain as a verdict gets: every consistency score
+    the guard's checks produce is at its best (PRIN 0, the swap's order inconsistency 0,
+    a panel's agreement 1), so an acceptance rule on them accepts it; ``confidence`` is
+    the judge's own probability, and no judge spoke (``None``).
+    """
+    labels = item.labels
+    scores = Scores(
+        prin=0.0,
+        order_inconsistency=0.0 if "order" in options.checks_for(item.task) else None,
+        panel_agreement=1.0 if panel else None,
+    )
+    return Verdict(
+        item_id=item.key,
+        task=item.task,
+        labels=labels,
+        correct=labels,
+        reverse_implied=labels,
+        **_task_view(item, labels, ()),
+        consistent=True,
+        policy=options.policy,
+        threshold=options.threshold,
+        checks=options.checks_for(item.task),
+        scores=scores,
+    )
+
+
 def error_verdict(
     item_id: str,
     kind: Literal["judge", "input"],
@@ -481,19 +554,21 @@ def error_verdict(
     *,
     item: Item | None = None,
     field: str | None = None,
+    task: Task | None = None,
     options: GuardOptions,
 ) -> Verdict:
     """The verdict of an item that has no legs: the judge failed (``item`` is known), or
-    the item is invalid."""
+    the item is invalid (of ``task``, when it says one it has)."""
     flag = Flag.JUDGE_ERROR if kind == "judge" else Flag.INVALID_ITEM
+    task = item.task if item is not None else task or "choice"
     return Verdict(
         item_id=item_id,
-        task=item.task if item is not None else "choice",
+        task=task,
         labels=item.labels if item is not None else (),
         flags=(flag,),
         policy=options.policy,
         threshold=options.threshold,
-        checks=options.checks,
+        checks=options.checks_for(task),
         error=VerdictError(kind=kind, message=message, field=field),
     )
 
@@ -547,6 +622,10 @@ class Signal:
     """``higher`` for the inconsistency scores, ``lower`` for agreement and confidence."""
     read: Callable[[Scores], float | None]
     doc: str
+    said: str = ""
+    """How people name it ("order inconsistency"); its name when empty."""
+    at_best: str = ""
+    """How people say a verdict at its best value ("order-consistent")."""
 
     @property
     def higher_is_better(self) -> bool:
@@ -556,6 +635,33 @@ class Signal:
     def op(self) -> str:
         """How an acceptance rule compares it with its threshold."""
         return ">=" if self.higher_is_better else "<="
+
+    def words(self, threshold: float | None) -> str:
+        """A rule on this signal as people read it: ``order-consistent``, ``confidence >=
+        0.83``, ``order inconsistency < 1`` (the calibration grid's 0.99999999),
+        ``never`` (``None``: the rule accepts nothing). The machine form (``signal op
+        threshold``) is the acceptance file's."""
+        name = self.said or self.name
+        if threshold is None:
+            return "never (accepts nothing)"
+        best = 1.0 if self.higher_is_better else 0.0
+        if threshold == best:
+            return self.at_best or f"{name} {best:g}"
+        if threshold == 1.0 - best:
+            return f"any {name}"
+        near = round(threshold, 2)
+        if near != threshold and abs(threshold - near) < _GRID_TAIL:
+            # the grid's steps next to a round value: the rule is a strict bound on it
+            if self.higher_is_better and threshold > near:
+                return f"{name} > {near:g}"
+            if not self.higher_is_better and threshold < near:
+                return f"{name} < {near:g}"
+        return f"{name} {self.op} {threshold:.10g}"
+
+
+_GRID_TAIL = 1e-6
+# calibration's grid steps within this of a round threshold (0.99999999, 1e-08) and is
+# read as a strict bound on it
 
 
 def _inconsistency(scores: Scores) -> float | None:
@@ -571,30 +677,39 @@ SIGNALS: dict[str, Signal] = {
             "higher",
             lambda s: s.prin,
             "Prompt-Reverse Inconsistency, 0 consistent to 1",
+            "PRIN",
+            "reverse-consistent (PRIN 0)",
         ),
         Signal(
             "order_inconsistency",
             "higher",
             lambda s: s.order_inconsistency,
             "1 - F1 between the answers in two candidate orders (the order check)",
+            "order inconsistency",
+            "order-consistent",
         ),
         Signal(
             "inconsistency",
             "higher",
             _inconsistency,
             "the larger of prin and order_inconsistency, over those present",
+            "inconsistency",
+            "consistent in every check",
         ),
         Signal(
             "panel_agreement",
             "lower",
             lambda s: s.panel_agreement,
             "a panel's observed agreement over the candidates, 1 unanimous",
+            "panel agreement",
+            "unanimous panel",
         ),
         Signal(
             "confidence",
             "lower",
             lambda s: s.confidence,
             "the judge's own probability of its answer (the confidence check)",
+            "confidence",
         ),
     )
 }

@@ -30,11 +30,13 @@ from prin_guard._exceptions import (
 from prin_guard._judging import VerdictEngine, escalate
 from prin_guard._legs import LegAsker, LegPlan, LegPrompt, leg_prompts
 from prin_guard._models import (
+    TASKS,
     Flag,
     Item,
     Leg,
     Message,
     Polarity,
+    Task,
     Verdict,
 )
 from prin_guard._options import GuardOptions
@@ -49,7 +51,7 @@ from prin_guard.probe import Probe
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
 
-__all__ = ["Guard", "JudgeLike", "who_judges_problem"]
+__all__ = ["Guard", "JudgeLike", "claimed_identity", "who_judges_problem"]
 
 T = TypeVar("T")
 
@@ -62,6 +64,27 @@ _UNSET: Any = _Unset.UNSET
 
 
 JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
+
+
+def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
+    """The id and task an input that failed a guard's validation says it has: an item
+    that is valid as such (refused for its template, its limits or its acceptance file)
+    by its key (its id, or its content hash) and task; anything else by its own ``id``
+    (a non-blank string) or ``fallback``, and its ``task`` when it names one (``choice``
+    when it names none, ``None`` when it names an unknown one)."""
+    try:
+        item = Item.coerce(raw)
+    except InvalidItemError:
+        pass
+    else:
+        return item.key, item.task
+    if not isinstance(raw, Mapping):
+        return fallback, None
+    given_id = raw.get("id")
+    item_id = given_id if isinstance(given_id, str) and given_id.strip() else fallback
+    task = raw.get("task", "choice")
+    named = task.strip().lower() if isinstance(task, str) else None
+    return item_id, next((known for known in TASKS if known == named), None)
 
 
 def who_judges_problem(
@@ -299,6 +322,17 @@ class Guard:
         """The template ``item`` is asked in (its task's, unless the guard names one)."""
         return self._asker.template_for(self._item(item))
 
+    def validate(self, item: Item | Mapping[str, Any]) -> Item:
+        """``item`` as this guard judges it, or :class:`~prin_guard.InvalidItemError`
+        naming the field and why: an item within the guard's limits (``max_chars``,
+        ``max_candidates``), of a task its template asks about (and, for a checklist that
+        says its kind, of that kind) and its acceptance file was calibrated on. What
+        ``check`` raises before any judge call, and what makes an item of a batch an
+        ``invalid_item`` verdict."""
+        checked = self._item(item)
+        self._asker.template_for(checked)
+        return checked
+
     @property
     def probe(self) -> Probe | None:
         return self._probe
@@ -308,19 +342,28 @@ class Guard:
         the order check's when it runs), each with its full messages and what the reader
         will look for in the reply: check a template before a run spends money. Asks no
         judge."""
+        checked = Item.coerce(item)
         return leg_prompts(
-            item,
+            checked,
             self._options.template,
             self._options.mitigations,
-            order="order" in self._options.checks,
+            order="order" in self._options.checks_for(checked.task),
         )
 
     @property
     def max_judge_calls(self) -> int:
-        """The most judge calls one item can cost this guard: every tier asked, every leg
-        (two, four with the ``order`` check, per panel member) and every probe round a
-        cache miss. What a budget reserves per item (``prin-guard serve``)."""
-        return sum(engine.max_calls() for engine in self._engines)
+        """The most judge calls one item of any task can cost this guard: every tier
+        asked, every leg (two, four with the ``order`` check, per panel member) and every
+        probe round a cache miss. :meth:`max_judge_calls_for` bounds one task's."""
+        return self.max_judge_calls_for(None)
+
+    def max_judge_calls_for(self, task: str | None) -> int:
+        """The most judge calls one item of ``task`` can cost this guard (None or a task
+        it does not know: the most of any task; with no checks named, a pair's default
+        asks the order check too). What a budget reserves per item (``prin-guard
+        serve``)."""
+        known = next((one for one in TASKS if one == task), None)
+        return sum(engine.max_calls(known) for engine in self._engines)
 
     @property
     def judge_calls(self) -> int:
@@ -466,7 +509,7 @@ class Guard:
     # -- internals ----------------------------------------------------------------
 
     def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
-        item = self._item(raw)
+        item = self.validate(raw)
         return item, self._plan(item)
 
     def _item(self, raw: Item | Mapping[str, Any]) -> Item:
@@ -504,9 +547,14 @@ class Guard:
         except JudgeError as exc:
             return self._engine.failed_verdict(item, exc)  # already checked: no second coerce
 
-    def _invalid_verdict(self, index: int, exc: InvalidItemError) -> Verdict:
-        """The verdict of the item at ``index`` of a batch that failed validation."""
-        return error_verdict(f"#{index}", "input", str(exc), field=exc.field, options=self._options)
+    def _invalid_verdict(self, index: int, raw: Any, exc: InvalidItemError) -> Verdict:
+        """The verdict of the item at ``index`` of a batch that failed validation: known
+        by its own id and task where it has them (an item valid as such that this guard
+        cannot ask, by its content hash too), else by its place in the batch."""
+        item_id, task = claimed_identity(raw, f"#{index}")
+        return error_verdict(
+            item_id, "input", str(exc), field=exc.field, task=task, options=self._options
+        )
 
     def _maybe_raise(self, verdicts: Sequence[Verdict]) -> None:
         if self._options.on_inconsistent != "raise":

@@ -16,16 +16,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import JudgeCaller, KeyScope
-from prin_guard._decide import Answers, MemberLegs, decided, error_verdict, make_verdict
+from prin_guard._decide import (
+    Answers,
+    MemberLegs,
+    decided,
+    error_verdict,
+    identical_pair_verdict,
+    make_verdict,
+)
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
 from prin_guard._legs import LegAsker, LegPlan, scope_parts
 from prin_guard._models import (
+    TASKS,
     Item,
     Leg,
     ParseStatus,
     Polarity,
     ProbeRound,
+    Task,
     Usage,
     Verdict,
 )
@@ -81,14 +90,17 @@ class VerdictEngine:
 
     def plan(self, item: Item) -> list[LegPlan]:
         """Every leg of ``item`` for every member, for the checks the options ask."""
-        return self._asker.plan(item, self._scopes_of, order="order" in self._options.checks)
+        order = "order" in self._options.checks_for(item.task)
+        return self._asker.plan(item, self._scopes_of, order=order)
 
-    def max_calls(self) -> int:
-        """The most judge calls one item can cost here: each member's direct and reverse
-        legs, both again in the second order with the ``order`` check (each asked once
-        more with ``reask``), and the probe's follow-up rounds after each of the first two
-        (every one a cache miss)."""
-        legs = 4 if "order" in self._options.checks else 2
+    def max_calls(self, task: Task | None = None) -> int:
+        """The most judge calls one item of ``task`` can cost here (None: an item of any
+        task): each member's direct and reverse legs, both again in the second order with
+        the ``order`` check (each asked once more with ``reask``), and the probe's
+        follow-up rounds after each of the first two (every one a cache miss)."""
+        tasks = TASKS if task is None else (task,)
+        order = any("order" in self._options.checks_for(one) for one in tasks)
+        legs = 4 if order else 2
         legs *= 2 if self._options.reask else 1
         rounds = 2 * len(self.probe.rounds) if self.probe is not None else 0
         return (legs + rounds) * len(self._callers)
@@ -114,6 +126,10 @@ class VerdictEngine:
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
         with span("prin_guard.verdict", {"prin_guard.item_id": item.key}) as current:
+            if item.identical_pair:  # a tie by construction: nothing to ask
+                verdict = identical_pair_verdict(item, self._options, panel=self._names is not None)
+                record_verdict(current, verdict)
+                return verdict
             started = time.perf_counter()
             by_member: list[list[LegPlan]] = [[] for _ in self._callers]
             for plan in plans:

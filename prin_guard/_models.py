@@ -32,6 +32,7 @@ from pydantic import (
 from prin_guard._tasks import TASK_WORDS, TASKS, CandidateStatus, Task
 
 __all__ = [
+    "CHECKLIST_KINDS",
     "CHECKS",
     "POLICIES",
     "STATUS_WORDS",
@@ -40,6 +41,7 @@ __all__ = [
     "CandidateStatus",
     "CandidateVerdict",
     "CheckName",
+    "ChecklistKind",
     "Decision",
     "Flag",
     "Frozen",
@@ -63,6 +65,11 @@ __all__ = [
 
 # -- the vocabulary --------------------------------------------------------------------
 
+ChecklistKind = Literal["criteria", "claims"]
+"""What a checklist's candidates are: criteria a response meets, or claims its sources
+(the item's context) support."""
+CHECKLIST_KINDS: tuple[ChecklistKind, ...] = ("criteria", "claims")
+
 
 class Message(TypedDict):
     """One chat turn, in the shape every chat API uses."""
@@ -72,7 +79,9 @@ class Message(TypedDict):
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # allow_inf_nan=False: a number that is not finite (a score of NaN) has no place in a
+    # verdict, and would be written as a bare NaN, which is not JSON (see _json)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class Polarity(enum.StrEnum):
@@ -94,7 +103,10 @@ class Flag(enum.StrEnum):
     UNPARSEABLE_REVERSE = "unparseable_reverse"
     """No label set could be read from the reverse leg's answer."""
     EMPTY_VERDICT = "empty_verdict"
-    """The reconciled set of correct candidates is empty."""
+    """The reconciled set of correct candidates is empty, and not because the judge
+    answered that none qualifies: "none" is an answer (a checklist with no criterion met,
+    a choice item with no correct option, both legs agreeing), not flagged; a pair always
+    has a winner or a tie, so an empty pairwise verdict is always flagged."""
     POLARITY_CONFUSION = "polarity_confusion"
     """A leg answered the opposite question (the reverse leg naming "the correct answer")."""
     JUDGE_ERROR = "judge_error"
@@ -559,15 +571,15 @@ class Candidate(Frozen):
     @field_validator("weight", mode="before")
     @classmethod
     def _weight_number(cls, value: Any) -> Any:
-        # JSON has no separate integer weights: 2 is 2.0
-        return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-    @field_validator("weight")
-    @classmethod
-    def _weight_positive(cls, value: float | None) -> float | None:
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise ValueError("must be a positive number")
-        return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return value  # pydantic names the type
+        try:
+            number = float(value)  # JSON has no separate integer weights: 2 is 2.0
+        except OverflowError:  # an integer of 400 digits
+            number = math.inf
+        if not (math.isfinite(number) and number > 0):
+            raise ValueError("must be a positive finite number")
+        return number
 
     @field_validator("text", "label", "reasoning", mode="before")
     @classmethod
@@ -631,10 +643,12 @@ class Item(Frozen):
 
     The ``task`` says which question. ``choice`` (the default): a ``question`` and its
     answer options, at least two; which are correct? ``pairwise``: an instruction
-    (``question``) and exactly two responses to it; which is better? ``checklist``: a
-    ``response`` and criteria it should meet or claims its sources (``context``) should
-    support, at least one (one is a pass/fail grade), with an optional ``question`` the
-    response answers; which are met?
+    (``question``) and exactly two responses to it; which is better? Two identical
+    responses are a tie by construction (the guard answers it without asking the judge).
+    ``checklist``: a ``response`` and criteria it should meet or claims its sources
+    (``context``) should support, at least one (one is a pass/fail grade), with an
+    optional ``question`` the response answers; which are met? Its ``kind`` says which:
+    ``criteria`` or ``claims`` (not given: whatever the guard's template asks).
     """
 
     task: Task = "choice"
@@ -650,6 +664,12 @@ class Item(Frozen):
     sources a checklist's claims are checked against."""
     response: str | None = None
     """The response under evaluation (``checklist`` only, required there)."""
+    kind: ChecklistKind | None = None
+    """``checklist`` only: what its candidates are, ``criteria`` the response should meet
+    or ``claims`` its sources (``context``, then required) should support. It chooses the
+    task's template when the guard names none (``criteria`` or ``claims``), and a guard
+    whose template asks about the other kind refuses the item. ``None``: not said (the
+    guard's template decides; ``criteria`` by default)."""
     id: str | None = Field(None, max_length=_MAX_ID_CHARS)
     """Caller's identifier (at most 256 characters); a content hash is used in its place
     when absent."""
@@ -657,8 +677,20 @@ class Item(Frozen):
     @field_validator("task", mode="before")
     @classmethod
     def _known_task(cls, value: Any) -> Any:
-        if isinstance(value, str) and value not in TASKS:
-            raise ValueError(f"unknown task {value!r}; use {', '.join(TASKS)}")
+        # trimmed and lower-cased like every other word an item or the options hold
+        if isinstance(value, str):
+            value = value.strip().lower()
+            if value not in TASKS:
+                raise ValueError(f"unknown task {value!r}; use {', '.join(TASKS)}")
+        return value
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _known_kind(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().lower()
+            if value not in CHECKLIST_KINDS:
+                raise ValueError(f"unknown kind {value!r}; use {', '.join(CHECKLIST_KINDS)}")
         return value
 
     @field_validator("question", "context", "response", "id", mode="before")
@@ -700,7 +732,16 @@ class Item(Frozen):
                 raise ValueError("response: a checklist judges a response; give it")
             if count < 1:
                 raise ValueError("candidates: a checklist needs at least one criterion or claim")
+            if self.kind == "claims" and self.context is None:
+                raise ValueError(
+                    "context: claims are checked against sources; give them as the context"
+                )
         else:
+            if self.kind is not None:
+                raise ValueError(
+                    f"kind: only a checklist's candidates are criteria or claims; a "
+                    f"{self.task} item's are its answers"
+                )
             if self.question is None:
                 raise ValueError(f"question: a {self.task} item needs a question")
             if self.response is not None:
@@ -727,7 +768,8 @@ class Item(Frozen):
         seen_texts: dict[str, int] = {}
         for index, candidate in enumerate(self.candidates):
             key = _normal_text(candidate.text)
-            if key in seen_texts:
+            if key in seen_texts and self.task != "pairwise":
+                # two identical responses are a pair all the same: a tie
                 raise ValueError(
                     f"candidates: candidates {seen_texts[key]} and {index} have the same "
                     f"text {candidate.text!r}"
@@ -824,6 +866,15 @@ class Item(Frozen):
         return tuple(c.label for c in self.candidates)  # type: ignore[misc]
 
     @functools.cached_property
+    def identical_pair(self) -> bool:
+        """A pairwise item whose two responses are the same text (whitespace aside): a
+        tie by construction."""
+        if self.task != "pairwise":
+            return False
+        first, second = (_normal_text(c.text) for c in self.candidates)
+        return first == second
+
+    @functools.cached_property
     def key(self) -> str:
         """The caller's id, or a short content hash that is stable across runs."""
         if self.id is not None:
@@ -837,5 +888,8 @@ class Item(Frozen):
             # a choice item's hash is what it has always been
             weights = [c.weight for c in self.candidates]
             content = [self.task, *content, self.response, weights]
+        if self.kind is not None:
+            # and an item that does not say its kind keeps its hash too
+            content.append(self.kind)
         payload = json.dumps(content, ensure_ascii=False)
         return hashlib.sha256(payload.encode()).hexdigest()[:12]

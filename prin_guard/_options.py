@@ -35,7 +35,7 @@ from pydantic import (
 )
 
 from prin_guard._exceptions import UsageError
-from prin_guard._models import CHECKS, POLICIES, CheckName, Policy
+from prin_guard._models import CHECKS, POLICIES, CheckName, Policy, Task
 from prin_guard._prompts import (
     TEMPLATES,
     Mitigation,
@@ -44,10 +44,20 @@ from prin_guard._prompts import (
     parse_mitigations,
 )
 
-__all__ = ["PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
+__all__ = ["DEFAULT_CHECKS", "PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
 
 ProbeKind = Literal["closed", "open", "leading", "progressive"]
 PROBE_KINDS: tuple[ProbeKind, ...] = ("closed", "open", "leading", "progressive")
+
+DEFAULT_CHECKS: dict[Task, tuple[CheckName, ...]] = {
+    "choice": ("reverse",),
+    # Position bias is the best-documented failure of pairwise judges (MT-Bench, LLMBar),
+    # and the reverse question alone cannot see it: a judge that prefers whatever is shown
+    # first calls the second one worse, consistently. The swap sees it, for two more legs.
+    "pairwise": ("reverse", "order"),
+    "checklist": ("reverse",),
+}
+"""The checks each task's items get when the options name none."""
 
 
 class GuardOptions(BaseModel):
@@ -93,13 +103,17 @@ class GuardOptions(BaseModel):
         le=1.0,
         description="Largest PRIN (and order inconsistency) still consistent.",
     )
-    checks: tuple[CheckName, ...] = Field(
-        ("reverse",),
+    checks: tuple[CheckName, ...] | None = Field(
+        None,
         description="Checks run on every verdict: reverse (always: the direct and the reverse "
         "question), order (ask again with the candidates in a second order; flag "
         "order_sensitive), confidence (flag low_confidence when the judge's own probability "
-        "of its answer is under min_confidence; judges with log-probabilities only).",
-        json_schema_extra={"items": {"enum": list(CHECKS)}},
+        "of its answer is under min_confidence; judges with log-probabilities only). None: "
+        "each task's default, reverse for choice and checklist items, reverse and order for "
+        "pairwise items (the swap, which sees position bias: two more legs per verdict).",
+        json_schema_extra={
+            "anyOf": [{"type": "array", "items": {"enum": list(CHECKS)}}, {"type": "null"}]
+        },
     )
     min_confidence: float = Field(
         0.5,
@@ -184,7 +198,7 @@ class GuardOptions(BaseModel):
     @classmethod
     def _known_checks(cls, value: Any) -> Any:
         if value is None:
-            return ("reverse",)
+            return None  # each task's default (DEFAULT_CHECKS); a choice given wins
         if isinstance(value, str):
             value = [part for part in value.split(",") if part.strip()]
         if not isinstance(value, list | tuple):
@@ -281,6 +295,11 @@ class GuardOptions(BaseModel):
             __validators__=validators,
             **fields,
         )
+
+    def checks_for(self, task: Task) -> tuple[CheckName, ...]:
+        """The checks an item of ``task`` gets: the options' own, or the task's default
+        (:data:`DEFAULT_CHECKS`)."""
+        return self.checks if self.checks is not None else DEFAULT_CHECKS[task]
 
     def key(self) -> tuple[Any, ...]:
         """A hashable identity of these options (for caches of guards)."""

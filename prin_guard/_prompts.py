@@ -449,15 +449,29 @@ def packs() -> dict[str, Template]:
 def template_for(template: str | Template | None, item: Item) -> Template:
     """The template ``item`` is asked in: ``template``, or its task's default.
 
+    A checklist that says its ``kind`` is asked in that kind's template (``criteria`` or
+    ``claims``) unless the guard names one.
+
     Raises :class:`~prin_guard.InvalidItemError` (naming ``task``) when the template is
-    another task's, and (naming ``context``) when claims have no sources to check.
+    another task's, (naming ``kind``) when it asks about criteria and the item's
+    candidates are claims or the other way round, and (naming ``context``) when claims
+    have no sources to check.
     """
-    chosen = get_template(DEFAULT_TEMPLATES[item.task] if template is None else template)
+    if template is None:
+        template = item.kind if item.kind is not None else DEFAULT_TEMPLATES[item.task]
+    chosen = get_template(template)
     if chosen.task != item.task:
         raise InvalidItemError(
             "task",
             f"the item is a {item.task} item; the guard's template {chosen.id!r} asks "
             f"{chosen.task} questions (set no template for the task's default)",
+        )
+    if item.kind is not None and (item.kind == "claims") != chosen.claims:
+        asks = "claims against sources" if chosen.claims else "criteria"
+        raise InvalidItemError(
+            "kind",
+            f"the item's candidates are {item.kind}; the guard's template {chosen.id!r} "
+            f"checks {asks} (set no template for the kind's own)",
         )
     if chosen.claims and not item.context:
         raise InvalidItemError(

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from prin_guard._exceptions import MissingExtraError, UsageError
+from prin_guard._json import dumps, finite
 from prin_guard.cache import Cache, open_cache
 from prin_guard.datasets import SkipHandler
 
@@ -174,7 +175,7 @@ async def write_records(
             nonlocal written
             async with slots:
                 record = await work(item)
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(dumps(finite(record), ensure_ascii=False) + "\n")
             handle.flush()
             written += 1
             if on_record is not None:
@@ -222,7 +223,8 @@ class SparseModel(SummaryModel):
         """The JSON of ``summary.json``: ``model_dump(mode="json")``, indented by two."""
         # json.dumps rather than model_dump_json: byte for byte what the dict
         # summaries were written as (ASCII escapes, Python's float repr).
-        return json.dumps(self.model_dump(mode="json"), indent=2)
+        # figures that cannot be computed (a rate of nothing) are null, never NaN
+        return dumps(finite(self.model_dump(mode="json")), indent=2)
 
 
 class Failure(SummaryModel):

@@ -48,14 +48,14 @@ async def stream_verdicts(
     plan: Callable[[Any], tuple[Item, list[P]]],
     prefetch: Callable[[Iterable[str]], Awaitable[dict[str, str | None]]],
     verdict: Callable[[Item, list[P], Mapping[str, str | None]], Awaitable[Verdict]],
-    invalid: Callable[[int, InvalidItemError], Verdict],
+    invalid: Callable[[int, Any, InvalidItemError], Verdict],
     stopping: Callable[[], bool] | None = None,
 ) -> AsyncIterator[tuple[int, Verdict]]:
     """Yield ``(index, verdict)`` for every item, in completion order.
 
     ``plan`` validates an item and plans its calls (each plan has a cache ``key``),
     ``prefetch`` reads cache entries, ``verdict`` judges one planned item and
-    ``invalid`` makes the verdict of an item that failed validation. Once
+    ``invalid(index, raw, error)`` makes the verdict of an item that failed validation. Once
     ``stopping()`` is true, only the items whose judge calls started are yielded.
     """
     size = chunk_size or max(64, 4 * concurrency)
@@ -66,13 +66,13 @@ async def stream_verdicts(
 
     async def one(
         index: int,
-        item: Item | InvalidItemError,
+        item: Item | tuple[Any, InvalidItemError],
         plans: list[P] | None,
         prefetched: Mapping[str, str | None],
     ) -> None:
         try:
-            if isinstance(item, InvalidItemError):
-                made = invalid(index, item)
+            if isinstance(item, tuple):
+                made = invalid(index, *item)
             else:
                 assert plans is not None
                 made = await verdict(item, plans, prefetched)
@@ -97,12 +97,12 @@ async def stream_verdicts(
             await feed(chunk)
 
     async def feed(chunk: list[tuple[int, Any]]) -> None:
-        checked: list[tuple[int, Item | InvalidItemError, list[P] | None]] = []
+        checked: list[tuple[int, Item | tuple[Any, InvalidItemError], list[P] | None]] = []
         for index, raw in chunk:
             try:
                 item, planned = plan(raw)
             except InvalidItemError as exc:
-                checked.append((index, exc, None))
+                checked.append((index, (raw, exc), None))
             else:
                 checked.append((index, item, planned))
         keys = [p.key for _, _, plans in checked if plans for p in plans]

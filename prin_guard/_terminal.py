@@ -230,6 +230,14 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
     """label, candidate, direct, reverse, verdict: one row per candidate (a panel: the
     number of members calling it correct and incorrect), in the task's words."""
     positive, negative = STATUS_WORDS[verdict.task]
+    marks = {c.label: _mark(c.status, positive) for c in verdict.candidates}
+    correct = set(verdict.correct)
+
+    def mark(label: str) -> str:
+        # the verdict's own word for the candidate (a verdict read back without its
+        # candidates: from its correct set)
+        return marks.get(label, positive.upper() if label in correct else "")
+
     if verdict.members:
         voters = [m for m in verdict.members if not m.abstained]
         return [
@@ -238,23 +246,30 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
                 text,
                 f"{sum(label in m.correct for m in voters)}/{len(verdict.members)}",
                 f"{sum(label not in m.correct for m in voters)}/{len(verdict.members)}",
-                positive.upper() if label in verdict.correct else "",
+                mark(label),
             )
             for label, text in zip(verdict.labels, texts, strict=True)
         ]
     direct = set(verdict.direct.labels) if verdict.direct else set()
     reverse = set(verdict.reverse.labels) if verdict.reverse else set()
-    correct = set(verdict.correct)
     return [
         (
             label,
             text,
             positive if label in direct else "-",
             negative if label in reverse else "-",
-            positive.upper() if label in correct else "",
+            mark(label),
         )
         for label, text in zip(verdict.labels, texts, strict=True)
     ]
+
+
+def _mark(status: str, positive: str) -> str:
+    """The verdict column: the task's positive word in capitals, ``contradicted`` (named
+    in both answers or in neither), or nothing for the negative side."""
+    if status == positive:
+        return status.upper()
+    return "contradicted" if status == "contradicted" else ""
 
 
 def _leg_lines(leg: Leg, indent: str = "") -> list[str]:
@@ -302,8 +317,8 @@ def _verdict_tail(verdict: Verdict) -> list[str]:
     if verdict.error is not None:
         lines.append(f"Error: {verdict.error.message}")
     else:
-        if not verdict.members:
-            lines.append(f"Reverse leg implies correct: {{{', '.join(verdict.reverse_implied)}}}")
+        if not verdict.members and verdict.reverse is not None:
+            lines.append(_implied_line(verdict))
         lines.append(_score_line(verdict))
     lines.append(f"Flags: {', '.join(f.value for f in verdict.flags) or 'none'}")
     shown = ", ".join(verdict.correct) or "(none)"
@@ -323,6 +338,28 @@ def _verdict_tail(verdict: Verdict) -> list[str]:
     return lines
 
 
+def _implied_line(verdict: Verdict) -> str:
+    """What the reverse leg implies, in the task's words."""
+    implied = verdict.reverse_implied
+    if verdict.task == "pairwise":
+        if len(implied) == 1:
+            return f"Reverse leg implies the better one: {implied[0]}"
+        return "Reverse leg implies a tie" if implied else "Reverse leg implies no better one"
+    word = STATUS_WORDS[verdict.task][0]
+    return f"Reverse leg implies {word}: {{{', '.join(implied)}}}"
+
+
+def _heading(verdict: Verdict, question: str, response: str | None) -> list[str]:
+    """What was judged, in the task's words: the question (a pair's instruction), and a
+    checklist's response (its question only when it has one)."""
+    if verdict.task == "pairwise":
+        return [f"Instruction: {_one_line(question, 200)}"]
+    if verdict.task == "checklist":
+        lines = [f"Question: {_one_line(question, 200)}"] if question else []
+        return [*lines, f"Response: {_one_line(response, 200)}"] if response else lines
+    return [f"Question: {_one_line(question, 200)}"]
+
+
 def _decision_line(decision: Decision) -> str:
     """What the acceptance rule decided: accepted or not, the rule, the score, the tier."""
     score = "missing" if decision.score is None else f"{decision.score:.10g}"
@@ -334,9 +371,12 @@ def _decision_line(decision: Decision) -> str:
     )
 
 
-def render_verdict(verdict: Verdict, question: str, texts: Sequence[str]) -> str:
-    """A verdict as plain text a person can read: the question, a table, the legs."""
-    lines = [f"Question: {_one_line(question, 200)}", ""]
+def render_verdict(
+    verdict: Verdict, question: str, texts: Sequence[str], *, response: str | None = None
+) -> str:
+    """A verdict as plain text a person can read: what was judged (the question, a
+    checklist's ``response``), a table, the legs."""
+    lines = [*_heading(verdict, question, response), ""]
     width = max([len(t) for t in texts] + [9])
     width = min(width, 40)
     lines.append(f"  {'label':<5}  {'candidate':<{width}}  {'direct':<8}  {'reverse':<9}  verdict")
@@ -350,18 +390,24 @@ def render_verdict(verdict: Verdict, question: str, texts: Sequence[str]) -> str
 
 
 def print_verdict(
-    verdict: Verdict, question: str, texts: Sequence[str], file: TextIO | None = None
+    verdict: Verdict,
+    question: str,
+    texts: Sequence[str],
+    file: TextIO | None = None,
+    *,
+    response: str | None = None,
 ) -> None:
     """Print a verdict to ``file`` (stdout): a rich table on a terminal, else plain text."""
     out = file if file is not None else sys.stdout
     if not _isatty(out):
-        print(render_verdict(verdict, question, texts), file=out, flush=True)
+        print(render_verdict(verdict, question, texts, response=response), file=out, flush=True)
         return
     from rich.table import Table
     from rich.text import Text
 
     console = _console(out)
-    console.print(Text(f"Question: {_one_line(question, 200)}"))
+    for line in _heading(verdict, question, response):
+        console.print(Text(line))
     table = Table(show_edge=False)
     table.add_column("label")
     table.add_column("candidate", max_width=60)

@@ -635,6 +635,19 @@ def test_a_file_reads_no_template_as_its_tasks_default() -> None:
     acceptance(Rule(signal="prin", threshold=0.0)).check_compatible(JUDGE, GuardOptions())
 
 
+def test_a_file_reads_no_checks_as_its_tasks_default() -> None:
+    # issue 27: a pair gets the order check by default; a guard that names no checks
+    # matches a pairwise file calibrated with both, and a choice file with the reverse alone
+    pairwise = _pairwise_file()
+    pairwise.check_compatible(JUDGE, GuardOptions())
+    with pytest.raises(UsageError, match=r"calibrated with checks=\["):
+        pairwise.check_compatible(JUDGE, GuardOptions(checks="reverse"))
+    choice = acceptance(Rule(signal="prin", threshold=0.0))
+    choice.check_compatible(JUDGE, GuardOptions())
+    with pytest.raises(UsageError, match=r"calibrated with checks=\["):
+        choice.check_compatible(JUDGE, GuardOptions(checks="reverse,order"))
+
+
 def test_a_guard_with_a_file_refuses_items_of_another_task() -> None:
     from prin_guard import Guard, InvalidItemError, Item
     from prin_guard.judges import ScriptedJudge

@@ -221,6 +221,7 @@ def test_eval_log_carries_each_verdict_and_the_prin_metrics(tmp_path: Path) -> N
             "mean_prin": 1 / 3,
             "inconsistent_rate": 1 / 3,
             "flagged_rate": 2 / 3,
+            "mean_score": 0.0,  # no checklist sample
         }
     )
 
@@ -456,6 +457,34 @@ def test_pairwise_and_checklist_samples_are_scored_as_their_task(tmp_path: Path)
     assert scored["share"].value == 0.0
     assert scored["share"].metadata is not None
     assert scored["share"].metadata["verdict"]["candidates"][0]["status"] == "failed"
+    # accuracy is over the samples with a target only: the share (0.0) is no wrong answer
+    assert metrics(log)["accuracy"] == 1.0
+    assert metrics(log)["mean_score"] == pytest.approx(0.25)  # 0.5 and 0.0
+
+
+def test_accuracy_never_mixes_a_share_met_with_right_and_wrong(tmp_path: Path) -> None:
+    def judge(prompt: str) -> str:
+        return "Answer: A" if "criteria it meets" in prompt else "Answer: B"
+
+    rubric = ["Names the capital", "Gives the population"]
+    checks = [
+        Sample(id="right", input="Describe France.", target="A",
+               metadata={"candidates": rubric, "response": "Paris."}),
+        Sample(id="wrong", input="Describe France.", target="B",
+               metadata={"candidates": rubric, "response": "Paris."}),
+        Sample(id="graded", input="Describe France.",
+               metadata={"candidates": rubric, "response": "Paris."}),
+    ]  # fmt: skip
+    log = run(
+        Task(dataset=checks, solver=[], scorer=prin_guard_scorer(judge, task="checklist")),
+        tmp_path,
+        model="mockllm/model",
+    )
+    values = metrics(log)
+    # Inspect's own accuracy averaged C, I and the share 0.5: (1 + 0 + 0.5) / 3
+    assert values["accuracy"] == pytest.approx(0.5)
+    assert values["stderr"] == pytest.approx(0.5)  # of [1, 0]
+    assert values["mean_score"] == pytest.approx(0.5)
 
 
 def test_a_checklist_without_a_response_judges_the_evaluated_models_output() -> None:

@@ -188,8 +188,14 @@ async def test_a_pairwise_judge_request_gets_a_pairwise_verdict(adapter: ModuleT
     router = ScriptedRouter(adapter)
 
     async def ask(model: str, messages: Any, params: Any, parent_call_id: Any) -> Any:
-        worse = "please output the worse one" in messages[-1]["content"]
-        text = "Output (a) is worse." if worse else "Therefore, Output (b) is better."
+        # by content, whichever place "hello there!" is shown in: the default order
+        # check of a pair asks both places
+        prompt = messages[-1]["content"]
+        better, other = ("a", "b") if "Response A:\n```\nhello there!" in prompt else ("b", "a")
+        worse = "please output the worse one" in prompt
+        text = (
+            f"Output ({other}) is worse." if worse else f"Therefore, Output ({better}) is better."
+        )
         return adapter._Answer(JudgeResponse(text=text), 7.0)
 
     guardrail = guardrail_with(adapter, router, event_hook="post_call")
@@ -202,6 +208,7 @@ async def test_a_pairwise_judge_request_gets_a_pairwise_verdict(adapter: ModuleT
     verdict = read_verdict(out.prin_guard)
     assert (verdict.task, verdict.winner, verdict.flags) == ("pairwise", "B", ())
     assert verdict.winner_text == "hello there!"
+    assert verdict.checks == ("reverse", "order") and len(verdict.permuted) == 2
 
 
 async def test_pre_call_rewrites_the_prompt_and_starts_the_reverse_leg(adapter: ModuleType) -> None:

@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 import pytest
 from scipy import stats
+from structlog.testing import capture_logs
 
-from prin_guard import UsageError
+from prin_guard import Guard, GuardOptions, UsageError
+from prin_guard._acceptance import Acceptance
 from prin_guard.calibrate import (
     CalibrationData,
     TierData,
@@ -39,6 +41,7 @@ from prin_guard.calibrate import (
     upper_bounds,
 )
 from prin_guard.calibrate._report import summary_lines, write_report
+from prin_guard.judges import ScriptedJudge
 from prin_guard.models import Scores, Verdict
 
 ALPHA = DELTA = 0.1
@@ -226,7 +229,8 @@ def test_auto_chooses_on_a_selection_part_and_tests_on_the_rest(tmp_path: Any) -
     assert compared.startswith("signals compared on 60 items kept apart (seed 0): prin certifies ")
     assert "(AUROC 1.00) (chosen), confidence certifies " in compared
     (tested,) = [line for line in lines if line.startswith("tested ")]
-    assert tested.startswith("tested prin on the other 140 items at delta 0.1: prin <= ")
+    # the rule as people read it (PRIN < 1: the grid's 0.99999999), not its machine form
+    assert tested.startswith("tested prin on the other 140 items at delta 0.1: PRIN < 1 ")
     report = write_report(result, tmp_path).read_text()
     assert "| prin threshold |" in report
     # another seed draws another selection part, and the same signal wins
@@ -292,9 +296,10 @@ def test_a_cascades_signal_choice_is_reported_per_tier() -> None:
     assert not any("accepts nothing" in line for line in lines)
 
 
-def test_a_cascade_that_certifies_nothing_asks_every_tier() -> None:
-    # both judges wrong on a third of the items whatever their signal: no rule passes,
-    # so a guard with the file asks every tier about every item, as the file must say
+def test_a_cascade_that_certifies_nothing_keeps_its_cheapest_tier_alone() -> None:
+    # both judges wrong on a third of the items whatever their signal: no rule passes;
+    # a guard asking every tier would pay for every judge and decide nothing, so the file
+    # keeps the first (cheapest) tier alone, and with --keep-idle-tiers every tier
     n = 300
     wrong = [i % 3 == 0 for i in range(n)]
     data = CalibrationData(
@@ -302,9 +307,92 @@ def test_a_cascade_that_certifies_nothing_asks_every_tier() -> None:
         gold=tuple(frozenset({"A"}) for _ in range(n)),
         tiers=(_tier([0.0] * n, wrong, name="cheap"), _tier([0.0] * n, wrong, name="strong")),
     )
-    acc = calibrate(data, alpha=0.1, delta=0.1).acceptance
+    result = calibrate(data, alpha=0.1, delta=0.1)
+    acc = result.acceptance
     assert acc.accepted == 0 and all(rule.threshold is None for rule in acc.rules)
-    assert [(tier.asked, tier.accepted) for tier in acc.tiers] == [(1.0, 0.0), (1.0, 0.0)]
+    assert [tier.judge["name"] for tier in acc.tiers] == ["cheap"]
+    assert [(tier.asked, tier.accepted) for tier in acc.tiers] == [(1.0, 0.0)]
+    assert result.left_out == (1,)
+    assert Acceptance.from_json(acc.to_json()) == acc  # a file calibrate can write
+    kept = calibrate(data, alpha=0.1, delta=0.1, keep_idle_tiers=True).acceptance
+    assert [(tier.asked, tier.accepted) for tier in kept.tiers] == [(1.0, 0.0), (1.0, 0.0)]
+
+
+def test_a_first_tier_that_accepts_nothing_is_left_out_and_never_asked() -> None:
+    # issue 27: the cheap judge's rule accepts nothing; the cascade's file asked it about
+    # every item anyway (4 legs per item for no accepted verdict)
+    rng = np.random.default_rng(5)
+    n = 300
+    wrong = [bool(w) for w in rng.random(n) < 0.5]
+    cheap = _tier([0.0] * n, wrong, name="cheap")  # no signal separates its errors
+    strong = _tier([0.0] * n, [False] * n, name="strong")
+    data = CalibrationData(
+        ids=tuple(f"q{i}" for i in range(n)),
+        gold=tuple(frozenset({"A"}) for _ in range(n)),
+        tiers=(cheap, strong),
+    )
+    with capture_logs() as events:
+        result = calibrate(data, alpha=0.1, delta=0.1)
+    acc = result.acceptance
+    assert result.left_out == (0,)
+    assert [tier.judge["name"] for tier in acc.tiers] == ["strong"]
+    assert acc.tiers[0].asked == 1.0 and acc.accepted > 0
+    assert [e["tiers"] for e in events if e["event"] == "calibrate_idle_tiers"] == [[0]]
+    # a guard with the file asks the strong judge alone: 2 calls per item, not 4
+    assert result.calls_per_item == 2.0
+    lines = summary_lines(result)
+    assert any(line.startswith("left out of the file: tier 0 (cheap)") for line in lines)
+    assert "judge calls per item with this file: 2.00 on the test part = 2.00 (tier 0)" in lines
+    assert any(line.startswith("tier 0 (strong): reverse-consistent (PRIN 0)") for line in lines)
+    assert not any("accepts nothing (every verdict goes to review)" in line for line in lines)
+    # the file checks as one calibrate wrote, and a guard of the strong judge alone takes it
+    assert Acceptance.from_json(acc.to_json()) == acc
+    strong_judge = ScriptedJudge(name="strong")
+    strong_judge.identity = lambda: {"kind": "scripted", "name": "strong"}  # type: ignore[method-assign]
+    Guard(strong_judge, options=GuardOptions(**OPTIONS), acceptance=acc)
+    with pytest.raises(UsageError, match="calibrated for 1 tier; the guard has 2"):
+        Guard(
+            tiers=[ScriptedJudge(name="cheap"), strong_judge],
+            options=GuardOptions(**OPTIONS),
+            acceptance=acc,
+        )
+    kept = calibrate(data, alpha=0.1, delta=0.1, keep_idle_tiers=True)
+    assert kept.left_out == () and len(kept.acceptance.tiers) == 2
+    assert kept.calls_per_item == 4.0
+
+
+def test_when_no_judge_alone_reaches_the_guarantee_the_cascade_says_so() -> None:
+    # Two kinds of items. The cheap judge is consistent (PRIN 0) on the first kind and
+    # wrong on 14% of them, inconsistent on the second and wrong on half; the strong
+    # judge is consistent everywhere, wrong on 40% of the first kind and 2% of the
+    # second. Alone, neither has a rule within alpha = 0.1 (14% at best; 21%); the
+    # cascade (cheap where consistent, strong on the rest) is wrong on 8%.
+    n = 1000
+    first = [i < n // 2 for i in range(n)]
+    cheap_wrong = [(i % 50 < 7) if first[i] else (i % 2 == 0) for i in range(n)]
+    strong_wrong = [(i % 5 < 2) if first[i] else (i % 50 == 1) for i in range(n)]
+    data = CalibrationData(
+        ids=tuple(f"q{i}" for i in range(n)),
+        gold=tuple(frozenset({"A"}) for _ in range(n)),
+        tiers=(
+            _tier([0.0 if f else 1.0 for f in first], cheap_wrong, name="cheap"),
+            _tier([0.0] * n, strong_wrong, name="strong"),
+        ),
+    )
+    result = calibrate(data, alpha=0.1, delta=0.1)
+    assert [base.fit.accepted for base in result.baselines] == [0, 0]
+    assert result.acceptance.accepted > 0 and result.left_out == ()
+    lines = summary_lines(result)
+    assert any(
+        line.startswith(
+            "no judge's rule reaches the guarantee alone on these items, but the cascade does"
+        )
+        for line in lines
+    )
+    assert not any("a guard with this file accepts nothing" in line for line in lines)
+    assert "tier 0 alone (cheap), calibrated on all items: never (accepts nothing)," in "\n".join(
+        lines
+    )
 
 
 # -- simulations --------------------------------------------------------------------------

@@ -88,6 +88,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {
         "cheap": evaluate_judge(scripted("cheap", CHEAP, 400, 1), data, folder / "cheap"),
         "strong": evaluate_judge(scripted("strong", STRONG, 400, 2), data, folder / "strong"),
+        # right or wrong at random, always consistent: no rule of its accepts anything
+        "coin": evaluate_judge(
+            scripted("coin", {"right": 0.5, "wrong": 0.5}, 400, 3), data, folder / "coin"
+        ),
         "small": evaluate_judge(scripted("cheap", CHEAP, 15, 1), few, folder / "small"),
         # asked in a second candidate order too: three signals to choose among
         "ordered": evaluate_judge(
@@ -109,7 +113,7 @@ def test_calibrate_writes_an_acceptance_bound_to_the_judge(
     out = tmp_path / "acceptance.json"
     assert cli(str(runs["cheap"]), "--out", str(out), "--report", str(tmp_path / "rep")) == 0
     printed = capsys.readouterr().out
-    assert "tier 0 (cheap): prin <= " in printed
+    assert "tier 0 (cheap): PRIN < 1; " in printed  # as people read the rule
     acc = Acceptance.load(out)
     rule = acc.tiers[0].rule
     # PRIN 0 and 0.5 verdicts are right 57+15 times in 75 (4%); PRIN 1 ones never
@@ -186,6 +190,26 @@ def test_a_cascade_is_calibrated_jointly_and_asks_the_strong_judge_less(
     assert acc.coverage > 0.8
 
 
+def test_a_cascade_tier_that_accepts_nothing_is_left_out_with_a_warning(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cascade.json"
+    assert cli(str(runs["coin"]), "--tier", str(runs["strong"]), "--out", str(out)) == 0
+    printed = capsys.readouterr()
+    assert "prin-guard: warning: left out of the file: tier 0 (coin)" in printed.err
+    assert "a guard with the file asks strong" in printed.err
+    assert "judge calls per item with this file: 2.00 on the test part" in printed.out
+    acc = Acceptance.load(out)
+    assert [t.judge["name"] for t in acc.tiers] == ["strong"] and acc.accepted > 0
+    # evaluated as a guard with the file runs: the strong judge alone, 2 calls per item
+    assert evaluate(acc, load_runs([[runs["strong"]]])).calls_per_item == 2.0
+    # the user insists: every tier stays, asked about every item it reaches
+    assert cli(str(runs["coin"]), "--tier", str(runs["strong"]), "--out", str(out),
+               "--keep-idle-tiers") == 0  # fmt: skip
+    assert "warning" not in capsys.readouterr().err
+    assert [t.judge["name"] for t in Acceptance.load(out).tiers] == ["coin", "strong"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -251,7 +275,7 @@ def test_calibrate_prints_how_it_chose_the_signal_and_what_it_tested(
     assert tested.startswith(
         f"tested {acc.tiers[0].rule.signal} on the other {acc.tested} items at delta 0.1: "
     )
-    assert f": {acc.tiers[0].rule.text} accepts {acc.accepted} " in tested
+    assert f": {acc.tiers[0].rule.words} accepts {acc.accepted} " in tested
     assert cli(str(runs["ordered"]), "--out", str(out), "--json") == 0
     payload = json.loads(capsys.readouterr().out)
     assert list(payload["selection"]) == list(acc.signals_compared)

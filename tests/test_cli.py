@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard.cli import main
+from prin_guard.judges import judge_from_spec
 
 
 def test_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,6 +101,37 @@ def test_check_takes_a_python_factory_judge(
     assert verdict["flags"] == []
 
 
+def test_check_of_a_checklist_without_a_question_shows_the_response_as_such(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--task", "checklist", "--response", "Paris is the capital."]
+    args += ["--candidate", "Names Paris", "--candidate", "Is long"]
+    assert main([*args, "--judge", "python:cli_test_judge:contradict"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Response: Paris is the capital.\n")
+    assert "Question:" not in out
+
+
+def test_check_takes_a_checklist_of_claims(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--task", "checklist", "--kind", "claims", "--response", "Paris is big."]
+    args += ["--candidate", "Paris is big", "--judge", "python:cli_test_judge:contradict"]
+    assert main([*args, "--json"]) == 2
+    assert "context: claims are checked against sources" in capsys.readouterr().err
+    assert main([*args, "--context", "Paris has 2M people.", "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["direct"]["template"] == "claims"
+
+
+def test_the_demo_names_the_template_its_items_are_asked_in(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--limit", "1", "--judge", python_judge]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "template v0." in first and "None" not in first  # was "template None"
+
+
 def test_check_with_a_panel_and_the_order_check(
     python_judge: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -126,7 +158,7 @@ def test_check_with_an_acceptance_file_and_a_cascade(
     # of 200 tested items, the cheap tier accepted 100 and the strong one 50 of the rest
     tiers = tuple(
         Tier(
-            judge={"kind": "function", "name": spec},
+            judge=dict(judge_from_spec(spec).identity()),  # with its source
             options=options,
             rule=Rule(signal="prin", threshold=0.0),
             asked=asked,
@@ -175,7 +207,8 @@ def test_eval_and_probe_take_the_same_python_judge(python_judge: str, tmp_path: 
     summary = json.loads((tmp_path / "e" / "summary.json").read_text())
     assert summary["items_judged"] == 3
     assert summary["configs"]["none"]["prin"] == 0.0
-    assert summary["run"]["config"]["judge"] == {"kind": "function", "name": python_judge}
+    assert summary["run"]["config"]["judge"] == dict(judge_from_spec(python_judge).identity())
+    assert summary["run"]["config"]["judge"]["name"] == python_judge
     assert main(["probe", "mathqa", *common, "--type", "closed", "--out", "p"]) == 0
     probe = json.loads((tmp_path / "p" / "summary.json").read_text())
     assert probe["items_judged"] == 3

@@ -476,8 +476,8 @@ def test_malformed_generic_rows_are_skipped_with_readable_reasons(tmp_path: Path
     reasons = [reason for _, reason in skipped]
     assert reasons[0].startswith("not valid JSON")
     assert (
-        reasons[1] == "unknown field 'contxt' (the fields are id, task, question, context, "
-        "response, candidates, gold)"
+        reasons[1] == "unknown field 'contxt' (the fields are id, task, kind, question, "
+        "context, response, candidates, gold)"
     )
     assert reasons[2] == "gold label 'C' is not a candidate label (A, B)"
     assert "same text" in reasons[3]
@@ -770,7 +770,7 @@ def test_llmbar_loader_reads_llmbars_own_json_list_and_refuses_other_labels(
     ]
     assert [reason for _, reason in skipped] == [
         "label 0 is not 1 or 2 (the better output)",
-        "candidates: candidates 0 and 1 have the same text ' a'",
+        "outputs 1 and 2 are the same text, yet label 1 calls one better",
     ]
     assert [r.item.id for r in load_mt_bench_human(path, on_skip=on_skip)] == [
         "mt-bench-human-1",

@@ -289,15 +289,17 @@ def test_own_prompt_example_guards_the_mt_bench_prompt_through_the_users_client(
     result = run_example(str(EXAMPLES / "own_prompt" / "guard_mt_bench.py"))
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout
-    assert "capital: no winner  (direct [[B]], reverse [[B]]; inconsistent, empty_verdict)" in out
+    flags = "inconsistent, empty_verdict, order_sensitive"
+    assert f"capital: no winner  (direct [[B]], reverse [[B]]; {flags})" in out
     assert "same: a tie  (direct [[C]], reverse [[C]]; clean)" in out
     assert re.search(
         r"^boiling: winner A: .*\(direct \[\[A\]\], reverse \[\[B\]\]; clean\)", out, re.M
     )
-    assert "judge calls: 6; prompt tokens counted: 1828" in out
+    # a pair's default checks ask both questions in both orders: 4 calls per pair
+    assert "judge calls: 12; prompt tokens counted: 3656" in out
     shown = run_example(str(EXAMPLES / "own_prompt" / "guard_mt_bench.py"), "--show-prompts")
     assert shown.returncode == 0, shown.stderr[-3000:]
-    assert shown.stdout.count("== ") == 2 and "if assistant A is worse" in shown.stdout
+    assert shown.stdout.count("== ") == 4 and "if assistant A is worse" in shown.stdout
 
 
 def test_own_prompt_example_runs_a_prompt_of_ones_own_from_its_file() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from prin_guard import Guard, Item, UsageError
+from prin_guard import Guard, GuardOptions, Item, UsageError
 from prin_guard.cli import main
 from prin_guard.grade import (
     GradeStats,
@@ -793,3 +794,175 @@ def test_pairwise_and_checklist_rows_name_the_winner_the_score_and_each_status(
         assert checklist["score"] == 0.75  # (2 + 1) / (2 + 1 + 1)
         assert checklist["statuses"] == ["A:met", "B:failed", "C:met"]
         assert checklist["winner"] is None and checklist["tie"] is None
+
+
+def _strict_json(line: str) -> Any:
+    """A JSON value as any JSON parser reads it: NaN and Infinity are not JSON."""
+
+    def refuse(word: str) -> Any:
+        raise ValueError(f"{word} is not JSON")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_checklist_weights_of_1e308_score_the_share_met_and_write_json(tmp_path: Path) -> None:
+    def judge(prompt: str) -> str:
+        return "Answer: A" if "criteria it meets" in prompt else "Answer: B"
+
+    def every(prompt: str) -> str:
+        return "Answer: A, B, C" if "criteria it meets" in prompt else "Answer: none"
+
+    given = tmp_path / "in.jsonl"
+    huge = [{"text": text, "weight": 1e308} for text in ("Is short", "Is polite", "Is true")]
+    _write_input(
+        given,
+        [
+            {"id": "half", "task": "checklist", "response": "ok", "candidates": huge[:2]},
+            {"id": "all", "task": "checklist", "response": "ok", "candidates": huge},
+        ],
+    )
+    half, out = tmp_path / "half.jsonl", tmp_path / "all.jsonl"
+    grade(judge, given, half)
+    grade(every, given, out)
+    # 1e308 + 1e308 overflows: the score was 1e308 / inf = 0.0, and inf / inf a bare NaN
+    (first, _) = [_strict_json(line) for line in half.read_text().splitlines()]
+    assert first["score"] == 0.5
+    (_, second) = [_strict_json(line) for line in out.read_text().splitlines()]
+    assert second["score"] == 1.0
+
+
+def test_rows_that_do_not_fit_the_template_are_invalid_rows_and_a_rerun_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    calls: list[str] = []
+
+    def judge(prompt: str) -> str:
+        calls.append(prompt)
+        # "hi" is better, wherever it is shown (a pair is asked in both orders)
+        better, worse = ("A", "B") if "Response A:\n```\nhi\n" in prompt else ("B", "A")
+        return f"Answer: {better}" if "better one" in prompt else f"Answer: {worse}"
+
+    given = tmp_path / "mixed.jsonl"
+    _write_input(
+        given,
+        [
+            {"id": "c1", "question": "2 + 2?", "candidates": ["4", "5"]},
+            {"id": "p1", "task": "pairwise", "question": "Say hi.", "candidates": ["hi", "bye"]},
+            {"task": "checklist", "response": "Paris.", "candidates": ["Names Paris"]},
+            {"question": "3 + 3?", "candidates": ["6", "7"]},
+        ],
+    )
+    out = tmp_path / "out.jsonl"
+    told: list[tuple[int, str]] = []
+    options = GuardOptions(template="pairwise")
+    first = grade(
+        judge, given, out, options=options, on_invalid=lambda n, why: told.append((n, why))
+    )
+    rows = {row["line"]: row for row in _read_output(out)}
+    # each keeps its own id (or its line) and task, and says why: not "#0" of "choice"
+    assert [(rows[n]["id"], rows[n]["task"], rows[n]["flags"]) for n in (1, 2, 3, 4)] == [
+        ("c1", "choice", ["invalid_item"]),
+        ("p1", "pairwise", []),
+        ("line:3", "checklist", ["invalid_item"]),
+        ("line:4", "choice", ["invalid_item"]),
+    ]
+    assert [line for line, _ in told] == [1, 3, 4]
+    assert all("template 'pairwise'" in why for _, why in told)
+    assert rows[3]["error_field"] == "task"
+    assert (first.invalid, len(calls)) == (3, 4)  # the pair's 2 legs, swapped too
+    again = grade(judge, given, out, options=options)
+    assert (again.items, again.skipped, again.changed, len(calls)) == (0, 4, 0, 4)
+
+
+def test_an_invalid_row_carries_the_task_it_says_it_has(tmp_path: Path) -> None:
+    given = tmp_path / "in.jsonl"
+    given.write_text(
+        "\n".join(
+            [
+                json.dumps({"task": "pairwise", "question": "Hi?", "candidates": ["a", "b", "c"]}),
+                json.dumps({"task": " Checklist", "candidates": ["met"]}),  # no response
+                json.dumps({"question": " ", "candidates": ["a", "b"]}),
+                json.dumps({"task": "ranking", "question": "Hi?", "candidates": ["a", "b"]}),
+                "not json",
+            ]
+        )
+        + "\n"
+    )
+    out = tmp_path / "out.jsonl"
+    grade(lambda prompt: "Answer: A", given, out)
+    rows = sorted(_read_output(out), key=lambda row: row["line"])
+    assert [row["task"] for row in rows] == ["pairwise", "checklist", "choice", None, None]
+    assert all(row["flags"] == ["invalid_item"] for row in rows)
+
+
+def test_input_hashes_and_keys_are_the_ones_earlier_versions_wrote() -> None:
+    # Pinned from 6ecafad, before items could say their kind: outputs written then
+    # resume without their rows being told as changed.
+    choice = Item.coerce({"question": "2 + 2?", "candidates": ["4", "5"], "context": "c"})
+    rubric = Item.coerce(
+        {"task": "checklist", "response": "r", "candidates": [{"text": "a", "weight": 2}]}
+    )
+    assert (input_sha(choice), input_sha(rubric)) == ("33f75273008e3abc", "e24b481ed794c5a0")
+    assert rubric.key == "af2693ebd8f2"
+    claims = Item.coerce({**rubric.model_dump(exclude={"kind"}), "kind": "claims", "context": "s"})
+    assert input_sha(claims) != input_sha(claims.model_copy(update={"kind": None}))
+
+
+def test_the_summary_counts_winners_ties_and_undecided_pairs_and_the_mean_score(
+    tmp_path: Path,
+) -> None:
+    from prin_guard.grade import summary_text
+
+    def judge(prompt: str) -> str:
+        shown = re.findall(r"Response [AB]:\n```\n([^\n]*)", prompt)
+        if shown:  # pairs: "good" wins, "same"/"twin" tie, "torn" has no agreed winner
+            if "torn" in shown:
+                return "Answer: A"
+            if {"same", "twin"} == set(shown):
+                return "Answer: tie"
+            good = "A" if shown[0] == "good" else "B"
+            return (
+                f"Answer: {good}" if "better one" in prompt else f"Answer: {'AB'.replace(good, '')}"
+            )
+        return "Answer: A" if "criteria it meets" in prompt else "Answer: B"
+
+    rows = [
+        {"task": "pairwise", "question": "q1", "candidates": ["good", "bad"]},
+        {"task": "pairwise", "question": "q2", "candidates": ["meh", "good"]},
+        {"task": "pairwise", "question": "q3", "candidates": ["same", "twin"]},
+        {"task": "pairwise", "question": "q4", "candidates": ["torn", "other"]},
+        {"task": "pairwise", "question": "q5", "candidates": ["x"]},  # invalid: not counted
+        {"task": "checklist", "response": "r", "candidates": ["met", "not met"]},
+        {"task": "checklist", "response": "r", "candidates": [{"text": "m", "weight": 3}, "n"]},
+    ]
+    given = tmp_path / "in.jsonl"
+    _write_input(given, rows)
+    summary = grade(judge, given, tmp_path / "out.jsonl", options=GuardOptions(checks="reverse"))
+    assert (summary.winners, summary.ties, summary.undecided) == (2, 1, 1)
+    assert (summary.scored, summary.mean_score) == (2, pytest.approx((0.5 + 0.75) / 2))
+    text = summary_text(summary)
+    assert "  pairs: 2 with a winner, 1 ties, 1 undecided (the answers agree on neither)" in text
+    assert "  checklists: 2 scored, mean score 0.625" in text
+
+
+def test_the_ray_engine_takes_the_format_from_the_suffix_before_judging(tmp_path: Path) -> None:
+    # issue 27: --out out.jsonl --engine ray silently wrote a directory of Parquet files
+    pytest.importorskip("ray")
+    import ray
+
+    from prin_guard.ray import WorkerSpec
+    from prin_guard.ray import grade as grade_on_ray
+
+    given = _write_input(tmp_path / "in.jsonl", ITEMS)
+    spec = WorkerSpec(judge=lambda: "Answer: A")
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    with pytest.raises(UsageError, match=r"is a directory; the Ray engine writes one file"):
+        grade_on_ray(given, folder, spec)
+    with pytest.raises(UsageError, match=r"cannot tell the format of .* from its suffix"):
+        grade_on_ray(given, tmp_path / "graded-out", spec)
+    (tmp_path / "notes.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(UsageError, match=r"is not an output of prin-guard grade"):
+        grade_on_ray(given, tmp_path / "notes.csv", spec)
+    assert not ray.is_initialized()  # refused before any cluster, any judge
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graded", "in.jsonl", "notes.csv"]

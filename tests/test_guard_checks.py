@@ -316,12 +316,14 @@ class _CountingJudge:
 @pytest.mark.parametrize(
     ("options", "per_judge"),
     [
-        pytest.param({}, 2, id="reverse"),
+        # no checks named: each task's default, so as many as a pair's (reverse, order)
+        pytest.param({}, 4, id="default"),
+        pytest.param({"checks": "reverse"}, 2, id="reverse"),
         pytest.param({"checks": "reverse,order"}, 4, id="order"),
-        pytest.param({"probe": "closed"}, 4, id="probe-closed"),
-        pytest.param({"probe": "progressive"}, 8, id="probe-progressive"),
+        pytest.param({"checks": "reverse", "probe": "closed"}, 4, id="probe-closed"),
+        pytest.param({"checks": "reverse", "probe": "progressive"}, 8, id="probe-progressive"),
         pytest.param({"checks": "reverse,order", "probe": "progressive"}, 10, id="heaviest"),
-        pytest.param({"reask": True}, 4, id="reask"),
+        pytest.param({"checks": "reverse", "reask": True}, 4, id="reask"),
         pytest.param({"checks": "reverse,order", "reask": True}, 8, id="order-reask"),
     ],
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 import importlib
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 import prin_guard.judges
 from prin_guard import FunctionJudge, Guard, Item, UsageError
 from prin_guard.judges import LiteLLMJudge, ScriptedJudge, judge_from_spec
+from prin_guard.judges._function import SourcedJudge
 
 # Judges a `python:` spec points at, in a module of its own (written per test, so
 # that nothing outside this file depends on it).
@@ -257,14 +259,27 @@ def test_python_specs_build_the_judge_the_attribute_names(
     judges_module: str, attr: str, kind: type, identity: dict[str, Any]
 ) -> None:
     judge = judge_from_spec(f"python:{judges_module}:{attr}")
-    assert isinstance(judge, kind)
+    # a judge the code made is known by that code too: wrapped with its source
+    made = judge.judge if isinstance(judge, SourcedJudge) else judge
+    assert isinstance(made, kind)
     found = dict(judge.identity())
     assert {name: found[name] for name in identity} == identity
+    assert found["source"] == _digest(judges_module)
 
 
-def test_instance_is_returned_as_it_is(judges_module: str) -> None:
+def _digest(module: str) -> str:
+    path = importlib.import_module(module).__file__
+    assert path is not None
+    return hashlib.sha256(hashlib.sha256(Path(path).read_bytes()).hexdigest().encode()).hexdigest()[
+        :16
+    ]
+
+
+def test_instance_is_used_as_it_is(judges_module: str) -> None:
     module = importlib.import_module(judges_module)
-    assert judge_from_spec(f"python:{judges_module}:INSTANCE") is module.INSTANCE
+    judge = judge_from_spec(f"python:{judges_module}:INSTANCE")
+    assert isinstance(judge, SourcedJudge) and judge.judge is module.INSTANCE
+    assert judge.identity() == {**module.INSTANCE.identity(), "source": _digest(judges_module)}
 
 
 def test_dotted_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -278,7 +293,13 @@ def test_dotted_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         sys.modules.pop("spec_package.judges", None)
         sys.modules.pop("spec_package", None)
-    assert judge.identity() == {"kind": "function", "name": "python:spec_package.judges:judge"}
+    assert dict(judge.identity()) == {
+        "kind": "function",
+        "name": "python:spec_package.judges:judge",
+        "source": hashlib.sha256(
+            hashlib.sha256(b"def judge(prompt):\n    return 'Answer: A'\n").hexdigest().encode()
+        ).hexdigest()[:16],
+    }
 
 
 @pytest.mark.parametrize(
@@ -366,8 +387,8 @@ def test_factory_failure_keeps_its_cause(judges_module: str) -> None:
         pytest.param(
             "python:spec_no_such_module:judge",
             {},
-            "judge 'python:spec_no_such_module:judge': cannot import module "
-            "'spec_no_such_module': ModuleNotFoundError",
+            "judge 'python:spec_no_such_module:judge': no module 'spec_no_such_module' in "
+            "the current directory",
             id="module-missing",
         ),
         pytest.param(
@@ -464,7 +485,7 @@ def test_a_config_builds_its_judges_through_it(judges_module: str) -> None:
 
     (level,) = GuardConfig(judge=f"python:{judges_module}:judge").build_judges()
     assert [judge.identity() for judge in level] == [
-        {"kind": "function", "name": "python:spec_judges:judge"}
+        {"kind": "function", "name": "python:spec_judges:judge", "source": _digest(judges_module)}
     ]
 
 
@@ -474,4 +495,72 @@ def test_the_server_builds_its_judges_from_its_config(judges_module: str) -> Non
 
     config = load_config(environ={"PRIN_GUARD_JUDGE": f"python:{judges_module}:judge"})
     (level,) = config.guard.build_judges()
-    assert level[0].identity() == {"kind": "function", "name": "python:spec_judges:judge"}
+    assert level[0].identity() == {
+        "kind": "function",
+        "name": "python:spec_judges:judge",
+        "source": _digest(judges_module),
+    }
+
+
+# -- issue 27: a python judge is known by what it runs ---------------------------------
+
+
+def test_an_edited_python_judge_is_not_served_its_old_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prin_guard import eval as evaluation
+
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("EDITED_JUDGE_CALLS", str(calls))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    script = tmp_path / "edited_judge.py"
+    version = (
+        "import os\n"
+        "def judge(prompt):\n"
+        "    with open(os.environ['EDITED_JUDGE_CALLS'], 'a') as f:\n"
+        "        f.write('x\\n')\n"
+        "    return {answer!r}\n"
+    )
+    cache = tmp_path / "answers.sqlite3"
+
+    def run(answer: str) -> dict[str, Any]:
+        script.write_text(version.format(answer=answer))
+        sys.modules.pop("edited_judge", None)  # a new process imports the file anew
+        judge = judge_from_spec("python:edited_judge:judge")
+        out = tmp_path / f"run-{answer[-1]}"
+        evaluation.run(
+            judge,
+            "mathqa",
+            limit=2,
+            cache=str(cache),
+            methods=["direct", "reverse", "synergy"],
+            analyses=[],
+            mitigations=[],
+            out=out,
+        )
+        return dict(judge.identity())
+
+    first = run("Answer: A")
+    made = len(calls.read_text().splitlines())
+    assert made == 4  # two items, two legs each
+    run("Answer: A")  # unchanged: every answer from the disk cache
+    assert len(calls.read_text().splitlines()) == made
+    second = run("Answer: B")  # the script changed: asked again, under another identity
+    assert len(calls.read_text().splitlines()) == 2 * made
+    assert first["name"] == second["name"] and first["source"] != second["source"]
+    sys.modules.pop("edited_judge", None)
+
+
+def test_a_function_judge_is_known_by_its_file_and_names_its_source() -> None:
+    def judge(prompt: str) -> str:
+        return "Answer: A"
+
+    this = Path(__file__).read_bytes()
+    expected = hashlib.sha256(hashlib.sha256(this).hexdigest().encode()).hexdigest()[:16]
+    assert FunctionJudge(judge).identity()["source"] == expected
+    assert "source" not in FunctionJudge(judge, source=None).identity()
+    assert FunctionJudge(judge, name="n", source="v2").identity() == {
+        "kind": "function",
+        "name": "n",
+        "source": "v2",
+    }

@@ -126,7 +126,7 @@ async def test_an_unreadable_leg_is_asked_once_more_with_reask() -> None:
     from prin_guard.models import ParseMethod, ParseStatus
 
     judge = _Recording()
-    verdict = await Guard(judge, cache=None, reask=True).acheck(PAIR)
+    verdict = await Guard(judge, cache=None, reask=True, checks="reverse").acheck(PAIR)
     assert verdict.winner == "B" and verdict.ok
     for leg in (verdict.direct, verdict.reverse):
         assert leg is not None

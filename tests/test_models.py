@@ -335,3 +335,36 @@ def test_winner_text_is_filled_in_from_the_winners_candidate() -> None:
     assert Verdict(item_id="c").winner_text is None
     with pytest.raises(ValidationError, match="winner_text"):
         Verdict(item_id="p", candidates=candidates, winner="B", winner_text="hi")
+
+
+@pytest.mark.parametrize(
+    "weight",
+    [
+        pytest.param(10**400, id="an-integer-too-large-for-a-float"),
+        pytest.param(float("inf"), id="infinity"),
+        pytest.param(float("nan"), id="nan"),
+        pytest.param(0, id="zero"),
+        pytest.param(-2.0, id="negative"),
+    ],
+)
+def test_a_weight_is_a_positive_finite_number(weight: object) -> None:
+    item = {"task": "checklist", "response": "r", "candidates": [{"text": "a", "weight": weight}]}
+    says = r"^candidates\.0\.weight: must be a positive finite number"
+    with pytest.raises(InvalidItemError, match=says):
+        Item.coerce(item)
+
+
+def test_a_verdict_holds_no_number_that_is_not_finite() -> None:
+    # a NaN score would be written as a bare NaN, which is not JSON
+    with pytest.raises(ValidationError, match="finite number"):
+        Verdict(item_id="x", task="checklist", score=float("nan"))
+    with pytest.raises(ValidationError, match="finite number"):
+        Leg(
+            polarity=Polarity.DIRECT,
+            template="v0",
+            template_version=2,
+            raw_text="Answer: A",
+            labels=("A",),
+            parse_status=ParseStatus.OK,
+            confidence=float("inf"),
+        )

@@ -360,8 +360,8 @@ def test_checklist_copies_are_no_answer(
 def test_a_judge_that_echoes_the_pairwise_prompt_is_echoed() -> None:
     # The pairwise prompt shows "Response A:" blocks, not "A)" options: the echo is
     # told by the prompt's own words (issue 27, item 12).
-    from prin_guard._reading import prompt_frame
     from prin_guard._prompts import build_prompt
+    from prin_guard._reading import prompt_frame
 
     item = Item(task="pairwise", question=ROME_Q, candidates=["Visit the Colosseum.", ROME_B])
     template = TEMPLATES["pairwise"]

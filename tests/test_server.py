@@ -523,6 +523,7 @@ def test_the_order_check_through_the_service() -> None:
 @pytest.mark.server
 def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
     from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+    from prin_guard.judges import judge_from_spec
 
     panel = ("python:server_judges:consistent", "python:server_judges:contradicting")
     app = create_app(config(panel=(*panel, "python:server_judges:scripted")), cache=MemoryCache())
@@ -533,9 +534,10 @@ def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> Non
 
     options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
     # of 200 tested items, the first tier accepted 100 and the second 50 of the rest
+    # each judge as the service builds it: a python: judge carries its script's digest
     tiers = tuple(
         Tier(
-            judge={"kind": "scripted", "name": name, "seed": None},
+            judge=dict(judge_from_spec(f"python:server_judges:{name}").identity()),
             options=options,
             rule=Rule(signal="prin", threshold=0.0),
             asked=asked,
@@ -636,7 +638,7 @@ def test_a_client_cannot_change_the_servers_own_limits() -> None:
     assert template.status_code == 422
     assert template.json()["error"]["field"] == "options.template"
     assert (
-        "known: claims, criteria, pairwise, v0, v1, v2, v3, v4"
+        "is not a template this service offers; choose among v0, v1, v2, v3, v4, pairwise"
         in template.json()["error"]["message"]
     )
     assert judged.status_code == 200
@@ -1182,7 +1184,9 @@ def test_workers_share_the_redis_cache_and_sum_their_metrics(
 def test_rule_judge_helper_is_deterministic() -> None:
     assert rule("please output the correct ones.") == "Answer: B, C"
     assert rule("please output the incorrect ones.") == "Answer: A, B"
-    assert slow().identity() == {"kind": "function", "name": "slow-scripted"}
+    identity = slow().identity()
+    assert (identity["kind"], identity["name"]) == ("function", "slow-scripted")
+    assert identity["source"]  # the digest of tests/server_judges.py, where it is defined
     assert isinstance(scripted(), ScriptedJudge)
 
 
@@ -2208,20 +2212,21 @@ def test_serve_with_a_judge_that_cannot_be_built_says_so_in_one_line(tmp_path: P
     missing = serve_once(tmp_path, "--judge", "python:no_such_module_anywhere:judge")
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines() == [
-        "prin-guard: error: judge 'python:no_such_module_anywhere:judge': cannot import module "
-        "'no_such_module_anywhere': ModuleNotFoundError: No module named "
-        "'no_such_module_anywhere'"
+        "prin-guard: error: judge 'python:no_such_module_anywhere:judge': no module "
+        f"'no_such_module_anywhere' in the current directory and the installed packages "
+        f"({tmp_path}); run from the folder that holds it, or install it"
     ]
-    # A module in the current directory is not importable (a service's imports do not
-    # depend on where it was started); the error says what to do.
-    (tmp_path / "judge_here.py").write_text("def judge(prompt):\n    return 'Answer: A'\n")
+    # A module in the current directory is found (as uvicorn finds an app there); one that
+    # fails to import says why in one line.
+    (tmp_path / "judge_here.py").write_text("import no_such_dependency\n")
     here = serve_once(tmp_path, "--judge", "python:judge_here:judge")
     assert here.returncode == 2
     assert "Traceback" not in here.stderr
-    assert here.stderr.strip().endswith(
-        "(judge_here is in the current directory, which is not on the import path: run "
-        "with PYTHONPATH=.)"
-    ), here.stderr
+    assert here.stderr.strip().splitlines() == [
+        "prin-guard: error: judge 'python:judge_here:judge': cannot import module "
+        "'judge_here': it imports 'no_such_dependency', which is not installed "
+        "(ModuleNotFoundError)"
+    ], here.stderr
     # Several workers: each says it in one line, and the server stops.
     workers = serve_once(
         tmp_path, "--judge", "python:no_such_module_anywhere:judge", "--workers", "2"

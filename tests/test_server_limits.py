@@ -464,7 +464,7 @@ def pairwise_acceptance(path: Any) -> Any:
         "template": "pairwise",
         "mitigations": [],
         "policy": "synergy",
-        "checks": ["reverse"],
+        "checks": ["reverse", "order"],  # a pair's default
     }
     Acceptance(
         alpha=0.1,
@@ -725,17 +725,23 @@ def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
     """The bill meters every judge call made for a request: the first tier's too, which a
     verdict decided by the second tier does not show as legs (it was charged nothing)."""
     from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+    from prin_guard.judges import judge_from_spec
 
     options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}
+    cascade = (
+        "python:server_judges:priced_contradicting",
+        "python:server_judges:priced_consistent",
+    )
     tiers = tuple(
         Tier(
-            judge={"kind": "scripted", "name": name, "seed": None},
+            # a python: judge is known by its code too (the digest of its file)
+            judge=dict(judge_from_spec(spec).identity()),
             options=options,
             rule=Rule(signal="prin", threshold=0.0),
             asked=asked,
             accepted=accepted,
         )
-        for name, asked, accepted in (("contradicting", 1.0, 0.5), ("consistent", 0.5, 0.25))
+        for spec, asked, accepted in zip(cascade, (1.0, 0.5), (0.5, 0.25), strict=True)
     )
     Acceptance(
         alpha=0.1,
@@ -751,10 +757,6 @@ def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
         tiers=tiers,
         calibration_sha256="0" * 64,
     ).save(tmp_path / "cascade.json")
-    cascade = (
-        "python:server_judges:priced_contradicting",
-        "python:server_judges:priced_consistent",
-    )
     settings = {"tiers": cascade, "acceptance": tmp_path / "cascade.json", "daily_budget_usd": 0.1}
     app = create_app(config(**settings), cache=MemoryCache())
     with serving(app) as client:

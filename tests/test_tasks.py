@@ -114,7 +114,9 @@ def test_pairwise_verdicts(
     flags: tuple[Flag, ...],
     prin: float,
 ) -> None:
-    verdict = Guard(judge_of(direct, reverse)).check(PAIR)
+    # the reverse check alone (these judges answer by position: the default order
+    # check of a pair would see it, below)
+    verdict = Guard(judge_of(direct, reverse), checks="reverse").check(PAIR)
     assert (verdict.task, verdict.winner, verdict.tie) == ("pairwise", winner, tie)
     assert verdict.flags == flags
     assert verdict.scores.prin == pytest.approx(prin)
@@ -125,6 +127,24 @@ def test_pairwise_verdicts(
     )
     if winner is not None:
         assert verdict.winner_text == PAIR["candidates"][ord(winner) - ord("A")]
+
+
+def test_a_pair_gets_the_order_check_by_default_and_a_choice_given_wins() -> None:
+    # a judge that always prefers the response shown first: consistent under the reverse
+    # question (it calls the second one worse), caught by the swap
+    biased = judge_of("Answer: A", "Answer: B")
+    verdict = Guard(biased).check(PAIR)
+    assert verdict.checks == ("reverse", "order") and verdict.judge_calls == 4
+    assert Flag.ORDER_SENSITIVE in verdict.flags and not verdict.consistent
+    fair = judge_of("Answer: A", "Answer: B", {"direct": "Answer: B", "reverse": "Answer: A"})
+    assert Guard(fair).check(PAIR).flags == ()
+    # an explicit choice wins: the reverse check alone
+    alone = Guard(biased, checks="reverse").check(PAIR)
+    assert (alone.checks, alone.permuted, alone.flags) == (("reverse",), (), ())
+    # choice and checklist items keep the reverse check alone by default
+    for item in ({"question": "2 + 2?", "candidates": ["4", "5"]}, RUBRIC):
+        other = Guard(biased).check(item)
+        assert (other.checks, other.permuted, other.judge_calls) == (("reverse",), (), 2)
 
 
 def test_the_order_check_of_a_pair_is_the_swap() -> None:
@@ -274,3 +294,125 @@ def test_a_reply_whose_label_and_text_disagree_is_flagged() -> None:
     assert Flag.ANSWER_MISMATCH in verdict.flags
     assert verdict.direct is not None and verdict.direct.answer_mismatch
     assert verdict.correct == ()
+
+
+# -- issue 27: weights, identical pairs, "none", the task's spelling, claims --------------
+
+
+def test_checklist_weights_of_1e308_give_the_share_met() -> None:
+    huge = [{"text": text, "weight": 1e308} for text in ("Is short", "Is polite", "Is true")]
+    half = {**RUBRIC, "candidates": huge[:2]}
+    verdict = Guard(judge_of("Answer: A", "Answer: B")).check(half)
+    assert verdict.score == 0.5  # was 1e308 / inf = 0.0
+    every = Guard(judge_of("Answer: A, B, C", "Answer: none")).check({**RUBRIC, "candidates": huge})
+    assert every.score == 1.0  # was inf / inf = NaN
+
+
+def test_a_pair_of_identical_responses_is_a_tie_without_a_judge_call() -> None:
+    asked: list[str] = []
+
+    def judge(prompt: str) -> str:
+        asked.append(prompt)
+        return "Answer: A"  # a position bias: it would name the first
+
+    same = {**PAIR, "candidates": ["The sea is big.", "The sea  is big. "]}
+    for checks in ("reverse", "reverse,order"):
+        verdict = Guard(judge, checks=checks).check(same)
+        assert (verdict.tie, verdict.winner, verdict.correct) == (True, None, ("A", "B"))
+        assert verdict.flags == () and verdict.consistent
+        assert verdict.judge_calls == 0 and verdict.scores.prin == 0.0
+        assert [c.status for c in verdict.candidates] == ["better", "better"]
+    assert asked == []
+    # a panel too, in a batch with other pairs
+    panel = Guard([judge_of("Answer: A", "Answer: B", name=n) for n in ("x", "y")])
+    tie, other = panel.check_many([same, PAIR])
+    assert tie.tie and tie.scores.panel_agreement == 1.0 and tie.judge_calls == 0
+    assert other.winner == "A"
+
+
+@pytest.mark.parametrize(
+    ("item", "direct", "reverse"),
+    [
+        pytest.param(RUBRIC, "None of them.", "Answer: A, B, C", id="checklist-none-met"),
+        pytest.param(
+            {"question": "2 + 2?", "candidates": ["3", "5"]},
+            "Answer: none",
+            "Answer: A, B",
+            id="choice-none-correct",
+        ),
+    ],
+)
+def test_none_is_an_answer_not_an_empty_verdict(item: Any, direct: str, reverse: str) -> None:
+    verdict = Guard(judge_of(direct, reverse)).check(item)
+    assert verdict.direct is not None and verdict.direct.parse_status.value == "none"
+    assert verdict.correct == () and verdict.flags == () and verdict.consistent
+    # an empty set for want of agreement is still flagged
+    torn = Guard(judge_of(direct, "Answer: A")).check(item)
+    assert Flag.EMPTY_VERDICT in torn.flags
+    # and a pair always has a winner or a tie
+    empty_pair = Guard(judge_of("Answer: A", "Answer: A")).check(PAIR)
+    assert Flag.EMPTY_VERDICT in empty_pair.flags
+
+
+def test_a_panel_that_answers_none_is_not_an_empty_verdict() -> None:
+    panel = Guard([judge_of("Answer: none", "Answer: A, B, C", name=n) for n in ("x", "y", "z")])
+    verdict = panel.check(RUBRIC)
+    assert verdict.correct == () and Flag.EMPTY_VERDICT not in verdict.flags
+
+
+def test_the_task_is_trimmed_and_lower_cased_like_every_other_word() -> None:
+    verdict = Guard(judge_of("Answer: A", "Answer: B")).check({**PAIR, "task": " Pairwise "})
+    assert verdict.task == "pairwise" and verdict.winner == "A"
+    with pytest.raises(InvalidItemError, match=r"^task: unknown task 'ranking'"):
+        Item.coerce({**PAIR, "task": "ranking"})
+
+
+def test_a_checklist_says_its_candidates_are_claims() -> None:
+    seen: list[str] = []
+
+    def judge(prompt: str) -> str:
+        seen.append(prompt)
+        return "Answer: B" if "do not support" in prompt else "Answer: A"
+
+    claims = {
+        **RUBRIC,
+        "kind": "claims",
+        "candidates": ["Paris is the capital of France", "Paris has 9M people"],
+        "context": "Paris is the capital of France; 2.1 million people live there.",
+    }
+    verdict = Guard(judge).check(claims)  # no template named: the kind's own
+    assert verdict.direct is not None and verdict.direct.template == "claims"
+    assert "the claims the sources support" in seen[0]
+    # claims without sources, and a guard asking about criteria, are refused by name
+    with pytest.raises(InvalidItemError, match=r"^context: claims are checked against sources"):
+        Item.coerce({k: v for k, v in claims.items() if k != "context"})
+    with pytest.raises(InvalidItemError, match=r"^kind: the item's candidates are claims"):
+        Guard(judge, template="criteria").check(claims)
+    with pytest.raises(InvalidItemError, match=r"^kind: the item's candidates are criteria"):
+        Guard(judge, template="claims").check({**claims, "kind": "criteria"})
+    with pytest.raises(InvalidItemError, match=r"^kind: only a checklist"):
+        Item.coerce({**PAIR, "kind": "claims"})
+    with pytest.raises(InvalidItemError, match=r"^kind: unknown kind 'facts'"):
+        Item.coerce({**claims, "kind": "facts"})
+    # part of the item's identity: its content hash differs from the same item unsaid
+    unsaid = {k: v for k, v in claims.items() if k != "kind"}
+    assert Item.coerce(claims).key != Item.coerce(unsaid).key
+    # and an item that does not say keeps the hash it always had
+    assert Item.coerce(unsaid).key == Item.coerce({**unsaid, "kind": None}).key
+
+
+def test_an_invalid_item_of_a_batch_keeps_its_own_id_and_task() -> None:
+    guard = Guard(judge_of("Answer: A", "Answer: B"), template="pairwise", checks="reverse")
+    unnamed = {"task": "checklist", "response": "Paris.", "candidates": ["Names Paris"]}
+    named, checklist, broken, pair = guard.check_many(
+        [
+            {"id": "c1", "question": "2 + 2?", "candidates": ["4", "5"]},
+            unnamed,
+            {"id": "p9", "task": "pairwise", "question": "Hi?", "candidates": ["a"]},
+            PAIR,
+        ]
+    )
+    assert (named.item_id, named.task, named.flags) == ("c1", "choice", (Flag.INVALID_ITEM,))
+    assert (checklist.item_id, checklist.task) == (Item.coerce(unnamed).key, "checklist")
+    assert (broken.item_id, broken.task) == ("p9", "pairwise")
+    assert pair.flags == ()

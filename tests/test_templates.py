@@ -276,9 +276,9 @@ def test_editing_a_template_never_reuses_an_old_answer() -> None:
     two = Template.from_mapping({**_BASE, "instruction": _BASE["instruction"] + " Be brief."})
     Guard(judge, template=one, cache=cache).check(PAIR)
     Guard(judge, template=one, cache=cache).check(PAIR)
-    assert len(asked) == 2  # the second guard's legs came from the cache
+    assert len(asked) == 4  # both orders' legs; the second guard's came from the cache
     Guard(judge, template=two, cache=cache).check(PAIR)
-    assert len(asked) == 4  # an edited prompt is asked anew
+    assert len(asked) == 8  # an edited prompt is asked anew
 
 
 @pytest.mark.parametrize(
@@ -362,7 +362,9 @@ def test_prin_guard_prompts_prints_the_legs(tmp_path: Path) -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     legs = json.loads(done.stdout)
-    assert [leg["leg"] for leg in legs] == ["direct", "reverse"]
+    # a pair's default checks: both questions, in both orders
+    names = ["direct", "reverse", "direct, second order", "reverse, second order"]
+    assert [leg["leg"] for leg in legs] == names
     assert legs[1]["messages"][0]["role"] == "system"
     assert "assistant B is worse" in legs[1]["messages"][0]["content"]
 
@@ -382,7 +384,7 @@ def test_a_function_judge_takes_the_messages_and_returns_its_usage() -> None:
         return ("[[A]]" if worse else "[[B]]"), usage
 
     judge = FunctionJudge(client, messages=True)
-    verdict = Guard(judge, template="mt-bench-pair", cache=None).check(PAIR)
+    verdict = Guard(judge, template="mt-bench-pair", checks="reverse", cache=None).check(PAIR)
     assert verdict.winner == "B" and verdict.ok
     assert [m["role"] for m in seen[0]] == ["system", "user"]
     assert verdict.usage is not None and verdict.usage.prompt_tokens == 600

@@ -209,9 +209,9 @@ INCONSISTENT = """\
 Question: If 101 n^2 is at most 10000, what is the greatest n?
 
   label  candidate             direct    reverse    verdict
-  A      7                     -         -          
-  B      8                     -         -          
-  C      9                     correct   incorrect  
+  A      7                     -         -          contradicted
+  B      8                     -         -          contradicted
+  C      9                     correct   incorrect  contradicted
   D      10                    -         incorrect  
   E      [11] (the *largest*)  -         incorrect  
 
@@ -467,3 +467,32 @@ def test_public_names_are_sorted() -> None:
     assert terminal.__all__ == sorted(terminal.__all__)
     for name in terminal.__all__:
         assert hasattr(terminal, name)
+
+
+# ----------------------------------------------------- verdicts of the other tasks (issue 27)
+
+
+def test_a_pairwise_verdict_speaks_of_the_instruction_and_the_better_one() -> None:
+    guard = prin_guard.Guard(lambda p: "Answer: B" if "worse one" in p else "Answer: A")
+    pair = {"task": "pairwise", "question": "Say hi.", "candidates": ["Hello!", "Go away."]}
+    verdict = guard.check(pair)
+    text = render_verdict(verdict, "Say hi.", ["Hello!", "Go away."])
+    assert text.startswith("Instruction: Say hi.\n")
+    assert "Reverse leg implies the better one: A\n" in text
+    assert "implies correct" not in text
+
+
+def test_a_checklist_without_a_question_shows_its_response_as_the_response() -> None:
+    guard = prin_guard.Guard(lambda p: "Answer: B" if "fails to meet" in p else "Answer: A, B")
+    item = {
+        "task": "checklist",
+        "response": "Paris is big.",
+        "candidates": ["Names Paris", "Is long"],
+    }
+    verdict = guard.check(item)
+    text = render_verdict(verdict, "", ["Names Paris", "Is long"], response="Paris is big.")
+    assert text.startswith("Response: Paris is big.\n\n")
+    assert "Question:" not in text
+    # B is named met and failed: the verdict column says so, not a blank
+    assert "  B      Is long      met       failed     contradicted\n" in text
+    assert "Reverse leg implies met: {A}\n" in text

@@ -232,8 +232,9 @@ class PrinGuardGuardrail(CustomGuardrail):
 
     - the guard's options, by their :class:`prin_guard.GuardOptions` names
       (``GUARD_SETTINGS``): ``template`` (``v0``), ``mitigations`` (``[]``),
-      ``threshold`` (``0.0``), ``policy`` (``synergy``), ``checks`` (``["reverse"]``;
-      ``order`` sends two more legs through the router, concurrently),
+      ``threshold`` (``0.0``), ``policy`` (``synergy``), ``checks`` (each task's default:
+      ``["reverse"]``, and ``["reverse", "order"]`` for pairwise items; ``order`` sends
+      two more legs through the router, concurrently),
       ``min_confidence`` (``0.5``), ``max_chars`` (``32000``), ``max_candidates``
       (``64``), ``probe`` (none); a request may override the ones in
       ``request_options`` in its metadata.

@@ -22,11 +22,12 @@ from __future__ import annotations
 import importlib.metadata
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from prin_guard._acceptance import Acceptance, Rule, Tier, verdict_wrong
 from prin_guard._decide import SIGNALS
+from prin_guard._events import log
 from prin_guard._exceptions import UsageError
 from prin_guard.calibrate._cascade import CHAINS, CascadeFit, fit_cascade
 from prin_guard.calibrate._data import CalibrationData
@@ -75,6 +76,15 @@ class Calibration:
     """A cascade: each tier alone, for comparison."""
     tested: Outcome | None = None
     """A cascade: the chosen rules applied to the test part, as a guard applies them."""
+    left_out: tuple[int, ...] = ()
+    """A cascade: the tiers (their places among the runs given) whose certified rule
+    accepts nothing, left out of the file: asking them costs calls and decides nothing."""
+    calls_per_item: float | None = None
+    """Judge calls per item of a guard with the file (one tier: the tier's; a cascade:
+    on the test part, every tier asked)."""
+    judges: tuple[dict[str, Any], ...] = ()
+    """Every tier's judge identity as calibrated (a cascade: the file's tiers and the ones
+    left out, in the runs' order)."""
 
     @property
     def signal(self) -> str:
@@ -169,10 +179,16 @@ def calibrate(
     coverage_slack: float = 0.02,
     start_coverage: float = 0.1,
     selection_fraction: float = 0.3,
+    keep_idle_tiers: bool = False,
 ) -> Calibration:
     """The most permissive acceptance whose error among accepted verdicts is at most
     ``alpha`` with probability at least ``1 - delta``; UsageError when there are too
     few items to certify any rule.
+
+    A cascade's tier whose certified rule accepts nothing is left out of the file (a
+    guard would ask it about every item it reaches and decide nothing with it), with a
+    ``calibrate_idle_tiers`` warning; when no tier accepts anything, the first (the
+    cheapest) is kept alone. ``keep_idle_tiers`` keeps every tier.
 
     ``signals``: ``auto`` (every signal the verdicts carry, one chosen on items kept
     apart: one tier's ``selection_fraction`` of them, seeded by ``seed``; a cascade's
@@ -197,7 +213,15 @@ def calibrate(
             data, alpha, delta, candidates, seed, start_coverage, selection_fraction
         )
     return _calibrate_cascade(
-        data, alpha, delta, wanted, seed, path_fraction, coverage_slack, start_coverage
+        data,
+        alpha,
+        delta,
+        wanted,
+        seed,
+        path_fraction,
+        coverage_slack,
+        start_coverage,
+        keep_idle_tiers,
     )
 
 
@@ -257,7 +281,10 @@ def _calibrate_one(
         seed=seed,
         created_with=_version(),
     )
-    return Calibration(acceptance=acceptance, fits={signal: fit}, selection=selection)
+    calls = float(tier.calls().mean()) if data.n else 0.0
+    return Calibration(
+        acceptance=acceptance, fits={signal: fit}, selection=selection, calls_per_item=calls
+    )
 
 
 def _calibrate_auto(
@@ -318,6 +345,7 @@ def _calibrate_cascade(
     path_fraction: float,
     coverage_slack: float,
     start_coverage: float,
+    keep_idle_tiers: bool = False,
 ) -> Calibration:
     np = numpy()
     if not 0 < path_fraction < 1:
@@ -373,6 +401,22 @@ def _calibrate_cascade(
         )
         for k, tier in enumerate(data.tiers)
     )
+    # A tier that accepts nothing is asked about every item it reaches and decides none:
+    # out of the file (the others accept exactly what they did, so the figures and the
+    # guarantee stand), unless asked to keep it. Accepting nothing anywhere, the first
+    # (cheapest) tier alone says so at the least cost.
+    kept = [k for k, t in enumerate(fit.thresholds) if t is not None] or [0]
+    if keep_idle_tiers:
+        kept = list(range(len(tiers)))
+    left_out = tuple(k for k in range(len(tiers)) if k not in kept)
+    if left_out:
+        log().warning(
+            "calibrate_idle_tiers",
+            tiers=list(left_out),
+            judges=[_name(data.tiers[k].judge) for k in left_out],
+            reason="their certified rules accept nothing: a guard would ask them and decide "
+            "nothing with them",
+        )
     acceptance = Acceptance(
         alpha=alpha,
         delta=delta,
@@ -387,9 +431,9 @@ def _calibrate_cascade(
         method="pareto_fixed_sequence",
         signals_tested=tuple(dict.fromkeys(chosen)),  # type: ignore[arg-type]
         signals_compared=_compared(compared),
-        tiers=tiers,
+        tiers=tuple(tiers[k] for k in kept),
         calibration_sha256=data.digest(),
-        runs=tuple(t.runs for t in data.tiers),
+        runs=tuple(data.tiers[k].runs for k in kept),
         seed=seed,
         created_with=_version(),
     )
@@ -411,14 +455,23 @@ def _calibrate_cascade(
         )
         for k in range(len(chosen))
     )
+    asked = replace(data, tiers=tuple(data.tiers[k] for k in kept))
+    tested = evaluate(acceptance, asked.subset(test), check=False)
     return Calibration(
         acceptance=acceptance,
         fits={},
         cascade=fit,
         path_signals=tuple(compared),
         baselines=baselines,
-        tested=evaluate(acceptance, data.subset(test), check=False),
+        tested=tested,
+        left_out=left_out,
+        calls_per_item=tested.calls_per_item,
+        judges=tuple(tier.judge for tier in data.tiers),
     )
+
+
+def _name(identity: dict[str, Any]) -> str:
+    return str(identity.get("model") or identity.get("name") or identity.get("kind") or "judge")
 
 
 def _compared(per_tier: Sequence[dict[str, SignalScore]]) -> tuple[Any, ...]:

@@ -16,7 +16,7 @@ from prin_guard._exceptions import MissingExtraError
 from prin_guard.calibrate._fit import Calibration, Outcome
 from prin_guard.calibrate._stats import SignalScore, numpy, upper_bounds
 
-__all__ = ["risk_coverage_png", "summary_lines", "write_report"]
+__all__ = ["cal_judges", "left_out_lines", "risk_coverage_png", "summary_lines", "write_report"]
 
 
 def _pct(value: float | None) -> str:
@@ -41,36 +41,52 @@ def summary_lines(cal: Calibration, holdout: Outcome | None = None) -> list[str]
         f"alpha {acc.alpha}, delta {acc.delta}: {acc.n} calibration items of the "
         f"{acc.task} task" + (split if acc.n != acc.tested else "")
     ]
+    names = _tier_names(cal)
     for index, tier in enumerate(acc.tiers):
         lines.append(
-            f"tier {index} ({_judge(tier.judge)}): {tier.rule.text}; asked {_pct(tier.asked)}, "
+            f"tier {index} ({names[index]}): {tier.rule.words}; asked {_pct(tier.asked)}, "
             f"accepted {_pct(tier.accepted)} of the tested items"
         )
+    lines += left_out_lines(cal)
     lines += _signal_lines(cal)
     rate = acc.errors / acc.accepted if acc.accepted else None
     lines.append(
         f"accepted {acc.accepted} of {acc.tested} (coverage {_pct(acc.coverage)}), "
         f"{acc.errors} wrong (error among accepted {_pct(rate)}, p = {_num(acc.p_value, 4)})"
     )
+    alone = [base for base in cal.baselines if base.fit.accepted]
     if not acc.accepted:
         lines.append(
             "no rule reaches the guarantee on these items: a guard with this file accepts "
             "nothing (every verdict goes to review). More items, a better judge or a looser "
             "alpha can change that."
         )
-    if cal.tested is not None:
-        per_tier = " + ".join(
-            f"{_num(c / max(cal.tested.n, 1))} (tier {k})"
-            for k, c in enumerate(cal.tested.calls_by_tier)
+    elif cal.baselines and not alone:
+        lines.append(
+            "no judge's rule reaches the guarantee alone on these items, but the cascade "
+            f"does: it accepts {_pct(acc.coverage)} of the tested items within alpha"
         )
-        lines.append(f"cascade on the test part: judge calls per item {per_tier}")
-        for base in cal.baselines:
-            rate = base.fit.errors / base.fit.accepted if base.fit.accepted else None
-            lines.append(
-                f"tier {base.tier} alone, calibrated on all items ({base.signal}): coverage "
-                f"{_pct(base.fit.accepted / max(base.fit.curve.total, 1))}, error among "
-                f"accepted {_pct(rate)}, {_num(base.calls_per_item)} judge calls per item"
+    if cal.calls_per_item is not None:
+        if cal.tested is not None:
+            per_tier = " + ".join(
+                f"{_num(c / max(cal.tested.n, 1))} (tier {k})"
+                for k, c in enumerate(cal.tested.calls_by_tier)
             )
+            lines.append(
+                f"judge calls per item with this file: {_num(cal.calls_per_item)} on the test "
+                f"part = {per_tier}"
+            )
+        else:
+            lines.append(f"judge calls per item with this file: {_num(cal.calls_per_item)}")
+    for base in cal.baselines:
+        rate = base.fit.errors / base.fit.accepted if base.fit.accepted else None
+        rule = Rule(signal=base.signal, threshold=base.fit.threshold)  # type: ignore[arg-type]
+        lines.append(
+            f"tier {base.tier} alone ({_judge(cal_judges(cal)[base.tier])}), calibrated on all "
+            f"items: {rule.words}, coverage "
+            f"{_pct(base.fit.accepted / max(base.fit.curve.total, 1))}, error among "
+            f"accepted {_pct(rate)}, {_num(base.calls_per_item)} judge calls per item"
+        )
     if holdout is not None:
         lines.append(
             f"held out ({holdout.n} items): accepted {holdout.accepted} (coverage "
@@ -78,6 +94,32 @@ def summary_lines(cal: Calibration, holdout: Outcome | None = None) -> list[str]
             f"{_pct(holdout.error_rate)}), {_num(holdout.calls_per_item)} judge calls per item"
         )
     return lines
+
+
+def cal_judges(cal: Calibration) -> list[dict[str, object]]:
+    """Every tier's judge identity as calibrated, by its place among the runs (the file's
+    tiers and the ones left out)."""
+    return list(cal.judges) if cal.judges else [tier.judge for tier in cal.acceptance.tiers]
+
+
+def _tier_names(cal: Calibration) -> list[str]:
+    """The file's tiers' judges, by name."""
+    return [_judge(tier.judge) for tier in cal.acceptance.tiers]
+
+
+def left_out_lines(cal: Calibration) -> list[str]:
+    """The tiers left out of a cascade's file, and which judges a guard with it asks."""
+    if not cal.left_out:
+        return []
+    judges = cal_judges(cal)
+    out = ", ".join(f"tier {k} ({_judge(judges[k])})" for k in cal.left_out)
+    kept = [k for k in range(len(judges)) if k not in cal.left_out]
+    used = ", then ".join(_judge(judges[k]) for k in kept)
+    return [
+        f"left out of the file: {out}: its certified rule accepts nothing, so a guard would "
+        "ask it about every item and decide nothing with it; a guard with the file asks "
+        f"{used} (calibrate --keep-idle-tiers keeps every tier)"
+    ]
 
 
 def _compared(scores: dict[str, SignalScore], chosen: str) -> str:
@@ -110,7 +152,7 @@ def _signal_lines(cal: Calibration) -> list[str]:
             rate = fit.errors / fit.accepted if fit.accepted else None
             lines.append(
                 f"tested {cal.signal} on the other {fit.curve.total} items at delta "
-                f"{fit.level:.3g}: {rule.text} accepts {fit.accepted} "
+                f"{fit.level:.3g}: {rule.words} accepts {fit.accepted} "
                 f"({_pct(fit.coverage)}), {fit.errors} wrong "
                 f"({_pct(rate)}), p = {_num(fit.p_value, 4)}"
             )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from typing import Any
 
+from prin_guard._json import dumps, finite
 from prin_guard.cli._common import emit
 
 __all__ = ["add_calibrate"]
@@ -87,6 +88,13 @@ def add_calibrate(commands: Any) -> None:
         default=0.02,
         help="cascade: give up this much coverage for fewer calls to later tiers (0.02)",
     )
+    cal.add_argument(
+        "--keep-idle-tiers",
+        action="store_true",
+        help="cascade: keep a tier whose certified rule accepts nothing (by default it is "
+        "left out of the file, with a warning: a guard would ask it about every item and "
+        "decide nothing with it)",
+    )
     cal.add_argument("--report", metavar="DIR", help="write calibration.md and a plot there")
     cal.add_argument(
         "--evaluate",
@@ -147,7 +155,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         acceptance = Acceptance.load(args.evaluate)
         outcome = evaluate(acceptance, data)
         if args.json:
-            emit(json.dumps(_outcome(outcome), indent=2))
+            emit(dumps(finite(_outcome(outcome)), indent=2))
         else:
             emit(
                 f"{outcome.n} items: accepted {outcome.accepted} (coverage "
@@ -167,8 +175,14 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         coverage_slack=args.coverage_slack,
         start_coverage=args.start_coverage,
         selection_fraction=args.selection_fraction,
+        keep_idle_tiers=args.keep_idle_tiers,
     )
     result.acceptance.save(args.out)
+    if result.left_out:
+        from prin_guard.calibrate._report import left_out_lines
+
+        for line in left_out_lines(result):
+            print(f"prin-guard: warning: {line}", file=sys.stderr, flush=True)
     held_out = None if held is None else evaluate(result.acceptance, held)
     report = write_report(result, args.report, holdout=held_out) if args.report else None
     if args.json:
@@ -176,6 +190,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
             "acceptance": result.acceptance.model_dump(mode="json"),
             "out": args.out,
             "skipped_unknown_gold": data.skipped_unknown_gold,
+            "left_out_tiers": list(result.left_out),
+            "judge_calls_per_item": result.calls_per_item,
         }
         if result.fits:
             payload["signals"] = {
@@ -198,7 +214,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
             payload["cascade_test_part"] = _outcome(result.tested)
         if report is not None:
             payload["report"] = str(report)
-        emit(json.dumps(payload, indent=2))
+        emit(dumps(finite(payload), indent=2))
         return 0
     if data.skipped_unknown_gold:
         emit(f"({data.skipped_unknown_gold} items without a gold set left out)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prin_guard._models import TASKS
+from prin_guard._models import CHECKLIST_KINDS, TASKS
 from prin_guard._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
 from prin_guard.cli._common import config_from_args, emit, stdout
 from prin_guard.cli._grade import add_rate_limit_options, rate_limit_from_args
@@ -26,6 +26,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         "candidates": args.candidate,
         "context": args.context,
         "response": args.response,
+        "kind": args.kind,
         "id": args.id,
     }
     item = Item.coerce(
@@ -39,9 +40,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         print_verdict(
             verdict,
-            item.question or item.response or "",
+            item.question or "",
             [c.text for c in item.candidates],
             stdout(),
+            response=item.response,
         )
     return 0
 
@@ -56,9 +58,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     records = list(itertools.islice(load_mathqa(sample_path("mathqa")), args.limit))
     guard = config.build()
     judges = " + ".join(",".join(level) for level in config.levels())
+    # the template the items are asked in (the options name none: the task's default)
+    template = guard.template_for(records[0].item).id if records else config.options.template
     emit(
         f"prin-guard demo: {len(records)} MathQA items, judge {judges}, "
-        f"template {config.options.template}. The bundled model is tiny and often wrong: "
+        f"template {template}. The bundled model is tiny and often wrong: "
         "it shows the mechanics, not judging quality.\n"
     )
     flagged = 0
@@ -171,7 +175,7 @@ def add_check(commands: Any) -> None:
         description="Ask the judge both questions about one item and print the verdict. "
         "--task choice (the default): a question and its answer options; pairwise: an "
         "instruction (--question) and exactly two responses (--candidate twice); "
-        "checklist: a --response and the criteria (or claims, with --template claims and "
+        "checklist: a --response and the criteria (or claims, with --kind claims and "
         "the sources as --context) it is checked against.",
     )
     check.add_argument(
@@ -188,6 +192,12 @@ def add_check(commands: Any) -> None:
         help="an answer option, a response or a criterion (repeat)",
     )
     check.add_argument("--response", help="checklist: the response under evaluation")
+    check.add_argument(
+        "--kind",
+        choices=list(CHECKLIST_KINDS),
+        help="checklist: the candidates are criteria (default) or claims (checked against "
+        "the sources in --context)",
+    )
     check.add_argument(
         "--context", help="material the judge needs (a passage, a rubric, the sources)"
     )
@@ -332,6 +342,7 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
 
     from prin_guard._exceptions import UsageError
     from prin_guard._legs import leg_prompts
+    from prin_guard._models import Item
 
     config = config_from_args(args)
     options = config.options
@@ -341,7 +352,9 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
         raise UsageError(f"item: cannot read {args.item}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UsageError(f"item: {args.item} is not JSON: {exc}") from None
-    legs = leg_prompts(data, options.template, options.mitigations, order="order" in options.checks)
+    item = Item.coerce(data)
+    order = "order" in options.checks_for(item.task)
+    legs = leg_prompts(item, options.template, options.mitigations, order=order)
     if args.json:
         emit(json.dumps([
             {"leg": leg.name, "messages": leg.messages, "reads": leg.reads,

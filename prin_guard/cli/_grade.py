@@ -95,11 +95,13 @@ def _ray(args: argparse.Namespace, config: Any, rate_limit: RateLimit | None) ->
         args.out,
         spec,
         input_format=args.input_format,
-        output_format=args.output_format or "parquet",
+        output_format=args.output_format,
         actors=args.actors,
         batch_size=args.batch_size,
         address=args.address,
         max_row_bytes=_row_cap(args),
+        progress=not args.no_progress,
+        on_invalid=_say_invalid,
     )
 
 
@@ -127,13 +129,13 @@ def add_grade(commands: Any) -> None:
         "--out",
         required=True,
         metavar="OUTPUT",
-        help="output file (.jsonl, .csv, .parquet); with --engine ray a directory",
+        help="output file (.jsonl, .csv, .parquet), on either engine",
     )
     gr.add_argument("--input-format", choices=["jsonl", "csv", "parquet"])
     gr.add_argument(
         "--output-format",
         choices=["jsonl", "csv", "parquet"],
-        help="default: from OUTPUT's suffix (the Ray engine: parquet)",
+        help="default: from OUTPUT's suffix",
     )
     gr.add_argument("--with-legs", action="store_true", help="add every leg's raw reply")
     gr.add_argument(

@@ -7,11 +7,11 @@ It is what :func:`~prin_guard.datasets.load_dataset` reads for a path ending in 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from prin_guard._json import dumps
 from prin_guard._models import Item
 from prin_guard.datasets._rows import (
     LabeledItem,
@@ -30,7 +30,7 @@ from prin_guard.datasets._rows import (
 __all__ = ["load_jsonl", "write_jsonl"]
 
 
-_JSONL_FIELDS = ("id", "task", "question", "context", "response", "candidates", "gold")
+_JSONL_FIELDS = ("id", "task", "kind", "question", "context", "response", "candidates", "gold")
 
 
 def _generic_row(line: int, _index: int, row: dict[str, Any]) -> LabeledItem:
@@ -77,6 +77,8 @@ def write_jsonl(records: Iterable[LabeledItem], path: str | Path) -> int:
                 row["id"] = item.id
             if item.task != "choice":
                 row["task"] = item.task
+            if item.kind is not None:
+                row["kind"] = item.kind
             if item.question is not None:
                 row["question"] = item.question
             if item.context is not None:
@@ -88,6 +90,6 @@ def write_jsonl(records: Iterable[LabeledItem], path: str | Path) -> int:
                 for c in item.candidates
             ]
             row["gold"] = list(record.gold) if record.gold_known else None
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            handle.write(dumps(row, ensure_ascii=False) + "\n")
             count += 1
     return count

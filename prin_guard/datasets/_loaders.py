@@ -445,6 +445,9 @@ def _llmbar_row(name: str, line: int, index: int, row: dict[str, Any]) -> Labele
         ),
         id=f"llmbar-{key}" if isinstance(key, str) and key else f"{name}-{index}",
     )
+    if item.identical_pair:
+        # a tie by construction, which the gold calls a win: the row contradicts itself
+        raise _RowError(f"outputs 1 and 2 are the same text, yet label {label!r} calls one better")
     return LabeledItem(item=item, gold=(_LLMBAR_LABELS[label],), line=line)
 
 

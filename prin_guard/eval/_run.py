@@ -311,7 +311,9 @@ class _Run:
         order: bool = False,
     ) -> Guard:
         # the order check on the base verdict only (module docstring)
-        checks = [c for c in self.config.options.checks if order or c != "order"]
+        checks = [
+            c for c in self.config.options.checks_for(self.config.task) if order or c != "order"
+        ]
         options = GuardOptions.of(
             self.config.options,
             template=template,
@@ -589,8 +591,10 @@ def for_task(
             f"methods: none left for {task} items ({', '.join(config.methods)} are choice "
             "only); ask direct, reverse or synergy"
         )
+    # the checks the run asks, recorded as asked: the options', or the task's default
+    options = GuardOptions.of(config.options, checks=config.options.checks_for(task))
     changed = dataclasses.replace(
-        config, task=task, template=template, methods=methods, analyses=analyses
+        config, task=task, template=template, methods=methods, analyses=analyses, options=options
     )
     return changed, not_measured
 

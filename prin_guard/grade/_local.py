@@ -292,7 +292,7 @@ class _Run:
         for raw in rows:
             if stopping():
                 return
-            plan = plan_row(raw, self.done, self.guard.options, with_legs=self.with_legs)
+            plan = plan_row(raw, self.done, self.guard.validate, with_legs=self.with_legs)
             if plan.item is not None:
                 self.plans[index] = plan
                 index += 1

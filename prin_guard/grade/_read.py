@@ -2,7 +2,8 @@
 
 Every format has the same columns: ``candidates`` (required), ``question`` (required
 but for checklists), ``task`` (``choice``, the default, ``pairwise`` or
-``checklist``), ``response`` (a checklist's), ``context`` and ``id`` (optional); other
+``checklist``), ``response`` and ``kind`` (a checklist's: ``criteria`` or ``claims``),
+``context`` and ``id`` (optional); other
 columns are ignored, so a file may carry gold labels or metadata along. ``candidates``
 is a list (of strings or of ``{"text", "label"?, "reasoning"?, "weight"?}`` objects) in
 JSONL and Parquet;
@@ -65,7 +66,7 @@ _SUFFIXES: Final = {
     ".parquet": "parquet",
     ".pq": "parquet",
 }
-_FIELDS: Final = ("id", "task", "question", "candidates", "context", "response")
+_FIELDS: Final = ("id", "task", "question", "candidates", "context", "response", "kind")
 _BLOCK: Final = 1 << 20
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _BAD_ID: Final = "id: is not valid Unicode text (a lone surrogate, or bytes that are not UTF-8)"
@@ -498,7 +499,7 @@ def _row(number: int, data: Mapping[str, Any]) -> RawRow:
     else:
         fields.pop("id", None)
     # an empty cell (CSV) is an absent field
-    for name in ("context", "task", "response", "question"):
+    for name in ("context", "task", "response", "question", "kind"):
         if fields.get(name) == "":
             del fields[name]
     return RawRow(number, fields, item_id=item_id)

@@ -83,13 +83,14 @@ import hashlib
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from prin_guard._exceptions import InvalidItemError
+from prin_guard._guard import claimed_identity
+from prin_guard._json import dumps
 from prin_guard._models import Decision, Item, Leg, Scores, Verdict
-from prin_guard._options import GuardOptions
 from prin_guard.grade._read import RawRow
 
 __all__ = [
@@ -187,23 +188,35 @@ class RowPlan:
     changed since its row was written (the row is not judged again)."""
 
 
-def plan_row(raw: RawRow, done: Done, options: GuardOptions, *, with_legs: bool = False) -> RowPlan:
+def plan_row(
+    raw: RawRow,
+    done: Done,
+    validate: Callable[[Mapping[str, Any]], Item],
+    *,
+    with_legs: bool = False,
+) -> RowPlan:
     """What to do with ``raw``: the one place both engines decide to judge, to write an
     invalid row or to skip (a row is done when its line has a row in ``done``; it is
-    told as changed when that row's ``id`` or ``input_sha`` differs from the row's now)."""
+    told as changed when that row's ``id`` or ``input_sha`` differs from the row's now).
+
+    ``validate`` is the guard's (:meth:`~prin_guard.Guard.validate`): an item the guard
+    cannot ask (too long, of a task its template does not ask about) is an invalid row
+    like an item that is not one, named by its line and why, with the task it says it
+    has. Its id and hash are its row's own (the ``id`` field, else ``line:<n>``; the
+    fields as read), so a run again finds it as it was, not changed.
+    """
     item: Item | None = None
     error, field, sha = raw.error, raw.field, None
+    key = raw.item_id or f"line:{raw.line}"
+    task: str | None = None
     if raw.fields is not None:
         try:
-            item = Item.coerce(
-                raw.fields, max_chars=options.max_chars, max_candidates=options.max_candidates
-            )
+            item = validate(raw.fields)
         except InvalidItemError as exc:
             error, field, sha = str(exc), exc.field, input_sha(raw.fields)
+            task = claimed_identity(raw.fields, key)[1]
     if item is not None:
         key, sha = item.key, input_sha(item)
-    else:
-        key = raw.item_id or f"line:{raw.line}"
     written = done.get(raw.line)
     if written is not None:
         return RowPlan(raw.line, sha, changed=tuple(written) != (key, sha))
@@ -212,9 +225,10 @@ def plan_row(raw: RawRow, done: Done, options: GuardOptions, *, with_legs: bool 
     row = invalid_row(
         raw.line,
         error or "unreadable row",
-        item_id=raw.item_id,
+        item_id=key,
         field=field,
         input_sha=sha,
+        task=task,
         with_legs=with_legs,
     )
     return RowPlan(raw.line, sha, row=row)
@@ -224,7 +238,9 @@ def input_sha(content: Item | Mapping[str, Any]) -> str:
     """A short hash of what a row holds, its ``id`` aside: an item's content (labels
     assigned), or a bad row's fields as read. The canonical JSON of cache keys."""
     if isinstance(content, Item):
-        data: Any = content.model_dump(mode="json", exclude={"id"})
+        # an item that does not say its kind hashes as it did before items could
+        unsaid = {"kind"} if content.kind is None else set()
+        data: Any = content.model_dump(mode="json", exclude={"id", *unsaid})
     else:
         data = {key: value for key, value in content.items() if key != "id"}
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
@@ -290,15 +306,18 @@ def invalid_row(
     item_id: str | None = None,
     field: str | None = None,
     input_sha: str | None = None,
+    task: str | None = None,
     with_legs: bool = False,
 ) -> dict[str, Any]:
-    """The row of an input row that could not be read or failed validation."""
+    """The row of an input row that could not be read or failed validation (``task``:
+    the one it says it has, if any)."""
     row = dict.fromkeys(columns(with_legs))
     row.update(
         {
             "id": item_id if item_id is not None else f"line:{line}",
             "line": line,
             "input_sha": input_sha,
+            "task": task,
             "correct": [],
             "correct_texts": [],
             "statuses": [],
@@ -374,7 +393,7 @@ def csv_value(column: str, value: Any) -> Any:
     if column in _LIST_COLUMNS:
         value = ";".join(value)
     elif column == "legs":
-        return json.dumps(value, ensure_ascii=False)
+        return dumps(value, ensure_ascii=False)
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
         return "'" + value
     return value

@@ -26,6 +26,11 @@ _SUMS: Final = (
     "prompt_tokens",
     "completion_tokens",
     "cost_usd",
+    "winners",
+    "ties",
+    "undecided",
+    "scored",
+    "score_sum",
 )
 
 
@@ -55,6 +60,16 @@ class GradeSummary(BaseModel):
     flag_counts: dict[str, int] = {}
     accepted: int | None = None
     """Rows the acceptance rule accepted; ``None`` when no row had a decision."""
+    winners: int = 0
+    """Pairwise rows whose verdict names a better response."""
+    ties: int = 0
+    """Pairwise rows whose verdict is a tie."""
+    undecided: int = 0
+    """Pairwise rows judged with neither (the two answers do not agree on one)."""
+    scored: int = 0
+    """Checklist rows with a score."""
+    mean_score: float | None = None
+    """The mean score (weighted share met) of those; ``None`` without any."""
     judge_calls: int = 0
     """Judge calls made by this run (cache hits excluded)."""
     prompt_tokens: int = 0
@@ -64,6 +79,8 @@ class GradeSummary(BaseModel):
     wall_seconds: float = 0.0
     interrupted: bool = False
     """Stopped by Ctrl-C: the output holds what was finished; run again to resume."""
+    logs: str | None = None
+    """Where the engine's own logs went (the Ray engine: the Ray session's log folder)."""
 
     @property
     def items_per_second(self) -> float:
@@ -94,6 +111,11 @@ class GradeStats:
         self.completion_tokens = 0
         self.cost_usd = 0.0
         self.judge_calls = 0
+        self.winners = 0
+        self.ties = 0
+        self.undecided = 0
+        self.scored = 0
+        self.score_sum = 0.0
 
     @property
     def flag_rate(self) -> float | None:
@@ -110,8 +132,19 @@ class GradeStats:
         if row.get("accepted") is not None:
             self.decided += 1
             self.accepted += bool(row["accepted"])
+        judged = row["error_kind"] is None
+        if row.get("task") == "pairwise" and judged:
+            if row.get("winner") is not None:
+                self.winners += 1
+            elif row.get("tie"):
+                self.ties += 1
+            else:
+                self.undecided += 1
+        if row.get("score") is not None:
+            self.scored += 1
+            self.score_sum += float(row["score"])
         if verdict is not None:
-            self._add_usage(verdict)
+            self.add_cost(verdict)
 
     def skip(self, line: int, *, changed: bool = False) -> None:
         """Count an input row that is in the output already (``changed``: with other
@@ -135,8 +168,9 @@ class GradeStats:
         self.completion_tokens += completion
         self.cost_usd += cost
 
-    def _add_usage(self, verdict: Verdict) -> None:
-        # only answers the judge gave in this run: a cached answer cost nothing now
+    def add_cost(self, verdict: Verdict) -> None:
+        """Count what ``verdict``'s judge calls of this run cost (a cached answer cost
+        nothing now)."""
         fresh = [leg.usage for leg in verdict.legs() if not leg.cached and leg.usage]
         fresh += [entry.usage for entry in verdict.probe if not entry.cached and entry.usage]
         for usage in fresh:
@@ -145,7 +179,12 @@ class GradeStats:
             )
 
     def summary(
-        self, output: str, *, engine: str = "local", interrupted: bool = False
+        self,
+        output: str,
+        *,
+        engine: str = "local",
+        interrupted: bool = False,
+        logs: str | None = None,
     ) -> GradeSummary:
         return GradeSummary(
             output=output,
@@ -159,12 +198,18 @@ class GradeStats:
             flagged=self.flagged,
             flag_counts=dict(self.flags.most_common()),
             accepted=self.accepted if self.decided else None,
+            winners=self.winners,
+            ties=self.ties,
+            undecided=self.undecided,
+            scored=self.scored,
+            mean_score=round(self.score_sum / self.scored, 6) if self.scored else None,
             judge_calls=self.judge_calls,
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
             cost_usd=round(self.cost_usd, 6),
             wall_seconds=round(time.monotonic() - self.started, 3),
             interrupted=interrupted,
+            logs=logs,
         )
 
 
@@ -194,6 +239,16 @@ def summary_text(summary: GradeSummary) -> str:
         lines.append(
             f"  flagged {100 * summary.flagged / items:.1f}%" + (f": {rates}" if rates else "")
         )
+    pairs = summary.winners + summary.ties + summary.undecided
+    if pairs:
+        lines.append(
+            f"  pairs: {summary.winners:,} with a winner, {summary.ties:,} ties, "
+            f"{summary.undecided:,} undecided (the answers agree on neither)"
+        )
+    if summary.mean_score is not None:
+        lines.append(
+            f"  checklists: {summary.scored:,} scored, mean score {summary.mean_score:.3f}"
+        )
     if summary.accepted is not None:
         lines.append(f"  accepted {summary.accepted:,} of {items:,}")
     lines.append(
@@ -201,4 +256,6 @@ def summary_text(summary: GradeSummary) -> str:
         f"{summary.completion_tokens:,} completion; cost ${summary.cost_usd:.4f}"
     )
     lines.append(f"  output: {summary.output}")
+    if summary.logs is not None:
+        lines.append(f"  {summary.engine} logs: {summary.logs}")
     return "\n".join(lines)

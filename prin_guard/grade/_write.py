@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import IO, Any, Final, Protocol
 
 from prin_guard._exceptions import RunError, UsageError
+from prin_guard._json import dumps
 from prin_guard.grade._read import arrow, arrow_errors, records
 from prin_guard.grade._rows import Done, columns, csv_text, csv_value
 
@@ -153,7 +154,7 @@ class _JsonlSink(_Appender):
         try:
             if self._file is None:
                 self._file = self.path.open("a", encoding="utf-8")
-            self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self._file.write(dumps(row, ensure_ascii=False) + "\n")
             self._file.flush()
         except OSError as exc:
             self.failed = True

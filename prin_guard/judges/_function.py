@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 import inspect
 import itertools
+import os
 import re
 import threading
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from pydantic import ValidationError
 
@@ -17,12 +20,56 @@ from prin_guard._models import Usage
 from prin_guard._prompts import TEMPLATES
 from prin_guard.judges._base import JudgeResponse, Message
 
-__all__ = ["FunctionJudge", "ScriptedJudge"]
+__all__ = ["FunctionJudge", "ScriptedJudge", "SourcedJudge", "source_digest", "source_file"]
 
 PromptFn = Callable[[str], "str | Awaitable[str | None] | None"]
 
 # Failures of a user's function that a retry may cure. Anything else is permanent.
 _TRANSIENT = (TimeoutError, ConnectionError)
+
+_AUTO: Final[Any] = object()
+
+
+def source_file(obj: object) -> str | None:
+    """The file that defines ``obj`` (a function, a method or a class), or ``None`` when
+    it is none of these or has no file that can be read (a builtin, code typed at a
+    prompt). An instance has none of its own: its class may be a library's."""
+    target = getattr(obj, "__func__", obj)  # a bound method: its function
+    if not (inspect.isfunction(target) or inspect.isclass(target)):
+        return None
+    try:
+        path = inspect.getsourcefile(target)
+    except TypeError:  # a builtin
+        return None
+    return path if path is not None and os.path.isfile(path) else None
+
+
+def source_digest(files: Iterable[str | None]) -> str | None:
+    """16 hex digits of the sha256 of the files' contents (in no particular order, and
+    wherever they are), or ``None`` when none can be read: what a judge written in
+    Python runs, for its cache identity."""
+    digests = sorted({d for path in files if path and (d := _file_digest(path)) is not None})
+    if not digests:
+        return None
+    return hashlib.sha256("\n".join(digests).encode()).hexdigest()[:16]
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return _digest_of(os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _digest_of(path: str, mtime_ns: int, size: int) -> str | None:
+    # keyed by the file's time and size: an edited file is read again, an unedited one once
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def _render_conversation(messages: Sequence[Message]) -> str:
@@ -53,7 +100,10 @@ class FunctionJudge:
 
     ``name`` identifies the judge in cache keys: two different functions must
     not share a name, or one will be served the other's cached answers. It
-    defaults to the function's qualified name.
+    defaults to the function's qualified name. ``source`` goes into the cache keys too:
+    by default a digest of the file that defines ``fn`` (:func:`source_digest`), so an
+    edited function is not served the answers its old self gave (a file cache outlives
+    the process); ``None`` for none (and a function without a file has none).
 
     A sync function runs in a worker thread so that a batch can overlap calls.
     ``TimeoutError`` and ``ConnectionError`` from the function are retried;
@@ -61,14 +111,22 @@ class FunctionJudge:
     """
 
     def __init__(
-        self, fn: Callable[..., Any], *, name: str | None = None, messages: bool = False
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        messages: bool = False,
+        source: Any = _AUTO,
     ) -> None:
         if not callable(fn):
             raise UsageError(f"fn: expected a callable, got {type(fn).__name__}")
         if not isinstance(messages, bool):
             raise UsageError(f"messages: expected a bool, got {type(messages).__name__}")
+        if source is not _AUTO and source is not None and not isinstance(source, str):
+            raise UsageError(f"source: expected a string or None, got {type(source).__name__}")
         self._fn = fn
         self._messages = messages
+        self.source: str | None = source_digest([source_file(fn)]) if source is _AUTO else source
         self._is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
             getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
         )
@@ -77,7 +135,9 @@ class FunctionJudge:
         )
 
     def identity(self) -> Mapping[str, Any]:
-        return {"kind": "function", "name": self.name}
+        if self.source is None:
+            return {"kind": "function", "name": self.name}
+        return {"kind": "function", "name": self.name, "source": self.source}
 
     async def complete(
         self, messages: Sequence[Message], *, labels: Sequence[str] = ()
@@ -129,6 +189,41 @@ def _response(result: Any) -> JudgeResponse:
             field = ".".join(str(part) for part in first["loc"])
             raise TypeError(f"judge function returned usage.{field}: {first['msg']}") from None
     return JudgeResponse(text=result, usage=usage)
+
+
+class SourcedJudge:
+    """A judge built by Python code (a ``python:`` judge's object or factory), known
+    also by that code: its identity is the judge's own plus ``source``, a digest of the
+    files that define it, so its cache keys change when the script behind it does.
+    Everything else is the judge's."""
+
+    def __init__(self, judge: Any, source: str) -> None:
+        self._judge = judge
+        self.source = source
+
+    @property
+    def judge(self) -> Any:
+        """The judge it wraps."""
+        return self._judge
+
+    def identity(self) -> Mapping[str, Any]:
+        return {**self._judge.identity(), "source": self.source}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        response: JudgeResponse = await self._judge.complete(messages, labels=labels)
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._judge, name)  # AttributeError when the judge lacks it too
+        if name == "with_sampling":
+            # a sampling twin runs the same code: it keeps the source
+            return lambda *args, **kwargs: SourcedJudge(found(*args, **kwargs), self.source)
+        return found
+
+    def __repr__(self) -> str:
+        return f"SourcedJudge({self._judge!r}, source={self.source!r})"
 
 
 Rule = Callable[[str], "str | None"]

@@ -17,7 +17,7 @@ from typing import Any, Final, Literal, TypeGuard
 from prin_guard._exceptions import UsageError
 from prin_guard._settings import env_is_set
 from prin_guard.judges._base import Judge
-from prin_guard.judges._function import FunctionJudge
+from prin_guard.judges._function import FunctionJudge, SourcedJudge, source_digest, source_file
 
 __all__ = ["judge_from_spec"]
 
@@ -54,7 +54,10 @@ def judge_from_spec(
     * ``python:<module>:<attr>``: ``attr`` of an importable module, which is a judge,
       a factory called with no arguments that returns a judge (or a function of the
       prompt), or a function judge ``fn(prompt) -> str``, sync or async (wrapped in a
-      :class:`~prin_guard.judges.FunctionJudge` named after ``spec``);
+      :class:`~prin_guard.judges.FunctionJudge` named after ``spec``). Its identity (and
+      so every cache key of its calls, and an acceptance file bound to it) holds a
+      digest of the module's file and of the file defining ``attr``: an edited script
+      is a new judge, never served the old one's cached answers;
     * a litellm model string (``openai/gpt-4o-mini``, ``ollama/llama3``,
       ``openai/<name>`` with ``api_base`` for an OpenAI-compatible server).
 
@@ -145,6 +148,13 @@ def _python_judge(spec: str) -> Judge:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        if not (module_name == missing or module_name.startswith(f"{missing}.")):
+            # the module was found; something it imports was not
+            raise UsageError(
+                f"judge {spec!r}: cannot import module {module_name!r}: it imports "
+                f"{missing!r}, which is not installed (ModuleNotFoundError)"
+            ) from exc
         where = "the current directory and the installed packages"
         raise UsageError(
             f"judge {spec!r}: no module {exc.name or module_name!r} in {where} ({here}); "
@@ -161,10 +171,12 @@ def _python_judge(spec: str) -> Judge:
             f"judge {spec!r}: module {module_name!r} has no attribute {attr!r}"
         ) from None
 
+    # what the judge runs: the module named, and the file defining what it names
+    source = source_digest([getattr(module, "__file__", None), source_file(target)])
     # A class has the protocol's methods too (isinstance(SomeJudge, Judge) is true):
     # it is a factory, not a judge.
     if _is_judge(target):
-        return target
+        return _sourced(target, source)
     if not callable(target):
         raise UsageError(
             f"judge {spec!r}: {attr!r} is not a judge, a factory or a function of the "
@@ -178,7 +190,7 @@ def _python_judge(spec: str) -> Judge:
                 "factory that builds the judge"
             )
         if takes_one:
-            return FunctionJudge(target, name=spec)
+            return FunctionJudge(target, name=spec, source=source)
         raise UsageError(
             f"judge {spec!r}: {attr!r} takes neither no arguments (a factory returning a "
             "judge) nor one (a function of the prompt)"
@@ -189,12 +201,16 @@ def _python_judge(spec: str) -> Judge:
         raise UsageError(
             f"judge {spec!r}: the factory {attr!r} raised {type(exc).__name__}: {exc}"
         ) from exc
-    return _from_factory(spec, attr, made)
+    return _from_factory(spec, attr, made, source)
 
 
-def _from_factory(spec: str, attr: str, made: object) -> Judge:
+def _sourced(judge: Judge, source: str | None) -> Judge:
+    return judge if source is None else SourcedJudge(judge, source)
+
+
+def _from_factory(spec: str, attr: str, made: object, source: str | None) -> Judge:
     if _is_judge(made):
-        return made
+        return _sourced(made, source)
     if inspect.isawaitable(made):
         # The server builds its judge in a worker thread and the command line has no
         # event loop: there is nowhere to await it.
@@ -206,7 +222,7 @@ def _from_factory(spec: str, attr: str, made: object) -> Judge:
         )
     if callable(made) and not isinstance(made, type):
         if _arity(made)[1]:
-            return FunctionJudge(made, name=spec)
+            return FunctionJudge(made, name=spec, source=source)
         raise UsageError(
             f"judge {spec!r}: the factory {attr!r} returned a function that cannot take "
             "one argument (the prompt)"

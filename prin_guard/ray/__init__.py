@@ -1,17 +1,17 @@
 """Batch grading on a Ray cluster: ``prin-guard grade --engine ray`` (extra ``ray``).
 
-A Ray Data pipeline reads the input in chunks, grades it on a pool of actors
+A Ray Data pipeline reads the input in chunks and grades it on a pool of actors
 (each builds one :class:`~prin_guard.Guard`: judge, options, the shared Redis
-cache with single flight, the shared rate limit) and writes a directory of
-Parquet or JSONL files with the same rows as the local engine
-(:mod:`prin_guard.grade`)::
+cache with single flight, the shared rate limit); the driver writes the rows as
+they finish into one file, with the local engine's writer (:mod:`prin_guard.grade`):
+the same file, format and resuming as the local engine::
 
     from prin_guard.ray import WorkerSpec, grade
 
     spec = WorkerSpec(config=GuardConfig(judge="openai/gpt-4o-mini"),
                       redis_url="redis://cache:6379/0",
                       rate_limit=RateLimit("500/minute", redis_url="redis://cache:6379/0"))
-    summary = grade("items.jsonl", "graded/", spec, actors=8, address="auto")
+    summary = grade("items.jsonl", "graded.parquet", spec, actors=8, address="auto")
 
 For a pipeline of your own, :func:`read_items` makes the input rows and
 :func:`grade_dataset` grades any Dataset of rows with the same columns.

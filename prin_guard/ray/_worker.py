@@ -1,12 +1,15 @@
-"""What runs on the Ray workers: reading chunks, the grading actor, the tally.
+"""What runs on the Ray workers: reading chunks, the grading actor, the collector.
 
 :class:`Grader` is the actor class of the pipeline's actor pool: it builds its
 :class:`~prin_guard.Guard` once (judge, options, the shared Redis cache with
 single flight, the shared rate limit) and turns each batch of input rows into
 output rows with the local engine's own functions (``plan_row`` in ``grade/_rows.py``
 decides what each row needs, for both engines), so both engines write the same
-rows. :class:`Tally` (one small actor) adds up what every actor did, for the run's
-summary.
+rows. Given a :class:`Collector` (``prin-guard grade --engine ray``), it hands each
+row to it as soon as its verdict is in, a few rows at a time, and returns nothing to
+the pipeline: the driver takes the rows from the collector and writes them as they
+come, as the local engine does. Without one (:func:`~prin_guard.ray.grade_dataset` in
+a pipeline of your own) it returns its batch's rows.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from prin_guard._guard import Guard
-from prin_guard._models import Verdict
+from prin_guard._models import Item
 from prin_guard._ratelimit import RateLimit
 from prin_guard._setup import GuardConfig
 from prin_guard.cache import Cache, MemoryCache, open_cache
@@ -26,9 +29,11 @@ from prin_guard.grade import GradeStats, arrow_schema, check_gradable, verdict_r
 from prin_guard.grade._read import Chunk, RawRow, arrow, read_chunk
 from prin_guard.grade._rows import Done, RowPlan, plan_row
 
-__all__ = ["INPUT_COLUMNS", "Grader", "Tally", "WorkerSpec", "read_chunks"]
+__all__ = ["INPUT_COLUMNS", "Collector", "Grader", "WorkerSpec", "read_chunks"]
 
 INPUT_COLUMNS: Final = ("line", "fields", "error", "field", "item_id")
+_HAND_OVER: Final = 16
+"""Rows a grader hands the collector at once (and whatever is left at a batch's end)."""
 
 
 @dataclass(frozen=True)
@@ -123,62 +128,75 @@ def raw_row(record: Mapping[str, Any]) -> RawRow:
 class Grader:
     """The pipeline's actor: one Guard per actor, one output row per input row."""
 
-    def __init__(self, spec: WorkerSpec, done: Done | None = None, tally: Any = None):
+    def __init__(self, spec: WorkerSpec, done: Done | None = None, collector: Any = None):
         self.spec = spec
         self.guard = spec.build_guard()
         self.done: Done = done if done is not None else {}
-        self.tally = tally
+        self.collector = collector
         self.schema = arrow_schema(spec.with_legs)
         self.worker = f"{os.getpid()}-{id(self)}"
 
     async def __call__(self, batch: Any) -> Any:
-        stats = GradeStats()
-        plans: list[RowPlan] = []
+        stats = GradeStats()  # what is not a row: skipped lines, the calls' cost
+        ready: list[dict[str, Any]] = []
+        plans: list[tuple[RowPlan, Item]] = []
         for record in batch.to_pylist():
             plan = plan_row(
-                raw_row(record), self.done, self.guard.options, with_legs=self.spec.with_legs
+                raw_row(record), self.done, self.guard.validate, with_legs=self.spec.with_legs
             )
-            if plan.item is None and plan.row is None:
-                stats.skip(plan.line, changed=plan.changed)
+            if plan.row is not None:
+                ready.append(plan.row)
+            elif plan.item is not None:
+                plans.append((plan, plan.item))
             else:
-                plans.append(plan)
-        items = [plan.item for plan in plans if plan.item is not None]
-        verdicts = iter(await self.guard.acheck_many(items))
-        out = []
-        for plan in plans:
-            verdict: Verdict | None = None
-            row = plan.row
-            if row is None:
-                verdict = next(verdicts)
-                row = verdict_row(
+                stats.skip(plan.line, changed=plan.changed)
+        async for index, verdict in self.guard.astream(item for _, item in plans):
+            plan = plans[index][0]
+            ready.append(
+                verdict_row(
                     verdict,
                     line=plan.line,
                     input_sha=plan.input_sha,
                     with_legs=self.spec.with_legs,
                 )
-            stats.add(row, verdict)
-            out.append(row)
-        if self.tally is not None:
-            self.tally.add.remote(stats, self.worker, self.guard.judge_calls)
-        return arrow("the Ray engine")[0].Table.from_pylist(out, schema=self.schema)
+            )
+            stats.add_cost(verdict)
+            if self.collector is not None and len(ready) >= _HAND_OVER:
+                await self._hand_over(ready, stats)
+                ready, stats = [], GradeStats()
+        table = arrow("the Ray engine")[0].Table
+        if self.collector is None:
+            return table.from_pylist(ready, schema=self.schema)
+        # awaited: the batch is done only once the collector holds its rows
+        await self._hand_over(ready, stats)
+        return table.from_pylist([], schema=self.schema)
+
+    async def _hand_over(self, rows: list[dict[str, Any]], stats: GradeStats) -> None:
+        await self.collector.put.remote(rows, stats, self.worker, self.guard.judge_calls)
 
 
-class Tally:
-    """Adds up what the actors did (a Ray actor of its own, made by the driver).
+class Collector:
+    """Where the graders put their rows as they finish and the driver takes them (a Ray
+    actor of its own, made by the driver, with no CPU).
 
-    Rows are counted per batch; judge calls as each worker process's running
-    total, so a batch retried after its actor died counts its rows once and
-    every call that was made.
+    Rows are taken in the order they came; a batch run again after its actor died may
+    put a row twice, which the driver drops (it writes each input line once). What is
+    not a row is added up: skipped lines, tokens and cost, and judge calls as each
+    worker process's running total, so a batch run again counts every call made.
     """
 
     def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
         self.stats = GradeStats()
         self.calls: dict[str, int] = {}
 
-    def add(self, stats: GradeStats, worker: str, calls: int) -> None:
+    def put(self, rows: list[dict[str, Any]], stats: GradeStats, worker: str, calls: int) -> None:
+        self.rows.extend(rows)
         self.stats.merge(stats)
         self.calls[worker] = max(self.calls.get(worker, 0), calls)
 
-    def totals(self) -> GradeStats:
+    def take(self) -> tuple[list[dict[str, Any]], GradeStats]:
+        """The rows put since the last take, and everything else counted so far."""
+        rows, self.rows = self.rows, []
         self.stats.judge_calls = sum(self.calls.values())
-        return self.stats
+        return rows, self.stats

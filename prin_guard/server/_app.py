@@ -28,7 +28,6 @@ cancelled.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -44,6 +43,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
+from prin_guard._json import dumps
 from prin_guard._models import Flag, Item, Verdict, VerdictError
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
@@ -207,8 +207,9 @@ def create_app(
             return state.json(422, error_body("invalid_request", message, field=where))
         if body.items is not None and len(body.items) > config.max_batch:
             return _batch_too_large(state, len(body.items))
-        items = 1 if body.items is None else len(body.items)
-        admitted = await _admit(state, identity, items, items * guard.max_judge_calls)
+        given = [body.item] if body.items is None else body.items
+        calls = sum(guard.max_judge_calls_for(_declared_task(raw)) for raw in given)
+        admitted = await _admit(state, identity, len(given), calls)
         if isinstance(admitted, Response):
             return admitted
         try:
@@ -462,6 +463,16 @@ def _invalid_item(state: _State, raw: Any, exc: InvalidItemError) -> Response:
     )
 
 
+def _declared_task(raw: Any) -> str | None:
+    """The task an item as sent says it is (``choice`` when it names none, as the item
+    model reads it), for what a budget reserves; None when it names no task a guard
+    knows (the reservation is then the costliest task's)."""
+    if isinstance(raw, Mapping):
+        task = raw.get("task", "choice")
+        return task.strip().lower() if isinstance(task, str) else None
+    return getattr(raw, "task", None)
+
+
 def _batch_too_large(state: _State, size: int) -> Response:
     limit = state.config.max_batch
     return state.json(
@@ -520,7 +531,7 @@ async def _batch(state: _State, guard: Guard, raws: list[Any], bill: Bill) -> Re
         '{"verdicts":['
         + ",".join(verdict.model_dump_json() for verdict in ordered)
         + '],"errors":'
-        + json.dumps(errors, ensure_ascii=False)
+        + dumps(errors, ensure_ascii=False)
         + "}"
     )
     return state.json(200, body)

@@ -14,12 +14,14 @@ of 10 costs 10 (and a batch bigger than the limit can never pass).
 reserved plus this reservation would pass the budget; so concurrent requests cannot
 all slip under a budget that none of them has used yet. The reservation is sized from
 the request's own options: the most judge calls each item can cost
-(:attr:`~prin_guard.Guard.max_judge_calls`: the direct and reverse legs, both again with
-the ``order`` check, every probe round's follow-ups, for every panel member and every
-tier) times the price of one call:
+(:meth:`~prin_guard.Guard.max_judge_calls_for` the item's task: the direct and reverse
+legs, both again with the ``order`` check, on by default for pairs, every probe round's
+follow-ups, for every panel member and every tier) times the price of one call:
 
 - with ``estimated_cost_usd`` (the operator's price of one verdict asked with the
-  configured options): that price over the configured options' calls per item. Set it
+  configured options): that price over the fewest calls an item can cost with the
+  configured options (a choice item's, two legs by default; a pair, which asks four,
+  then reserves twice the price). Set it
   (a little above the judge's real cost per verdict) for a hard cap: spending then
   passes the budget only by what calls cost beyond their estimate, whatever options a
   request sets;

@@ -24,12 +24,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._events import bind_context, reset_context
+from prin_guard._json import dumps
 from prin_guard.server._logs import REQUEST_ID, event, request_id_from, shown_path
 from prin_guard.server._metrics import ServerMetrics
 
@@ -64,7 +64,7 @@ def error_body(kind: str, message: str, **extra: Any) -> bytes:
     """The JSON of an error response: ``{"error": {"type", "message", ...}}``."""
     error = {"type": kind, "message": message}
     error.update({k: v for k, v in extra.items() if v is not None})
-    return json.dumps({"error": error}, ensure_ascii=False).encode()
+    return dumps({"error": error}, ensure_ascii=False).encode()
 
 
 class ApiKeys:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from prin_guard._models import Candidate, Task, Verdict
+from prin_guard._models import Candidate, ChecklistKind, Task, Verdict
 from prin_guard._options import GuardOptions, OptionsRequest
 
 __all__ = [
@@ -57,6 +57,12 @@ class ItemIn(BaseModel):
         None, description="Material the judge needs (a passage, a rubric, the sources)."
     )
     response: str | None = Field(None, description="Checklist: the response under evaluation.")
+    kind: ChecklistKind | None = Field(
+        None,
+        description="Checklist: what the candidates are, criteria (the default) or claims "
+        "(checked against the sources in context). Chooses the template when the options "
+        "name none.",
+    )
     id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
     gold: Any = Field(
         None, description="Ignored (a dataset row's gold labels may travel with the item)."

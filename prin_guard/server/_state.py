@@ -43,6 +43,7 @@ from prin_guard._prompts import TEMPLATES, Template, get_template, packs, templa
 from prin_guard._ratelimit import provider_limit
 from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
+from prin_guard._tasks import TASKS
 from prin_guard.cache import Cache, open_cache
 from prin_guard.judges import Judge, JudgeResponse, Message
 from prin_guard.server._config import ServerConfig
@@ -258,7 +259,9 @@ class _State:
         if self.limits is not None:
             # what estimated_cost_usd prices: an item asked with the configured options
             configured = self.config.guard.model_copy(update={"options": self.options()})
-            self.limits.configured_calls = configured.build(judges=self.levels).max_judge_calls
+            # the fewest calls an item can cost so: never a price per call below the real one
+            built = configured.build(judges=self.levels)
+            self.limits.configured_calls = min(map(built.max_judge_calls_for, TASKS))
         self._drain_on_signals()
         event(
             "info",

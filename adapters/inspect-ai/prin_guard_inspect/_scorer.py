@@ -7,6 +7,11 @@ asks the judge both of prin-guard's questions and scores the reconciled verdict
 against the target: ``C`` when the verdict's correct set is exactly the target's,
 ``I`` otherwise. The verdict itself (PRIN, flags, both legs) goes into the score's
 metadata, where the metrics read it.
+
+A checklist sample without a target is scored by the verdict's share met (a number,
+not ``C`` or ``I``): ``accuracy`` and ``stderr`` count only the samples with a target,
+so a share never passes for a correct answer, and ``mean_score`` is the mean share met
+over every checklist sample.
 """
 
 from __future__ import annotations
@@ -27,11 +32,11 @@ from inspect_ai.scorer import (
     Score,
     Scorer,
     Target,
-    accuracy,
     metric,
     scorer,
-    stderr,
 )
+from inspect_ai.scorer import accuracy as _inspect_accuracy
+from inspect_ai.scorer import stderr as _inspect_stderr
 from inspect_ai.solver import TaskState
 
 from prin_guard import (
@@ -49,9 +54,11 @@ from prin_guard.models import Leg, Policy, ProbeKind, Task, Template
 from prin_guard_inspect._judge import InspectJudge
 
 __all__ = [
+    "accuracy",
     "flagged_rate",
     "inconsistent_rate",
     "mean_prin",
+    "mean_score",
     "prin_guard_scorer",
     "sample_item",
     "target_labels",
@@ -59,6 +66,51 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(r"[\s,;]+")
+
+
+def _with_target(scores: Iterable[SampleScore]) -> list[SampleScore]:
+    # a score without the key is another scorer's, or one written before the key: C/I
+    return [
+        score
+        for score in scores
+        if score.score.metadata is None or score.score.metadata.get("target_known", True)
+    ]
+
+
+@metric
+def accuracy() -> Metric:
+    """Share of the samples with a target whose verdict matches it (Inspect's accuracy
+    over those samples only: a checklist sample scored by its share met has no right
+    answer to count)."""
+    inner = _inspect_accuracy()
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(inner(_with_target(scores)))  # type: ignore[arg-type]
+
+    return compute
+
+
+@metric
+def stderr() -> Metric:
+    """The standard error of ``accuracy`` (Inspect's, over the samples with a target)."""
+    inner = _inspect_stderr()
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(inner(_with_target(scores)))  # type: ignore[arg-type]
+
+    return compute
+
+
+@metric
+def mean_score() -> Metric:
+    """Mean share met of the checklist verdicts (every checklist sample, with a target
+    or not; 0 when there is none)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        shares = [float(meta["score"]) for meta in _verdicts(scores) if meta["score"] is not None]
+        return sum(shares) / len(shares) if shares else 0.0
+
+    return compute
 
 
 @metric
@@ -107,7 +159,16 @@ def _share(scores: list[SampleScore], test: Callable[[list[str]], bool]) -> floa
     return sum(1 for meta in verdicts if test(list(meta["flags"]))) / len(verdicts)
 
 
-@scorer(metrics=[accuracy(), stderr(), mean_prin(), inconsistent_rate(), flagged_rate()])
+@scorer(
+    metrics=[
+        accuracy(),
+        stderr(),
+        mean_prin(),
+        inconsistent_rate(),
+        flagged_rate(),
+        mean_score(),
+    ]
+)
 def prin_guard_scorer(
     judge: Judge | Callable[[str], Any] | None = None,
     *,
@@ -119,7 +180,7 @@ def prin_guard_scorer(
     threshold: float = 0.0,
     probe: ProbeKind | None = None,
     reask: bool = False,
-    checks: Sequence[str] | str = ("reverse",),
+    checks: Sequence[str] | str | None = None,
     min_confidence: float = 0.5,
     max_chars: int = 32_000,
     max_candidates: int = 64,
@@ -138,7 +199,8 @@ def prin_guard_scorer(
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
     the candidates in a second order and flags ``order_sensitive`` (two more calls per
-    sample). An
+    sample), the default for pairwise samples (``None``: each task's default, as
+    everywhere in prin-guard). An
     inconsistent verdict is scored and flagged, never raised. ``cache`` is a
     prin-guard cache for the judge's answers (none by default, so that epochs ask again);
     ``concurrency`` bounds the judge calls in flight across samples, on top of the
@@ -149,8 +211,10 @@ def prin_guard_scorer(
     ``metadata["candidates"]`` or the sample's two choices, is better; the target is the
     better label, or ``tie``) or ``checklist`` (which criteria, from
     ``metadata["candidates"]``, a response meets: ``metadata["response"]``, else the output
-    of the model being evaluated; the target names the criteria met, and the score's value
-    is the verdict's weighted share met when the sample has no target).
+    of the model being evaluated; ``metadata["kind"]`` ``claims`` for claims checked
+    against ``metadata["context"]``; the target names the criteria met, and the score's
+    value is the verdict's weighted share met when the sample has no target, left out of
+    ``accuracy`` and ``stderr`` and averaged by ``mean_score``).
 
     Candidates come from ``metadata["candidates"]`` (strings, or objects with
     ``text`` and optional ``label`` and ``reasoning``) when present, else from the
@@ -252,6 +316,8 @@ def sample_item(
         if response is None and state.output is not None:
             response = state.output.completion  # the evaluated model's own answer
         fields["response"] = response
+        if metadata.get("kind") is not None:
+            fields["kind"] = metadata["kind"]  # criteria, or claims checked against context
     try:
         return Item.coerce(fields, max_chars=max_chars, max_candidates=max_candidates)
     except InvalidItemError as exc:
@@ -304,6 +370,7 @@ def _score(verdict: Verdict, gold: tuple[str, ...], *, share: float | None = Non
         answer=_labels(verdict.correct),
         explanation=_explain(verdict, gold),
         metadata={
+            "target_known": share is None,
             "prin": verdict.prin_score,
             "scores": verdict.scores.model_dump(mode="json"),
             "consistent": verdict.consistent,
