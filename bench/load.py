@@ -262,8 +262,17 @@ def free_port() -> int:
 class Server:
     """``prin-guard serve`` in a subprocess; stopped on exit, whatever happened."""
 
-    def __init__(self, work: Path, *, start_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        work: Path,
+        *,
+        start_timeout: float = 60.0,
+        judge: str = JUDGE_SPEC,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.work = work
+        self.judge = judge
+        self.extra_env = dict(env or {})
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.start_timeout = start_timeout
@@ -287,6 +296,7 @@ class Server:
                 "PRIN_GUARD_API_KEYS": KEY,
                 "PRIN_GUARD_METRICS_TOKEN": METRICS_TOKEN,
                 "PRIN_GUARD_CONCURRENCY": str(CONCURRENCY),
+                **self.extra_env,
             }
         )
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -301,7 +311,7 @@ class Server:
             "--workers",
             "1",
             "--judge",
-            JUDGE_SPEC,
+            self.judge,
             "--log-level",
             "warning",
         ]

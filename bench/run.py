@@ -48,6 +48,7 @@ BENCHMARKS = (
     "warm_cache",
     "startup",
     "reader",
+    "long_replies",
     "local",
     "local_batch",
     "cost",

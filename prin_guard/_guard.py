@@ -15,6 +15,7 @@ loop, where they would block it: use ``acheck`` there.
 from __future__ import annotations
 
 import enum
+import functools
 import os
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -28,7 +29,15 @@ from prin_guard._exceptions import (
     UsageError,
 )
 from prin_guard._judging import VerdictEngine, escalate
-from prin_guard._legs import LegAsker, LegPlan, LegPrompt, leg_prompts
+from prin_guard._legs import (
+    OFF_LOOP_CHARS,
+    LegAsker,
+    LegPlan,
+    LegPrompt,
+    item_chars,
+    leg_prompts,
+    off_loop,
+)
 from prin_guard._models import (
     TASKS,
     Flag,
@@ -424,7 +433,7 @@ class Guard:
     async def acheck(self, item: Item | Mapping[str, Any]) -> Verdict:
         """Judge one item. Raises on bad input and on a judge that keeps failing."""
         checked = self._item(item)
-        plans = self._plan(checked)
+        plans = await self._aplan(checked)
         prefetched = await self._prefetch([plan.key for plan in plans])
         verdict = await self._verdict(checked, plans, prefetched)
         self._maybe_raise([verdict])
@@ -440,7 +449,7 @@ class Guard:
         """
         checked = self._item(item)
         caller = self._only(self._callers)
-        plan = next(p for p in self._plan(checked) if p.polarity is Polarity(polarity))
+        plan = next(p for p in await self._aplan(checked) if p.polarity is Polarity(polarity))
         prefetched = await caller.prefetch([plan.key])
         return (await self._asker.read(caller, checked, plan, prefetched)).leg
 
@@ -508,9 +517,16 @@ class Guard:
 
     # -- internals ----------------------------------------------------------------
 
-    def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
+    async def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
         item = self.validate(raw)
-        return item, self._plan(item)
+        return item, await self._aplan(item)
+
+    async def _aplan(self, item: Item) -> list[LegPlan]:
+        """The item's legs planned; a long item's in the worker thread (its prompts are
+        built and hashed there), so that the event loop goes on serving meanwhile."""
+        if item_chars(item) > OFF_LOOP_CHARS:
+            return await off_loop(functools.partial(self._plan, item))
+        return self._plan(item)
 
     def _item(self, raw: Item | Mapping[str, Any]) -> Item:
         item = Item.coerce(

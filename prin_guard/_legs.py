@@ -26,13 +26,18 @@ each step, not a calibrated probability of being right.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import hashlib
 import json
 import math
+import os
 import random
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from prin_guard._calls import Call, JudgeCaller, KeyScope
 from prin_guard._models import (
@@ -70,7 +75,27 @@ __all__ = [
 
 
 OFF_LOOP_CHARS = 16_384
-"""Replies longer than this are read in a worker thread, not on the event loop."""
+"""Replies longer than this are read, and items whose texts are longer than this are
+planned (their prompts built and hashed), in a worker thread, not on the event loop."""
+
+_T = TypeVar("_T")
+_reader: tuple[int, ThreadPoolExecutor] | None = None
+_reader_lock = threading.Lock()
+
+
+async def off_loop(work: Callable[[], _T]) -> _T:
+    """``work()`` in the one worker thread of this process that reads long replies and
+    plans long items, so that the event loop goes on serving meanwhile. One thread: the
+    work is Python, which holds the interpreter lock, so more threads would work no
+    faster and would each take the lock from the loop in turn (and a thread started
+    under load makes the loop wait for it)."""
+    global _reader
+    with _reader_lock:
+        if _reader is None or _reader[0] != os.getpid():  # a forked child starts its own
+            _reader = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="prin-guard-read"))
+        executor = _reader[1]
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(executor, context.run, work)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +123,14 @@ class ReadLeg:
 
     leg: Leg
     echoed: bool
+
+
+def item_chars(item: Item) -> int:
+    """How long an item's texts are, together: what its legs' prompts repeat."""
+    texts = [item.question, item.context, item.response]
+    for candidate in item.candidates:
+        texts += [candidate.text, candidate.reasoning]
+    return sum(len(text) for text in texts if text)
 
 
 def item_part(item: Item) -> str:
@@ -239,7 +272,7 @@ class LegAsker:
         # A long reply (a judge that repeats a long item) is read off the event loop, so
         # that the loop goes on serving other requests meanwhile.
         long = response.text is not None and len(response.text) > OFF_LOOP_CHARS
-        reading, parsed = await asyncio.to_thread(read) if long else read()
+        reading, parsed = await off_loop(read) if long else read()
         usage, tokens, reasked = response.usage, response.tokens, None
         if self._reask and reading.status is ParseStatus.FAILED and response.text:
             # once: "state only your final answer as ...", the reply in the history
@@ -253,9 +286,11 @@ class LegAsker:
             )
             reasked = again.response.text
             usage = _added(usage, again.response.usage)
-            second, second_parsed = read_answer(
-                reasked, item, plan.polarity, template, self._mitigations, shown=shown
+            read_again = functools.partial(
+                read_answer, reasked, item, plan.polarity, template, self._mitigations, shown=shown
             )
+            long = reasked is not None and len(reasked) > OFF_LOOP_CHARS
+            second, second_parsed = await off_loop(read_again) if long else read_again()
             if second.status is not ParseStatus.FAILED:
                 reading = second.model_copy(update={"method": ParseMethod.REASKED})
                 parsed, tokens = second_parsed, again.response.tokens

@@ -45,7 +45,7 @@ async def stream_verdicts(
     *,
     concurrency: int,
     chunk_size: int | None,
-    plan: Callable[[Any], tuple[Item, list[P]]],
+    plan: Callable[[Any], Awaitable[tuple[Item, list[P]]]],
     prefetch: Callable[[Iterable[str]], Awaitable[dict[str, str | None]]],
     verdict: Callable[[Item, list[P], Mapping[str, str | None]], Awaitable[Verdict]],
     invalid: Callable[[int, Any, InvalidItemError], Verdict],
@@ -100,7 +100,7 @@ async def stream_verdicts(
         checked: list[tuple[int, Item | tuple[Any, InvalidItemError], list[P] | None]] = []
         for index, raw in chunk:
             try:
-                item, planned = plan(raw)
+                item, planned = await plan(raw)
             except InvalidItemError as exc:
                 checked.append((index, (raw, exc), None))
             else:

@@ -5,15 +5,18 @@ an answer are blanked before reading; a reply that repeats its whole prompt is e
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from prin_guard.reader._evidence import _Context
-from prin_guard.reader._text import _MARKED, _WORD_RUN, _keys_of, _Pattern
+from prin_guard.reader._text import _MARKED, _WORD_RUN, STEP, _keys_of, _Pattern, word_runs
 from prin_guard.reader._vocab import _SELECTIONS, _STATUS_SIGNS
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 COPY_WORDS = 4
 """A run of this many words that the echo holds is a copied stretch."""
@@ -156,17 +159,16 @@ class _EchoIndex:
     pieces: set[str]
     echo: Sequence[str]
     _flat: str | None = None
-    _pairs: set[tuple[str, str]] | None = None
+    _pairs: set[tuple[str, ...]] | None = None
 
     @property
-    def pairs(self) -> set[tuple[str, str]]:
+    def pairs(self) -> set[tuple[str, ...]]:
         """Every two words in a row of the echo (lower case), built on first use."""
         if self._pairs is None:
-            pairs: set[tuple[str, str]] = set()
+            pairs: set[tuple[str, ...]] = set()
             for text in self.echo:
                 if text:
-                    words = _WORD_RUN.compiled.findall(text.casefold())
-                    pairs.update(itertools.pairwise(words))
+                    _runs_into(pairs, word_runs(text.casefold()), 2)
             self._pairs = pairs
         return self._pairs
 
@@ -204,11 +206,50 @@ flattened words: when none of their runs or pieces occurs there at all, nothing 
 is a copy, and the echo need not be indexed."""
 
 
-@functools.lru_cache(maxsize=256)
+_LONG = 1 << 16
+"""Echo texts longer than this (in characters, together) are indexed in a cache of their
+own that keeps only a few: an item's legs share the index, but a long text's index is
+some ten times its size, and a service that reads long items would otherwise keep
+hundreds of them."""
+
+
+class _SizedCache(Generic[_K, _V]):
+    """An LRU cache of ``fn`` that keeps up to ``many`` results for short arguments and
+    only ``few`` for long ones (``size(arg) > _LONG``)."""
+
+    def __init__(self, fn: Callable[[_K], _V], size: Callable[[_K], int], many: int) -> None:
+        self._size = size
+        self._short = functools.lru_cache(maxsize=many)(fn)
+        self._long = functools.lru_cache(maxsize=4)(fn)
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, arg: _K) -> _V:
+        return (self._long if self._size(arg) > _LONG else self._short)(arg)
+
+    def cache_clear(self) -> None:
+        self._short.cache_clear()
+        self._long.cache_clear()
+
+
+def _echo_size(echo: tuple[str, ...]) -> int:
+    return sum(map(len, echo))
+
+
+def _text_size(text: str) -> int:
+    return len(text)
+
+
+def _sized(
+    size: Callable[[_K], int], many: int
+) -> Callable[[Callable[[_K], _V]], _SizedCache[_K, _V]]:
+    return lambda fn: _SizedCache(fn, size, many)
+
+
+@_sized(_echo_size, 256)
 def _flat_echo(echo: tuple[str, ...]) -> str:
     """The echo's words, lower case, one space apart, each text between spaces and the
     texts apart by a NUL (so a word run is looked for as `` run ``, whole words)."""
-    texts = (" ".join(_WORD_RUN.compiled.findall(t.casefold())) for t in echo if t)
+    texts = (" ".join(word_runs(t.casefold())) for t in echo if t)
     return "".join(f" {words} \x00" for words in texts)
 
 
@@ -220,21 +261,31 @@ def _may_hold(words: _Words, echo: tuple[str, ...]) -> bool:
     return any(probe in flat for probe in words.probes)
 
 
-@functools.lru_cache(maxsize=256)
+@_sized(_echo_size, 256)
 def _echo_index(echo: tuple[str, ...]) -> _EchoIndex:
     """The index of an echo (cached: every leg of an item has the same echo, and every
     item of a shape the same prompt frame)."""
     return _EchoIndex.of(echo)
 
 
-@functools.lru_cache(maxsize=4096)
+@_sized(_text_size, 4096)
 def _text_index(text: str) -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
     """One echo text's runs of ``COPY_WORDS`` words and its pieces (lines, sentences,
     clauses) as lower-case words. Cached: an item's texts are the echo of each of its
     legs, and a prompt is read once per leg."""
     words = _Words(text)
     pieces = frozenset(" ".join(words.words[i:j]) for _, _, i, j in words.pieces())
-    return frozenset(words.grams()), pieces
+    grams: set[tuple[str, ...]] = set()
+    _runs_into(grams, words.words, COPY_WORDS)
+    return frozenset(grams), pieces
+
+
+def _runs_into(into: set[tuple[str, ...]], words: Sequence[str], size: int) -> None:
+    """Add every run of ``size`` words in a row to ``into``, a few thousand at a time (one
+    set update of a long text's runs would hold the interpreter lock throughout)."""
+    for start in range(0, max(0, len(words) - size + 1), STEP):
+        stop = start + STEP + size - 1
+        into.update(zip(*(words[start + k : stop] for k in range(size)), strict=False))
 
 
 class _Words:

@@ -110,6 +110,29 @@ _SEP_WORDS = frozenset({"and", "or"})
 
 _WORD_RUN = _Pattern(r"\w+")
 
+STEP = 1 << 14
+"""How much of a long text one call into the regex engine (or one set update) takes: a
+reply is read in a worker thread, and a call into C holds the interpreter lock for as
+long as it runs, so the event loop would wait for a whole long reply's scan."""
+
+
+_NON_WORD = re.compile(r"\W")
+
+
+def word_runs(text: str) -> list[str]:
+    """``_WORD_RUN.findall(text)`` in steps of about :data:`STEP` characters, each cut
+    where a run of word characters cannot go on."""
+    if len(text) <= STEP:
+        return _WORD_RUN.compiled.findall(text)
+    runs: list[str] = []
+    pos, size = 0, len(text)
+    while pos < size:
+        cut = _NON_WORD.search(text, min(size, pos + STEP))
+        end = cut.start() if cut is not None else size
+        runs += _WORD_RUN.compiled.findall(text, pos, end)
+        pos = end
+    return runs
+
 
 # Where a sentence ends inside a line; and a sentence or a clause after a colon.
 _SENTENCE_END = _Pattern(r"[.!?]+(?=\s|$)")

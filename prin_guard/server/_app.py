@@ -44,6 +44,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._json import dumps
+from prin_guard._legs import OFF_LOOP_CHARS, off_loop
 from prin_guard._models import Flag, Item, Verdict, VerdictError
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
@@ -527,14 +528,21 @@ async def _batch(state: _State, guard: Guard, raws: list[Any], bill: Bill) -> Re
         for index, verdict in enumerate(ordered)
         if verdict.error is not None
     ]
-    body = (
-        '{"verdicts":['
-        + ",".join(verdict.model_dump_json() for verdict in ordered)
-        + '],"errors":'
-        + dumps(errors, ensure_ascii=False)
-        + "}"
-    )
-    return state.json(200, body)
+
+    def answer() -> Response:
+        body = (
+            '{"verdicts":['
+            + ",".join(verdict.model_dump_json() for verdict in ordered)
+            + '],"errors":'
+            + dumps(errors, ensure_ascii=False)
+            + "}"
+        )
+        return state.json(200, body)
+
+    # Verdicts that carry long replies make megabytes of JSON: written (and checked for
+    # secrets) in the worker thread, so that the event loop goes on serving meanwhile.
+    replies = sum(len(leg.raw_text or "") for verdict in ordered for leg in verdict.legs())
+    return await off_loop(answer) if replies > OFF_LOOP_CHARS else answer()
 
 
 def _candidate_count(raw: Any) -> int:
