@@ -82,6 +82,7 @@ from prin_guard._models import (
     VerdictError,
 )
 from prin_guard._options import GuardOptions
+from prin_guard._usage import Answered, premium
 
 __all__ = [
     "SIGNALS",
@@ -300,6 +301,11 @@ class Answers:
     """``None`` when the judge failed (``failure`` says why)."""
     rounds: tuple[ProbeRound, ...] = ()
     usage: Usage = field(default_factory=Usage)
+    """What was paid now for these answers (unknown for a judge that failed)."""
+    saved: Usage = field(default_factory=Usage)
+    """What the answers served from prin-guard's cache cost when first asked."""
+    answered: tuple[Answered, ...] = ()
+    """Every answer's cost, for the guard's premium (``_usage``)."""
     calls: int = 0
     cached: bool = False
     failure: str | None = None
@@ -385,10 +391,13 @@ def make_verdict(
     """
     labels = item.labels
     rounds = tuple(entry for member in answers for entry in member.rounds)
-    usage, calls, cached = Usage(), 0, True
+    usage, saved, calls, cached = Usage.zero(), Usage.zero(), 0, True
     for member in answers:
-        usage, calls = usage + member.usage, calls + member.calls
+        usage, saved = usage + member.usage, saved + member.saved
+        calls += member.calls
         cached = cached and member.legs is not None and member.cached
+    answered = [entry for member in answers for entry in member.answered]
+    guard_premium = None if any(m.legs is None for m in answers) else premium(answered)
     common: dict[str, Any] = {
         "item_id": item.key,
         "task": item.task,
@@ -399,6 +408,8 @@ def make_verdict(
         "judge_calls": calls,
         "cached": cached,
         "usage": usage,
+        "saved_usage": saved,
+        "premium": guard_premium,
         "probe": rounds,
     }
     vacillating = {Flag.VACILLATING} if any(entry.changed for entry in rounds) else set()
@@ -506,6 +517,7 @@ def decided(
     judge_calls: int,
     usage: Usage,
     cached: bool,
+    saved: Usage | None = None,
 ) -> Verdict:
     """``verdict`` (the deciding tier's) with the acceptance rule's decision, and the calls,
     usage and cache status summed over every tier asked.
@@ -524,6 +536,7 @@ def decided(
             "flags": _flag_tuple(flags),
             "judge_calls": judge_calls,
             "usage": usage,
+            "saved_usage": verdict.saved_usage if saved is None else saved,
             "cached": cached,
         }
     )

@@ -38,7 +38,7 @@ from prin_guard._models import (
     Verdict,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template, build_messages, get_template
+from prin_guard._prompts import Template, get_template
 from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
@@ -197,7 +197,10 @@ class Guard:
             ]
         self._probe = self._check_probe(custom_probe or self._options.probe)
         self._asker = LegAsker(
-            self._options.template, self._options.mitigations, reask=self._options.reask
+            self._options.template,
+            self._options.mitigations,
+            reask=self._options.reask,
+            layout=self._options.prompt_layout,
         )
         self._engines = [
             VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
@@ -360,7 +363,7 @@ class Guard:
         """
         checked = self._item(item)
         template = self._asker.template_for(checked)
-        return build_messages(checked, Polarity(polarity), template, self._options.mitigations)
+        return self._asker.messages(checked, Polarity(polarity), template)
 
     # -- the async core -----------------------------------------------------------
 

@@ -11,27 +11,30 @@ options and the sync driver.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import JudgeCaller, KeyScope
 from prin_guard._decide import Answers, MemberLegs, decided, error_verdict, make_verdict
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
-from prin_guard._legs import LegAsker, LegPlan, scope_parts
+from prin_guard._legs import LegAsker, LegPlan, ReadLeg, scope_parts
 from prin_guard._models import (
     Item,
     Leg,
     ParseStatus,
     Polarity,
     ProbeRound,
-    Usage,
     Verdict,
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template
 from prin_guard._tracing import record_verdict, span
+from prin_guard._usage import answers_of, split
+from prin_guard.judges import Stagger
 from prin_guard.probe._probe import Probe, run_rounds
 
 if TYPE_CHECKING:
@@ -61,7 +64,7 @@ class VerdictEngine:
     def _scopes_of(self, template: Template) -> list[KeyScope]:
         found = self._scopes.get(template)
         if found is None:
-            parts = scope_parts(template, self._options.mitigations)
+            parts = scope_parts(template, self._options.mitigations, self._options.prompt_layout)
             found = [caller.scope(**parts) for caller in self._callers]
             self._scopes[template] = found
         return found
@@ -163,8 +166,7 @@ class VerdictEngine:
         """One judge's legs of one item, all asked at once, then its follow-ups."""
         caller = self._callers[member]
         outcomes = await asyncio.gather(
-            *(self._asker.read(caller, item, plan, prefetched) for plan in plans),
-            return_exceptions=True,
+            *self._asks(caller, item, plans, prefetched), return_exceptions=True
         )
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
@@ -189,19 +191,106 @@ class VerdictEngine:
         if self.probe is not None:
             first = [plan for plan in plans if plan.order is None]
             rounds = await self._follow_up(caller, item, first, (direct, reverse))
-        usage = Usage()
-        for entry in read:
-            usage = usage + (entry.leg.usage or Usage())
-        for probe_round in rounds:
-            usage = usage + (probe_round.usage or Usage())
+        answered = answers_of([entry.leg for entry in read], rounds, direct=[direct])
+        usage, saved = split(answered)
         return Answers(
             name=self._name(member),
             legs=legs,
             rounds=rounds,
             usage=usage,
+            saved=saved,
+            answered=tuple(answered),
             calls=len(read) + len(rounds),
             cached=all(entry.leg.cached for entry in read) and all(r.cached for r in rounds),
         )
+
+    def _asks(
+        self,
+        caller: JudgeCaller,
+        item: Item,
+        plans: Sequence[LegPlan],
+        prefetched: Mapping[str, str | None],
+    ) -> list[Coroutine[Any, Any, ReadLeg]]:
+        """One judge's legs of one item, as coroutines in the plans' order: at once, or
+        staggered where the judge's provider would cache the prefix they share."""
+        groups: dict[str, list[int]] = {}
+        for index, plan in enumerate(plans):
+            if plan.prefix is not None:
+                groups.setdefault(plan.prefix.key, []).append(index)
+        staggered: dict[int, Coroutine[Any, Any, ReadLeg]] = {}
+        for indexes in groups.values():
+            group = [plans[index] for index in indexes]
+            mode = self._stagger_mode(caller, group, prefetched)
+            if mode is not None:
+                asks = self._staggered(caller, item, group, prefetched, mode)
+                staggered.update(zip(indexes, asks, strict=True))
+        return [
+            staggered[index]
+            if index in staggered
+            else self._asker.read(caller, item, plan, prefetched)
+            for index, plan in enumerate(plans)
+        ]
+
+    def _stagger_mode(
+        self, caller: JudgeCaller, group: Sequence[LegPlan], prefetched: Mapping[str, str | None]
+    ) -> Stagger | None:
+        """How to stagger ``group`` (legs sharing a prefix, the direct one first), or
+        ``None``: all at once (stagger off, the first leg's answer or all the others' in
+        the cache, a judge whose provider would not cache the prefix)."""
+        lead = group[0]
+        if self._options.stagger == "off" or len(group) < 2 or lead.prefix is None:
+            return None
+        if prefetched.get(lead.key) is not None:
+            return None
+        if all(prefetched.get(plan.key) is not None for plan in group[1:]):
+            return None
+        return caller.prefix_caching(lead.messages, lead.prefix)
+
+    def _staggered(
+        self,
+        caller: JudgeCaller,
+        item: Item,
+        group: Sequence[LegPlan],
+        prefetched: Mapping[str, str | None],
+        mode: Stagger,
+    ) -> list[Coroutine[Any, Any, ReadLeg]]:
+        """The first leg asked at once, the others once it has begun answering (its first
+        token with ``stream``, else after ``stagger_delay``), or when it is done."""
+        lead, rest = group[0], group[1:]
+        assert lead.prefix is not None
+        loop = asyncio.get_running_loop()
+        began = asyncio.Event()
+
+        def started() -> None:  # the judge may call it from another thread
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(began.set)
+
+        streamed = mode == "stream"
+        first_prefix = dataclasses.replace(lead.prefix, started=started if streamed else None)
+        delay = self._options.stagger_delay
+
+        async def first() -> ReadLeg:
+            try:
+                return await self._asker.read(caller, item, lead, prefetched, prefix=first_prefix)
+            finally:
+                began.set()
+
+        async def then(plan: LegPlan) -> ReadLeg:
+            waited = time.perf_counter()
+            if streamed:
+                await began.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(began.wait(), delay)
+            log().debug(
+                "leg_staggered",
+                item_id=item.key,
+                call=plan.polarity.value,
+                waited_ms=round((time.perf_counter() - waited) * 1000, 3),
+            )
+            return await self._asker.read(caller, item, plan, prefetched, prefix=plan.prefix)
+
+        return [first(), *(then(plan) for plan in rest)]
 
     async def _follow_up(
         self, caller: JudgeCaller, item: Item, plans: Sequence[LegPlan], legs: Sequence[Leg]
@@ -259,18 +348,24 @@ async def escalate(
     not accept.
     """
     verdict = first
-    calls, usage, cached = 0, first.usage, True
+    calls, usage, saved, cached = 0, first.usage, first.saved_usage, True
     for tier, engine in enumerate(engines):
         if tier > 0:
             plans = engine.plan(item)
             prefetched = await engine.prefetch([plan.key for plan in plans])
             verdict = await engine.verdict(item, plans, prefetched)
-            usage = usage + verdict.usage
+            usage, saved = usage + verdict.usage, saved + verdict.saved_usage
         calls += verdict.judge_calls
         cached = cached and verdict.cached
         decision = acceptance.decide(verdict, tier)
         if decision.accepted:
             break
     return decided(
-        verdict, decision, tiers=len(engines), judge_calls=calls, usage=usage, cached=cached
+        verdict,
+        decision,
+        tiers=len(engines),
+        judge_calls=calls,
+        usage=usage,
+        cached=cached,
+        saved=saved,
     )

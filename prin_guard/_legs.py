@@ -26,6 +26,7 @@ each step, not a calibrated probability of being right.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import hashlib
 import json
@@ -51,13 +52,16 @@ from prin_guard._models import (
 )
 from prin_guard._prompts import (
     Mitigation,
+    PromptLayout,
     Template,
     build_messages,
     build_prompt,
+    layout_differs,
     parse_mitigations,
     reask_prompt,
     template_for,
 )
+from prin_guard.judges._base import SharedPrefix
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
 
 __all__ = [
@@ -94,6 +98,9 @@ class LegPlan:
     """Shown label → the item's own label (second order only)."""
     order: tuple[str, ...] | None = None
     """The item's labels in the order shown (second order only)."""
+    prefix: SharedPrefix | None = None
+    """What its prompt shares with the member's other legs in the same order (the
+    direct and the reverse leg), byte for byte; ``None`` when nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +134,11 @@ _HOLES = "\ue000\\d*"
 
 
 def prompt_frame(
-    item: Item, polarity: Polarity, template: Template, mitigations: Sequence[Mitigation]
+    item: Item,
+    polarity: Polarity,
+    template: Template,
+    mitigations: Sequence[Mitigation],
+    layout: PromptLayout = "template",
 ) -> tuple[str, ...]:
     """The template's own text of a leg's prompt: the prompt with the item's texts taken
     out, as the pieces between them. What a judge may copy of the prompt is its frame
@@ -144,6 +155,7 @@ def prompt_frame(
         polarity,
         template,
         tuple(mitigations),
+        layout,
     )
 
 
@@ -158,6 +170,7 @@ def _frame(
     polarity: Polarity,
     template: Template,
     mitigations: tuple[Mitigation, ...],
+    layout: PromptLayout,
 ) -> tuple[str, ...]:
     holes = tuple(
         Candidate(text=f"{_HOLE}{n}", label=label, reasoning=_HOLE if has else None)
@@ -170,18 +183,23 @@ def _frame(
         context=_HOLE if context else None,
         response=_HOLE if response else None,
     )
-    prompt = build_prompt(shaped, polarity, template, mitigations)
+    prompt = build_prompt(shaped, polarity, template, mitigations, layout=layout)
     return tuple(part for part in re.split(_HOLES, prompt) if part.strip())
 
 
-def scope_parts(template: Template, mitigations: Sequence[Mitigation]) -> dict[str, object]:
+def scope_parts(
+    template: Template, mitigations: Sequence[Mitigation], layout: PromptLayout = "template"
+) -> dict[str, object]:
     """What a leg's cache key holds of the wording: the template's id and version (and,
-    for a template of one's own, its words: two wordings under one id never share)."""
+    for a template of one's own, its words: two wordings under one id never share; and
+    the layout where it is not the template's own)."""
     parts: dict[str, object] = {
         "template": template.id,
         "template_version": template.version,
         "mitigations": [m.value for m in mitigations],
     }
+    if layout_differs(template, layout):
+        parts["layout"] = layout
     if not template.builtin:
         parts["template_words"] = [
             template.task,
@@ -207,10 +225,16 @@ class LegAsker:
         mitigations: Sequence[Mitigation],
         *,
         reask: bool = False,
+        layout: PromptLayout = "template",
     ) -> None:
         self._template = template
         self._mitigations = tuple(mitigations)
         self._reask = reask
+        self._layout: PromptLayout = layout
+
+    def messages(self, item: Item, polarity: Polarity, template: Template) -> list[Message]:
+        """The conversation of one leg of ``item`` (as shown) in ``template``."""
+        return build_messages(item, polarity, template, self._mitigations, layout=self._layout)
 
     def template_for(self, item: Item) -> Template:
         """The template ``item`` is asked in (an InvalidItemError naming the field when
@@ -240,7 +264,7 @@ class LegAsker:
                 plans.append(
                     LegPlan(
                         polarity,
-                        build_messages(item, polarity, template, self._mitigations),
+                        self.messages(item, polarity, template),
                         scope.key(own, polarity.value),
                         template,
                         member,
@@ -253,7 +277,7 @@ class LegAsker:
                 plans.append(
                     LegPlan(
                         polarity,
-                        build_messages(asked, polarity, template, self._mitigations),
+                        self.messages(asked, polarity, template),
                         # the same key a guard without the order check would use for the
                         # permuted item: a second-order leg is that item's leg
                         scope.key(part, polarity.value),
@@ -264,7 +288,7 @@ class LegAsker:
                         shown_order,
                     )
                 )
-        return plans
+        return _with_prefixes(plans)
 
     async def read(
         self,
@@ -272,14 +296,17 @@ class LegAsker:
         item: Item,
         plan: LegPlan,
         prefetched: Mapping[str, str | None],
+        *,
+        prefix: SharedPrefix | None = None,
     ) -> ReadLeg:
-        """Ask one planned leg (through the cache) and read its answer."""
+        """Ask one planned leg (through the cache) and read its answer. ``prefix``: the
+        shared prefix to mark for the judge's provider (when the legs are staggered)."""
         shown = plan.asked or item
         template = plan.template
         # The labels let a judge constrain its answer (a JSON schema); a template of
         # one's own asks for its own verdict format, so it is asked in plain text.
         labels = shown.labels if template.builtin else ()
-        call = Call(plan.key, plan.messages, labels, item.key, plan.polarity.value)
+        call = Call(plan.key, plan.messages, labels, item.key, plan.polarity.value, prefix)
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
         read = functools.partial(
@@ -290,6 +317,7 @@ class LegAsker:
             template,
             self._mitigations,
             shown=shown,
+            layout=self._layout,
         )
         # A long reply (a judge that repeats a long item) is read off the event loop, so
         # that the loop goes on serving other requests meanwhile.
@@ -309,7 +337,13 @@ class LegAsker:
             reasked = again.response.text
             usage = _added(usage, again.response.usage)
             second, second_parsed = read_answer(
-                reasked, item, plan.polarity, template, self._mitigations, shown=shown
+                reasked,
+                item,
+                plan.polarity,
+                template,
+                self._mitigations,
+                shown=shown,
+                layout=self._layout,
             )
             if second.status is not ParseStatus.FAILED:
                 reading = second.model_copy(update={"method": ParseMethod.REASKED})
@@ -347,10 +381,58 @@ class LegAsker:
         return ReadLeg(leg, reading.echoed)
 
 
+def _with_prefixes(plans: list[LegPlan]) -> list[LegPlan]:
+    """``plans`` with the prefix each shares with the member's other legs in its order."""
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for index, plan in enumerate(plans):
+        groups.setdefault((plan.member, plan.order is None), []).append(index)
+    out = list(plans)
+    for indexes in groups.values():
+        prefix = shared_prefix([plans[index].messages for index in indexes])
+        if prefix is not None:
+            for index in indexes:
+                out[index] = dataclasses.replace(plans[index], prefix=prefix)
+    return out
+
+
+def shared_prefix(conversations: Sequence[Sequence[Message]]) -> SharedPrefix | None:
+    """What the conversations share at their start: every message but the last, and the
+    last message's content up to the end of the last line they all share; ``None`` when
+    they share nothing (or there is only one)."""
+    if len(conversations) < 2:
+        return None
+    first = conversations[0]
+    if any(
+        len(other) != len(first) or list(other[:-1]) != list(first[:-1])
+        for other in conversations[1:]
+    ):
+        return None
+    contents = [conversation[-1]["content"] for conversation in conversations]
+    last = contents[0][: _common_length(contents)]
+    # to the end of a line: where a provider's content block can end without changing
+    # how the text reads (the prefix is sent as its own block to mark it for a cache)
+    chars = last.rfind("\n") + 1
+    if chars == 0:
+        return None
+    head = [[m["role"], m["content"]] for m in first[:-1]] + [[first[-1]["role"], last[:chars]]]
+    digest = hashlib.sha256(json.dumps(head, ensure_ascii=False).encode()).hexdigest()
+    return SharedPrefix(chars=chars, key=f"prin-guard-{digest[:32]}")
+
+
+def _common_length(texts: Sequence[str]) -> int:
+    """How many characters every text of ``texts`` begins with alike."""
+    shortest = min(len(text) for text in texts)
+    first = texts[0]
+    for index in range(shortest):
+        character = first[index]
+        if any(text[index] != character for text in texts[1:]):
+            return index
+    return shortest
+
+
 def _added(first: Usage | None, second: Usage | None) -> Usage | None:
-    if first is None or second is None:
-        return first or second
-    return first + second
+    # both calls' cost, known only when both calls reported it
+    return None if first is None or second is None else first + second
 
 
 def read_answer(
@@ -361,6 +443,7 @@ def read_answer(
     mitigations: Sequence[Mitigation],
     *,
     shown: Item | None = None,
+    layout: PromptLayout = "template",
 ) -> tuple[Reading, ParseResult]:
     """Read a judge's reply to one leg of ``item``: the one reading path of the guard, the
     probe and :func:`read_reply`. ``shown``: the item as the judge saw it (the second
@@ -381,7 +464,7 @@ def read_answer(
         *(candidate.reasoning or "" for candidate in item.candidates),
     )
     # the prompt's own words (the item's texts taken out): skipped, not flagged
-    prompt = prompt_frame(shown, polarity, template, mitigations)
+    prompt = prompt_frame(shown, polarity, template, mitigations, layout)
     words = (template.positive, template.negative)
 
     def parse(leg: Polarity | None) -> ParseResult:

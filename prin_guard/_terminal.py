@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from prin_guard._models import STATUS_WORDS
+from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -318,9 +319,18 @@ def _verdict_tail(verdict: Verdict) -> list[str]:
     if verdict.task == "checklist" and verdict.score is not None:
         met = len(verdict.correct)
         lines.append(f"Score: {verdict.score:.3g} ({met} of {len(verdict.labels)} met)")
+    if verdict.error is None:
+        lines.append(f"Cost: {_verdict_cost(verdict)}")
     if verdict.decision is not None:
         lines.append(_decision_line(verdict.decision))
     return lines
+
+
+def _verdict_cost(verdict: Verdict) -> str:
+    """What this verdict cost, by the summaries' rule (``_usage``), on one line."""
+    tally = UsageTally()
+    tally.add(verdict)
+    return usage_line(tally.summary())
 
 
 def _decision_line(decision: Decision) -> str:
@@ -414,6 +424,9 @@ def _eval_extra_lines(summary: Mapping[str, Any]) -> list[str]:
             f"  error rate: flagged inconsistent {_pct1(quality['error_rate_flagged'])}, "
             f"not flagged {_pct1(quality['error_rate_unflagged'])}"
         )
+    usage = (summary.get("cost") or {}).get("usage")
+    if usage:
+        lines.append(f"  {usage_line(UsageSummary.model_validate(usage))}")
     return lines
 
 

@@ -40,6 +40,7 @@ from prin_guard._acceptance import candidate_errors, verdict_wrong
 from prin_guard._decide import SIGNALS, order_inconsistency, panel_majority
 from prin_guard._models import Flag, Scores
 from prin_guard._runs import Failure
+from prin_guard._usage import UsageSummary, UsageTally, leg_answer, record_answers
 from prin_guard.eval._metrics import (
     FlagQuality,
     accuracy,
@@ -368,13 +369,44 @@ def _legs(record: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
         yield from verdict_legs(verdict)
 
 
+def _verdicts_and_legs(
+    record: Mapping[str, Any],
+) -> Iterator[tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]]:
+    """A record's whole verdicts ``(verdict, None)`` and lone legs ``(None, leg)``: what
+    :func:`_legs` walks, grouped as the guard's premium needs."""
+    for verdict in record["configs"].values():
+        yield verdict, None
+    for sample in record.get("samples", []):
+        yield None, sample
+    for entry in record.get("paraphrases", {}).values():
+        yield (None, entry) if "polarity" in entry else (entry, None)
+    for entry in record.get("options", {}).values():
+        yield entry["verdict"], None
+    for verdict in record.get("repeats", []):
+        yield verdict, None
+
+
 def _cost_block(records: Sequence[Mapping[str, Any]], wall: float | None) -> CostSummary:
     legs = [leg for r in records for leg in _legs(r) if leg]
     fresh = [leg for leg in legs if not leg["cached"]]
-    prompt = sum((leg.get("usage") or {}).get("prompt_tokens") or 0 for leg in fresh)
-    completion = sum((leg.get("usage") or {}).get("completion_tokens") or 0 for leg in fresh)
-    costs = [(leg.get("usage") or {}).get("cost_usd") for leg in fresh]
-    known_costs = [c for c in costs if c is not None]
+    # one rule for what was paid now and what the cache saved: _usage's, as grade's
+    tally, current = UsageTally(), False
+    for record in records:
+        for verdict, leg in _verdicts_and_legs(record):
+            if verdict is not None:
+                current = current or "saved_usage" in verdict
+                tally.add_answers(record_answers(verdict))
+            elif leg:
+                tally.add_answers([leg_answer(leg)])
+    usage: UsageSummary | None = tally.summary()
+    assert usage is not None
+    prompt, completion, cost = usage.prompt_tokens, usage.completion_tokens, usage.cost_usd
+    if not current:
+        # Records written before the rule (no verdict with ``saved_usage``) are summarised
+        # as they were: their summaries and reports are the compatibility reference.
+        prompt, completion = prompt or 0, completion or 0
+        cost = cost if tally.priced_calls else None
+        usage = None
     verdicts = len(records)
     judge_latency = [leg["latency_ms"] for leg in fresh]
     return CostSummary(
@@ -384,11 +416,12 @@ def _cost_block(records: Sequence[Mapping[str, Any]], wall: float | None) -> Cos
         judge_calls_per_item=_round(len(fresh) / verdicts) if verdicts else None,
         prompt_tokens=prompt,
         completion_tokens=completion,
-        cost_usd=round(sum(known_costs), 6) if known_costs else None,
-        cost_usd_per_item=round(sum(known_costs) / verdicts, 6) if known_costs else None,
+        cost_usd=cost,
+        cost_usd_per_item=round(cost / verdicts, 6) if cost is not None and verdicts else None,
         mean_judge_latency_ms=_round(mean(judge_latency), 1),
         wall_seconds=_round(wall, 2),
         items_per_second=_round(verdicts / wall, 3) if wall else None,
+        **({} if usage is None else {"usage": usage}),
     )
 
 

@@ -27,6 +27,7 @@ from pydantic import ConfigDict, Field
 from prin_guard._decide import Riskier
 from prin_guard._models import Task
 from prin_guard._runs import Failure, SparseModel, SummaryModel
+from prin_guard._usage import UsageSummary
 
 __all__ = [
     "ChecklistSummary",
@@ -453,7 +454,7 @@ class RepeatsSummary(SummaryModel):
     """Each run's PRIN."""
 
 
-class CostSummary(SummaryModel):
+class CostSummary(SparseModel):
     """What the run cost: judge calls, tokens, money, time."""
 
     legs: int
@@ -464,12 +465,14 @@ class CostSummary(SummaryModel):
     """Answers served from the cache."""
     judge_calls_per_item: float | None
     """Judge calls per judged item."""
-    prompt_tokens: int
-    """Prompt tokens of the judge calls (0 where unknown)."""
-    completion_tokens: int
-    """Completion tokens of the judge calls (0 where unknown)."""
+    prompt_tokens: int | None
+    """Prompt tokens of the judge calls made now, over those that reported them (``None``:
+    none did)."""
+    completion_tokens: int | None
+    """Completion tokens of the judge calls made now (``None``: none reported them)."""
     cost_usd: float | None
-    """Money spent, over the calls whose cost is known; None when none is."""
+    """Money spent now, over the calls whose cost is known (``usage.priced_calls``); 0
+    when every answer came from the cache; ``None`` when no call was priced."""
     cost_usd_per_item: float | None
     """Money spent per judged item."""
     mean_judge_latency_ms: float | None
@@ -478,6 +481,10 @@ class CostSummary(SummaryModel):
     """Wall-clock time of the run, from the run information."""
     items_per_second: float | None
     """Judged items per second of wall-clock time."""
+    usage: UsageSummary | None = None
+    """What the run's answers cost by the one rule of ``Verdict.usage`` (paid now, saved
+    by prin-guard's cache, the provider's prompt cache at work, the guard's premium);
+    ``None`` in summaries written before it existed."""
 
 
 class EvalSummary(SparseModel):

@@ -50,9 +50,19 @@ column                  type       meaning
                                    ``decision_tier``, ``decision_tiers_asked``)
 ``judge_calls``         int        legs the verdict asked for (cache hits included)
 ``cached``              bool       every answer came from the cache
-``prompt_tokens``       int        summed over the verdict's legs, where known
+``prompt_tokens``       int        what was paid now (``Verdict.usage``): summed over the
+                                   legs not served from prin-guard's cache; empty
+                                   where the judge did not report it
 ``completion_tokens``   int
 ``cost_usd``            float
+cached_prompt_tokens    int        of the prompt tokens, those a provider's prompt
+                                   cache served
+``cache_write_tokens``  int        of the prompt tokens, those written to a provider's
+                                   prompt cache
+``saved_cost_usd``      float      what the answers from prin-guard's cache cost when
+                                   first asked (``Verdict.saved_usage``)
+``premium``             float      the guard's premium (``Verdict.premium``): every
+                                   answer's cost over the direct leg's
 ``error_kind``          str        ``input`` or ``judge`` when the verdict has no legs
 ``error``               str        why
 ``error_field``         str        the offending field of a bad item
@@ -145,6 +155,10 @@ def _column_types() -> dict[str, str]:
             "prompt_tokens": "int",
             "completion_tokens": "int",
             "cost_usd": "float",
+            "cached_prompt_tokens": "int",
+            "cache_write_tokens": "int",
+            "saved_cost_usd": "float",
+            "premium": "float",
             "error_kind": "str",
             "error": "str",
             "error_field": "str",
@@ -273,6 +287,10 @@ def verdict_row(
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
             "cost_usd": usage.cost_usd,
+            "cached_prompt_tokens": usage.cached_prompt_tokens,
+            "cache_write_tokens": usage.cache_write_tokens,
+            "saved_cost_usd": verdict.saved_usage.cost_usd,
+            "premium": verdict.premium,
             "error_kind": None if error is None else error.kind,
             "error": None if error is None else error.message,
             "error_field": None if error is None else error.field,

@@ -10,6 +10,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict
 
 from prin_guard._models import Verdict
+from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
 __all__ = ["MAX_CHANGED_LINES", "GradeStats", "GradeSummary", "summary_text"]
 
@@ -23,9 +24,6 @@ _SUMS: Final = (
     "flagged",
     "accepted",
     "decided",
-    "prompt_tokens",
-    "completion_tokens",
-    "cost_usd",
 )
 
 
@@ -57,10 +55,14 @@ class GradeSummary(BaseModel):
     """Rows the acceptance rule accepted; ``None`` when no row had a decision."""
     judge_calls: int = 0
     """Judge calls made by this run (cache hits excluded)."""
-    prompt_tokens: int = 0
-    """Tokens and cost of this run's judge calls (answers from the cache cost nothing)."""
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
+    prompt_tokens: int | None = 0
+    """Tokens and cost of this run's judge calls (answers from the cache cost nothing
+    now); ``None`` where the judge reported none (``usage`` says more)."""
+    completion_tokens: int | None = 0
+    cost_usd: float | None = 0.0
+    usage: UsageSummary = UsageSummary()
+    """What this run's verdicts cost (paid now, saved by the cache, the provider's prompt
+    cache at work, the guard's premium), by the one rule of ``Verdict.usage``."""
     wall_seconds: float = 0.0
     interrupted: bool = False
     """Stopped by Ctrl-C: the output holds what was finished; run again to resume."""
@@ -90,9 +92,7 @@ class GradeStats:
         self.flags: Counter[str] = Counter()
         self.accepted = 0
         self.decided = 0
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.cost_usd = 0.0
+        self.usage = UsageTally()
         self.judge_calls = 0
 
     @property
@@ -111,7 +111,7 @@ class GradeStats:
             self.decided += 1
             self.accepted += bool(row["accepted"])
         if verdict is not None:
-            self._add_usage(verdict)
+            self.usage.add(verdict)
 
     def skip(self, line: int, *, changed: bool = False) -> None:
         """Count an input row that is in the output already (``changed``: with other
@@ -128,25 +128,13 @@ class GradeStats:
         for name in _SUMS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.flags.update(other.flags)
+        self.usage.merge(other.usage)
         self.changed_lines = sorted(self.changed_lines + other.changed_lines)[:MAX_CHANGED_LINES]
-
-    def add_usage(self, prompt: int, completion: int, cost: float) -> None:
-        self.prompt_tokens += prompt
-        self.completion_tokens += completion
-        self.cost_usd += cost
-
-    def _add_usage(self, verdict: Verdict) -> None:
-        # only answers the judge gave in this run: a cached answer cost nothing now
-        fresh = [leg.usage for leg in verdict.legs() if not leg.cached and leg.usage]
-        fresh += [entry.usage for entry in verdict.probe if not entry.cached and entry.usage]
-        for usage in fresh:
-            self.add_usage(
-                usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.cost_usd or 0.0
-            )
 
     def summary(
         self, output: str, *, engine: str = "local", interrupted: bool = False
     ) -> GradeSummary:
+        usage = self.usage.summary()
         return GradeSummary(
             output=output,
             engine=engine,
@@ -160,9 +148,10 @@ class GradeStats:
             flag_counts=dict(self.flags.most_common()),
             accepted=self.accepted if self.decided else None,
             judge_calls=self.judge_calls,
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            cost_usd=round(self.cost_usd, 6),
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cost_usd=usage.cost_usd,
+            usage=usage,
             wall_seconds=round(time.monotonic() - self.started, 3),
             interrupted=interrupted,
         )
@@ -196,9 +185,8 @@ def summary_text(summary: GradeSummary) -> str:
         )
     if summary.accepted is not None:
         lines.append(f"  accepted {summary.accepted:,} of {items:,}")
-    lines.append(
-        f"  judge calls {summary.judge_calls:,}; tokens {summary.prompt_tokens:,} prompt + "
-        f"{summary.completion_tokens:,} completion; cost ${summary.cost_usd:.4f}"
-    )
+    # the judge calls of the whole run (a Ray run counts them per worker), the rest from
+    # the verdicts' usage
+    lines.append(f"  {usage_line(summary.usage, calls=summary.judge_calls)}")
     lines.append(f"  output: {summary.output}")
     return "\n".join(lines)

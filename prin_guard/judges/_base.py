@@ -6,13 +6,13 @@ never subclasses judges; users plug their own in by matching this protocol.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from prin_guard._models import Message, Usage
 
-__all__ = ["Judge", "JudgeResponse", "Message"]
+__all__ = ["Judge", "JudgeResponse", "Message", "PrefixCachingJudge", "SharedPrefix", "Stagger"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,4 +49,63 @@ class Judge(Protocol):
 
     async def complete(
         self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse: ...
+
+
+Stagger = Literal["stream", "delay"]
+"""How a :class:`PrefixCachingJudge` tells that the first leg has begun answering:
+``stream``: it calls :attr:`SharedPrefix.started` at the reply's first token; ``delay``:
+it cannot tell, so the guard waits ``GuardOptions.stagger_delay``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SharedPrefix:
+    """What a leg's prompt shares with the other legs of its verdict, byte for byte.
+
+    The guard's prompts put what the legs share first (the system message, the item,
+    the candidates, the reasoning paths) and each leg's own instruction last, so a
+    provider that caches prompt prefixes can serve the shared part of every leg but
+    the first from its cache.
+    """
+
+    chars: int
+    """Every message but the last, and the first ``chars`` characters of the last one's
+    content, are the same in the legs that share this prefix."""
+    key: str
+    """A stable name of the prefix (a hash of it), the same for every leg sharing it: a
+    provider that routes by a cache key (OpenAI's ``prompt_cache_key``) gets it."""
+    started: Callable[[], None] | None = None
+    """Set for the leg that goes first while others wait: call it once its reply has
+    begun (the provider has read the prompt and cached it); the others then go."""
+
+    def split(self, messages: Sequence[Message]) -> tuple[str, str]:
+        """The last message's content cut at the end of the shared prefix."""
+        content = messages[-1]["content"]
+        return content[: self.chars], content[self.chars :]
+
+
+@runtime_checkable
+class PrefixCachingJudge(Judge, Protocol):
+    """A judge whose provider caches prompt prefixes, and that can say so (optional).
+
+    The guard then sends the first leg of a verdict ahead and the others once it has
+    begun answering, so that they read the shared prefix from the provider's cache
+    rather than pay for it again (see ``GuardOptions.stagger``). ``prefix_caching``
+    says whether the provider would cache ``prefix`` (a model that caches, a prefix at
+    least as long as its minimum) and how the judge tells that a reply has begun
+    (:data:`Stagger`); ``None``: ask every leg at once. ``complete`` receives the prefix
+    of each leg that shares one, to mark it for the provider (Anthropic's
+    ``cache_control``, OpenAI's ``prompt_cache_key``); the prompt text is unchanged.
+    """
+
+    def prefix_caching(
+        self, messages: Sequence[Message], prefix: SharedPrefix
+    ) -> Stagger | None: ...
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        labels: Sequence[str] = (),
+        prefix: SharedPrefix | None = None,
     ) -> JudgeResponse: ...
