@@ -366,17 +366,22 @@ class LiteLLMJudge:
         self._cache_min = self._prompt_cache_minimum(litellm, prompt_cache)
         # how a shared prefix is marked for the provider: Anthropic's cache_control on a
         # content block (Claude models, also on Bedrock and Vertex AI), OpenAI's
-        # prompt_cache_key (routes a verdict's legs to the same cache)
+        # prompt_cache_key (routes a verdict's legs to the same cache) where litellm
+        # knows the model caches and takes the key (an OpenAI model, directly or through
+        # a gateway; never an unknown model a server of one's own serves)
         self._marks_blocks = "claude" in bare_model.lower()
         try:
             params = litellm.get_supported_openai_params(
                 model=bare_model, custom_llm_provider=provider
             )
+            known = bool(
+                litellm.utils.supports_prompt_caching(
+                    model=bare_model, custom_llm_provider=provider
+                )
+            )
         except Exception:  # noqa: BLE001 - a model litellm knows nothing of: no key
-            params = None
-        self._sends_cache_key = "prompt_cache_key" in (params or ()) and (
-            api_base is None or provider == "azure"
-        )
+            params, known = None, False
+        self._sends_cache_key = known and "prompt_cache_key" in (params or ())
 
     def _prompt_cache_minimum(self, litellm: Any, given: bool | int | str) -> int | None:
         """The fewest prompt tokens the provider caches, or ``None`` when it caches none
