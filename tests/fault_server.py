@@ -387,9 +387,14 @@ def openai_stream(
     first_delay: float = 0.0,
     gap: float = 0.0,
     on_first_byte: Callable[[], None] | None = None,
+    with_usage: bool = True,
+    finish: bool = True,
 ) -> Behaviour:
     """A streamed OpenAI chat completion (``stream: true``): ``text`` in two pieces, then
-    a chunk with the usage (as ``stream_options.include_usage`` asks), then ``[DONE]``."""
+    a chunk with the usage (as ``stream_options.include_usage`` asks; none without
+    ``with_usage``), then ``[DONE]``. Without ``finish``: cut short after the first piece
+    (no finish reason), as llama-cpp-python's server cuts a stream when another request
+    waits."""
     base = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0}
     base["model"] = "test-model"
     half = max(1, len(text) // 2)
@@ -406,6 +411,10 @@ def openai_stream(
         (None, {**base, "choices": [], "usage": dict(usage or DEFAULT_USAGE)}),
         (None, "[DONE]"),
     ]
+    if not with_usage:
+        del events[3]
+    if not finish:
+        events = [events[0], (None, "[DONE]")]
     parts = _sse(events)
     chunks = tuple((first_delay if i == 0 else gap, part) for i, part in enumerate(parts))
     return Behaviour(200, b"", _SSE, chunks=chunks, on_first_byte=on_first_byte, name="stream")

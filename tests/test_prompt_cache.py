@@ -28,7 +28,7 @@ from fault_server import (
     openai_stream,
 )
 
-from prin_guard import Guard, Item, LiteLLMJudge
+from prin_guard import Guard, Item, LiteLLMJudge, TransientJudgeError
 from prin_guard._legs import shared_prefix
 from prin_guard._prompts import Mitigation, build_messages, get_template
 from prin_guard.judges import JudgeResponse, Message, SharedPrefix, Stagger
@@ -432,6 +432,36 @@ async def test_a_reply_without_cache_details_leaves_them_unknown() -> None:
     assert response.usage is not None and response.usage.prompt_tokens == 12
     assert response.usage.cached_prompt_tokens is None
     assert response.usage.cache_write_tokens is None
+
+
+def _streaming(server: FaultServer) -> LiteLLMJudge:
+    return LiteLLMJudge(
+        "openai/my-model", api_base=server.base_url, api_key="k", timeout=HANG, prompt_cache=0
+    )
+
+
+async def test_a_stream_without_usage_leaves_the_usage_unknown_not_estimated() -> None:
+    # llama-cpp-python's server streams no usage; litellm would estimate it with another
+    # model's tokenizer: a made-up count, not reported
+    began: list[bool] = []
+    with FaultServer(responder=lambda _: openai_stream("Answer: A", with_usage=False)) as server:
+        prefix = SharedPrefix(chars=5, key="k", started=lambda: began.append(True))
+        response = await _streaming(server).complete(
+            [{"role": "user", "content": "Which?\nAnswer."}], prefix=prefix
+        )
+        (request,) = server.chat_requests
+    assert began == [True] and request.body["stream"] is True
+    assert response.text == "Answer: A"
+    assert response.usage is None
+
+
+async def test_a_stream_cut_short_is_a_transient_failure_not_a_short_reply() -> None:
+    with FaultServer(responder=lambda _: openai_stream("Answer: A", finish=False)) as server:
+        prefix = SharedPrefix(chars=5, key="k", started=lambda: None)
+        with pytest.raises(TransientJudgeError):
+            await _streaming(server).complete(
+                [{"role": "user", "content": "Which?\nAnswer."}], prefix=prefix
+            )
 
 
 # -- the engine's side: when the others go --------------------------------------------------

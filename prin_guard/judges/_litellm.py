@@ -525,12 +525,13 @@ class LiteLLMJudge:
         # call (a server that trickles bytes), a little later so that litellm's wins.
         deadline = None if self.timeout is None else self.timeout * 1.25 + 1.0
         started = prefix.started if prefix is not None and not self.logprobs else None
+        reported = True
         try:
             async with asyncio.timeout(deadline):
                 if started is None:
                     response = await litellm.acompletion(**kwargs)
                 else:
-                    response = await _streamed(litellm, kwargs, started)
+                    response, reported = await _streamed(litellm, kwargs, started)
         except TimeoutError as exc:
             within = "" if deadline is None else f" within {deadline:.3g} s"
             raise TransientJudgeError(f"{self.model}: no complete reply{within}") from exc
@@ -545,7 +546,7 @@ class LiteLLMJudge:
         text = content if isinstance(content, str) else None
         return JudgeResponse(
             text=text,
-            usage=self._usage(litellm, response),
+            usage=self._usage(litellm, response) if reported else None,
             output_format="json" if structured is not None else "text",
             tokens=_reply_tokens(choices[0], text) if self.logprobs else None,
         )
@@ -577,10 +578,16 @@ class LiteLLMJudge:
         return text[:2000]
 
 
-async def _streamed(litellm: Any, kwargs: dict[str, Any], started: Callable[[], None]) -> Any:
+async def _streamed(
+    litellm: Any, kwargs: dict[str, Any], started: Callable[[], None]
+) -> tuple[Any, bool]:
     """The reply, asked as a stream so that ``started`` is called at its first chunk (the
     provider has read the prompt and cached its prefix: the legs waiting for it go),
-    then rebuilt whole, usage included, as litellm builds a streamed reply."""
+    then rebuilt whole as litellm builds a streamed reply; and whether the provider
+    reported the usage. A provider that sends none in its stream (llama-cpp-python's
+    server) gets usage litellm estimated with another tokenizer: not a count to report.
+    A stream cut short (no finish reason) is raised by litellm as a transient failure.
+    """
     stream = await litellm.acompletion(
         **kwargs, stream=True, stream_options={"include_usage": True}
     )
@@ -589,7 +596,12 @@ async def _streamed(litellm: Any, kwargs: dict[str, Any], started: Callable[[], 
         if not chunks:
             started()
         chunks.append(chunk)
-    return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]) if chunks else None
+    # the provider's own chunks, before litellm adds a usage chunk of its making
+    raw = getattr(stream, "chunks", None)
+    reported = isinstance(raw, list) and any(_field(c, "usage") is not None for c in raw)
+    if not chunks:
+        return None, reported
+    return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]), reported
 
 
 # -- failures: retry, or give up -------------------------------------------------------
