@@ -132,7 +132,7 @@ class _Scheduler:
         """Admit ``calls`` and decode one step; returns the batch to go on with."""
         for call in calls:
             try:
-                row = batch.admit(call)
+                row = batch.admit(call, share=call.batch_size > 1)
             except Exception as exc:  # noqa: BLE001 - the caller gets it
                 _fail(call, exc)
                 continue
