@@ -93,6 +93,8 @@ __all__ = [
     "Signal",
     "SignalName",
     "assess",
+    "confident_verdict",
+    "could_fire",
     "decided",
     "error_verdict",
     "f1",
@@ -211,6 +213,23 @@ def _ordered(labels: Sequence[str], found: Collection[str]) -> tuple[str, ...]:
     return tuple(label for label in labels if label in found)
 
 
+_NEEDS_CHECK: dict[Flag, str] = {
+    Flag.INCONSISTENT: "reverse",
+    Flag.UNPARSEABLE_REVERSE: "reverse",
+    Flag.ORDER_SENSITIVE: "order",
+    Flag.LOW_CONFIDENCE: "confidence",
+}
+
+
+def could_fire(flag: Flag | str, checks: Collection[str] | None) -> bool:
+    """Whether a verdict that ran ``checks`` could carry ``flag`` (``None``: a verdict
+    written before it recorded its checks, which could). A verdict of a confident direct
+    leg alone (``reverse_legs='uncertain'``) ran no reverse check: a flag rate of
+    ``inconsistent`` counts only the verdicts that could be."""
+    needed = _NEEDS_CHECK.get(Flag(flag))
+    return checks is None or needed is None or needed in checks
+
+
 def score_flags(scores: Scores, options: GuardOptions) -> set[Flag]:
     """The flags a verdict's scores earn under the options' thresholds (a judge or a panel)."""
     flags: set[Flag] = set()
@@ -262,7 +281,12 @@ def assess(labels: Sequence[str], legs: MemberLegs, options: GuardOptions) -> As
         else None
     )
     known = [leg.confidence for leg in (legs.direct, legs.reverse) if leg.confidence is not None]
-    scores = Scores(prin=prin, order_inconsistency=order, confidence=min(known) if known else None)
+    scores = Scores(
+        prin=prin,
+        order_inconsistency=order,
+        confidence=min(known) if known else None,
+        direct_confidence=legs.direct.confidence,
+    )
 
     if policy == "direct":
         chosen = direct
@@ -460,11 +484,15 @@ def make_verdict(
         )
     correct, split = panel_majority(labels, votes)
     confidences = [a.scores.confidence for a in voting if a.scores.confidence is not None]
+    directs = [a.scores.direct_confidence for a in voting]
     scores = Scores(
         prin=_mean([a.scores.prin for a in voting]),
         order_inconsistency=_mean([a.scores.order_inconsistency for a in voting]),
         panel_agreement=fleiss_agreement(labels, votes),
         confidence=min(confidences) if confidences else None,
+        direct_confidence=None
+        if not directs or None in directs
+        else min(d for d in directs if d is not None),
     )
     flags |= score_flags(scores, options)
     if len(voting) < len(answers):
@@ -482,6 +510,43 @@ def make_verdict(
         scores=scores,
         members=tuple(members),
         **common,
+    )
+
+
+def confident_verdict(item: Item, answers: Answers, options: GuardOptions) -> Verdict:
+    """The verdict of a confident direct leg alone (``reverse_legs='uncertain'``): its
+    answer is the verdict's set, whatever the policy (no other answer to reconcile with);
+    only the flags its own reading can raise; no reverse or order check ran."""
+    legs = answers.legs
+    if legs is None:
+        raise ValueError("answers: a confident verdict needs its direct leg")
+    direct = legs.direct
+    labels = item.labels
+    scores = Scores(confidence=direct.confidence, direct_confidence=direct.confidence)
+    flags = _leg_flags(MemberLegs(direct, direct, echoed=legs.echoed)) - {Flag.UNPARSEABLE_REVERSE}
+    flags |= score_flags(scores, options)
+    correct = _ordered(labels, set(direct.labels))
+    if not correct:
+        flags.add(Flag.EMPTY_VERDICT)
+    return Verdict(
+        **_task_view(item, correct, ()),
+        item_id=item.key,
+        task=item.task,
+        labels=labels,
+        correct=correct,
+        direct=direct,
+        consistent=not _failed(direct),
+        flags=_flag_tuple(flags),
+        policy=options.policy,
+        threshold=options.threshold,
+        checks=tuple(check for check in options.checks if check == "confidence"),
+        scores=scores,
+        judge_calls=answers.calls,
+        cached=answers.cached,
+        usage=answers.usage,
+        saved_usage=answers.saved,
+        premium=premium(answers.answered),
+        selected="confident",
     )
 
 
@@ -545,7 +610,12 @@ def decided(
 # -- the signals ------------------------------------------------------------------------
 
 SignalName = Literal[
-    "prin", "order_inconsistency", "inconsistency", "panel_agreement", "confidence"
+    "prin",
+    "order_inconsistency",
+    "inconsistency",
+    "panel_agreement",
+    "confidence",
+    "direct_confidence",
 ]
 Riskier = Literal["higher", "lower"]
 """Which end of a signal means a likelier wrong verdict."""
@@ -608,6 +678,13 @@ SIGNALS: dict[str, Signal] = {
             "lower",
             lambda s: s.confidence,
             "the judge's own probability of its answer (the confidence check)",
+        ),
+        Signal(
+            "direct_confidence",
+            "lower",
+            lambda s: s.direct_confidence,
+            "the judge's own probability of its direct answer (what reverse_legs='uncertain' "
+            "compares with reverse_below; calibrate it on runs with policy direct)",
         ),
     )
 }

@@ -27,7 +27,7 @@ from prin_guard._exceptions import (
     JudgeError,
     UsageError,
 )
-from prin_guard._judging import VerdictEngine, escalate
+from prin_guard._judging import VerdictEngine, escalate, judges_identity
 from prin_guard._legs import LegAsker, LegPlan
 from prin_guard._models import (
     Flag,
@@ -202,16 +202,36 @@ class Guard:
             reask=self._options.reask,
             layout=self._options.prompt_layout,
         )
+        identities = [judges_identity([caller.identity for caller in level]) for level in callers]
+        self._acceptance = self._load_acceptance(acceptance, identities)
+        self._options = self._reverse_threshold(self._options, self._acceptance)
         self._engines = [
             VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
         ]
         self._engine = self._engines[0]
         self._callers = self._engine.callers
-        self._acceptance = self._load_acceptance(acceptance)
         self._driver = LoopDriver()
 
+    @staticmethod
+    def _reverse_threshold(options: GuardOptions, acceptance: Acceptance | None) -> GuardOptions:
+        """The options with ``reverse_below`` where ``reverse_legs='uncertain'`` needs it:
+        as given, else the threshold of the acceptance file's rule on ``direct_confidence``
+        (calibrate chose it for the file's error level)."""
+        if options.reverse_legs != "uncertain" or options.reverse_below is not None:
+            return options
+        rule = acceptance.tiers[0].rule if acceptance is not None else None
+        if rule is None or rule.signal != "direct_confidence" or rule.threshold is None:
+            raise UsageError(
+                "reverse_below: reverse_legs='uncertain' asks the other legs under a "
+                "confidence threshold; give it, or an acceptance file whose rule is on "
+                "direct_confidence (prin-guard calibrate --signal direct_confidence)"
+            )
+        return options.model_copy(update={"reverse_below": rule.threshold})
+
     def _load_acceptance(
-        self, acceptance: Acceptance | str | os.PathLike[str] | None
+        self,
+        acceptance: Acceptance | str | os.PathLike[str] | None,
+        identities: Sequence[Mapping[str, Any]],
     ) -> Acceptance | None:
         if acceptance is None:
             return None
@@ -225,7 +245,7 @@ class Guard:
                 f"acceptance: expected an Acceptance or a path, got {type(acceptance).__name__}"
             )
         # an acceptance file is a promise about one judge (or cascade) asked one way
-        acceptance.check_compatible([engine.identity for engine in self._engines], self._options)
+        acceptance.check_compatible(list(identities), self._options)
         return acceptance
 
     @staticmethod

@@ -13,12 +13,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import time
 from collections.abc import Coroutine, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from prin_guard._calls import JudgeCaller, KeyScope
-from prin_guard._decide import Answers, MemberLegs, decided, error_verdict, make_verdict
+from prin_guard._decide import (
+    Answers,
+    MemberLegs,
+    confident_verdict,
+    decided,
+    error_verdict,
+    make_verdict,
+)
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
 from prin_guard._legs import LegAsker, LegPlan, ReadLeg, scope_parts
@@ -119,9 +127,22 @@ class VerdictEngine:
             by_member: list[list[LegPlan]] = [[] for _ in self._callers]
             for plan in plans:
                 by_member[plan.member].append(plan)
+            selected: Literal["uncertain", "confident", "monitored"] | None = None
+            done: dict[int, ReadLeg] = {}
+            if self._options.reverse_legs == "uncertain" and self._names is None:
+                # the direct leg first; the others only where it is not confident enough
+                selected, done = await self._direct_first(item, by_member[0], prefetched)
+                if selected == "confident":
+                    ((index, first),) = done.items()
+                    only = [by_member[0][index]]
+                    alone = await self._member(item, 0, only, prefetched, {0: first})
+                    verdict = confident_verdict(item, alone, self._options)
+                    self._log_verdict(verdict, started)
+                    record_verdict(current, verdict)
+                    return verdict
             outcomes = await asyncio.gather(
                 *(
-                    self._member(item, index, member_plans, prefetched)
+                    self._member(item, index, member_plans, prefetched, done if index == 0 else {})
                     for index, member_plans in enumerate(by_member)
                 ),
                 return_exceptions=True,
@@ -140,18 +161,43 @@ class VerdictEngine:
                 for index, outcome in enumerate(outcomes)
             ]
             verdict = make_verdict(item, answers, self._options, panel=self._names is not None)
-            log().info(
-                "verdict",
-                item_id=verdict.item_id,
-                prin=None if verdict.prin_score is None else round(verdict.prin_score, 4),
-                consistent=verdict.consistent,
-                flags=[flag.value for flag in verdict.flags],
-                cached=verdict.cached,
-                judge_calls=verdict.judge_calls,
-                latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            )
+            if selected is not None:
+                verdict = verdict.model_copy(update={"selected": selected})
+            self._log_verdict(verdict, started)
             record_verdict(current, verdict)
             return verdict
+
+    def _log_verdict(self, verdict: Verdict, started: float) -> None:
+        log().info(
+            "verdict",
+            item_id=verdict.item_id,
+            prin=None if verdict.prin_score is None else round(verdict.prin_score, 4),
+            consistent=verdict.consistent,
+            flags=[flag.value for flag in verdict.flags],
+            cached=verdict.cached,
+            judge_calls=verdict.judge_calls,
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+
+    async def _direct_first(
+        self, item: Item, plans: Sequence[LegPlan], prefetched: Mapping[str, str | None]
+    ) -> tuple[Literal["uncertain", "confident", "monitored"], dict[int, ReadLeg]]:
+        """Ask the direct leg alone and say which legs the verdict needs: ``confident`` (its
+        confidence at or above ``reverse_below``: no other), ``monitored`` (confident, but
+        drawn for monitoring) or ``uncertain`` (under it, or unknown)."""
+        index = next(
+            i
+            for i, plan in enumerate(plans)
+            if plan.polarity is Polarity.DIRECT and plan.order is None
+        )
+        first = await self._asker.read(self._callers[0], item, plans[index], prefetched)
+        threshold = self._options.reverse_below
+        confidence = first.leg.confidence
+        if threshold is None or confidence is None or confidence < threshold:
+            return "uncertain", {index: first}
+        if monitored(item.key, self._options.monitor_share):
+            return "monitored", {index: first}
+        return "confident", {index: first}
 
     def _name(self, member: int) -> str | None:
         return None if self._names is None else self._names[member]
@@ -162,12 +208,14 @@ class VerdictEngine:
         member: int,
         plans: Sequence[LegPlan],
         prefetched: Mapping[str, str | None],
+        done: Mapping[int, ReadLeg] | None = None,
     ) -> Answers:
-        """One judge's legs of one item, all asked at once, then its follow-ups."""
+        """One judge's legs of one item, all asked at once (but those ``done`` already, by
+        their index in ``plans``), then its follow-ups."""
         caller = self._callers[member]
-        outcomes = await asyncio.gather(
-            *self._asks(caller, item, plans, prefetched), return_exceptions=True
-        )
+        done = done or {}
+        asks = self._asks(caller, item, plans, prefetched, done)
+        outcomes = await asyncio.gather(*asks, return_exceptions=True)
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -177,6 +225,18 @@ class VerdictEngine:
             for plan, entry in zip(plans, read, strict=True)
         }
         direct = by_kind[(Polarity.DIRECT, True)].leg
+        if (Polarity.REVERSE, True) not in by_kind:  # a confident direct leg alone
+            answered = answers_of([direct], (), direct=[direct])
+            usage, saved = split(answered)
+            return Answers(
+                name=self._name(member),
+                legs=MemberLegs(direct, direct, echoed=read[0].echoed),
+                usage=usage,
+                saved=saved,
+                answered=tuple(answered),
+                calls=1,
+                cached=direct.cached,
+            )
         reverse = by_kind[(Polarity.REVERSE, True)].leg
         second_direct = by_kind.get((Polarity.DIRECT, False))
         second_reverse = by_kind.get((Polarity.REVERSE, False))
@@ -210,12 +270,16 @@ class VerdictEngine:
         item: Item,
         plans: Sequence[LegPlan],
         prefetched: Mapping[str, str | None],
+        done: Mapping[int, ReadLeg],
     ) -> list[Coroutine[Any, Any, ReadLeg]]:
         """One judge's legs of one item, as coroutines in the plans' order: at once, or
-        staggered where the judge's provider would cache the prefix they share."""
+        staggered where the judge's provider would cache the prefix they share; a leg
+        already ``done`` as it is (the provider has read the prefix it shares)."""
         groups: dict[str, list[int]] = {}
         for index, plan in enumerate(plans):
-            if plan.prefix is not None:
+            if plan.prefix is not None and not any(
+                done_plan.prefix == plan.prefix for i, done_plan in enumerate(plans) if i in done
+            ):
                 groups.setdefault(plan.prefix.key, []).append(index)
         staggered: dict[int, Coroutine[Any, Any, ReadLeg]] = {}
         for indexes in groups.values():
@@ -225,7 +289,9 @@ class VerdictEngine:
                 asks = self._staggered(caller, item, group, prefetched, mode)
                 staggered.update(zip(indexes, asks, strict=True))
         return [
-            staggered[index]
+            _done(done[index])
+            if index in done
+            else staggered[index]
             if index in staggered
             else self._asker.read(caller, item, plan, prefetched)
             for index, plan in enumerate(plans)
@@ -312,6 +378,17 @@ class VerdictEngine:
         ]
         results = await asyncio.gather(*jobs)
         return tuple(entry for rounds in results for entry in rounds)
+
+
+async def _done(read: ReadLeg) -> ReadLeg:
+    return read
+
+
+def monitored(key: str, share: float) -> bool:
+    """Whether the item ``key`` is drawn for monitoring, at ``share`` of the items: a hash
+    of the key, so the same item is always drawn or not (and its legs stay cached)."""
+    digest = hashlib.sha256(("monitor\x00" + key).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < share
 
 
 def member_names(callers: Sequence[JudgeCaller]) -> tuple[str, ...]:

@@ -367,6 +367,9 @@ class Scores(Frozen):
     confidence: float | None = None
     """The lowest :attr:`Leg.confidence` over the verdict's first-order legs (a panel: over
     every member's), ``None`` when no leg has one."""
+    direct_confidence: float | None = None
+    """The direct leg's :attr:`Leg.confidence` (a panel: the lowest of its members'):
+    what ``reverse_legs='uncertain'`` compares with ``reverse_below``."""
 
 
 class Member(Frozen):
@@ -486,6 +489,11 @@ class Verdict(Frozen):
     """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
     decision: Decision | None = None
     """The acceptance rule's decision, when the guard has one."""
+    selected: Literal["uncertain", "confident", "monitored"] | None = None
+    """With ``reverse_legs='uncertain'``, which legs were asked: ``confident`` (the direct
+    leg's confidence at or above ``reverse_below``: the direct leg alone, ``checks`` without
+    ``reverse``), ``uncertain`` (under it: every leg), ``monitored`` (confident, but drawn
+    for monitoring: every leg). ``None``: every verdict asks every leg."""
 
     @model_validator(mode="after")
     def _prin_score_is_scores_prin(self) -> Verdict:

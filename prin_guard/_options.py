@@ -124,6 +124,32 @@ class GuardOptions(BaseModel):
         "its final answer in the template's form; the leg records the second reply "
         "(parse method 'reasked') and both calls' cost.",
     )
+    reverse_legs: Literal["always", "uncertain"] = Field(
+        "always",
+        description="always: every verdict asks the reverse (and order) legs. uncertain: ask "
+        "the direct leg first and the others only when its confidence (the judge's own "
+        "probability of its answer, from log-probabilities) is under reverse_below, and for "
+        "a sampled share monitor_share of the confident items; a confident verdict is the "
+        "direct answer alone (selected 'confident'), with the flags only its leg can raise. "
+        "A direct leg without a confidence counts as uncertain.",
+    )
+    reverse_below: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="With reverse_legs='uncertain': the direct leg's confidence under which the "
+        "other legs are asked: the threshold 'prin-guard calibrate --signal "
+        "direct_confidence' chose for a target error (None: the guard's acceptance file's, "
+        "when its rule is on direct_confidence).",
+    )
+    monitor_share: float = Field(
+        0.05,
+        ge=0.0,
+        le=1.0,
+        description="With reverse_legs='uncertain': the share of confident items asked in full "
+        "anyway (selected 'monitored', drawn by the item's id), so that eval can say what "
+        "skipping the reverse legs missed.",
+    )
     prompt_layout: PromptLayout = Field(
         "template",
         description="template: each template's own layout; the task templates (pairwise, "

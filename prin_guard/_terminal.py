@@ -424,6 +424,17 @@ def _eval_extra_lines(summary: Mapping[str, Any]) -> list[str]:
             f"  error rate: flagged inconsistent {_pct1(quality['error_rate_flagged'])}, "
             f"not flagged {_pct1(quality['error_rate_unflagged'])}"
         )
+    selective = summary.get("reverse_legs")
+    if selective:
+        saved = selective.get("cost_saved_usd")
+        lines.append(
+            f"  reverse legs skipped on {selective['confident']} of {selective['verdicts']} "
+            f"verdicts (a confident direct leg; monitored {selective['monitored']}): "
+            f"{selective['judge_calls_saved']} judge calls saved"
+            + ("" if saved is None else f" (about ${saved:.4f})")
+            + f"; errors among them {_pct1(selective.get('confident_error_rate'))}, "
+            f"among the uncertain {_pct1(selective.get('uncertain_error_rate'))}"
+        )
     usage = (summary.get("cost") or {}).get("usage")
     if usage:
         lines.append(f"  {usage_line(UsageSummary.model_validate(usage))}")

@@ -52,6 +52,7 @@ from prin_guard.eval._summary_models import (
     PairwiseSummary,
     PanelSummary,
     RepeatsSummary,
+    ReverseLegsSummary,
     ScoreSignalSummary,
     SelfConsistencySummary,
     SignalPoint,
@@ -182,6 +183,31 @@ def run_section(runs: Sequence[Run]) -> Section:
     costs = [r.summary.cost or _NO_COST for r in runs]
     for label, cell in cost_rows:
         section.rows.append([label, *[cell(cost) for cost in costs]])
+    selective = [r.summary.reverse_legs for r in runs]
+    if any(block is not None for block in selective):
+        # reverse_legs='uncertain': what skipping the reverse legs saved and missed
+        rows: list[tuple[str, Callable[[ReverseLegsSummary], str]]] = [
+            (
+                "verdicts of a confident direct leg alone",
+                lambda b: f"{b.confident} of {b.verdicts}",
+            ),
+            (
+                "judge calls saved (about USD)",
+                lambda b: f"{b.judge_calls_saved} ({num(b.cost_saved_usd, 4)})",
+            ),
+            (
+                "error rate: confident / uncertain",
+                lambda b: f"{pct(b.confident_error_rate)} / {pct(b.uncertain_error_rate)}",
+            ),
+            (
+                "monitored: flagged (of them wrong)",
+                lambda b: (
+                    f"{b.monitored_flagged} of {b.monitored} ({num(b.monitored_flagged_wrong, 0)})"
+                ),
+            ),
+        ]
+        for label, show in rows:
+            section.rows.append([label, *["–" if b is None else show(b) for b in selective]])
     return section
 
 

@@ -454,6 +454,38 @@ class RepeatsSummary(SummaryModel):
     """Each run's PRIN."""
 
 
+class ReverseLegsSummary(SummaryModel):
+    """With ``reverse_legs='uncertain'``: which verdicts asked which legs, what skipping
+    the reverse legs saved, and what it missed (the base configuration's verdicts)."""
+
+    verdicts: int
+    confident: int
+    """The direct leg alone: its confidence was at or above ``reverse_below``."""
+    uncertain: int
+    """Every leg: the direct leg's confidence was under the threshold (or unknown)."""
+    monitored: int
+    """Confident, but asked in full for monitoring."""
+    judge_calls_saved: int
+    """Legs not asked: per confident verdict, the legs a verdict asked in full asks, less
+    its direct leg."""
+    cost_saved_usd: float | None
+    """What those legs would have cost: each confident verdict's direct leg's cost times
+    the guard's premium less one, as measured on the verdicts asked in full (an estimate;
+    ``None`` without prices)."""
+    confident_wrong: int | None
+    """Confident verdicts (the direct answer alone) that the gold calls wrong: errors the
+    reverse legs were not asked to catch (``None`` without gold)."""
+    confident_error_rate: float | None
+    uncertain_error_rate: float | None
+    """Verdicts asked in full because the direct leg was not confident: their error rate."""
+    monitored_flagged: int
+    """Monitored verdicts flagged by a check the confident ones skip (inconsistent,
+    order_sensitive): what the skipped legs would have said about that share."""
+    monitored_flagged_wrong: int | None
+    """Of those, the ones whose direct answer the gold calls wrong: errors missed on the
+    confident verdicts, at the monitored share."""
+
+
 class CostSummary(SparseModel):
     """What the run cost: judge calls, tokens, money, time."""
 
@@ -534,4 +566,7 @@ class EvalSummary(SparseModel):
     prin_repeats: RepeatsSummary | None = None
     """Run-level PRIN over repeated runs, when repeated."""
     cost: CostSummary | None = None
+    reverse_legs: ReverseLegsSummary | None = None
+    """With ``reverse_legs='uncertain'``: the legs asked, the calls and cost saved, the
+    errors missed."""
     """What the run cost."""

@@ -41,8 +41,9 @@ column                  type       meaning
 ``consistent``          bool       every check passed and every leg was read
 ``score_<check>``       float      one per :class:`~prin_guard.models.Scores` field
                                    (``score_prin``, ``score_order_inconsistency``,
-                                   ``score_panel_agreement``, ``score_confidence``);
-                                   empty where the check did not run
+                                   ``score_panel_agreement``, ``score_confidence``,
+                                   ``score_direct_confidence``); empty where the check
+                                   did not run
 ``flags``               list[str]  the verdict's flags (``invalid_item`` for a bad row)
 ``accepted``            bool       the acceptance rule's decision; empty without a rule
 ``decision_<field>``    ...        the rest of :class:`~prin_guard.models.Decision`
@@ -50,6 +51,9 @@ column                  type       meaning
                                    ``decision_tier``, ``decision_tiers_asked``)
 ``judge_calls``         int        legs the verdict asked for (cache hits included)
 ``cached``              bool       every answer came from the cache
+``selected``            str        with ``reverse_legs='uncertain'``: ``confident``
+                                   (the direct leg alone), ``uncertain`` or
+                                   ``monitored`` (every leg); empty otherwise
 ``prompt_tokens``       int        what was paid now (``Verdict.usage``): summed over the
                                    legs not served from prin-guard's cache; empty
                                    where the judge did not report it
@@ -152,6 +156,7 @@ def _column_types() -> dict[str, str]:
         {
             "judge_calls": "int",
             "cached": "bool",
+            "selected": "str",
             "prompt_tokens": "int",
             "completion_tokens": "int",
             "cost_usd": "float",
@@ -284,6 +289,7 @@ def verdict_row(
         {
             "judge_calls": verdict.judge_calls,
             "cached": verdict.cached,
+            "selected": verdict.selected,
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
             "cost_usd": usage.cost_usd,

@@ -24,7 +24,12 @@ _SUMS: Final = (
     "flagged",
     "accepted",
     "decided",
+    "reverse_skipped",
 )
+
+
+_SKIPPED_FLAGS: Final = frozenset({"inconsistent", "unparseable_reverse", "order_sensitive"})
+"""The flags a verdict of a confident direct leg alone cannot carry (``could_fire``)."""
 
 
 class GradeSummary(BaseModel):
@@ -53,6 +58,10 @@ class GradeSummary(BaseModel):
     flag_counts: dict[str, int] = {}
     accepted: int | None = None
     """Rows the acceptance rule accepted; ``None`` when no row had a decision."""
+    reverse_skipped: int = 0
+    """Rows of a confident direct leg alone (``reverse_legs='uncertain'``): no reverse
+    or order check ran on them, so ``flag_rates`` of the flags those checks raise are over
+    the other rows."""
     judge_calls: int = 0
     """Judge calls made by this run (cache hits excluded)."""
     prompt_tokens: int | None = 0
@@ -73,8 +82,14 @@ class GradeSummary(BaseModel):
 
     @property
     def flag_rates(self) -> dict[str, float]:
-        """Each flag's share of this run's rows."""
-        return {flag: n / self.items for flag, n in self.flag_counts.items()} if self.items else {}
+        """Each flag's share of this run's rows that could carry it (a confident direct
+        leg alone ran no reverse or order check)."""
+        rates = {}
+        for flag, n in self.flag_counts.items():
+            could = self.items - (self.reverse_skipped if flag in _SKIPPED_FLAGS else 0)
+            if could:
+                rates[flag] = n / could
+        return rates
 
 
 class GradeStats:
@@ -92,6 +107,7 @@ class GradeStats:
         self.flags: Counter[str] = Counter()
         self.accepted = 0
         self.decided = 0
+        self.reverse_skipped = 0
         self.usage = UsageTally()
         self.judge_calls = 0
 
@@ -112,6 +128,7 @@ class GradeStats:
             self.accepted += bool(row["accepted"])
         if verdict is not None:
             self.usage.add(verdict)
+            self.reverse_skipped += verdict.selected == "confident"
 
     def skip(self, line: int, *, changed: bool = False) -> None:
         """Count an input row that is in the output already (``changed``: with other
@@ -147,6 +164,7 @@ class GradeStats:
             flagged=self.flagged,
             flag_counts=dict(self.flags.most_common()),
             accepted=self.accepted if self.decided else None,
+            reverse_skipped=self.reverse_skipped,
             judge_calls=self.judge_calls,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
@@ -182,6 +200,11 @@ def summary_text(summary: GradeSummary) -> str:
         rates = ", ".join(f"{flag} {100 * rate:.1f}%" for flag, rate in summary.flag_rates.items())
         lines.append(
             f"  flagged {100 * summary.flagged / items:.1f}%" + (f": {rates}" if rates else "")
+        )
+    if summary.reverse_skipped:
+        lines.append(
+            f"  reverse legs skipped on {summary.reverse_skipped:,} of {items:,} rows (a "
+            "confident direct leg); inconsistent and order_sensitive rates are over the others"
         )
     if summary.accepted is not None:
         lines.append(f"  accepted {summary.accepted:,} of {items:,}")

@@ -123,6 +123,9 @@ def prin_guard_scorer(
     min_confidence: float = 0.5,
     max_chars: int = 32_000,
     max_candidates: int = 64,
+    reverse_legs: Literal["always", "uncertain"] = "always",
+    reverse_below: float | None = None,
+    monitor_share: float = 0.05,
     prompt_layout: Literal["template", "shared_first"] = "template",
     stagger: Literal["auto", "off"] = "auto",
     stagger_delay: float = 0.5,
@@ -137,7 +140,8 @@ def prin_guard_scorer(
     when given, else the model bound to ``model_role`` (``"grader"``), else the
     model being evaluated. ``template``, ``mitigations``, ``policy``,
     ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars``,
-    ``max_candidates``, ``prompt_layout``, ``stagger`` and ``stagger_delay`` are
+    ``max_candidates``, ``reverse_legs``, ``reverse_below``, ``monitor_share``,
+    ``prompt_layout``, ``stagger`` and ``stagger_delay`` are
     :class:`prin_guard.GuardOptions` (spelled as everywhere in
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
@@ -179,6 +183,9 @@ def prin_guard_scorer(
         min_confidence=min_confidence,
         max_chars=max_chars,
         max_candidates=max_candidates,
+        reverse_legs=reverse_legs,
+        reverse_below=reverse_below,
+        monitor_share=monitor_share,
         prompt_layout=prompt_layout,
         stagger=stagger,
         stagger_delay=stagger_delay,
