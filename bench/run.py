@@ -51,6 +51,7 @@ BENCHMARKS = (
     "local",
     "local_batch",
     "cost",
+    "premium",
     "load",
     "grade",
 )

@@ -282,12 +282,19 @@ class VerdictEngine:
             ):
                 groups.setdefault(plan.prefix.key, []).append(index)
         staggered: dict[int, Coroutine[Any, Any, ReadLeg]] = {}
+        # The first group's leg goes first of all: the other groups' first legs wait for
+        # it too when they share part of its prefix (the order check's: the instruction),
+        # so that they read that part from the provider's cache.
+        leader: asyncio.Event | None = None
         for indexes in groups.values():
             group = [plans[index] for index in indexes]
             mode = self._stagger_mode(caller, group, prefetched)
             if mode is not None:
-                asks = self._staggered(caller, item, group, prefetched, mode)
+                assert group[0].prefix is not None
+                after = leader if group[0].prefix.common else None
+                asks, began = self._staggered(caller, item, group, prefetched, mode, after)
                 staggered.update(zip(indexes, asks, strict=True))
+                leader = leader or began
         return [
             _done(done[index])
             if index in done
@@ -319,9 +326,12 @@ class VerdictEngine:
         group: Sequence[LegPlan],
         prefetched: Mapping[str, str | None],
         mode: Stagger,
-    ) -> list[Coroutine[Any, Any, ReadLeg]]:
-        """The first leg asked at once, the others once it has begun answering (its first
-        token with ``stream``, else after ``stagger_delay``), or when it is done."""
+        after: asyncio.Event | None = None,
+    ) -> tuple[list[Coroutine[Any, Any, ReadLeg]], asyncio.Event]:
+        """The first leg asked at once (or once ``after`` is set: another group's first leg
+        has begun answering), the others once it has begun answering (its first token with
+        ``stream``, else after ``stagger_delay``), or when it is done. Returns the legs'
+        coroutines and the event that says the first has begun."""
         lead, rest = group[0], group[1:]
         assert lead.prefix is not None
         loop = asyncio.get_running_loop()
@@ -335,28 +345,33 @@ class VerdictEngine:
         first_prefix = dataclasses.replace(lead.prefix, started=started if streamed else None)
         delay = self._options.stagger_delay
 
-        async def first() -> ReadLeg:
-            try:
-                return await self._asker.read(caller, item, lead, prefetched, prefix=first_prefix)
-            finally:
-                began.set()
-
-        async def then(plan: LegPlan) -> ReadLeg:
+        async def wait(event: asyncio.Event, plan: LegPlan) -> None:
             waited = time.perf_counter()
             if streamed:
-                await began.wait()
+                await event.wait()
             else:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(began.wait(), delay)
+                    await asyncio.wait_for(event.wait(), delay)
             log().debug(
                 "leg_staggered",
                 item_id=item.key,
                 call=plan.polarity.value,
                 waited_ms=round((time.perf_counter() - waited) * 1000, 3),
             )
+
+        async def first() -> ReadLeg:
+            try:
+                if after is not None:
+                    await wait(after, lead)
+                return await self._asker.read(caller, item, lead, prefetched, prefix=first_prefix)
+            finally:
+                began.set()
+
+        async def then(plan: LegPlan) -> ReadLeg:
+            await wait(began, plan)
             return await self._asker.read(caller, item, plan, prefetched, prefix=plan.prefix)
 
-        return [first(), *(then(plan) for plan in rest)]
+        return [first(), *(then(plan) for plan in rest)], began
 
     async def _follow_up(
         self, caller: JudgeCaller, item: Item, plans: Sequence[LegPlan], legs: Sequence[Leg]

@@ -288,7 +288,7 @@ class LegAsker:
                         shown_order,
                     )
                 )
-        return _with_prefixes(plans)
+        return _with_prefixes(plans, item.key)
 
     async def read(
         self,
@@ -381,15 +381,25 @@ class LegAsker:
         return ReadLeg(leg, reading.echoed)
 
 
-def _with_prefixes(plans: list[LegPlan]) -> list[LegPlan]:
-    """``plans`` with the prefix each shares with the member's other legs in its order."""
+def _with_prefixes(plans: list[LegPlan], item_key: str) -> list[LegPlan]:
+    """``plans`` with the prefix each shares with the member's other legs in its order
+    (routed by the item: every leg of the verdict to one of a provider's caches)."""
     groups: dict[tuple[int, bool], list[int]] = {}
     for index, plan in enumerate(plans):
         groups.setdefault((plan.member, plan.order is None), []).append(index)
+    route = "prin-guard-" + hashlib.sha256(("route\x00" + item_key).encode()).hexdigest()[:32]
     out = list(plans)
+    commons: dict[int, int] = {}
+    for member in {plan.member for plan in plans}:
+        every = shared_prefix([plan.messages for plan in plans if plan.member == member])
+        commons[member] = every.chars if every is not None else 0
     for indexes in groups.values():
         prefix = shared_prefix([plans[index].messages for index in indexes])
         if prefix is not None:
+            common = commons[plans[indexes[0]].member]
+            prefix = dataclasses.replace(
+                prefix, route=route, common=common if 0 < common < prefix.chars else 0
+            )
             for index in indexes:
                 out[index] = dataclasses.replace(plans[index], prefix=prefix)
     return out

@@ -89,24 +89,23 @@ class CachingProvider:
                 )
             text, marked = _prompt(request.body)
             anthropic = request.path.endswith("/messages")
-            if anthropic:  # the marked prefix, whole
-                read = max((len(p) for p in self.cached if text.startswith(p)), default=0)
+            if anthropic:  # a marked prefix, whole, up to one of this prompt's marks
+                read = max((len(p) for p in self.cached if p in marked), default=0)
             else:  # any prefix of a prompt seen, in steps of 128 tokens
                 read = max((_common(text, p) for p in self.cached), default=0) // 512 * 512
         reverse = "worse one" in text
         answer = "Answer: B" if reverse else "Answer: A"
-        cacheable = marked if anthropic else text
+        cacheable = marked if anthropic else [text]
 
         def began() -> None:
             with self._lock:
                 self.events.append(("began", number))
-                if cacheable:
-                    self.cached.append(cacheable)
+                self.cached.extend(cacheable)
 
         prompt, cached = _tokens(text), _tokens(text[:read])
         stream = bool(request.body.get("stream"))
         if anthropic:
-            written = _tokens(marked) - cached if marked and not read else 0
+            written = _tokens(marked[-1]) - cached if marked else 0
             usage = {
                 "input_tokens": prompt - cached - written,
                 "cache_read_input_tokens": cached,
@@ -138,10 +137,10 @@ def _common(a: str, b: str) -> int:
     return n
 
 
-def _prompt(body: Any) -> tuple[str, str]:
-    """The prompt's text (every message's content joined) and its part up to the end of
-    the block marked for Anthropic's cache ("" when none is)."""
-    text, marked = "", ""
+def _prompt(body: Any) -> tuple[str, list[str]]:
+    """The prompt's text (every message's content joined) and its parts up to the end of
+    each block marked for Anthropic's cache."""
+    text, marked = "", []
     for message in [
         *([{"content": body["system"]}] if body.get("system") else []),
         *body["messages"],
@@ -153,7 +152,7 @@ def _prompt(body: Any) -> tuple[str, str]:
         for block in content:
             text += block.get("text", "")
             if "cache_control" in block:
-                marked = text
+                marked.append(text)
     return text, marked
 
 
@@ -343,6 +342,7 @@ async def test_openai_legs_carry_one_prompt_cache_key_and_the_second_reads_the_c
     assert "stream" not in second.body
     keys = {request.body["prompt_cache_key"] for request in (first, second)}
     assert len(keys) == 1 and keys.pop().startswith("prin-guard-")
+
     for request, polarity in zip((first, second), Polarity, strict=True):
         # OpenAI caches by prefix on its own: the prompt is sent as the guard writes it
         assert request.body["messages"] == guard.messages(LONG_PAIR, polarity)
@@ -351,6 +351,42 @@ async def test_openai_legs_carry_one_prompt_cache_key_and_the_second_reads_the_c
     assert verdict.direct is not None and verdict.direct.usage is not None
     assert verdict.direct.usage.cached_prompt_tokens == 0
     assert verdict.premium is not None and verdict.premium < 1.5
+
+
+async def test_every_leg_of_a_verdict_carries_the_items_prompt_cache_key(
+    provider: CachingProvider,
+) -> None:
+    # the second order's legs share another prefix, but meet the same cache: its common
+    # part with the first order's (the instruction) is read too
+    other = Item(**{**LONG_PAIR.model_dump(), "id": "another"})
+    guard = Guard(openai(provider), cache=None, checks="reverse,order")
+    await guard.acheck(LONG_PAIR)
+    await guard.acheck(other)
+    keys = [request.body.get("prompt_cache_key") for request in provider.server.chat_requests]
+    assert len(keys) == 8 and None not in keys
+    assert len(set(keys[:4])) == 1 and len(set(keys[4:])) == 1 and keys[0] != keys[4]
+
+
+async def test_the_order_checks_legs_read_what_every_leg_shares(
+    provider: CachingProvider,
+) -> None:
+    verdict = await Guard(anthropic(provider), cache=None, checks="reverse,order").acheck(LONG_PAIR)
+    requests = provider.server.chat_requests
+    assert len(requests) == 4
+    blocks = [request.body["messages"][-1]["content"] for request in requests]
+    # what every leg shares (the instruction), what each order's legs share, the leg's own
+    assert all(len(content) == 3 for content in blocks)
+    assert len({content[0]["text"] for content in blocks}) == 1
+    assert all("cache_control" in content[1] for content in blocks)
+    # the second order's first leg went once the first order's had begun, and read the
+    # instruction from the cache; its second leg read its whole prefix
+    assert provider.began_before_arrived(0, 1) and provider.began_before_arrived(0, 2)
+    second_order = verdict.permuted
+    assert second_order[0].usage is not None and second_order[1].usage is not None
+    common = _tokens(blocks[0][0]["text"])
+    assert second_order[0].usage.cached_prompt_tokens == common
+    assert (second_order[1].usage.cached_prompt_tokens or 0) > common
+    assert verdict.premium is not None and verdict.premium < 2.6
 
 
 async def test_with_stagger_off_the_legs_go_at_once_unmarked_and_miss_the_cache(

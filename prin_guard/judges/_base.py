@@ -72,8 +72,17 @@ class SharedPrefix:
     """Every message but the last, and the first ``chars`` characters of the last one's
     content, are the same in the legs that share this prefix."""
     key: str
-    """A stable name of the prefix (a hash of it), the same for every leg sharing it: a
-    provider that routes by a cache key (OpenAI's ``prompt_cache_key``) gets it."""
+    """A stable name of the prefix (a hash of it), the same for every leg sharing it."""
+    route: str = ""
+    """A stable name of the item, the same for every leg of its verdict (whatever prefix
+    they share): a provider that routes requests to its caches by a key (OpenAI's
+    ``prompt_cache_key``) gets it, so that all of them meet one cache. Empty: ``key``."""
+    common: int = 0
+    """Of those ``chars``, how many every leg of the verdict shares, whatever its group
+    (the order check's legs show the candidates in another order: they share the
+    instruction and the context with the first order's, not the candidates); 0 when it is
+    all of them or nothing. A provider that caches prefixes up to marked blocks (Anthropic)
+    gets it marked too, so that a second order's legs read it."""
     started: Callable[[], None] | None = None
     """Set for the leg that goes first while others wait: call it once its reply has
     begun (the provider has read the prompt and cached it); the others then go."""
@@ -82,6 +91,13 @@ class SharedPrefix:
         """The last message's content cut at the end of the shared prefix."""
         content = messages[-1]["content"]
         return content[: self.chars], content[self.chars :]
+
+    def blocks(self, messages: Sequence[Message]) -> list[str]:
+        """The last message's content in the blocks a provider caches up to: what every
+        leg shares (when ``common``), what this leg's group shares, the leg's own."""
+        shared, own = self.split(messages)
+        parts = [shared[: self.common], shared[self.common :]] if self.common else [shared]
+        return [*parts, own]
 
 
 @runtime_checkable

@@ -474,14 +474,16 @@ class LiteLLMJudge:
         self, messages: Sequence[Message], prefix: SharedPrefix | None
     ) -> list[dict[str, Any]]:
         """The conversation as sent: with a shared prefix, the last message's content in
-        two blocks, the shared one marked for Anthropic's prompt cache (the text is
-        unchanged: the blocks join to it)."""
+        blocks, the shared ones marked for Anthropic's prompt cache (what every leg of the
+        verdict shares, when the order check's legs share less; what the leg's group
+        shares), the leg's own last. The text is unchanged: the blocks join to it."""
         out: list[dict[str, Any]] = [dict(m) for m in messages]
         if prefix is None or not self._marks_blocks or not out:
             return out
-        shared, own = prefix.split(messages)
+        *marked, own = prefix.blocks(messages)
         blocks: list[dict[str, Any]] = [
-            {"type": "text", "text": shared, "cache_control": {"type": "ephemeral"}}
+            {"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}
+            for text in marked
         ]
         if own:
             blocks.append({"type": "text", "text": own})
@@ -498,7 +500,7 @@ class LiteLLMJudge:
         litellm = _load_litellm()
         kwargs: dict[str, Any] = dict(self._call_kwargs)
         if prefix is not None and self._sends_cache_key:
-            kwargs.setdefault("prompt_cache_key", prefix.key)
+            kwargs.setdefault("prompt_cache_key", prefix.route or prefix.key)
         kwargs.update(
             model=self.model,
             messages=self._marked(messages, prefix),

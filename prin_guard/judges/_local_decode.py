@@ -194,6 +194,10 @@ class _Batch:
             for k, v in self._layers()
         ]
 
+    def forget(self) -> None:
+        """Drop the keys and values kept of finished rows."""
+        self._recent.clear()
+
     def _remember(self, tokens: list[int], layers: list[tuple[Any, Any]]) -> None:
         """Keep a finished row's keys and values for a while: a verdict's other legs, or
         the next verdict's, that arrive after it left the batch still share its prefix
