@@ -52,16 +52,18 @@ Tasks. The same structure asks the other tasks' questions, the direct and the re
 prompt differing only in the task's pair of words:
 
 - ``pairwise`` (template ``pairwise``: better/worse): "Given this instruction <fenced>
-  and two responses to it: Response A <fenced>, Response B <fenced>, please output
-  the better one." The judge answers ``Answer: A``, ``Answer: B`` or ``Answer: tie``
+  and two responses to it: Response A <fenced>, Response B <fenced>" and, on a line of its
+  own after everything the legs share, "Now please output the better one." (version 2:
+  see :data:`PromptLayout`). The judge answers ``Answer: A``, ``Answer: B`` or ``Answer: tie``
   (neither is better; on the reverse leg, neither is worse). A tie is read as both
   responses on the direct leg and neither on the reverse leg, so a consistent tie has
   PRIN 0.
 - ``checklist`` with criteria (template ``criteria``: meets/fails to meet): "Given
   this response <fenced> [to this question <fenced>] and these criteria: "A) ...",
-  ..., please output the criteria it meets." With claims (template ``claims``:
-  support/do not support): "Given these sources <fenced> and these claims made in this
-  response <fenced>: "A) ...", ..., please output the claims the sources support."
+  ...." then "Now please output the criteria it meets." With claims (template
+  ``claims``: support/do not support): "Given these sources <fenced> and this response
+  <fenced> and these claims made in it: "A) ...", ...." then "Now please output the
+  claims the sources support."
 
 The negation explanation and the zero-shot CoT instruction are the same sentences in
 each task's words. A template of your own is a :class:`Template` (in Python, or as a

