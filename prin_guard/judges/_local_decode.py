@@ -59,6 +59,8 @@ class _Recent:
 
     tokens: list[int]
     layers: list[tuple[Any, Any]]
+    prompt: int
+    """How many of ``tokens`` were its prompt."""
 
 
 @dataclass(eq=False)
@@ -161,7 +163,7 @@ class _Batch:
         )
         self._choose(row, out.logits[0, -1])
         if row.done:
-            self._remember(call.prompt, self._tensors(cache))
+            self._remember(call.prompt, self._tensors(cache), len(call.prompt))
         else:
             self._join(row, cache)
         return row
@@ -174,7 +176,14 @@ class _Batch:
         sources: list[tuple[_Row | _Recent, list[int]]] = [
             (row, row.tokens[: len(row.tokens) - 1]) for row in self.rows
         ]
-        sources += [(recent, recent.tokens) for recent in reversed(self._recent)]
+        # A finished row serves other prompts (a verdict's other legs), never its own
+        # again: the same call asked twice is computed alone both times, so it gets the
+        # same log-probabilities to the last bit.
+        sources += [
+            (recent, recent.tokens)
+            for recent in reversed(self._recent)
+            if not (recent.prompt == len(prompt) and recent.tokens[: len(prompt)] == prompt)
+        ]
         for source, cached in sources:
             length = 0
             limit = min(len(cached), len(prompt) - 1)  # the last prompt token is computed
@@ -201,12 +210,12 @@ class _Batch:
         """Drop the keys and values kept of finished rows."""
         self._recent.clear()
 
-    def _remember(self, tokens: list[int], layers: list[tuple[Any, Any]]) -> None:
+    def _remember(self, tokens: list[int], layers: list[tuple[Any, Any]], prompt: int) -> None:
         """Keep a finished row's keys and values for a while: a verdict's other legs, or
         the next verdict's, that arrive after it left the batch still share its prefix
         (the shared prefix is computed once). The most recent rows are kept, up to
         ``_RECENT_TOKENS`` tokens in all."""
-        self._recent.append(_Recent(list(tokens), layers))
+        self._recent.append(_Recent(list(tokens), layers, prompt))
         while sum(len(recent.tokens) for recent in self._recent) > _RECENT_TOKENS:
             self._recent.popleft()
 
@@ -274,7 +283,7 @@ class _Batch:
             if row.done and row in self.rows:
                 # copies: a view would hold the whole batch's cache alive
                 kept = [(k.clone(), v.clone()) for k, v in self._kv_of(row)]
-                self._remember(row.tokens[: len(row.tokens) - 1], kept)
+                self._remember(row.tokens[: len(row.tokens) - 1], kept, len(row.call.prompt))
         keep = [i for i, row in enumerate(self.rows) if row not in rows]
         self.rows = [self.rows[i] for i in keep]
         if not keep:
