@@ -52,6 +52,7 @@ BENCHMARKS = (
     "local",
     "local_batch",
     "cost",
+    "premium",
     "load",
     "grade",
 )

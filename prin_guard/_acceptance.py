@@ -99,9 +99,13 @@ __all__ = [
 FORMAT: Literal["prin-guard-acceptance"] = "prin-guard-acceptance"
 VERSION: Final = 2
 """The version written: 2 carries ``content_sha256``; 1 (the first) did not."""
-COMPARED_OPTIONS: tuple[str, ...] = ("template", "mitigations", "policy", "checks")
+COMPARED_OPTIONS: tuple[str, ...] = ("template", "mitigations", "policy", "checks", "prompt_layout")
 """The guard options an acceptance file is bound to: they change the verdict's correct
-set (``policy``) or its scores (the prompt wording, the mitigations, the checks run)."""
+set (``policy``) or its scores (the prompt wording and layout, the mitigations, the checks
+run)."""
+_LATER_OPTIONS: Final[Mapping[str, Any]] = {"prompt_layout": "template"}
+"""Options bound since files were first written, with the value every guard had before
+(a file without one was calibrated with it)."""
 CHECKSUM_FIELD: Final = "content_sha256"
 MAX_FILE_BYTES: Final = 1 << 20
 """The largest acceptance file read (1 MiB); calibrate writes a few kilobytes."""
@@ -326,6 +330,13 @@ class Tier(Frozen):
     """Share of the tested calibration items that reached this tier."""
     accepted: float = Field(ge=0.0, le=1.0)
     """Share of the tested calibration items this tier accepted."""
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _earlier_files(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {**_LATER_OPTIONS, **value}
+        return value
 
     @field_validator("options")
     @classmethod
@@ -755,7 +766,11 @@ def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
     if "checks" in data and data["checks"] is None:
         # no checks named: the task's default, as a guard runs them
         data["checks"] = list(DEFAULT_CHECKS[task])  # type: ignore[index]
-    return data
+    view: dict[str, Any] = {**_LATER_OPTIONS, **data}
+    if task != "choice":
+        # the task templates put what the legs share first in either layout
+        view["prompt_layout"] = _LATER_OPTIONS["prompt_layout"]
+    return view
 
 
 def _template_identity(template: Any) -> Any:

@@ -50,6 +50,7 @@ from prin_guard._tracing import record_attempt, record_usage, set_attributes, sp
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
+from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger
 
 __all__ = [
     "Answer",
@@ -79,6 +80,9 @@ class Call:
     """For events."""
     purpose: str = "direct"
     """What the call is, for events: ``direct``, ``reverse``, ``follow_up``, ``pool_sample``."""
+    prefix: SharedPrefix | None = None
+    """What the call's prompt shares with the other legs of its verdict, for a judge whose
+    provider caches prompt prefixes (given only when the legs are staggered)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +160,9 @@ class JudgeCaller:
         self._flight: SingleFlight | None = (
             self._cache if isinstance(self._cache, SingleFlight) else None
         )
+        self._prefixes: PrefixCachingJudge | None = (
+            self._judge if isinstance(self._judge, PrefixCachingJudge) else None
+        )
         self._identity: dict[str, Any] = json.loads(json.dumps(dict(self._judge.identity())))
         self._flights = _flights_of(self._cache)
         self._inflight: dict[str, _Shared] = {}
@@ -188,6 +195,18 @@ class JudgeCaller:
         """The judge's identity as it goes into cache keys (a copy)."""
         copied: dict[str, Any] = json.loads(json.dumps(self._identity))
         return copied
+
+    def prefix_caching(self, messages: Sequence[Message], prefix: SharedPrefix) -> Stagger | None:
+        """Whether the judge's provider would cache ``prefix`` for the legs after the first,
+        and how the judge tells that the first has begun answering; ``None`` for a judge
+        that caches nothing (or cannot say)."""
+        if self._prefixes is None:
+            return None
+        try:
+            return self._prefixes.prefix_caching(messages, prefix)
+        except Exception as exc:  # noqa: BLE001 - a hint is never worth a failed verdict
+            log().debug("prefix_caching_unknown", error=bounded(f"{type(exc).__name__}: {exc}"))
+            return None
 
     # -- keys ---------------------------------------------------------------------
 
@@ -430,7 +449,10 @@ class JudgeCaller:
         self.calls += 1
         record_attempt(attempt)
         log().debug("judge_prompt", item_id=call.item_id, call=call.purpose, messages=call.messages)
-        reply = self._judge.complete(call.messages, labels=call.labels)
+        if call.prefix is not None and self._prefixes is not None:
+            reply = self._prefixes.complete(call.messages, labels=call.labels, prefix=call.prefix)
+        else:
+            reply = self._judge.complete(call.messages, labels=call.labels)
         response = await (reply if rate is None else rate.watch(reply))
         latency_ms = (time.perf_counter() - started) * 1000
         log().info(

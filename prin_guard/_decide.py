@@ -83,6 +83,7 @@ from prin_guard._models import (
     VerdictError,
 )
 from prin_guard._options import GuardOptions
+from prin_guard._usage import Answered, premium
 
 __all__ = [
     "SIGNALS",
@@ -94,6 +95,8 @@ __all__ = [
     "SignalName",
     "assess",
     "checklist_score",
+    "confident_verdict",
+    "could_fire",
     "decided",
     "error_verdict",
     "f1",
@@ -213,6 +216,23 @@ def _ordered(labels: Sequence[str], found: Collection[str]) -> tuple[str, ...]:
     return tuple(label for label in labels if label in found)
 
 
+_NEEDS_CHECK: dict[Flag, str] = {
+    Flag.INCONSISTENT: "reverse",
+    Flag.UNPARSEABLE_REVERSE: "reverse",
+    Flag.ORDER_SENSITIVE: "order",
+    Flag.LOW_CONFIDENCE: "confidence",
+}
+
+
+def could_fire(flag: Flag | str, checks: Collection[str] | None) -> bool:
+    """Whether a verdict that ran ``checks`` could carry ``flag`` (``None``: a verdict
+    written before it recorded its checks, which could). A verdict of a confident direct
+    leg alone (``reverse_legs='uncertain'``) ran no reverse check: a flag rate of
+    ``inconsistent`` counts only the verdicts that could be."""
+    needed = _NEEDS_CHECK.get(Flag(flag))
+    return checks is None or needed is None or needed in checks
+
+
 def score_flags(scores: Scores, options: GuardOptions, task: Task = "choice") -> set[Flag]:
     """The flags a verdict's scores earn under the options' thresholds (a judge or a panel,
     of an item of ``task``)."""
@@ -284,7 +304,12 @@ def assess(
         else None
     )
     known = [leg.confidence for leg in (legs.direct, legs.reverse) if leg.confidence is not None]
-    scores = Scores(prin=prin, order_inconsistency=order, confidence=min(known) if known else None)
+    scores = Scores(
+        prin=prin,
+        order_inconsistency=order,
+        confidence=min(known) if known else None,
+        direct_confidence=legs.direct.confidence,
+    )
 
     if policy == "direct":
         chosen = direct
@@ -323,6 +348,11 @@ class Answers:
     """``None`` when the judge failed (``failure`` says why)."""
     rounds: tuple[ProbeRound, ...] = ()
     usage: Usage = field(default_factory=Usage)
+    """What was paid now for these answers (unknown for a judge that failed)."""
+    saved: Usage = field(default_factory=Usage)
+    """What the answers served from prin-guard's cache cost when first asked."""
+    answered: tuple[Answered, ...] = ()
+    """Every answer's cost, for the guard's premium (``_usage``)."""
     calls: int = 0
     cached: bool = False
     failure: str | None = None
@@ -422,10 +452,13 @@ def make_verdict(
     """
     labels = item.labels
     rounds = tuple(entry for member in answers for entry in member.rounds)
-    usage, calls, cached = Usage(), 0, True
+    usage, saved, calls, cached = Usage.zero(), Usage.zero(), 0, True
     for member in answers:
-        usage, calls = usage + member.usage, calls + member.calls
+        usage, saved = usage + member.usage, saved + member.saved
+        calls += member.calls
         cached = cached and member.legs is not None and member.cached
+    answered = [entry for member in answers for entry in member.answered]
+    guard_premium = None if any(m.legs is None for m in answers) else premium(answered)
     common: dict[str, Any] = {
         "item_id": item.key,
         "task": item.task,
@@ -436,6 +469,8 @@ def make_verdict(
         "judge_calls": calls,
         "cached": cached,
         "usage": usage,
+        "saved_usage": saved,
+        "premium": guard_premium,
         "probe": rounds,
     }
     vacillating = {Flag.VACILLATING} if any(entry.changed for entry in rounds) else set()
@@ -486,11 +521,15 @@ def make_verdict(
         )
     correct, split = panel_majority(labels, votes)
     confidences = [a.scores.confidence for a in voting if a.scores.confidence is not None]
+    directs = [a.scores.direct_confidence for a in voting]
     scores = Scores(
         prin=_mean([a.scores.prin for a in voting]),
         order_inconsistency=_mean([a.scores.order_inconsistency for a in voting]),
         panel_agreement=fleiss_agreement(labels, votes),
         confidence=min(confidences) if confidences else None,
+        direct_confidence=None
+        if not directs or None in directs
+        else min(d for d in directs if d is not None),
     )
     flags |= score_flags(scores, options, item.task)
     if len(voting) < len(answers):
@@ -547,6 +586,43 @@ def identical_pair_verdict(item: Item, options: GuardOptions, *, panel: bool) ->
     )
 
 
+def confident_verdict(item: Item, answers: Answers, options: GuardOptions) -> Verdict:
+    """The verdict of a confident direct leg alone (``reverse_legs='uncertain'``): its
+    answer is the verdict's set, whatever the policy (no other answer to reconcile with);
+    only the flags its own reading can raise; no reverse or order check ran."""
+    legs = answers.legs
+    if legs is None:
+        raise ValueError("answers: a confident verdict needs its direct leg")
+    direct = legs.direct
+    labels = item.labels
+    scores = Scores(confidence=direct.confidence, direct_confidence=direct.confidence)
+    flags = _leg_flags(MemberLegs(direct, direct, echoed=legs.echoed)) - {Flag.UNPARSEABLE_REVERSE}
+    flags |= score_flags(scores, options, item.task)
+    correct = _ordered(labels, set(direct.labels))
+    if not correct:
+        flags.add(Flag.EMPTY_VERDICT)
+    return Verdict(
+        **_task_view(item, correct, ()),
+        item_id=item.key,
+        task=item.task,
+        labels=labels,
+        correct=correct,
+        direct=direct,
+        consistent=not _failed(direct),
+        flags=_flag_tuple(flags),
+        policy=options.policy,
+        threshold=options.threshold,
+        checks=tuple(c for c in options.checks_for(item.task) if c == "confidence"),
+        scores=scores,
+        judge_calls=answers.calls,
+        cached=answers.cached,
+        usage=answers.usage,
+        saved_usage=answers.saved,
+        premium=premium(answers.answered),
+        selected="confident",
+    )
+
+
 def error_verdict(
     item_id: str,
     kind: Literal["judge", "input"],
@@ -581,6 +657,7 @@ def decided(
     judge_calls: int,
     usage: Usage,
     cached: bool,
+    saved: Usage | None = None,
 ) -> Verdict:
     """``verdict`` (the deciding tier's) with the acceptance rule's decision, and the calls,
     usage and cache status summed over every tier asked.
@@ -599,6 +676,7 @@ def decided(
             "flags": _flag_tuple(flags),
             "judge_calls": judge_calls,
             "usage": usage,
+            "saved_usage": verdict.saved_usage if saved is None else saved,
             "cached": cached,
         }
     )
@@ -607,7 +685,12 @@ def decided(
 # -- the signals ------------------------------------------------------------------------
 
 SignalName = Literal[
-    "prin", "order_inconsistency", "inconsistency", "panel_agreement", "confidence"
+    "prin",
+    "order_inconsistency",
+    "inconsistency",
+    "panel_agreement",
+    "confidence",
+    "direct_confidence",
 ]
 Riskier = Literal["higher", "lower"]
 """Which end of a signal means a likelier wrong verdict."""
@@ -710,6 +793,13 @@ SIGNALS: dict[str, Signal] = {
             lambda s: s.confidence,
             "the judge's own probability of its answer (the confidence check)",
             "confidence",
+        ),
+        Signal(
+            "direct_confidence",
+            "lower",
+            lambda s: s.direct_confidence,
+            "the judge's own probability of its direct answer (what reverse_legs='uncertain' "
+            "compares with reverse_below; calibrate it on runs with policy direct)",
         ),
     )
 }

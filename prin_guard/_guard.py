@@ -28,7 +28,7 @@ from prin_guard._exceptions import (
     JudgeError,
     UsageError,
 )
-from prin_guard._judging import VerdictEngine, escalate
+from prin_guard._judging import VerdictEngine, escalate, judges_identity
 from prin_guard._legs import (
     OFF_LOOP_CHARS,
     LegAsker,
@@ -49,7 +49,7 @@ from prin_guard._models import (
     Verdict,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template, build_messages, get_template, template_file
+from prin_guard._prompts import Template, get_template, template_file
 from prin_guard._ratelimit import RateLimit
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
@@ -231,18 +231,41 @@ class Guard:
             ]
         self._probe = self._check_probe(custom_probe or self._options.probe)
         self._asker = LegAsker(
-            self._options.template, self._options.mitigations, reask=self._options.reask
+            self._options.template,
+            self._options.mitigations,
+            reask=self._options.reask,
+            layout=self._options.prompt_layout,
         )
+        identities = [judges_identity([caller.identity for caller in level]) for level in callers]
+        self._acceptance = self._load_acceptance(acceptance, identities)
+        self._options = self._reverse_threshold(self._options, self._acceptance)
         self._engines = [
             VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
         ]
         self._engine = self._engines[0]
         self._callers = self._engine.callers
-        self._acceptance = self._load_acceptance(acceptance)
         self._driver = LoopDriver()
 
+    @staticmethod
+    def _reverse_threshold(options: GuardOptions, acceptance: Acceptance | None) -> GuardOptions:
+        """The options with ``reverse_below`` where ``reverse_legs='uncertain'`` needs it:
+        as given, else the threshold of the acceptance file's rule on ``direct_confidence``
+        (calibrate chose it for the file's error level)."""
+        if options.reverse_legs != "uncertain" or options.reverse_below is not None:
+            return options
+        rule = acceptance.tiers[0].rule if acceptance is not None else None
+        if rule is None or rule.signal != "direct_confidence" or rule.threshold is None:
+            raise UsageError(
+                "reverse_below: reverse_legs='uncertain' asks the other legs under a "
+                "confidence threshold; give it, or an acceptance file whose rule is on "
+                "direct_confidence (prin-guard calibrate --signal direct_confidence)"
+            )
+        return options.model_copy(update={"reverse_below": rule.threshold})
+
     def _load_acceptance(
-        self, acceptance: Acceptance | str | os.PathLike[str] | None
+        self,
+        acceptance: Acceptance | str | os.PathLike[str] | None,
+        identities: Sequence[Mapping[str, Any]],
     ) -> Acceptance | None:
         if acceptance is None:
             return None
@@ -256,7 +279,7 @@ class Guard:
                 f"acceptance: expected an Acceptance or a path, got {type(acceptance).__name__}"
             )
         # an acceptance file is a promise about one judge (or cascade) asked one way
-        acceptance.check_compatible([engine.identity for engine in self._engines], self._options)
+        acceptance.check_compatible(list(identities), self._options)
         return acceptance
 
     @staticmethod
@@ -357,6 +380,7 @@ class Guard:
             self._options.template,
             self._options.mitigations,
             order="order" in self._options.checks_for(checked.task),
+            layout=self._options.prompt_layout,
         )
 
     @property
@@ -426,7 +450,7 @@ class Guard:
         """
         checked = self._item(item)
         template = self._asker.template_for(checked)
-        return build_messages(checked, Polarity(polarity), template, self._options.mitigations)
+        return self._asker.messages(checked, Polarity(polarity), template)
 
     # -- the async core -----------------------------------------------------------
 

@@ -11,14 +11,18 @@ options and the sync driver.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import hashlib
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from prin_guard._calls import JudgeCaller, KeyScope
 from prin_guard._decide import (
     Answers,
     MemberLegs,
+    confident_verdict,
     decided,
     error_verdict,
     identical_pair_verdict,
@@ -26,7 +30,7 @@ from prin_guard._decide import (
 )
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
-from prin_guard._legs import LegAsker, LegPlan, scope_parts
+from prin_guard._legs import LegAsker, LegPlan, ReadLeg, scope_parts
 from prin_guard._models import (
     TASKS,
     Item,
@@ -35,12 +39,13 @@ from prin_guard._models import (
     Polarity,
     ProbeRound,
     Task,
-    Usage,
     Verdict,
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template
 from prin_guard._tracing import record_verdict, span
+from prin_guard._usage import answers_of, split
+from prin_guard.judges import Stagger
 from prin_guard.probe._probe import Probe, run_rounds
 
 if TYPE_CHECKING:
@@ -70,7 +75,7 @@ class VerdictEngine:
     def _scopes_of(self, template: Template) -> list[KeyScope]:
         found = self._scopes.get(template)
         if found is None:
-            parts = scope_parts(template, self._options.mitigations)
+            parts = scope_parts(template, self._options.mitigations, self._options.prompt_layout)
             found = [caller.scope(**parts) for caller in self._callers]
             self._scopes[template] = found
         return found
@@ -134,9 +139,22 @@ class VerdictEngine:
             by_member: list[list[LegPlan]] = [[] for _ in self._callers]
             for plan in plans:
                 by_member[plan.member].append(plan)
+            selected: Literal["uncertain", "confident", "monitored"] | None = None
+            done: dict[int, ReadLeg] = {}
+            if self._options.reverse_legs == "uncertain" and self._names is None:
+                # the direct leg first; the others only where it is not confident enough
+                selected, done = await self._direct_first(item, by_member[0], prefetched)
+                if selected == "confident":
+                    ((index, first),) = done.items()
+                    only = [by_member[0][index]]
+                    alone = await self._member(item, 0, only, prefetched, {0: first})
+                    verdict = confident_verdict(item, alone, self._options)
+                    self._log_verdict(verdict, started)
+                    record_verdict(current, verdict)
+                    return verdict
             outcomes = await asyncio.gather(
                 *(
-                    self._member(item, index, member_plans, prefetched)
+                    self._member(item, index, member_plans, prefetched, done if index == 0 else {})
                     for index, member_plans in enumerate(by_member)
                 ),
                 return_exceptions=True,
@@ -155,18 +173,43 @@ class VerdictEngine:
                 for index, outcome in enumerate(outcomes)
             ]
             verdict = make_verdict(item, answers, self._options, panel=self._names is not None)
-            log().info(
-                "verdict",
-                item_id=verdict.item_id,
-                prin=None if verdict.prin_score is None else round(verdict.prin_score, 4),
-                consistent=verdict.consistent,
-                flags=[flag.value for flag in verdict.flags],
-                cached=verdict.cached,
-                judge_calls=verdict.judge_calls,
-                latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            )
+            if selected is not None:
+                verdict = verdict.model_copy(update={"selected": selected})
+            self._log_verdict(verdict, started)
             record_verdict(current, verdict)
             return verdict
+
+    def _log_verdict(self, verdict: Verdict, started: float) -> None:
+        log().info(
+            "verdict",
+            item_id=verdict.item_id,
+            prin=None if verdict.prin_score is None else round(verdict.prin_score, 4),
+            consistent=verdict.consistent,
+            flags=[flag.value for flag in verdict.flags],
+            cached=verdict.cached,
+            judge_calls=verdict.judge_calls,
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+
+    async def _direct_first(
+        self, item: Item, plans: Sequence[LegPlan], prefetched: Mapping[str, str | None]
+    ) -> tuple[Literal["uncertain", "confident", "monitored"], dict[int, ReadLeg]]:
+        """Ask the direct leg alone and say which legs the verdict needs: ``confident`` (its
+        confidence at or above ``reverse_below``: no other), ``monitored`` (confident, but
+        drawn for monitoring) or ``uncertain`` (under it, or unknown)."""
+        index = next(
+            i
+            for i, plan in enumerate(plans)
+            if plan.polarity is Polarity.DIRECT and plan.order is None
+        )
+        first = await self._asker.read(self._callers[0], item, plans[index], prefetched)
+        threshold = self._options.reverse_below
+        confidence = first.leg.confidence
+        if threshold is None or confidence is None or confidence < threshold:
+            return "uncertain", {index: first}
+        if monitored(item.key, self._options.monitor_share):
+            return "monitored", {index: first}
+        return "confident", {index: first}
 
     def _name(self, member: int) -> str | None:
         return None if self._names is None else self._names[member]
@@ -177,13 +220,14 @@ class VerdictEngine:
         member: int,
         plans: Sequence[LegPlan],
         prefetched: Mapping[str, str | None],
+        done: Mapping[int, ReadLeg] | None = None,
     ) -> Answers:
-        """One judge's legs of one item, all asked at once, then its follow-ups."""
+        """One judge's legs of one item, all asked at once (but those ``done`` already, by
+        their index in ``plans``), then its follow-ups."""
         caller = self._callers[member]
-        outcomes = await asyncio.gather(
-            *(self._asker.read(caller, item, plan, prefetched) for plan in plans),
-            return_exceptions=True,
-        )
+        done = done or {}
+        asks = self._asks(caller, item, plans, prefetched, done)
+        outcomes = await asyncio.gather(*asks, return_exceptions=True)
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -193,6 +237,18 @@ class VerdictEngine:
             for plan, entry in zip(plans, read, strict=True)
         }
         direct = by_kind[(Polarity.DIRECT, True)].leg
+        if (Polarity.REVERSE, True) not in by_kind:  # a confident direct leg alone
+            answered = answers_of([direct], (), direct=[direct])
+            usage, saved = split(answered)
+            return Answers(
+                name=self._name(member),
+                legs=MemberLegs(direct, direct, echoed=read[0].echoed),
+                usage=usage,
+                saved=saved,
+                answered=tuple(answered),
+                calls=1,
+                cached=direct.cached,
+            )
         reverse = by_kind[(Polarity.REVERSE, True)].leg
         second_direct = by_kind.get((Polarity.DIRECT, False))
         second_reverse = by_kind.get((Polarity.REVERSE, False))
@@ -207,19 +263,127 @@ class VerdictEngine:
         if self.probe is not None:
             first = [plan for plan in plans if plan.order is None]
             rounds = await self._follow_up(caller, item, first, (direct, reverse))
-        usage = Usage()
-        for entry in read:
-            usage = usage + (entry.leg.usage or Usage())
-        for probe_round in rounds:
-            usage = usage + (probe_round.usage or Usage())
+        answered = answers_of([entry.leg for entry in read], rounds, direct=[direct])
+        usage, saved = split(answered)
         return Answers(
             name=self._name(member),
             legs=legs,
             rounds=rounds,
             usage=usage,
+            saved=saved,
+            answered=tuple(answered),
             calls=len(read) + len(rounds),
             cached=all(entry.leg.cached for entry in read) and all(r.cached for r in rounds),
         )
+
+    def _asks(
+        self,
+        caller: JudgeCaller,
+        item: Item,
+        plans: Sequence[LegPlan],
+        prefetched: Mapping[str, str | None],
+        done: Mapping[int, ReadLeg],
+    ) -> list[Coroutine[Any, Any, ReadLeg]]:
+        """One judge's legs of one item, as coroutines in the plans' order: at once, or
+        staggered where the judge's provider would cache the prefix they share; a leg
+        already ``done`` as it is (the provider has read the prefix it shares)."""
+        groups: dict[str, list[int]] = {}
+        for index, plan in enumerate(plans):
+            if plan.prefix is not None and not any(
+                done_plan.prefix == plan.prefix for i, done_plan in enumerate(plans) if i in done
+            ):
+                groups.setdefault(plan.prefix.key, []).append(index)
+        staggered: dict[int, Coroutine[Any, Any, ReadLeg]] = {}
+        # The first group's leg goes first of all: the other groups' first legs wait for
+        # it too when they share part of its prefix (the order check's: the instruction),
+        # so that they read that part from the provider's cache.
+        leader: asyncio.Event | None = None
+        for indexes in groups.values():
+            group = [plans[index] for index in indexes]
+            mode = self._stagger_mode(caller, group, prefetched)
+            if mode is not None:
+                assert group[0].prefix is not None
+                after = leader if group[0].prefix.common else None
+                asks, began = self._staggered(caller, item, group, prefetched, mode, after)
+                staggered.update(zip(indexes, asks, strict=True))
+                leader = leader or began
+        return [
+            _done(done[index])
+            if index in done
+            else staggered[index]
+            if index in staggered
+            else self._asker.read(caller, item, plan, prefetched)
+            for index, plan in enumerate(plans)
+        ]
+
+    def _stagger_mode(
+        self, caller: JudgeCaller, group: Sequence[LegPlan], prefetched: Mapping[str, str | None]
+    ) -> Stagger | None:
+        """How to stagger ``group`` (legs sharing a prefix, the direct one first), or
+        ``None``: all at once (stagger off, the first leg's answer or all the others' in
+        the cache, a judge whose provider would not cache the prefix)."""
+        lead = group[0]
+        if self._options.stagger == "off" or len(group) < 2 or lead.prefix is None:
+            return None
+        if prefetched.get(lead.key) is not None:
+            return None
+        if all(prefetched.get(plan.key) is not None for plan in group[1:]):
+            return None
+        return caller.prefix_caching(lead.messages, lead.prefix)
+
+    def _staggered(
+        self,
+        caller: JudgeCaller,
+        item: Item,
+        group: Sequence[LegPlan],
+        prefetched: Mapping[str, str | None],
+        mode: Stagger,
+        after: asyncio.Event | None = None,
+    ) -> tuple[list[Coroutine[Any, Any, ReadLeg]], asyncio.Event]:
+        """The first leg asked at once (or once ``after`` is set: another group's first leg
+        has begun answering), the others once it has begun answering (its first token with
+        ``stream``, else after ``stagger_delay``), or when it is done. Returns the legs'
+        coroutines and the event that says the first has begun."""
+        lead, rest = group[0], group[1:]
+        assert lead.prefix is not None
+        loop = asyncio.get_running_loop()
+        began = asyncio.Event()
+
+        def started() -> None:  # the judge may call it from another thread
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(began.set)
+
+        streamed = mode == "stream"
+        first_prefix = dataclasses.replace(lead.prefix, started=started if streamed else None)
+        delay = self._options.stagger_delay
+
+        async def wait(event: asyncio.Event, plan: LegPlan) -> None:
+            waited = time.perf_counter()
+            if streamed:
+                await event.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), delay)
+            log().debug(
+                "leg_staggered",
+                item_id=item.key,
+                call=plan.polarity.value,
+                waited_ms=round((time.perf_counter() - waited) * 1000, 3),
+            )
+
+        async def first() -> ReadLeg:
+            try:
+                if after is not None:
+                    await wait(after, lead)
+                return await self._asker.read(caller, item, lead, prefetched, prefix=first_prefix)
+            finally:
+                began.set()
+
+        async def then(plan: LegPlan) -> ReadLeg:
+            await wait(began, plan)
+            return await self._asker.read(caller, item, plan, prefetched, prefix=plan.prefix)
+
+        return [first(), *(then(plan) for plan in rest)], began
 
     async def _follow_up(
         self, caller: JudgeCaller, item: Item, plans: Sequence[LegPlan], legs: Sequence[Leg]
@@ -243,6 +407,17 @@ class VerdictEngine:
         ]
         results = await asyncio.gather(*jobs)
         return tuple(entry for rounds in results for entry in rounds)
+
+
+async def _done(read: ReadLeg) -> ReadLeg:
+    return read
+
+
+def monitored(key: str, share: float) -> bool:
+    """Whether the item ``key`` is drawn for monitoring, at ``share`` of the items: a hash
+    of the key, so the same item is always drawn or not (and its legs stay cached)."""
+    digest = hashlib.sha256(("monitor\x00" + key).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < share
 
 
 def member_names(callers: Sequence[JudgeCaller]) -> tuple[str, ...]:
@@ -279,18 +454,24 @@ async def escalate(
     not accept.
     """
     verdict = first
-    calls, usage, cached = 0, first.usage, True
+    calls, usage, saved, cached = 0, first.usage, first.saved_usage, True
     for tier, engine in enumerate(engines):
         if tier > 0:
             plans = engine.plan(item)
             prefetched = await engine.prefetch([plan.key for plan in plans])
             verdict = await engine.verdict(item, plans, prefetched)
-            usage = usage + verdict.usage
+            usage, saved = usage + verdict.usage, saved + verdict.saved_usage
         calls += verdict.judge_calls
         cached = cached and verdict.cached
         decision = acceptance.decide(verdict, tier)
         if decision.accepted:
             break
     return decided(
-        verdict, decision, tiers=len(engines), judge_calls=calls, usage=usage, cached=cached
+        verdict,
+        decision,
+        tiers=len(engines),
+        judge_calls=calls,
+        usage=usage,
+        cached=cached,
+        saved=saved,
     )

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import functools
 import hashlib
 import json
@@ -51,14 +52,17 @@ from prin_guard._models import (
 )
 from prin_guard._prompts import (
     Mitigation,
+    PromptLayout,
     Template,
     build_messages,
+    layout_differs,
     parse_mitigations,
     reask_prompt,
     template_digest,
     template_for,
 )
 from prin_guard._reading import read_answer
+from prin_guard.judges._base import SharedPrefix
 from prin_guard.reader import describe_contract
 
 __all__ = [
@@ -115,6 +119,9 @@ class LegPlan:
     """Shown label → the item's own label (second order only)."""
     order: tuple[str, ...] | None = None
     """The item's labels in the order shown (second order only)."""
+    prefix: SharedPrefix | None = None
+    """What its prompt shares with the member's other legs in the same order (the
+    direct and the reverse leg), byte for byte; ``None`` when nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,14 +157,19 @@ def item_part(item: Item) -> str:
     return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
 
 
-def scope_parts(template: Template, mitigations: Sequence[Mitigation]) -> dict[str, object]:
+def scope_parts(
+    template: Template, mitigations: Sequence[Mitigation], layout: PromptLayout = "template"
+) -> dict[str, object]:
     """What a leg's cache key holds of the wording: the template's id and version (and,
-    for a template of one's own, its words: two wordings under one id never share)."""
+    for a template of one's own, its words: two wordings under one id never share; and
+    the layout where it is not the template's own)."""
     parts: dict[str, object] = {
         "template": template.id,
         "template_version": template.version,
         "mitigations": [m.value for m in mitigations],
     }
+    if layout_differs(template, layout):
+        parts["layout"] = layout
     if not template.builtin:
         parts["template_words"] = [
             template.task,
@@ -185,10 +197,16 @@ class LegAsker:
         mitigations: Sequence[Mitigation],
         *,
         reask: bool = False,
+        layout: PromptLayout = "template",
     ) -> None:
         self._template = template
         self._mitigations = tuple(mitigations)
         self._reask = reask
+        self._layout: PromptLayout = layout
+
+    def messages(self, item: Item, polarity: Polarity, template: Template) -> list[Message]:
+        """The conversation of one leg of ``item`` (as shown) in ``template``."""
+        return build_messages(item, polarity, template, self._mitigations, layout=self._layout)
 
     def template_for(self, item: Item) -> Template:
         """The template ``item`` is asked in (an InvalidItemError naming the field when
@@ -218,7 +236,7 @@ class LegAsker:
                 plans.append(
                     LegPlan(
                         polarity,
-                        build_messages(item, polarity, template, self._mitigations),
+                        self.messages(item, polarity, template),
                         scope.key(own, polarity.value),
                         template,
                         member,
@@ -231,7 +249,7 @@ class LegAsker:
                 plans.append(
                     LegPlan(
                         polarity,
-                        build_messages(asked, polarity, template, self._mitigations),
+                        self.messages(asked, polarity, template),
                         # the same key a guard without the order check would use for the
                         # permuted item: a second-order leg is that item's leg
                         scope.key(part, polarity.value),
@@ -242,7 +260,7 @@ class LegAsker:
                         shown_order,
                     )
                 )
-        return plans
+        return _with_prefixes(plans, item.key)
 
     async def read(
         self,
@@ -250,14 +268,17 @@ class LegAsker:
         item: Item,
         plan: LegPlan,
         prefetched: Mapping[str, str | None],
+        *,
+        prefix: SharedPrefix | None = None,
     ) -> ReadLeg:
-        """Ask one planned leg (through the cache) and read its answer."""
+        """Ask one planned leg (through the cache) and read its answer. ``prefix``: the
+        shared prefix to mark for the judge's provider (when the legs are staggered)."""
         shown = plan.asked or item
         template = plan.template
         # The labels let a judge constrain its answer (a JSON schema); a template of
         # one's own asks for its own verdict format, so it is asked in plain text.
         labels = shown.labels if template.builtin or template.structured else ()
-        call = Call(plan.key, plan.messages, labels, item.key, plan.polarity.value)
+        call = Call(plan.key, plan.messages, labels, item.key, plan.polarity.value, prefix)
         answer = await caller.answer(call, prefetched=prefetched)
         response = answer.response
         read = functools.partial(
@@ -268,6 +289,7 @@ class LegAsker:
             template,
             self._mitigations,
             shown=shown,
+            layout=self._layout,
         )
         # A long reply (a judge that repeats a long item) is read off the event loop, so
         # that the loop goes on serving other requests meanwhile.
@@ -287,7 +309,14 @@ class LegAsker:
             reasked = again.response.text
             usage = _added(usage, again.response.usage)
             read_again = functools.partial(
-                read_answer, reasked, item, plan.polarity, template, self._mitigations, shown=shown
+                read_answer,
+                reasked,
+                item,
+                plan.polarity,
+                template,
+                self._mitigations,
+                shown=shown,
+                layout=self._layout,
             )
             long = reasked is not None and len(reasked) > OFF_LOOP_CHARS
             second, second_parsed = await off_loop(read_again) if long else read_again()
@@ -327,10 +356,73 @@ class LegAsker:
         return ReadLeg(leg, reading.echoed)
 
 
+def _with_prefixes(plans: list[LegPlan], item_key: str) -> list[LegPlan]:
+    """``plans`` with the prefix each shares with the member's other legs in its order
+    (routed by the item: every leg of the verdict to one of a provider's caches)."""
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for index, plan in enumerate(plans):
+        groups.setdefault((plan.member, plan.order is None), []).append(index)
+    route = "prin-guard-" + hashlib.sha256(("route\x00" + item_key).encode()).hexdigest()[:32]
+    out = list(plans)
+    commons: dict[int, int] = {}
+    for member in {plan.member for plan in plans}:
+        every = shared_prefix([plan.messages for plan in plans if plan.member == member])
+        commons[member] = every.chars if every is not None else 0
+    for indexes in groups.values():
+        prefix = shared_prefix([plans[index].messages for index in indexes])
+        if prefix is not None:
+            common = commons[plans[indexes[0]].member]
+            prefix = dataclasses.replace(
+                prefix, route=route, common=common if 0 < common < prefix.chars else 0
+            )
+            for index in indexes:
+                out[index] = dataclasses.replace(plans[index], prefix=prefix)
+    return out
+
+
+def shared_prefix(conversations: Sequence[Sequence[Message]]) -> SharedPrefix | None:
+    """What the conversations share at their start: every message but the last, and the
+    last message's content up to the end of the last line they all share; ``None`` when
+    they share nothing (or there is only one)."""
+    if len(conversations) < 2:
+        return None
+    first = conversations[0]
+    if any(
+        len(other) != len(first) or list(other[:-1]) != list(first[:-1])
+        for other in conversations[1:]
+    ):
+        return None
+    contents = [conversation[-1]["content"] for conversation in conversations]
+    last = contents[0][: _common_length(contents)]
+    # to the end of a line: where a provider's content block can end without changing
+    # how the text reads (the prefix is sent as its own block to mark it for a cache)
+    chars = last.rfind("\n") + 1
+    if chars == 0:
+        return None
+    head = [[m["role"], m["content"]] for m in first[:-1]] + [[first[-1]["role"], last[:chars]]]
+    digest = hashlib.sha256(json.dumps(head, ensure_ascii=False).encode()).hexdigest()
+    return SharedPrefix(chars=chars, key=f"prin-guard-{digest[:32]}")
+
+
+def _common_length(texts: Sequence[str]) -> int:
+    """How many characters every text of ``texts`` begins with alike (found by halving,
+    each comparison a slice compared in C: an item of a megabyte costs no Python loop
+    over its characters)."""
+    first = texts[0]
+    low, high = 0, min(len(text) for text in texts)
+    while low < high:
+        middle = (low + high + 1) // 2
+        head = first[:middle]
+        if all(text.startswith(head) for text in texts[1:]):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def _added(first: Usage | None, second: Usage | None) -> Usage | None:
-    if first is None or second is None:
-        return first or second
-    return first + second
+    # both calls' cost, known only when both calls reported it
+    return None if first is None or second is None else first + second
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,10 +446,12 @@ def leg_prompts(
     mitigations: Sequence[Mitigation | str] = (),
     *,
     order: bool = False,
+    layout: PromptLayout = "template",
 ) -> list[LegPrompt]:
     """Every leg of ``item`` as the judge will be asked it (``template``: as for
-    :func:`read_reply`; ``order``: the order check's legs too), and what the reader will
-    look for in each reply: to check a template's reverse leg before a run spends money."""
+    :func:`read_reply`; ``order``: the order check's legs too; ``layout``: the options'
+    ``prompt_layout``), and what the reader will look for in each reply: to check a
+    template's reverse leg before a run spends money."""
     checked = Item.coerce(item)
     chosen = template_for(template, checked)
     mitigated = parse_mitigations(mitigations)
@@ -371,7 +465,7 @@ def leg_prompts(
         LegPrompt(
             f"{polarity.value}{suffix}",
             polarity,
-            build_messages(shown, polarity, chosen, mitigated),
+            build_messages(shown, polarity, chosen, mitigated, layout=layout),
             reads,
             shown_order,
         )

@@ -199,20 +199,52 @@ STATUS_WORDS: dict[str, tuple[CandidateStatus, CandidateStatus]] = {
 
 
 class Usage(Frozen):
-    """Tokens and money one or more judge calls cost; ``None`` where unknown."""
+    """Tokens and money one or more judge calls cost; ``None`` where unknown, never a
+    guessed 0.
+
+    ``prompt_tokens`` counts every prompt token sent, those a provider read from or
+    wrote to its prompt cache included (as litellm counts them);
+    ``cached_prompt_tokens`` and ``cache_write_tokens`` say how many of them were
+    billed at the cache's read and write prices. A sum is known only where every part
+    is: a call that did not report a field makes that field of the sum unknown.
+    """
 
     prompt_tokens: int | None = None
+    """Prompt tokens, cached and written ones included."""
     completion_tokens: int | None = None
     cost_usd: float | None = None
+    """The price of the call(s) as the provider bills them (litellm's price list, cache
+    reads and writes at their own prices)."""
+    cached_prompt_tokens: int | None = None
+    """Of the prompt tokens, those the provider served from its prompt cache (OpenAI's
+    ``prompt_tokens_details.cached_tokens``, Anthropic's ``cache_read_input_tokens``);
+    ``None`` where the provider does not say."""
+    cache_write_tokens: int | None = None
+    """Of the prompt tokens, those the provider wrote to its prompt cache (Anthropic's
+    ``cache_creation_input_tokens``, billed above a plain prompt token); ``None`` where
+    the provider does not say (OpenAI writes its cache for free and reports nothing)."""
+
+    @classmethod
+    def zero(cls) -> Usage:
+        """Nothing spent: what no call at all costs (every field a known 0)."""
+        return cls(
+            prompt_tokens=0,
+            completion_tokens=0,
+            cost_usd=0.0,
+            cached_prompt_tokens=0,
+            cache_write_tokens=0,
+        )
 
     def __add__(self, other: Usage) -> Usage:
         def add(a: Any, b: Any) -> Any:
-            return None if a is None and b is None else (a or 0) + (b or 0)
+            # unknown stays unknown: a sum with an unknown part is not known
+            return None if a is None or b is None else a + b
 
         return Usage(
-            prompt_tokens=add(self.prompt_tokens, other.prompt_tokens),
-            completion_tokens=add(self.completion_tokens, other.completion_tokens),
-            cost_usd=add(self.cost_usd, other.cost_usd),
+            **{
+                name: add(getattr(self, name), getattr(other, name))
+                for name in type(self).model_fields
+            }
         )
 
 
@@ -347,6 +379,9 @@ class Scores(Frozen):
     confidence: float | None = None
     """The lowest :attr:`Leg.confidence` over the verdict's first-order legs (a panel: over
     every member's), ``None`` when no leg has one."""
+    direct_confidence: float | None = None
+    """The direct leg's :attr:`Leg.confidence` (a panel: the lowest of its members'):
+    what ``reverse_legs='uncertain'`` compares with ``reverse_below``."""
 
 
 class Member(Frozen):
@@ -448,13 +483,29 @@ class Verdict(Frozen):
     cached: bool = False
     """Every judge answer in this verdict came from the cache."""
     usage: Usage = Usage()
-    """Summed over the legs."""
+    """What was paid now: the judge calls made for this verdict (its legs and follow-ups
+    not served from prin-guard's cache; over every tier asked in a cascade). Known zeros
+    when every answer came from the cache; a field is ``None`` where a call did not report
+    it. ``cached_prompt_tokens`` and ``cache_write_tokens`` are the provider's prompt
+    cache at work (see :class:`Usage`)."""
+    saved_usage: Usage = Usage()
+    """What the answers served from prin-guard's cache cost when they were first asked
+    (paid then, not now); zeros when none was."""
+    premium: float | None = None
+    """The guard's premium on this verdict: what all its answers cost (now or when first
+    asked) over what its direct leg cost (a panel's: its members' direct legs); ``None``
+    when a cost is unknown. Two legs with no prompt cache cost about 2.0."""
     error: VerdictError | None = None
     """Set when the verdict carries ``judge_error`` or ``invalid_item``."""
     probe: tuple[ProbeRound, ...] = ()
     """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
     decision: Decision | None = None
     """The acceptance rule's decision, when the guard has one."""
+    selected: Literal["uncertain", "confident", "monitored"] | None = None
+    """With ``reverse_legs='uncertain'``, which legs were asked: ``confident`` (the direct
+    leg's confidence at or above ``reverse_below``: the direct leg alone, ``checks`` without
+    ``reverse``), ``uncertain`` (under it: every leg), ``monitored`` (confident, but drawn
+    for monitoring: every leg). ``None``: every verdict asks every leg."""
 
     @model_validator(mode="after")
     def _prin_score_is_scores_prin(self) -> Verdict:

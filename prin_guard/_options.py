@@ -39,6 +39,7 @@ from prin_guard._models import CHECKS, POLICIES, CheckName, Policy, Task
 from prin_guard._prompts import (
     TEMPLATES,
     Mitigation,
+    PromptLayout,
     Template,
     packs,
     parse_mitigations,
@@ -141,6 +142,60 @@ class GuardOptions(BaseModel):
         description="When a leg's reply cannot be read, ask the judge once more to state only "
         "its final answer in the template's form; the leg records the second reply "
         "(parse method 'reasked') and both calls' cost.",
+    )
+    reverse_legs: Literal["always", "uncertain"] = Field(
+        "always",
+        description="always: every verdict asks the reverse (and order) legs. uncertain: ask "
+        "the direct leg first and the others only when its confidence (the judge's own "
+        "probability of its answer, from log-probabilities) is under reverse_below, and for "
+        "a sampled share monitor_share of the confident items; a confident verdict is the "
+        "direct answer alone (selected 'confident'), with the flags only its leg can raise. "
+        "A direct leg without a confidence counts as uncertain.",
+    )
+    reverse_below: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="With reverse_legs='uncertain': the direct leg's confidence under which the "
+        "other legs are asked: the threshold 'prin-guard calibrate --signal "
+        "direct_confidence' chose for a target error (None: the guard's acceptance file's, "
+        "when its rule is on direct_confidence).",
+    )
+    monitor_share: float = Field(
+        0.05,
+        ge=0.0,
+        le=1.0,
+        description="With reverse_legs='uncertain': the share of confident items asked in full "
+        "anyway (selected 'monitored', drawn by the item's id), so that eval can say what "
+        "skipping the reverse legs missed.",
+    )
+    prompt_layout: PromptLayout = Field(
+        "template",
+        description="template: each template's own layout; the task templates (pairwise, "
+        "criteria, claims) put what a verdict's legs share first (the item, the candidates, "
+        "the reasoning paths) and each leg's own instruction last, so a provider's prompt "
+        "cache serves the shared part; the paper's choice templates (v0-v4) keep the "
+        "paper's sentence, the reasoning paths after it. shared_first: the choice "
+        "templates too (their sentence ends with the options, 'Now please output the correct "
+        "ones.' after the reasoning paths).",
+    )
+    stagger: Literal["auto", "off"] = Field(
+        "auto",
+        description="auto: where the judge's provider caches prompt prefixes and the prefix "
+        "a verdict's legs share is long enough for it (litellm's minimum for the model: "
+        "1,024 tokens for OpenAI, 1,024 to 4,096 for Anthropic's models), send the first "
+        "leg ahead, marked for the cache (Anthropic's cache_control, OpenAI's "
+        "prompt_cache_key), and the others once it has begun answering, so that they read "
+        "the prefix from the cache; every other leg, and every leg of a judge that caches "
+        "nothing, goes at once. off: every leg at once, unmarked.",
+    )
+    stagger_delay: float = Field(
+        0.5,
+        ge=0.0,
+        le=30.0,
+        description="With stagger: seconds the other legs wait for the first when the judge "
+        "cannot say that it has begun answering (it does not stream); they go at its first "
+        "token when it can, and at once when it has answered or failed.",
     )
     on_inconsistent: Literal["flag", "raise"] = Field(
         "flag",

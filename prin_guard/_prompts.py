@@ -52,16 +52,18 @@ Tasks. The same structure asks the other tasks' questions, the direct and the re
 prompt differing only in the task's pair of words:
 
 - ``pairwise`` (template ``pairwise``: better/worse): "Given this instruction <fenced>
-  and two responses to it: Response A <fenced>, Response B <fenced>, please output
-  the better one." The judge answers ``Answer: A``, ``Answer: B`` or ``Answer: tie``
+  and two responses to it: Response A <fenced>, Response B <fenced>" and, on a line of its
+  own after everything the legs share, "Now please output the better one." (version 2:
+  see :data:`PromptLayout`). The judge answers ``Answer: A``, ``Answer: B`` or ``Answer: tie``
   (neither is better; on the reverse leg, neither is worse). A tie is read as both
   responses on the direct leg and neither on the reverse leg, so a consistent tie has
   PRIN 0.
 - ``checklist`` with criteria (template ``criteria``: meets/fails to meet): "Given
   this response <fenced> [to this question <fenced>] and these criteria: "A) ...",
-  ..., please output the criteria it meets." With claims (template ``claims``:
-  support/do not support): "Given these sources <fenced> and these claims made in this
-  response <fenced>: "A) ...", ..., please output the claims the sources support."
+  ...." then "Now please output the criteria it meets." With claims (template
+  ``claims``: support/do not support): "Given these sources <fenced> and this response
+  <fenced> and these claims made in it: "A) ...", ...." then "Now please output the
+  claims the sources support."
 
 The negation explanation and the zero-shot CoT instruction are the same sentences in
 each task's words. A template of your own is a :class:`Template` (in Python, or as a
@@ -85,7 +87,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -101,12 +103,14 @@ __all__ = [
     "FIELDS",
     "TEMPLATES",
     "Mitigation",
+    "PromptLayout",
     "Template",
     "answer_instruction",
     "build_messages",
     "build_prompt",
     "fence",
     "get_template",
+    "layout_differs",
     "packs",
     "parse_mitigations",
     "quote_option",
@@ -370,9 +374,11 @@ TEMPLATES: dict[str, Template] = {
         Template("v3", 2, "accurate", "inaccurate"),
         Template("v4", 2, "valid", "invalid"),
         # The other tasks, in the same structure (ours).
-        Template("pairwise", 1, "better", "worse", task="pairwise"),
-        Template("criteria", 1, "meets", "fails to meet", task="checklist"),
-        Template("claims", 1, "support", "do not support", task="checklist", noun="claims"),
+        # Version 2: what the legs share first (the item, the candidates, the reasoning
+        # paths), each leg's own instruction last, for providers' prompt caches.
+        Template("pairwise", 2, "better", "worse", task="pairwise"),
+        Template("criteria", 2, "meets", "fails to meet", task="checklist"),
+        Template("claims", 2, "support", "do not support", task="checklist", noun="claims"),
     )
 }
 
@@ -564,46 +570,88 @@ def _answer_format(template: Template, polarity: Polarity, cot: bool) -> str:
     return f"Reply with one line: {line}"
 
 
+PromptLayout = Literal["template", "shared_first"]
+"""Where a prompt puts what a verdict's legs share (``GuardOptions.prompt_layout``).
+
+``template``: each template's own layout. The task templates (``pairwise``,
+``criteria``, ``claims``) put what the legs share first, byte for byte (the context,
+the item, the candidates, the reasoning paths of ``cot``) and each leg's own instruction
+last (its word, the negation's explanation, the answer format), so that a provider's
+prompt cache serves the shared part of every leg but the first. The paper's choice
+templates (``v0`` to ``v4``) keep the paper's sentence, "Given this question ... and its
+answer options: ..., please output the correct ones.", with the reasoning paths after it.
+``shared_first``: the choice templates too (the sentence ends with the options; "Now please
+output the correct ones." comes after the reasoning paths).
+"""
+
+
+def _shared_first(template: Template, layout: PromptLayout) -> bool:
+    return layout == "shared_first" or template.task != "choice"
+
+
+def layout_differs(template: Template, layout: PromptLayout) -> bool:
+    """Whether ``layout`` asks ``template``'s prompts in another layout than its own."""
+    return _shared_first(template, layout) != _shared_first(template, "template")
+
+
 def build_prompt(
-    item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
+    item: Item,
+    polarity: Polarity,
+    template: Template,
+    mitigations: tuple[Mitigation, ...],
+    *,
+    layout: PromptLayout = "template",
 ) -> str:
     """The text of one leg's question."""
     cot = Mitigation.COT in mitigations
+    shared_first = _shared_first(template, layout)
     parts: list[str] = []
     word = template.word(polarity)
+    # what the legs share (the item), then the leg's own question: one sentence in the
+    # paper's layout, two with what is shared first
+    ask = f"Now please output the {word} one." if template.task == "pairwise" else ""
     if template.task == "pairwise":
         if item.context:
             parts.append(f"Context:\n{fence(item.context.strip())}\n")
         shown = "\n".join(f"Response {c.label}:\n{fence(c.text.strip())}" for c in item.candidates)
-        parts.append(
+        given = (
             f"Given this instruction\n{fence((item.question or '').strip())}\nand two "
-            f"responses to it:\n{shown}\nplease output the {word} one."
+            f"responses to it:\n{shown}"
         )
+        if shared_first:
+            parts.append(given)
+        else:
+            parts.append(f"{given}\nplease output the {word} one.")
     elif template.task == "checklist":
         options = ", ".join(quote_option(c.label or "", c.text) for c in item.candidates)
         response = fence((item.response or "").strip())
         question = f"\nto this question\n{fence(item.question.strip())}" if item.question else ""
         if template.claims:
-            parts.append(
+            given = (
                 f"Given these sources\n{fence((item.context or '').strip())}\nand this "
                 f"response\n{response}{question}\nand these {template.noun} made in it: "
-                f"{options}, please output the {template.noun} the sources {word}."
+                f"{options}"
             )
+            ask = f"the {template.noun} the sources {word}"
         else:
             if item.context:
                 parts.append(f"Context:\n{fence(item.context.strip())}\n")
-            parts.append(
-                f"Given this response\n{response}{question}\nand these {template.noun}: "
-                f"{options}, please output the {template.noun} it {word}."
+            given = (
+                f"Given this response\n{response}{question}\nand these {template.noun}: {options}"
             )
+            ask = f"the {template.noun} it {word}"
+        parts.append(f"{given}." if shared_first else f"{given}, please output {ask}.")
+        ask = f"Now please output {ask}."
     else:
         options = ", ".join(quote_option(c.label or "", c.text) for c in item.candidates)
         if item.context:
             parts.append(f"Context:\n{fence(item.context.strip())}\n")
-        parts.append(
+        given = (
             f"Given this question\n{fence((item.question or '').strip())}\nand its answer "
-            f"options: {options}, please output the {word} ones."
+            f"options: {options}"
         )
+        parts.append(f"{given}." if shared_first else f"{given}, please output the {word} ones.")
+        ask = f"Now please output the {word} ones."
     with_reasoning = [c for c in item.candidates if c.reasoning]
     if cot and with_reasoning:
         kind = TASK_WORDS[template.task].kind
@@ -615,6 +663,8 @@ def build_prompt(
             else:
                 parts.append(f"\n{option}\nReasoning: (not given)")
         parts.append("")
+    if shared_first:
+        parts.append(ask)
     if polarity is Polarity.REVERSE and Mitigation.NEG_EXP in mitigations:
         parts.append(_neg_exp_sentence(template))
     parts.append(_answer_format(template, polarity, cot))
@@ -666,12 +716,18 @@ def reask_prompt(template: Template, item: Item, polarity: Polarity) -> str:
 
 
 def build_messages(
-    item: Item, polarity: Polarity, template: Template, mitigations: tuple[Mitigation, ...]
+    item: Item,
+    polarity: Polarity,
+    template: Template,
+    mitigations: tuple[Mitigation, ...],
+    *,
+    layout: PromptLayout = "template",
 ) -> list[Message]:
     """The conversation sent to the judge for one leg."""
     if template.text:
         return _render_text(item, polarity, template, mitigations)
-    return [{"role": "user", "content": build_prompt(item, polarity, template, mitigations)}]
+    prompt = build_prompt(item, polarity, template, mitigations, layout=layout)
+    return [{"role": "user", "content": prompt}]
 
 
 # -- judge prompts of one's own: text with placeholders ------------------------------------

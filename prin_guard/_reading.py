@@ -17,6 +17,7 @@ from prin_guard._exceptions import UsageError
 from prin_guard._models import Candidate, Item, ParseStatus, Polarity, Reading, Task
 from prin_guard._prompts import (
     Mitigation,
+    PromptLayout,
     Template,
     build_messages,
     parse_mitigations,
@@ -33,7 +34,11 @@ _HOLES = "\ue000\\d*"
 
 
 def prompt_frame(
-    item: Item, polarity: Polarity, template: Template, mitigations: Sequence[Mitigation]
+    item: Item,
+    polarity: Polarity,
+    template: Template,
+    mitigations: Sequence[Mitigation],
+    layout: PromptLayout = "template",
 ) -> tuple[str, ...]:
     """The template's own text of a leg's prompt: the prompt with the item's texts taken
     out, as the pieces between them. What a judge may copy of the prompt is its frame
@@ -50,6 +55,7 @@ def prompt_frame(
         polarity,
         template,
         tuple(mitigations),
+        layout,
     )
 
 
@@ -64,6 +70,7 @@ def _frame(
     polarity: Polarity,
     template: Template,
     mitigations: tuple[Mitigation, ...],
+    layout: PromptLayout,
 ) -> tuple[str, ...]:
     holes = tuple(
         Candidate(text=f"{_HOLE}{n}", label=label, reasoning=_HOLE if has else None)
@@ -77,7 +84,7 @@ def _frame(
         response=_HOLE if response else None,
     )
     prompt = "\n".join(
-        m["content"] for m in build_messages(shaped, polarity, template, mitigations)
+        m["content"] for m in build_messages(shaped, polarity, template, mitigations, layout=layout)
     )
     return tuple(part for part in re.split(_HOLES, prompt) if part.strip())
 
@@ -90,6 +97,7 @@ def read_answer(
     mitigations: Sequence[Mitigation],
     *,
     shown: Item | None = None,
+    layout: PromptLayout = "template",
 ) -> tuple[Reading, ParseResult]:
     """Read a judge's reply to one leg of ``item``: the one reading path of the guard, the
     probe and :func:`read_reply`. ``shown``: the item as the judge saw it (the second
@@ -110,7 +118,7 @@ def read_answer(
         *(candidate.reasoning or "" for candidate in item.candidates),
     )
     # the prompt's own words (the item's texts taken out): skipped, not flagged
-    prompt = prompt_frame(shown, polarity, template, mitigations)
+    prompt = prompt_frame(shown, polarity, template, mitigations, layout)
     words = (template.positive, template.negative)
 
     def parse(leg: Polarity | None) -> ParseResult:

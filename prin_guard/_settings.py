@@ -32,8 +32,11 @@ def prefer_bundled_litellm_cost_map() -> None:
 
     The fetch costs seconds offline and makes costs depend on the day. An
     application that set ``LITELLM_LOCAL_MODEL_COST_MAP`` itself keeps its choice.
+    The same for the table of Anthropic's beta headers litellm fetches at the first
+    Anthropic call (``LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS``).
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
 
 
 def env_is_set(name: str) -> bool:

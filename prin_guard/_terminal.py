@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from prin_guard._models import STATUS_WORDS
+from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -333,6 +334,8 @@ def _verdict_tail(verdict: Verdict) -> list[str]:
     if verdict.task == "checklist" and verdict.score is not None:
         met = len(verdict.correct)
         lines.append(f"Score: {verdict.score:.3g} ({met} of {len(verdict.labels)} met)")
+    if verdict.error is None:
+        lines.append(f"Cost: {_verdict_cost(verdict)}")
     if verdict.decision is not None:
         lines.append(_decision_line(verdict.decision))
     return lines
@@ -358,6 +361,13 @@ def _heading(verdict: Verdict, question: str, response: str | None) -> list[str]
         lines = [f"Question: {_one_line(question, 200)}"] if question else []
         return [*lines, f"Response: {_one_line(response, 200)}"] if response else lines
     return [f"Question: {_one_line(question, 200)}"]
+
+
+def _verdict_cost(verdict: Verdict) -> str:
+    """What this verdict cost, by the summaries' rule (``_usage``), on one line."""
+    tally = UsageTally()
+    tally.add(verdict)
+    return usage_line(tally.summary())
 
 
 def _decision_line(decision: Decision) -> str:
@@ -460,6 +470,20 @@ def _eval_extra_lines(summary: Mapping[str, Any]) -> list[str]:
             f"  error rate: flagged inconsistent {_pct1(quality['error_rate_flagged'])}, "
             f"not flagged {_pct1(quality['error_rate_unflagged'])}"
         )
+    selective = summary.get("reverse_legs")
+    if selective:
+        saved = selective.get("cost_saved_usd")
+        lines.append(
+            f"  reverse legs skipped on {selective['confident']} of {selective['verdicts']} "
+            f"verdicts (a confident direct leg; monitored {selective['monitored']}): "
+            f"{selective['judge_calls_saved']} judge calls saved"
+            + ("" if saved is None else f" (about ${saved:.4f})")
+            + f"; errors among them {_pct1(selective.get('confident_error_rate'))}, "
+            f"among the uncertain {_pct1(selective.get('uncertain_error_rate'))}"
+        )
+    usage = (summary.get("cost") or {}).get("usage")
+    if usage:
+        lines.append(f"  {usage_line(UsageSummary.model_validate(usage))}")
     return lines
 
 

@@ -115,6 +115,9 @@ def record_usage(current: Span, usage: Usage | None) -> None:
             {
                 "gen_ai.usage.input_tokens": usage.prompt_tokens,
                 "gen_ai.usage.output_tokens": usage.completion_tokens,
+                # OpenTelemetry's names for the provider's prompt cache at work
+                "gen_ai.usage.cache_read.input_tokens": usage.cached_prompt_tokens,
+                "gen_ai.usage.cache_creation.input_tokens": usage.cache_write_tokens,
             },
         )
 

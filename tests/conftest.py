@@ -52,6 +52,7 @@ def _reset_structlog() -> Iterator[None]:
 
 MARKS_BY_FIXTURE = {
     "llama_server": ("llama_cpp", "model"),  # llama.cpp serves the bundled GGUF
+    "start_llama_server": ("llama_cpp", "model"),
     "start_redis": ("redis_server",),
     "proxy": ("proxy",),  # tests/test_adapter_litellm_proxy.py: LiteLLM Proxy
 }
@@ -95,59 +96,96 @@ def redis_server(start_redis: Callable[..., RedisServer]) -> RedisServer:
     return start_redis()
 
 
+class LlamaServer:
+    """llama.cpp's OpenAI-compatible server (llama-cpp-python's) with the bundled SmolLM2
+    GGUF on loopback, its output (the server's own report of each request: the prompt
+    tokens it took from its cache, ``prefix-match hit``) in ``log``."""
+
+    def __init__(self, *extra: str) -> None:
+        from prin_guard import LocalJudge
+
+        gguf = LocalJudge._bundled_gguf()
+        port = free_port()
+        handle, name = tempfile.mkstemp(prefix="llama-server-", suffix=".log")
+        os.close(handle)
+        self.log = Path(name)
+        self._out = self.log.open("wb")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(gguf),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--model_alias",
+                "smollm2",
+                "--n_ctx",
+                "4096",
+                "--n_threads",
+                "2",
+                *extra,
+            ],
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+        )
+        self.base = f"http://127.0.0.1:{port}/v1"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.base}/models", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"llama.cpp server did not start: {self.output()[-2000:]}")
+            time.sleep(0.25)
+
+    def output(self) -> str:
+        self._out.flush()
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._out.close()
+        self.log.unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="session")
 def llama_server() -> Iterator[str]:
     """llama.cpp's OpenAI-compatible server with the bundled SmolLM2 GGUF, on loopback.
 
     Yields the base URL (``http://127.0.0.1:<port>/v1``); stops the server afterwards.
     """
-    from prin_guard import LocalJudge
-
-    gguf = LocalJudge._bundled_gguf()
-    port = free_port()
-    log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)  # noqa: SIM115
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "llama_cpp.server",
-            "--model",
-            str(gguf),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--model_alias",
-            "smollm2",
-            "--n_ctx",
-            "4096",
-            "--n_threads",
-            "2",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}/v1"
+    server = LlamaServer()
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/models", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(
-                    f"llama.cpp server did not start: {Path(log.name).read_text()[-2000:]}"
-                )
-            time.sleep(0.25)
-        yield base
+        yield server.base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
-        os.unlink(log.name)
+        server.stop()
+
+
+@pytest.fixture
+def start_llama_server() -> Iterator[Callable[..., LlamaServer]]:
+    """Starts llama.cpp servers of the test's own (arguments go to the server); stops
+    them afterwards."""
+    servers: list[LlamaServer] = []
+
+    def start(*extra: str) -> LlamaServer:
+        server = LlamaServer(*extra)
+        servers.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()

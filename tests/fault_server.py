@@ -63,11 +63,16 @@ class RecordedRequest:
 
     @property
     def prompt(self) -> str:
-        """The content of the last message, for a chat completion request."""
+        """The content of the last message, for a chat completion request (its text
+        blocks joined, when it is a list of blocks)."""
         if not isinstance(self.body, dict):
             return ""
         messages = self.body.get("messages") or [{}]
         content = messages[-1].get("content", "")
+        if isinstance(content, list):
+            texts = [block.get("text") for block in content if isinstance(block, dict)]
+            if all(isinstance(text, str) for text in texts):
+                return "".join(texts)  # type: ignore[arg-type]
         return content if isinstance(content, str) else json.dumps(content)
 
     @property
@@ -91,6 +96,11 @@ class Behaviour:
     trickle: float = 0.0
     """Seconds between the bytes of the body, when set: each read is quick, the whole is not."""
     name: str = "ok"
+    chunks: tuple[tuple[float, bytes], ...] = ()
+    """A streamed body instead of ``body``: each part sent after its delay (seconds)."""
+    on_first_byte: Callable[[], None] | None = None
+    """Called just before the first byte of the body is sent (the provider has begun
+    answering: a prompt cache entry is ready then)."""
 
 
 def _completion(message: Mapping[str, Any] | None, usage: Mapping[str, int] | None) -> bytes:
@@ -207,7 +217,7 @@ class FaultServer:
     def chat_requests(self) -> list[RecordedRequest]:
         """The chat completion requests received, in arrival order."""
         with self._lock:
-            return [r for r in self.requests if r.path.endswith("/chat/completions")]
+            return [r for r in self.requests if r.path.endswith(("/chat/completions", "/messages"))]
 
     def reset(self) -> None:
         with self._lock:
@@ -283,6 +293,11 @@ class FaultServer:
                 if behaviour.delay and server._stopping.wait(behaviour.delay):
                     self.close_connection = True
                     return
+                if behaviour.chunks:
+                    self._stream(behaviour)
+                    return
+                if behaviour.on_first_byte is not None:
+                    behaviour.on_first_byte()
                 try:
                     self.send_response(behaviour.status)
                     for name, value in behaviour.headers.items():
@@ -300,6 +315,26 @@ class FaultServer:
                             return
                 except (BrokenPipeError, ConnectionResetError):
                     # the client gave up (a timeout): nothing to answer
+                    self.close_connection = True
+
+            def _stream(self, behaviour: Behaviour) -> None:
+                total = sum(len(part) for _, part in behaviour.chunks)
+                try:
+                    self.send_response(behaviour.status)
+                    for name, value in behaviour.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(total))
+                    self.end_headers()
+                    self.wfile.flush()
+                    for index, (delay, part) in enumerate(behaviour.chunks):
+                        if delay and server._stopping.wait(delay):
+                            self.close_connection = True
+                            return
+                        if index == 0 and behaviour.on_first_byte is not None:
+                            behaviour.on_first_byte()
+                        self.wfile.write(part)
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
                     self.close_connection = True
 
             def do_GET(self) -> None:
@@ -321,7 +356,7 @@ class FaultServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 request = self._record(body)
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                if not self.path.rstrip("/").endswith(("/chat/completions", "/messages")):
                     with server._lock:
                         server.requests.append(request)
                     self._send(error(404, f"no route {self.path}", kind="not_found"))
@@ -329,3 +364,139 @@ class FaultServer:
                 self._send(server._next(request))
 
         return Handler
+
+
+# -- streamed and Anthropic replies --------------------------------------------------------
+
+
+def _sse(events: list[tuple[str | None, Mapping[str, Any] | str]]) -> list[bytes]:
+    out = []
+    for name, data in events:
+        text = data if isinstance(data, str) else json.dumps(data)
+        out.append(((f"event: {name}\n" if name else "") + f"data: {text}\n\n").encode())
+    return out
+
+
+_SSE = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+
+
+def openai_stream(
+    text: str = "Answer: A",
+    usage: Mapping[str, Any] | None = None,
+    *,
+    first_delay: float = 0.0,
+    gap: float = 0.0,
+    on_first_byte: Callable[[], None] | None = None,
+    with_usage: bool = True,
+    finish: bool = True,
+) -> Behaviour:
+    """A streamed OpenAI chat completion (``stream: true``): ``text`` in two pieces, then
+    a chunk with the usage (as ``stream_options.include_usage`` asks; none without
+    ``with_usage``), then ``[DONE]``. Without ``finish``: cut short after the first piece
+    (no finish reason), as llama-cpp-python's server cuts a stream when another request
+    waits."""
+    base = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0}
+    base["model"] = "test-model"
+    half = max(1, len(text) // 2)
+    events: list[tuple[str | None, Mapping[str, Any] | str]] = [
+        (
+            None,
+            {
+                **base,
+                "choices": [{"index": 0, "delta": {"role": "assistant", "content": text[:half]}}],
+            },
+        ),
+        (None, {**base, "choices": [{"index": 0, "delta": {"content": text[half:]}}]}),
+        (None, {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+        (None, {**base, "choices": [], "usage": dict(usage or DEFAULT_USAGE)}),
+        (None, "[DONE]"),
+    ]
+    if not with_usage:
+        del events[3]
+    if not finish:
+        events = [events[0], (None, "[DONE]")]
+    parts = _sse(events)
+    chunks = tuple((first_delay if i == 0 else gap, part) for i, part in enumerate(parts))
+    return Behaviour(200, b"", _SSE, chunks=chunks, on_first_byte=on_first_byte, name="stream")
+
+
+ANTHROPIC_USAGE = {"input_tokens": 12, "output_tokens": 3}
+
+
+def anthropic_message(
+    text: str = "Answer: A",
+    usage: Mapping[str, Any] | None = None,
+    *,
+    on_first_byte: Callable[[], None] | None = None,
+) -> Behaviour:
+    """An Anthropic Messages API reply (``POST /v1/messages``)."""
+    body = {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": dict(usage or ANTHROPIC_USAGE),
+    }
+    return Behaviour(200, json.dumps(body).encode(), _JSON, on_first_byte=on_first_byte)
+
+
+def anthropic_stream(
+    text: str = "Answer: A",
+    usage: Mapping[str, Any] | None = None,
+    *,
+    first_delay: float = 0.0,
+    gap: float = 0.0,
+    on_first_byte: Callable[[], None] | None = None,
+) -> Behaviour:
+    """A streamed Anthropic Messages API reply: message_start (with the prompt's usage),
+    the text in one delta, message_delta (with the output tokens), message_stop."""
+    given = dict(usage or ANTHROPIC_USAGE)
+    output = given.pop("output_tokens", 3)
+    start = {
+        "type": "message_start",
+        "message": {
+            "id": "msg_test",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-test",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {**given, "output_tokens": 1},
+        },
+    }
+    events: list[tuple[str | None, Mapping[str, Any] | str]] = [
+        ("message_start", start),
+        (
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+        ),
+        (
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": text},
+            },
+        ),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": output},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    parts = _sse(events)
+    chunks = tuple((first_delay if i == 0 else gap, part) for i, part in enumerate(parts))
+    return Behaviour(200, b"", _SSE, chunks=chunks, on_first_byte=on_first_byte, name="stream")

@@ -143,6 +143,7 @@ def test_signals_are_read_from_the_verdicts_scores() -> None:
         "inconsistency",
         "panel_agreement",
         "confidence",
+        "direct_confidence",
     }
 
 

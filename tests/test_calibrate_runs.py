@@ -126,6 +126,7 @@ def test_calibrate_writes_an_acceptance_bound_to_the_judge(
         "mitigations": [],
         "policy": "synergy",
         "checks": ["reverse"],
+        "prompt_layout": "template",
     }
     assert (acc.n, acc.alpha, acc.delta) == (400, 0.1, 0.1)
     assert acc.errors / acc.accepted <= 0.1

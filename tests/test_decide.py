@@ -408,7 +408,13 @@ def test_decided_flags_what_no_tier_accepted() -> None:
 
 
 def test_every_signal_has_a_direction_and_is_read_from_the_scores() -> None:
-    scores = Scores(prin=0.25, order_inconsistency=0.5, panel_agreement=0.75, confidence=0.9)
+    scores = Scores(
+        prin=0.25,
+        order_inconsistency=0.5,
+        panel_agreement=0.75,
+        confidence=0.9,
+        direct_confidence=0.95,
+    )
     verdict = make_verdict(ITEM, [_answers({"A"}, {"B", "C"})], GuardOptions(), panel=False)
     verdict = verdict.model_copy(update={"scores": scores})
     read = {name: signal_value(verdict, name) for name in SIGNALS}
@@ -418,6 +424,7 @@ def test_every_signal_has_a_direction_and_is_read_from_the_scores() -> None:
         "inconsistency": 0.5,
         "panel_agreement": 0.75,
         "confidence": 0.9,
+        "direct_confidence": 0.95,
     }
     riskier = {name: signal.riskier for name, signal in SIGNALS.items()}
     assert riskier == {
@@ -426,5 +433,6 @@ def test_every_signal_has_a_direction_and_is_read_from_the_scores() -> None:
         "inconsistency": "higher",
         "panel_agreement": "lower",
         "confidence": "lower",
+        "direct_confidence": "lower",
     }
     assert all(s.higher_is_better == (s.riskier == "lower") for s in SIGNALS.values())

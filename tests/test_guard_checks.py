@@ -90,9 +90,10 @@ def test_the_order_check_costs_two_more_legs_and_caches_them() -> None:
     assert first.judge_calls == 4 and len(judge.calls) == 4
     again = guard.check(ITEM)
     assert again.cached and len(judge.calls) == 4
-    assert again.model_dump(
-        exclude={"cached", "direct", "reverse", "permuted"}
-    ) == first.model_dump(exclude={"cached", "direct", "reverse", "permuted"})
+    kept = {"cached", "direct", "reverse", "permuted", "usage", "saved_usage"}
+    assert again.model_dump(exclude=kept) == first.model_dump(exclude=kept)
+    # what the first paid, the second was served from the cache: paid then, not now
+    assert (again.usage, again.saved_usage) == (first.saved_usage, first.usage)
 
 
 def test_policy_strict_keeps_what_every_leg_agrees_on() -> None:

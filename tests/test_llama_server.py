@@ -5,13 +5,18 @@ about structure, not about the tiny model's accuracy."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import urllib.request
+from collections.abc import Callable
 
 import pytest
+from conftest import LlamaServer
 
-from prin_guard import Flag, Guard, LiteLLMJudge
-from prin_guard.models import ParseMethod, ParseStatus
+from prin_guard import Flag, Guard, Item, LiteLLMJudge
+from prin_guard._legs import shared_prefix
+from prin_guard.models import ParseMethod, ParseStatus, Polarity
 
 pytestmark = pytest.mark.model
 
@@ -97,3 +102,69 @@ def test_cli_check_against_the_llama_cpp_server(llama_server: str) -> None:
     verdict = json.loads(out.stdout)  # stdout holds the verdict only
     assert verdict["direct"]["raw_text"] and verdict["reverse"]["raw_text"]
     assert 0.0 <= verdict["prin_score"] <= 1.0
+
+
+# -- the server's prompt cache: the second leg reads the prefix the legs share ---------------
+
+_PREFIX_HIT = re.compile(r"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens")
+
+
+def _pair(n: int) -> Item:
+    words = ["river", "stone", "light", "garden", "window", "morning", "letter", "silver"]
+    text = " ".join(f"{words[(i * 3 + n) % 8]}{i % 11}" for i in range(220))
+    return Item(
+        task="pairwise",
+        question=f"Item {n}. Summarise these notes in one sentence.\n{text}",
+        candidates=[f"The notes list {words[n]} and more.", f"They are about {words[n + 1]}."],
+        id=f"notes-{n}",
+    )
+
+
+def _tokens(server: LlamaServer, text: str) -> int:
+    request = urllib.request.Request(
+        server.base.removesuffix("/v1") + "/extras/tokenize",
+        data=json.dumps({"input": text}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return len(json.loads(response.read())["tokens"])
+
+
+@pytest.mark.parametrize(
+    "slots",
+    [
+        # one cached context, the server's last prompt: verdicts one after the other
+        pytest.param((), id="one-slot"),
+        # several saved contexts (llama-cpp-python's RAM cache of prompt states): two
+        # verdicts at once, their legs interleaved at the server
+        pytest.param(("--cache", "true"), id="several-slots"),
+    ],
+)
+async def test_the_second_leg_reads_the_shared_prefix_from_the_servers_cache(
+    start_llama_server: Callable[..., LlamaServer], slots: tuple[str, ...]
+) -> None:
+    # A streamed reply must not be cut short when the next leg arrives.
+    server = start_llama_server("--interrupt_requests", "false", *slots)
+    judge = LiteLLMJudge(
+        "openai/smollm2", api_base=server.base, api_key="no-key", max_tokens=8, prompt_cache=0
+    )
+    guard = Guard(judge, cache=None)
+    items = [_pair(0), _pair(1)]
+    if slots:
+        verdicts = await guard.acheck_many(items)
+    else:
+        verdicts = [await guard.acheck(item) for item in items]
+    # the server's own report: per request, the prompt tokens it took from its cache and
+    # those it computed
+    hits = [(int(a), int(b)) for a, b in _PREFIX_HIT.findall(server.output())]
+    for item, verdict in zip(items, verdicts, strict=True):
+        legs = [guard.messages(item, polarity) for polarity in Polarity]
+        prefix = shared_prefix(legs)
+        assert prefix is not None
+        shared = _tokens(server, prefix.split(legs[0])[0])
+        assert shared > 300
+        reverse = verdict.reverse
+        assert reverse is not None and reverse.usage is not None
+        # the reverse leg went second (after the direct one had begun answering)
+        read = [cached for cached, left in hits if cached + left == reverse.usage.prompt_tokens]
+        assert read and max(read) >= 0.8 * shared, (read, shared, hits)

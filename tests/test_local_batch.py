@@ -245,3 +245,22 @@ async def test_cancelling_the_awaiting_task_cancels_the_call(judges: dict[str, A
         await task
     await judge.complete(user("Say hi."))
     assert delta(before, stats(judge))["calls"] == 1
+
+
+@model
+def test_a_leg_asked_after_the_other_has_left_still_shares_its_prefix(
+    judges: dict[str, Any],
+) -> None:
+    # The shared prefix is computed once per verdict even when the legs do not meet in
+    # the batch (the first finished before the second came): the finished row's keys
+    # and values are kept for a while.
+    direct, reverse = mathqa_legs(1)
+    batched, alone = judges["batched"], judges["alone"]
+    asyncio.run(batched.complete(direct))
+    before = stats(batched)
+    second = asyncio.run(batched.complete(reverse))
+    did = delta(before, stats(batched))
+    assert did["shared_tokens"] > 50  # the item's question and options, not computed again
+    assert did["batched"] == 1
+    # and the reply is the one the leg gets alone
+    assert second.text == asyncio.run(alone.complete(reverse)).text

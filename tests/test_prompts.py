@@ -102,9 +102,9 @@ def test_template_ids_carry_versions() -> None:
     # Version 2: item text is quoted and fenced (a cache must not serve v1 answers).
     assert [t.prompt_id for t in CHOICE_TEMPLATES] == ["v0@2", "v1@2", "v2@2", "v3@2", "v4@2"]
     assert [t.prompt_id for t in TEMPLATES.values() if t.task != "choice"] == [
-        "pairwise@1",
-        "criteria@1",
-        "claims@1",
+        "pairwise@2",
+        "criteria@2",
+        "claims@2",
     ]
 
 

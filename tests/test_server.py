@@ -903,6 +903,36 @@ def test_healthz_with_redis_up_then_down(redis_server: RedisServer) -> None:
 
 
 @pytest.mark.server
+def test_metrics_sum_what_verdicts_cost_by_the_verdicts_own_rule() -> None:
+    from prin_guard.judges import ScriptedJudge, Usage
+
+    usage = Usage(
+        prompt_tokens=100,
+        completion_tokens=5,
+        cost_usd=0.01,
+        cached_prompt_tokens=40,
+        cache_write_tokens=0,
+    )
+    judge = ScriptedJudge("Answer: C", "Answer: A, B", name="priced", usage=usage)
+    with service(judge=judge) as client:
+        first = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH).json()
+        again = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH).json()
+        samples = metrics_of(client)
+    paid, saved = first["verdict"]["usage"], again["verdict"]["saved_usage"]
+    # the verdict says what it paid now and what the cache saved; /metrics sums the same
+    assert paid["cost_usd"] == pytest.approx(0.02) and paid["cached_prompt_tokens"] == 80
+    assert again["verdict"]["usage"]["cost_usd"] == 0 and saved["cost_usd"] == pytest.approx(0.02)
+    assert samples['prin_guard_judge_cost_usd_total{spent="now"}'] == pytest.approx(0.02)
+    assert samples['prin_guard_judge_cost_usd_total{spent="saved"}'] == pytest.approx(0.02)
+    assert samples['prin_guard_judge_tokens_total{kind="prompt"}'] == 200
+    assert samples['prin_guard_judge_tokens_total{kind="cached_prompt"}'] == 80
+    # the premium from the two parts: every answer over the direct legs
+    guarded = samples['prin_guard_premium_cost_usd_total{part="guarded"}']
+    assert guarded / samples['prin_guard_premium_cost_usd_total{part="direct"}'] == 2.0
+    assert first["verdict"]["premium"] == 2.0
+
+
+@pytest.mark.server
 def test_metrics_count_requests_verdicts_flags_judge_calls_and_cache() -> None:
     with service() as client:
         before = metrics_of(client)
@@ -965,6 +995,12 @@ def test_openapi_schema() -> None:
         "min_confidence",
         "probe",
         "reask",
+        "reverse_legs",
+        "reverse_below",
+        "monitor_share",
+        "prompt_layout",
+        "stagger",
+        "stagger_delay",
     }
     assert {"200", "401", "413", "422", "502"} <= set(operation["responses"])
     assert {"/healthz", "/metrics"} <= set(schema["paths"])

@@ -117,6 +117,12 @@ def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Pat
         "max_candidates": "9",
         "probe": "closed",
         "reask": "true",
+        "reverse_legs": "uncertain",
+        "reverse_below": "0.9",
+        "monitor_share": "0.1",
+        "prompt_layout": "shared_first",
+        "stagger": "off",
+        "stagger_delay": "1.5",
         "on_inconsistent": "flag",
     }
     # every setting but who judges instead of the judge (panel, tiers, acceptance: below)

@@ -222,7 +222,9 @@ Reverse leg (v0, cache): 'Answer: C, D, E'
 Reverse leg implies correct: {A, B}
 PRIN 1.000: INCONSISTENT
 Flags: inconsistent
-Verdict (synergy): (none)"""  # noqa: W291 - the table pads its last column
+Verdict (synergy): (none)
+Cost: judge calls 1; tokens unknown; cost unknown; answers from prin-guard's cache 1; \
+guard premium unknown (no prices)"""  # noqa: W291 - the table pads its last column
 
 
 def test_render_verdict_plain_text() -> None:
@@ -241,10 +243,10 @@ def test_render_verdict_consistent_and_long_candidates() -> None:
     assert f"  A      {'x' * 39}…  -         incorrect  \n" in text
     assert "  C      9" + " " * 39 + "  correct   -          CORRECT\n" in text
     assert "Direct  leg (v0, 0.00 s): 'Answer: C'" in text
-    assert text.endswith(
+    assert (
         "Reverse leg implies correct: {C}\nPRIN 0.000: consistent\nFlags: none\n"
-        "Verdict (synergy): C"
-    )
+        "Verdict (synergy): C\nCost: "
+    ) in text
 
 
 def test_print_verdict_is_plain_off_a_terminal() -> None:

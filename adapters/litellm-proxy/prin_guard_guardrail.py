@@ -726,10 +726,16 @@ def _usage_of(reply: Any) -> Usage | None:
         cost = None
     if prompt is None and completion is None and cost is None:
         return None
+    # the provider's prompt cache, as litellm reports it (None where it does not)
+    details = _get(usage, "prompt_tokens_details") if usage is not None else None
+    cached = _count(_get(details, "cached_tokens")) if details is not None else None
+    written = _count(_get(usage, "cache_creation_input_tokens")) if usage is not None else None
     return Usage(
         prompt_tokens=prompt,
         completion_tokens=completion,
         cost_usd=None if cost is None else float(cost),
+        cached_prompt_tokens=cached,
+        cache_write_tokens=written,
     )
 
 

@@ -354,7 +354,9 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
         raise UsageError(f"item: {args.item} is not JSON: {exc}") from None
     item = Item.coerce(data)
     order = "order" in options.checks_for(item.task)
-    legs = leg_prompts(item, options.template, options.mitigations, order=order)
+    legs = leg_prompts(
+        item, options.template, options.mitigations, order=order, layout=options.prompt_layout
+    )
     if args.json:
         emit(json.dumps([
             {"leg": leg.name, "messages": leg.messages, "reads": leg.reads,

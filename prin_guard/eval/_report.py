@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from prin_guard._exceptions import UsageError
 from prin_guard._runs import ITEMS, SUMMARY, Section, num, pct, read_records, write_files
+from prin_guard._usage import UsageSummary
 from prin_guard.eval._plots import (
     accuracy_plot,
     coverage_plot,
@@ -51,6 +52,7 @@ from prin_guard.eval._summary_models import (
     PairwiseSummary,
     PanelSummary,
     RepeatsSummary,
+    ReverseLegsSummary,
     ScoreSignalSummary,
     SelfConsistencySummary,
     SignalPoint,
@@ -119,6 +121,18 @@ _NO_COST = CostSummary(
 )
 
 
+def _usage(cost: CostSummary) -> UsageSummary:
+    return cost.usage or UsageSummary()
+
+
+def _n(value: int | None) -> str:
+    return "unknown" if value is None else str(value)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
 def run_section(runs: Sequence[Run]) -> Section:
     """What was evaluated, by which judge, and what it cost."""
     section = Section(
@@ -139,8 +153,26 @@ def run_section(runs: Sequence[Run]) -> Section:
     cost_rows: list[tuple[str, Callable[[CostSummary], str]]] = [
         ("judge calls", lambda c: str(c.judge_calls)),
         ("judge calls per item", lambda c: num(c.judge_calls_per_item, 1)),
-        ("tokens (prompt / completion)", lambda c: f"{c.prompt_tokens} / {c.completion_tokens}"),
+        (
+            "tokens (prompt / completion)",
+            lambda c: f"{_n(c.prompt_tokens)} / {_n(c.completion_tokens)}",
+        ),
         ("cost (USD)", lambda c: num(c.cost_usd, 4)),
+    ]
+    if any(r.summary.cost is not None and r.summary.cost.usage is not None for r in runs):
+        # runs summarised under the one rule of a verdict's cost (older ones have no usage)
+        cost_rows += [
+            ("prompt tokens from a provider's prompt cache", lambda c: _pct(_usage(c).cache_share)),
+            (
+                "answers from prin-guard's cache (first asked for, USD)",
+                lambda c: f"{_usage(c).answers_from_cache} ({num(_usage(c).saved_cost_usd, 4)})",
+            ),
+            (
+                "guard premium (every answer's cost / the direct legs')",
+                lambda c: "–" if _usage(c).premium is None else f"{_usage(c).premium:.2f}×",
+            ),
+        ]
+    cost_rows += [
         (
             "mean time in a judge call (ms, with queueing)",
             lambda c: num(c.mean_judge_latency_ms, 0),
@@ -151,6 +183,31 @@ def run_section(runs: Sequence[Run]) -> Section:
     costs = [r.summary.cost or _NO_COST for r in runs]
     for label, cell in cost_rows:
         section.rows.append([label, *[cell(cost) for cost in costs]])
+    selective = [r.summary.reverse_legs for r in runs]
+    if any(block is not None for block in selective):
+        # reverse_legs='uncertain': what skipping the reverse legs saved and missed
+        rows: list[tuple[str, Callable[[ReverseLegsSummary], str]]] = [
+            (
+                "verdicts of a confident direct leg alone",
+                lambda b: f"{b.confident} of {b.verdicts}",
+            ),
+            (
+                "judge calls saved (about USD)",
+                lambda b: f"{b.judge_calls_saved} ({num(b.cost_saved_usd, 4)})",
+            ),
+            (
+                "error rate: confident / uncertain",
+                lambda b: f"{pct(b.confident_error_rate)} / {pct(b.uncertain_error_rate)}",
+            ),
+            (
+                "monitored: flagged (of them wrong)",
+                lambda b: (
+                    f"{b.monitored_flagged} of {b.monitored} ({num(b.monitored_flagged_wrong, 0)})"
+                ),
+            ),
+        ]
+        for label, show in rows:
+            section.rows.append([label, *["–" if b is None else show(b) for b in selective]])
     return section
 
 

@@ -37,9 +37,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from prin_guard._acceptance import candidate_errors, verdict_wrong
-from prin_guard._decide import SIGNALS, order_inconsistency, panel_majority
+from prin_guard._decide import SIGNALS, could_fire, order_inconsistency, panel_majority
 from prin_guard._models import Flag, Scores
 from prin_guard._runs import Failure
+from prin_guard._usage import UsageSummary, UsageTally, leg_answer, premium, record_answers
 from prin_guard.eval._metrics import (
     FlagQuality,
     accuracy,
@@ -78,6 +79,7 @@ from prin_guard.eval._summary_models import (
     PanelSummary,
     PositionSummary,
     RepeatsSummary,
+    ReverseLegsSummary,
     ScoreSignalSummary,
     SelfConsistencySummary,
     SignalPoint,
@@ -105,6 +107,10 @@ def _synergy(verdict: Mapping[str, Any]) -> tuple[str, ...]:
 def _method_sets(verdict: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
     if verdict.get("members") and verdict["direct"] is None:
         return _panel_sets(verdict)
+    if verdict.get("selected") == "confident":
+        # the direct leg alone (reverse_legs='uncertain'): the guard's answer by every method
+        answered = _labels(verdict["direct"])
+        return {"direct": answered, "reverse": answered, "synergy": answered}
     return {
         "direct": _labels(verdict["direct"]),
         "reverse": _implied(verdict),
@@ -166,17 +172,20 @@ def _config_block(
     flags: Counter[str] = Counter()
     for verdict in verdicts:
         flags.update(verdict["flags"])
-    n = len(verdicts)
-    prin_values = [v["prin_score"] for v in verdicts]
+
+    def rate(flag: Flag) -> float | None:
+        # over the verdicts that ran the check the flag needs (a confident direct leg
+        # alone ran no reverse check)
+        could = sum(could_fire(flag, v.get("checks")) for v in verdicts)
+        return _round(flags[flag.value] / could) if could else None
+
+    # a confident direct leg alone has no PRIN (no reverse leg was asked)
+    prin_values = [v["prin_score"] for v in verdicts if v["prin_score"] is not None]
     return ConfigSummary(
         prin=_round(mean(prin_values)),
         consistent_rate=_round(mean(float(v["consistent"]) for v in verdicts)),
         methods=methods,
-        flag_rates={
-            flag.value: _round(flags[flag.value] / n) if n else None
-            for flag in Flag
-            if flag.value in flags
-        },
+        flag_rates={flag.value: rate(flag) for flag in Flag if flag.value in flags},
     )
 
 
@@ -191,7 +200,14 @@ def _flag_counts(quality: FlagQuality) -> FlagCounts:
 
 
 def _flag_quality_block(records: Sequence[Mapping[str, Any]], key: str) -> FlagQualitySummary:
-    scored = [r for r in records if r.get("gold_known", True)]
+    # over the verdicts that asked the reverse leg (a confident direct leg alone could
+    # not be flagged inconsistent)
+    scored = [
+        r
+        for r in records
+        if r.get("gold_known", True)
+        and could_fire(Flag.INCONSISTENT, r["configs"][key].get("checks"))
+    ]
     verdicts = [r["configs"][key] for r in scored]
     wrong = [
         verdict_wrong(_method_sets(v)["synergy"], r["gold"])
@@ -348,6 +364,8 @@ def summarize(
     if ok[0].get("repeats"):
         fields["prin_repeats"] = _repeats_block(ok)
     fields["cost"] = _cost_block(ok, info.wall_seconds)
+    if any(r["configs"][base].get("selected") for r in ok):
+        fields["reverse_legs"] = _reverse_legs_block(ok, base)
     return EvalSummary(**fields)
 
 
@@ -368,13 +386,101 @@ def _legs(record: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
         yield from verdict_legs(verdict)
 
 
+def _reverse_legs_block(records: Sequence[Mapping[str, Any]], base: str) -> ReverseLegsSummary:
+    """Which legs the base configuration's verdicts asked (``reverse_legs='uncertain'``),
+    what that saved and what it missed."""
+    verdicts = [r["configs"][base] for r in records]
+    kinds = Counter(v.get("selected") or "uncertain" for v in verdicts)
+    full = [v for v in verdicts if v.get("selected") != "confident"]
+    confident = [
+        (r, v) for r, v in zip(records, verdicts, strict=True) if v.get("selected") == "confident"
+    ]
+    legs = round(sum(len(list(verdict_legs(v))) for v in full) / len(full)) if full else 2
+    ratios = []
+    for verdict in full:
+        answers = record_answers(verdict)
+        value = premium(answers)
+        if value is not None:
+            ratios.append(value)
+    saved_cost = None
+    direct_costs = [
+        ((v.get("direct") or {}).get("usage") or {}).get("cost_usd") for _, v in confident
+    ]
+    if ratios and confident and all(c is not None for c in direct_costs):
+        factor = sum(ratios) / len(ratios) - 1
+        saved_cost = round(sum(c for c in direct_costs if c is not None) * factor, 6)
+
+    def wrong(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
+        return verdict_wrong(verdict["correct"], record["gold"])
+
+    def direct_wrong(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
+        return verdict_wrong((verdict.get("direct") or {}).get("labels") or (), record["gold"])
+
+    scored = [(r, v) for r, v in confident if r.get("gold_known", True)]
+    uncertain = [
+        (r, v)
+        for r, v in zip(records, verdicts, strict=True)
+        if v.get("selected") in (None, "uncertain") and r.get("gold_known", True)
+    ]
+    monitored = [
+        (r, v) for r, v in zip(records, verdicts, strict=True) if v.get("selected") == "monitored"
+    ]
+    skipped = {Flag.INCONSISTENT.value, Flag.ORDER_SENSITIVE.value}
+    flagged = [(r, v) for r, v in monitored if skipped & set(v["flags"])]
+    known = [(r, v) for r, v in flagged if r.get("gold_known", True)]
+    return ReverseLegsSummary(
+        verdicts=len(verdicts),
+        confident=kinds["confident"],
+        uncertain=kinds["uncertain"],
+        monitored=kinds["monitored"],
+        judge_calls_saved=kinds["confident"] * max(legs - 1, 0),
+        cost_saved_usd=saved_cost,
+        confident_wrong=sum(wrong(r, v) for r, v in scored) if scored else None,
+        confident_error_rate=_round(mean(float(wrong(r, v)) for r, v in scored)),
+        uncertain_error_rate=_round(mean(float(wrong(r, v)) for r, v in uncertain)),
+        monitored_flagged=len(flagged),
+        monitored_flagged_wrong=sum(direct_wrong(r, v) for r, v in known) if known else None,
+    )
+
+
+def _verdicts_and_legs(
+    record: Mapping[str, Any],
+) -> Iterator[tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]]:
+    """A record's whole verdicts ``(verdict, None)`` and lone legs ``(None, leg)``: what
+    :func:`_legs` walks, grouped as the guard's premium needs."""
+    for verdict in record["configs"].values():
+        yield verdict, None
+    for sample in record.get("samples", []):
+        yield None, sample
+    for entry in record.get("paraphrases", {}).values():
+        yield (None, entry) if "polarity" in entry else (entry, None)
+    for entry in record.get("options", {}).values():
+        yield entry["verdict"], None
+    for verdict in record.get("repeats", []):
+        yield verdict, None
+
+
 def _cost_block(records: Sequence[Mapping[str, Any]], wall: float | None) -> CostSummary:
     legs = [leg for r in records for leg in _legs(r) if leg]
     fresh = [leg for leg in legs if not leg["cached"]]
-    prompt = sum((leg.get("usage") or {}).get("prompt_tokens") or 0 for leg in fresh)
-    completion = sum((leg.get("usage") or {}).get("completion_tokens") or 0 for leg in fresh)
-    costs = [(leg.get("usage") or {}).get("cost_usd") for leg in fresh]
-    known_costs = [c for c in costs if c is not None]
+    # one rule for what was paid now and what the cache saved: _usage's, as grade's
+    tally, current = UsageTally(), False
+    for record in records:
+        for verdict, leg in _verdicts_and_legs(record):
+            if verdict is not None:
+                current = current or "saved_usage" in verdict
+                tally.add_answers(record_answers(verdict))
+            elif leg:
+                tally.add_answers([leg_answer(leg)])
+    usage: UsageSummary | None = tally.summary()
+    assert usage is not None
+    prompt, completion, cost = usage.prompt_tokens, usage.completion_tokens, usage.cost_usd
+    if not current:
+        # Records written before the rule (no verdict with ``saved_usage``) are summarised
+        # as they were: their summaries and reports are the compatibility reference.
+        prompt, completion = prompt or 0, completion or 0
+        cost = cost if tally.priced_calls else None
+        usage = None
     verdicts = len(records)
     judge_latency = [leg["latency_ms"] for leg in fresh]
     return CostSummary(
@@ -384,11 +490,12 @@ def _cost_block(records: Sequence[Mapping[str, Any]], wall: float | None) -> Cos
         judge_calls_per_item=_round(len(fresh) / verdicts) if verdicts else None,
         prompt_tokens=prompt,
         completion_tokens=completion,
-        cost_usd=round(sum(known_costs), 6) if known_costs else None,
-        cost_usd_per_item=round(sum(known_costs) / verdicts, 6) if known_costs else None,
+        cost_usd=cost,
+        cost_usd_per_item=round(cost / verdicts, 6) if cost is not None and verdicts else None,
         mean_judge_latency_ms=_round(mean(judge_latency), 1),
         wall_seconds=_round(wall, 2),
         items_per_second=_round(verdicts / wall, 3) if wall else None,
+        **({} if usage is None else {"usage": usage}),
     )
 
 

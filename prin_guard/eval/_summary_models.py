@@ -27,6 +27,7 @@ from pydantic import ConfigDict, Field
 from prin_guard._decide import Riskier
 from prin_guard._models import Task
 from prin_guard._runs import Failure, SparseModel, SummaryModel
+from prin_guard._usage import UsageSummary
 
 __all__ = [
     "ChecklistSummary",
@@ -453,7 +454,39 @@ class RepeatsSummary(SummaryModel):
     """Each run's PRIN."""
 
 
-class CostSummary(SummaryModel):
+class ReverseLegsSummary(SummaryModel):
+    """With ``reverse_legs='uncertain'``: which verdicts asked which legs, what skipping
+    the reverse legs saved, and what it missed (the base configuration's verdicts)."""
+
+    verdicts: int
+    confident: int
+    """The direct leg alone: its confidence was at or above ``reverse_below``."""
+    uncertain: int
+    """Every leg: the direct leg's confidence was under the threshold (or unknown)."""
+    monitored: int
+    """Confident, but asked in full for monitoring."""
+    judge_calls_saved: int
+    """Legs not asked: per confident verdict, the legs a verdict asked in full asks, less
+    its direct leg."""
+    cost_saved_usd: float | None
+    """What those legs would have cost: each confident verdict's direct leg's cost times
+    the guard's premium less one, as measured on the verdicts asked in full (an estimate;
+    ``None`` without prices)."""
+    confident_wrong: int | None
+    """Confident verdicts (the direct answer alone) that the gold calls wrong: errors the
+    reverse legs were not asked to catch (``None`` without gold)."""
+    confident_error_rate: float | None
+    uncertain_error_rate: float | None
+    """Verdicts asked in full because the direct leg was not confident: their error rate."""
+    monitored_flagged: int
+    """Monitored verdicts flagged by a check the confident ones skip (inconsistent,
+    order_sensitive): what the skipped legs would have said about that share."""
+    monitored_flagged_wrong: int | None
+    """Of those, the ones whose direct answer the gold calls wrong: errors missed on the
+    confident verdicts, at the monitored share."""
+
+
+class CostSummary(SparseModel):
     """What the run cost: judge calls, tokens, money, time."""
 
     legs: int
@@ -464,12 +497,14 @@ class CostSummary(SummaryModel):
     """Answers served from the cache."""
     judge_calls_per_item: float | None
     """Judge calls per judged item."""
-    prompt_tokens: int
-    """Prompt tokens of the judge calls (0 where unknown)."""
-    completion_tokens: int
-    """Completion tokens of the judge calls (0 where unknown)."""
+    prompt_tokens: int | None
+    """Prompt tokens of the judge calls made now, over those that reported them (``None``:
+    none did)."""
+    completion_tokens: int | None
+    """Completion tokens of the judge calls made now (``None``: none reported them)."""
     cost_usd: float | None
-    """Money spent, over the calls whose cost is known; None when none is."""
+    """Money spent now, over the calls whose cost is known (``usage.priced_calls``); 0
+    when every answer came from the cache; ``None`` when no call was priced."""
     cost_usd_per_item: float | None
     """Money spent per judged item."""
     mean_judge_latency_ms: float | None
@@ -478,6 +513,10 @@ class CostSummary(SummaryModel):
     """Wall-clock time of the run, from the run information."""
     items_per_second: float | None
     """Judged items per second of wall-clock time."""
+    usage: UsageSummary | None = None
+    """What the run's answers cost by the one rule of ``Verdict.usage`` (paid now, saved
+    by prin-guard's cache, the provider's prompt cache at work, the guard's premium);
+    ``None`` in summaries written before it existed."""
 
 
 class EvalSummary(SparseModel):
@@ -527,4 +566,7 @@ class EvalSummary(SparseModel):
     prin_repeats: RepeatsSummary | None = None
     """Run-level PRIN over repeated runs, when repeated."""
     cost: CostSummary | None = None
+    reverse_legs: ReverseLegsSummary | None = None
+    """With ``reverse_legs='uncertain'``: the legs asked, the calls and cost saved, the
+    errors missed."""
     """What the run cost."""

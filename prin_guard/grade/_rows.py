@@ -41,8 +41,9 @@ column                  type       meaning
 ``consistent``          bool       every check passed and every leg was read
 ``score_<check>``       float      one per :class:`~prin_guard.models.Scores` field
                                    (``score_prin``, ``score_order_inconsistency``,
-                                   ``score_panel_agreement``, ``score_confidence``);
-                                   empty where the check did not run
+                                   ``score_panel_agreement``, ``score_confidence``,
+                                   ``score_direct_confidence``); empty where the check
+                                   did not run
 ``flags``               list[str]  the verdict's flags (``invalid_item`` for a bad row)
 ``accepted``            bool       the acceptance rule's decision; empty without a rule
 ``decision_<field>``    ...        the rest of :class:`~prin_guard.models.Decision`
@@ -50,9 +51,22 @@ column                  type       meaning
                                    ``decision_tier``, ``decision_tiers_asked``)
 ``judge_calls``         int        legs the verdict asked for (cache hits included)
 ``cached``              bool       every answer came from the cache
-``prompt_tokens``       int        summed over the verdict's legs, where known
+``selected``            str        with ``reverse_legs='uncertain'``: ``confident``
+                                   (the direct leg alone), ``uncertain`` or
+                                   ``monitored`` (every leg); empty otherwise
+``prompt_tokens``       int        what was paid now (``Verdict.usage``): summed over the
+                                   legs not served from prin-guard's cache; empty
+                                   where the judge did not report it
 ``completion_tokens``   int
 ``cost_usd``            float
+cached_prompt_tokens    int        of the prompt tokens, those a provider's prompt
+                                   cache served
+``cache_write_tokens``  int        of the prompt tokens, those written to a provider's
+                                   prompt cache
+``saved_cost_usd``      float      what the answers from prin-guard's cache cost when
+                                   first asked (``Verdict.saved_usage``)
+``premium``             float      the guard's premium (``Verdict.premium``): every
+                                   answer's cost over the direct leg's
 ``error_kind``          str        ``input`` or ``judge`` when the verdict has no legs
 ``error``               str        why
 ``error_field``         str        the offending field of a bad item
@@ -143,9 +157,14 @@ def _column_types() -> dict[str, str]:
         {
             "judge_calls": "int",
             "cached": "bool",
+            "selected": "str",
             "prompt_tokens": "int",
             "completion_tokens": "int",
             "cost_usd": "float",
+            "cached_prompt_tokens": "int",
+            "cache_write_tokens": "int",
+            "saved_cost_usd": "float",
+            "premium": "float",
             "error_kind": "str",
             "error": "str",
             "error_field": "str",
@@ -286,9 +305,14 @@ def verdict_row(
         {
             "judge_calls": verdict.judge_calls,
             "cached": verdict.cached,
+            "selected": verdict.selected,
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
             "cost_usd": usage.cost_usd,
+            "cached_prompt_tokens": usage.cached_prompt_tokens,
+            "cache_write_tokens": usage.cache_write_tokens,
+            "saved_cost_usd": verdict.saved_usage.cost_usd,
+            "premium": verdict.premium,
             "error_kind": None if error is None else error.kind,
             "error": None if error is None else error.message,
             "error_field": None if error is None else error.field,

@@ -10,6 +10,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict
 
 from prin_guard._models import Verdict
+from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
 __all__ = ["MAX_CHANGED_LINES", "GradeStats", "GradeSummary", "summary_text"]
 
@@ -23,15 +24,17 @@ _SUMS: Final = (
     "flagged",
     "accepted",
     "decided",
-    "prompt_tokens",
-    "completion_tokens",
-    "cost_usd",
+    "reverse_skipped",
     "winners",
     "ties",
     "undecided",
     "scored",
     "score_sum",
 )
+
+
+_SKIPPED_FLAGS: Final = frozenset({"inconsistent", "unparseable_reverse", "order_sensitive"})
+"""The flags a verdict of a confident direct leg alone cannot carry (``could_fire``)."""
 
 
 class GradeSummary(BaseModel):
@@ -70,12 +73,20 @@ class GradeSummary(BaseModel):
     """Checklist rows with a score."""
     mean_score: float | None = None
     """The mean score (weighted share met) of those; ``None`` without any."""
+    reverse_skipped: int = 0
+    """Rows of a confident direct leg alone (``reverse_legs='uncertain'``): no reverse
+    or order check ran on them, so ``flag_rates`` of the flags those checks raise are over
+    the other rows."""
     judge_calls: int = 0
     """Judge calls made by this run (cache hits excluded)."""
-    prompt_tokens: int = 0
-    """Tokens and cost of this run's judge calls (answers from the cache cost nothing)."""
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
+    prompt_tokens: int | None = 0
+    """Tokens and cost of this run's judge calls (answers from the cache cost nothing
+    now); ``None`` where the judge reported none (``usage`` says more)."""
+    completion_tokens: int | None = 0
+    cost_usd: float | None = 0.0
+    usage: UsageSummary = UsageSummary()
+    """What this run's verdicts cost (paid now, saved by the cache, the provider's prompt
+    cache at work, the guard's premium), by the one rule of ``Verdict.usage``."""
     wall_seconds: float = 0.0
     interrupted: bool = False
     """Stopped by Ctrl-C: the output holds what was finished; run again to resume."""
@@ -88,8 +99,14 @@ class GradeSummary(BaseModel):
 
     @property
     def flag_rates(self) -> dict[str, float]:
-        """Each flag's share of this run's rows."""
-        return {flag: n / self.items for flag, n in self.flag_counts.items()} if self.items else {}
+        """Each flag's share of this run's rows that could carry it (a confident direct
+        leg alone ran no reverse or order check)."""
+        rates = {}
+        for flag, n in self.flag_counts.items():
+            could = self.items - (self.reverse_skipped if flag in _SKIPPED_FLAGS else 0)
+            if could:
+                rates[flag] = n / could
+        return rates
 
 
 class GradeStats:
@@ -107,9 +124,8 @@ class GradeStats:
         self.flags: Counter[str] = Counter()
         self.accepted = 0
         self.decided = 0
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.cost_usd = 0.0
+        self.reverse_skipped = 0
+        self.usage = UsageTally()
         self.judge_calls = 0
         self.winners = 0
         self.ties = 0
@@ -146,6 +162,13 @@ class GradeStats:
         if verdict is not None:
             self.add_cost(verdict)
 
+    def add_cost(self, verdict: Verdict) -> None:
+        """Count what ``verdict``'s judge calls of this run cost (a cached answer cost
+        nothing now), and whether it asked its reverse legs (where rows are counted
+        without their verdicts: the Ray engine's driver)."""
+        self.usage.add(verdict)
+        self.reverse_skipped += verdict.selected == "confident"
+
     def skip(self, line: int, *, changed: bool = False) -> None:
         """Count an input row that is in the output already (``changed``: with other
         content than now)."""
@@ -161,22 +184,8 @@ class GradeStats:
         for name in _SUMS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.flags.update(other.flags)
+        self.usage.merge(other.usage)
         self.changed_lines = sorted(self.changed_lines + other.changed_lines)[:MAX_CHANGED_LINES]
-
-    def add_usage(self, prompt: int, completion: int, cost: float) -> None:
-        self.prompt_tokens += prompt
-        self.completion_tokens += completion
-        self.cost_usd += cost
-
-    def add_cost(self, verdict: Verdict) -> None:
-        """Count what ``verdict``'s judge calls of this run cost (a cached answer cost
-        nothing now)."""
-        fresh = [leg.usage for leg in verdict.legs() if not leg.cached and leg.usage]
-        fresh += [entry.usage for entry in verdict.probe if not entry.cached and entry.usage]
-        for usage in fresh:
-            self.add_usage(
-                usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.cost_usd or 0.0
-            )
 
     def summary(
         self,
@@ -186,6 +195,7 @@ class GradeStats:
         interrupted: bool = False,
         logs: str | None = None,
     ) -> GradeSummary:
+        usage = self.usage.summary()
         return GradeSummary(
             output=output,
             engine=engine,
@@ -203,10 +213,12 @@ class GradeStats:
             undecided=self.undecided,
             scored=self.scored,
             mean_score=round(self.score_sum / self.scored, 6) if self.scored else None,
+            reverse_skipped=self.reverse_skipped,
             judge_calls=self.judge_calls,
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            cost_usd=round(self.cost_usd, 6),
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cost_usd=usage.cost_usd,
+            usage=usage,
             wall_seconds=round(time.monotonic() - self.started, 3),
             interrupted=interrupted,
             logs=logs,
@@ -249,12 +261,16 @@ def summary_text(summary: GradeSummary) -> str:
         lines.append(
             f"  checklists: {summary.scored:,} scored, mean score {summary.mean_score:.3f}"
         )
+    if summary.reverse_skipped:
+        lines.append(
+            f"  reverse legs skipped on {summary.reverse_skipped:,} of {items:,} rows (a "
+            "confident direct leg); inconsistent and order_sensitive rates are over the others"
+        )
     if summary.accepted is not None:
         lines.append(f"  accepted {summary.accepted:,} of {items:,}")
-    lines.append(
-        f"  judge calls {summary.judge_calls:,}; tokens {summary.prompt_tokens:,} prompt + "
-        f"{summary.completion_tokens:,} completion; cost ${summary.cost_usd:.4f}"
-    )
+    # the judge calls of the whole run (a Ray run counts them per worker), the rest from
+    # the verdicts' usage
+    lines.append(f"  {usage_line(summary.usage, calls=summary.judge_calls)}")
     lines.append(f"  output: {summary.output}")
     if summary.logs is not None:
         lines.append(f"  {summary.engine} logs: {summary.logs}")

@@ -4,7 +4,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._models import Usage
-from prin_guard.judges._base import Judge, JudgeResponse, Message
+from prin_guard.judges._base import (
+    Judge,
+    JudgeResponse,
+    Message,
+    PrefixCachingJudge,
+    SharedPrefix,
+    Stagger,
+)
 from prin_guard.judges._function import FunctionJudge, ScriptedJudge
 from prin_guard.judges._spec import judge_from_spec
 
@@ -19,7 +26,10 @@ __all__ = [
     "LiteLLMJudge",
     "LocalJudge",
     "Message",
+    "PrefixCachingJudge",
     "ScriptedJudge",
+    "SharedPrefix",
+    "Stagger",
     "Usage",
     "judge_from_spec",
 ]

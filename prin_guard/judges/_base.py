@@ -6,13 +6,13 @@ never subclasses judges; users plug their own in by matching this protocol.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from prin_guard._models import Message, Usage
 
-__all__ = ["Judge", "JudgeResponse", "Message"]
+__all__ = ["Judge", "JudgeResponse", "Message", "PrefixCachingJudge", "SharedPrefix", "Stagger"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,4 +49,79 @@ class Judge(Protocol):
 
     async def complete(
         self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse: ...
+
+
+Stagger = Literal["stream", "delay"]
+"""How a :class:`PrefixCachingJudge` tells that the first leg has begun answering:
+``stream``: it calls :attr:`SharedPrefix.started` at the reply's first token; ``delay``:
+it cannot tell, so the guard waits ``GuardOptions.stagger_delay``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SharedPrefix:
+    """What a leg's prompt shares with the other legs of its verdict, byte for byte.
+
+    The guard's prompts put what the legs share first (the system message, the item,
+    the candidates, the reasoning paths) and each leg's own instruction last, so a
+    provider that caches prompt prefixes can serve the shared part of every leg but
+    the first from its cache.
+    """
+
+    chars: int
+    """Every message but the last, and the first ``chars`` characters of the last one's
+    content, are the same in the legs that share this prefix."""
+    key: str
+    """A stable name of the prefix (a hash of it), the same for every leg sharing it."""
+    route: str = ""
+    """A stable name of the item, the same for every leg of its verdict (whatever prefix
+    they share): a provider that routes requests to its caches by a key (OpenAI's
+    ``prompt_cache_key``) gets it, so that all of them meet one cache. Empty: ``key``."""
+    common: int = 0
+    """Of those ``chars``, how many every leg of the verdict shares, whatever its group
+    (the order check's legs show the candidates in another order: they share the
+    instruction and the context with the first order's, not the candidates); 0 when it is
+    all of them or nothing. A provider that caches prefixes up to marked blocks (Anthropic)
+    gets it marked too, so that a second order's legs read it."""
+    started: Callable[[], None] | None = None
+    """Set for the leg that goes first while others wait: call it once its reply has
+    begun (the provider has read the prompt and cached it); the others then go."""
+
+    def split(self, messages: Sequence[Message]) -> tuple[str, str]:
+        """The last message's content cut at the end of the shared prefix."""
+        content = messages[-1]["content"]
+        return content[: self.chars], content[self.chars :]
+
+    def blocks(self, messages: Sequence[Message]) -> list[str]:
+        """The last message's content in the blocks a provider caches up to: what every
+        leg shares (when ``common``), what this leg's group shares, the leg's own."""
+        shared, own = self.split(messages)
+        parts = [shared[: self.common], shared[self.common :]] if self.common else [shared]
+        return [*parts, own]
+
+
+@runtime_checkable
+class PrefixCachingJudge(Judge, Protocol):
+    """A judge whose provider caches prompt prefixes, and that can say so (optional).
+
+    The guard then sends the first leg of a verdict ahead and the others once it has
+    begun answering, so that they read the shared prefix from the provider's cache
+    rather than pay for it again (see ``GuardOptions.stagger``). ``prefix_caching``
+    says whether the provider would cache ``prefix`` (a model that caches, a prefix at
+    least as long as its minimum) and how the judge tells that a reply has begun
+    (:data:`Stagger`); ``None``: ask every leg at once. ``complete`` receives the prefix
+    of each leg that shares one, to mark it for the provider (Anthropic's
+    ``cache_control``, OpenAI's ``prompt_cache_key``); the prompt text is unchanged.
+    """
+
+    def prefix_caching(
+        self, messages: Sequence[Message], prefix: SharedPrefix
+    ) -> Stagger | None: ...
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        labels: Sequence[str] = (),
+        prefix: SharedPrefix | None = None,
     ) -> JudgeResponse: ...

@@ -26,7 +26,7 @@ import math
 import threading
 import time
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from prin_guard._events import log
@@ -37,7 +37,7 @@ from prin_guard._exceptions import (
 )
 from prin_guard._models import Usage
 from prin_guard._settings import prefer_bundled_litellm_cost_map
-from prin_guard.judges._base import JudgeResponse, Message
+from prin_guard.judges._base import JudgeResponse, Message, SharedPrefix, Stagger
 from prin_guard.judges._local_text import _pieces
 
 __all__ = ["LiteLLMJudge", "StructuredMode"]
@@ -88,6 +88,8 @@ _TRANSPORT_ONLY = frozenset(
         # How many alternatives to list beside each token's log-probability: the reply
         # is the same.
         "top_logprobs",
+        # Which of the provider's prompt caches serves the call: the reply is the same.
+        "prompt_cache_key",
     }
 )
 
@@ -239,6 +241,18 @@ class LiteLLMJudge:
     when the provider sends none or sends tokens that do not join to the reply (see
     :func:`_reply_tokens`).
 
+    ``prompt_cache`` says whether the provider caches prompt prefixes, so that the guard
+    staggers the legs of a verdict to read the prefix they share from that cache
+    (``GuardOptions.stagger``): ``"auto"`` (the default) as litellm's model information
+    says (OpenAI's and Anthropic's models, Gemini; the minimum prefix from
+    ``prompt_cache_min_tokens``, else 1,024 tokens), ``True`` for a cache with that
+    minimum, an integer for the fewest tokens the server caches (``0`` for llama.cpp's
+    or vLLM's prefix cache), or ``False``. A staggered leg is marked for the cache per
+    call: Anthropic's ``cache_control`` on the shared block of a Claude model's prompt,
+    OpenAI's ``prompt_cache_key`` (one per shared prefix). The first leg is then asked as
+    a stream (its first chunk releases the others) unless ``logprobs`` is on. It changes
+    what a call costs, never its reply, so it is not part of the identity.
+
     Other keyword arguments (``top_p``, ``stop``, ``extra_body``,
     ``extra_headers``, ...) go to ``litellm.acompletion`` unchanged; those that
     can change the answer are part of the identity, except secret-looking ones.
@@ -264,6 +278,7 @@ class LiteLLMJudge:
         timeout: float | None = 60.0,
         structured: bool | Literal["auto", "json_schema", "json_object"] = "auto",
         logprobs: bool = False,
+        prompt_cache: bool | int | Literal["auto"] = "auto",
         **call_kwargs: Any,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
@@ -297,6 +312,15 @@ class LiteLLMJudge:
             )
         if not isinstance(logprobs, bool):
             raise UsageError(f"logprobs: expected a bool, got {type(logprobs).__name__}")
+        if not (
+            prompt_cache == "auto"
+            or isinstance(prompt_cache, bool)
+            or (isinstance(prompt_cache, int) and prompt_cache >= 0)
+        ):
+            raise UsageError(
+                "prompt_cache: expected 'auto', True, False or the fewest prompt tokens the "
+                f"server caches (an integer >= 0), got {prompt_cache!r}"
+            )
         reserved = sorted(_RESERVED & call_kwargs.keys())
         if reserved:
             raise UsageError(
@@ -339,6 +363,43 @@ class LiteLLMJudge:
         else:
             self.structured = structured
         self._identity = self._build_identity()
+        self._cache_min = self._prompt_cache_minimum(litellm, prompt_cache)
+        # how a shared prefix is marked for the provider: Anthropic's cache_control on a
+        # content block (Claude models, also on Bedrock and Vertex AI), OpenAI's
+        # prompt_cache_key (routes a verdict's legs to the same cache) where litellm
+        # knows the model caches and takes the key (an OpenAI model, directly or through
+        # a gateway; never an unknown model a server of one's own serves)
+        self._marks_blocks = "claude" in bare_model.lower()
+        try:
+            params = litellm.get_supported_openai_params(
+                model=bare_model, custom_llm_provider=provider
+            )
+            known = bool(
+                litellm.utils.supports_prompt_caching(
+                    model=bare_model, custom_llm_provider=provider
+                )
+            )
+        except Exception:  # noqa: BLE001 - a model litellm knows nothing of: no key
+            params, known = None, False
+        self._sends_cache_key = known and "prompt_cache_key" in (params or ())
+
+    def _prompt_cache_minimum(self, litellm: Any, given: bool | int | str) -> int | None:
+        """The fewest prompt tokens the provider caches, or ``None`` when it caches none
+        (as litellm's model information says, unless ``prompt_cache`` says otherwise)."""
+        if given is False:
+            return None
+        if given == "auto":
+            try:
+                caches = litellm.utils.supports_prompt_caching(
+                    model=self._bare_model, custom_llm_provider=self._provider
+                )
+            except Exception:  # noqa: BLE001 - a model litellm does not know: no cache
+                caches = False
+            if not caches:
+                return None
+        if isinstance(given, int) and not isinstance(given, bool):
+            return given
+        return int(litellm.utils.get_prompt_cache_min_tokens(self.model))
 
     # -- identity -----------------------------------------------------------------
 
@@ -388,14 +449,61 @@ class LiteLLMJudge:
 
     # -- calls --------------------------------------------------------------------
 
+    def prefix_caching(self, messages: Sequence[Message], prefix: SharedPrefix) -> Stagger | None:
+        """Whether the provider caches ``prefix`` (a model that caches, at least its minimum
+        of tokens; ``prompt_cache`` overrides what litellm's model information says), and
+        how this judge tells that a reply has begun: it streams the first leg and calls
+        ``prefix.started`` at its first chunk, or (with ``logprobs``, read from a whole
+        reply) it cannot tell."""
+        minimum = self._cache_min
+        if minimum is None or not messages:
+            return None
+        head = [{"role": m["role"], "content": m["content"]} for m in messages[:-1]]
+        shared, _ = prefix.split(messages)
+        head.append({"role": messages[-1]["role"], "content": shared})
+        size = sum(len(m["content"].encode()) for m in head)
+        # a token is at least a byte: only a prefix of enough bytes can be long enough
+        if minimum and (
+            size < minimum
+            or _load_litellm().token_counter(model=self.model, messages=head) < minimum
+        ):
+            return None
+        return "delay" if self.logprobs else "stream"
+
+    def _marked(
+        self, messages: Sequence[Message], prefix: SharedPrefix | None
+    ) -> list[dict[str, Any]]:
+        """The conversation as sent: with a shared prefix, the last message's content in
+        blocks, the shared ones marked for Anthropic's prompt cache (what every leg of the
+        verdict shares, when the order check's legs share less; what the leg's group
+        shares), the leg's own last. The text is unchanged: the blocks join to it."""
+        out: list[dict[str, Any]] = [dict(m) for m in messages]
+        if prefix is None or not self._marks_blocks or not out:
+            return out
+        *marked, own = prefix.blocks(messages)
+        blocks: list[dict[str, Any]] = [
+            {"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}
+            for text in marked
+        ]
+        if own:
+            blocks.append({"type": "text", "text": own})
+        out[-1]["content"] = blocks
+        return out
+
     async def complete(
-        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+        self,
+        messages: Sequence[Message],
+        *,
+        labels: Sequence[str] = (),
+        prefix: SharedPrefix | None = None,
     ) -> JudgeResponse:
         litellm = _load_litellm()
         kwargs: dict[str, Any] = dict(self._call_kwargs)
+        if prefix is not None and self._sends_cache_key:
+            kwargs.setdefault("prompt_cache_key", prefix.route or prefix.key)
         kwargs.update(
             model=self.model,
-            messages=[dict(m) for m in messages],
+            messages=self._marked(messages, prefix),
             api_base=self.api_base,
             api_key=self._api_key,
             timeout=self.timeout,
@@ -418,9 +526,14 @@ class LiteLLMJudge:
         # litellm's timeout bounds each network read; this deadline bounds the whole
         # call (a server that trickles bytes), a little later so that litellm's wins.
         deadline = None if self.timeout is None else self.timeout * 1.25 + 1.0
+        started = prefix.started if prefix is not None and not self.logprobs else None
+        reported = True
         try:
             async with asyncio.timeout(deadline):
-                response = await litellm.acompletion(**kwargs)
+                if started is None:
+                    response = await litellm.acompletion(**kwargs)
+                else:
+                    response, reported = await _streamed(litellm, kwargs, started)
         except TimeoutError as exc:
             within = "" if deadline is None else f" within {deadline:.3g} s"
             raise TransientJudgeError(f"{self.model}: no complete reply{within}") from exc
@@ -435,7 +548,7 @@ class LiteLLMJudge:
         text = content if isinstance(content, str) else None
         return JudgeResponse(
             text=text,
-            usage=self._usage(litellm, response),
+            usage=self._usage(litellm, response) if reported else None,
             output_format="json" if structured is not None else "text",
             tokens=_reply_tokens(choices[0], text) if self.logprobs else None,
         )
@@ -465,6 +578,32 @@ class LiteLLMJudge:
             # litellm redacts keys from its messages; this is a second line of defence.
             text = text.replace(self._api_key, "***")
         return text[:2000]
+
+
+async def _streamed(
+    litellm: Any, kwargs: dict[str, Any], started: Callable[[], None]
+) -> tuple[Any, bool]:
+    """The reply, asked as a stream so that ``started`` is called at its first chunk (the
+    provider has read the prompt and cached its prefix: the legs waiting for it go),
+    then rebuilt whole as litellm builds a streamed reply; and whether the provider
+    reported the usage. A provider that sends none in its stream (llama-cpp-python's
+    server) gets usage litellm estimated with another tokenizer: not a count to report.
+    A stream cut short (no finish reason) is raised by litellm as a transient failure.
+    """
+    stream = await litellm.acompletion(
+        **kwargs, stream=True, stream_options={"include_usage": True}
+    )
+    chunks: list[Any] = []
+    async for chunk in stream:
+        if not chunks:
+            started()
+        chunks.append(chunk)
+    # the provider's own chunks, before litellm adds a usage chunk of its making
+    raw = getattr(stream, "chunks", None)
+    reported = isinstance(raw, list) and any(_field(c, "usage") is not None for c in raw)
+    if not chunks:
+        return None, reported
+    return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]), reported
 
 
 # -- failures: retry, or give up -------------------------------------------------------
@@ -614,13 +753,40 @@ def _priced_usage(
     ``model`` is the judge's model as given (for the log), ``bare_model`` and ``provider``
     what litellm resolved it to.
     """
-    usage = getattr(response, "usage", None)
-    prompt = _count(getattr(usage, "prompt_tokens", None))
-    completion = _count(getattr(usage, "completion_tokens", None))
+    usage = _field(response, "usage")
+    prompt = _count(_field(usage, "prompt_tokens"))
+    completion = _count(_field(usage, "completion_tokens"))
+    cached, written = _cache_tokens(usage)
     cost = _cost(litellm, response, model=model, bare_model=bare_model, provider=provider)
     if prompt is None and completion is None and cost is None:
         return None
-    return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+    return Usage(
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        cost_usd=cost,
+        cached_prompt_tokens=cached,
+        cache_write_tokens=written,
+    )
+
+
+def _cache_tokens(usage: Any) -> tuple[int | None, int | None]:
+    """The prompt tokens read from and written to the provider's prompt cache, as litellm
+    reports them (``None`` each where the reply does not say).
+
+    Read: OpenAI's ``prompt_tokens_details.cached_tokens`` (litellm puts Anthropic's
+    ``cache_read_input_tokens`` there too, and keeps it as a field of its own). Written:
+    Anthropic's ``cache_creation_input_tokens`` (litellm also copies it into
+    ``prompt_tokens_details.cache_creation_tokens``). litellm counts both inside
+    ``prompt_tokens``.
+    """
+    details = _field(usage, "prompt_tokens_details")
+    read = _count(_field(details, "cached_tokens"))
+    if read is None:
+        read = _count(_field(usage, "cache_read_input_tokens"))
+    written = _count(_field(usage, "cache_creation_input_tokens"))
+    if written is None:
+        written = _count(_field(details, "cache_creation_tokens"))
+    return read, written
 
 
 def _cost(

@@ -71,6 +71,11 @@ class _Scheduler:
         self._batch = self._new_batch()
         self.stats = _Stats()
 
+    def forget(self) -> None:
+        """Drop what the batch keeps of finished rows' keys and values, on the torch
+        thread (for benchmarks that time a call without any prefix computed before)."""
+        TorchThread.get().call(lambda: self._batch.forget())
+
     def submit(self, call: _Call) -> concurrent.futures.Future[_Generated]:
         with self._cond:
             self._queue.append(call)
@@ -132,7 +137,7 @@ class _Scheduler:
         """Admit ``calls`` and decode one step; returns the batch to go on with."""
         for call in calls:
             try:
-                row = batch.admit(call)
+                row = batch.admit(call, share=call.batch_size > 1)
             except Exception as exc:  # noqa: BLE001 - the caller gets it
                 _fail(call, exc)
                 continue

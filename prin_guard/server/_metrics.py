@@ -27,6 +27,7 @@ from prometheus_client import (
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from prin_guard._models import Flag, Verdict
+from prin_guard._usage import UsageTally
 
 __all__ = ["OUTCOMES", "ServerMetrics", "multiprocess_mode"]
 
@@ -107,6 +108,38 @@ class ServerMetrics:
             ["reason"],
             registry=r,
         )
+        # What verdicts cost, by the one rule of Verdict.usage (prin_guard._usage): paid
+        # now, and what the answers from the cache cost when first asked. The guard's
+        # premium is guarded / direct (over the verdicts whose answers are all priced),
+        # the share from a prompt cache tokens{kind="cached_prompt"} / tokens{kind="prompt"}.
+        self.tokens = Counter(
+            "prin_guard_judge_tokens",
+            "Tokens of the judge calls made for verdicts (paid now), by kind: prompt (all of "
+            "them), cached_prompt and cache_write (of those, read from and written to the "
+            "provider's prompt cache, where it says), completion.",
+            ["kind"],
+            registry=r,
+        )
+        self.cost = Counter(
+            "prin_guard_judge_cost_usd",
+            "USD of the judge answers of verdicts: spent now, or saved (answers from the "
+            "cache, at what they cost when first asked).",
+            ["spent"],
+            registry=r,
+        )
+        self.premium_cost = Counter(
+            "prin_guard_premium_cost_usd",
+            "For the guard's premium, over verdicts whose answers are all priced: the cost "
+            "of every answer (guarded) and of the direct legs (direct).",
+            ["part"],
+            registry=r,
+        )
+        for kind in ("prompt", "cached_prompt", "cache_write", "completion"):
+            self.tokens.labels(kind)
+        for spent in ("now", "saved"):
+            self.cost.labels(spent)
+        for part in ("guarded", "direct"):
+            self.premium_cost.labels(part)
         for reason in ("rate_limited", "budget_exhausted"):
             self.limited.labels(reason)
         for outcome in OUTCOMES:
@@ -126,6 +159,7 @@ class ServerMetrics:
             self.flags.labels(flag.value).inc()
         if seconds is not None:
             self.verdict_latency.observe(seconds)
+        self._observe_usage(verdict)
         if cached:
             found = total = 0
             answers = [leg.cached for leg in verdict.legs()]
@@ -135,6 +169,26 @@ class ServerMetrics:
                 self.cache_hits.inc(found)
             if total > found:
                 self.cache_misses.inc(total - found)
+
+    def _observe_usage(self, verdict: Verdict) -> None:
+        tally = UsageTally()
+        tally.add(verdict)
+        for kind, field in (
+            ("prompt", "prompt_tokens"),
+            ("cached_prompt", "cached_prompt_tokens"),
+            ("cache_write", "cache_write_tokens"),
+            ("completion", "completion_tokens"),
+        ):
+            value = tally.sums.get(field)
+            if value:
+                self.tokens.labels(kind).inc(value)
+        if tally.sums.get("cost_usd"):
+            self.cost.labels("now").inc(tally.sums["cost_usd"])
+        if tally.saved_cost:
+            self.cost.labels("saved").inc(tally.saved_cost)
+        if tally.premium_verdicts:
+            self.premium_cost.labels("guarded").inc(tally.guarded)
+            self.premium_cost.labels("direct").inc(tally.direct)
 
     def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
         method = method if method in _METHODS else "other"

@@ -45,7 +45,14 @@ from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
 from prin_guard._tasks import TASKS
 from prin_guard.cache import Cache, open_cache
-from prin_guard.judges import Judge, JudgeResponse, Message
+from prin_guard.judges import (
+    Judge,
+    JudgeResponse,
+    Message,
+    PrefixCachingJudge,
+    SharedPrefix,
+    Stagger,
+)
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event
@@ -124,12 +131,25 @@ class _MeteredJudge:
     def identity(self) -> Mapping[str, Any]:
         return self.inner.identity()
 
+    def prefix_caching(self, messages: Sequence[Message], prefix: SharedPrefix) -> Stagger | None:
+        # the judge's own answer: a metered judge staggers its legs as the judge would
+        if isinstance(self.inner, PrefixCachingJudge):
+            return self.inner.prefix_caching(messages, prefix)
+        return None
+
     async def complete(
-        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+        self,
+        messages: Sequence[Message],
+        *,
+        labels: Sequence[str] = (),
+        prefix: SharedPrefix | None = None,
     ) -> JudgeResponse:
         started = time.perf_counter()
         try:
-            response = await self.inner.complete(messages, labels=labels)
+            if prefix is not None and isinstance(self.inner, PrefixCachingJudge):
+                response = await self.inner.complete(messages, labels=labels, prefix=prefix)
+            else:
+                response = await self.inner.complete(messages, labels=labels)
         except asyncio.CancelledError:
             self._metrics.observe_judge_call("cancelled", started)
             raise

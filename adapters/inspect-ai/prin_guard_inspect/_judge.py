@@ -131,6 +131,9 @@ def _usage(usage: ModelUsage | None) -> Usage | None:
         prompt_tokens=prompt,
         completion_tokens=usage.output_tokens,
         cost_usd=usage.total_cost,
+        # Inspect reports the prompt cache's reads and writes, or None where unknown
+        cached_prompt_tokens=usage.input_tokens_cache_read,
+        cache_write_tokens=usage.input_tokens_cache_write,
     )
 
 

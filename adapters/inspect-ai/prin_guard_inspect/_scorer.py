@@ -21,7 +21,7 @@ import json
 import re
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.model import Model
 from inspect_ai.scorer import (
@@ -184,6 +184,12 @@ def prin_guard_scorer(
     min_confidence: float = 0.5,
     max_chars: int = 32_000,
     max_candidates: int = 64,
+    reverse_legs: Literal["always", "uncertain"] = "always",
+    reverse_below: float | None = None,
+    monitor_share: float = 0.05,
+    prompt_layout: Literal["template", "shared_first"] = "template",
+    stagger: Literal["auto", "off"] = "auto",
+    stagger_delay: float = 0.5,
     task: Task = "choice",
     cache: Cache | None = None,
     concurrency: int = 32,
@@ -194,8 +200,10 @@ def prin_guard_scorer(
     or, by default, an Inspect model wrapped as :class:`InspectJudge`: ``model``
     when given, else the model bound to ``model_role`` (``"grader"``), else the
     model being evaluated. ``template``, ``mitigations``, ``policy``,
-    ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars`` and
-    ``max_candidates`` are :class:`prin_guard.GuardOptions` (spelled as everywhere in
+    ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars``,
+    ``max_candidates``, ``reverse_legs``, ``reverse_below``, ``monitor_share``,
+    ``prompt_layout``, ``stagger`` and ``stagger_delay`` are
+    :class:`prin_guard.GuardOptions` (spelled as everywhere in
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
     the candidates in a second order and flags ``order_sensitive`` (two more calls per
@@ -239,6 +247,12 @@ def prin_guard_scorer(
         min_confidence=min_confidence,
         max_chars=max_chars,
         max_candidates=max_candidates,
+        reverse_legs=reverse_legs,
+        reverse_below=reverse_below,
+        monitor_share=monitor_share,
+        prompt_layout=prompt_layout,
+        stagger=stagger,
+        stagger_delay=stagger_delay,
         on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
     )
     Guard(ScriptedJudge(), options=options, cache=cache, concurrency=concurrency)

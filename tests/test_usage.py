@@ -1,0 +1,131 @@
+"""What a verdict cost: usage that says what is unknown, one rule for what was paid now and
+what the cache saved, the guard's premium, and the summaries that print them (grade, eval,
+check, the service's metrics)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from prin_guard import Guard, Item
+from prin_guard._usage import UsageTally, usage_line
+from prin_guard.grade import grade, summary_text
+from prin_guard.judges import JudgeResponse, Message
+from prin_guard.models import Usage
+
+PAIR = Item(
+    task="pairwise",
+    question="Name a colour.",
+    candidates=["Blue.", "Seven."],
+    id="pair",
+)
+
+
+class PricedJudge:
+    """Answers the direct leg "A" at one price, the reverse leg "B" at another, and says
+    how many prompt tokens its provider's cache served."""
+
+    def __init__(self, direct: Usage | None, reverse: Usage | None) -> None:
+        self.usage = {"direct": direct, "reverse": reverse}
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "test", "name": "priced"}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        reverse = "worse one" in messages[-1]["content"]
+        return JudgeResponse(
+            text="Answer: B" if reverse else "Answer: A",
+            usage=self.usage["reverse" if reverse else "direct"],
+        )
+
+
+DIRECT = Usage(
+    prompt_tokens=2000,
+    cached_prompt_tokens=0,
+    cache_write_tokens=1950,
+    completion_tokens=30,
+    cost_usd=0.0079,
+)
+REVERSE = Usage(
+    prompt_tokens=2000,
+    cached_prompt_tokens=1950,
+    cache_write_tokens=0,
+    completion_tokens=30,
+    cost_usd=0.0012,
+)
+
+
+def test_a_sum_with_an_unknown_part_is_unknown() -> None:
+    known = Usage(prompt_tokens=10, completion_tokens=2, cost_usd=0.5, cached_prompt_tokens=4)
+    total = known + Usage(prompt_tokens=5, completion_tokens=1, cost_usd=None)
+    assert total.prompt_tokens == 15 and total.completion_tokens == 3
+    assert total.cost_usd is None  # one call's price is unknown: so is the sum's
+    assert total.cached_prompt_tokens is None
+    assert Usage.zero() + known == known
+
+
+def test_a_verdict_records_what_was_paid_now_and_what_the_cache_saved() -> None:
+    guard = Guard(PricedJudge(DIRECT, REVERSE), checks="reverse")
+    first = guard.check(PAIR)
+    assert first.usage == DIRECT + REVERSE
+    assert first.usage.cached_prompt_tokens == 1950
+    assert first.usage.cache_write_tokens == 1950
+    assert first.saved_usage == Usage.zero()
+    again = guard.check(PAIR)  # every answer from prin-guard's cache: nothing paid now
+    assert again.cached
+    assert again.usage == Usage.zero()
+    assert again.saved_usage == first.usage
+    # the legs keep what they cost when first asked
+    assert again.direct is not None and again.direct.usage == DIRECT
+
+
+def test_the_premium_is_every_answers_cost_over_the_direct_legs() -> None:
+    verdict = Guard(PricedJudge(DIRECT, REVERSE), checks="reverse").check(PAIR)
+    assert verdict.premium == pytest.approx((0.0079 + 0.0012) / 0.0079)
+    # a price unknown: no premium, not a made-up one
+    unpriced = Guard(
+        PricedJudge(DIRECT, REVERSE.model_copy(update={"cost_usd": None})), checks="reverse"
+    )
+    assert unpriced.check(PAIR).premium is None
+
+
+def test_a_summary_of_calls_that_reported_nothing_says_unknown_not_zero(tmp_path: Path) -> None:
+    items = tmp_path / "in.jsonl"
+    items.write_text(PAIR.model_dump_json() + "\n")
+    summary = grade(Guard(PricedJudge(None, None), checks="reverse"), items, tmp_path / "out.jsonl")
+    assert (summary.prompt_tokens, summary.completion_tokens, summary.cost_usd) == (None,) * 3
+    text = summary_text(summary)
+    assert "tokens unknown; cost unknown" in text
+    assert "0 prompt" not in text and "$0.0000" not in text
+
+
+def test_a_summary_prints_the_premium_and_the_share_from_a_prompt_cache(tmp_path: Path) -> None:
+    items = tmp_path / "in.jsonl"
+    items.write_text(PAIR.model_dump_json() + "\n")
+    summary = grade(
+        Guard(PricedJudge(DIRECT, REVERSE), checks="reverse"), items, tmp_path / "out.jsonl"
+    )
+    assert summary.usage.cache_share == pytest.approx(1950 / 4000, abs=1e-4)
+    assert summary.usage.premium == pytest.approx(9.1 / 7.9, abs=1e-3)
+    assert summary.usage.cached_prompt_tokens == 1950
+    assert summary.usage.cache_write_tokens == 1950
+    text = summary_text(summary)
+    assert "48.8% of prompt tokens from a prompt cache" in text
+    assert "guard premium 1.15x the direct leg" in text
+
+
+def test_a_tally_of_answers_from_the_cache_counts_them_as_saved() -> None:
+    guard = Guard(PricedJudge(DIRECT, REVERSE), checks="reverse")
+    tally = UsageTally()
+    tally.add(guard.check(PAIR))
+    tally.add(guard.check(PAIR))
+    summary = tally.summary()
+    assert (summary.calls, summary.answers_from_cache) == (2, 2)
+    assert summary.cost_usd == pytest.approx(0.0091)
+    assert summary.saved_cost_usd == pytest.approx(0.0091)
+    assert "answers from prin-guard's cache 2, first asked for $0.0091" in usage_line(summary)
