@@ -32,6 +32,7 @@ values only.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -124,16 +125,16 @@ class _Secrets:
     """The exact values to redact: the registered secrets and the secret variables'
     values in ``os.environ``, longest first (so a secret containing another goes whole).
 
-    The environment is read again only when it changed: a different number of
-    variables, or another value of a secret variable seen before.
+    The environment is read again only when its secret variables changed: another set of
+    names, or another value of one of them. (Its size is no guide: a variable removed and
+    another added between two calls leave it the same.)
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._registered: frozenset[str] = frozenset()
-        self._size = -1
-        self._names: tuple[str, ...] = ()
-        self._seen: tuple[str | None, ...] = ()
+        self._stale = True
+        self._seen: tuple[tuple[str, str], ...] = ()
         self._values: tuple[str, ...] = ()
 
     def add(self, values: Iterable[str]) -> None:
@@ -141,18 +142,22 @@ class _Secrets:
             # Whatever its length: a host's secret is known to be one (a short Redis
             # password too), unlike a variable's value.
             self._registered |= {value for value in values if isinstance(value, str) and value}
-            self._size = -1  # recompute
+            self._stale = True
 
     def current(self) -> tuple[str, ...]:
         env = os.environ
-        if len(env) != self._size or tuple(map(env.get, self._names)) != self._seen:
+        seen = tuple((name, env.get(name) or "") for name in env if _is_secret_name(name))
+        if self._stale or seen != self._seen:
             with self._lock:
-                names = tuple(name for name in env if is_secret_variable(name))
-                found = set(environment_secrets({name: env.get(name) or "" for name in names}))
+                found = set(environment_secrets(dict(seen)))
                 self._values = tuple(sorted(found | self._registered, key=len, reverse=True))
-                self._names, self._seen = names, tuple(map(env.get, names))
-                self._size = len(env)
+                self._seen, self._stale = seen, False
         return self._values
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_secret_name(name: str) -> bool:
+    return is_secret_variable(name)
 
 
 _secrets = _Secrets()

@@ -59,6 +59,18 @@ def test_the_values_of_secret_variables_are_redacted_when_they_change(
     assert redact("teamkey-two2", shapes=False) == "[redacted]"
 
 
+def test_a_secret_variable_added_as_another_leaves_is_redacted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The environment keeps its size (one variable gone, a secret one come): the values
+    # are read again all the same (CI once read a stale list after such a swap).
+    monkeypatch.setenv("PRIN_GUARD_TEST_PLAIN", "nothing secret here")
+    assert redact("swapped-secret-v4lue", shapes=False) == "swapped-secret-v4lue"
+    monkeypatch.delenv("PRIN_GUARD_TEST_PLAIN")
+    monkeypatch.setenv("PRIN_GUARD_TEST_TOKEN", "swapped-secret-v4lue")
+    assert redact("swapped-secret-v4lue", shapes=False) == "[redacted]"
+
+
 def test_short_values_and_variables_that_hold_no_secret_are_left_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
