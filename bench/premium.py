@@ -1,4 +1,4 @@
-"""8. The guard's premium: what a guarded verdict costs over one unguarded call.
+"""13. The guard's premium: what a guarded verdict costs over one unguarded call.
 
 Run in one go, side by side, on a pairwise item of about 2,000 tokens (real text: LLMBar
 Natural instructions and outputs), a new item every round so that no round reads another's
@@ -50,7 +50,7 @@ from typing import Any
 from bench._common import ROOT, Context, Figure, Section, md_table, median, spread
 
 NAME = "premium"
-TITLE = "8. The guard's premium (prompt caches, staggered legs, prefix reuse)"
+TITLE = "13. The guard's premium (prompt caches, staggered legs, prefix reuse)"
 TARGET = (
     "two legs on a 2,000-token pairwise item ≤ 1.3× one call's billed cost where cached "
     "reads cost ≤ 0.25× (≤ 1.45× with Anthropic's 1.25× writes; about 1.5× at 0.5× reads), "
@@ -445,30 +445,33 @@ def _reader_on_recorded(frames: dict[str, Any]) -> tuple[int, int, int]:
 
 def _frames() -> dict[str, Any]:
     """Each layout's prompt frame (the prompt's own words, the item's texts taken out)."""
-    from prin_guard import _legs
-    from prin_guard._prompts import get_template
+    from prin_guard import _reading
+    from prin_guard._prompts import build_messages, get_template
     from prin_guard.models import Polarity
 
     old = _old_prompts()
 
     def frame(template: Any, build: Any) -> Any:
         def of(item: Any) -> tuple[str, ...]:
-            original = _legs.build_prompt
-            _legs.build_prompt = build  # type: ignore[assignment]
-            _legs._frame.cache_clear()
+            original = _reading.build_messages
+            _reading.build_messages = build
+            _reading._frame.cache_clear()
             try:
-                return _legs.prompt_frame(item, Polarity.DIRECT, template, ())
+                return _reading.prompt_frame(item, Polarity.DIRECT, template, ())
             finally:
-                _legs.build_prompt = original  # type: ignore[assignment]
-                _legs._frame.cache_clear()
+                _reading.build_messages = original
+                _reading._frame.cache_clear()
 
         return of
 
-    from prin_guard._prompts import build_prompt
-
     return {
-        "old": frame(old.TEMPLATES["pairwise"], lambda *a, **k: old.build_prompt(*a[:4])),
-        "new": frame(get_template("pairwise"), build_prompt),
+        "old": frame(
+            old.TEMPLATES["pairwise"],
+            lambda item, polarity, template, mitigations, **_: old.build_messages(
+                item, polarity, template, mitigations
+            ),
+        ),
+        "new": frame(get_template("pairwise"), build_messages),
     }
 
 
