@@ -46,8 +46,14 @@ async def test_text_format_both_legs_and_usage(llama_server: str) -> None:
 
 
 async def test_structured_format_constrains_the_answer_to_labels(llama_server: str) -> None:
+    # A JSON answer's reasoning may run to the context's end on two busy cores (CI once
+    # took more than litellm's 60 s): the timeout here only catches a hang.
     judge = LiteLLMJudge(
-        "openai/smollm2", api_base=llama_server, api_key="no-key", structured="json_object"
+        "openai/smollm2",
+        api_base=llama_server,
+        api_key="no-key",
+        structured="json_object",
+        timeout=600.0,
     )
     verdict = await Guard(judge).acheck(_item())
     for leg in (verdict.direct, verdict.reverse):
