@@ -493,6 +493,24 @@ async def test_a_stream_without_usage_leaves_the_usage_unknown_not_estimated() -
     assert response.usage is None
 
 
+async def test_a_streamed_reply_from_a_model_litellm_cannot_price_prints_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # litellm's stream builder printed its provider list to stdout for every streamed
+    # leg of a model it has no price for (the server names it "test-model")
+    import litellm
+
+    before = litellm.suppress_debug_info
+    with FaultServer(responder=lambda _: openai_stream("Answer: A")) as server:
+        prefix = SharedPrefix(chars=5, key="k", started=lambda: None)
+        response = await _streaming(server).complete(
+            [{"role": "user", "content": "Which?\nAnswer."}], prefix=prefix
+        )
+    assert response.text == "Answer: A"
+    assert capsys.readouterr().out == ""
+    assert litellm.suppress_debug_info is before
+
+
 async def test_a_stream_cut_short_is_a_transient_failure_not_a_short_reply() -> None:
     with FaultServer(responder=lambda _: openai_stream("Answer: A", finish=False)) as server:
         prefix = SharedPrefix(chars=5, key="k", started=lambda: None)

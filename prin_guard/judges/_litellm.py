@@ -603,7 +603,16 @@ async def _streamed(
     reported = isinstance(raw, list) and any(_field(c, "usage") is not None for c in raw)
     if not chunks:
         return None, reported
-    return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]), reported
+    # The builder prices the reply by the model name the provider sent; for a model it
+    # has no price for (a local server's "smollm2") it prints litellm's provider list to
+    # stdout on every call. The price is read afterwards with the provider given
+    # (``_cost``), so the builder's lookup is quietened while it runs.
+    quiet = litellm.suppress_debug_info
+    litellm.suppress_debug_info = True
+    try:
+        return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]), reported
+    finally:
+        litellm.suppress_debug_info = quiet
 
 
 # -- failures: retry, or give up -------------------------------------------------------
