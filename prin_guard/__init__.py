@@ -19,7 +19,6 @@ from prin_guard._calls import JudgeCaller
 from prin_guard._decorator import guard
 from prin_guard._exceptions import (
     CacheError,
-    InconsistentVerdictError,
     InvalidItemError,
     JudgeError,
     MissingExtraError,
@@ -29,7 +28,7 @@ from prin_guard._exceptions import (
     UsageError,
 )
 from prin_guard._guard import Guard
-from prin_guard._models import Candidate, Flag, Item, Verdict
+from prin_guard._models import Candidate, Flag, InconsistentVerdictError, Item, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template
 from prin_guard._ratelimit import RateLimit

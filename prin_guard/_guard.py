@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from prin_guard._calls import JudgeCaller
 from prin_guard._decide import error_verdict
 from prin_guard._exceptions import (
-    InconsistentVerdictError,
     InvalidItemError,
     JudgeError,
     UsageError,
@@ -41,6 +40,7 @@ from prin_guard._legs import (
 from prin_guard._models import (
     TASKS,
     Flag,
+    InconsistentVerdictError,
     Item,
     Leg,
     Message,

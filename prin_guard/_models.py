@@ -29,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from prin_guard._exceptions import InvalidItemError, RunError
 from prin_guard._tasks import TASK_WORDS, TASKS, CandidateStatus, Task
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "Decision",
     "Flag",
     "Frozen",
+    "InconsistentVerdictError",
     "Item",
     "Leg",
     "Member",
@@ -60,6 +62,7 @@ __all__ = [
     "Usage",
     "Verdict",
     "VerdictError",
+    "known_word",
 ]
 
 
@@ -598,6 +601,32 @@ _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 _SURROGATE_REASON = "contains an unpaired surrogate (not valid Unicode text)"
 
 
+class InconsistentVerdictError(RunError):
+    """The judge contradicted itself and the guard was told to raise.
+
+    The verdict is on ``verdict``.
+    """
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        super().__init__(
+            f"item {verdict.item_id!r}: inconsistent verdict "
+            f"(PRIN {verdict.prin_score}, flags {[f.value for f in verdict.flags]})"
+        )
+
+
+def known_word(value: Any, known: Sequence[str], noun: str) -> Any:
+    """A word an item or the options hold, trimmed and lower-cased, or a ValueError
+    naming what is known (the one wording of the error); a non-string is left to the
+    field's type."""
+    if not isinstance(value, str):
+        return value
+    word = value.strip().lower()
+    if word not in known:
+        raise ValueError(f"unknown {noun} {word!r}; known: {', '.join(known)}")
+    return word
+
+
 def _no_surrogates(value: Any) -> Any:
     # Runs before pydantic's own checks (mode="before"), whose error for a surrogate
     # is vaguer and depends on whether the field has a length constraint.
@@ -728,21 +757,12 @@ class Item(Frozen):
     @field_validator("task", mode="before")
     @classmethod
     def _known_task(cls, value: Any) -> Any:
-        # trimmed and lower-cased like every other word an item or the options hold
-        if isinstance(value, str):
-            value = value.strip().lower()
-            if value not in TASKS:
-                raise ValueError(f"unknown task {value!r}; use {', '.join(TASKS)}")
-        return value
+        return known_word(value, TASKS, "task")
 
     @field_validator("kind", mode="before")
     @classmethod
     def _known_kind(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            value = value.strip().lower()
-            if value not in CHECKLIST_KINDS:
-                raise ValueError(f"unknown kind {value!r}; use {', '.join(CHECKLIST_KINDS)}")
-        return value
+        return known_word(value, CHECKLIST_KINDS, "kind")
 
     @field_validator("question", "context", "response", "id", mode="before")
     @classmethod
@@ -857,7 +877,6 @@ class Item(Frozen):
         texts and reasoning paths); ``max_candidates`` bounds the number of candidates.
         A mapping's ``gold`` (the gold labels of an eval dataset row) is ignored.
         """
-        from prin_guard._exceptions import InvalidItemError  # _exceptions types Verdict
 
         def count_candidates(count: int) -> None:
             if max_candidates is not None and count > max_candidates:

@@ -35,7 +35,7 @@ from pydantic import (
 )
 
 from prin_guard._exceptions import UsageError
-from prin_guard._models import CHECKS, POLICIES, CheckName, Policy, Task
+from prin_guard._models import CHECKS, POLICIES, CheckName, Policy, Task, known_word
 from prin_guard._prompts import (
     TEMPLATES,
     Mitigation,
@@ -275,16 +275,12 @@ class GuardOptions(BaseModel):
     @field_validator("probe", mode="before")
     @classmethod
     def _known_probe(cls, value: Any) -> Any:
-        if isinstance(value, str) and value not in PROBE_KINDS:
-            raise ValueError(f"unknown probe {value!r}; use {', '.join(PROBE_KINDS)}")
-        return value
+        return known_word(value, PROBE_KINDS, "probe")
 
     @field_validator("policy", mode="before")
     @classmethod
     def _known_policy(cls, value: Any) -> Any:
-        if isinstance(value, str) and value not in POLICIES:
-            raise ValueError(f"unknown policy {value!r}; known: {', '.join(POLICIES)}")
-        return value
+        return known_word(value, POLICIES, "policy")
 
     @classmethod
     def of(cls, options: GuardOptions | None = None, /, **changes: Any) -> GuardOptions:

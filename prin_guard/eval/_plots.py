@@ -8,13 +8,15 @@ report is drawn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from prin_guard._runs import figure_png, pyplot
-from prin_guard.eval._summary_models import ConfigSummary, CurvePoint, EvalSummary, MethodScore
-
-if TYPE_CHECKING:
-    from prin_guard.eval._report import Run
+from prin_guard.eval._summary_models import (
+    ConfigSummary,
+    CurvePoint,
+    EvalSummary,
+    MethodScore,
+    Run,
+)
 
 __all__ = [
     "accuracy_plot",

@@ -17,7 +17,6 @@ the Markdown, which links them).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,7 @@ from prin_guard.eval._summary_models import (
     ChecksSummary,
     ConfidenceSummary,
     CostSummary,
+    CurvePoint,
     EvalRunConfig,
     EvalRunInfo,
     EvalSummary,
@@ -53,24 +53,12 @@ from prin_guard.eval._summary_models import (
     PanelSummary,
     RepeatsSummary,
     ReverseLegsSummary,
+    Run,
     ScoreSignalSummary,
     SelfConsistencySummary,
-    SignalPoint,
 )
 
 __all__ = ["Run", "load_run", "write_report"]
-
-
-@dataclass(frozen=True)
-class Run:
-    """One run in a report: a column of its tables and a series of its plots."""
-
-    name: str
-    """What the report calls the run."""
-    path: Path
-    """The run directory."""
-    summary: EvalSummary
-    """Its numbers."""
 
 
 def load_run(path: str | Path) -> Run:
@@ -617,7 +605,7 @@ def signal_section(runs: Sequence[Run]) -> Section | None:
     return section
 
 
-def _thin(points: Sequence[SignalPoint], most: int) -> list[SignalPoint]:
+def _thin(points: Sequence[CurvePoint], most: int) -> list[CurvePoint]:
     """At most ``most`` points, evenly spread, the first and last kept."""
     if len(points) <= most:
         return list(points)

@@ -42,6 +42,7 @@ from prin_guard._models import Flag, Scores
 from prin_guard._runs import Failure
 from prin_guard._usage import UsageSummary, UsageTally, leg_answer, premium, record_answers
 from prin_guard.eval._metrics import (
+    CoveragePoint,
     FlagQuality,
     accuracy,
     auroc,
@@ -82,7 +83,6 @@ from prin_guard.eval._summary_models import (
     ReverseLegsSummary,
     ScoreSignalSummary,
     SelfConsistencySummary,
-    SignalPoint,
 )
 
 __all__ = ["checklist_block", "pairwise_block", "record_task", "summarize", "verdict_legs"]
@@ -139,6 +139,19 @@ def _panel_sets(verdict: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
 
 def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
+
+
+def _points(curve: Sequence[CoveragePoint]) -> tuple[CurvePoint, ...]:
+    """A coverage–accuracy curve as the summary stores it (PRIN's and each signal's)."""
+    return tuple(
+        CurvePoint(
+            threshold=round(p.threshold, 4),
+            coverage=round(p.coverage, 4),
+            accuracy=_round(p.accuracy),
+            kept=p.kept,
+        )
+        for p in curve
+    )
 
 
 def _per_candidate(
@@ -222,15 +235,7 @@ def _flag_quality_block(records: Sequence[Mapping[str, Any]], key: str) -> FlagQ
         inconsistent_flag=_flag_counts(flag_quality(flagged, wrong)),
         any_flag=_flag_counts(flag_quality(any_flag, wrong)),
         auroc_prin_predicts_wrong=_round(auroc(prin, wrong)),
-        coverage_curve=tuple(
-            CurvePoint(
-                threshold=round(p.threshold, 4),
-                coverage=round(p.coverage, 4),
-                accuracy=_round(p.accuracy),
-                kept=p.kept,
-            )
-            for p in curve
-        ),
+        coverage_curve=_points(curve),
     )
 
 
@@ -762,15 +767,7 @@ def _score_quality(
             verdicts=present,
             missing=len(values) - present,
             auroc=_round(signal_auroc(values, wrong, riskier)),
-            coverage_curve=tuple(
-                SignalPoint(
-                    threshold=round(p.threshold, 4),
-                    coverage=round(p.coverage, 4),
-                    accuracy=_round(p.accuracy),
-                    kept=p.kept,
-                )
-                for p in curve
-            ),
+            coverage_curve=_points(curve),
         )
     return out
 

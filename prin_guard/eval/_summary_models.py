@@ -20,6 +20,8 @@ those of :mod:`prin_guard.eval._metrics`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import ConfigDict, Field
@@ -49,9 +51,9 @@ __all__ = [
     "PanelSummary",
     "PositionSummary",
     "RepeatsSummary",
+    "Run",
     "ScoreSignalSummary",
     "SelfConsistencySummary",
-    "SignalPoint",
     "SkippedRow",
 ]
 
@@ -59,16 +61,18 @@ __all__ = [
 # -------------------------------------------------------------------- checks
 
 
-class SignalPoint(SummaryModel):
-    """One threshold of a signal's coverage–accuracy curve."""
+class CurvePoint(SummaryModel):
+    """One threshold of a coverage–accuracy curve: PRIN's (verdicts with PRIN at or under
+    the threshold are accepted) or a signal's (at or under it when higher is riskier, at
+    or over it when lower is)."""
 
     threshold: float
-    """Verdicts whose score is this or safer are accepted (at or under it when higher
-    is riskier, at or over it when lower is)."""
+    """Verdicts whose score is this or safer are accepted."""
     coverage: float
     """Share of all verdicts accepted (a verdict without the score never is)."""
     accuracy: float | None
-    """Accuracy of the accepted verdicts' ``correct`` set."""
+    """Accuracy of the accepted verdicts' ``correct`` set (the synergy verdict's); None
+    when none is accepted."""
     kept: int
     """Verdicts accepted."""
 
@@ -105,7 +109,7 @@ class ScoreSignalSummary(SummaryModel):
     auroc: float | None
     """AUROC of the score, oriented by ``riskier`` (1 perfect, 0.5 chance); None when
     all verdicts with the score are right or all wrong."""
-    coverage_curve: tuple[SignalPoint, ...]
+    coverage_curve: tuple[CurvePoint, ...]
     """Coverage and accuracy, one point per distinct value, safest first."""
 
 
@@ -390,19 +394,6 @@ class FlagCounts(SummaryModel):
     """How many times likelier a flagged verdict is wrong; None when a rate is 0 or None."""
 
 
-class CurvePoint(SummaryModel):
-    """One threshold of the coverage–accuracy curve."""
-
-    threshold: float
-    """Verdicts with PRIN at or under this are accepted."""
-    coverage: float
-    """Share of the items accepted."""
-    accuracy: float | None
-    """Accuracy of the synergy verdict on the accepted items; None when none is."""
-    kept: int
-    """Items accepted."""
-
-
 class FlagQualitySummary(SummaryModel):
     """Does a flag mean the verdict is likelier wrong? Measured on one configuration."""
 
@@ -570,3 +561,15 @@ class EvalSummary(SparseModel):
     """With ``reverse_legs='uncertain'``: the legs asked, the calls and cost saved, the
     errors missed."""
     """What the run cost."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run in a report: a column of its tables and a series of its plots."""
+
+    name: str
+    """What the report calls the run."""
+    path: Path
+    """The run directory."""
+    summary: EvalSummary
+    """Its numbers."""
