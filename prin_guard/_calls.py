@@ -419,27 +419,21 @@ class JudgeCaller:
                 with try_:
                     attempt += 1
                     return await self._attempt(call, attempt)
-        except TransientJudgeError as exc:
-            log().warning(
-                "judge_error",
-                item_id=call.item_id,
-                call=call.purpose,
-                attempts=attempt,
-                error=bounded(str(exc)),
-            )
-            raise JudgeError(f"{_what(call)} failed after {attempt} attempts: {exc}") from exc
-        except JudgeError:
-            raise
-        except Exception as exc:
-            log().warning(
-                "judge_error",
-                item_id=call.item_id,
-                call=call.purpose,
-                attempts=attempt,
-                error=bounded(f"{type(exc).__name__}: {exc}"),
-            )
-            raise JudgeError(f"{_what(call)} failed: {type(exc).__name__}: {exc}") from exc
-        raise AssertionError("unreachable")  # pragma: no cover
+        except JudgeError as exc:
+            if not isinstance(exc, TransientJudgeError):
+                raise
+            error, failed = str(exc), f"failed after {attempt} attempts"
+            cause: Exception = exc
+        except Exception as exc:  # noqa: BLE001 (re-raised below as a JudgeError)
+            error, failed, cause = f"{type(exc).__name__}: {exc}", "failed", exc
+        log().warning(
+            "judge_error",
+            item_id=call.item_id,
+            call=call.purpose,
+            attempts=attempt,
+            error=bounded(error),
+        )
+        raise JudgeError(f"{_what(call)} {failed}: {error}") from cause
 
     async def _attempt(self, call: Call, attempt: int) -> JudgeResponse:
         rate = self.rate_limit

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Progress",
     "eval_summary_text",
+    "isatty",
     "print_eval_summary",
     "print_probe_table",
     "print_verdict",
@@ -42,7 +43,8 @@ __all__ = [
 PLAIN_INTERVAL_S = 5.0
 
 
-def _isatty(stream: Any) -> bool:
+def isatty(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (no ``isatty``, or a closed file: not one)."""
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
@@ -94,7 +96,7 @@ class Progress:
         self._closed = False
         self._bar: RichProgress | None = None
         self._task: TaskID | None = None
-        if _isatty(self.stream):
+        if isatty(self.stream):
             self._start_bar()
 
     @property
@@ -193,7 +195,7 @@ class Progress:
             # stderr itself; stdout is taken over only when it is a terminal too, so
             # results piped to a file never end up on the bar's stream.
             redirect_stderr=self.stream is sys.stderr,
-            redirect_stdout=_isatty(sys.stdout),
+            redirect_stdout=isatty(sys.stdout),
         )
         self._task = self._bar.add_task("", total=self.total, prin="-")
         self._bar.start()
@@ -409,7 +411,7 @@ def print_verdict(
 ) -> None:
     """Print a verdict to ``file`` (stdout): a rich table on a terminal, else plain text."""
     out = file if file is not None else sys.stdout
-    if not _isatty(out):
+    if not isatty(out):
         print(render_verdict(verdict, question, texts, response=response), file=out, flush=True)
         return
     from rich.table import Table
@@ -505,7 +507,7 @@ def eval_summary_text(summary: Mapping[str, Any]) -> str:
 def print_eval_summary(summary: Mapping[str, Any], file: TextIO | None = None) -> None:
     """Print an evaluation summary to ``file`` (stdout): a table on a terminal."""
     out = file if file is not None else sys.stdout
-    if not _isatty(out):
+    if not isatty(out):
         print(eval_summary_text(summary), file=out, flush=True)
         return
     from rich.table import Table
@@ -552,7 +554,7 @@ def probe_table(summary: Mapping[str, Any]) -> str:
 def print_probe_table(summary: Mapping[str, Any], file: TextIO | None = None) -> None:
     """Print a probe summary to ``file`` (stdout): a rich table on a terminal."""
     out = file if file is not None else sys.stdout
-    if not _isatty(out):
+    if not isatty(out):
         print(probe_table(summary), file=out, flush=True)
         return
     from rich.table import Table

@@ -298,23 +298,18 @@ def _calibrate_auto(
 ) -> Calibration:
     """Choose the signal on a seeded selection part, test it on the rest (module
     docstring)."""
-    np = numpy()
-    if not 0 < selection_fraction < 1:
-        raise UsageError(f"selection_fraction: must be between 0 and 1, got {selection_fraction!r}")
     need = min_items(alpha, delta)
-    n_selection = round(selection_fraction * data.n)
-    if data.n - n_selection < need:
-        raise _too_few(
-            data.n,
-            _with_a_part_apart(need, selection_fraction),
-            alpha,
-            delta,
-            f" ({need} to test the rule once {selection_fraction:.0%} are kept apart to "
-            f"choose among {', '.join(candidates)}; name one with --signal to test on all "
-            "of them)",
-        )
-    order = np.random.default_rng([seed, 2]).permutation(data.n)
-    chosen_part, tested = order[:n_selection], order[n_selection:]
+    chosen_part, tested = _split(
+        data,
+        ("selection_fraction", selection_fraction),
+        need,
+        alpha,
+        delta,
+        f" ({need} to test the rule once {selection_fraction:.0%} are kept apart to "
+        f"choose among {', '.join(candidates)}; name one with --signal to test on all "
+        "of them)",
+        [seed, 2],
+    )
     wrong = data.wrong(0)
     values = {
         name: (data.tiers[0].signal(name), SIGNALS[name].higher_is_better) for name in candidates
@@ -326,6 +321,27 @@ def _calibrate_auto(
     return _calibrate_one(
         data, alpha, delta, best, seed, start_coverage, tested=tested, selection=scores
     )
+
+
+def _split(
+    data: CalibrationData,
+    part: tuple[str, float],
+    need: int,
+    alpha: float,
+    delta: float,
+    why: str,
+    seed: int | list[int],
+) -> tuple[Any, Any]:
+    """The items in two seeded parts: the share ``part`` (its option's name and value)
+    kept apart, and the rest, which must hold ``need`` items to test a rule on."""
+    name, fraction = part
+    if not 0 < fraction < 1:
+        raise UsageError(f"{name}: must be between 0 and 1, got {fraction!r}")
+    n_apart = round(fraction * data.n)
+    if data.n - n_apart < need:
+        raise _too_few(data.n, _with_a_part_apart(need, fraction), alpha, delta, why)
+    order = numpy().random.default_rng(seed).permutation(data.n)
+    return order[:n_apart], order[n_apart:]
 
 
 def _with_a_part_apart(need: int, fraction: float) -> int:
@@ -347,22 +363,17 @@ def _calibrate_cascade(
     start_coverage: float,
     keep_idle_tiers: bool = False,
 ) -> Calibration:
-    np = numpy()
-    if not 0 < path_fraction < 1:
-        raise UsageError(f"path_fraction: must be between 0 and 1, got {path_fraction!r}")
     need = min_items(alpha, delta / CHAINS)
-    n_path = round(path_fraction * data.n)
-    if data.n - n_path < need:
-        raise _too_few(
-            data.n,
-            _with_a_part_apart(need, path_fraction),
-            alpha,
-            delta,
-            f" ({need} in the test part, delta split between up to {CHAINS} chains, once "
-            f"{path_fraction:.0%} go to the path part)",
-        )
-    order = np.random.default_rng(seed).permutation(data.n)
-    path, test = order[:n_path], order[n_path:]
+    path, test = _split(
+        data,
+        ("path_fraction", path_fraction),
+        need,
+        alpha,
+        delta,
+        f" ({need} in the test part, delta split between up to {CHAINS} chains, once "
+        f"{path_fraction:.0%} go to the path part)",
+        seed,
+    )
     chosen: list[str] = []
     compared: list[dict[str, SignalScore]] = []
     for k, want in enumerate(wanted):

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prin_guard._terminal import PLAIN_INTERVAL_S
+from prin_guard._terminal import PLAIN_INTERVAL_S, isatty
 
 if TYPE_CHECKING:
     from prin_guard.grade._summary import GradeStats
@@ -34,7 +34,7 @@ class GradeProgress:
         self._closed = False
         self._bar: Any = None
         self._task: Any = None
-        if _isatty(self.stream):
+        if isatty(self.stream):
             self._start_bar()
 
     def already_done(self, rows: int) -> None:
@@ -111,17 +111,10 @@ class GradeProgress:
             rp.TextColumn("{task.fields[rate]}  flagged {task.fields[flagged]}", markup=False),
             console=Console(file=self.stream, force_terminal=True, highlight=False),
             redirect_stderr=self.stream is sys.stderr,
-            redirect_stdout=_isatty(sys.stdout),
+            redirect_stdout=isatty(sys.stdout),
         )
         self._task = self._bar.add_task("", total=self.total, rate="-", flagged="-")
         self._bar.start()
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
 
 
 def _duration(seconds: float) -> str:

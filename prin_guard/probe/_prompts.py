@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Message
@@ -106,12 +106,21 @@ PROGRESSIVE_ORDER: tuple[FollowUpType, ...] = (
 """The rounds of the Progressive Form, in order."""
 
 
-def _followup_type(value: FollowUpType | str, field: str = "followup_type") -> FollowUpType:
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def _member(kind: type[_E], value: _E | str, field: str, noun: str, *, spelled: bool) -> _E:
+    """``value`` as a member of ``kind`` (with ``spelled``: dashes for underscores, any
+    case), or a UsageError naming ``field`` and what is known."""
     try:
-        return FollowUpType(value)
+        return kind(str(value).replace("-", "_").lower() if spelled else value)
     except ValueError:
-        known = ", ".join(t.value for t in FollowUpType)
-        raise UsageError(f"{field}: unknown follow-up type {value!r}; known: {known}") from None
+        known = ", ".join(str(member.value) for member in kind)
+        raise UsageError(f"{field}: unknown {noun} {value!r}; known: {known}") from None
+
+
+def _followup_type(value: FollowUpType | str, field: str = "followup_type") -> FollowUpType:
+    return _member(FollowUpType, value, field, "follow-up type", spelled=False)
 
 
 # --------------------------------------------------------------------- prompt sets
@@ -263,20 +272,12 @@ def parse_probe_mitigations(
         raise UsageError("mitigations: expected a list of 'zero_shot_cot', 'emotion', 'few_shot'")
     out: set[ProbeMitigation] = set()
     for value in mitigations:
-        try:
-            out.add(ProbeMitigation(str(value).replace("-", "_").lower()))
-        except ValueError:
-            known = ", ".join(m.value for m in ProbeMitigation)
-            raise UsageError(f"mitigations: unknown mitigation {value!r}; known: {known}") from None
+        out.add(_member(ProbeMitigation, value, "mitigations", "mitigation", spelled=True))
     return tuple(m for m in _MITIGATION_ORDER if m in out)
 
 
 def _position(value: MitigationPosition | str) -> MitigationPosition:
-    try:
-        return MitigationPosition(str(value).replace("-", "_").lower())
-    except ValueError:
-        known = ", ".join(p.value for p in MitigationPosition)
-        raise UsageError(f"position: unknown position {value!r}; known: {known}") from None
+    return _member(MitigationPosition, value, "position", "position", spelled=True)
 
 
 def mitigation_text(
