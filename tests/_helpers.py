@@ -12,15 +12,29 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["HANG", "RedisServer", "free_port"]
+__all__ = ["HANG", "RedisServer", "free_port", "wait_until"]
 
 HANG = 60.0
 """Seconds after which a test gives up on a call as hung (``asyncio.timeout(HANG)``, a
 process's ``wait(timeout=HANG)``). A guard against a stuck run, never a speed check: what
 is tested takes a second or two, and the failure it guards against waits an hour (an hour's
 timeout, a judge that never answers), so only a stuck run reaches it."""
+
+
+def wait_until(
+    happened: Callable[[], object], what: str, *, timeout: float = HANG, every: float = 0.02
+) -> None:
+    """Poll ``happened()`` until it is true; a test's one way to wait for something another
+    thread or process does. ``timeout`` only catches a hang (it fails the test naming
+    ``what``): never a speed check."""
+    deadline = time.monotonic() + timeout
+    while not happened():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"hung: {what} did not happen within {timeout:.0f} s")
+        time.sleep(every)
 
 
 def free_port() -> int:

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _helpers import HANG, wait_until
 
 from prin_guard.judges._local_thread import TorchThread
 
@@ -113,10 +114,7 @@ def test_a_long_generation_lets_a_queued_job_through_between_steps() -> None:
             judge.complete([{"role": "user", "content": "Write a long story about a cat."}])
         )
         loop.run_until_complete(asyncio.sleep(0))
-        deadline = time.monotonic() + 120
-        while stats.steps < steps + 2:
-            assert time.monotonic() < deadline, "the generation never started"
-            time.sleep(0.01)
+        wait_until(lambda: stats.steps >= steps + 2, "the generation's first steps", every=0.01)
         at_job = TorchThread.get().call(lambda: stats.steps)
         response = loop.run_until_complete(task)
     finally:
@@ -142,10 +140,7 @@ def test_stop_cancels_queued_jobs_and_lets_a_stoppable_job_return() -> None:
 
     running = torch_thread.submit(long_job)
     queued = torch_thread.submit(lambda: "never")
-    deadline = time.monotonic() + 30
-    while not steps and not running.done():
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_until(lambda: steps or running.done(), "the long job's start", every=0.01)
     assert torch_thread.stop(timeout=10)
     assert running.result(timeout=0) == "stopped"
     assert queued.cancelled()
@@ -212,17 +207,18 @@ def test_the_process_exits_only_after_the_torch_thread_ended(tmp_path: Path, mod
 def test_ctrl_c_while_the_exit_waits_for_the_torch_thread_leaves_at_once(
     tmp_path: Path,
 ) -> None:
-    child, _ = _exiting(tmp_path, "60")
+    # The job takes an hour: a process that waited for it would hang, and the timeout
+    # (HANG) only catches that; a process that left at once did not wait.
+    child, marker = _exiting(tmp_path, "3600")
     assert child.stdin is not None and child.stderr is not None
     child.stdin.write("\n")
     child.stdin.flush()
     # the exit hook says it waits for a job that cannot stop early
     assert "local_judge_exit_wait" in child.stderr.readline()
-    started = time.monotonic()
     child.send_signal(signal.SIGINT)
-    _, err = child.communicate(timeout=30)
+    _, err = child.communicate(timeout=HANG)
     assert child.returncode == 130, err
-    assert time.monotonic() - started < 10
+    assert not marker.exists()  # left while the job was still running
 
 
 CTRL_C = textwrap.dedent(

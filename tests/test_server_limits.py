@@ -10,7 +10,6 @@ import asyncio
 import datetime as dt
 import hashlib
 import logging
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -22,7 +21,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("limits")
 
 import redis
-from _helpers import HANG, RedisServer
+from _helpers import RedisServer, wait_until
 from server_judges import rule, scripted
 from test_server import (
     AUTH,
@@ -38,7 +37,7 @@ from test_server import (
 from prin_guard import MemoryCache, UsageError
 from prin_guard.judges import JudgeResponse, Message, ScriptedJudge, Usage
 from prin_guard.server import ServerConfig, create_app, load_config
-from prin_guard.server._limits import key_identity
+from prin_guard.server._limits import COOLDOWN, Limits, _Outage, key_identity
 
 OTHER = {"Authorization": f"Bearer {OTHER_KEY}"}
 
@@ -336,16 +335,17 @@ def test_requests_that_time_out_or_leave_are_charged_what_they_started() -> None
             pytest.raises(httpx.ReadTimeout),
         ):
             impatient.post("/v1/verdicts", json={"item": item(9)}, headers=AUTH)
-        deadline = time.monotonic() + HANG
-        while True:
+        refusals: list[httpx.Response] = []
+
+        def spent() -> bool:
             # until the one that left is settled (in the background): its reservation
             # holds the rest of the budget meanwhile ("retry when they are done")
-            refused = client.post("/v1/verdicts", json={"item": item(10)}, headers=AUTH)
-            spent = refused.status_code == 429 and refused.headers["retry-after"] != "1"
-            if spent or time.monotonic() > deadline:
-                break
-            assert refused.status_code == 429, refused.text
-            time.sleep(0.05)
+            refusals.append(client.post("/v1/verdicts", json={"item": item(10)}, headers=AUTH))
+            assert refusals[-1].status_code == 429, refusals[-1].text
+            return refusals[-1].headers["retry-after"] != "1"
+
+        wait_until(spent, "the settling of the request that left", every=0.05)
+        refused = refusals[-1]
         other = client.post("/v1/verdicts", json={"item": item(11)}, headers=OTHER)
     assert [r.status_code for r in timed_out] == [504, 504]
     assert_refused(refused, "budget_exhausted", 86400)
@@ -373,34 +373,45 @@ def test_answers_from_the_cache_cost_a_key_nothing() -> None:
 
 @pytest.mark.server
 def test_limits_with_redis_hung_fail_open_at_once_and_log_once(
-    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Item 16: with Redis stopped (SIGSTOP) each request waited out Redis, and a 15 s
     outage logged 4,237 limits_unavailable lines."""
     caplog.set_level(logging.INFO)
+    # The outage's cool-down runs on a clock of the test's own, still while Redis is
+    # stopped: then only the first request may wait out Redis, whatever the machine's speed.
+    now = [0.0]
+    monkeypatch.setitem(Limits.__init__.__kwdefaults__, "clock", lambda: now[0])
+    waited: list[str] = []
+    failed = _Outage.failed
+    monkeypatch.setattr(
+        _Outage, "failed", lambda self, exc: (waited.append(type(exc).__name__), failed(self, exc))
+    )
     settings = {"redis_url": redis_server.url, "rate_limit": "100/minute", "daily_budget_usd": 1.0}
     judge = PricedJudge(cost=0.001)
     with serving(create_app(config(**settings), judge=judge, cache=MemoryCache())) as client:
         assert client.post("/v1/verdicts", json={"item": item(0)}, headers=AUTH).is_success
         redis_server.pause()
         try:
-            started = time.monotonic()
             # the first request waits out Redis's timeout (2 s) once; the others do not
             answers = [
                 client.post("/v1/verdicts", json={"item": item(n)}, headers=AUTH)
                 for n in range(1, 9)
             ]
-            elapsed = time.monotonic() - started
         finally:
             redis_server.resume()
-        back = client.post("/v1/verdicts", json={"item": item(20)}, headers=AUTH)
-        while "limits_available" not in caplog.text and time.monotonic() - started < HANG:
-            back = client.post("/v1/verdicts", json={"item": item(21)}, headers=AUTH)
-            time.sleep(0.1)
+        now[0] += COOLDOWN + 1  # the cool-down is over: the next request tries Redis
+        back: list[httpx.Response] = []
+
+        def answered_with_redis_back() -> bool:
+            back.append(client.post("/v1/verdicts", json={"item": item(20)}, headers=AUTH))
+            return "limits_available" in caplog.text
+
+        wait_until(answered_with_redis_back, "limits_available", every=0.1)
     assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
-    assert back.status_code == 200
-    # before: two timeouts (admission, spending) of 2 s per request, 32 s for eight
-    assert elapsed < 12, elapsed
+    assert all(b.status_code == 200 for b in back), [b.text for b in back]
+    # before: two timeouts (admission, spending) per request, sixteen for eight
+    assert len(waited) == 1, waited
     warnings = [r.getMessage() for r in caplog.records if "limits_unavailable" in r.getMessage()]
     assert len(warnings) == 1, warnings
     assert "limits_available" in caplog.text
@@ -505,12 +516,14 @@ def budget_account(server: RedisServer, namespace: str, key: str = KEY) -> dict[
 def settled(server: RedisServer, namespace: str) -> dict[str, float]:
     """The key's account once nothing is reserved (a cancelled request settles in the
     background)."""
-    deadline = time.monotonic() + HANG
-    while True:
-        account = budget_account(server, namespace)
-        if abs(account.get("reserved", 0.0)) < 1e-9 or time.monotonic() > deadline:
-            return account
-        time.sleep(0.05)
+    accounts: list[dict[str, float]] = []
+
+    def nothing_reserved() -> bool:
+        accounts.append(budget_account(server, namespace))
+        return abs(accounts[-1].get("reserved", 0.0)) < 1e-9
+
+    wait_until(nothing_reserved, "the reservation's settling", every=0.05)
+    return accounts[-1]
 
 
 INVALID_FOR_THE_GUARD = [

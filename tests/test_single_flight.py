@@ -6,12 +6,12 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 import redis
+from _helpers import HANG, wait_until
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -21,7 +21,7 @@ WORKER = textwrap.dedent(
     import prin_guard
     from prin_guard.cache import RedisCache
 
-    namespace, start_at, calls_file = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    namespace, barrier, calls_file = sys.argv[1], sys.argv[2], sys.argv[3]
 
     async def judge(prompt: str) -> str:
         with open(calls_file, "a") as f:  # one line per real judge call, O_APPEND
@@ -39,7 +39,10 @@ WORKER = textwrap.dedent(
             {"question": f"q{i}", "candidates": [str(i), str(i + 1), str(i + 2)], "id": f"i{i}"}
             for i in range(20)
         ]
-        time.sleep(max(0.0, start_at - time.time()))
+        # the barrier: say ready, then wait for the test's go (all workers are ready)
+        open(f"{barrier}/ready-{os.getpid()}", "w").close()
+        while not os.path.exists(f"{barrier}/go"):
+            await asyncio.sleep(0.005)
         verdicts = await guard.acheck_many(items)
         assert all(v.correct == ("A",) for v in verdicts), verdicts
         await cache.aclose()
@@ -64,11 +67,12 @@ def test_eight_processes_judging_the_same_items_make_each_call_once(
 ) -> None:
     calls_file = tmp_path / "calls.txt"
     calls_file.touch()
-    start_at = time.time() + 4.0  # all workers start judging at the same moment
+    barrier = tmp_path / "barrier"  # all workers start judging at the same moment
+    barrier.mkdir()
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, namespace, str(start_at), str(calls_file)],
+            [sys.executable, "-c", WORKER, namespace, str(barrier), str(calls_file)],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -76,7 +80,14 @@ def test_eight_processes_judging_the_same_items_make_each_call_once(
         )
         for _ in range(8)
     ]
+    wait_until(
+        lambda: (
+            len(list(barrier.glob("ready-*"))) == 8 or any(w.poll() is not None for w in workers)
+        ),
+        "eight workers ready",
+    )
+    (barrier / "go").touch()
     for worker in workers:
-        _, err = worker.communicate(timeout=120)
+        _, err = worker.communicate(timeout=HANG)
         assert worker.returncode == 0, err
     assert len(calls_file.read_text().splitlines()) == 40  # 20 items x 2 legs
