@@ -36,7 +36,8 @@ TARGET = (
 
 def _smoke_judge() -> Any:
     """An instant judge with token counts and sampling twins, for ``--smoke``."""
-    from prin_guard.judges import ScriptedJudge, Usage
+    from prin_guard.judges import ScriptedJudge
+    from prin_guard.models import Usage
 
     def answer(prompt: str) -> str:
         return "Answer: B, C, D, E" if "incorrect ones" in prompt else "Answer: A"

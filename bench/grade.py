@@ -101,10 +101,10 @@ def _local(given: Path, out: Path, judge: Any, concurrency: int, cache: Any) -> 
 
 def _on_ray(given: Path, out: Path, judge: Any, actors: int) -> tuple[float, float]:
     """(items/s over the pipeline, seconds until the pipeline started)."""
-    from prin_guard.ray import WorkerSpec, grade
+    from prin_guard.ray import WorkerSpec, grade_on_ray
 
     spec = WorkerSpec(judge=judge, redis_url=REDIS, namespace=_namespace(), concurrency=64)
-    summary = grade(given, out, spec, actors=actors, batch_size=256, rows_per_chunk=500)
+    summary = grade_on_ray(given, out, spec, actors=actors, batch_size=256, rows_per_chunk=500)
     assert summary.items == sum(1 for _ in given.open())
     return summary.items_per_second, summary.wall_seconds
 

@@ -15,27 +15,17 @@ itself (Prompt-Reverse Inconsistency, PRIN).
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._calls import JudgeCaller
 from prin_guard._decorator import guard
-from prin_guard._exceptions import (
-    CacheError,
-    InvalidItemError,
-    JudgeError,
-    MissingExtraError,
-    PrinGuardError,
-    RunError,
-    TransientJudgeError,
-    UsageError,
-)
+from prin_guard._exceptions import InvalidItemError, JudgeError, PrinGuardError, UsageError
 from prin_guard._guard import Guard
-from prin_guard._models import Candidate, Flag, InconsistentVerdictError, Item, Verdict
+from prin_guard._models import Flag, Item, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template
 from prin_guard._ratelimit import RateLimit
 from prin_guard._reading import read_reply
-from prin_guard._retry import CallLimit, Retry
-from prin_guard.cache import Cache, MemoryCache
-from prin_guard.judges import FunctionJudge, Judge, judge_from_spec
+from prin_guard._retry import Retry
+from prin_guard.cache import MemoryCache
+from prin_guard.judges import FunctionJudge, Judge
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
@@ -56,36 +46,26 @@ _LAZY = {
 
 __all__ = [
     "Acceptance",
-    "Cache",
-    "CacheError",
-    "CallLimit",
-    "Candidate",
     "Flag",
     "FunctionJudge",
     "Guard",
     "GuardConfig",
     "GuardOptions",
-    "InconsistentVerdictError",
     "InvalidItemError",
     "Item",
     "Judge",
-    "JudgeCaller",
     "JudgeError",
     "LiteLLMJudge",
     "LocalJudge",
     "MemoryCache",
-    "MissingExtraError",
     "PrinGuardError",
     "RateLimit",
     "RedisCache",
     "Retry",
-    "RunError",
     "Template",
-    "TransientJudgeError",
     "UsageError",
     "Verdict",
     "guard",
-    "judge_from_spec",
     "read_reply",
 ]
 

@@ -22,7 +22,7 @@ A :class:`JudgeCaller` wraps one judge and owns everything about calling it:
 The guard, the probe, the candidate-pool generator and the eval runner all ask
 their judge through it. A cache that fails costs no verdict: reads become
 misses and writes are skipped, with at most one ``cache_error`` warning every
-30 seconds, unless the cache raises :class:`~prin_guard.CacheError` (a
+30 seconds, unless the cache raises :class:`~prin_guard.errors.CacheError` (a
 ``RedisCache`` with ``cache_errors="raise"``), which reaches the caller.
 """
 
@@ -49,7 +49,8 @@ from prin_guard._retry import CallLimit, Retry
 from prin_guard._tracing import record_attempt, record_usage, set_attributes, span
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
-from prin_guard.judges import FunctionJudge, Judge, JudgeResponse, Message
+from prin_guard.judges import FunctionJudge, Judge, JudgeResponse
+from prin_guard._models import Message
 from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger
 
 __all__ = [

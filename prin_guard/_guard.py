@@ -2,7 +2,7 @@
 
 :class:`Guard` plans the legs of a verdict (the direct and the reverse question,
 and the follow-up rounds of a probe), asks them through its
-:class:`~prin_guard.JudgeCaller` (the call layer: cache, single flight, retries,
+:class:`~prin_guard.calls.JudgeCaller` (the call layer: cache, single flight, retries,
 the limit on calls in flight) and hands the answers to the pure
 decision of ``_decide``. It makes no judge call of its own.
 
@@ -129,7 +129,7 @@ class Guard:
     """Ask a judge both questions about each item and reconcile the answers.
 
     ``judge`` is a :class:`~prin_guard.judges.Judge`, a plain function
-    ``fn(prompt) -> str`` (sync or async), a :class:`~prin_guard.JudgeCaller` to share
+    ``fn(prompt) -> str`` (sync or async), a :class:`~prin_guard.calls.JudgeCaller` to share
     one cache, single flight and call limit among several guards, or a list of at least
     two of these: a panel, whose verdict is what a strict majority of all its members
     calls correct. ``tiers=[cheap, strong]`` (each a judge or a panel, cheapest first)
@@ -401,7 +401,7 @@ class Guard:
     @property
     def judge_calls(self) -> int:
         """Judge calls made through this guard's callers, every tier's (attempts; cache
-        hits excluded). A :class:`~prin_guard.JudgeCaller` shared by several guards counts
+        hits excluded). A :class:`~prin_guard.calls.JudgeCaller` shared by several guards counts
         them all.
         """
         return sum(caller.calls for engine in self._engines for caller in engine.callers)

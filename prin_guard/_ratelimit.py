@@ -2,10 +2,10 @@
 
 A provider limits an API key to so many calls (and tokens) a minute, across
 every process and machine that uses the key. :class:`RateLimit` keeps the whole
-fleet under that limit: the call layer (:class:`~prin_guard.JudgeCaller`) waits
+fleet under that limit: the call layer (:class:`~prin_guard.calls.JudgeCaller`) waits
 in :meth:`RateLimit.acquire` before each judge attempt, reports the tokens the
 call used in :meth:`RateLimit.record`, and reports a provider's "slow down" (a
-:class:`~prin_guard.TransientJudgeError` with a Retry-After) in
+:class:`~prin_guard.errors.TransientJudgeError` with a Retry-After) in
 :meth:`RateLimit.back_off`, which makes every process wait, not just the one that
 was told.
 
@@ -171,7 +171,7 @@ class RateLimit:
     async def watch(self, call: Awaitable[T]) -> T:
         """Await one judge call (its slot already taken with :meth:`acquire`): count its
         tokens when it returns, and share the provider's back-off when it raises a
-        :class:`~prin_guard.TransientJudgeError` with a Retry-After."""
+        :class:`~prin_guard.errors.TransientJudgeError` with a Retry-After."""
         try:
             result = await call
         except TransientJudgeError as exc:

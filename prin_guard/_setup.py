@@ -72,7 +72,7 @@ class GuardConfig(BaseModel):
     """Who judges and how: everything a :class:`~prin_guard.Guard` is built from.
 
     ``judge``, ``panel`` and ``tiers`` are alternatives (give one); judges are spelled
-    as :func:`~prin_guard.judge_from_spec` reads them. Frozen, unknown fields are an
+    as :func:`~prin_guard.judges.judge_from_spec` reads them. Frozen, unknown fields are an
     error, and every error names the setting.
     """
 

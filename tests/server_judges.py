@@ -10,7 +10,8 @@ import asyncio
 import re
 
 from prin_guard import FunctionJudge, Judge
-from prin_guard.judges import ScriptedJudge, Usage
+from prin_guard.judges import ScriptedJudge
+from prin_guard.models import Usage
 
 NEGATIVE = {"incorrect", "wrong", "inappropriate", "inaccurate", "invalid"}
 

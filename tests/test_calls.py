@@ -10,22 +10,14 @@ import pytest
 from _helpers import RedisServer
 from structlog.testing import capture_logs
 
-from prin_guard import (
-    CacheError,
-    CallLimit,
-    FunctionJudge,
-    Guard,
-    GuardOptions,
-    Item,
-    JudgeCaller,
-    JudgeError,
-    UsageError,
-    Verdict,
-)
+from prin_guard import FunctionJudge, Guard, GuardOptions, Item, JudgeError, UsageError, Verdict
+from prin_guard.calls import CallLimit, JudgeCaller
+from prin_guard.errors import CacheError
 from prin_guard.cache import MemoryCache, RedisCache
 from prin_guard.datasets import Problem
 from prin_guard.eval._pool import build_pool
-from prin_guard.judges import JudgeResponse, Message, ScriptedJudge
+from prin_guard.judges import JudgeResponse, ScriptedJudge
+from prin_guard.models import Message
 
 ITEM = Item(question="2 + 2?", candidates=["3", "4", "5"], id="sum")
 

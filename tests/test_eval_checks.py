@@ -23,7 +23,8 @@ from prin_guard.eval import EvalConfig, EvalSummary
 from prin_guard.eval._report import Run, load_run, write_report
 from prin_guard.eval._run import run_eval
 from prin_guard.eval._summary import summarize
-from prin_guard.judges import JudgeResponse, Message, ScriptedJudge
+from prin_guard.judges import JudgeResponse, ScriptedJudge
+from prin_guard.models import Message
 
 NEGATIVE = ("incorrect", "wrong", "inappropriate", "inaccurate", "invalid")
 TEXTS = ("right", "wrong1", "wrong2", "wrong3")

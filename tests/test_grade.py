@@ -957,7 +957,7 @@ def test_the_ray_engine_takes_the_format_from_the_suffix_before_judging(tmp_path
     import ray
 
     from prin_guard.ray import WorkerSpec
-    from prin_guard.ray import grade as grade_on_ray
+    from prin_guard.ray import grade_on_ray
 
     given = _write_input(tmp_path / "in.jsonl", ITEMS)
     spec = WorkerSpec(judge=lambda: "Answer: A")

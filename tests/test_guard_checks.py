@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from prin_guard import Flag, Guard, GuardOptions, Item, UsageError
-from prin_guard.judges import JudgeResponse, Message, ScriptedJudge
+from prin_guard.judges import JudgeResponse, ScriptedJudge
+from prin_guard.models import Message
 
 ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5", "22"], id="sum")
 ODD_ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5"], id="odd")

@@ -38,17 +38,8 @@ from fault_server import (
 from structlog.testing import capture_logs
 
 import prin_guard
-from prin_guard import (
-    Flag,
-    Guard,
-    Item,
-    JudgeError,
-    LiteLLMJudge,
-    MemoryCache,
-    Retry,
-    TransientJudgeError,
-    UsageError,
-)
+from prin_guard import Flag, Guard, Item, JudgeError, LiteLLMJudge, MemoryCache, Retry, UsageError
+from prin_guard.errors import TransientJudgeError
 from prin_guard.judges._litellm import _parse_retry_after
 from prin_guard.models import ParseMethod, ParseStatus
 

@@ -5,7 +5,8 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from prin_guard import Candidate, Flag, InvalidItemError, Item, Verdict, _models
+from prin_guard import Flag, InvalidItemError, Item, Verdict, _models
+from prin_guard.models import Candidate
 from prin_guard._models import _nth_label
 from prin_guard.models import Leg, ParseMethod, ParseStatus, Polarity
 

@@ -17,7 +17,7 @@ from prin_guard.datasets import LabeledItem
 from prin_guard.judges import ScriptedJudge
 from prin_guard.probe import Probe
 from prin_guard.probe._report import write_probe_report
-from prin_guard.probe._run import run_probe
+from prin_guard.probe._run import probe_records
 from prin_guard.probe._summary import probe_summary
 
 ITEM = Item(question="Is the sky blue?", candidates=["Yes", "No"], id="sky")
@@ -192,7 +192,7 @@ def _probe_judge() -> ScriptedJudge:
 def test_probe_run_metrics_by_hand(tmp_path: Path) -> None:
     judge = _probe_judge()
     asyncio.run(
-        run_probe(
+        probe_records(
             judge,
             _records(),
             Probe.of("progressive"),
@@ -221,7 +221,7 @@ def test_probe_run_metrics_by_hand(tmp_path: Path) -> None:
 def test_direct_form_runs_each_type_in_its_own_conversation(tmp_path: Path) -> None:
     judge = _probe_judge()
     asyncio.run(
-        run_probe(
+        probe_records(
             judge,
             _records()[:2],
             Probe.of("closed"),
@@ -244,7 +244,7 @@ def test_real_probe_of_the_bundled_model_on_strategyqa(shared_data: Path, tmp_pa
         load_dataset("strategyqa", path=shared_data / "strategyqa" / "task.json", limit=3)
     )
     asyncio.run(
-        run_probe(
+        probe_records(
             LocalJudge(),
             records,
             Probe.of("progressive"),

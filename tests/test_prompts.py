@@ -6,7 +6,8 @@ import re
 import pytest
 
 import prin_guard
-from prin_guard import Candidate, Flag, Item, UsageError
+from prin_guard import Flag, Item, UsageError
+from prin_guard.models import Candidate
 from prin_guard._prompts import (
     TEMPLATES,
     build_prompt,

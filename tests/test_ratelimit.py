@@ -17,15 +17,9 @@ import pytest
 from _helpers import free_port
 from structlog.testing import capture_logs
 
-from prin_guard import (
-    Guard,
-    JudgeCaller,
-    JudgeError,
-    RateLimit,
-    Retry,
-    TransientJudgeError,
-    UsageError,
-)
+from prin_guard import Guard, JudgeError, RateLimit, Retry, UsageError
+from prin_guard.calls import JudgeCaller
+from prin_guard.errors import TransientJudgeError
 from prin_guard.judges import FunctionJudge, JudgeResponse
 from prin_guard.models import Usage
 

@@ -32,7 +32,7 @@ ray = pytest.importorskip("ray")
 import pyarrow.parquet as pq  # noqa: E402 - after the skip
 
 from prin_guard.grade import grade as grade_locally  # noqa: E402
-from prin_guard.ray import WorkerSpec, grade  # noqa: E402
+from prin_guard.ray import WorkerSpec, grade_on_ray  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -318,7 +318,7 @@ def test_ray_writes_the_rows_the_local_engine_writes(judges: ModuleType, tmp_pat
     local = grade_locally(
         functools.partial(judges.make, key + ":local", 0.0)(), given, tmp_path / "local.parquet"
     )
-    on_ray = grade(
+    on_ray = grade_on_ray(
         given, tmp_path / "ray.parquet", _spec(judges, key), rows_per_chunk=16, batch_size=8
     )
     expected = _rows(tmp_path / "local.parquet")
@@ -331,11 +331,11 @@ def test_ray_writes_the_rows_the_local_engine_writes(judges: ModuleType, tmp_pat
     # JSONL and CSV, by the output's suffix: the same lines as the local engine's
     for suffix in ("jsonl", "csv"):
         grade_locally(judges.answer, given, tmp_path / f"local.{suffix}")
-        grade(given, tmp_path / f"ray.{suffix}", _spec(judges, key))
+        grade_on_ray(given, tmp_path / f"ray.{suffix}", _spec(judges, key))
         assert _rows(tmp_path / f"ray.{suffix}") == _rows(tmp_path / f"local.{suffix}")
 
     # running again resumes: nothing left to judge
-    again = grade(given, tmp_path / "ray.parquet", _spec(judges, key))
+    again = grade_on_ray(given, tmp_path / "ray.parquet", _spec(judges, key))
     assert (again.items, again.skipped, again.judge_calls) == (0, 63, 0)
     assert len(_rows(tmp_path / "ray.parquet")) == 63
     # and the local engine resumes the Ray engine's file (one writer, one format)
@@ -365,19 +365,19 @@ def test_ray_resumes_by_input_line_duplicate_ids_included(
     # a run killed after the second `dup` row was written: the output holds only that
     out = tmp_path / "out.jsonl"
     out.write_text(json.dumps(_rows(tmp_path / "local.jsonl")[1]) + "\n")
-    summary = grade(given, out, _spec(judges, key))
+    summary = grade_on_ray(given, out, _spec(judges, key))
     assert [row["line"] for row in _rows(out)] == [1, 2, 3]
     assert (summary.items, summary.skipped) == (2, 1)
     # a question edited on a line that is done is told by line, not judged again
     items[2]["question"] = "third, edited?"
     _write(given, items, {})
-    again = grade(given, out, _spec(judges, key))
+    again = grade_on_ray(given, out, _spec(judges, key))
     assert (again.items, again.skipped, again.changed, again.changed_lines) == (0, 3, 1, (3,))
     # an output grade did not write is refused, untouched
     notes = tmp_path / "notes.jsonl"
     notes.write_text("mine, no final newline")
     with pytest.raises(UsageError, match=r"notes\.jsonl"):
-        grade(given, notes, _spec(judges, key))
+        grade_on_ray(given, notes, _spec(judges, key))
     assert notes.read_text() == "mine, no final newline"
     redis.Redis.from_url(REDIS).delete(f"{key}:started")
 
@@ -405,7 +405,7 @@ def test_killing_an_actor_mid_run_loses_no_row_and_few_calls(
 
     def run() -> None:
         try:
-            outcome["summary"] = grade(given, tmp_path / "out.jsonl", spec, rows_per_chunk=50)
+            outcome["summary"] = grade_on_ray(given, tmp_path / "out.jsonl", spec, rows_per_chunk=50)
         except BaseException as exc:
             outcome["error"] = exc
 

@@ -27,7 +27,8 @@ from redis.exceptions import AuthenticationError, RedisError
 from structlog.testing import capture_logs
 
 import prin_guard
-from prin_guard import CacheError, UsageError
+from prin_guard import UsageError
+from prin_guard.errors import CacheError
 from prin_guard.cache import Cache, RedisCache, cache_key
 from prin_guard.judges import ScriptedJudge
 

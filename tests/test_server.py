@@ -904,7 +904,8 @@ def test_healthz_with_redis_up_then_down(redis_server: RedisServer) -> None:
 
 @pytest.mark.server
 def test_metrics_sum_what_verdicts_cost_by_the_verdicts_own_rule() -> None:
-    from prin_guard.judges import ScriptedJudge, Usage
+    from prin_guard.judges import ScriptedJudge
+    from prin_guard.models import Usage
 
     usage = Usage(
         prompt_tokens=100,

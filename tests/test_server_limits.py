@@ -35,7 +35,8 @@ from test_server import (
 )
 
 from prin_guard import MemoryCache, UsageError
-from prin_guard.judges import JudgeResponse, Message, ScriptedJudge, Usage
+from prin_guard.judges import JudgeResponse, ScriptedJudge
+from prin_guard.models import Message, Usage
 from prin_guard.server import ServerConfig, create_app, load_config
 from prin_guard.server._limits import COOLDOWN, Limits, _Outage, key_identity
 

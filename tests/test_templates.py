@@ -415,7 +415,7 @@ def test_a_python_judge_is_imported_from_the_current_directory(
 ) -> None:
     import sys
 
-    from prin_guard import judge_from_spec
+    from prin_guard.judges import judge_from_spec
 
     (tmp_path / "my_judge_here.py").write_text(
         "def judge(prompt):\n    return 'Answer: A'\n", encoding="utf-8"

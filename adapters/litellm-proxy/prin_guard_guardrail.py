@@ -71,7 +71,8 @@ from prin_guard import (
     UsageError,
     Verdict,
 )
-from prin_guard.judges import JudgeResponse, Message
+from prin_guard.judges import JudgeResponse
+from prin_guard.models import Message
 from prin_guard.models import TEMPLATES, Polarity, Template, Usage
 
 __all__ = [

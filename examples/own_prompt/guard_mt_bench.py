@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.judge == "client":
         judge: Any = FunctionJudge(my_client, messages=True, name="my-client")
     else:
-        judge = prin_guard.judge_from_spec(args.judge, api_base=args.api_base)
+        judge = prin_guard.judges.judge_from_spec(args.judge, api_base=args.api_base)
     guard = prin_guard.Guard(judge, template=args.template, cache=None)
     if args.show_prompts:
         for leg in guard.prompts(PAIRS[0]):

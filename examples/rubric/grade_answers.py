@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 question=question["question"],
                 response=answer["text"],
                 candidates=[
-                    prin_guard.Candidate(text=c["text"], weight=c.get("weight"))
+                    prin_guard.models.Candidate(text=c["text"], weight=c.get("weight"))
                     for c in question["rubric"]
                 ],
             )

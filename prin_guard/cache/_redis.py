@@ -78,7 +78,7 @@ class RedisCache:
     answer lives. Values are the engine's JSON text, never pickled.
 
     ``cache_errors="warn"`` (the default) fails open, as the module docstring
-    says; ``"raise"`` raises :class:`~prin_guard.CacheError` from ``get_many`` and
+    says; ``"raise"`` raises :class:`~prin_guard.errors.CacheError` from ``get_many`` and
     ``set_many`` instead, chained to the Redis error. The single-flight methods
     (:meth:`claim`, :meth:`release`, :meth:`wait`) always fail open: a lock only
     saves duplicate judge calls, it is never worth failing for.
@@ -352,7 +352,7 @@ class RedisCache:
         """Delete every entry and lock of this namespace (SCAN, never KEYS); the count.
 
         Only this namespace: other namespaces in the same Redis are untouched.
-        Raises :class:`~prin_guard.CacheError` if Redis fails midway, whatever
+        Raises :class:`~prin_guard.errors.CacheError` if Redis fails midway, whatever
         ``cache_errors`` says, since a half-done clear is worth knowing about.
         """
         client = self._redis()

@@ -3,7 +3,7 @@
 Every command is a thin shell over the library: judges come from
 :func:`~prin_guard.judges.judge_from_spec`, guard options from
 :class:`~prin_guard.GuardOptions`, runs from :func:`prin_guard.eval.run` and
-:func:`prin_guard.probe.run`, output from ``_terminal`` (rich tables on a
+:func:`prin_guard.probe.run_probe`, output from ``_terminal`` (rich tables on a
 terminal, plain text otherwise).
 
 The command line configures logging for its own process (the library never

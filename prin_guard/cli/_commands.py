@@ -129,7 +129,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     config = config_from_args(args)
-    result = probing.run(
+    result = probing.run_probe(
         config.build_judge(config.judge),
         args.dataset,
         spec,

@@ -90,7 +90,7 @@ def _ray(args: argparse.Namespace, config: Any, rate_limit: RateLimit | None) ->
         rate_limit=rate_limit,
         with_legs=args.with_legs,
     )
-    return on_ray.grade(
+    return on_ray.grade_on_ray(
         args.input,
         args.out,
         spec,

@@ -19,7 +19,7 @@ file whose header is grade's, a Parquet file with grade's schema. Anything else
 is refused, unmodified. Only then is a row cut short by a kill (a last line
 without its line end) dropped, to be judged again.
 
-A write that fails (a full disk) is a :class:`~prin_guard.RunError` naming the file.
+A write that fails (a full disk) is a :class:`~prin_guard.errors.RunError` naming the file.
 """
 
 from __future__ import annotations

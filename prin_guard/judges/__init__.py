@@ -1,13 +1,14 @@
-"""Judges: the protocol, function and scripted judges, and (lazily) the model judges."""
+"""Judges: the protocol, function and scripted judges, and (lazily) the model judges.
+
+What a judge is given and returns besides :class:`JudgeResponse` (``Message``,
+``Usage``) lives in :mod:`prin_guard.models`."""
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._models import Usage
 from prin_guard.judges._base import (
     Judge,
     JudgeResponse,
-    Message,
     PrefixCachingJudge,
     SharedPrefix,
     Stagger,
@@ -25,12 +26,10 @@ __all__ = [
     "JudgeResponse",
     "LiteLLMJudge",
     "LocalJudge",
-    "Message",
     "PrefixCachingJudge",
     "ScriptedJudge",
     "SharedPrefix",
     "Stagger",
-    "Usage",
     "judge_from_spec",
 ]
 

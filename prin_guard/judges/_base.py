@@ -41,7 +41,7 @@ class Judge(Protocol):
 
     ``complete()`` receives the conversation (the last message is the user's
     question) and the labels of the item's candidates, which a judge may use to
-    constrain its output. Raise :class:`~prin_guard.TransientJudgeError` for
+    constrain its output. Raise :class:`~prin_guard.errors.TransientJudgeError` for
     failures worth retrying and any other exception for permanent ones.
     """
 

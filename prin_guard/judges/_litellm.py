@@ -258,7 +258,7 @@ class LiteLLMJudge:
     can change the answer are part of the identity, except secret-looking ones.
 
     Failures: rate limits (429), timeouts, connection errors, 5xx and malformed
-    replies raise :class:`~prin_guard.TransientJudgeError` (carrying the
+    replies raise :class:`~prin_guard.errors.TransientJudgeError` (carrying the
     provider's Retry-After), which prin-guard retries; authentication, bad
     requests, unknown models and refused content raise
     :class:`~prin_guard.JudgeError` at once. A reply without any choice is

@@ -10,7 +10,7 @@ after the judge answers, ask "Are you sure?", disagree, or suggest a wrong answe
   (:class:`MitigationPosition`), and the control prompt ending every question (the
   paper's per dataset: :func:`control_prompt`). The guard's ``probe=`` option takes
   one and flags a judge that changes its answer.
-- :func:`run` is the paper's experiment on a dataset: it measures how often the
+- :func:`run_probe` is the paper's experiment on a dataset: it measures how often the
   judge changes its mind (Modification, Modification Rate) and how often a wrong
   first answer turns right (E→R Rate), and writes a :class:`ProbeSummary` and a
   report (:class:`ProbeRun`).
@@ -34,7 +34,7 @@ from prin_guard.probe._prompts import (
 )
 
 if TYPE_CHECKING:
-    from prin_guard.probe._run import ProbeRun, run
+    from prin_guard.probe._run import ProbeRun, run_probe
     from prin_guard.probe._summary import ProbeSummary
 
 # The guard imports Probe from here; the experiment (datasets, run directories,
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "ProbeRun": "prin_guard.probe._run",
     "ProbeSummary": "prin_guard.probe._summary",
-    "run": "prin_guard.probe._run",
+    "run_probe": "prin_guard.probe._run",
 }
 
 __all__ = [
@@ -57,7 +57,7 @@ __all__ = [
     "control_prompt",
     "get_prompt_set",
     "prompt_sets",
-    "run",
+    "run_probe",
 ]
 
 

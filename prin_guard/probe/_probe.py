@@ -7,7 +7,7 @@ question's misleading answer.
 
 :func:`run_rounds` continues a leg's conversation round by round with the questions
 a probe asks; every follow-up call goes through the leg's
-:class:`~prin_guard.JudgeCaller`, so it is cached, retried and single-flighted like
+:class:`~prin_guard.calls.JudgeCaller`, so it is cached, retried and single-flighted like
 a leg, and its events say ``call="follow_up"``. The guard's ``probe=`` option and
 ``prin-guard probe`` both use it.
 

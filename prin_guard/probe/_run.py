@@ -1,4 +1,4 @@
-"""``prin_guard.probe.run``: the Ask Again experiment on a dataset, from items to report.
+"""``prin_guard.probe.run_probe``: the Ask Again experiment on a dataset, from items to report.
 
 For each item the judge is asked the direct question ("which are correct?", the
 paper's output-format control prompt already ends it), then followed up: in the
@@ -7,7 +7,7 @@ the Progressive Form closed, open and leading in one conversation. Every answer
 is compared with the gold set; the records feed the metrics of the paper's
 appendix A.1 (Modification, Modification Rate, E→R rate).
 
-:func:`run` loads the dataset, asks every item through :func:`run_probe` and writes
+:func:`run_probe` loads the dataset, asks every item through :func:`probe_records` and writes
 the run directory (``items.jsonl``, ``summary.json``, ``report.md``,
 ``report.html``) as ``prin_guard.eval.run`` does. ``prin-guard probe`` is this
 function plus argument parsing and printing.
@@ -50,7 +50,7 @@ from prin_guard.probe._prompts import FollowUpForm, FollowUpType, get_prompt_set
 from prin_guard.probe._report import write_probe_report
 from prin_guard.probe._summary import ProbeSummary, probe_summary
 
-__all__ = ["ProbeRun", "run", "run_probe"]
+__all__ = ["ProbeRun", "probe_records", "run_probe"]
 
 
 async def _probe_item(
@@ -110,7 +110,7 @@ async def _probe_item(
     return out
 
 
-async def run_probe(
+async def probe_records(
     judge: Judge,
     records: Iterable[LabeledItem],
     probe: Probe,
@@ -140,7 +140,7 @@ async def run_probe(
 
 @dataclass(frozen=True)
 class ProbeRun:
-    """What :func:`run` wrote and measured."""
+    """What :func:`run_probe` wrote and measured."""
 
     path: Path
     """The run directory."""
@@ -151,7 +151,7 @@ class ProbeRun:
     """Stopped by Ctrl-C: the summary covers the items finished before."""
 
 
-def run(
+def run_probe(
     judge: Judge,
     dataset: str,
     probe: Probe | str = "progressive",
@@ -188,7 +188,7 @@ def run(
     started = time.monotonic()
     with progress_meter(len(records), enabled=progress, show_prin=False) as meter:
         _, interrupted = drive(
-            run_probe(
+            probe_records(
                 judge,
                 records,
                 spec,

@@ -54,7 +54,7 @@ from prin_guard.grade._read import DEFAULT_MAX_ROW_BYTES, Chunk, plan_chunks
 from prin_guard.grade._rows import Done
 from prin_guard.ray._worker import Collector, Grader, WorkerSpec, read_chunks
 
-__all__ = ["grade", "grade_dataset", "read_items"]
+__all__ = ["grade_dataset", "grade_on_ray", "read_items"]
 
 _TAKE_SECONDS: Final = 0.2
 """How often the driver takes the rows the graders finished."""
@@ -143,7 +143,7 @@ def _run_pipeline(
         pass
 
 
-def grade(
+def grade_on_ray(
     input: str | Path,
     output: str | Path,
     spec: WorkerSpec,

@@ -1,6 +1,6 @@
 """Stops the Ray processes a grading run started, when the run ends however it ends.
 
-``python -m prin_guard.ray._reaper PID ...``, started by :func:`~prin_guard.ray.grade`
+``python -m prin_guard.ray._reaper PID ...``, started by :func:`~prin_guard.ray.grade_on_ray`
 right after it started a local Ray cluster, with the pids of that cluster's processes
 (the ones ``ray.init`` made) and a pipe to the run as its standard input. While the run
 lives, it notes every process below those (the raylet's agents and workers) every half

@@ -1,7 +1,7 @@
 """The HTTP service: ``create_app(config)`` builds the FastAPI application.
 
 One judge and one cache per worker process, built at startup (the lifespan) or
-injected, behind one :class:`~prin_guard.JudgeCaller`: one single flight and one
+injected, behind one :class:`~prin_guard.calls.JudgeCaller`: one single flight and one
 limit (``concurrency`` calls in flight per worker) for every request. One
 :class:`~prin_guard.Guard` per distinct combination of options (a
 :class:`~prin_guard.GuardOptions` with the server's ``max_chars``), all asking

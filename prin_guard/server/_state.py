@@ -2,7 +2,7 @@
 
 :class:`_State` is built by ``create_app`` and started by its lifespan: the judge
 and cache come from the configuration unless injected; one
-:class:`~prin_guard.JudgeCaller` per judge wraps the (metered) judge, and one
+:class:`~prin_guard.calls.JudgeCaller` per judge wraps the (metered) judge, and one
 :class:`~prin_guard.Guard` per distinct options (and, with ``cache_scope="key"``, per
 API key: ``_tenants``) asks through it.
 
@@ -45,14 +45,8 @@ from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
 from prin_guard._tasks import TASKS
 from prin_guard.cache import Cache, open_cache
-from prin_guard.judges import (
-    Judge,
-    JudgeResponse,
-    Message,
-    PrefixCachingJudge,
-    SharedPrefix,
-    Stagger,
-)
+from prin_guard.judges import Judge, JudgeResponse, PrefixCachingJudge, SharedPrefix, Stagger
+from prin_guard._models import Message
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event

@@ -21,7 +21,7 @@ Either way, the daily budget charges a key only for the judge calls made for its
 request: a cached answer costs nothing (``_limits``).
 
 A key's namespace is made here, below the engine: each key gets the worker's judges
-behind :class:`~prin_guard.JudgeCaller` objects of its own, sharing the worker's call
+behind :class:`~prin_guard.calls.JudgeCaller` objects of its own, sharing the worker's call
 limit and provider rate limit, whose cache is a view of the worker's cache that
 hashes the key's identity into every cache key (and lock).
 """

@@ -24,7 +24,8 @@ from inspect_ai.model import (
 )
 
 from prin_guard import JudgeError
-from prin_guard.judges import JudgeResponse, Message
+from prin_guard.judges import JudgeResponse
+from prin_guard.models import Message
 from prin_guard.models import Usage
 
 __all__ = ["InspectJudge"]

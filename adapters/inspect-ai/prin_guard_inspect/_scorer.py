@@ -39,16 +39,8 @@ from inspect_ai.scorer import accuracy as _inspect_accuracy
 from inspect_ai.scorer import stderr as _inspect_stderr
 from inspect_ai.solver import TaskState
 
-from prin_guard import (
-    Cache,
-    Flag,
-    Guard,
-    GuardOptions,
-    InvalidItemError,
-    Item,
-    Judge,
-    Verdict,
-)
+from prin_guard import Flag, Guard, GuardOptions, InvalidItemError, Item, Judge, Verdict
+from prin_guard.cache import Cache
 from prin_guard.judges import ScriptedJudge
 from prin_guard.models import Leg, Policy, ProbeKind, Task, Template
 from prin_guard_inspect._judge import InspectJudge
