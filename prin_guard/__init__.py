@@ -70,6 +70,12 @@ __all__ = [
 ]
 
 
+_SUBPACKAGES = frozenset(
+    {"cache", "calibrate", "calls", "datasets", "errors", "eval", "grade", "judges", "models"}
+    | {"probe", "ray", "reader"}
+)
+
+
 def __getattr__(name: str) -> Any:
     # Heavy judges load their dependencies only when built; even their modules
     # stay off `import prin_guard`, as do the set-up and acceptance models (only
@@ -77,4 +83,6 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         module = importlib.import_module(_LAZY[name])
         return getattr(module, name)
+    if name in _SUBPACKAGES:  # prin_guard.models.Candidate with only `import prin_guard`
+        return importlib.import_module(f"prin_guard.{name}")
     raise AttributeError(f"module 'prin_guard' has no attribute {name!r}")

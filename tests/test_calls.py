@@ -11,10 +11,10 @@ from _helpers import RedisServer
 from structlog.testing import capture_logs
 
 from prin_guard import FunctionJudge, Guard, GuardOptions, Item, JudgeError, UsageError, Verdict
-from prin_guard.calls import CallLimit, JudgeCaller
-from prin_guard.errors import CacheError
 from prin_guard.cache import MemoryCache, RedisCache
+from prin_guard.calls import CallLimit, JudgeCaller
 from prin_guard.datasets import Problem
+from prin_guard.errors import CacheError
 from prin_guard.eval._pool import build_pool
 from prin_guard.judges import JudgeResponse, ScriptedJudge
 from prin_guard.models import Message

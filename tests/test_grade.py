@@ -956,8 +956,7 @@ def test_the_ray_engine_takes_the_format_from_the_suffix_before_judging(tmp_path
     pytest.importorskip("ray")
     import ray
 
-    from prin_guard.ray import WorkerSpec
-    from prin_guard.ray import grade_on_ray
+    from prin_guard.ray import WorkerSpec, grade_on_ray
 
     given = _write_input(tmp_path / "in.jsonl", ITEMS)
     spec = WorkerSpec(judge=lambda: "Answer: A")

@@ -10,7 +10,18 @@ import structlog
 from structlog.testing import capture_logs
 
 import prin_guard
-from prin_guard import Flag, Guard, GuardOptions, InvalidItemError, Item, JudgeError, MemoryCache, Retry, UsageError, Verdict
+from prin_guard import (
+    Flag,
+    Guard,
+    GuardOptions,
+    InvalidItemError,
+    Item,
+    JudgeError,
+    MemoryCache,
+    Retry,
+    UsageError,
+    Verdict,
+)
 from prin_guard.errors import InconsistentVerdictError, TransientJudgeError
 from prin_guard.judges import ScriptedJudge
 from prin_guard.models import TEMPLATES, Polarity, Template, Usage

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from prin_guard import Item, UsageError
 from prin_guard._prompts import build_messages, get_template
-from prin_guard.models import Message
-from prin_guard.models import Polarity
+from prin_guard.models import Message, Polarity
 from prin_guard.probe import (
     FollowUpType,
     MitigationPosition,

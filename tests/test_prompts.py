@@ -7,7 +7,6 @@ import pytest
 
 import prin_guard
 from prin_guard import Flag, Item, UsageError
-from prin_guard.models import Candidate
 from prin_guard._prompts import (
     TEMPLATES,
     build_prompt,
@@ -16,7 +15,7 @@ from prin_guard._prompts import (
     parse_mitigations,
     quote_option,
 )
-from prin_guard.models import Mitigation, ParseStatus, Polarity
+from prin_guard.models import Candidate, Mitigation, ParseStatus, Polarity
 
 ITEM = Item(question="What is 2 + 2?", candidates=["3", "4", "5"])
 

@@ -205,9 +205,7 @@ def test_each_public_name_has_one_home() -> None:
 
 
 def test_the_top_level_reexports_from_the_homes() -> None:
-    below = {
-        name: module for module in set(PUBLIC) - {"prin_guard"} for name in PUBLIC[module]
-    }
+    below = {name: module for module in set(PUBLIC) - {"prin_guard"} for name in PUBLIC[module]}
     for name in prin_guard.__all__:
         if name in below:
             home = importlib.import_module(below[name])
@@ -243,3 +241,17 @@ def test_error_hierarchy() -> None:
     assert issubclass(errors.RunError, errors.PrinGuardError)
     for name in ("PrinGuardError", "UsageError", "InvalidItemError", "JudgeError"):
         assert getattr(prin_guard, name) is getattr(errors, name)
+
+
+def test_subpackages_resolve_from_the_top_level() -> None:
+    # `import prin_guard` then `prin_guard.models.Candidate`, as the examples write it,
+    # without importing each subpackage first; an unknown name is still an AttributeError.
+    code = (
+        "import prin_guard;"
+        "print(prin_guard.models.Candidate.__name__, prin_guard.errors.RunError.__name__,"
+        " prin_guard.calls.CallLimit.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["Candidate", "RunError", "CallLimit"]
+    with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
+        prin_guard.nonesuch  # noqa: B018

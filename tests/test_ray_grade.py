@@ -405,7 +405,9 @@ def test_killing_an_actor_mid_run_loses_no_row_and_few_calls(
 
     def run() -> None:
         try:
-            outcome["summary"] = grade_on_ray(given, tmp_path / "out.jsonl", spec, rows_per_chunk=50)
+            outcome["summary"] = grade_on_ray(
+                given, tmp_path / "out.jsonl", spec, rows_per_chunk=50
+            )
         except BaseException as exc:
             outcome["error"] = exc
 

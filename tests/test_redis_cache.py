@@ -28,8 +28,8 @@ from structlog.testing import capture_logs
 
 import prin_guard
 from prin_guard import UsageError
-from prin_guard.errors import CacheError
 from prin_guard.cache import Cache, RedisCache, cache_key
+from prin_guard.errors import CacheError
 from prin_guard.judges import ScriptedJudge
 
 URL = os.environ.get("PRIN_GUARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

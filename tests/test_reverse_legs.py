@@ -22,8 +22,7 @@ from prin_guard.eval._run import run_eval
 from prin_guard.eval._summary import summarize
 from prin_guard.grade import grade, summary_text
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import Message
-from prin_guard.models import Usage
+from prin_guard.models import Message, Usage
 
 
 class Sure:

@@ -14,8 +14,7 @@ from prin_guard import Guard, Item
 from prin_guard._usage import UsageTally, usage_line
 from prin_guard.grade import grade, summary_text
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import Message
-from prin_guard.models import Usage
+from prin_guard.models import Message, Usage
 
 PAIR = Item(
     task="pairwise",

@@ -72,8 +72,7 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import Message
-from prin_guard.models import TEMPLATES, Polarity, Template, Usage
+from prin_guard.models import TEMPLATES, Message, Polarity, Template, Usage
 
 __all__ = [
     "DEFAULT_REQUEST_OPTIONS",

@@ -23,6 +23,7 @@ from answers import QUESTIONS
 
 import prin_guard
 from prin_guard.judges import Judge, ScriptedJudge, judge_from_spec
+from prin_guard.models import Candidate
 
 
 def scripted_judge() -> Judge:
@@ -80,8 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 question=question["question"],
                 response=answer["text"],
                 candidates=[
-                    prin_guard.models.Candidate(text=c["text"], weight=c.get("weight"))
-                    for c in question["rubric"]
+                    Candidate(text=c["text"], weight=c.get("weight")) for c in question["rubric"]
                 ],
             )
             graded.append((answer, item))

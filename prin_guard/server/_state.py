@@ -37,7 +37,7 @@ from fastapi.responses import Response
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard
-from prin_guard._models import Verdict
+from prin_guard._models import Message, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import TEMPLATES, Template, get_template, packs, template_file
 from prin_guard._ratelimit import provider_limit
@@ -46,7 +46,6 @@ from prin_guard._retry import CallLimit
 from prin_guard._tasks import TASKS
 from prin_guard.cache import Cache, open_cache
 from prin_guard.judges import Judge, JudgeResponse, PrefixCachingJudge, SharedPrefix, Stagger
-from prin_guard._models import Message
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event

@@ -25,8 +25,7 @@ from inspect_ai.model import (
 
 from prin_guard import JudgeError
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import Message
-from prin_guard.models import Usage
+from prin_guard.models import Message, Usage
 
 __all__ = ["InspectJudge"]
 
