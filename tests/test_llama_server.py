@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 from conftest import LlamaServer
 
-from prin_guard import Flag, Guard, Item, LiteLLMJudge
+from prin_guard import Guard, Item, LiteLLMJudge
 from prin_guard._legs import shared_prefix
 from prin_guard.models import ParseMethod, ParseStatus, Polarity
 
@@ -46,25 +46,37 @@ async def test_text_format_both_legs_and_usage(llama_server: str) -> None:
 
 
 async def test_structured_format_constrains_the_answer_to_labels(llama_server: str) -> None:
-    # A JSON answer's reasoning may run to the context's end on two busy cores (CI once
-    # took more than litellm's 60 s): the timeout here only catches a hang.
+    # llama.cpp holds the answer to the schema with a grammar, but its string rule admits
+    # raw line breaks, and the tiny model may reason until max_tokens (with none, to the
+    # context's end: CI once timed out at litellm's 60 s). A complete object is read as the
+    # answer; a cut-off one is never read as one. Temperature 0: on this build the
+    # reverse leg closes its object (117 tokens), the direct leg runs to the bound.
     judge = LiteLLMJudge(
         "openai/smollm2",
         api_base=llama_server,
         api_key="no-key",
         structured="json_object",
+        max_tokens=512,
         timeout=600.0,
     )
     verdict = await Guard(judge).acheck(_item())
+    read = 0
     for leg in (verdict.direct, verdict.reverse):
         assert leg is not None
         assert leg.output_format == "json"
-        payload = json.loads(leg.raw_text or "")
+        text = leg.raw_text or ""
+        assert text.lstrip().startswith("{")  # the grammar held from the first token
+        try:
+            payload = json.loads(text, strict=False)
+        except ValueError:
+            assert leg.parse_method is not ParseMethod.STRUCTURED
+            continue
+        read += 1
         assert set(payload["labels"]) <= set("ABCDE")
         assert leg.parse_method is ParseMethod.STRUCTURED
         assert leg.parse_status in (ParseStatus.OK, ParseStatus.NONE)
-    assert Flag.UNPARSEABLE_DIRECT not in verdict.flags
-    assert Flag.UNPARSEABLE_REVERSE not in verdict.flags
+        assert set(leg.labels) == set(payload["labels"])
+    assert read >= 1
 
 
 async def test_batch_is_cached_and_second_pass_makes_no_calls(llama_server: str) -> None:

@@ -1210,6 +1210,16 @@ def test_json_objects_tried_are_bounded() -> None:
     assert crowded.method is not STRUCT
 
 
+def test_a_line_break_written_raw_in_a_json_string_still_decodes() -> None:
+    # llama.cpp's JSON-schema grammar lets a model write control characters inside a
+    # string (a reply recorded from its server, structured="json_object"); the object is
+    # still the answer; a cut-off object is no structured answer.
+    reply = '{ "reasoning": "A) 7, B) 8\n```\nThe incorrect:\n\n* A", "labels": ["B"] }'
+    found = parse_reply(reply, LABELS, TEXTS)
+    assert (found.labels, found.method) == (("B",), STRUCT)
+    assert parse_reply(reply[:40], LABELS, TEXTS).method is not STRUCT
+
+
 def test_deeply_nested_json_is_not_an_error() -> None:
     result = parse_reply('{"answer": ' + "[" * 100_000, LABELS, TEXTS)
     assert result.status is FAILED

@@ -314,7 +314,7 @@ def _decoded(text: str, opener: str) -> list[tuple[Any, int, int]]:
     """The last ``_MAX_JSON`` JSON (or Python literal) values of ``text`` that start with
     ``opener``, with their offsets, last first."""
     out: list[tuple[Any, int, int]] = []
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)  # raw line breaks in strings: see _structures
     pos = len(text)
     while len(out) < _MAX_JSON and (start := text.rfind(opener, 0, pos)) >= 0:
         pos = start

@@ -41,7 +41,10 @@ _FENCE_BEFORE = _Pattern(r"\s*(?:`{3,}[A-Za-z]*\s*)?")
 _FENCE_AFTER = _Pattern(r"\s*(?:`{3,}\s*)?")
 
 
-_DECODER = json.JSONDecoder()
+# strict=False: a line break or a tab written raw inside a string, as llama.cpp's
+# JSON-schema grammar lets a model write (its string rule admits control characters),
+# still decodes; nothing else is relaxed, and the text is never repaired.
+_DECODER = json.JSONDecoder(strict=False)
 
 
 _JSON_LIST_STRIP = " \t\r\n[]\"'"
