@@ -1,0 +1,300 @@
+"""Ratings on a scale: the scale, its mirror, the score a reply declares, and the
+reconciliation of a direct and a mirrored leg (issue 30; not yet a task of the guard).
+
+The papers' idea carried over to a score. The direct leg asks how good the response is on
+the scale; the reverse leg asks how poor it is on the same scale mirrored (the worst quality
+at the top: on 1-10, 1 = excellent and 10 = very poor), and its score is read back through
+the mirror, ``min + max - s``. A consistent judge gives mirror images: 8 on the direct leg,
+3 on the mirrored one (read back: 8).
+
+Choices, written down because the issue leaves them open:
+
+- **Tolerance.** Two readings agree when they differ by at most the scale's tolerance: by
+  default one point on a scale of up to 11 levels (1-5, 1-10, 0-10), a tenth of the range
+  above that (1-100: 9.9 points), or what the scale sets.
+- **The rating.** Their mean when they agree; ``None`` when they do not (the synergy rule's
+  abstention: a rating the judge contradicted is not given as if it held). Both readings stay
+  on the decision, so a caller who wants the direct score still has it.
+- **PRIN of a rating.** ``|direct - mirror(reverse)| / (max - min)``: 0 for mirror images,
+  1 for opposite ends.
+- **Polarity confusion.** The reverse leg's raw score equal to the direct one, on a scale of
+  at least 5 levels, away from the midpoint (where the mirror maps a score to itself): the
+  judge answered the mirrored question as if it were the direct one. That says the reverse
+  leg was not understood, not that the response is middling, so it is a flag of its own
+  beside ``inconsistent``.
+- **Reading a score** is strict: a score is read only from a declaration ("Rating: [[7]]",
+  "[[7]]", "[RESULT] 4", "Score: 7", "Rating: 7", "7/10", "7 out of 10", a JSON field
+  ``score``/``rating``); two different declared scores, a score outside the scale, a decimal
+  on an integer scale, or a number that only appears in the reasoning is no reading.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from prin_guard._exceptions import InvalidItemError
+
+__all__ = [
+    "MAX_LEVELS",
+    "RatingDecision",
+    "Scale",
+    "ScoreReading",
+    "ScoreStatus",
+    "read_score",
+    "reconcile",
+]
+
+MAX_LEVELS = 101
+"""The most levels a scale may have (0-100): beyond it a "scale" is a free number, and a
+rubric or a label per level would not fit a prompt."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """Integer bounds, optionally a label and a rubric description per level, whether a
+    score may be a decimal (``7.5``), and the tolerance within which two readings agree."""
+
+    min: int
+    max: int
+    labels: dict[int, str] | None = None
+    rubric: dict[int, str] | None = None
+    decimals: bool = False
+    tolerance: float | None = None
+
+    @classmethod
+    def coerce(cls, raw: Any, field: str = "scale") -> Scale:
+        """A scale from its JSON form ``{"min": 1, "max": 10, ...}``, checked; every error
+        names the field (``scale.max``) and the reason."""
+        if isinstance(raw, Scale):
+            return raw
+        if not isinstance(raw, dict):
+            raise InvalidItemError(field, 'expected an object {"min": ..., "max": ...}')
+        known = {"min", "max", "labels", "rubric", "decimals", "tolerance"}
+        for key in raw:
+            if key not in known:
+                raise InvalidItemError(f"{field}.{key}", f"unknown; known: {sorted(known)}")
+        low, high = (_bound(raw, name, field) for name in ("min", "max"))
+        if low >= high:
+            raise InvalidItemError(f"{field}.max", f"must be above min ({low}), got {high}")
+        if high - low + 1 > MAX_LEVELS:
+            raise InvalidItemError(
+                f"{field}.max", f"{high - low + 1} levels; at most {MAX_LEVELS} (0-100)"
+            )
+        decimals = raw.get("decimals", False)
+        if not isinstance(decimals, bool):
+            raise InvalidItemError(f"{field}.decimals", "expected true or false")
+        tolerance = raw.get("tolerance")
+        if tolerance is not None and (
+            isinstance(tolerance, bool)
+            or not isinstance(tolerance, int | float)
+            or not math.isfinite(tolerance)
+            or not 0 <= tolerance < high - low
+        ):
+            raise InvalidItemError(
+                f"{field}.tolerance", f"expected a number from 0 to under {high - low}"
+            )
+        return cls(
+            low,
+            high,
+            labels=_levels(raw.get("labels"), low, high, f"{field}.labels"),
+            rubric=_levels(raw.get("rubric"), low, high, f"{field}.rubric"),
+            decimals=decimals,
+            tolerance=None if tolerance is None else float(tolerance),
+        )
+
+    @property
+    def levels(self) -> int:
+        return self.max - self.min + 1
+
+    @property
+    def agreement(self) -> float:
+        """The tolerance in use: the scale's own, else one point up to 11 levels, else a
+        tenth of the range."""
+        if self.tolerance is not None:
+            return self.tolerance
+        return 1.0 if self.levels <= 11 else (self.max - self.min) / 10
+
+    def mirror(self, score: float) -> float:
+        """A score read back through the mirrored scale (and the other way: it is its own
+        inverse): on 1-10, 3 is 8 and 8 is 3."""
+        return self.min + self.max - score
+
+    def rubric_lines(self, *, mirrored: bool = False, reverse_order: bool = False) -> list[str]:
+        """The rubric's levels as the prompt shows them, ``"8: ..."``; on the mirrored scale
+        each description moves to its mirrored number; ``reverse_order`` lists the levels
+        from the top down (the rubric-order check)."""
+        if not self.rubric:
+            return []
+        shown = {
+            (int(self.mirror(level)) if mirrored else level): text
+            for level, text in self.rubric.items()
+        }
+        order = sorted(shown, reverse=reverse_order)
+        return [f"{level}: {shown[level]}" for level in order]
+
+
+def _bound(raw: dict[str, Any], name: str, field: str) -> int:
+    value = raw.get(name)
+    if value is None:
+        raise InvalidItemError(f"{field}.{name}", "required")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidItemError(f"{field}.{name}", f"expected an integer, got {value!r}")
+    if abs(value) > 1_000_000:
+        raise InvalidItemError(f"{field}.{name}", "out of range (|n| <= 1,000,000)")
+    return value
+
+
+def _levels(raw: Any, low: int, high: int, field: str) -> dict[int, str] | None:
+    """``{"1": "poor", ..., "5": "excellent"}`` keyed by level, every level on the scale."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not raw:
+        raise InvalidItemError(field, "expected an object of level: description")
+    levels: dict[int, str] = {}
+    for key, text in raw.items():
+        try:
+            level = int(key)
+        except (TypeError, ValueError):
+            raise InvalidItemError(f"{field}.{key}", "a level is an integer") from None
+        if not low <= level <= high:
+            raise InvalidItemError(f"{field}.{key}", f"outside the scale {low}-{high}")
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidItemError(f"{field}.{key}", "expected a non-empty description")
+        levels[level] = text.strip()
+    return levels
+
+
+class ScoreStatus(enum.StrEnum):
+    OK = "ok"
+    NONE = "none"
+    """No score declared (a number in the reasoning is not one)."""
+    AMBIGUOUS = "ambiguous"
+    """Two different scores declared."""
+    OUT_OF_SCALE = "out_of_scale"
+    """The declared score is outside the scale, or a decimal on an integer scale."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReading:
+    score: float | None
+    status: ScoreStatus
+    span: tuple[int, int] | None = None
+    """Where the declaration stands in the reply (the last one read)."""
+
+
+_NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)"
+# Each declaration form; the number is group n, a denominator (when the form has one) d.
+_DECLARATIONS = [
+    re.compile(r"\[\[\s*" + _NUMBER + r"\s*\]\]"),  # MT-Bench: Rating: [[7]]
+    re.compile(r"\[RESULT\]\s*:?\s*" + _NUMBER, re.IGNORECASE),  # Prometheus
+    re.compile(
+        r"(?<![\w-])(?:overall\s+|final\s+)?(?:score|rating|grade)\s*(?:is\s*)?[:=]\s*\**\s*"
+        + _NUMBER
+        + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
+        re.IGNORECASE,
+    ),
+    # a bare fraction only where it ends its line or sentence ("7/10.", "**7/10**"): "it
+    # answers 3/5 questions" is reasoning, not a score
+    re.compile(
+        r"(?<![\w.\-/])"
+        + _NUMBER
+        + r"\s*(?:/|out\s+of)\s*(?P<d>\d{1,7})(?=[ \t]*[*_)\].!]*[ \t]*$)",
+        re.MULTILINE,
+    ),
+]
+_JSON_KEYS = ("score", "rating")
+
+
+def read_score(text: str, scale: Scale) -> ScoreReading:
+    """The score ``text`` declares on ``scale``, strictly (see the module's docstring).
+
+    ``7/10`` counts only when its denominator is the scale's top (a "3/4 of the points"
+    aside is no score), and the same declaration read by two forms ("Rating: [[7]]") is one.
+    """
+    found: dict[tuple[int, int], float] = {}
+    for pattern in _DECLARATIONS:
+        for match in pattern.finditer(text):
+            denominator = match.groupdict().get("d")
+            if denominator is not None and int(denominator) != scale.max:
+                continue
+            start = match.start("n")
+            if any(lo <= start < hi for lo, hi in found):
+                continue  # already read by an earlier form
+            found[(start, match.end("n"))] = float(match.group("n"))
+    for span, value in _json_scores(text):
+        if not any(lo <= span[0] < hi for lo, hi in found):
+            found[span] = value
+    if not found:
+        return ScoreReading(None, ScoreStatus.NONE)
+    values = set(found.values())
+    last = max(found)
+    if len(values) > 1:
+        return ScoreReading(None, ScoreStatus.AMBIGUOUS, last)
+    (value,) = values
+    whole = value == int(value)
+    if not scale.min <= value <= scale.max or (not whole and not scale.decimals):
+        return ScoreReading(None, ScoreStatus.OUT_OF_SCALE, last)
+    return ScoreReading(value, ScoreStatus.OK, last)
+
+
+def _json_scores(text: str) -> list[tuple[tuple[int, int], float]]:
+    """``{"score": 7}`` or ``{"rating": 7}`` anywhere in the reply (each object whose
+    ``score``/``rating`` is a number)."""
+    decoder = json.JSONDecoder(strict=False)
+    out: list[tuple[tuple[int, int], float]] = []
+    start = text.find("{")
+    while start >= 0 and len(out) < 16:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            for key in _JSON_KEYS:
+                number = value.get(key)
+                if isinstance(number, int | float) and not isinstance(number, bool):
+                    out.append(((start, end), float(number)))
+                    break
+        start = text.find("{", end)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class RatingDecision:
+    """Two legs' scores reconciled: ``rating`` (``None`` when the legs disagree or a leg
+    was not read), the reverse score read back through the mirror, PRIN and the flags."""
+
+    direct: float | None
+    reverse: float | None
+    """The mirrored leg's score as the judge wrote it."""
+    reverse_mirrored: float | None
+    rating: float | None
+    prin: float | None
+    inconsistent: bool
+    polarity_confusion: bool
+
+
+def reconcile(direct: float | None, reverse: float | None, scale: Scale) -> RatingDecision:
+    """The rating two legs give (see the module's docstring for each rule)."""
+    if direct is None or reverse is None:
+        mirrored = None if reverse is None else scale.mirror(reverse)
+        return RatingDecision(direct, reverse, mirrored, None, None, False, False)
+    mirrored = scale.mirror(reverse)
+    gap = abs(direct - mirrored)
+    inconsistent = gap > scale.agreement
+    midpoint = (scale.min + scale.max) / 2
+    confused = scale.levels >= 5 and reverse == direct and direct != midpoint
+    return RatingDecision(
+        direct,
+        reverse,
+        mirrored,
+        None if inconsistent else (direct + mirrored) / 2,
+        gap / (scale.max - scale.min),
+        inconsistent,
+        confused,
+    )

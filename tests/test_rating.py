@@ -1,0 +1,164 @@
+"""Ratings' core (issue 30): the scale and its checks, the mirror, reading a declared
+score strictly, and the reconciliation of a direct and a mirrored leg."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from prin_guard import InvalidItemError
+from prin_guard._rating import Scale, ScoreStatus, read_score, reconcile
+
+TEN = Scale(1, 10)
+FIVE = Scale(1, 5)
+RATINGS = Path(__file__).parent / "data" / "replies" / "ratings"
+
+
+# -- the scale -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "reason"),
+    [
+        ([1, 10], "scale", "expected an object"),
+        ({"max": 10}, "scale.min", "required"),
+        ({"min": 1, "max": 1}, "scale.max", "must be above min"),
+        ({"min": 5, "max": 1}, "scale.max", "must be above min"),
+        ({"min": 1.5, "max": 10}, "scale.min", "expected an integer"),
+        ({"min": True, "max": 10}, "scale.min", "expected an integer"),
+        ({"min": 0, "max": 1000}, "scale.max", "at most 101"),
+        ({"min": 1, "max": 5, "rubric": {"6": "great"}}, "scale.rubric.6", "outside"),
+        ({"min": 1, "max": 5, "rubric": {"x": "great"}}, "scale.rubric.x", "integer"),
+        ({"min": 1, "max": 5, "rubric": {"3": " "}}, "scale.rubric.3", "non-empty"),
+        ({"min": 1, "max": 5, "tolerance": 4}, "scale.tolerance", "under 4"),
+        ({"min": 1, "max": 5, "tolerance": float("nan")}, "scale.tolerance", "number"),
+        ({"min": 1, "max": 5, "step": 1}, "scale.step", "unknown"),
+    ],
+)
+def test_a_bad_scale_names_its_field(raw: object, field: str, reason: str) -> None:
+    with pytest.raises(InvalidItemError) as caught:
+        Scale.coerce(raw)
+    assert caught.value.field == field
+    assert reason in caught.value.reason
+
+
+def test_the_mirror_and_the_tolerance() -> None:
+    assert (TEN.mirror(3), TEN.mirror(8), Scale(0, 10).mirror(0)) == (8, 3, 10)
+    assert (TEN.agreement, FIVE.agreement, Scale(0, 100).agreement) == (1.0, 1.0, 10.0)
+    assert Scale.coerce({"min": 1, "max": 10, "tolerance": 2}).agreement == 2.0
+
+
+def test_the_rubric_mirrored_and_in_the_other_order() -> None:
+    rubric = {"1": "wrong", "3": "partly right", "5": "right"}
+    scale = Scale.coerce({"min": 1, "max": 5, "rubric": rubric})
+    assert scale.rubric_lines() == ["1: wrong", "3: partly right", "5: right"]
+    assert scale.rubric_lines(mirrored=True) == ["1: right", "3: partly right", "5: wrong"]
+    assert scale.rubric_lines(reverse_order=True) == ["5: right", "3: partly right", "1: wrong"]
+
+
+# -- reading a score -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "score"),
+    [
+        ("The answer is thorough and correct.\n\nRating: [[7]]", 7),
+        ("[[9]]", 9),
+        ("Feedback: clear but thin. [RESULT] 4", 4),
+        ("Score: 7", 7),
+        ("Overall rating: 6/10", 6),
+        ("I would rate it\n**7/10**", 7),
+        ("Final score: 7 out of 10.", 7),
+        ('{"reasoning": "fine", "score": 8}', 8),
+        ('{"rating": 2, "why": "off topic"}', 2),
+        ("Rating: [[7]] (I said Rating: [[7]] above too)", 7),
+    ],
+)
+def test_declared_scores_are_read(reply: str, score: float) -> None:
+    reading = read_score(reply, TEN)
+    assert (reading.score, reading.status) == (score, ScoreStatus.OK)
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        ("It answers 3 of the 5 questions and cites 2 sources.", ScoreStatus.NONE),
+        ("It answers 3/10 questions correctly, the rest are off.", ScoreStatus.NONE),
+        ("", ScoreStatus.NONE),
+        ("Rating: [[7]]. On reflection, Rating: [[5]]", ScoreStatus.AMBIGUOUS),
+        ("Rating: [[12]]", ScoreStatus.OUT_OF_SCALE),
+        ("Rating: [[0]]", ScoreStatus.OUT_OF_SCALE),
+        ("Rating: [[7.5]]", ScoreStatus.OUT_OF_SCALE),
+        ("Score: 4/5", ScoreStatus.NONE),  # a denominator not the scale's top is no score
+    ],
+)
+def test_no_score_is_guessed(reply: str, status: ScoreStatus) -> None:
+    reading = read_score(reply, TEN)
+    assert (reading.score, reading.status) == (None, status)
+
+
+def test_decimals_where_the_scale_allows_them() -> None:
+    assert read_score("Rating: [[7.5]]", Scale(1, 10, decimals=True)).score == 7.5
+
+
+def test_real_mt_bench_single_replies_read_as_recorded() -> None:
+    # Recorded single-grading replies of seven judges (MT-Bench's "Rating: [[n]]" prompt)
+    # from public repositories, with the score each project stored (see SOURCES.md
+    # there). MT-Bench's own parser takes decimals ("[[8.5]]"), so the scale does. Where
+    # the project stored a score, ours is that score or no reading; never another one.
+    # Where it stored none (its parser reads only "[[n]]"), a reply may declare one
+    # ("Rating: 9"), and is read: those are counted, not compared.
+    records = [
+        json.loads(line)
+        for path in sorted(RATINGS.glob("mt-bench-single-*.jsonl"))
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
+    recorded = [record for record in records if record["recorded"] is not None]
+    assert len(records) >= 60 and len(recorded) >= 50
+    agreed = 0
+    for record in recorded:
+        scale = Scale.coerce({**record["scale"], "decimals": True})
+        score = read_score(record["reply"], scale).score
+        assert score in (None, float(record["recorded"])), record["id"]
+        agreed += score is not None
+    assert agreed >= 0.95 * len(recorded)
+
+
+# -- two legs reconciled ---------------------------------------------------------------------
+
+
+def test_mirror_images_give_the_rating_clean() -> None:
+    decision = reconcile(8, 3, TEN)
+    assert (decision.rating, decision.reverse_mirrored, decision.prin) == (8.0, 8.0, 0.0)
+    assert not decision.inconsistent and not decision.polarity_confusion
+
+
+def test_within_the_tolerance_the_mean() -> None:
+    decision = reconcile(8, 4, TEN)  # 8 and 7
+    assert (decision.rating, decision.inconsistent) == (7.5, False)
+    assert decision.prin == pytest.approx(1 / 9)
+
+
+def test_the_same_score_on_both_legs_is_polarity_confusion() -> None:
+    decision = reconcile(8, 8, TEN)
+    assert decision.inconsistent and decision.polarity_confusion
+    assert decision.rating is None
+    assert (decision.direct, decision.reverse, decision.reverse_mirrored) == (8, 8, 3)
+    # at the midpoint the mirror maps a score to itself: consistent, not confused
+    middle = reconcile(3, 3, FIVE)
+    assert (middle.rating, middle.inconsistent, middle.polarity_confusion) == (3.0, False, False)
+
+
+def test_opposite_ends_are_prin_one() -> None:
+    decision = reconcile(10, 10, TEN)
+    assert decision.prin == 1.0 and decision.inconsistent
+
+
+def test_an_unread_leg_gives_no_rating() -> None:
+    for direct, reverse in ((None, 3), (8, None), (None, None)):
+        decision = reconcile(direct, reverse, TEN)
+        assert decision.rating is None and decision.prin is None
+        assert not decision.inconsistent
