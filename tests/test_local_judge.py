@@ -101,7 +101,7 @@ def test_missing_torch_raises_missing_extra_error_naming_the_extra(tmp_path: Pat
     code = (
         "import sys\n"
         "sys.modules['torch'] = None\n"
-        "from prin_guard import MissingExtraError\n"
+        "from prin_guard.errors import MissingExtraError\n"
         "from prin_guard.judges._local import LocalJudge\n"
         "try:\n"
         "    LocalJudge()\n"
