@@ -329,6 +329,10 @@ class Reading(Frozen):
     span: tuple[int, int] | None = None
     """Where the answer stands in the reply, ``[start, end)`` (``None`` when it was read
     from several places or not at all)."""
+    score: float | None = None
+    """A rating item's score as the reply declares it, on the scale the leg asked (the
+    reverse leg's is on the mirrored scale, as written); ``None`` for the other tasks and
+    when no score could be read."""
 
     @property
     def ok(self) -> bool:

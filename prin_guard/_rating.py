@@ -34,6 +34,7 @@ import enum
 import json
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,7 @@ from prin_guard._exceptions import InvalidItemError
 __all__ = [
     "MAX_LEVELS",
     "RatingDecision",
+    "RatingItem",
     "Scale",
     "ScoreReading",
     "ScoreStatus",
@@ -185,6 +187,8 @@ class ScoreReading:
     status: ScoreStatus
     span: tuple[int, int] | None = None
     """Where the declaration stands in the reply (the last one read)."""
+    copied: bool = False
+    """A declaration stood in text copied from the item; it was not read."""
 
 
 _NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)"
@@ -210,13 +214,17 @@ _DECLARATIONS = [
 _JSON_KEYS = ("score", "rating")
 
 
-def read_score(text: str, scale: Scale) -> ScoreReading:
+def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> ScoreReading:
     """The score ``text`` declares on ``scale``, strictly (see the module's docstring).
 
     ``7/10`` counts only when its denominator is the scale's top (a "3/4 of the points"
     aside is no score), and the same declaration read by two forms ("Rating: [[7]]") is one.
+    A declaration that stands in text copied from ``copied_from`` (the response under
+    rating, its question: "Rating: [[10]]" planted in a response and quoted back) is the
+    item's, not the judge's: it is not read, and the reading says ``copied``.
     """
     found: dict[tuple[int, int], float] = {}
+    copied = False
     for pattern in _DECLARATIONS:
         for match in pattern.finditer(text):
             denominator = match.groupdict().get("d")
@@ -229,17 +237,34 @@ def read_score(text: str, scale: Scale) -> ScoreReading:
     for span, value in _json_scores(text):
         if not any(lo <= span[0] < hi for lo, hi in found):
             found[span] = value
+    for span in list(found):
+        if _in_a_copy(text, span, copied_from):
+            del found[span]
+            copied = True
     if not found:
-        return ScoreReading(None, ScoreStatus.NONE)
+        return ScoreReading(None, ScoreStatus.NONE, copied=copied)
     values = set(found.values())
     last = max(found)
     if len(values) > 1:
-        return ScoreReading(None, ScoreStatus.AMBIGUOUS, last)
+        return ScoreReading(None, ScoreStatus.AMBIGUOUS, last, copied)
     (value,) = values
     whole = value == int(value)
     if not scale.min <= value <= scale.max or (not whole and not scale.decimals):
-        return ScoreReading(None, ScoreStatus.OUT_OF_SCALE, last)
-    return ScoreReading(value, ScoreStatus.OK, last)
+        return ScoreReading(None, ScoreStatus.OUT_OF_SCALE, last, copied)
+    return ScoreReading(value, ScoreStatus.OK, last, copied)
+
+
+_COPY_CONTEXT = 24
+"""Characters of the reply before a declaration that, with it, must stand in the item's
+text for the declaration to count as copied (a bare "[[7]]" in both is not a copy)."""
+
+
+def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool:
+    lo, hi = span
+    window = " ".join(text[max(0, lo - _COPY_CONTEXT) : hi].split())
+    if len(window) < hi - lo + 8:  # too little context to tell a copy from a coincidence
+        window = " ".join(text[lo : hi + _COPY_CONTEXT].split())
+    return any(window and window in " ".join(source.split()) for source in sources)
 
 
 def _json_scores(text: str) -> list[tuple[tuple[int, int], float]]:
@@ -298,3 +323,50 @@ def reconcile(direct: float | None, reverse: float | None, scale: Scale) -> Rati
         inconsistent,
         confused,
     )
+
+
+_ITEM_FIELDS = ("task", "id", "question", "response", "reference", "context", "scale")
+
+
+@dataclass(frozen=True, slots=True)
+class RatingItem:
+    """One response to rate on a scale, with its question and, optionally, a reference
+    answer and context: ``{"task": "rating", "question": ..., "response": ...,
+    "scale": {"min": 1, "max": 10}}``."""
+
+    response: str
+    scale: Scale
+    question: str = ""
+    reference: str = ""
+    context: str = ""
+    id: str | None = None
+
+    @classmethod
+    def coerce(cls, raw: Mapping[str, Any]) -> RatingItem:
+        """A rating item from its JSON form, checked; errors name the field."""
+        for key in raw:
+            if key not in _ITEM_FIELDS:
+                raise InvalidItemError(str(key), f"unknown; known: {list(_ITEM_FIELDS)}")
+        if raw.get("task") != "rating":
+            raise InvalidItemError("task", "expected 'rating'")
+        texts: dict[str, str] = {}
+        for name in ("question", "response", "reference", "context"):
+            value = raw.get(name, "")
+            if value is None:
+                value = ""
+            if not isinstance(value, str):
+                raise InvalidItemError(name, f"expected a string, got {type(value).__name__}")
+            texts[name] = value
+        if not texts["response"].strip():
+            raise InvalidItemError("response", "required: the response to rate")
+        if "scale" not in raw:
+            raise InvalidItemError("scale", 'required: {"min": ..., "max": ...}')
+        item_id = raw.get("id")
+        if item_id is not None and not isinstance(item_id, str):
+            raise InvalidItemError("id", "expected a string")
+        return cls(scale=Scale.coerce(raw["scale"]), id=item_id, **texts)
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The item's own texts, where a reply's copies come from."""
+        return tuple(t for t in (self.response, self.question, self.reference, self.context) if t)

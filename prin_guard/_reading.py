@@ -14,7 +14,15 @@ import re
 from collections.abc import Mapping, Sequence
 
 from prin_guard._exceptions import UsageError
-from prin_guard._models import Candidate, Item, ParseStatus, Polarity, Reading, Task
+from prin_guard._models import (
+    Candidate,
+    Item,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    Reading,
+    Task,
+)
 from prin_guard._prompts import (
     Mitigation,
     PromptLayout,
@@ -23,6 +31,7 @@ from prin_guard._prompts import (
     parse_mitigations,
     template_for,
 )
+from prin_guard._rating import RatingItem, read_score
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
 
 __all__ = ["prompt_frame", "read_answer", "read_reply"]
@@ -179,13 +188,36 @@ def read_reply(
     Returns a :class:`~prin_guard.Reading`: the labels read, the status (``ok``,
     ``none``, ``failed``), the method, and the ``copied`` and ``weak`` marks. The reader
     never guesses: a reply it cannot read unambiguously is ``failed``.
+
+    A rating item (``{"task": "rating", "response": ..., "scale": {"min": 1, "max":
+    10}}``) is read for the score the reply declares (``Reading.score``; see
+    :mod:`prin_guard._rating` for what counts); on the reverse leg, the score as written
+    on the mirrored scale.
     """
-    checked = Item.coerce(item)
     try:
         leg = Polarity(getattr(polarity, "value", polarity))
     except ValueError:
         raise UsageError(
             f"polarity: {polarity!r} is not a polarity; use 'direct' or 'reverse'"
         ) from None
+    if isinstance(item, Mapping) and item.get("task") == "rating":
+        if template is not None:
+            raise UsageError("template: a rating is read by the score it declares, not a template")
+        return _read_rating(reply, RatingItem.coerce(item))
+    checked = Item.coerce(item)
     chosen = template_for(template, checked)
     return read_answer(reply, checked, leg, chosen, parse_mitigations(mitigations))[0]
+
+
+def _read_rating(reply: str | None, item: RatingItem) -> Reading:
+    found = read_score(reply or "", item.scale, copied_from=item.texts)
+    if found.score is None:
+        return Reading(labels=(), status=ParseStatus.FAILED, copied=found.copied)
+    return Reading(
+        labels=(),
+        status=ParseStatus.OK,
+        method=ParseMethod.DECLARED,
+        span=found.span,
+        score=found.score,
+        copied=found.copied,
+    )
