@@ -50,7 +50,9 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
+from prin_guard._rate import rate
 from prin_guard._ratelimit import RateLimit
+from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
@@ -455,7 +457,15 @@ class Guard:
     # -- the async core -----------------------------------------------------------
 
     async def acheck(self, item: Item | Mapping[str, Any]) -> Verdict:
-        """Judge one item. Raises on bad input and on a judge that keeps failing."""
+        """Judge one item. Raises on bad input and on a judge that keeps failing.
+
+        A rating item (``{"task": "rating", "question": ..., "response": ..., "scale":
+        {"min": 1, "max": 10}}``) is asked how good the response is and, on the mirrored
+        scale, how poor; the verdict's ``rating`` reconciles the two (see
+        :mod:`prin_guard._rating`). Ratings take one judge and the reverse check, so far.
+        """
+        if isinstance(item, Mapping) and item.get("task") == "rating":
+            return await self._arate(item)
         checked = self._item(item)
         plans = await self._aplan(checked)
         prefetched = await self._prefetch([plan.key for plan in plans])
@@ -540,6 +550,25 @@ class Guard:
         return self._driver.run(coro, f"Guard.{name}", f"guard.{async_name}")
 
     # -- internals ----------------------------------------------------------------
+
+    async def _arate(self, raw: Mapping[str, Any]) -> Verdict:
+        rating = RatingItem.coerce(raw)
+        unsupported = [
+            name
+            for name, used in (
+                ("acceptance", self._acceptance is not None),
+                ("probe", self._probe is not None),
+                ("checks", tuple(self._options.checks or ("reverse",)) != ("reverse",)),
+            )
+            if used
+        ]
+        if unsupported:
+            raise UsageError(
+                f"{unsupported[0]}: a rating is guarded by the reverse check alone, so far"
+            )
+        verdict = await rate(self._only(self._callers), rating)
+        self._maybe_raise([verdict])
+        return verdict
 
     async def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
         item = self.validate(raw)

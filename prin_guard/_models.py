@@ -291,6 +291,9 @@ class Leg(Frozen):
     """Tokens and cost of the call, when the judge reports them."""
     cached: bool = False
     """The judge's answer came from the cache."""
+    score: float | None = None
+    """A rating's leg: the score the reply declares, as written (the reverse leg's on the
+    mirrored scale); ``None`` for the other tasks and when no score was read."""
     order: tuple[str, ...] | None = None
     """For the ``order`` check: the item's labels in the order the candidates were shown
     (the judge saw them labelled A, B, ... by position; ``raw_text`` uses those labels,
@@ -445,7 +448,7 @@ class Verdict(Frozen):
     item_id: str
     """The item's id, or its content hash."""
     task: Task = "choice"
-    """The item's task: ``choice``, ``pairwise`` or ``checklist``."""
+    """The item's task: ``choice``, ``pairwise``, ``checklist`` or ``rating``."""
     labels: tuple[str, ...] = ()
     """All candidate labels of the item, in order."""
     correct: tuple[str, ...] = ()
@@ -466,6 +469,11 @@ class Verdict(Frozen):
     """Pairwise: both answers call the two responses equally good."""
     score: float | None = None
     """Checklist: the weighted share of the candidates met (``correct``), 0 to 1."""
+    rating: float | None = None
+    """Rating: the mean of the direct score and the reverse score read back through the
+    mirrored scale, when they agree within the scale's tolerance; ``None`` when they do
+    not (flagged ``inconsistent``) or a leg was not read. The legs' own scores are on
+    ``direct.score`` and ``reverse.score``."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""
@@ -761,6 +769,12 @@ class Item(Frozen):
     @field_validator("task", mode="before")
     @classmethod
     def _known_task(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().lower() == "rating":
+            raise ValueError(
+                "a rating item is guarded one at a time (Guard.check, Guard.acheck) and read "
+                "by read_reply, so far; batches, grade, eval and the service take choice, "
+                "pairwise and checklist items"
+            )
         return known_word(value, TASKS, "task")
 
     @field_validator("kind", mode="before")

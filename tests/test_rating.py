@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard import InvalidItemError, read_reply
+from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, UsageError, read_reply
 from prin_guard._rating import Scale, ScoreStatus, read_score, reconcile
 from prin_guard.models import ParseMethod, ParseStatus
 
@@ -232,3 +232,81 @@ def test_recorded_replies_through_read_reply() -> None:
             agreed += reading.score is not None
             total += 1
     assert agreed >= 0.95 * total
+
+
+# -- guarded: both legs through the guard ----------------------------------------------------
+
+
+def _judge(direct: str, reverse: str, calls: list[str] | None = None):
+    def judge(prompt: str) -> str:
+        if calls is not None:
+            calls.append(prompt)
+        return reverse if "how poor the response" in prompt else direct
+
+    return judge
+
+
+def test_a_consistent_judge_gives_the_rating_clean() -> None:
+    calls: list[str] = []
+    verdict = Guard(_judge("Accurate. Rating: [[8]]", "Few flaws. Rating: [[3]]", calls)).check(
+        _rating()
+    )
+    assert (verdict.task, verdict.rating, verdict.flags, verdict.consistent) == (
+        "rating",
+        8.0,
+        (),
+        True,
+    )
+    assert verdict.direct is not None and verdict.reverse is not None
+    assert (verdict.direct.score, verdict.reverse.score, verdict.prin_score) == (8.0, 3.0, 0.0)
+    assert verdict.judge_calls == 2 and len(calls) == 2
+    mirrored = next(prompt for prompt in calls if "how poor" in prompt)
+    assert "1 means excellent and 10 means very poor" in mirrored
+    assert "this scale is mirrored" in mirrored
+
+
+def test_the_same_score_on_both_legs_is_flagged() -> None:
+    verdict = Guard(_judge("Rating: [[8]]", "Rating: [[8]]")).check(_rating())
+    assert verdict.rating is None and not verdict.consistent
+    assert set(verdict.flags) == {Flag.INCONSISTENT, Flag.POLARITY_CONFUSION}
+    assert verdict.prin_score == pytest.approx(5 / 9)
+
+
+def test_an_unreadable_leg_is_flagged_not_guessed() -> None:
+    verdict = Guard(_judge("Rating: [[8]]", "It is good, maybe 2 or 3.")).check(_rating())
+    assert verdict.rating is None and verdict.flags == (Flag.UNPARSEABLE_REVERSE,)
+
+
+def test_a_rating_is_cached_like_any_leg() -> None:
+    calls: list[str] = []
+    guard = Guard(_judge("Rating: [[8]]", "Rating: [[4]]", calls), cache=MemoryCache())
+    first, second = guard.check(_rating()), guard.check(_rating())
+    assert len(calls) == 2 and first.rating == second.rating == 7.5
+    assert second.cached and not first.cached
+
+
+def test_the_rubric_is_shown_at_its_mirrored_levels() -> None:
+    calls: list[str] = []
+    item = _rating()
+    item["scale"] = {"min": 1, "max": 3, "rubric": {"1": "wrong", "3": "right"}}
+    Guard(_judge("Rating: [[3]]", "Rating: [[1]]", calls)).check(item)
+    direct = next(prompt for prompt in calls if "how poor" not in prompt)
+    mirrored = next(prompt for prompt in calls if "how poor" in prompt)
+    assert "1: wrong\n3: right" in direct and "1: right\n3: wrong" in mirrored
+
+
+def test_a_bad_rating_item_or_option_is_an_error_naming_it() -> None:
+    guard = Guard(_judge("Rating: [[8]]", "Rating: [[3]]"))
+    with pytest.raises(InvalidItemError, match=r"scale\.max"):
+        guard.check({**_rating(), "scale": {"min": 1, "max": 1}})
+    with pytest.raises(UsageError, match="checks"):
+        Guard(_judge("", ""), checks=["reverse", "order"]).check(_rating())
+
+
+def test_a_rating_in_a_batch_is_flagged_on_its_own_verdict() -> None:
+    guard = Guard(_judge("Answer: A\nRating: [[8]]", "Answer: B\nRating: [[3]]"))
+    choice = {"question": "2 + 2?", "candidates": ["4", "5"]}
+    verdicts = guard.check_many([_rating(), choice])
+    assert Flag.INVALID_ITEM in verdicts[0].flags
+    assert verdicts[0].error is not None and "one at a time" in verdicts[0].error.message
+    assert Flag.INVALID_ITEM not in verdicts[1].flags

@@ -1,0 +1,184 @@
+"""A rating guarded: the direct and the mirrored question asked at once through the guard's
+call layer (cached, retried, single-flighted like every leg), each reply's declared score
+read strictly, and the two reconciled (:mod:`prin_guard._rating` holds the rules).
+
+The prompts follow MT-Bench's single-answer grading ("Rating: [[5]]"), whose format the
+reader knows best. The reverse leg asks how poor the response is, on the scale mirrored,
+and says so in words (the paper's explanation of the negation, carried over: a judge that
+does not notice the mirror answers as if it were the direct question, which is the
+polarity confusion the verdict flags).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+
+from prin_guard._calls import Answer, JudgeCaller
+from prin_guard._models import (
+    Flag,
+    Leg,
+    Message,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    Scores,
+    Usage,
+    Verdict,
+)
+from prin_guard._rating import RatingItem, read_score, reconcile
+
+__all__ = ["RATING_TEMPLATE", "rate", "rating_messages"]
+
+RATING_TEMPLATE = "rating"
+RATING_TEMPLATE_VERSION = 1
+"""Version of the rating prompts' wording: part of each call's cache key."""
+
+_SYSTEM = "You are a helpful assistant."
+
+_DIRECT = (
+    "Please act as an impartial judge and evaluate the quality of the response provided by "
+    "an AI assistant to the user question displayed below. Your evaluation should consider "
+    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
+    "detail of the response.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate the response on a scale of {low} to {high}, where {low} means very poor and {high} "
+    'means excellent, by strictly following this format: "[[rating]]", for example: '
+    '"Rating: [[{example}]]".'
+)
+_REVERSE = (
+    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
+    "assistant to the user question displayed below is. Your evaluation should consider "
+    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
+    "detail of the response.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate how poor the response is on a scale of {low} to {high}, where {low} means "
+    "excellent and {high} means very poor, by strictly following this format: "
+    '"[[rating]]", for example: "Rating: [[{example}]]". Note that this scale is mirrored: '
+    "a higher number means a worse response, so an excellent response gets {low} and a "
+    "very poor one gets {high}."
+)
+_REFERENCE = " Compare the response with the reference answer; identify and correct any mistakes."
+
+
+def rating_messages(
+    item: RatingItem, polarity: Polarity, *, rubric_reversed: bool = False
+) -> list[Message]:
+    """The conversation one leg of ``item`` sends: the direct question, or the mirrored one
+    (with the rubric's descriptions at their mirrored levels). ``rubric_reversed`` lists the
+    rubric's levels from the top down (for the rubric-order check)."""
+    scale = item.scale
+    mirrored = polarity is Polarity.REVERSE
+    example = (scale.min + scale.max + 1) // 2
+    words = (_REVERSE if mirrored else _DIRECT).format(
+        reference=_REFERENCE if item.reference else "",
+        low=scale.min,
+        high=scale.max,
+        example=example,
+    )
+    parts = ["[Instruction]\n" + words]
+    rubric = scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
+    if rubric:
+        parts.append("[Score Rubric]\n" + "\n".join(rubric))
+    if item.context:
+        parts.append(f"[Context]\n{item.context}")
+    if item.question:
+        parts.append(f"[Question]\n{item.question}")
+    if item.reference:
+        parts.append(
+            f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
+        )
+    parts.append(
+        f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
+    )
+    return [
+        {"role": "system", "content": _SYSTEM},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
+
+
+def rating_id(item: RatingItem) -> str:
+    """The item's id, or a hash of its content (as the other tasks' items)."""
+    if item.id is not None:
+        return item.id
+    payload = json.dumps(
+        [
+            item.question,
+            item.response,
+            item.reference,
+            item.context,
+            item.scale.min,
+            item.scale.max,
+            sorted((item.scale.rubric or {}).items()),
+        ],
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+async def rate(caller: JudgeCaller, item: RatingItem) -> Verdict:
+    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``."""
+    item_id = rating_id(item)
+    polarities = (Polarity.DIRECT, Polarity.REVERSE)
+    answers = await asyncio.gather(
+        *(
+            caller.converse(
+                rating_messages(item, polarity),
+                labels=(f"rating:{RATING_TEMPLATE_VERSION}",),
+                item_id=item_id,
+                purpose=polarity.value,
+            )
+            for polarity in polarities
+        )
+    )
+    direct, reverse = (
+        _leg(item, polarity, answer) for polarity, answer in zip(polarities, answers, strict=True)
+    )
+    decision = reconcile(direct.score, reverse.score, item.scale)
+    flags: list[Flag] = []
+    if direct.score is None:
+        flags.append(Flag.UNPARSEABLE_DIRECT)
+    if reverse.score is None:
+        flags.append(Flag.UNPARSEABLE_REVERSE)
+    if decision.inconsistent:
+        flags.append(Flag.INCONSISTENT)
+    if decision.polarity_confusion:
+        flags.append(Flag.POLARITY_CONFUSION)
+    if direct.copied or reverse.copied:
+        flags.append(Flag.COPIED_ANSWER)
+    paid = [answer.response.usage or Usage() for answer in answers if not answer.cached]
+    saved = [answer.response.usage or Usage() for answer in answers if answer.cached]
+    return Verdict(
+        item_id=item_id,
+        task="rating",
+        direct=direct,
+        reverse=reverse,
+        rating=decision.rating,
+        scores=Scores(prin=decision.prin),
+        consistent=decision.rating is not None,
+        flags=tuple(flags),
+        judge_calls=len(answers),
+        cached=all(answer.cached for answer in answers),
+        usage=sum(paid, Usage.zero()),
+        saved_usage=sum(saved, Usage.zero()),
+    )
+
+
+def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
+    text = answer.response.text
+    found = read_score(text or "", item.scale, copied_from=item.texts)
+    return Leg(
+        polarity=polarity,
+        template=RATING_TEMPLATE,
+        template_version=RATING_TEMPLATE_VERSION,
+        raw_text=text,
+        labels=(),
+        parse_status=ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
+        parse_method=ParseMethod.DECLARED if found.score is not None else None,
+        copied=found.copied,
+        latency_ms=answer.latency_ms,
+        usage=answer.response.usage,
+        cached=answer.cached,
+        score=found.score,
+    )
