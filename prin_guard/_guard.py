@@ -462,7 +462,8 @@ class Guard:
         A rating item (``{"task": "rating", "question": ..., "response": ..., "scale":
         {"min": 1, "max": 10}}``) is asked how good the response is and, on the mirrored
         scale, how poor; the verdict's ``rating`` reconciles the two (see
-        :mod:`prin_guard._rating`). Ratings take one judge and the reverse check, so far.
+        :mod:`prin_guard._rating`). Ratings take one judge, and the reverse and order
+        checks (the order check lists a rubric's levels the other way), so far.
         """
         if isinstance(item, Mapping) and item.get("task") == "rating":
             return await self._arate(item)
@@ -558,15 +559,17 @@ class Guard:
             for name, used in (
                 ("acceptance", self._acceptance is not None),
                 ("probe", self._probe is not None),
-                ("checks", tuple(self._options.checks or ("reverse",)) != ("reverse",)),
+                ("checks", not set(self._options.checks or ("reverse",)) <= {"reverse", "order"}),
             )
             if used
         ]
         if unsupported:
             raise UsageError(
-                f"{unsupported[0]}: a rating is guarded by the reverse check alone, so far"
+                f"{unsupported[0]}: a rating is guarded by the reverse and order checks "
+                "alone, so far"
             )
-        verdict = await rate(self._only(self._callers), rating)
+        order = "order" in (self._options.checks or ())
+        verdict = await rate(self._only(self._callers), rating, order=order)
         self._maybe_raise([verdict])
         return verdict
 

@@ -117,25 +117,37 @@ def rating_id(item: RatingItem) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
-async def rate(caller: JudgeCaller, item: RatingItem) -> Verdict:
-    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``."""
+async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) -> Verdict:
+    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``.
+
+    ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
+    asked a third time with the rubric's levels listed from the top down (the analogue of
+    showing the candidates in another order); a score that moves beyond the tolerance
+    flags ``order_sensitive``, and ``scores.order_inconsistency`` is the move over the
+    range. Without a rubric there is no order to change and nothing more is asked.
+    """
     item_id = rating_id(item)
-    polarities = (Polarity.DIRECT, Polarity.REVERSE)
+    asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
+    if order and item.scale.rubric:
+        asks.append((Polarity.DIRECT, True))
     answers = await asyncio.gather(
         *(
             caller.converse(
-                rating_messages(item, polarity),
+                rating_messages(item, polarity, rubric_reversed=reordered),
                 labels=(f"rating:{RATING_TEMPLATE_VERSION}",),
                 item_id=item_id,
-                purpose=polarity.value,
+                purpose=f"{polarity.value}_order" if reordered else polarity.value,
             )
-            for polarity in polarities
+            for polarity, reordered in asks
         )
     )
-    direct, reverse = (
-        _leg(item, polarity, answer) for polarity, answer in zip(polarities, answers, strict=True)
+    direct, reverse, *permuted = (
+        _leg(item, polarity, answer) for (polarity, _), answer in zip(asks, answers, strict=True)
     )
     decision = reconcile(direct.score, reverse.score, item.scale)
+    moved: float | None = None
+    if permuted and direct.score is not None and permuted[0].score is not None:
+        moved = abs(direct.score - permuted[0].score)
     flags: list[Flag] = []
     if direct.score is None:
         flags.append(Flag.UNPARSEABLE_DIRECT)
@@ -145,7 +157,9 @@ async def rate(caller: JudgeCaller, item: RatingItem) -> Verdict:
         flags.append(Flag.INCONSISTENT)
     if decision.polarity_confusion:
         flags.append(Flag.POLARITY_CONFUSION)
-    if direct.copied or reverse.copied:
+    if moved is not None and moved > item.scale.agreement:
+        flags.append(Flag.ORDER_SENSITIVE)
+    if any(leg.copied for leg in (direct, reverse, *permuted)):
         flags.append(Flag.COPIED_ANSWER)
     paid = [answer.response.usage or Usage() for answer in answers if not answer.cached]
     saved = [answer.response.usage or Usage() for answer in answers if answer.cached]
@@ -155,8 +169,15 @@ async def rate(caller: JudgeCaller, item: RatingItem) -> Verdict:
         direct=direct,
         reverse=reverse,
         rating=decision.rating,
-        scores=Scores(prin=decision.prin),
-        consistent=decision.rating is not None,
+        scores=Scores(
+            prin=decision.prin,
+            order_inconsistency=None
+            if moved is None
+            else moved / (item.scale.max - item.scale.min),
+        ),
+        consistent=decision.rating is not None and Flag.ORDER_SENSITIVE not in flags,
+        checks=("reverse", "order") if order else ("reverse",),
+        permuted=tuple(permuted),
         flags=tuple(flags),
         judge_calls=len(answers),
         cached=all(answer.cached for answer in answers),

@@ -300,7 +300,7 @@ def test_a_bad_rating_item_or_option_is_an_error_naming_it() -> None:
     with pytest.raises(InvalidItemError, match=r"scale\.max"):
         guard.check({**_rating(), "scale": {"min": 1, "max": 1}})
     with pytest.raises(UsageError, match="checks"):
-        Guard(_judge("", ""), checks=["reverse", "order"]).check(_rating())
+        Guard(_judge("", ""), checks=["reverse", "confidence"]).check(_rating())
 
 
 def test_a_rating_in_a_batch_is_flagged_on_its_own_verdict() -> None:
@@ -310,3 +310,24 @@ def test_a_rating_in_a_batch_is_flagged_on_its_own_verdict() -> None:
     assert Flag.INVALID_ITEM in verdicts[0].flags
     assert verdicts[0].error is not None and "one at a time" in verdicts[0].error.message
     assert Flag.INVALID_ITEM not in verdicts[1].flags
+
+
+def test_a_score_that_moves_with_the_rubrics_order_is_flagged() -> None:
+    item = _rating()
+    item["scale"] = {"min": 1, "max": 10, "rubric": {"1": "wrong", "10": "right"}}
+
+    def judge(prompt: str) -> str:
+        if "how poor the response" in prompt:
+            return "Rating: [[3]]"
+        return "Rating: [[4]]" if prompt.index("10: right") < prompt.index("1: wrong") else "[[8]]"
+
+    verdict = Guard(judge, checks=["reverse", "order"]).check(item)
+    assert verdict.rating == 8.0  # the reverse check held
+    assert Flag.ORDER_SENSITIVE in verdict.flags and not verdict.consistent
+    assert verdict.permuted[0].score == 4.0 and verdict.judge_calls == 3
+    assert verdict.scores.order_inconsistency == pytest.approx(4 / 9)
+    # a steady judge is not flagged; without a rubric nothing more is asked
+    steady = Guard(_judge("[[8]]", "[[3]]"), checks=["reverse", "order"]).check(item)
+    assert steady.flags == () and steady.consistent and steady.judge_calls == 3
+    plain = Guard(_judge("[[8]]", "[[3]]"), checks=["reverse", "order"]).check(_rating())
+    assert plain.judge_calls == 2 and plain.permuted == ()
