@@ -14,11 +14,12 @@ loop, where they would block it: use ``acheck`` there.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import functools
 import os
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, TypeVar
 
 from prin_guard._calls import JudgeCaller
 from prin_guard._decide import error_verdict
@@ -50,7 +51,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
-from prin_guard._rate import rate
+from prin_guard._rate import rate, rating_id
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
@@ -77,6 +78,10 @@ _UNSET: Any = _Unset.UNSET
 JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
 
 
+def _is_rating(raw: Any) -> TypeGuard[Mapping[str, Any]]:
+    return isinstance(raw, Mapping) and raw.get("task") == "rating"
+
+
 def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
     """The id and task an input that failed a guard's validation says it has: an item
     that is valid as such (refused for its template, its limits or its acceptance file)
@@ -95,7 +100,8 @@ def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
     item_id = given_id if isinstance(given_id, str) and given_id.strip() else fallback
     task = raw.get("task", "choice")
     named = task.strip().lower() if isinstance(task, str) else None
-    return item_id, next((known for known in TASKS if known == named), None)
+    known_tasks: tuple[Task, ...] = (*TASKS, "rating")
+    return item_id, next((known for known in known_tasks if known == named), None)
 
 
 def who_judges_problem(
@@ -465,7 +471,7 @@ class Guard:
         :mod:`prin_guard._rating`). Ratings take one judge, and the reverse and order
         checks (the order check lists a rubric's levels the other way), so far.
         """
-        if isinstance(item, Mapping) and item.get("task") == "rating":
+        if _is_rating(item):
             return await self._arate(item)
         checked = self._item(item)
         plans = await self._aplan(checked)
@@ -492,11 +498,20 @@ class Guard:
         """Judge many items; one verdict per item, in input order.
 
         A bad item or a judge that keeps failing costs only that item's verdict,
-        which carries ``invalid_item`` or ``judge_error``; the rest complete.
+        which carries ``invalid_item`` or ``judge_error``; the rest complete. Rating items
+        are judged beside the others (``astream`` and the surfaces built on it, grade and
+        the service, do not take them yet).
         """
         results: dict[int, Verdict] = {}
-        async for index, verdict in self.astream(items):
-            results[index] = verdict
+        given = list(items)
+        ratings = {index: raw for index, raw in enumerate(given) if _is_rating(raw)}
+        others = [index for index in range(len(given)) if index not in ratings]
+
+        async def stream() -> None:
+            async for index, verdict in self.astream(given[index] for index in others):
+                results[others[index]] = verdict
+
+        await asyncio.gather(stream(), self._rate_many(ratings, results))
         verdicts = [results[index] for index in range(len(results))]
         self._maybe_raise(verdicts)
         return verdicts
@@ -553,7 +568,34 @@ class Guard:
     # -- internals ----------------------------------------------------------------
 
     async def _arate(self, raw: Mapping[str, Any]) -> Verdict:
-        rating = RatingItem.coerce(raw)
+        verdict = await self._rating_verdict(RatingItem.coerce(raw))
+        self._maybe_raise([verdict])
+        return verdict
+
+    async def _rate_many(
+        self, ratings: Mapping[int, Mapping[str, Any]], into: dict[int, Verdict]
+    ) -> None:
+        """The verdicts of a batch's rating items, ``concurrency`` at a time; a bad item or
+        a judge that keeps failing costs only its own verdict."""
+        limit = asyncio.Semaphore(self.concurrency)
+
+        async def one(index: int, raw: Mapping[str, Any]) -> None:
+            async with limit:
+                try:
+                    rating = RatingItem.coerce(raw)
+                except InvalidItemError as exc:
+                    into[index] = self._invalid_verdict(index, raw, exc)
+                    return
+                try:
+                    into[index] = await self._rating_verdict(rating)
+                except JudgeError as exc:
+                    into[index] = error_verdict(
+                        rating_id(rating), "judge", str(exc), task="rating", options=self._options
+                    )
+
+        await asyncio.gather(*(one(index, raw) for index, raw in ratings.items()))
+
+    async def _rating_verdict(self, rating: RatingItem) -> Verdict:
         unsupported = [
             name
             for name, used in (
@@ -568,10 +610,8 @@ class Guard:
                 f"{unsupported[0]}: a rating is guarded by the reverse and order checks "
                 "alone, so far"
             )
-        order = "order" in (self._options.checks or ())
-        verdict = await rate(self._only(self._callers), rating, order=order)
-        self._maybe_raise([verdict])
-        return verdict
+        order = "order" in self._options.checks_for("rating")
+        return await rate(self._only(self._callers), rating, order=order)
 
     async def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
         item = self.validate(raw)

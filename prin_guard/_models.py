@@ -771,9 +771,9 @@ class Item(Frozen):
     def _known_task(cls, value: Any) -> Any:
         if isinstance(value, str) and value.strip().lower() == "rating":
             raise ValueError(
-                "a rating item is guarded one at a time (Guard.check, Guard.acheck) and read "
-                "by read_reply, so far; batches, grade, eval and the service take choice, "
-                "pairwise and checklist items"
+                "a rating item is guarded by Guard.check and check_many (and their async "
+                "forms) and read by read_reply, so far; astream, grade, eval and the service "
+                "take choice, pairwise and checklist items"
             )
         return known_word(value, TASKS, "task")
 

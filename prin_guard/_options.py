@@ -57,6 +57,9 @@ DEFAULT_CHECKS: dict[Task, tuple[CheckName, ...]] = {
     # first calls the second one worse, consistently. The swap sees it, for two more legs.
     "pairwise": ("reverse", "order"),
     "checklist": ("reverse",),
+    # A rating's order check needs a rubric to reorder (prin_guard._rate); asked for, it
+    # costs a third call.
+    "rating": ("reverse",),
 }
 """The checks each task's items get when the options name none."""
 

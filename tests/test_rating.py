@@ -3,6 +3,7 @@ score strictly, and the reconciliation of a direct and a mirrored leg."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -303,13 +304,26 @@ def test_a_bad_rating_item_or_option_is_an_error_naming_it() -> None:
         Guard(_judge("", ""), checks=["reverse", "confidence"]).check(_rating())
 
 
-def test_a_rating_in_a_batch_is_flagged_on_its_own_verdict() -> None:
-    guard = Guard(_judge("Answer: A\nRating: [[8]]", "Answer: B\nRating: [[3]]"))
-    choice = {"question": "2 + 2?", "candidates": ["4", "5"]}
-    verdicts = guard.check_many([_rating(), choice])
-    assert Flag.INVALID_ITEM in verdicts[0].flags
-    assert verdicts[0].error is not None and "one at a time" in verdicts[0].error.message
-    assert Flag.INVALID_ITEM not in verdicts[1].flags
+def test_ratings_in_a_batch_beside_other_items() -> None:
+    guard = Guard(_judge("Answer: A\nRating: [[8]]", "Answer: B\nRating: [[3]]"), concurrency=2)
+    choice = {"question": "2 + 2?", "candidates": ["4", "5"], "id": "sum"}
+    bad = {**_rating(), "id": "bad", "scale": {"min": 1}}
+    verdicts = guard.check_many([_rating(), choice, bad, {**_rating(), "id": "r2"}])
+    assert [v.task for v in verdicts] == ["rating", "choice", "rating", "rating"]
+    assert verdicts[0].rating == verdicts[3].rating == 8.0 and verdicts[3].item_id == "r2"
+    assert verdicts[1].direct is not None and Flag.INVALID_ITEM not in verdicts[1].flags
+    assert verdicts[2].item_id == "bad" and verdicts[2].flags == (Flag.INVALID_ITEM,)
+    assert verdicts[2].error is not None and verdicts[2].error.field == "scale.max"
+
+
+def test_a_rating_in_a_stream_is_flagged_on_its_own_verdict() -> None:
+    async def collect() -> list:
+        guard = Guard(_judge("Answer: A", "Answer: B"))
+        return [v async for _, v in guard.astream([_rating()])]
+
+    (verdict,) = asyncio.run(collect())
+    assert Flag.INVALID_ITEM in verdict.flags and verdict.task == "rating"
+    assert verdict.error is not None and "astream" in verdict.error.message
 
 
 def test_a_score_that_moves_with_the_rubrics_order_is_flagged() -> None:
