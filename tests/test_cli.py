@@ -80,6 +80,11 @@ def make():
 def contradict(prompt: str) -> str:
     # "A" to both questions: PRIN 1
     return "Answer: A"
+
+
+def rater(prompt: str) -> str:
+    # 8 of 10, and 3 on the mirrored scale: the same rating
+    return "Rating: [[3]]" if "how poor the response" in prompt else "Rating: [[8]]"
 """
 
 
@@ -99,6 +104,24 @@ def test_check_takes_a_python_factory_judge(
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["correct"] == ["A"]
     assert verdict["flags"] == []
+
+
+def test_check_rates_a_response_on_a_scale(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["check", "--task", "rating", "--question", "Capital of France?"]
+    args += ["--response", "Paris.", "--judge", "python:cli_test_judge:rater"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Rating: 8 on 1-10\n")
+    assert "direct leg: 8; mirrored leg: 3" in out and "Flags: none" in out
+    assert main([*args, "--scale", "1-5", "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert (verdict["rating"], verdict["flags"]) == (None, ["unparseable_direct"])
+    assert main([*args, "--scale", "5-1"]) == 2
+    assert "scale.max: must be above min" in capsys.readouterr().err
+    assert main([*args, "--candidate", "x"]) == 2
+    assert "--candidate: a rating has no candidates" in capsys.readouterr().err
 
 
 def test_check_of_a_checklist_without_a_question_shows_the_response_as_such(

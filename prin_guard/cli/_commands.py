@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from prin_guard._exceptions import UsageError
 from prin_guard._models import CHECKLIST_KINDS, TASKS
 from prin_guard._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
 from prin_guard.cli._common import config_from_args, emit, stdout
@@ -19,6 +20,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     options = config.options
+    if args.task == "rating":
+        return _check_rating(args, config)
     # Validate before loading a model: a bad item fails in milliseconds.
     given = {
         "task": args.task,
@@ -45,6 +48,51 @@ def _cmd_check(args: argparse.Namespace) -> int:
             stdout(),
             response=item.response,
         )
+    return 0
+
+
+def _check_rating(args: argparse.Namespace, config: Any) -> int:
+    from prin_guard._rating import RatingItem
+
+    if args.candidate:
+        raise UsageError("--candidate: a rating has no candidates; give --response")
+    low, _, high = (args.scale or "1-10").partition("-")
+    try:
+        scale = {"min": int(low), "max": int(high)}
+    except ValueError:
+        raise UsageError(f"--scale: expected MIN-MAX such as 1-10, got {args.scale!r}") from None
+    given = {
+        "task": "rating",
+        "question": args.question,
+        "response": args.response,
+        "reference": args.reference,
+        "context": args.context,
+        "id": args.id,
+        "scale": scale,
+    }
+    raw = {name: value for name, value in given.items() if value is not None}
+    RatingItem.coerce(raw)  # a bad item fails before a model loads
+    verdict = config.build().check(raw)
+    if args.json:
+        emit(verdict.model_dump_json(indent=2))
+        return 0
+    direct, reverse = verdict.direct, verdict.reverse
+    rating = "none (the legs disagree or one was not read)"
+    if verdict.rating is not None:
+        rating = f"{verdict.rating:g} on {scale['min']}-{scale['max']}"
+    emit(f"Rating: {rating}")
+    if direct is not None and reverse is not None:
+
+        def shown(score: float | None) -> str:
+            return "unread" if score is None else f"{score:g}"
+
+        emit(
+            f"  direct leg: {shown(direct.score)}; mirrored leg: {shown(reverse.score)} "
+            f"({scale['min']} = excellent, {scale['max']} = very poor)"
+        )
+    if verdict.prin_score is not None:
+        emit(f"  PRIN: {verdict.prin_score:.2f}")
+    emit(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
     return 0
 
 
@@ -176,21 +224,23 @@ def add_check(commands: Any) -> None:
         "--task choice (the default): a question and its answer options; pairwise: an "
         "instruction (--question) and exactly two responses (--candidate twice); "
         "checklist: a --response and the criteria (or claims, with --kind claims and "
-        "the sources as --context) it is checked against.",
+        "the sources as --context) it is checked against; rating: a --response (to "
+        "--question) rated on --scale, and on the mirrored scale.",
     )
     check.add_argument(
         "--task",
-        choices=list(TASKS),
+        choices=[*TASKS, "rating"],
         default="choice",
-        help="choice (default), pairwise or checklist",
+        help="choice (default), pairwise, checklist or rating (a --response on a --scale)",
     )
     check.add_argument("--question", help="the question, or the instruction (pairwise)")
     check.add_argument(
         "--candidate",
         action="append",
-        required=True,
-        help="an answer option, a response or a criterion (repeat)",
+        help="an answer option, a response or a criterion (repeat; not for rating)",
     )
+    check.add_argument("--scale", help="rating: the scale's integer bounds, MIN-MAX (default 1-10)")
+    check.add_argument("--reference", help="rating: a reference answer to compare with")
     check.add_argument("--response", help="checklist: the response under evaluation")
     check.add_argument(
         "--kind",
