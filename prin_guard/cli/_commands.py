@@ -128,6 +128,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from prin_guard import eval as evaluation
     from prin_guard._terminal import print_eval_summary
 
+    if args.dataset == "summeval":
+        return _eval_ratings(args)
     given = args.mitigations or []
     mitigations = [] if given == ["none"] else (given or ["cot", "neg_exp"])
     # The mitigations are what the runs compare, not one guard's option.
@@ -160,6 +162,32 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print_eval_summary(result.summary.model_dump(mode="json"), stdout())
     emit(f"\nreport: {result.report}")
     return 130 if result.interrupted else 0
+
+
+def _eval_ratings(args: argparse.Namespace) -> int:
+    import math
+    import time
+
+    from prin_guard.eval._ratings import ASPECTS, report_text, run_ratings
+
+    if args.path is None:
+        raise UsageError(
+            "--path: SummEval's articles are CNN/Daily Mail text, which prin-guard does not "
+            "ship; give the full file (../shared/data/ratings/summeval.jsonl in this project)"
+        )
+    aspects = [a.strip() for a in (args.aspects or ",".join(ASPECTS)).split(",") if a.strip()]
+    for aspect in aspects:
+        if aspect not in ASPECTS:
+            raise UsageError(f"--aspects: unknown aspect {aspect!r}; known: {', '.join(ASPECTS)}")
+    config = config_from_args(args, mitigations=())
+    guard = config.build()
+    # per-article correlation needs each article's 16 summaries: --limit rounds up to them
+    articles = None if args.limit is None else max(1, math.ceil(args.limit / 16))
+    out = args.out or f"runs/summeval-{time.strftime('%Y%m%d-%H%M%S')}"
+    summary = run_ratings(guard, args.path, aspects=aspects, articles=articles, out=out)
+    emit(report_text(summary))
+    emit(f"report: {out}/report.md")
+    return 0
 
 
 def _cmd_probe(args: argparse.Namespace) -> int:
@@ -270,7 +298,8 @@ def add_eval(commands: Any) -> None:
         "summary.json, report.md and report.html. DATASET is a name (multiple choice: "
         "mathqa, aqua-rat, commonsenseqa, mmlu, strategyqa, coinflip, gsm8k-solutions; "
         "pairwise: llmbar, mt-bench-human; checklist: expertqa-claims; the shipped sample, "
-        "or --path for the full original file) or a generic .jsonl file of one task. On "
+        "or --path for the full original file; ratings: summeval, with --path only) or a "
+        "generic .jsonl file of one task. On "
         "pairwise and checklist items, self-consistency and the paraphrase and options "
         "analyses (multiple choice only) are skipped with a note.",
     )
@@ -319,6 +348,11 @@ def add_eval(commands: Any) -> None:
     )
     ev.add_argument("--generator", help="judge spec of the generator (default: the judge)")
     ev.add_argument("--out", help="run directory (default runs/<dataset>-<judge>-<time>)")
+    ev.add_argument(
+        "--aspects",
+        help="summeval: comma-separated aspects to rate (default all four: coherence, "
+        "consistency, fluency, relevance)",
+    )
     ev.add_argument("--name", help="the run's name in reports")
     add_rate_limit_options(ev)
     # every setting but escalation and probing (eval measures one judge, or a panel)
