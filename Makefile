@@ -23,7 +23,7 @@ MODEL     ?= $(MODEL_PKG)==0.1.2
 CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 export CMAKE_ARGS
 
-.PHONY: install install-dev demo test test-fast lint typecheck check clean
+.PHONY: install install-dev demo test test-fast lint typecheck check clean docs
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -84,7 +84,11 @@ lint: install-dev
 typecheck: install-dev
 	$(PY) -m mypy
 
+# The documentation site (mkdocs.yml): strict, so a broken link or a stale reference fails.
+docs: install-dev
+	$(VENV)/bin/mkdocs build --strict --site-dir site
+
 check: lint typecheck test
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

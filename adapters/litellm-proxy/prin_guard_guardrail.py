@@ -42,7 +42,7 @@ reconciled by prin-guard and the verdict is attached to the response:
 A failed leg reaches the client as a kind and an id (``judge_error``, "the proxy log
 has the details (error id ...)"), never as the provider's text: that text is logged
 once (``judge_failed``), under the same id, redacted of secrets as every prin-guard
-error is when it is made (the README's Security section lists what is redacted).
+error is when it is made (docs/security.md lists what is redacted).
 
 A request without ``metadata.prin_guard`` passes through untouched. Nothing here
 needs the proxy's database.

@@ -248,7 +248,9 @@ def run_ratings(
     text) and ``report.md`` under ``out``; returns the summary."""
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
-    summary: dict[str, Any] = {"dataset": "summeval", "judge": guard.judge.name, "aspects": {}}
+    identity = dict(guard.judge.identity())
+    judge = str(identity.get("model") or identity.get("name") or type(guard.judge).__name__)
+    summary: dict[str, Any] = {"dataset": "summeval", "judge": judge, "aspects": {}}
     with (directory / "items.jsonl").open("w", encoding="utf-8") as rows:
         for aspect in aspects:
             rated = load_summeval(path, aspect, articles=articles)
