@@ -97,3 +97,36 @@ def test_marked_code_blocks_run(where: str, block: str, tmp_path: Path) -> None:
         timeout=300,
     )
     assert ran.returncode == 0, f"{where}: {ran.stderr[-2000:]}"
+
+
+def test_the_wheel_installs_and_imports_on_its_own(tmp_path: Path) -> None:
+    # What a user installs is the built wheel, not this checkout: build it (no network, no
+    # build isolation: the venv's setuptools), install it into a folder of its own and
+    # import it from there, away from the source tree, with its shipped data.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    wheel_dir, target = tmp_path / "wheel", tmp_path / "site"
+    build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps"]
+    build += ["--no-build-isolation", "-w", str(wheel_dir), str(ROOT)]
+    built = subprocess.run(build, capture_output=True, text=True, env=env, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = wheel_dir.glob("prin_guard-*.whl")
+    install = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"]
+    install += ["--target", str(target), str(wheel)]
+    done = subprocess.run(install, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    code = (
+        "import prin_guard, prin_guard.cli;"
+        "from prin_guard.datasets import sample_path;"
+        "print(prin_guard.__file__); print(sample_path('mathqa').is_file())"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(target)},
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    where, has_sample = ran.stdout.split()
+    assert where.startswith(str(target)) and has_sample == "True"
