@@ -14,10 +14,10 @@ loop, where they would block it: use ``acheck`` there.
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import functools
 import os
+import typing
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, TypeVar
 
@@ -78,8 +78,8 @@ _UNSET: Any = _Unset.UNSET
 JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
 
 
-def _is_rating(raw: Any) -> TypeGuard[Mapping[str, Any]]:
-    return isinstance(raw, Mapping) and raw.get("task") == "rating"
+def _is_rating(raw: Any) -> TypeGuard[Mapping[str, Any] | RatingItem]:
+    return isinstance(raw, RatingItem) or (isinstance(raw, Mapping) and raw.get("task") == "rating")
 
 
 def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
@@ -362,13 +362,27 @@ class Guard:
         """The template ``item`` is asked in (its task's, unless the guard names one)."""
         return self._asker.template_for(self._item(item))
 
-    def validate(self, item: Item | Mapping[str, Any]) -> Item:
+    @typing.overload
+    def validate(self, item: Item) -> Item: ...
+    @typing.overload
+    def validate(self, item: RatingItem) -> RatingItem: ...
+    @typing.overload
+    def validate(self, item: Mapping[str, Any]) -> Item | RatingItem: ...
+    def validate(self, item: Item | RatingItem | Mapping[str, Any]) -> Item | RatingItem:
         """``item`` as this guard judges it, or :class:`~prin_guard.InvalidItemError`
         naming the field and why: an item within the guard's limits (``max_chars``,
         ``max_candidates``), of a task its template asks about (and, for a checklist that
-        says its kind, of that kind) and its acceptance file was calibrated on. What
-        ``check`` raises before any judge call, and what makes an item of a batch an
-        ``invalid_item`` verdict."""
+        says its kind, of that kind) and its acceptance file was calibrated on; a rating
+        item (:class:`~prin_guard.models.RatingItem`) with a good scale, under a guard whose
+        options a rating can honour (an option it cannot is named as the ``task``
+        field's reason). What ``check`` raises before any judge call, and what makes an
+        item of a batch an ``invalid_item`` verdict."""
+        if isinstance(item, RatingItem) or _is_rating(item):
+            try:
+                self._rating_options()
+            except UsageError as exc:
+                raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
+            return RatingItem.coerce(item, max_chars=self._options.max_chars)
         checked = self._item(item)
         self._asker.template_for(checked)
         return checked
@@ -403,6 +417,8 @@ class Guard:
         it does not know: the most of any task; with no checks named, a pair's default
         asks the order check too). What a budget reserves per item (``prin-guard
         serve``)."""
+        if task == "rating":  # both legs, and the order check's third (with a rubric)
+            return 3 if "order" in self._options.checks_for("rating") else 2
         known = next((one for one in TASKS if one == task), None)
         return sum(engine.max_calls(known) for engine in self._engines)
 
@@ -462,7 +478,7 @@ class Guard:
 
     # -- the async core -----------------------------------------------------------
 
-    async def acheck(self, item: Item | Mapping[str, Any]) -> Verdict:
+    async def acheck(self, item: Item | RatingItem | Mapping[str, Any]) -> Verdict:
         """Judge one item. Raises on bad input and on a judge that keeps failing.
 
         A rating item (``{"task": "rating", "question": ..., "response": ..., "scale":
@@ -471,7 +487,7 @@ class Guard:
         :mod:`prin_guard._rating`). Ratings take one judge, and the reverse and order
         checks (the order check lists a rubric's levels the other way), so far.
         """
-        if _is_rating(item):
+        if isinstance(item, RatingItem) or _is_rating(item):
             return await self._arate(item)
         checked = self._item(item)
         plans = await self._aplan(checked)
@@ -494,31 +510,25 @@ class Guard:
         prefetched = await caller.prefetch([plan.key])
         return (await self._asker.read(caller, checked, plan, prefetched)).leg
 
-    async def acheck_many(self, items: Iterable[Item | Mapping[str, Any]]) -> list[Verdict]:
+    async def acheck_many(
+        self, items: Iterable[Item | RatingItem | Mapping[str, Any]]
+    ) -> list[Verdict]:
         """Judge many items; one verdict per item, in input order.
 
         A bad item or a judge that keeps failing costs only that item's verdict,
         which carries ``invalid_item`` or ``judge_error``; the rest complete. Rating items
-        are judged beside the others (``astream`` and the surfaces built on it, grade and
-        the service, do not take them yet).
+        are judged beside the others.
         """
         results: dict[int, Verdict] = {}
-        given = list(items)
-        ratings = {index: raw for index, raw in enumerate(given) if _is_rating(raw)}
-        others = [index for index in range(len(given)) if index not in ratings]
-
-        async def stream() -> None:
-            async for index, verdict in self.astream(given[index] for index in others):
-                results[others[index]] = verdict
-
-        await asyncio.gather(stream(), self._rate_many(ratings, results))
+        async for index, verdict in self.astream(items):
+            results[index] = verdict
         verdicts = [results[index] for index in range(len(results))]
         self._maybe_raise(verdicts)
         return verdicts
 
     async def astream(
         self,
-        items: Iterable[Item | Mapping[str, Any]],
+        items: Iterable[Item | RatingItem | Mapping[str, Any]],
         *,
         chunk_size: int | None = None,
         stopping: Callable[[], bool] | None = None,
@@ -550,11 +560,11 @@ class Guard:
 
     # -- the sync driver ----------------------------------------------------------
 
-    def check(self, item: Item | Mapping[str, Any]) -> Verdict:
+    def check(self, item: Item | RatingItem | Mapping[str, Any]) -> Verdict:
         """Synchronous :meth:`acheck`. Not callable inside a running event loop."""
         return self._run(self.acheck(item), "check", "acheck")
 
-    def check_many(self, items: Iterable[Item | Mapping[str, Any]]) -> list[Verdict]:
+    def check_many(self, items: Iterable[Item | RatingItem | Mapping[str, Any]]) -> list[Verdict]:
         """Synchronous :meth:`acheck_many`. Not callable inside a running event loop."""
         return self._run(self.acheck_many(items), "check_many", "acheck_many")
 
@@ -567,35 +577,22 @@ class Guard:
 
     # -- internals ----------------------------------------------------------------
 
-    async def _arate(self, raw: Mapping[str, Any]) -> Verdict:
-        verdict = await self._rating_verdict(RatingItem.coerce(raw))
+    async def _arate(self, raw: Mapping[str, Any] | RatingItem) -> Verdict:
+        self._rating_options()  # a UsageError here, as for any other guard set-up
+        verdict = await self._rating_verdict(
+            RatingItem.coerce(raw, max_chars=self._options.max_chars)
+        )
         self._maybe_raise([verdict])
         return verdict
 
-    async def _rate_many(
-        self, ratings: Mapping[int, Mapping[str, Any]], into: dict[int, Verdict]
-    ) -> None:
-        """The verdicts of a batch's rating items, ``concurrency`` at a time; a bad item or
-        a judge that keeps failing costs only its own verdict."""
-        limit = asyncio.Semaphore(self.concurrency)
-
-        async def one(index: int, raw: Mapping[str, Any]) -> None:
-            async with limit:
-                try:
-                    rating = RatingItem.coerce(raw)
-                except InvalidItemError as exc:
-                    into[index] = self._invalid_verdict(index, raw, exc)
-                    return
-                try:
-                    into[index] = await self._rating_verdict(rating)
-                except JudgeError as exc:
-                    into[index] = error_verdict(
-                        rating_id(rating), "judge", str(exc), task="rating", options=self._options
-                    )
-
-        await asyncio.gather(*(one(index, raw) for index, raw in ratings.items()))
-
     async def _rating_verdict(self, rating: RatingItem) -> Verdict:
+        order = "order" in self._options.checks_for("rating")
+        return await rate(self._only(self._callers), rating, order=order)
+
+    def _rating_options(self) -> None:
+        """A UsageError naming the first of this guard's options a rating cannot honour."""
+        if len(self._engines) > 1 or len(self._callers) > 1:
+            raise UsageError("judge: a rating is asked of one judge, not a panel or tiers, so far")
         unsupported = [
             name
             for name, used in (
@@ -610,11 +607,11 @@ class Guard:
                 f"{unsupported[0]}: a rating is guarded by the reverse and order checks "
                 "alone, so far"
             )
-        order = "order" in self._options.checks_for("rating")
-        return await rate(self._only(self._callers), rating, order=order)
 
-    async def _checked_plan(self, raw: Any) -> tuple[Item, list[LegPlan]]:
+    async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem, list[LegPlan]]:
         item = self.validate(raw)
+        if isinstance(item, RatingItem):
+            return item, []  # its legs are asked by rate(), through the same callers
         return item, await self._aplan(item)
 
     async def _aplan(self, item: Item) -> list[LegPlan]:
@@ -652,8 +649,15 @@ class Guard:
         return self._engine.failed_verdict(self._item(item), error)
 
     async def _verdict_or_error(
-        self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
+        self, item: Item | RatingItem, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
+        if isinstance(item, RatingItem):
+            try:
+                return await self._rating_verdict(item)
+            except JudgeError as exc:
+                return error_verdict(
+                    rating_id(item), "judge", str(exc), task="rating", options=self._options
+                )
         try:
             return await self._verdict(item, plans, prefetched)
         except JudgeError as exc:

@@ -23,9 +23,14 @@ Choices, written down because the issue leaves them open:
   leg was not understood, not that the response is middling, so it is a flag of its own
   beside ``inconsistent``.
 - **Reading a score** is strict: a score is read only from a declaration ("Rating: [[7]]",
-  "[[7]]", "[RESULT] 4", "Score: 7", "Rating: 7", "7/10", "7 out of 10", a JSON field
-  ``score``/``rating``); two different declared scores, a score outside the scale, a decimal
-  on an integer scale, or a number that only appears in the reasoning is no reading.
+  "[[7]]", "[RESULT] 4", "Score: 7", "Rating: [7]", "7/10" or "7 out of 10" ending its line,
+  "I would rate it as a 7 on the scale of 1 to 10." and "I'd give it 8/10." when no "not"
+  stands between the verb and the number, a JSON field ``score``/``rating``), or from a
+  reply that is its score and nothing else: "3", "**4**", one form field filled in
+  ("Coherence: 3"), or a score leading its explanation ("3 - The code ...", unless the reply
+  is a numbered list). Two different scores (a fraction of the scale's top anywhere counts,
+  so "7 out of 10 and 9 out of 10" is two), a score outside the scale, a decimal on an
+  integer scale, or a number that only appears in the reasoning is no reading.
 """
 
 from __future__ import annotations
@@ -113,6 +118,19 @@ class Scale:
     def levels(self) -> int:
         return self.max - self.min + 1
 
+    def as_dict(self) -> dict[str, Any]:
+        """The scale's JSON form (what :meth:`coerce` reads), without the unset fields."""
+        out: dict[str, Any] = {"min": self.min, "max": self.max}
+        if self.labels:
+            out["labels"] = {str(level): text for level, text in self.labels.items()}
+        if self.rubric:
+            out["rubric"] = {str(level): text for level, text in self.rubric.items()}
+        if self.decimals:
+            out["decimals"] = True
+        if self.tolerance is not None:
+            out["tolerance"] = self.tolerance
+        return out
+
     @property
     def agreement(self) -> float:
         """The tolerance in use: the scale's own, else one point up to 11 levels, else a
@@ -197,7 +215,8 @@ _DECLARATIONS = [
     re.compile(r"\[\[\s*" + _NUMBER + r"\s*\]\]"),  # MT-Bench: Rating: [[7]]
     re.compile(r"\[RESULT\]\s*:?\s*" + _NUMBER, re.IGNORECASE),  # Prometheus
     re.compile(
-        r"(?<![\w-])(?:overall\s+|final\s+)?(?:score|rating|grade)\s*(?:is\s*)?[:=]\s*\**\s*"
+        r"(?<![\w-])(?:overall\s+|final\s+)?(?:score|rating|grade)\s*(?:is\s*)?[:=]\s*"
+        + r"[*\"'\u201c(\[]*\s*"
         + _NUMBER
         + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
         re.IGNORECASE,
@@ -212,6 +231,32 @@ _DECLARATIONS = [
     ),
 ]
 _JSON_KEYS = ("score", "rating")
+_OPEN, _CLOSE = r"[*\"'\u201c(\[]*", r"[\])\"'\u201d*]*"
+# "I would rate the response as a 7 on the scale of 1 to 10.", "I'd give it 8/10.": the
+# number ends its sentence, or a fraction or "on the scale" follows it; the words between
+# the verb and the number say no "not"
+_FIRST_PERSON = re.compile(
+    r"\bI(?:\s+would|'d|\s+will)?\s+(?:rate|give|score|assign)\b(?P<between>[^.\n]{0,120}?)"
+    r"(?<=\s)(?:an?\s+)?(?:(?:score|rating)\s+of\s+)?"
+    + _OPEN
+    + _NUMBER
+    + _CLOSE
+    + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?=\s*(?:[.!]|$|on\s+(?:the|a|this)\s+scale))",
+    re.IGNORECASE | re.MULTILINE,
+)
+_NEGATION = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
+# a reply that is nothing but its score ("3", "**4**"), a score leading its explanation
+# ("3 - The code ..."), or one form field filled in ("Coherence: 3", G-Eval's form)
+_WHOLE = re.compile(r"\s*" + _OPEN + _NUMBER + _CLOSE + r"\.?\s*")
+_LEADING = re.compile(r"\s*" + _NUMBER + r"[ \t]+[-\u2013\u2014][ \t]+\S")
+_LIST_ITEM = re.compile(r"^\s*\d+\s*[-\u2013\u2014.)]\s", re.MULTILINE)
+_FIELD = re.compile(r"\s*[-*]?\s*[A-Za-z][A-Za-z ]{0,40}:\s*" + _OPEN + _NUMBER + _CLOSE + r"\s*")
+# every "n/max" and "n out of max", wherever it stands: a reply that declares one score
+# and gives another as a fraction ("Assistant 1: 7 out of 10 ... Assistant 2: 9 out of
+# 10.") declares two
+_FRACTION = re.compile(
+    r"(?<![\w.\-/])" + _NUMBER + r"\s*(?:/|out\s+of)\s*(?P<d>\d{1,7})(?![\d.]*\d)"
+)
 
 
 def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> ScoreReading:
@@ -230,13 +275,36 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
             denominator = match.groupdict().get("d")
             if denominator is not None and int(denominator) != scale.max:
                 continue
+            if pattern is _DECLARATIONS[-1] and _NEGATION.search(_clause(text, match.start())):
+                continue  # "I wouldn't give it 8/10."
             start = match.start("n")
             if any(lo <= start < hi for lo, hi in found):
                 continue  # already read by an earlier form
             found[(start, match.end("n"))] = float(match.group("n"))
+    for match in _FIRST_PERSON.finditer(text):
+        denominator = match.group("d")
+        if denominator is not None and int(denominator) != scale.max:
+            continue
+        if _NEGATION.search(match.group("between")):
+            continue
+        start = match.start("n")
+        if not any(lo <= start < hi for lo, hi in found):
+            found[(start, match.end("n"))] = float(match.group("n"))
     for span, value in _json_scores(text):
         if not any(lo <= span[0] < hi for lo, hi in found):
             found[span] = value
+    if not found:
+        alone = _WHOLE.fullmatch(text) or _FIELD.fullmatch(text)
+        if alone is None and len(_LIST_ITEM.findall(text)) <= 1:
+            alone = _LEADING.match(text)
+        if alone is not None:
+            found[(alone.start("n"), alone.end("n"))] = float(alone.group("n"))
+    if found:
+        for match in _FRACTION.finditer(text):
+            if int(match.group("d")) == scale.max:
+                start = match.start("n")
+                if not any(lo <= start < hi for lo, hi in found):
+                    found[(start, match.end("n"))] = float(match.group("n"))
     for span in list(found):
         if _in_a_copy(text, span, copied_from):
             del found[span]
@@ -254,6 +322,12 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     return ScoreReading(value, ScoreStatus.OK, last, copied)
 
 
+def _clause(text: str, end: int) -> str:
+    """The sentence ``text`` has up to ``end``: from the last full stop or line break."""
+    start = max(text.rfind(mark, 0, end) for mark in (". ", "! ", "? ", "\n"))
+    return text[start + 1 : end]
+
+
 _COPY_CONTEXT = 24
 """Characters of the reply before a declaration that, with it, must stand in the item's
 text for the declaration to count as copied (a bare "[[7]]" in both is not a copy)."""
@@ -264,7 +338,9 @@ def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool
     window = " ".join(text[max(0, lo - _COPY_CONTEXT) : hi].split())
     if len(window) < hi - lo + 8:  # too little context to tell a copy from a coincidence
         window = " ".join(text[lo : hi + _COPY_CONTEXT].split())
-    return any(window and window in " ".join(source.split()) for source in sources)
+    if len(window) < hi - lo + 8:  # a reply that is its score alone ("3") copies nothing
+        return False
+    return any(window in " ".join(source.split()) for source in sources)
 
 
 def _json_scores(text: str) -> list[tuple[tuple[int, int], float]]:
@@ -342,8 +418,15 @@ class RatingItem:
     id: str | None = None
 
     @classmethod
-    def coerce(cls, raw: Mapping[str, Any]) -> RatingItem:
-        """A rating item from its JSON form, checked; errors name the field."""
+    def coerce(
+        cls, raw: Mapping[str, Any] | RatingItem, *, max_chars: int | None = None
+    ) -> RatingItem:
+        """A rating item from its JSON form, checked; errors name the field. ``max_chars``
+        bounds each text field (the guard's ``max_chars``)."""
+        if isinstance(raw, RatingItem):
+            raw = raw.as_dict()
+        if not isinstance(raw, Mapping):
+            raise InvalidItemError("item", f"expected an object, got {type(raw).__name__}")
         for key in raw:
             if key not in _ITEM_FIELDS:
                 raise InvalidItemError(str(key), f"unknown; known: {list(_ITEM_FIELDS)}")
@@ -356,6 +439,10 @@ class RatingItem:
                 value = ""
             if not isinstance(value, str):
                 raise InvalidItemError(name, f"expected a string, got {type(value).__name__}")
+            if max_chars is not None and len(value) > max_chars:
+                raise InvalidItemError(
+                    name, f"is {len(value)} characters long; the limit is {max_chars} (max_chars)"
+                )
             texts[name] = value
         if not texts["response"].strip():
             raise InvalidItemError("response", "required: the response to rate")
@@ -365,6 +452,17 @@ class RatingItem:
         if item_id is not None and not isinstance(item_id, str):
             raise InvalidItemError("id", "expected a string")
         return cls(scale=Scale.coerce(raw["scale"]), id=item_id, **texts)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The item's JSON form (what :meth:`coerce` reads), without the unset fields."""
+        out: dict[str, Any] = {"task": "rating"}
+        if self.id is not None:
+            out["id"] = self.id
+        for name in ("question", "response", "reference", "context"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        out["scale"] = self.scale.as_dict()
+        return out
 
     @property
     def texts(self) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 from prin_guard._calls import NotStarted, StartGate
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._models import Item, Verdict
+from prin_guard._models import Verdict
 
 __all__ = ["LoopDriver", "stream_verdicts"]
 
@@ -38,6 +38,7 @@ class _Planned(Protocol):
 
 
 P = TypeVar("P", bound=_Planned)
+C = TypeVar("C")  # what an item is once checked (an Item, a RatingItem)
 
 
 async def stream_verdicts(
@@ -45,9 +46,9 @@ async def stream_verdicts(
     *,
     concurrency: int,
     chunk_size: int | None,
-    plan: Callable[[Any], Awaitable[tuple[Item, list[P]]]],
+    plan: Callable[[Any], Awaitable[tuple[C, list[P]]]],
     prefetch: Callable[[Iterable[str]], Awaitable[dict[str, str | None]]],
-    verdict: Callable[[Item, list[P], Mapping[str, str | None]], Awaitable[Verdict]],
+    verdict: Callable[[C, list[P], Mapping[str, str | None]], Awaitable[Verdict]],
     invalid: Callable[[int, Any, InvalidItemError], Verdict],
     stopping: Callable[[], bool] | None = None,
 ) -> AsyncIterator[tuple[int, Verdict]]:
@@ -66,12 +67,12 @@ async def stream_verdicts(
 
     async def one(
         index: int,
-        item: Item | tuple[Any, InvalidItemError],
+        item: C | tuple[Any, InvalidItemError],
         plans: list[P] | None,
         prefetched: Mapping[str, str | None],
     ) -> None:
         try:
-            if isinstance(item, tuple):
+            if isinstance(item, tuple):  # an item is never a tuple: the pair of a bad one
                 made = invalid(index, *item)
             else:
                 assert plans is not None
@@ -97,7 +98,7 @@ async def stream_verdicts(
             await feed(chunk)
 
     async def feed(chunk: list[tuple[int, Any]]) -> None:
-        checked: list[tuple[int, Item | tuple[Any, InvalidItemError], list[P] | None]] = []
+        checked: list[tuple[int, C | tuple[Any, InvalidItemError], list[P] | None]] = []
         for index, raw in chunk:
             try:
                 item, planned = await plan(raw)

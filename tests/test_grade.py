@@ -136,6 +136,70 @@ def test_every_format_in_gives_one_row_per_item_out(
     assert list(rows[0]) == list(columns())
 
 
+@pytest.mark.parametrize("target", ["jsonl", "csv", "parquet"])
+def test_ratings_are_graded_beside_other_items(tmp_path: Path, target: str) -> None:
+    # issue 30: a rating row gets its rating column (and each leg's score in with_legs's
+    # replies); a bad scale is its own invalid row naming the field
+    def judge(prompt: str) -> str:
+        if "how poor the response" in prompt:
+            return "Rating: [[4]]" if "Lyon" in prompt else "Rating: [[3]]"
+        return "Rating: [[8]]" if "capital" in prompt else "Answer: A"
+
+    rating = {
+        "task": "rating",
+        "question": "The capital of France?",
+        "scale": {"min": 1, "max": 10},
+    }
+    rows_in = [
+        {**rating, "id": "r1", "response": "Paris."},
+        ITEMS[0],
+        {**rating, "id": "r2", "response": "Lyon."},
+        {**rating, "id": "r3", "response": "Paris.", "scale": {"min": 1, "max": 1}},
+    ]
+    given = _write_input(tmp_path / "in.jsonl", rows_in)
+    out = tmp_path / f"out.{target}"
+    summary = grade(judge, given, out)
+    assert summary.items == 4
+    rows = {row["id"]: row for row in _read_output(out)}
+    value = (lambda v: float(v) if v != "" else None) if target == "csv" else (lambda v: v)
+    assert value(rows["r1"]["rating"]) == 8.0 and rows["r1"]["task"] == "rating"
+    assert value(rows["r2"]["rating"]) == 7.5  # 8 and 4 mirrored to 7: within a point
+    assert value(rows["q1"]["rating"]) is None
+    assert rows["r3"]["error_field"] == "scale.max" and rows["r3"]["task"] == "rating"
+    assert value(rows["r1"]["score_prin"]) == 0.0
+    # a run again finds every rating row done
+    again = grade(judge, given, out)
+    assert again.skipped == 4
+
+
+def test_ratings_from_a_csv_and_a_parquet_file(tmp_path: Path) -> None:
+    # a CSV gives the scale as MIN-MAX or as JSON; a Parquet file as a struct
+    def judge(prompt: str) -> str:
+        return "Rating: [[2]]" if "how poor the response" in prompt else "Rating: [[4]]"
+
+    given = tmp_path / "in.csv"
+    given.write_text(
+        "id,task,question,response,scale\n"
+        "a,rating,Q?,An answer.,1-5\n"
+        'b,rating,Q?,An answer.,"{""min"": 1, ""max"": 5, ""tolerance"": 0}"\n'
+        "c,rating,Q?,An answer.,one to five\n"
+    )
+    grade(judge, given, tmp_path / "out.jsonl")
+    rows = {row["id"]: row for row in _read_output(tmp_path / "out.jsonl")}
+    assert rows["a"]["rating"] == 4.0 and rows["b"]["rating"] == 4.0
+    assert rows["c"]["error_field"] == "scale" and "MIN-MAX" in rows["c"]["error"]
+    table = pa.Table.from_pylist(
+        [
+            {"id": "p", "task": "rating", "response": "An answer.", "scale": {"min": 1, "max": 5}},
+            {"id": "q", "task": "rating", "response": "An answer.", "scale": {"min": 1, "max": 5}},
+        ]
+    )
+    pq.write_table(table, tmp_path / "in.parquet")
+    grade(judge, tmp_path / "in.parquet", tmp_path / "out.parquet")
+    ratings = [row["rating"] for row in _read_output(tmp_path / "out.parquet")]
+    assert ratings == [4.0, 4.0]
+
+
 def test_the_column_set_is_stable() -> None:
     assert list(columns()) == [
         "id",
@@ -148,6 +212,7 @@ def test_the_column_set_is_stable() -> None:
         "winner_text",
         "tie",
         "score",
+        "rating",
         "statuses",
         "consistent",
         "score_prin",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, UsageError, read_reply
+from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
 from prin_guard._rating import Scale, ScoreStatus, read_score, reconcile
 from prin_guard.models import ParseMethod, ParseStatus
 
@@ -78,6 +78,16 @@ def test_the_rubric_mirrored_and_in_the_other_order() -> None:
         ('{"reasoning": "fine", "score": 8}', 8),
         ('{"rating": 2, "why": "off topic"}', 2),
         ("Rating: [[7]] (I said Rating: [[7]] above too)", 7),
+        ('Overall, I would rate the response as a "[7]" on the scale of 1 to 10.', 7),
+        ("Overall, I would rate it as a solid 7 out of 10. While there is room", 7),
+        ("Accurate and clear. I'd give it 8/10.", 8),
+        ("Rating: [6]", 6),
+        ("3", 3),
+        ("**4**\n", 4),
+        ("5.", 5),
+        ("Coherence: 3", 3),
+        ("- Fluency: 2", 2),
+        ("3 - The code converts the input but rounds down.", 3),
     ],
 )
 def test_declared_scores_are_read(reply: str, score: float) -> None:
@@ -96,6 +106,17 @@ def test_declared_scores_are_read(reply: str, score: float) -> None:
         ("Rating: [[0]]", ScoreStatus.OUT_OF_SCALE),
         ("Rating: [[7.5]]", ScoreStatus.OUT_OF_SCALE),
         ("Score: 4/5", ScoreStatus.NONE),  # a denominator not the scale's top is no score
+        ("I would not rate it a 7.", ScoreStatus.NONE),
+        ("I wouldn't give it 8/10.", ScoreStatus.NONE),
+        ("I would give it a 7 for accuracy, less for style.", ScoreStatus.NONE),
+        ("1 - It cites no source.\n2 - It is long.", ScoreStatus.NONE),  # a list
+        ("Coherence: 3\nFluency: 2", ScoreStatus.NONE),  # not one field
+        ("Assistant 1: 7/10\nAssistant 2: 9/10", ScoreStatus.AMBIGUOUS),
+        (
+            "I would rate Assistant 1 a 7 out of 10 and Assistant 2 a 9 out of 10.",
+            ScoreStatus.AMBIGUOUS,
+        ),
+        ("Rating: [[8]], though its style alone earns 3/10", ScoreStatus.AMBIGUOUS),
     ],
 )
 def test_no_score_is_guessed(reply: str, status: ScoreStatus) -> None:
@@ -107,28 +128,53 @@ def test_decimals_where_the_scale_allows_them() -> None:
     assert read_score("Rating: [[7.5]]", Scale(1, 10, decimals=True)).score == 7.5
 
 
-def test_real_mt_bench_single_replies_read_as_recorded() -> None:
-    # Recorded single-grading replies of seven judges (MT-Bench's "Rating: [[n]]" prompt)
-    # from public repositories, with the score each project stored (see SOURCES.md
-    # there). MT-Bench's own parser takes decimals ("[[8.5]]"), so the scale does. Where
-    # the project stored a score, ours is that score or no reading; never another one.
-    # Where it stored none (its parser reads only "[[n]]"), a reply may declare one
-    # ("Rating: 9"), and is read: those are counted, not compared.
-    records = [
-        json.loads(line)
-        for path in sorted(RATINGS.glob("mt-bench-single-*.jsonl"))
-        for line in path.read_text().splitlines()
-        if line.strip()
-    ]
-    recorded = [record for record in records if record["recorded"] is not None]
-    assert len(records) >= 60 and len(recorded) >= 50
-    agreed = 0
-    for record in recorded:
+def _single_ratings() -> list[tuple[dict, float | None]]:
+    """Every recorded single-rating reply (MT-Bench single grading, ICE-Score's form) with
+    the score it declares: the project's stored score, or, where that is not the reply's
+    (a parser's fallback or misfire), the one declared.jsonl gives (see SOURCES.md)."""
+    declared = {
+        entry["id"]: entry["declared"]
+        for entry in map(json.loads, (RATINGS / "declared.jsonl").read_text().splitlines())
+    }
+    out = []
+    for path in sorted(RATINGS.glob("*.jsonl")):
+        if path.name == "declared.jsonl" or path.name.startswith("vicuna-review"):
+            continue
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            truth = declared.get(record["id"], record["recorded"])
+            out.append((record, None if truth is None else float(truth)))
+    return out
+
+
+def test_real_single_rating_replies_read_as_declared() -> None:
+    # Recorded single-rating replies of eight judges from public repositories (see
+    # SOURCES.md there). MT-Bench's own parser takes decimals ("[[8.5]]"), so the scale
+    # does. No reply is read as another score than the one it declares (a misread), and
+    # at least 98% are read right: as declared, or not at all when they declare none.
+    replies = _single_ratings()
+    assert len(replies) >= 100 and sum(truth is not None for _, truth in replies) >= 80
+    right = 0
+    for record, truth in replies:
         scale = Scale.coerce({**record["scale"], "decimals": True})
         score = read_score(record["reply"], scale).score
-        assert score in (None, float(record["recorded"])), record["id"]
-        agreed += score is not None
-    assert agreed >= 0.95 * len(recorded)
+        assert score in (None, truth), record["id"]
+        right += score == truth
+    assert right >= 0.98 * len(replies)
+
+
+def test_a_reply_that_scores_two_answers_is_no_rating() -> None:
+    # FastChat's pair reviews score two assistants in one reply ("Assistant 1: 7/10 ...
+    # Assistant 2: 9/10", "I would give Assistant 1 a score of 8 out of 10 and Assistant 2
+    # a score of 6 out of 10."): read on a rating item, none of them is one score
+    records = [
+        json.loads(line)
+        for path in sorted(RATINGS.glob("vicuna-review-*.jsonl"))
+        for line in path.read_text().splitlines()
+    ]
+    assert len(records) >= 15
+    for record in records:
+        assert read_score(record["reply"], Scale(1, 10)).score is None, record["id"]
 
 
 # -- two legs reconciled ---------------------------------------------------------------------
@@ -198,6 +244,14 @@ def test_a_score_copied_from_the_response_is_not_the_judges() -> None:
     assert (both.score, both.copied) == (2.0, True)
 
 
+def test_a_reply_that_is_its_score_alone_is_no_copy() -> None:
+    # "3" also stands in the response under rating; with nothing around it, it is the
+    # judge's answer, not a copy
+    item = {**_rating("return x + 3"), "scale": {"min": 0, "max": 4}}
+    reading = read_reply("3", item)
+    assert (reading.score, reading.status) == (3.0, ParseStatus.OK)
+
+
 @pytest.mark.parametrize(
     ("item", "field"),
     [
@@ -216,23 +270,20 @@ def test_a_bad_rating_item_names_its_field(item: dict, field: str) -> None:
 
 def test_recorded_replies_through_read_reply() -> None:
     # The same recorded replies, each on its own rating item, as a caller reads them.
-    agreed = total = 0
-    for path in sorted(RATINGS.glob("mt-bench-single-*.jsonl")):
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            if record["recorded"] is None:
-                continue
-            item = {
-                "task": "rating",
-                "question": record["item"].get("question") or "",
-                "response": record["item"].get("response") or "(none)",
-                "scale": {**record["scale"], "decimals": True},
-            }
-            reading = read_reply(record["reply"], item)
-            assert reading.score in (None, float(record["recorded"])), record["id"]
-            agreed += reading.score is not None
-            total += 1
-    assert agreed >= 0.95 * total
+    replies = _single_ratings()
+    right = 0
+    for record, truth in replies:
+        given = record["item"] or {}
+        item = {
+            "task": "rating",
+            "question": given.get("question") or "",
+            "response": given.get("response") or "(none)",
+            "scale": {**record["scale"], "decimals": True},
+        }
+        reading = read_reply(record["reply"], item)
+        assert reading.score in (None, truth), record["id"]
+        right += reading.score == truth
+    assert right >= 0.98 * len(replies)
 
 
 # -- guarded: both legs through the guard ----------------------------------------------------
@@ -316,14 +367,43 @@ def test_ratings_in_a_batch_beside_other_items() -> None:
     assert verdicts[2].error is not None and verdicts[2].error.field == "scale.max"
 
 
-def test_a_rating_in_a_stream_is_flagged_on_its_own_verdict() -> None:
-    async def collect() -> list:
-        guard = Guard(_judge("Answer: A", "Answer: B"))
-        return [v async for _, v in guard.astream([_rating()])]
+def test_ratings_in_a_stream_beside_other_items() -> None:
+    # astream (what grade and the service's batches run on) judges ratings in its window
+    async def collect(guard: Guard, items: list) -> dict:
+        return {index: v async for index, v in guard.astream(items)}
 
-    (verdict,) = asyncio.run(collect())
-    assert Flag.INVALID_ITEM in verdict.flags and verdict.task == "rating"
-    assert verdict.error is not None and "astream" in verdict.error.message
+    guard = Guard(_judge("Answer: A\nRating: [[8]]", "Answer: B\nRating: [[3]]"))
+    choice = {"question": "2 + 2?", "candidates": ["4", "5"], "id": "sum"}
+    got = asyncio.run(collect(guard, [_rating(), choice, {**_rating(), "scale": {"min": 3}}]))
+    assert (got[0].task, got[0].rating, got[0].flags) == ("rating", 8.0, ())
+    assert got[1].task == "choice" and got[1].direct is not None
+    assert got[2].flags == (Flag.INVALID_ITEM,) and got[2].error is not None
+    assert got[2].error.field == "scale.max" and got[2].task == "rating"
+
+
+def test_a_rating_a_guard_cannot_honour_is_flagged_in_a_stream() -> None:
+    # an option a rating cannot honour is the item's invalid_item in a batch (the task
+    # field, the option named) and a UsageError for one item
+    guard = Guard(_judge("Rating: [[8]]", "Rating: [[3]]"), probe="progressive")
+    (verdict,) = guard.check_many([_rating()])
+    assert verdict.flags == (Flag.INVALID_ITEM,) and verdict.error is not None
+    assert verdict.error.field == "task" and "probe" in verdict.error.message
+    with pytest.raises(UsageError, match="probe"):
+        guard.check(_rating())
+
+
+def test_a_failing_judge_costs_a_rating_only_its_own_verdict() -> None:
+    def judge(prompt: str) -> str:
+        if "poor" in prompt and "broken" in prompt:
+            raise RuntimeError("the judge fell over")
+        return "Rating: [[3]]" if "how poor the response" in prompt else "Rating: [[8]]"
+
+    guard = Guard(judge, retry=Retry(attempts=1))
+    broken = {**_rating(), "id": "broken", "response": "A broken answer."}
+    good, failed = guard.check_many([_rating(), broken])
+    assert good.rating == 8.0 and good.flags == ()
+    assert failed.item_id == "broken" and failed.task == "rating"
+    assert Flag.JUDGE_ERROR in failed.flags and failed.rating is None
 
 
 def test_a_score_that_moves_with_the_rubrics_order_is_flagged() -> None:

@@ -521,6 +521,51 @@ def test_the_order_check_through_the_service() -> None:
 
 
 @pytest.mark.server
+def test_a_rating_through_the_service() -> None:
+    # issue 30: a rating item is judged on its scale and the mirrored one, alone or in a
+    # batch; a bad scale is a 422 naming the field, and an option a rating cannot honour
+    # is a 422 naming it (in a batch, that item's invalid_item verdict)
+    def judge(prompt: str) -> str:
+        return "Few flaws. Rating: [[3]]" if "how poor the response" in prompt else "[[8]]"
+
+    rating = {
+        "task": "rating",
+        "id": "r1",
+        "question": "What is the capital of France?",
+        "response": "Paris.",
+        "scale": {"min": 1, "max": 10},
+    }
+    with service(judge=FunctionJudge(judge)) as client:
+        one = client.post("/v1/verdicts", json={"item": rating}, headers=AUTH)
+        batch = client.post(
+            "/v1/verdicts",
+            json={"items": [rating, ITEM, {**rating, "id": "r2", "scale": {"min": 1}}]},
+            headers=AUTH,
+        )
+        bad = client.post(
+            "/v1/verdicts", json={"item": {**rating, "scale": {"min": 5, "max": 1}}}, headers=AUTH
+        )
+        probed = client.post(
+            "/v1/verdicts",
+            json={"item": rating, "options": {"probe": "progressive"}},
+            headers=AUTH,
+        )
+    assert one.status_code == 200, one.text
+    verdict = one.json()["verdict"]
+    assert (verdict["task"], verdict["item_id"], verdict["rating"]) == ("rating", "r1", 8.0)
+    assert verdict["flags"] == [] and verdict["judge_calls"] == 2
+    assert (verdict["direct"]["score"], verdict["reverse"]["score"]) == (8.0, 3.0)
+    verdicts, errors = batch.json()["verdicts"], batch.json()["errors"]
+    assert [v["task"] for v in verdicts] == ["rating", "choice", "rating"]
+    assert verdicts[0]["rating"] == 8.0 and verdicts[1]["rating"] is None
+    assert verdicts[2]["flags"] == ["invalid_item"] and verdicts[2]["item_id"] == "r2"
+    assert errors == [{"index": 2, "kind": "input", "field": "scale.max", "reason": "required"}]
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "scale.max"
+    assert probed.status_code == 422 and probed.json()["error"]["field"] == "task"
+    assert "probe" in probed.json()["error"]["message"]
+
+
+@pytest.mark.server
 def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
     from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
     from prin_guard.judges import judge_from_spec

@@ -32,6 +32,7 @@ from prin_guard._guard import Guard, JudgeLike
 from prin_guard._models import Item
 from prin_guard._options import GuardOptions
 from prin_guard._ratelimit import RateLimit
+from prin_guard._rating import RatingItem
 from prin_guard._setup import GuardConfig
 from prin_guard.cache import Cache, open_cache
 from prin_guard.grade._read import (
@@ -287,7 +288,9 @@ class _Run:
             )
             self._write(row, verdict)
 
-    def _items(self, rows: Iterable[RawRow], stopping: Callable[[], bool]) -> Iterator[Item]:
+    def _items(
+        self, rows: Iterable[RawRow], stopping: Callable[[], bool]
+    ) -> Iterator[Item | RatingItem]:
         index = 0
         for raw in rows:
             if stopping():

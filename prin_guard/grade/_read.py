@@ -67,6 +67,8 @@ _SUFFIXES: Final = {
     ".pq": "parquet",
 }
 _FIELDS: Final = ("id", "task", "question", "candidates", "context", "response", "kind")
+_RATING_FIELDS: Final = ("id", "task", "question", "response", "reference", "context", "scale")
+_RANGE: Final = re.compile(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _BLOCK: Final = 1 << 20
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _BAD_ID: Final = "id: is not valid Unicode text (a lone surrogate, or bytes that are not UTF-8)"
@@ -353,11 +355,12 @@ def _csv_header(file: Path, max_row_bytes: int) -> tuple[tuple[str, ...], int, i
     except csv.Error as exc:
         raise UsageError(f"{file}: the CSV header cannot be read: {exc}") from None
     header = tuple(name.strip() for name in cells)
-    missing = [name for name in ("candidates",) if name not in header]
+    missing = [] if {"candidates", "scale"} & set(header) else ["candidates"]
     if missing or first is None:
         raise UsageError(
             f"{file}: the CSV header has no {', '.join(missing)} column "
-            f"(columns: task, question, candidates, context, response, id)"
+            f"(columns: task, question, candidates, context, response, id; a rating's: "
+            f"task, question, response, reference, context, scale, id)"
         )
     return header, first.start + first.size, first.next_line
 
@@ -389,7 +392,9 @@ def _csv_rows(chunk: Chunk) -> Iterator[RawRow]:
             continue
         data: dict[str, Any] = dict(zip(header, record, strict=True))
         candidates = data.get("candidates", "")
-        if candidates.lstrip().startswith("["):
+        if _is_rating(data):
+            pass  # a rating has no candidates; its scale cell is read with its fields
+        elif candidates.lstrip().startswith("["):
             try:
                 data["candidates"] = json.loads(candidates)
             except ValueError as exc:
@@ -426,10 +431,10 @@ def _parquet(file: Path) -> Any:
 def _parquet_rows(chunk: Chunk) -> Iterator[RawRow]:
     parquet = _parquet(Path(chunk.path))
     names = set(parquet.schema_arrow.names)
-    missing = [name for name in ("candidates",) if name not in names]
+    missing = [] if {"candidates", "scale"} & names else ["candidates"]
     if missing:
         raise UsageError(f"{chunk.path}: the Parquet file has no {', '.join(missing)} column")
-    wanted = [name for name in _FIELDS if name in names]
+    wanted = [name for name in dict.fromkeys(_FIELDS + _RATING_FIELDS) if name in names]
     stop = parquet.metadata.num_row_groups if chunk.stop is None else chunk.stop
     number = chunk.first_line
     for group in range(chunk.start, stop):
@@ -491,6 +496,8 @@ def _row(number: int, data: Mapping[str, Any]) -> RawRow:
     item_id = item_id or None
     if item_id is not None and _readable_id(item_id) is None:
         return RawRow(number, None, _BAD_ID, "id")
+    if _is_rating(data):
+        return _rating_row(number, data, item_id)
     if data.get("candidates") is None:
         return RawRow(number, None, "the row has no candidates", "candidates", item_id)
     fields = {name: data[name] for name in _FIELDS if data.get(name) is not None}
@@ -502,6 +509,40 @@ def _row(number: int, data: Mapping[str, Any]) -> RawRow:
     for name in ("context", "task", "response", "question", "kind"):
         if fields.get(name) == "":
             del fields[name]
+    return RawRow(number, fields, item_id=item_id)
+
+
+def _is_rating(data: Mapping[str, Any]) -> bool:
+    task = data.get("task")
+    return isinstance(task, str) and task.strip().lower() == "rating"
+
+
+def _rating_row(number: int, data: Mapping[str, Any], item_id: str | None) -> RawRow:
+    """A rating row's fields; its scale given as an object, or in a text cell (CSV,
+    Parquet) as JSON or as ``MIN-MAX``."""
+    fields = {
+        name: data[name]
+        for name in _RATING_FIELDS
+        if data.get(name) is not None and data.get(name) != ""
+    }
+    fields["task"] = "rating"
+    scale = fields.get("scale")
+    if isinstance(scale, str):
+        bounds = _RANGE.fullmatch(scale)
+        if bounds is not None:
+            fields["scale"] = {"min": int(bounds[1]), "max": int(bounds[2])}
+        else:
+            try:
+                fields["scale"] = json.loads(scale)
+            except ValueError as exc:
+                why = f"scale: expected MIN-MAX (1-10) or a JSON object, not valid JSON: {exc}"
+                return RawRow(number, None, why, "scale", item_id)
+    if isinstance(fields.get("scale"), Mapping):  # a Parquet struct has every field
+        fields["scale"] = {k: v for k, v in fields["scale"].items() if v is not None}
+    if item_id is not None:
+        fields["id"] = item_id
+    else:
+        fields.pop("id", None)
     return RawRow(number, fields, item_id=item_id)
 
 

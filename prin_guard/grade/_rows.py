@@ -35,6 +35,9 @@ column                  type       meaning
 ``winner_text``         str        its text
 ``tie``                 bool       pairwise: both answers call the responses equal
 ``score``               float      checklist: the weighted share of candidates met
+``rating``              float      rating: the score both legs agree on (their mean
+                                   within the scale's tolerance); empty when they
+                                   disagree, a leg was unread, or for the other tasks
 ``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
                                    order: ``correct``/``incorrect``, ``better``/``worse``,
                                    ``met``/``failed``, or ``contradicted``
@@ -105,6 +108,8 @@ from prin_guard._exceptions import InvalidItemError
 from prin_guard._guard import claimed_identity
 from prin_guard._json import dumps
 from prin_guard._models import Decision, Item, Leg, Scores, Verdict
+from prin_guard._rate import rating_id
+from prin_guard._rating import RatingItem
 from prin_guard.grade._read import RawRow
 
 __all__ = [
@@ -146,6 +151,7 @@ def _column_types() -> dict[str, str]:
         "winner_text": "str",
         "tie": "bool",
         "score": "float",
+        "rating": "float",
         "statuses": "list",
         "consistent": "bool",
     }
@@ -200,7 +206,7 @@ class RowPlan:
 
     line: int
     input_sha: str | None
-    item: Item | None = None
+    item: Item | RatingItem | None = None
     row: dict[str, Any] | None = None
     changed: bool = False
     """Done already, but with another ``id`` or ``input_sha`` than now: the input
@@ -210,7 +216,7 @@ class RowPlan:
 def plan_row(
     raw: RawRow,
     done: Done,
-    validate: Callable[[Mapping[str, Any]], Item],
+    validate: Callable[[Mapping[str, Any]], Item | RatingItem],
     *,
     with_legs: bool = False,
 ) -> RowPlan:
@@ -224,7 +230,7 @@ def plan_row(
     has. Its id and hash are its row's own (the ``id`` field, else ``line:<n>``; the
     fields as read), so a run again finds it as it was, not changed.
     """
-    item: Item | None = None
+    item: Item | RatingItem | None = None
     error, field, sha = raw.error, raw.field, None
     key = raw.item_id or f"line:{raw.line}"
     task: str | None = None
@@ -234,7 +240,9 @@ def plan_row(
         except InvalidItemError as exc:
             error, field, sha = str(exc), exc.field, input_sha(raw.fields)
             task = claimed_identity(raw.fields, key)[1]
-    if item is not None:
+    if isinstance(item, RatingItem):
+        key, sha = rating_id(item), input_sha(item)
+    elif item is not None:
         key, sha = item.key, input_sha(item)
     written = done.get(raw.line)
     if written is not None:
@@ -253,13 +261,15 @@ def plan_row(
     return RowPlan(raw.line, sha, row=row)
 
 
-def input_sha(content: Item | Mapping[str, Any]) -> str:
+def input_sha(content: Item | RatingItem | Mapping[str, Any]) -> str:
     """A short hash of what a row holds, its ``id`` aside: an item's content (labels
     assigned), or a bad row's fields as read. The canonical JSON of cache keys."""
-    if isinstance(content, Item):
+    if isinstance(content, RatingItem):
+        data: Any = {key: value for key, value in content.as_dict().items() if key != "id"}
+    elif isinstance(content, Item):
         # an item that does not say its kind hashes as it did before items could
         unsaid = {"kind"} if content.kind is None else set()
-        data: Any = content.model_dump(mode="json", exclude={"id", *unsaid})
+        data = content.model_dump(mode="json", exclude={"id", *unsaid})
     else:
         data = {key: value for key, value in content.items() if key != "id"}
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
@@ -285,6 +295,7 @@ def verdict_row(
         "winner_text": verdict.winner_text,
         "tie": verdict.tie if verdict.task == "pairwise" else None,
         "score": verdict.score,
+        "rating": verdict.rating,
         "statuses": [f"{c.label}:{c.status}" for c in verdict.candidates],
         "consistent": verdict.consistent,
     }

@@ -30,6 +30,9 @@ _SUMS: Final = (
     "undecided",
     "scored",
     "score_sum",
+    "rated",
+    "unrated",
+    "rating_sum",
 )
 
 
@@ -73,6 +76,12 @@ class GradeSummary(BaseModel):
     """Checklist rows with a score."""
     mean_score: float | None = None
     """The mean score (weighted share met) of those; ``None`` without any."""
+    rated: int = 0
+    """Rating rows with a rating (both legs read and agreeing)."""
+    unrated: int = 0
+    """Rating rows judged without one (the legs disagree, or one was unread)."""
+    mean_rating: float | None = None
+    """The mean rating of the rated rows (on their own scales); ``None`` without any."""
     reverse_skipped: int = 0
     """Rows of a confident direct leg alone (``reverse_legs='uncertain'``): no reverse
     or order check ran on them, so ``flag_rates`` of the flags those checks raise are over
@@ -132,6 +141,9 @@ class GradeStats:
         self.undecided = 0
         self.scored = 0
         self.score_sum = 0.0
+        self.rated = 0
+        self.unrated = 0
+        self.rating_sum = 0.0
 
     @property
     def flag_rate(self) -> float | None:
@@ -159,6 +171,12 @@ class GradeStats:
         if row.get("score") is not None:
             self.scored += 1
             self.score_sum += float(row["score"])
+        if row.get("task") == "rating" and judged:
+            if row.get("rating") is not None:
+                self.rated += 1
+                self.rating_sum += float(row["rating"])
+            else:
+                self.unrated += 1
         if verdict is not None:
             self.add_cost(verdict)
 
@@ -213,6 +231,9 @@ class GradeStats:
             undecided=self.undecided,
             scored=self.scored,
             mean_score=round(self.score_sum / self.scored, 6) if self.scored else None,
+            rated=self.rated,
+            unrated=self.unrated,
+            mean_rating=round(self.rating_sum / self.rated, 6) if self.rated else None,
             reverse_skipped=self.reverse_skipped,
             judge_calls=self.judge_calls,
             prompt_tokens=usage.prompt_tokens,
@@ -260,6 +281,12 @@ def summary_text(summary: GradeSummary) -> str:
     if summary.mean_score is not None:
         lines.append(
             f"  checklists: {summary.scored:,} scored, mean score {summary.mean_score:.3f}"
+        )
+    if summary.rated or summary.unrated:
+        mean = "" if summary.mean_rating is None else f", mean rating {summary.mean_rating:.3f}"
+        lines.append(
+            f"  ratings: {summary.rated:,} rated, {summary.unrated:,} without a rating (the "
+            f"legs disagree or one was unread){mean}"
         )
     if summary.reverse_skipped:
         lines.append(

@@ -46,6 +46,8 @@ from prin_guard._guard import Guard
 from prin_guard._json import dumps
 from prin_guard._legs import OFF_LOOP_CHARS, off_loop
 from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._rate import rating_id
+from prin_guard._rating import RatingItem
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
@@ -401,30 +403,36 @@ def _judge_error(state: _State, item_id: str | None, error: str, error_type: str
 
 async def _single(state: _State, guard: Guard, raw: Any, bill: Bill) -> Response:
     config = state.config
+    item: Item | RatingItem
     try:
-        # Candidates are counted before anything else is read of the item, so an
-        # item with thousands of them is refused at the cost of a len().
-        item = Item.coerce(
-            raw,
-            max_chars=config.guard.options.max_chars,
-            max_candidates=config.guard.options.max_candidates,
-        )
-        # and whether the request's guard can ask it: its template's task (a pairwise
-        # item under a choice template), the claims' sources, the acceptance file's task
-        guard.template_for(item)
+        if _declared_task(raw) == "rating":
+            # its fields, its scale and whether this request's options suit a rating
+            item = guard.validate(raw)
+        else:
+            # Candidates are counted before anything else is read of the item, so an
+            # item with thousands of them is refused at the cost of a len().
+            item = Item.coerce(
+                raw,
+                max_chars=config.guard.options.max_chars,
+                max_candidates=config.guard.options.max_candidates,
+            )
+            # and whether the request's guard can ask it: its template's task (a pairwise
+            # item under a choice template), the claims' sources, the acceptance file's task
+            guard.template_for(item)
     except InvalidItemError as exc:
         return _invalid_item(state, raw, exc)
+    item_id = rating_id(item) if isinstance(item, RatingItem) else item.key
     started = time.perf_counter()
     try:
         outcome = await state.judged(guard.acheck(item))
     except JudgeError as exc:
         bill.missing = 0
-        return _judge_error(state, item.key, str(exc), type(exc).__name__)
+        return _judge_error(state, item_id, str(exc), type(exc).__name__)
     if outcome == "abandoned":
         bill.missing = 1
         return _judge_error(
             state,
-            item.key,
+            item_id,
             "a judge call this request waited for was cancelled",
             "CancelledError",
         )
@@ -560,6 +568,15 @@ def _not_received(raw: Any, config: ServerConfig, message: str) -> Verdict:
     """The verdict of a batch item the request did not get (timed out, abandoned)."""
     item_id: str = "?"
     labels: tuple[str, ...] = ()
+    if _declared_task(raw) == "rating":
+        with contextlib.suppress(InvalidItemError):
+            item_id = rating_id(RatingItem.coerce(raw))
+        return Verdict(
+            item_id=item_id,
+            task="rating",
+            flags=(Flag.JUDGE_ERROR,),
+            error=VerdictError(kind="judge", message=message),
+        )
     with contextlib.suppress(InvalidItemError):  # invalid items never wait, but still
         item = Item.coerce(
             raw,

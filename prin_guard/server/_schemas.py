@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from prin_guard._models import Candidate, ChecklistKind, Task, Verdict
+from prin_guard._models import Candidate, ChecklistKind, Verdict
 from prin_guard._options import GuardOptions, OptionsRequest
 
 __all__ = [
@@ -23,7 +23,9 @@ __all__ = [
     "HealthResponse",
     "ItemError",
     "ItemIn",
+    "RatingItemIn",
     "ReadyResponse",
+    "ScaleIn",
     "SingleVerdictResponse",
     "VerdictOptions",
     "VerdictRequest",
@@ -36,7 +38,7 @@ class ItemIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="Item")
 
-    task: Task = Field(
+    task: Literal["choice", "pairwise", "checklist"] = Field(
         "choice",
         description="choice: which answer options are correct; pairwise: which of two "
         "responses is better; checklist: which criteria a response meets (or which claims "
@@ -69,12 +71,47 @@ class ItemIn(BaseModel):
     )
 
 
+class ScaleIn(BaseModel):
+    """A rating's scale: integer bounds, optionally a label and a rubric description per
+    level (keyed by the level), decimals, and the tolerance within which the two legs
+    agree (one point up to 11 levels, else a tenth of the range, when not given)."""
+
+    model_config = ConfigDict(extra="forbid", title="Scale")
+
+    min: int = Field(description="The lowest score (|n| <= 1,000,000).")
+    max: int = Field(description="The highest score, above min; at most 101 levels.")
+    labels: dict[str, str] | None = Field(None, description="A name per level.")
+    rubric: dict[str, str] | None = Field(
+        None, description="A description per level (Prometheus style), shown to the judge."
+    )
+    decimals: bool = Field(False, description="Whether a score may be a decimal (7.5).")
+    tolerance: float | None = Field(
+        None, description="How far the two legs may differ and still agree."
+    )
+
+
+class RatingItemIn(BaseModel):
+    """A response to rate on a scale: asked how good it is, and on the mirrored scale how
+    poor; the verdict's ``rating`` reconciles the two."""
+
+    model_config = ConfigDict(extra="forbid", title="RatingItem")
+
+    task: Literal["rating"]
+    response: str = Field(description="The response to rate.")
+    scale: ScaleIn
+    question: str | None = Field(None, description="What the response answers.")
+    reference: str | None = Field(None, description="A reference answer to compare with.")
+    context: str | None = Field(None, description="Material the judge needs.")
+    id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
+
+
 def _as_given(value: Any) -> Any:
     return value
 
 
-RawItem = Annotated[Any, PlainValidator(_as_given, json_schema_input_type=ItemIn)]
-"""An item exactly as sent; documented as :class:`ItemIn`, checked by the guard."""
+RawItem = Annotated[Any, PlainValidator(_as_given, json_schema_input_type=ItemIn | RatingItemIn)]
+"""An item exactly as sent; documented as :class:`ItemIn` or :class:`RatingItemIn`,
+checked by the guard."""
 
 
 # A client chooses how its items are judged, never the service's own limits:
