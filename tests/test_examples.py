@@ -146,6 +146,19 @@ def test_rubric_example_grades_each_criterion_and_flags_the_contradicted() -> No
     assert "answers: 6, graded as the teacher did: 5, to check by hand: 1" in out
 
 
+def test_ratings_example_flags_the_judge_that_ignores_the_mirror() -> None:
+    # issue 30: the stand-in gives the same number to both questions for the shortest
+    # response; that one has no rating and is flagged, the others are rated
+    result = run_example(str(EXAMPLES / "ratings" / "rate_responses.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = {line.split()[0]: line for line in result.stdout.splitlines() if "rating " in line}
+    assert "rating 8 " in lines["boiling/precise"] and "flags none" in lines["boiling/precise"]
+    assert "rating 2 " in lines["boiling/wrong"]
+    thin = lines["photosynthesis/thin"]
+    assert "rating - " in thin and "flags inconsistent, polarity_confusion" in thin
+    assert "responses: 4, rated: 3, flagged: 1" in result.stdout
+
+
 def test_rag_claims_example_checks_real_claims_against_their_sources() -> None:
     result = run_example(str(EXAMPLES / "rag_claims" / "check_claims.py"), "--limit", "3")
 
@@ -192,6 +205,11 @@ def test_peer_review_checklist_example_ticks_criteria_per_section() -> None:
             "rag_claims/check_claims.py",
             r"^claims: \d+, supported: \d+, not supported: \d+, contradicted \(review\): \d+$",
             id="rag-claims",
+        ),
+        pytest.param(
+            "ratings/rate_responses.py",
+            r"^responses: 1, rated: [01], flagged: [01]$",
+            id="ratings",
         ),
         pytest.param(
             "peer_review/checklist.py",

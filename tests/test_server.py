@@ -566,6 +566,34 @@ def test_a_rating_through_the_service() -> None:
 
 
 @pytest.mark.server
+def test_the_example_client_sends_a_rating_to_the_service() -> None:
+    # examples/service/client.py --rating against the real service on loopback
+    def judge(prompt: str) -> str:
+        return "Rating: [[3]]" if "how poor the response" in prompt else "Rating: [[9]]"
+
+    with service(judge=FunctionJudge(judge)) as client:
+        result = subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "examples" / "service" / "client.py"),
+                "--url",
+                str(client.base_url),
+                "--key",
+                KEY,
+                "--rating",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "boiling: rating 8.5 (how good 9, how poor 3 on the mirrored scale); flags none"
+    )
+
+
+@pytest.mark.server
 def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
     from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
     from prin_guard.judges import judge_from_spec

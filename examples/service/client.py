@@ -3,6 +3,7 @@
     export PRIN_GUARD_API_KEY=...            # one of the server's PRIN_GUARD_API_KEYS
     python examples/service/client.py --url http://127.0.0.1:8000
     python examples/service/client.py --url http://127.0.0.1:8000 --batch
+    python examples/service/client.py --url http://127.0.0.1:8000 --rating
 
 POST /v1/verdicts with ``{"item": {...}, "options": {...}}`` answers ``{"verdict": ...}``;
 with ``{"items": [...]}`` it answers ``{"verdicts": [...]}``, in input order. Errors come
@@ -30,6 +31,15 @@ CAPITAL = {
     "id": "capital",
     "question": "Which city is the capital of Australia?",
     "candidates": ["Sydney", "Canberra", "Melbourne"],
+}
+
+# a rating: how good the response is on 1-10, checked against how poor on the mirrored scale
+BOILING = {
+    "task": "rating",
+    "id": "boiling",
+    "question": "At what temperature does water boil at sea level?",
+    "response": "At 100 degrees Celsius (212 degrees Fahrenheit) at standard pressure.",
+    "scale": {"min": 1, "max": 10},
 }
 
 
@@ -68,6 +78,17 @@ def post_verdicts(url: str, key: str, body: dict[str, Any], *, timeout: float = 
 
 def show(verdict: dict[str, Any]) -> None:
     flags = ", ".join(verdict.get("flags", [])) or "none"
+    if verdict.get("task") == "rating":
+        rating = verdict.get("rating")
+        legs = [
+            "-" if (verdict.get(leg) or {}).get("score") is None else f"{verdict[leg]['score']:g}"
+            for leg in ("direct", "reverse")
+        ]
+        print(
+            f"{verdict['item_id']}: rating {'-' if rating is None else f'{rating:g}'} "
+            f"(how good {legs[0]}, how poor {legs[1]} on the mirrored scale); flags {flags}"
+        )
+        return
     correct = ", ".join(verdict.get("correct", [])) or "none"
     prin = verdict.get("prin_score")
     print(
@@ -85,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="API key (default: $PRIN_GUARD_API_KEY)",
     )
     parser.add_argument("--batch", action="store_true", help="send two items in one request")
+    parser.add_argument(
+        "--rating", action="store_true", help="send a rating item (a response rated on 1-10)"
+    )
     parser.add_argument("--json", action="store_true", help="print the whole answer as JSON")
     args = parser.parse_args(argv)
     if not args.key:
@@ -94,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     body: dict[str, Any] = (
         {"items": [TABLE1, CAPITAL], "options": options}
         if args.batch
+        else {"item": BOILING}
+        if args.rating
         else {"item": TABLE1, "options": options}
     )
     try:
