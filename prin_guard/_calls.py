@@ -648,6 +648,11 @@ def dump_cached(response: JudgeResponse) -> str:
             "usage": response.usage.model_dump() if response.usage else None,
             # written only when present: entries without log-probabilities keep their bytes
             **({"tokens": [list(t) for t in response.tokens]} if response.tokens else {}),
+            **(
+                {"alternatives": [[list(a) for a in at] for at in response.alternatives]}
+                if response.alternatives
+                else {}
+            ),
         },
         ensure_ascii=False,
     )
@@ -669,9 +674,31 @@ def read_cached(value: str) -> JudgeResponse | None:
             return None
         usage = Usage.model_validate(data["usage"]) if data.get("usage") else None
         tokens = _read_tokens(data.get("tokens"))
+        alternatives = _read_alternatives(data.get("alternatives"), tokens)
     except (ValueError, KeyError, TypeError, ValidationError):
         return None
-    return JudgeResponse(text=text, usage=usage, output_format=output_format, tokens=tokens)
+    return JudgeResponse(
+        text=text,
+        usage=usage,
+        output_format=output_format,
+        tokens=tokens,
+        alternatives=alternatives,
+    )
+
+
+def _read_alternatives(
+    value: Any, tokens: tuple[tuple[str, float], ...] | None
+) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+    """Cached token alternatives, one list per token; anything malformed is dropped."""
+    if not isinstance(value, list) or tokens is None or len(value) != len(tokens):
+        return None
+    out = []
+    for at in value:
+        read = _read_tokens(at)
+        if read is None:
+            return None
+        out.append(read)
+    return tuple(out)
 
 
 def _read_tokens(value: Any) -> tuple[tuple[str, float], ...] | None:

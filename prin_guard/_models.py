@@ -294,6 +294,11 @@ class Leg(Frozen):
     score: float | None = None
     """A rating's leg: the score the reply declares, as written (the reverse leg's on the
     mirrored scale); ``None`` for the other tasks and when no score was read."""
+    expected_score: float | None = None
+    """A rating's leg: the probability-weighted score at the declared score's position
+    (G-Eval's expected score, from the judge's top token alternatives, on the scale the
+    leg asked); ``None`` when the judge gave no alternatives there or they cannot be told
+    apart (see :func:`prin_guard._rating.expected_score`)."""
     order: tuple[str, ...] | None = None
     """For the ``order`` check: the item's labels in the order the candidates were shown
     (the judge saw them labelled A, B, ... by position; ``raw_text`` uses those labels,
@@ -474,6 +479,15 @@ class Verdict(Frozen):
     mirrored scale, when they agree within the scale's tolerance; ``None`` when they do
     not (flagged ``inconsistent``) or a leg was not read. The legs' own scores are on
     ``direct.score`` and ``reverse.score``."""
+    expected_rating: float | None = None
+    """Rating, where ``rating`` is given: the same mean taken over the legs' expected
+    scores (G-Eval's probability-weighted score) when both legs have one, else ``rating``
+    itself; :attr:`expected_from` says which."""
+    expected_from: Literal["logprobs", "read"] | None = None
+    """``logprobs``: :attr:`expected_rating` is the expected scores' mean; ``read``: a leg
+    had no usable token alternatives (a judge without ``top_logprobs``, a cached reply
+    without them, alternatives that cannot be told apart), so it is the read ``rating``;
+    ``None`` without a rating."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""
@@ -771,9 +785,9 @@ class Item(Frozen):
     def _known_task(cls, value: Any) -> Any:
         if isinstance(value, str) and value.strip().lower() == "rating":
             raise ValueError(
-                "a rating item is guarded by Guard.check and check_many (and their async "
-                "forms) and read by read_reply, so far; astream, grade, eval and the service "
-                "take choice, pairwise and checklist items"
+                "a rating item is not an Item: give it as a mapping ({'task': 'rating', "
+                "'response': ..., 'scale': {'min': 1, 'max': 10}}) to Guard.check, "
+                "check_many, astream, grade or the service, or as a RatingItem"
             )
         return known_word(value, TASKS, "task")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from typing import Literal
 
 from prin_guard._calls import Answer, JudgeCaller
 from prin_guard._models import (
@@ -27,7 +28,7 @@ from prin_guard._models import (
     Usage,
     Verdict,
 )
-from prin_guard._rating import RatingItem, read_score, reconcile
+from prin_guard._rating import RatingItem, expected_score, read_score, reconcile
 
 __all__ = ["RATING_TEMPLATE", "rate", "rating_messages"]
 
@@ -161,6 +162,7 @@ async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) ->
         flags.append(Flag.ORDER_SENSITIVE)
     if any(leg.copied for leg in (direct, reverse, *permuted)):
         flags.append(Flag.COPIED_ANSWER)
+    expected, expected_from = _expected(item, direct, reverse, decision.rating)
     paid = [answer.response.usage or Usage() for answer in answers if not answer.cached]
     saved = [answer.response.usage or Usage() for answer in answers if answer.cached]
     return Verdict(
@@ -169,6 +171,8 @@ async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) ->
         direct=direct,
         reverse=reverse,
         rating=decision.rating,
+        expected_rating=expected,
+        expected_from=expected_from,
         scores=Scores(
             prin=decision.prin,
             order_inconsistency=None
@@ -186,9 +190,29 @@ async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) ->
     )
 
 
+def _expected(
+    item: RatingItem, direct: Leg, reverse: Leg, rating: float | None
+) -> tuple[float | None, Literal["logprobs", "read"] | None]:
+    """The expected rating and where it came from: the legs' expected scores (the
+    reverse one mirrored back), or the read rating when a leg has none; nothing without
+    a rating."""
+    if rating is None:
+        return None, None
+    if direct.expected_score is None or reverse.expected_score is None:
+        return rating, "read"
+    mirrored = item.scale.mirror(reverse.expected_score)
+    return (direct.expected_score + mirrored) / 2, "logprobs"
+
+
 def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
     text = answer.response.text
     found = read_score(text or "", item.scale, copied_from=item.texts)
+    expected = None
+    if found.score is not None:
+        response = answer.response
+        expected = expected_score(
+            text or "", found.span, response.tokens, response.alternatives, item.scale
+        )
     return Leg(
         polarity=polarity,
         template=RATING_TEMPLATE,
@@ -202,4 +226,5 @@ def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
         usage=answer.response.usage,
         cached=answer.cached,
         score=found.score,
+        expected_score=expected,
     )

@@ -52,6 +52,7 @@ __all__ = [
     "Scale",
     "ScoreReading",
     "ScoreStatus",
+    "expected_score",
     "read_score",
     "reconcile",
 ]
@@ -320,6 +321,93 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     if not scale.min <= value <= scale.max or (not whole and not scale.decimals):
         return ScoreReading(None, ScoreStatus.OUT_OF_SCALE, last, copied)
     return ScoreReading(value, ScoreStatus.OK, last, copied)
+
+
+EXPECTED_SPREAD = 0.1
+"""The widest an expected score may be left undecided by alternatives that cannot be told
+apart (a "1" not taken that may begin "10"): past it there is no expected score."""
+
+Tokens = tuple[tuple[str, float], ...]
+
+
+def expected_score(
+    text: str,
+    span: tuple[int, int] | None,
+    tokens: Tokens | None,
+    alternatives: tuple[Tokens, ...] | None,
+    scale: Scale,
+) -> float | None:
+    """G-Eval's expected score: the scores the judge could have written at the declared
+    score's place (``span``, from :func:`read_score`), weighted by their probabilities
+    (the token alternatives a judge gives with ``top_logprobs``), normalised over the
+    scores on the scale.
+
+    A score written over several tokens ("1", "0") is followed along the tokens the judge
+    wrote: at the "1", the alternatives say how likely "1" was against "8" or "9"; at the
+    next position, how likely "0" (ten) was against "]" (one). An alternative that may
+    begin a longer score (an untaken "1" on 1-10: one, or ten?) spans its possible
+    values; if that leaves the expected score undecided by more than
+    :data:`EXPECTED_SPREAD`, there is none, never a guess (it is the midpoint otherwise).
+    ``None`` too without alternatives, when the tokens do not spell ``text``, on a scale
+    with decimals or below zero, or when no alternative there is a score.
+    """
+    if span is None or not tokens or not alternatives or len(tokens) != len(alternatives):
+        return None
+    if scale.decimals or scale.min < 0:
+        return None
+    starts, position = [], 0
+    for token, _ in tokens:
+        starts.append(position)
+        position += len(token)
+    if position != len(text):
+        return None
+    lo = span[0]
+    first = max(i for i, start in enumerate(starts) if start <= lo)
+    prefix = text[starts[first] : lo]
+    if any(c.isdigit() for c in prefix):
+        return None
+    masses: list[tuple[float, int, int]] = []  # probability, lowest and highest value
+
+    def value_range(digits: str, open_ended: bool) -> tuple[int, int] | None:
+        values = [int(digits)] if scale.min <= int(digits) <= scale.max else []
+        if open_ended:
+            values += [
+                v
+                for v in range(scale.min, scale.max + 1)
+                if len(str(v)) > len(digits) and str(v).startswith(digits)
+            ]
+        return (min(values), max(values)) if values else None
+
+    def walk(index: int, before: str, digits: str, mass: float, on_path: bool) -> None:
+        for alternative, logprob in alternatives[index]:
+            p = mass * math.exp(logprob)
+            if not alternative.startswith(before):
+                continue
+            rest = alternative[len(before) :]
+            more = re.match(r"\d*", rest).group()  # type: ignore[union-attr]
+            if not digits and not more:
+                continue  # not a number: no score written here
+            whole = digits + more
+            ended = len(more) < len(rest) or not more
+            extends = value_range(whole, open_ended=True)
+            if ended or extends is None or extends[0] == extends[1] == int(whole):
+                values = value_range(whole, open_ended=False)
+                if values is not None:
+                    masses.append((p, *values))
+            elif on_path and alternative == tokens[index][0] and index + 1 < len(tokens):
+                walk(index + 1, "", whole, p, on_path=True)
+            else:
+                masses.append((p, *extends))
+
+    walk(first, prefix, "", 1.0, on_path=True)
+    total = sum(p for p, _, _ in masses)
+    if total <= 0:
+        return None
+    low = sum(p * v for p, v, _ in masses) / total
+    high = sum(p * v for p, _, v in masses) / total
+    if high - low > EXPECTED_SPREAD:
+        return None
+    return (low + high) / 2
 
 
 def _clause(text: str, end: int) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fault_server import Behaviour, FaultServer, ok
 
-from prin_guard import Guard, UsageError
+from prin_guard import Guard, MemoryCache, UsageError
 from prin_guard.datasets import load_mathqa, sample_path
 from prin_guard.judges import JudgeResponse, LiteLLMJudge, judge_from_spec
 from prin_guard.judges._litellm import _reply_tokens
@@ -300,3 +300,80 @@ async def test_litellm_judge_reads_llama_cpp_logprobs(llama_server: str) -> None
             "openai/smollm2", api_base=llama_server, api_key="no-key", logprobs=True
         ).identity()
     )
+
+
+# -- top_logprobs: each token's alternatives (a rating's expected score) --------------------
+
+
+def with_alternatives(text: str, entries: list[tuple[str, float, list[tuple[str, float]]]]):
+    body = json.loads(ok(text).body)
+    body["choices"][0]["logprobs"] = {
+        "content": [
+            {
+                "token": t,
+                "logprob": lp,
+                "bytes": list(t.encode()),
+                "top_logprobs": [
+                    {"token": a, "logprob": alp, "bytes": list(a.encode())} for a, alp in alts
+                ],
+            }
+            for t, lp, alts in entries
+        ]
+    }
+    return Behaviour(200, json.dumps(body).encode(), {"Content-Type": "application/json"})
+
+
+def _rating_reply(score: str, other: str) -> Behaviour:
+    return with_alternatives(
+        f"Rating: [[{score}]]",
+        [
+            ("Rating: [[", 0.0, [("Rating: [[", 0.0)]),
+            (score, math.log(0.75), [(score, math.log(0.75)), (other, math.log(0.25))]),
+            ("]]", 0.0, [("]]", 0.0)]),
+        ],
+    )
+
+
+async def test_top_logprobs_are_asked_for_and_read_into_alternatives(server: FaultServer) -> None:
+    server.script(_rating_reply("8", "9"))
+    judge = judge_at(server, top_logprobs=20)
+    response = await judge.complete([{"role": "user", "content": "?"}])
+    (request,) = server.chat_requests
+    assert request.body["logprobs"] is True and request.body["top_logprobs"] == 20
+    assert response.tokens is not None and response.alternatives is not None
+    assert response.alternatives[1] == (("8", math.log(0.75)), ("9", math.log(0.25)))
+    with pytest.raises(UsageError, match="top_logprobs"):
+        judge_at(server, top_logprobs=21)
+
+
+def test_a_rating_guarded_through_litellm_has_its_expected_score(server: FaultServer) -> None:
+    # over HTTP to a real server on loopback; the answers cached keep their alternatives
+    def responder(request: Any) -> Behaviour:
+        text = request.body["messages"][-1]["content"]
+        mirrored = "how poor the response" in text
+        return _rating_reply("3", "4") if mirrored else _rating_reply("8", "9")
+
+    server.responder = responder
+    guard = Guard(judge_at(server, top_logprobs=5), cache=MemoryCache())
+    item = {"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}}
+    first, second = guard.check(item), guard.check(item)
+    for verdict in (first, second):
+        assert verdict.rating == 8.0 and verdict.expected_from == "logprobs"
+        assert verdict.expected_rating == pytest.approx(8.0)  # 8.25 and 7.75 mirrored back
+    assert second.cached and len(server.chat_requests) == 2
+
+
+@pytest.mark.model
+async def test_litellm_judge_reads_llama_cpp_top_logprobs(llama_server: str) -> None:
+    judge = LiteLLMJudge(
+        "openai/smollm2", api_base=llama_server, api_key="no-key", max_tokens=24, top_logprobs=5
+    )
+    response = await judge.complete(
+        [{"role": "user", "content": 'Rate 2 + 2 = 4 on 1 to 10. Reply "Rating: [[n]]".'}]
+    )
+    check_tokens(response)
+    assert response.tokens is not None and response.alternatives is not None
+    assert len(response.alternatives) == len(response.tokens)
+    for (token, logprob), alternatives in zip(response.tokens, response.alternatives, strict=True):
+        assert 1 <= len(alternatives) <= 5
+        assert dict(alternatives).get(token, logprob) == pytest.approx(logprob, abs=1e-3)

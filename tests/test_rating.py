@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
-from prin_guard._rating import Scale, ScoreStatus, read_score, reconcile
+from prin_guard._rating import Scale, ScoreStatus, expected_score, read_score, reconcile
+from prin_guard.judges import JudgeResponse
 from prin_guard.models import ParseMethod, ParseStatus
 
 DECLARED, FAILED = ParseMethod.DECLARED, ParseStatus.FAILED
@@ -425,3 +427,90 @@ def test_a_score_that_moves_with_the_rubrics_order_is_flagged() -> None:
     assert steady.flags == () and steady.consistent and steady.judge_calls == 3
     plain = Guard(_judge("[[8]]", "[[3]]"), checks=["reverse", "order"]).check(_rating())
     assert plain.judge_calls == 2 and plain.permuted == ()
+
+
+# -- expected scores (G-Eval) ----------------------------------------------------------------
+
+
+def _tokens(*pieces: tuple[str, list[tuple[str, float]]]):
+    """A reply's tokens and each one's alternatives (probabilities, not logs)."""
+    tokens = tuple((text, math.log(dict(alts).get(text, 1.0))) for text, alts in pieces)
+    alternatives = tuple(
+        tuple((alt, math.log(p)) for alt, p in alts) if alts else ((text, 0.0),)
+        for text, alts in pieces
+    )
+    return "".join(text for text, _ in pieces), tokens, alternatives
+
+
+def _expected(*pieces, scale: Scale = TEN) -> float | None:
+    text, tokens, alternatives = _tokens(*pieces)
+    reading = read_score(text, scale)
+    return expected_score(text, reading.span, tokens, alternatives, scale)
+
+
+def test_the_expected_score_weighs_the_scores_the_judge_could_have_written() -> None:
+    got = _expected(
+        ("Good. Rating: [[", []), ("8", [("8", 0.6), ("7", 0.3), ("9", 0.05), ("x", 0.05)]),
+        ("]]", []),
+    )  # fmt: skip
+    assert got == pytest.approx((8 * 0.6 + 7 * 0.3 + 9 * 0.05) / 0.95)
+    # a token that carries the brackets too: its alternatives are read past them
+    got = _expected(("Rating: [[", []), ("8]]", [("8]]", 0.5), ("6]]", 0.5)]))
+    assert got == pytest.approx(7.0)
+
+
+def test_a_score_written_over_two_tokens_is_followed_along_them() -> None:
+    # "10" as "1" then "0": at the "1", one or ten against nine; at the "0", ten or one
+    got = _expected(
+        ("Rating: [[", []), ("1", [("1", 0.6), ("9", 0.4)]), ("0", [("0", 0.9), ("]]", 0.1)]),
+        ("]]", []),
+    )  # fmt: skip
+    assert got == pytest.approx(10 * 0.54 + 1 * 0.06 + 9 * 0.4)
+
+
+def test_an_untaken_prefix_of_a_longer_score_is_never_guessed() -> None:
+    # an untaken "1" on 1-10 is one or ten: with real weight it leaves the score undecided
+    assert _expected(("Rating: [[", []), ("8", [("8", 0.7), ("1", 0.3)]), ("]]", [])) is None
+    # with a weight too small to matter, the midpoint of the two readings
+    got = _expected(("Rating: [[", []), ("8", [("8", 0.999), ("1", 0.001)]), ("]]", []))
+    assert got == pytest.approx((8 * 0.999 + (1 + 10) / 2 * 0.001) / 1.0)
+
+
+def test_no_expected_score_without_alternatives_or_on_a_scale_it_does_not_fit() -> None:
+    text = "Rating: [[8]]"
+    span = read_score(text, TEN).span
+    assert expected_score(text, span, None, None, TEN) is None
+    assert expected_score(text, span, ((text, 0.0),), None, TEN) is None
+    tokens = (("Rating: [[", 0.0), ("8", 0.0), ("]]", 0.0))
+    alternatives = (tokens[:1], (("8", 0.0),), tokens[2:])
+    assert expected_score(text, span, tokens, alternatives, Scale(1, 10, decimals=True)) is None
+    assert expected_score("other text", span, tokens, alternatives, TEN) is None
+
+
+def test_the_verdict_says_where_its_expected_rating_comes_from() -> None:
+    def judge_with(alternatives: bool):
+        class Judge:
+            def identity(self) -> dict:
+                return {"kind": "alternatives", "on": alternatives}
+
+            async def complete(self, messages, *, labels=()):
+                mirrored = "how poor the response" in messages[-1]["content"]
+                score, other = ("3", "4") if mirrored else ("8", "9")
+                text, tokens, alts = _tokens(
+                    ("Rating: [[", []), (score, [(score, 0.75), (other, 0.25)]), ("]]", [])
+                )
+                return JudgeResponse(
+                    text, tokens=tokens, alternatives=alts if alternatives else None
+                )
+
+        return Judge()
+
+    verdict = Guard(judge_with(True)).check(_rating())
+    assert verdict.rating == 8.0 and verdict.expected_from == "logprobs"
+    assert verdict.direct is not None and verdict.reverse is not None
+    assert verdict.direct.expected_score == pytest.approx(8.25)
+    assert verdict.reverse.expected_score == pytest.approx(3.25)
+    assert verdict.expected_rating == pytest.approx((8.25 + 7.75) / 2)
+    plain = Guard(judge_with(False)).check(_rating())
+    assert (plain.expected_rating, plain.expected_from) == (8.0, "read")
+    assert plain.direct is not None and plain.direct.expected_score is None

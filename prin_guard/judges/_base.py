@@ -29,6 +29,11 @@ class JudgeResponse:
     """The reply's tokens with their natural-log probabilities, in order, when the judge
     can return them (``None`` otherwise; never estimated). Their texts joined give
     ``text``; the guard reads a leg's confidence from the tokens that spell its answer."""
+    alternatives: tuple[tuple[tuple[str, float], ...], ...] | None = None
+    """For each of :attr:`tokens`, the most likely tokens at its position (its own among
+    them) with their natural-log probabilities, when the judge was asked for more than
+    one (``top_logprobs``); what a rating's expected score is taken from. ``None``
+    otherwise, and whenever they do not line up one to one with :attr:`tokens`."""
 
 
 @runtime_checkable

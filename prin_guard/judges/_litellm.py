@@ -52,6 +52,8 @@ form llama.cpp's server and some other OpenAI-compatible servers understand.
 """
 
 _STRUCTURED_CHOICES = ("auto", "json_schema", "json_object")
+_MAX_TOP_LOGPROBS = 20
+"""The most alternatives per token OpenAI's API returns (``top_logprobs``)."""
 
 # Arguments the judge sets itself. ``response_format`` comes from ``structured``;
 # ``stream`` and ``n`` would change the shape of the reply the judge reads.
@@ -239,7 +241,10 @@ class LiteLLMJudge:
     reply, never the reply, so it is not part of the identity: a reply cached without
     tokens is served without tokens to a judge that asks for them. Tokens are ``None``
     when the provider sends none or sends tokens that do not join to the reply (see
-    :func:`_reply_tokens`).
+    :func:`_reply_tokens`). ``top_logprobs=k`` (1 to 20; implies ``logprobs``) asks for the
+    ``k`` likeliest tokens at each position too
+    (:attr:`~prin_guard.judges.JudgeResponse.alternatives`), from which a rating's expected
+    score is taken (G-Eval: ``top_logprobs=20``); likewise not part of the identity.
 
     ``prompt_cache`` says whether the provider caches prompt prefixes, so that the guard
     staggers the legs of a verdict to read the prefix they share from that cache
@@ -278,6 +283,7 @@ class LiteLLMJudge:
         timeout: float | None = 60.0,
         structured: bool | Literal["auto", "json_schema", "json_object"] = "auto",
         logprobs: bool = False,
+        top_logprobs: int | None = None,
         prompt_cache: bool | int | Literal["auto"] = "auto",
         **call_kwargs: Any,
     ) -> None:
@@ -312,6 +318,15 @@ class LiteLLMJudge:
             )
         if not isinstance(logprobs, bool):
             raise UsageError(f"logprobs: expected a bool, got {type(logprobs).__name__}")
+        if top_logprobs is not None and (
+            isinstance(top_logprobs, bool)
+            or not isinstance(top_logprobs, int)
+            or not 1 <= top_logprobs <= _MAX_TOP_LOGPROBS
+        ):
+            raise UsageError(
+                f"top_logprobs: expected an integer from 1 to {_MAX_TOP_LOGPROBS}, "
+                f"got {top_logprobs!r}"
+            )
         if not (
             prompt_cache == "auto"
             or isinstance(prompt_cache, bool)
@@ -335,7 +350,8 @@ class LiteLLMJudge:
         self.seed = seed
         self.max_tokens = max_tokens
         self.timeout = None if timeout is None else float(timeout)
-        self.logprobs = logprobs
+        self.logprobs = logprobs or top_logprobs is not None
+        self.top_logprobs = top_logprobs
         self._api_key = api_key
         self._call_kwargs = dict(call_kwargs)
         try:
@@ -521,7 +537,7 @@ class LiteLLMJudge:
             kwargs["response_format"] = _response_format(structured, labels)
         if self.logprobs:
             kwargs["logprobs"] = True
-            kwargs.setdefault("top_logprobs", 1)
+            kwargs["top_logprobs"] = self.top_logprobs or kwargs.get("top_logprobs") or 1
 
         # litellm's timeout bounds each network read; this deadline bounds the whole
         # call (a server that trickles bytes), a little later so that litellm's wins.
@@ -551,6 +567,7 @@ class LiteLLMJudge:
             usage=self._usage(litellm, response) if reported else None,
             output_format="json" if structured is not None else "text",
             tokens=_reply_tokens(choices[0], text) if self.logprobs else None,
+            alternatives=_reply_alternatives(choices[0], text) if self.top_logprobs else None,
         )
 
     def _usage(self, litellm: Any, response: Any) -> Usage | None:
@@ -868,10 +885,38 @@ def _reply_tokens(choice: Any, text: str | None) -> tuple[tuple[str, float], ...
     return _pieces(text, ends, [logprob for _, logprob in entries], 0, len(text))
 
 
+def _reply_alternatives(
+    choice: Any, text: str | None
+) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+    """Each token's ``top_logprobs`` (its most likely alternatives), where every token
+    spells its own part of ``text`` (no character split over tokens); else ``None``."""
+    entries = _entries(choice)
+    content = _field(_field(choice, "logprobs"), "content")
+    if entries is None or not text or "".join(token for token, _ in entries) != text:
+        return None
+    if any(not token or _REPLACEMENT in token for token, _ in entries):
+        return None
+    out = []
+    for item in content:
+        top = _field(item, "top_logprobs")
+        if not isinstance(top, list | tuple) or not top:
+            return None
+        found = _entries_of(top)
+        if found is None:
+            return None
+        out.append(tuple(found))
+    return tuple(out)
+
+
 def _entries(choice: Any) -> list[tuple[str, float]] | None:
     content = _field(_field(choice, "logprobs"), "content")
     if not isinstance(content, list | tuple):
         return None
+    return _entries_of(content)
+
+
+def _entries_of(content: Sequence[Any]) -> list[tuple[str, float]] | None:
+    """``(token, logprob)`` of each entry, or ``None`` if any is malformed."""
     entries: list[tuple[str, float]] = []
     for item in content:
         token, logprob = _field(item, "token"), _field(item, "logprob")
