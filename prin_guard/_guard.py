@@ -51,7 +51,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
-from prin_guard._rate import rate, rating_id
+from prin_guard._rate import rate, rate_panel, rating_id
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
@@ -418,7 +418,8 @@ class Guard:
         asks the order check too). What a budget reserves per item (``prin-guard
         serve``)."""
         if task == "rating":  # both legs, and the order check's third (with a rubric)
-            return 3 if "order" in self._options.checks_for("rating") else 2
+            legs = 3 if "order" in self._options.checks_for("rating") else 2
+            return legs * len(self._callers)
         known = next((one for one in TASKS if one == task), None)
         return sum(engine.max_calls(known) for engine in self._engines)
 
@@ -587,12 +588,15 @@ class Guard:
 
     async def _rating_verdict(self, rating: RatingItem) -> Verdict:
         order = "order" in self._options.checks_for("rating")
+        names = self._engine.names
+        if names is not None:
+            return await rate_panel(self._callers, names, rating, order=order)
         return await rate(self._only(self._callers), rating, order=order)
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""
-        if len(self._engines) > 1 or len(self._callers) > 1:
-            raise UsageError("judge: a rating is asked of one judge, not a panel or tiers, so far")
+        if len(self._engines) > 1:
+            raise UsageError("tiers: a rating is asked of one judge or a panel, not tiers, so far")
         unsupported = [
             name
             for name, used in (

@@ -390,7 +390,8 @@ class Scores(Frozen):
     panel_agreement: float | None = None
     """For a panel: Fleiss' observed agreement over the candidates (each candidate a
     subject, the members that answered its raters, correct/incorrect the categories),
-    1 when every member put every candidate on the same side."""
+    1 when every member put every candidate on the same side. For a rating's panel:
+    1 − the spread of the members' ratings (highest − lowest) over the scale's range."""
     confidence: float | None = None
     """The lowest :attr:`Leg.confidence` over the verdict's first-order legs (a panel: over
     every member's), ``None`` when no leg has one."""
@@ -416,6 +417,8 @@ class Member(Frozen):
     candidate, and the panel still counts it (a majority is over the whole panel)."""
     reason: str | None = None
     """Why it abstained."""
+    rating: float | None = None
+    """A rating's panel: the member's own rating (its two legs reconciled)."""
 
 
 class Decision(Frozen):

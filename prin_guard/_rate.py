@@ -14,12 +14,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import statistics
+from collections.abc import Sequence
 from typing import Literal
 
 from prin_guard._calls import Answer, JudgeCaller
+from prin_guard._exceptions import JudgeError
 from prin_guard._models import (
     Flag,
     Leg,
+    Member,
     Message,
     ParseMethod,
     ParseStatus,
@@ -30,7 +34,7 @@ from prin_guard._models import (
 )
 from prin_guard._rating import RatingItem, expected_score, read_score, reconcile
 
-__all__ = ["RATING_TEMPLATE", "rate", "rating_messages"]
+__all__ = ["RATING_TEMPLATE", "rate", "rate_panel", "rating_messages"]
 
 RATING_TEMPLATE = "rating"
 RATING_TEMPLATE_VERSION = 1
@@ -227,4 +231,85 @@ def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
         cached=answer.cached,
         score=found.score,
         expected_score=expected,
+    )
+
+
+async def rate_panel(
+    callers: Sequence[JudgeCaller], names: Sequence[str], item: RatingItem, *, order: bool
+) -> Verdict:
+    """A panel's rating: each member rates ``item`` (both legs, and the order check's),
+    all at once; the rating is the median of the members' ratings, flagged
+    ``panel_split`` when they spread beyond the scale's tolerance and
+    ``panel_abstention`` when a member gave none (its legs disagreed or were unread, or
+    its judge failed: the member's ``reason`` says which). ``scores.panel_agreement`` is
+    1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
+    outcomes = await asyncio.gather(
+        *(rate(caller, item, order=order) for caller in callers), return_exceptions=True
+    )
+    members: list[Member] = []
+    for name, outcome in zip(names, outcomes, strict=True):
+        if isinstance(outcome, BaseException):
+            if not isinstance(outcome, JudgeError):
+                raise outcome
+            members.append(Member(judge=name, abstained=True, reason=f"judge error: {outcome}"))
+            continue
+        members.append(
+            Member(
+                judge=name,
+                direct=outcome.direct,
+                reverse=outcome.reverse,
+                permuted=outcome.permuted,
+                scores=outcome.scores,
+                rating=outcome.rating,
+                abstained=outcome.rating is None,
+                reason=", ".join(outcome.flags) or None,
+            )
+        )
+    verdicts = [outcome for outcome in outcomes if isinstance(outcome, Verdict)]
+    if not verdicts:  # every member's judge failed: the item's judge error
+        raise next(o for o in outcomes if isinstance(o, JudgeError))
+    ratings = [member.rating for member in members if member.rating is not None]
+    scale = item.scale
+    flags: list[Flag] = []
+    spread = max(ratings) - min(ratings) if ratings else None
+    if spread is not None and spread > scale.agreement:
+        flags.append(Flag.PANEL_SPLIT)
+    if any(member.abstained for member in members):
+        flags.append(Flag.PANEL_ABSTENTION)
+    for flag in (Flag.POLARITY_CONFUSION, Flag.ORDER_SENSITIVE, Flag.COPIED_ANSWER):
+        if any(flag in verdict.flags for verdict in verdicts):
+            flags.append(flag)
+    rating = statistics.median(ratings) if ratings else None
+    expected: float | None = None
+    expected_from: Literal["logprobs", "read"] | None = None
+    if rating is not None:
+        rated = [verdict for verdict in verdicts if verdict.rating is not None]
+        if all(verdict.expected_from == "logprobs" for verdict in rated):
+            expected = statistics.median(v.expected_rating or 0.0 for v in rated)
+            expected_from = "logprobs"
+        else:
+            expected, expected_from = rating, "read"
+    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
+    moves = [
+        v.scores.order_inconsistency for v in verdicts if v.scores.order_inconsistency is not None
+    ]
+    return Verdict(
+        item_id=rating_id(item),
+        task="rating",
+        rating=rating,
+        expected_rating=expected,
+        expected_from=expected_from,
+        members=tuple(members),
+        scores=Scores(
+            prin=statistics.fmean(prins) if prins else None,
+            order_inconsistency=statistics.fmean(moves) if moves else None,
+            panel_agreement=None if spread is None else 1 - spread / (scale.max - scale.min),
+        ),
+        consistent=rating is not None and not flags,
+        checks=("reverse", "order") if order else ("reverse",),
+        flags=tuple(flags),
+        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
+        cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
+        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
+        saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
     )

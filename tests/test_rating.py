@@ -514,3 +514,47 @@ def test_the_verdict_says_where_its_expected_rating_comes_from() -> None:
     plain = Guard(judge_with(False)).check(_rating())
     assert (plain.expected_rating, plain.expected_from) == (8.0, "read")
     assert plain.direct is not None and plain.direct.expected_score is None
+
+
+# -- panels ----------------------------------------------------------------------------------
+
+
+def _member(direct: int, reverse: int, name: str):
+    from prin_guard.judges import ScriptedJudge
+
+    def reply(prompt: str) -> str:
+        return f"Rating: [[{reverse if 'how poor the response' in prompt else direct}]]"
+
+    return ScriptedJudge(fn=reply, name=name)
+
+
+def test_a_panels_rating_is_the_median_flagged_when_the_members_spread() -> None:
+    steady = Guard([_member(8, 3, "a"), _member(9, 3, "b"), _member(8, 2, "c")]).check(_rating())
+    assert (steady.rating, steady.flags, steady.consistent) == (8.5, (), True)
+    assert [m.rating for m in steady.members] == [8.0, 8.5, 8.5]
+    assert steady.scores.panel_agreement == pytest.approx(1 - 0.5 / 9)
+    assert steady.judge_calls == 6 and steady.direct is None
+    split = Guard([_member(8, 3, "a"), _member(9, 2, "b"), _member(4, 7, "c")]).check(_rating())
+    assert split.rating == 8.0 and split.flags == (Flag.PANEL_SPLIT,) and not split.consistent
+    assert split.scores.panel_agreement == pytest.approx(1 - 5 / 9)
+
+
+def test_a_member_without_a_rating_abstains_and_says_why() -> None:
+    def broken(prompt: str) -> str:
+        raise RuntimeError("down")
+
+    from prin_guard.judges import ScriptedJudge
+
+    guard = Guard(
+        [_member(8, 3, "a"), _member(8, 8, "b"), ScriptedJudge(fn=broken, name="c")],
+        retry=Retry(attempts=1),
+    )
+    verdict = guard.check(_rating())
+    assert verdict.rating == 8.0
+    assert set(verdict.flags) == {Flag.PANEL_ABSTENTION, Flag.POLARITY_CONFUSION}
+    a, b, c = verdict.members
+    assert not a.abstained and b.abstained and c.abstained
+    assert b.reason == "inconsistent, polarity_confusion"
+    assert c.reason is not None and c.reason.startswith("judge error")
+    # the budget a service reserves: both legs of every member
+    assert guard.max_judge_calls_for("rating") == 6
