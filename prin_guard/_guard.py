@@ -419,7 +419,8 @@ class Guard:
         serve``)."""
         if task == "rating":  # both legs, and the order check's third (with a rubric)
             legs = 3 if "order" in self._options.checks_for("rating") else 2
-            return legs * len(self._callers)
+            rounds = 2 * len(self._probe.rounds) if self._probe is not None else 0
+            return (legs + rounds) * len(self._callers)
         known = next((one for one in TASKS if one == task), None)
         return sum(engine.max_calls(known) for engine in self._engines)
 
@@ -590,8 +591,8 @@ class Guard:
         order = "order" in self._options.checks_for("rating")
         names = self._engine.names
         if names is not None:
-            return await rate_panel(self._callers, names, rating, order=order)
-        return await rate(self._only(self._callers), rating, order=order)
+            return await rate_panel(self._callers, names, rating, order=order, probe=self._probe)
+        return await rate(self._only(self._callers), rating, order=order, probe=self._probe)
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""
@@ -601,7 +602,6 @@ class Guard:
             name
             for name, used in (
                 ("acceptance", self._acceptance is not None),
-                ("probe", self._probe is not None),
                 ("checks", not set(self._options.checks or ("reverse",)) <= {"reverse", "order"}),
             )
             if used
@@ -609,7 +609,7 @@ class Guard:
         if unsupported:
             raise UsageError(
                 f"{unsupported[0]}: a rating is guarded by the reverse and order checks "
-                "alone, so far"
+                "and the probe alone, so far"
             )
 
     async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem, list[LegPlan]]:

@@ -362,10 +362,13 @@ class ProbeRound(Frozen):
     labels: tuple[str, ...]
     parse_status: ParseStatus
     changed: bool
-    """The answer differs from the leg's first answer (an unreadable answer counts as changed)."""
+    """The answer differs from the leg's first answer (an unreadable answer counts as
+    changed; a rating's score, when it moved beyond the scale's tolerance)."""
     cached: bool = False
     latency_ms: float = 0.0
     usage: Usage | None = None
+    score: float | None = None
+    """A rating's round: the score the reply declares (on the leg's own scale)."""
 
 
 class VerdictError(Frozen):
@@ -387,6 +390,10 @@ class Scores(Frozen):
     order_inconsistency: float | None = None
     """The ``order`` check: 1 − F1(answer, answer with the candidates in a second order),
     the larger of the direct and the reverse leg's. For a panel, the members' mean."""
+    probe_move: float | None = None
+    """The probe on a rating: the furthest a leg's score moved from its first answer under
+    the follow-up questions, over the scale's range (0: it held; 1: end to end); an
+    unreadable answer to a follow-up counts as no move here and flags ``vacillating``."""
     panel_agreement: float | None = None
     """For a panel: Fleiss' observed agreement over the candidates (each candidate a
     subject, the members that answered its raters, correct/incorrect the categories),

@@ -28,11 +28,19 @@ from prin_guard._models import (
     ParseMethod,
     ParseStatus,
     Polarity,
+    ProbeRound,
     Scores,
     Usage,
     Verdict,
 )
 from prin_guard._rating import RatingItem, expected_score, read_score, reconcile
+from prin_guard.probe._probe import Probe
+from prin_guard.probe._prompts import (
+    FollowUpForm,
+    FollowUpType,
+    build_followup_conversation,
+    misleading_answer,
+)
 
 __all__ = ["RATING_TEMPLATE", "rate", "rate_panel", "rating_messages"]
 
@@ -122,7 +130,82 @@ def rating_id(item: RatingItem) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
-async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) -> Verdict:
+def _control(item: RatingItem, polarity: Polarity) -> str:
+    """The last line of every follow-up turn: the leg's own answer format, on its scale."""
+    scale = item.scale
+    if polarity is Polarity.REVERSE:
+        ends = f"{scale.min} means excellent and {scale.max} means very poor"
+    else:
+        ends = f"{scale.min} means very poor and {scale.max} means excellent"
+    example = (scale.min + scale.max + 1) // 2
+    return (
+        f"Give your rating on the scale of {scale.min} to {scale.max} ({ends}) by strictly "
+        f'following this format: "[[rating]]", for example: "Rating: [[{example}]]".'
+    )
+
+
+async def _probe(
+    caller: JudgeCaller, item: RatingItem, leg: Leg, messages: list[Message], probe: Probe
+) -> list[ProbeRound]:
+    """The probe's follow-up rounds after a rating leg (the Ask Again paper's questions:
+    "Are you sure?", "I don't agree with you. Think again.", and the leading one with a
+    score beyond the tolerance from the leg's), each reply read as a score on the leg's
+    scale; a round whose score moved beyond the tolerance, or is unreadable, changed."""
+    assert leg.score is not None
+    scale, first = item.scale, leg.score
+    levels = [str(level) for level in range(scale.min, scale.max + 1)]
+    near = {level for level in levels if abs(int(level) - first) <= scale.agreement}
+    misleading: str | None = None
+    if FollowUpType.LEADING in probe.rounds and len(near) < len(levels):
+        misleading = misleading_answer(levels, near, probe.seed, rating_id(item))
+    rounds: list[ProbeRound] = []
+    replies: list[str] = []
+    for number, kind in enumerate(probe.rounds, start=1):
+        if kind is FollowUpType.LEADING and misleading is None:
+            break
+        progressive = probe.form is FollowUpForm.PROGRESSIVE
+        conversation = build_followup_conversation(
+            messages,
+            leg.raw_text or "",
+            kind,
+            probe.prompt_set,
+            round_replies=replies if progressive else (),
+            misleading=misleading if kind is FollowUpType.LEADING else None,
+            mitigations=probe.mitigations,
+            position=probe.position,
+            control_prompt=_control(item, leg.polarity),
+        )
+        answer = await caller.converse(
+            conversation,
+            labels=(f"rating:{RATING_TEMPLATE_VERSION}",),
+            item_id=rating_id(item),
+            purpose="follow_up",
+        )
+        text = answer.response.text
+        found = read_score(text or "", scale, copied_from=item.texts)
+        rounds.append(
+            ProbeRound(
+                polarity=leg.polarity,
+                round=number,
+                followup_type=kind.value,
+                followup=conversation[-1]["content"],
+                raw_text=text,
+                labels=(),
+                parse_status=ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
+                changed=found.score is None or abs(found.score - first) > scale.agreement,
+                cached=answer.cached,
+                latency_ms=answer.latency_ms,
+                usage=answer.response.usage,
+                score=found.score,
+            )
+        )
+        replies.append(text or "")
+    return rounds
+
+
+async def rate(
+    caller: JudgeCaller, item: RatingItem, *, order: bool = False, probe: Probe | None = None
+) -> Verdict:
     """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``.
 
     ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
@@ -149,6 +232,16 @@ async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) ->
     direct, reverse, *permuted = (
         _leg(item, polarity, answer) for (polarity, _), answer in zip(asks, answers, strict=True)
     )
+    rounds: list[ProbeRound] = []
+    if probe is not None:
+        probed = await asyncio.gather(
+            *(
+                _probe(caller, item, leg, rating_messages(item, leg.polarity), probe)
+                for leg in (direct, reverse)
+                if leg.score is not None
+            )
+        )
+        rounds = [entry for found in probed for entry in found]
     decision = reconcile(direct.score, reverse.score, item.scale)
     moved: float | None = None
     if permuted and direct.score is not None and permuted[0].score is not None:
@@ -166,9 +259,19 @@ async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) ->
         flags.append(Flag.ORDER_SENSITIVE)
     if any(leg.copied for leg in (direct, reverse, *permuted)):
         flags.append(Flag.COPIED_ANSWER)
+    if any(entry.changed for entry in rounds):
+        flags.append(Flag.VACILLATING)
+    firsts = {direct.polarity: direct.score, reverse.polarity: reverse.score}
+    moves = [
+        abs(entry.score - first)
+        for entry in rounds
+        if entry.score is not None and (first := firsts[entry.polarity]) is not None
+    ]
     expected, expected_from = _expected(item, direct, reverse, decision.rating)
-    paid = [answer.response.usage or Usage() for answer in answers if not answer.cached]
-    saved = [answer.response.usage or Usage() for answer in answers if answer.cached]
+    usages = [(a.response.usage, a.cached) for a in answers]
+    usages += [(entry.usage, entry.cached) for entry in rounds]
+    paid = [usage or Usage() for usage, cached in usages if not cached]
+    saved = [usage or Usage() for usage, cached in usages if cached]
     return Verdict(
         item_id=item_id,
         task="rating",
@@ -182,13 +285,17 @@ async def rate(caller: JudgeCaller, item: RatingItem, *, order: bool = False) ->
             order_inconsistency=None
             if moved is None
             else moved / (item.scale.max - item.scale.min),
+            probe_move=max(moves) / (item.scale.max - item.scale.min)
+            if probe is not None and moves
+            else (0.0 if probe is not None and rounds else None),
         ),
         consistent=decision.rating is not None and Flag.ORDER_SENSITIVE not in flags,
         checks=("reverse", "order") if order else ("reverse",),
         permuted=tuple(permuted),
+        probe=tuple(rounds),
         flags=tuple(flags),
-        judge_calls=len(answers),
-        cached=all(answer.cached for answer in answers),
+        judge_calls=len(answers) + len(rounds),
+        cached=all(answer.cached for answer in answers) and all(r.cached for r in rounds),
         usage=sum(paid, Usage.zero()),
         saved_usage=sum(saved, Usage.zero()),
     )
@@ -235,7 +342,12 @@ def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
 
 
 async def rate_panel(
-    callers: Sequence[JudgeCaller], names: Sequence[str], item: RatingItem, *, order: bool
+    callers: Sequence[JudgeCaller],
+    names: Sequence[str],
+    item: RatingItem,
+    *,
+    order: bool,
+    probe: Probe | None = None,
 ) -> Verdict:
     """A panel's rating: each member rates ``item`` (both legs, and the order check's),
     all at once; the rating is the median of the members' ratings, flagged
@@ -244,7 +356,8 @@ async def rate_panel(
     its judge failed: the member's ``reason`` says which). ``scores.panel_agreement`` is
     1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
     outcomes = await asyncio.gather(
-        *(rate(caller, item, order=order) for caller in callers), return_exceptions=True
+        *(rate(caller, item, order=order, probe=probe) for caller in callers),
+        return_exceptions=True,
     )
     members: list[Member] = []
     for name, outcome in zip(names, outcomes, strict=True):
@@ -276,7 +389,8 @@ async def rate_panel(
         flags.append(Flag.PANEL_SPLIT)
     if any(member.abstained for member in members):
         flags.append(Flag.PANEL_ABSTENTION)
-    for flag in (Flag.POLARITY_CONFUSION, Flag.ORDER_SENSITIVE, Flag.COPIED_ANSWER):
+    carried = (Flag.POLARITY_CONFUSION, Flag.ORDER_SENSITIVE, Flag.COPIED_ANSWER, Flag.VACILLATING)
+    for flag in carried:
         if any(flag in verdict.flags for verdict in verdicts):
             flags.append(flag)
     rating = statistics.median(ratings) if ratings else None
@@ -293,6 +407,7 @@ async def rate_panel(
     moves = [
         v.scores.order_inconsistency for v in verdicts if v.scores.order_inconsistency is not None
     ]
+    probed = [v.scores.probe_move for v in verdicts if v.scores.probe_move is not None]
     return Verdict(
         item_id=rating_id(item),
         task="rating",
@@ -303,6 +418,7 @@ async def rate_panel(
         scores=Scores(
             prin=statistics.fmean(prins) if prins else None,
             order_inconsistency=statistics.fmean(moves) if moves else None,
+            probe_move=max(probed) if probed else None,
             panel_agreement=None if spread is None else 1 - spread / (scale.max - scale.min),
         ),
         consistent=rating is not None and not flags,

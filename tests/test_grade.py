@@ -217,6 +217,7 @@ def test_the_column_set_is_stable() -> None:
         "consistent",
         "score_prin",
         "score_order_inconsistency",
+        "score_probe_move",
         "score_panel_agreement",
         "score_confidence",
         "score_direct_confidence",

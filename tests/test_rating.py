@@ -386,11 +386,11 @@ def test_ratings_in_a_stream_beside_other_items() -> None:
 def test_a_rating_a_guard_cannot_honour_is_flagged_in_a_stream() -> None:
     # an option a rating cannot honour is the item's invalid_item in a batch (the task
     # field, the option named) and a UsageError for one item
-    guard = Guard(_judge("Rating: [[8]]", "Rating: [[3]]"), probe="progressive")
+    guard = Guard(_judge("Rating: [[8]]", "Rating: [[3]]"), checks=["reverse", "confidence"])
     (verdict,) = guard.check_many([_rating()])
     assert verdict.flags == (Flag.INVALID_ITEM,) and verdict.error is not None
-    assert verdict.error.field == "task" and "probe" in verdict.error.message
-    with pytest.raises(UsageError, match="probe"):
+    assert verdict.error.field == "task" and "checks" in verdict.error.message
+    with pytest.raises(UsageError, match="checks"):
         guard.check(_rating())
 
 
@@ -558,3 +558,46 @@ def test_a_member_without_a_rating_abstains_and_says_why() -> None:
     assert c.reason is not None and c.reason.startswith("judge error")
     # the budget a service reserves: both legs of every member
     assert guard.max_judge_calls_for("rating") == 6
+
+
+# -- the probe (Ask Again) -------------------------------------------------------------------
+
+
+def test_the_probe_asks_again_and_flags_a_score_that_moves() -> None:
+    seen: list[str] = []
+
+    def caves(prompt: str) -> str:  # holds at "Are you sure?", caves once told otherwise
+        seen.append(prompt)
+        mirrored = "how poor the response" in prompt
+        if "I don't agree with you" in prompt:
+            return "You are right. Rating: [[" + ("6" if mirrored else "5") + "]]"
+        return "Rating: [[3]]" if mirrored else "Rating: [[8]]"
+
+    verdict = Guard(caves, probe="progressive").check(_rating())
+    assert verdict.rating == 8.0  # the probe flags, never changes, the verdict
+    assert Flag.VACILLATING in verdict.flags
+    assert [(r.polarity.value, r.followup_type, r.score, r.changed) for r in verdict.probe] == [
+        ("direct", "closed", 8.0, False),
+        ("direct", "open", 5.0, True),
+        ("direct", "leading", 5.0, True),
+        ("reverse", "closed", 3.0, False),
+        ("reverse", "open", 6.0, True),
+        ("reverse", "leading", 6.0, True),
+    ]
+    assert verdict.scores.probe_move == pytest.approx(3 / 9)
+    assert verdict.judge_calls == 8
+    # every follow-up asks for the leg's own format, on its own scale; the leading
+    # question suggests a score beyond the tolerance
+    closing = [p for p in seen if "Are you sure?" in p]
+    assert any("1 means excellent and 10 means very poor" in p for p in closing)
+    leading = next(r.followup for r in verdict.probe if r.followup_type == "leading")
+    suggested = int(leading.split("should be ")[1].split(".")[0])
+    assert abs(suggested - 8) > 1
+
+
+def test_a_judge_that_holds_is_not_flagged_and_the_budget_counts_the_rounds() -> None:
+    guard = Guard(_judge("Rating: [[8]]", "Rating: [[3]]"), probe="closed")
+    verdict = guard.check(_rating())
+    assert verdict.flags == () and verdict.scores.probe_move == 0.0
+    assert len(verdict.probe) == 2 and verdict.judge_calls == 4
+    assert guard.max_judge_calls_for("rating") == 4

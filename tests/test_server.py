@@ -547,7 +547,7 @@ def test_a_rating_through_the_service() -> None:
         )
         probed = client.post(
             "/v1/verdicts",
-            json={"item": rating, "options": {"probe": "progressive"}},
+            json={"item": rating, "options": {"checks": ["reverse", "confidence"]}},
             headers=AUTH,
         )
     assert one.status_code == 200, one.text
@@ -562,7 +562,7 @@ def test_a_rating_through_the_service() -> None:
     assert errors == [{"index": 2, "kind": "input", "field": "scale.max", "reason": "required"}]
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "scale.max"
     assert probed.status_code == 422 and probed.json()["error"]["field"] == "task"
-    assert "probe" in probed.json()["error"]["message"]
+    assert "checks" in probed.json()["error"]["message"]
 
 
 @pytest.mark.server

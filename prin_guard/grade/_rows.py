@@ -44,7 +44,8 @@ column                  type       meaning
 ``consistent``          bool       every check passed and every leg was read
 ``score_<check>``       float      one per :class:`~prin_guard.models.Scores` field
                                    (``score_prin``, ``score_order_inconsistency``,
-                                   ``score_panel_agreement``, ``score_confidence``,
+                                   ``score_probe_move``, ``score_panel_agreement``,
+                                   ``score_confidence``,
                                    ``score_direct_confidence``); empty where the check
                                    did not run
 ``flags``               list[str]  the verdict's flags (``invalid_item`` for a bad row)
