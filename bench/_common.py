@@ -174,9 +174,22 @@ async def ainterleave(
 # -- judges and items ----------------------------------------------------------------------
 
 
+RATING_REPLY = (
+    "The response is accurate and clear, with one minor omission in its second paragraph. "
+    "Rating: [[8]]"
+)
+MIRRORED_REPLY = (
+    "The response has few flaws: one minor omission in its second paragraph. Rating: [[3]]"
+)
+
+
 def reply_for(messages: Sequence[Any]) -> str:
-    """A consistent judge: C is correct, and the reverse question gets every other label."""
-    return "Answer: A, B, D, E" if "incorrect ones" in messages[-1]["content"] else "Answer: C"
+    """A consistent judge: C is correct, and the reverse question gets every other label; a
+    rating is 8 of 10, and 3 on the mirrored scale."""
+    asked = messages[-1]["content"]
+    if "[The Start of Assistant's Answer]" in asked:
+        return MIRRORED_REPLY if "how poor the response" in asked else RATING_REPLY
+    return "Answer: A, B, D, E" if "incorrect ones" in asked else "Answer: C"
 
 
 class SleepJudge:

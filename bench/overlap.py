@@ -3,8 +3,10 @@
 Judge: a fixed 100 ms latency (``asyncio.sleep``). Baseline: one call to that judge,
 measured back to back with one guarded verdict, round after round.
 Target: verdict / call <= 1.10, also with the order check (four legs), for a pairwise item
-with the order check (the swap: four legs) and for a panel of three judges with the order
-check (twelve legs).
+with the order check (the swap: four legs), for a panel of three judges with the order
+check (twelve legs), and for a rating (two legs; three with a rubric and the order check).
+Reading a rating's score adds no measurable time: its cost per reply is reported beside
+the call it reads.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ NAME = "overlap"
 TITLE = "1. Leg overlap"
 TARGET = (
     "one guarded verdict ≤ 1.10× one judge call (judge latency 100 ms), also with "
-    "checks reverse+order, for a pairwise item with the swap, and for a 3-judge panel"
+    "checks reverse+order, for a pairwise item with the swap, for a 3-judge panel, and for a "
+    "rating (both legs overlapped)"
 )
 LATENCY = 0.100
 LIMIT = 1.10
@@ -45,6 +48,14 @@ def run(ctx: Context) -> Section:
     messages = [{"role": "user", "content": item["question"]}]
 
     panel = [SleepJudge(LATENCY, name=f"panel-{n}") for n in range(3)]
+    rating = {
+        "task": "rating",
+        "question": item["question"],
+        "response": item["candidates"][2],
+        "scale": {"min": 1, "max": 10},
+    }
+    levels = {"1": "wrong", "5": "partly right", "10": "right"}
+    rubric = {**rating, "scale": {"min": 1, "max": 10, "rubric": levels}}
     pair = {
         "task": "pairwise",
         "question": item["question"],
@@ -58,7 +69,29 @@ def run(ctx: Context) -> Section:
         guard_order = Guard(judge, cache=None, checks=("reverse", "order"))
         guard_panel = Guard(panel, cache=None, checks=("reverse", "order"), concurrency=16)
         fresh = itertools.count()
-        per_verdict: dict[str, list[int]] = {"order": [], "panel": [], "pairwise": []}
+        per_verdict: dict[str, list[int]] = {
+            "order": [],
+            "panel": [],
+            "pairwise": [],
+            "rating": [],
+            "rubric": [],
+        }
+        fresh_rating = itertools.count()
+
+        async def verdict_rating() -> float:
+            started = asyncio.get_running_loop().time()
+            given = {**rating, "id": f"rating-{next(fresh_rating)}"}
+            verdict = await guard_off.acheck(given)
+            assert verdict.rating == 8.0, verdict
+            per_verdict["rating"].append(verdict.judge_calls)
+            return asyncio.get_running_loop().time() - started
+
+        async def verdict_rubric() -> float:
+            started = asyncio.get_running_loop().time()
+            verdict = await guard_order.acheck(rubric)
+            assert verdict.rating == 8.0, verdict
+            per_verdict["rubric"].append(verdict.judge_calls)
+            return asyncio.get_running_loop().time() - started
 
         async def verdict_order() -> float:
             started = asyncio.get_running_loop().time()
@@ -97,6 +130,8 @@ def run(ctx: Context) -> Section:
                 "order": verdict_order,
                 "pairwise": verdict_pairwise,
                 "panel": verdict_panel,
+                "rating": verdict_rating,
+                "rubric": verdict_rubric,
             },
         )
         calls.update({name: sum(n) / len(n) for name, n in per_verdict.items()})
@@ -107,7 +142,10 @@ def run(ctx: Context) -> Section:
     got = asyncio.run(measure())
     verdicts = 2 * (rounds + 1)  # two guards, one warm-up round
     order_calls = 4 * (rounds + 1) * 2  # the choice item's and the pair's four legs
-    calls_per_verdict = (judge.calls - calls_before - (rounds + 1) - order_calls) / verdicts
+    rating_calls = (2 + 3) * (rounds + 1)  # the rating's two legs, the rubric's three
+    calls_per_verdict = (
+        judge.calls - calls_before - (rounds + 1) - order_calls - rating_calls
+    ) / verdicts
 
     # The synchronous API drives a private event loop; its baseline does the same.
     runner = asyncio.Runner()
@@ -140,6 +178,17 @@ def run(ctx: Context) -> Section:
             "(twelve legs), cache off",
             got,
             "panel",
+        ),
+        (
+            "`await guard.acheck(rating)`, a rating on 1-10 (both legs), cache off",
+            got,
+            "rating",
+        ),
+        (
+            "`await guard.acheck(rating)`, a rating with a rubric, checks reverse+order "
+            "(three legs), cache off",
+            got,
+            "rubric",
         ),
         ("`guard.check(item)` (sync API, private loop), cache off", sync, "check"),
     ]
@@ -184,9 +233,39 @@ def run(ctx: Context) -> Section:
             unit="calls",
         )
     )
+    section.add(Figure("judge calls per rating", calls["rating"], unit="calls"))
+    section.add(
+        Figure("judge calls per rating, rubric, reverse+order", calls["rubric"], unit="calls")
+    )
+    section.add(_reading_a_score())
     section.notes.append(
         f"{rounds} rounds after one warm-up round; in each round the baseline call and the "
         "verdicts are timed back to back (order alternating), and the ratio is the median of "
         "the per-round ratios; the range is the lowest and highest per-round ratio."
     )
     return section
+
+
+def _reading_a_score() -> Figure:
+    """What reading a rating's score costs per reply (both legs of a verdict read one
+    each), measured on the bench judge's reply; beside a 100 ms call it is noise."""
+    import timeit
+
+    from bench._common import RATING_REPLY
+    from prin_guard._rating import Scale, read_score
+
+    scale = Scale(1, 10)
+    texts = ("What is the capital of France?", "Paris is the capital of France.")
+    number = 2000
+    best = min(
+        timeit.repeat(
+            lambda: read_score(RATING_REPLY, scale, copied_from=texts), number=number, repeat=5
+        )
+    )
+    return Figure(
+        "reading a rating's score (one reply, copies looked for in the item's texts); "
+        f"a verdict reads two, {2 * best / number * 1e6 / (LATENCY * 1e6) * 100:.3f}% of "
+        "one 100 ms call",
+        best / number * 1e6,
+        unit="µs",
+    )
