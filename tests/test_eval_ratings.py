@@ -105,6 +105,13 @@ def test_eval_summeval_from_the_command_line(
     assert summary["aspects"]["fluency"]["direct"]["articles"] == 1
     rows = (tmp_path / "run" / "items.jsonl").read_text().splitlines()
     assert len(rows) == 16 and "source" not in json.loads(rows[0])
+    # the report: the table, and the scatter plot of scores against the experts' mean
+    html = (tmp_path / "run" / "report.html").read_text()
+    assert "<td>fluency</td>" in html and 'src="data:image/png;base64,' in html
+    assert (tmp_path / "run" / "scatter.png").read_bytes().startswith(b"\x89PNG")
+    assert "![Correlation with the experts](scatter.png)" in (
+        tmp_path / "run" / "report.md"
+    ).read_text()
     assert main(["eval", "summeval", "--judge", "python:summeval_oracle:judge"]) == 2
     assert "--path: SummEval's articles" in capsys.readouterr().err
 

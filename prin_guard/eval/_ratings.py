@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
+from prin_guard._exceptions import MissingExtraError, UsageError
+from prin_guard._runs import Section, figure_png, pyplot, write_files
 
 __all__ = [
     "ASPECTS",
@@ -39,7 +40,9 @@ __all__ = [
     "rating_summary",
     "report_text",
     "run_ratings",
+    "scatter_plot",
     "spearman",
+    "write_report",
 ]
 
 ASPECTS = {
@@ -251,11 +254,21 @@ def run_ratings(
     identity = dict(guard.judge.identity())
     judge = str(identity.get("model") or identity.get("name") or type(guard.judge).__name__)
     summary: dict[str, Any] = {"dataset": "summeval", "judge": judge, "aspects": {}}
+    points: dict[str, list[tuple[float, float | None, float | None, bool]]] = {}
     with (directory / "items.jsonl").open("w", encoding="utf-8") as rows:
         for aspect in aspects:
             rated = load_summeval(path, aspect, articles=articles)
             verdicts = guard.check_many([entry.item for entry in rated])
             summary["aspects"][aspect] = rating_summary(rated, verdicts)
+            points[aspect] = [
+                (
+                    entry.human,
+                    verdict.direct.score if verdict.direct else None,
+                    verdict.rating,
+                    bool(verdict.flags),
+                )
+                for entry, verdict in zip(rated, verdicts, strict=True)
+            ]
             for entry, verdict in zip(rated, verdicts, strict=True):
                 row = {
                     "id": entry.item["id"],
@@ -268,8 +281,112 @@ def run_ratings(
                 }
                 rows.write(json.dumps(row) + "\n")
     (directory / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    (directory / "report.md").write_text(report_text(summary))
+    write_report(summary, points, directory)
     return summary
+
+
+_HEADER = [
+    "aspect",
+    "items",
+    "direct read",
+    "rated",
+    "flagged",
+    "direct ρ",
+    "direct τ",
+    "direct MAE",
+    "guarded ρ",
+    "guarded τ",
+    "guarded MAE",
+    "MAE flagged / unflagged",
+]
+
+
+def _rows(summary: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for aspect, figures in summary["aspects"].items():
+        direct, guarded, quality = figures["direct"], figures["guarded"], figures["flag_quality"]
+        rows.append(
+            [
+                aspect,
+                str(figures["items"]),
+                str(figures["direct_read"]),
+                str(figures["rated"]),
+                _number(figures["flagged_share"]),
+                _number(direct["spearman"]),
+                _number(direct["kendall"]),
+                _number(direct["mae"]),
+                _number(guarded["spearman"]),
+                _number(guarded["kendall"]),
+                _number(guarded["mae"]),
+                f"{_number(quality['mae_flagged'])} / {_number(quality['mae_unflagged'])}",
+            ]
+        )
+    return rows
+
+
+_TEXT = (
+    "Spearman and Kendall per article, averaged over the articles (G-Eval's way); MAE "
+    "against the experts' mean (1-5). Direct: the direct leg's score alone; guarded: the "
+    "reconciled rating, where the legs agree."
+)
+
+
+def write_report(
+    summary: dict[str, Any],
+    points: dict[str, list[tuple[float, float | None, float | None, bool]]],
+    directory: Path,
+) -> Path:
+    """``report.md`` and a self-contained ``report.html`` under ``directory``: the table,
+    and a scatter plot per aspect of the judge's scores against the experts' mean (the
+    direct score, the guarded rating, flagged items marked). Without matplotlib (the
+    ``eval`` extra) the report says so in place of the plot. Returns the HTML path."""
+    text = _TEXT
+    png: bytes | None = None
+    try:
+        png = scatter_plot(points)
+    except MissingExtraError as exc:
+        text += f" (No scatter plot: {exc}.)"
+    section = Section(
+        "Correlation with the experts",
+        text,
+        header=list(_HEADER),
+        rows=_rows(summary),
+        figure="scatter.png" if png is not None else None,
+        png=png,
+    )
+    return write_files(directory, f"SummEval ratings: {summary['judge']}", [section])
+
+
+def scatter_plot(points: dict[str, list[tuple[float, float | None, float | None, bool]]]) -> bytes:
+    """One panel per aspect: the experts' mean (x) against the direct score (grey) and the
+    guarded rating (blue; flagged items, which have none, marked on the direct score in
+    red), with the diagonal."""
+    plt = pyplot()
+    aspects = list(points)
+    fig, axes = plt.subplots(
+        1, max(len(aspects), 1), figsize=(3.2 * max(len(aspects), 1), 3.4), squeeze=False
+    )
+    for ax, aspect in zip(axes[0], aspects, strict=False):
+        entries = points[aspect]
+        ax.plot([1, 5], [1, 5], color="#bbb", linewidth=1)
+        direct = [(h, d) for h, d, _, flagged in entries if d is not None and not flagged]
+        flagged = [(h, d) for h, d, _, f in entries if d is not None and f]
+        rated = [(h, r) for h, _, r, _ in entries if r is not None]
+        for pairs, style in (
+            (direct, {"color": "#999", "marker": "o", "label": "direct"}),
+            (flagged, {"color": "#c33", "marker": "x", "label": "direct, flagged"}),
+            (rated, {"color": "#2a6fb0", "marker": ".", "label": "guarded rating"}),
+        ):
+            if pairs:
+                xs, ys = zip(*pairs, strict=True)
+                ax.scatter(xs, ys, s=14, alpha=0.7, linewidths=1, **style)
+        ax.set_xlim(0.8, 5.2)
+        ax.set_ylim(0.5, 5.5)
+        ax.set_xlabel("experts' mean")
+        ax.set_title(aspect)
+    axes[0][0].set_ylabel("judge's score")
+    axes[0][0].legend(fontsize=7, loc="upper left")
+    return figure_png(fig)
 
 
 def _number(value: Any) -> str:
@@ -277,26 +394,9 @@ def _number(value: Any) -> str:
 
 
 def report_text(summary: dict[str, Any]) -> str:
-    """The summary as a Markdown table, one row per aspect."""
-    lines = [
-        f"# SummEval ratings: {summary['judge']}",
-        "",
-        "Spearman and Kendall per article, averaged over the articles (G-Eval's way); MAE "
-        "against the experts' mean (1-5). Direct: the direct leg's score alone; guarded: "
-        "the reconciled rating, where the legs agree.",
-        "",
-        "| aspect | items | direct read | rated | flagged | direct ρ | direct τ | direct MAE "
-        "| guarded ρ | guarded τ | guarded MAE | MAE flagged / unflagged |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for aspect, figures in summary["aspects"].items():
-        direct, guarded, quality = figures["direct"], figures["guarded"], figures["flag_quality"]
-        lines.append(
-            f"| {aspect} | {figures['items']} | {figures['direct_read']} | {figures['rated']} "
-            f"| {_number(figures['flagged_share'])} | {_number(direct['spearman'])} "
-            f"| {_number(direct['kendall'])} | {_number(direct['mae'])} "
-            f"| {_number(guarded['spearman'])} | {_number(guarded['kendall'])} "
-            f"| {_number(guarded['mae'])} "
-            f"| {_number(quality['mae_flagged'])} / {_number(quality['mae_unflagged'])} |"
-        )
+    """The summary as a Markdown table, one row per aspect (what the command prints)."""
+    lines = [f"# SummEval ratings: {summary['judge']}", "", _TEXT, ""]
+    lines.append("| " + " | ".join(_HEADER) + " |")
+    lines.append("|" + "|".join("---" for _ in _HEADER) + "|")
+    lines += ["| " + " | ".join(row) + " |" for row in _rows(summary)]
     return "\n".join(lines) + "\n"
