@@ -47,6 +47,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import PROBE_KINDS, GuardOptions, ProbeKind
 from prin_guard._prompts import TEMPLATES, Mitigation, Template
+from prin_guard._rating import RatingItem, Scale
 
 __all__ = [
     "CHECKS",
@@ -79,7 +80,9 @@ __all__ = [
     "Policy",
     "ProbeKind",
     "ProbeRound",
+    "RatingItem",
     "Reading",
+    "Scale",
     "Scores",
     "ScoresFormat",
     "Tag",

@@ -40,6 +40,7 @@ from inspect_ai.solver import TaskState  # noqa: E402
 from prin_guard_inspect import (  # noqa: E402
     InspectJudge,
     prin_guard_scorer,
+    rating_item,
     sample_item,
     target_labels,
     verdict_from_score,
@@ -222,6 +223,8 @@ def test_eval_log_carries_each_verdict_and_the_prin_metrics(tmp_path: Path) -> N
             "inconsistent_rate": 1 / 3,
             "flagged_rate": 2 / 3,
             "mean_score": 0.0,  # no checklist sample
+            "mean_rating": 0.0,  # no rating sample
+            "rating_error": 0.0,
         }
     )
 
@@ -492,3 +495,40 @@ def test_a_checklist_without_a_response_judges_the_evaluated_models_output() -> 
     answered.output = ModelOutput.from_content("mockllm/model", "Paris is the capital.")
     item = sample_item(answered, task="checklist")
     assert (item.task, item.response) == ("checklist", "Paris is the capital.")
+
+
+def test_rating_samples_are_scored_by_their_rating(tmp_path: Path) -> None:
+    # issue 30: the value is the rating (N without one), mean_rating and rating_error
+    # (against a human score as the target) in the results, accuracy untouched
+    def judge(prompt: str) -> str:
+        mirrored = "how poor the response" in prompt
+        if "Lyon" in prompt:  # the same number on both legs: no rating
+            return "Rating: [[8]]"
+        return "Rating: [[3]]" if mirrored else "Rating: [[8]]"
+
+    rated = [
+        Sample(id="paris", input="The capital of France?", target="9",
+               metadata={"response": "Paris."}),
+        Sample(id="lyon", input="The capital of France?", target="2",
+               metadata={"response": "Lyon."}),
+    ]  # fmt: skip
+    log = run(
+        Task(
+            dataset=rated, solver=[], scorer=prin_guard_scorer(judge, task="rating", scale="1-10")
+        ),
+        tmp_path,
+        model="mockllm/model",
+    )
+    assert log.samples is not None
+    scored = {s.id: s.scores["prin_guard_scorer"] for s in log.samples}  # type: ignore[index]
+    assert scored["paris"].value == 8.0
+    assert scored["lyon"].value == "N"
+    assert scored["lyon"].metadata is not None
+    assert "polarity_confusion" in scored["lyon"].metadata["flags"]
+    values = metrics(log)
+    assert values["mean_rating"] == 8.0 and values["rating_error"] == 1.0
+    assert values["flagged_rate"] == 0.5
+    with pytest.raises(InvalidItemError, match="scale"):
+        prin_guard_scorer(judge, task="rating", scale="ten")
+    with pytest.raises(InvalidItemError, match=r"scale: .*\(sample 7\)"):
+        rating_item(state(metadata={"response": "Paris."}))

@@ -109,9 +109,10 @@ def test_eval_summeval_from_the_command_line(
     html = (tmp_path / "run" / "report.html").read_text()
     assert "<td>fluency</td>" in html and 'src="data:image/png;base64,' in html
     assert (tmp_path / "run" / "scatter.png").read_bytes().startswith(b"\x89PNG")
-    assert "![Correlation with the experts](scatter.png)" in (
-        tmp_path / "run" / "report.md"
-    ).read_text()
+    assert (
+        "![Correlation with the experts](scatter.png)"
+        in (tmp_path / "run" / "report.md").read_text()
+    )
     assert main(["eval", "summeval", "--judge", "python:summeval_oracle:judge"]) == 2
     assert "--path: SummEval's articles" in capsys.readouterr().err
 

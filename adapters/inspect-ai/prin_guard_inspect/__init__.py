@@ -13,7 +13,7 @@
 Each score's value is ``C`` when the judge's reconciled verdict equals the target,
 ``I`` otherwise; its metadata holds PRIN, the flags and both legs' answers, and the
 results carry ``accuracy``, ``stderr``, ``mean_prin``, ``inconsistent_rate`` and
-``flagged_rate``.
+``flagged_rate`` (and, for ratings, ``mean_rating`` and ``rating_error``).
 """
 
 from prin_guard_inspect._judge import InspectJudge
@@ -21,7 +21,10 @@ from prin_guard_inspect._scorer import (
     flagged_rate,
     inconsistent_rate,
     mean_prin,
+    mean_rating,
     prin_guard_scorer,
+    rating_error,
+    rating_item,
     sample_item,
     target_labels,
     verdict_from_score,
@@ -34,7 +37,10 @@ __all__ = [
     "flagged_rate",
     "inconsistent_rate",
     "mean_prin",
+    "mean_rating",
     "prin_guard_scorer",
+    "rating_error",
+    "rating_item",
     "sample_item",
     "target_labels",
     "verdict_from_score",

@@ -12,6 +12,11 @@ A checklist sample without a target is scored by the verdict's share met (a numb
 not ``C`` or ``I``): ``accuracy`` and ``stderr`` count only the samples with a target,
 so a share never passes for a correct answer, and ``mean_score`` is the mean share met
 over every checklist sample.
+
+A rating sample (``task="rating"``) is scored by the verdict's rating, a number on the
+scale (``N``, no answer, when the judge's two legs disagree); ``mean_rating`` averages the
+ratings given, ``rating_error`` is their mean absolute error against a numeric target (a
+human score), and neither enters ``accuracy``.
 """
 
 from __future__ import annotations
@@ -20,13 +25,14 @@ import asyncio
 import json
 import re
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from inspect_ai.model import Model
 from inspect_ai.scorer import (
     CORRECT,
     INCORRECT,
+    NOANSWER,
     Metric,
     SampleScore,
     Score,
@@ -42,7 +48,7 @@ from inspect_ai.solver import TaskState
 from prin_guard import Flag, Guard, GuardOptions, InvalidItemError, Item, Judge, Verdict
 from prin_guard.cache import Cache
 from prin_guard.judges import ScriptedJudge
-from prin_guard.models import Leg, Policy, ProbeKind, Task, Template
+from prin_guard.models import Leg, Policy, ProbeKind, RatingItem, Scale, Task, Template
 from prin_guard_inspect._judge import InspectJudge
 
 __all__ = [
@@ -50,8 +56,11 @@ __all__ = [
     "flagged_rate",
     "inconsistent_rate",
     "mean_prin",
+    "mean_rating",
     "mean_score",
     "prin_guard_scorer",
+    "rating_error",
+    "rating_item",
     "sample_item",
     "target_labels",
     "verdict_from_score",
@@ -101,6 +110,33 @@ def mean_score() -> Metric:
     def compute(scores: list[SampleScore]) -> float:
         shares = [float(meta["score"]) for meta in _verdicts(scores) if meta["score"] is not None]
         return sum(shares) / len(shares) if shares else 0.0
+
+    return compute
+
+
+@metric
+def mean_rating() -> Metric:
+    """Mean rating of the rating verdicts that have one (0 when none has)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        ratings = [float(m["rating"]) for m in _verdicts(scores) if m.get("rating") is not None]
+        return sum(ratings) / len(ratings) if ratings else 0.0
+
+    return compute
+
+
+@metric
+def rating_error() -> Metric:
+    """Mean absolute error of the ratings given against the samples' numeric targets (a
+    human score); 0 when no rated sample has one."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        errors = [
+            abs(float(m["rating"]) - float(m["human"]))
+            for m in _verdicts(scores)
+            if m.get("rating") is not None and m.get("human") is not None
+        ]
+        return sum(errors) / len(errors) if errors else 0.0
 
     return compute
 
@@ -159,6 +195,8 @@ def _share(scores: list[SampleScore], test: Callable[[list[str]], bool]) -> floa
         inconsistent_rate(),
         flagged_rate(),
         mean_score(),
+        mean_rating(),
+        rating_error(),
     ]
 )
 def prin_guard_scorer(
@@ -183,6 +221,7 @@ def prin_guard_scorer(
     stagger: Literal["auto", "off"] = "auto",
     stagger_delay: float = 0.5,
     task: Task = "choice",
+    scale: Mapping[str, Any] | str | None = None,
     cache: Cache | None = None,
     concurrency: int = 32,
 ) -> Scorer:
@@ -214,7 +253,12 @@ def prin_guard_scorer(
     of the model being evaluated; ``metadata["kind"]`` ``claims`` for claims checked
     against ``metadata["context"]``; the target names the criteria met, and the score's
     value is the verdict's weighted share met when the sample has no target, left out of
-    ``accuracy`` and ``stderr`` and averaged by ``mean_score``).
+    ``accuracy`` and ``stderr`` and averaged by ``mean_score``) or ``rating`` (how good a
+    response is on ``scale``, ``"1-10"`` or ``{"min": 1, "max": 10, ...}`` as a rating item
+    takes it, or ``metadata["scale"]``; the response is ``metadata["response"]``, else
+    the output of the model being evaluated, ``metadata["reference"]`` a reference answer;
+    the score's value is the verdict's rating, ``N`` when there is none, and a numeric
+    target is the human score ``rating_error`` compares with).
 
     Candidates come from ``metadata["candidates"]`` (strings, or objects with
     ``text`` and optional ``label`` and ``reasoning``) when present, else from the
@@ -260,7 +304,18 @@ def prin_guard_scorer(
             per_loop[key] = Guard(active, options=options, cache=cache, concurrency=concurrency)
         return per_loop[key]
 
+    if task == "rating" and scale is not None:
+        rating_scale(scale)  # a bad scale fails here, naming its field
+
     async def score(state: TaskState, target: Target) -> Score:
+        if task == "rating":
+            rated = rating_item(state, scale, max_chars=options.max_chars)
+            guard = (
+                guard_for(judge, "")
+                if judge is not None
+                else _inspect_guard(guard_for, model, model_role)
+            )
+            return _rating_score(await guard.acheck(rated), target)
         item = sample_item(
             state, max_chars=options.max_chars, max_candidates=options.max_candidates, task=task
         )
@@ -283,6 +338,93 @@ def prin_guard_scorer(
         return _score(verdict, gold, share=verdict.score if graded else None)
 
     return score
+
+
+def _inspect_guard(
+    guard_for: Callable[[Judge, str], Guard], model: str | Model | None, role: str | None
+) -> Guard:
+    inspect_judge = InspectJudge(model, role=role)
+    return guard_for(inspect_judge, json.dumps(dict(inspect_judge.identity()), sort_keys=True))
+
+
+def rating_scale(scale: Mapping[str, Any] | str) -> dict[str, Any]:
+    """A scale as a rating item takes it, from ``"1-10"`` or a mapping; checked (a bad one
+    is an :class:`~prin_guard.InvalidItemError` naming ``scale`` and its field)."""
+    if isinstance(scale, str):
+        bounds = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", scale)
+        if bounds is None:
+            raise InvalidItemError("scale", f"expected MIN-MAX such as 1-10, got {scale!r}")
+        given: dict[str, Any] = {"min": int(bounds[1]), "max": int(bounds[2])}
+    else:
+        given = dict(scale)
+    Scale.coerce(given)
+    return given
+
+
+def rating_item(
+    state: TaskState, scale: Mapping[str, Any] | str | None = None, *, max_chars: int | None = None
+) -> dict[str, Any]:
+    """The prin-guard rating item of a sample: the sample's input is the question, the
+    response ``metadata["response"]`` (else the evaluated model's output), the scale
+    ``scale`` (else ``metadata["scale"]``); checked, errors naming the field and the
+    sample."""
+    metadata = state.metadata or {}
+    given = scale if scale is not None else metadata.get("scale")
+    try:
+        if given is None:
+            raise InvalidItemError(
+                "scale", "a rating needs a scale: prin_guard_scorer(scale=...) or metadata['scale']"
+            )
+        response = metadata.get("response")
+        if response is None and state.output is not None:
+            response = state.output.completion  # the evaluated model's own answer
+        fields: dict[str, Any] = {
+            "task": "rating",
+            "id": str(state.sample_id),
+            "question": state.input_text,
+            "response": response,
+            "scale": rating_scale(given),
+        }
+        for name in ("reference", "context"):
+            if metadata.get(name) is not None:
+                fields[name] = metadata[name]
+        RatingItem.coerce(fields, max_chars=max_chars)
+    except InvalidItemError as exc:
+        raise InvalidItemError(exc.field, f"{exc.reason} (sample {state.sample_id!r})") from None
+    return fields
+
+
+def _rating_score(verdict: Verdict, target: Target) -> Score:
+    try:
+        human: float | None = float(target.text) if target.text.strip() else None
+    except ValueError:
+        human = None
+    legs = [leg.score if leg is not None else None for leg in (verdict.direct, verdict.reverse)]
+    flags = [flag.value for flag in verdict.flags]
+    rating = verdict.rating
+    shown = "none" if rating is None else f"{rating:g}"
+    return Score(
+        value=NOANSWER if rating is None else rating,
+        answer=None if rating is None else f"{rating:g}",
+        explanation=(
+            f"how good: {legs[0]}; how poor, on the mirrored scale: {legs[1]}; rating: "
+            f"{shown}; PRIN {verdict.prin_score}; flags: {', '.join(flags) or 'none'}"
+        ),
+        metadata={
+            "target_known": False,  # a rating is no right or wrong answer for accuracy
+            "prin": verdict.prin_score,
+            "scores": verdict.scores.model_dump(mode="json"),
+            "consistent": verdict.consistent,
+            "flags": flags,
+            "task": "rating",
+            "rating": rating,
+            "human": human,
+            "score": None,
+            "direct": legs[0],
+            "reverse": legs[1],
+            "verdict": verdict.model_dump(mode="json"),
+        },
+    )
 
 
 def sample_item(
