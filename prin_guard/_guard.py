@@ -51,7 +51,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
-from prin_guard._rate import rate, rate_panel, rating_id
+from prin_guard._rate import rate, rate_panel, rating_id, rating_messages
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
@@ -467,13 +467,17 @@ class Guard:
         )
 
     def messages(
-        self, item: Item | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
+        self, item: Item | RatingItem | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
     ) -> list[Message]:
-        """The conversation this guard sends the judge for one leg of ``item``.
+        """The conversation this guard sends the judge for one leg of ``item`` (a rating's:
+        the direct question, or the mirrored one).
 
         For hosts that route the judge call themselves (a proxy's guardrail) and
         hand the answer back through a judge of their own.
         """
+        if isinstance(item, RatingItem) or _is_rating(item):
+            rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
+            return rating_messages(rated, Polarity(polarity))
         checked = self._item(item)
         template = self._asker.template_for(checked)
         return self._asker.messages(checked, Polarity(polarity), template)
@@ -647,9 +651,16 @@ class Guard:
             return verdict
         return await escalate(item, verdict, self._engines, self._acceptance)
 
-    def failed_verdict(self, item: Item | Mapping[str, Any], error: JudgeError) -> Verdict:
+    def failed_verdict(
+        self, item: Item | RatingItem | Mapping[str, Any], error: JudgeError
+    ) -> Verdict:
         """The verdict of ``item`` when its judge failed: flagged ``judge_error``, no legs
         (what a batch returns in its place; for hosts that call the judge themselves)."""
+        if isinstance(item, RatingItem) or _is_rating(item):
+            rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
+            return error_verdict(
+                rating_id(rated), "judge", str(error), task="rating", options=self._options
+            )
         return self._engine.failed_verdict(self._item(item), error)
 
     async def _verdict_or_error(

@@ -211,6 +211,49 @@ async def test_a_pairwise_judge_request_gets_a_pairwise_verdict(adapter: ModuleT
     assert verdict.checks == ("reverse", "order") and len(verdict.permuted) == 2
 
 
+async def test_a_rating_judge_request_gets_a_rating_verdict(adapter: ModuleType) -> None:
+    # issue 30: the pre-call hook asks the rating's direct question and starts the
+    # mirrored one; the model's answer is the direct leg; a bad scale is a 400
+    router = ScriptedRouter(adapter)
+
+    async def ask(model: str, messages: Any, params: Any, parent_call_id: Any) -> Any:
+        router.calls.append((model, [dict(m) for m in messages], dict(params)))
+        mirrored = "how poor the response" in messages[-1]["content"]
+        return adapter._Answer(JudgeResponse(text="Rating: [[3]]" if mirrored else "?"), 7.0)
+
+    guardrail = guardrail_with(adapter, router)
+    guardrail._ask = ask
+    rating = {
+        "task": "rating",
+        "question": "What is the capital of France?",
+        "response": "Paris.",
+        "scale": {"min": 1, "max": 10},
+    }
+    data = request_data(metadata={"prin_guard": rating})
+    await guardrail.async_pre_call_hook(
+        user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+    )
+    await asyncio.sleep(0)
+    assert "evaluate the quality of the response" in data["messages"][-1]["content"]
+    assert ["how poor the response" in m[-1]["content"] for _, m, _ in router.calls] == [True]
+    response = model_response("Accurate and brief. Rating: [[8]]")
+    out = await guardrail.async_post_call_success_hook(
+        data=data, user_api_key_dict=None, response=response
+    )
+    verdict = read_verdict(out.prin_guard)
+    assert (verdict.task, verdict.rating, verdict.flags) == ("rating", 8.0, ())
+    assert len(router.calls) == 1  # the started mirrored leg; the answer was the direct one
+    headers = response._hidden_params["additional_headers"]
+    assert headers["x-prin-guard-rating"] == "8.0"
+    assert headers["x-prin-guard-direct-leg"] == "response"
+    bad = request_data(metadata={"prin_guard": {**rating, "scale": {"min": 5, "max": 1}}})
+    with pytest.raises(Exception, match=r"metadata\.prin_guard\.scale\.max") as caught:
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=bad, call_type="acompletion"
+        )
+    assert getattr(caught.value, "status_code", None) == 400
+
+
 async def test_pre_call_rewrites_the_prompt_and_starts_the_reverse_leg(adapter: ModuleType) -> None:
     router = ScriptedRouter(adapter, reverse="Answer: A, B, D, E")
     router.gate = asyncio.Event()

@@ -17,6 +17,12 @@ A judge request carries its item in the request metadata (the body's
                                 "context": "...", "id": "...",
                                 "template": "v0", "mitigations": ["neg_exp"]}}
 
+or a rating to guard (how good a response is on a scale, and on the mirrored scale how
+poor; the verdict's ``rating`` reconciles the two)::
+
+    "metadata": {"prin_guard": {"task": "rating", "question": "...", "response": "...",
+                                "scale": {"min": 1, "max": 10}}}
+
 The options are prin-guard's :class:`~prin_guard.GuardOptions`, spelled and checked
 as everywhere else (``neg-exp`` works for ``neg_exp``). A request may set the ones
 the operator lists in the ``request_options`` setting (by default ``template`` and
@@ -72,7 +78,7 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import TEMPLATES, Message, Polarity, Template, Usage
+from prin_guard.models import TEMPLATES, Message, Polarity, RatingItem, Template, Usage
 
 __all__ = [
     "DEFAULT_REQUEST_OPTIONS",
@@ -151,7 +157,7 @@ class _Request:
 
     __slots__ = ("item", "options")
 
-    def __init__(self, item: Item, options: GuardOptions) -> None:
+    def __init__(self, item: Item | RatingItem, options: GuardOptions) -> None:
         self.item = item
         self.options = options
 
@@ -451,14 +457,18 @@ class PrinGuardGuardrail(CustomGuardrail):
             raise _http_error(400, "metadata.prin_guard: must be an object")
         fields = dict(raw)
         overrides = {name: fields.pop(name) for name in GuardOptions.model_fields if name in fields}
+        item: Item | RatingItem
         try:
-            # The item first: Item.coerce counts the candidates before it validates
-            # anything, and its bounds are the guardrail's alone (no request sets them).
-            item = Item.coerce(
-                fields,
-                max_chars=self.options.max_chars,
-                max_candidates=self.options.max_candidates,
-            )
+            if fields.get("task") == "rating":
+                item = RatingItem.coerce(fields, max_chars=self.options.max_chars)
+            else:
+                # The item first: Item.coerce counts the candidates before it validates
+                # anything, and its bounds are the guardrail's alone (no request sets them).
+                item = Item.coerce(
+                    fields,
+                    max_chars=self.options.max_chars,
+                    max_candidates=self.options.max_candidates,
+                )
         except UsageError as exc:  # InvalidItemError: "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         for name in overrides:
@@ -477,8 +487,9 @@ class PrinGuardGuardrail(CustomGuardrail):
             overrides["template"] = self._request_template(overrides["template"])
         try:
             options = GuardOptions.of(self.options, **overrides)
-            # whether the guard can ask this item: its template's task, the claims' sources
-            _build_guard(self._placeholder_judge(), options).template_for(item)
+            # whether the guard can ask this item: its template's task, the claims'
+            # sources, the options a rating can honour
+            _build_guard(self._placeholder_judge(), options).validate(item)
         except UsageError as exc:  # InvalidItemError too: "field: reason"
             raise _http_error(400, f"metadata.prin_guard.{exc}") from None
         return _Request(item, options)
@@ -579,12 +590,12 @@ def _build_guard(judge: _ProxyJudge, options: GuardOptions) -> Guard:
     )
 
 
-def _leg_messages(guard: Guard, item: Item, polarity: Polarity) -> list[Message]:
+def _leg_messages(guard: Guard, item: Item | RatingItem, polarity: Polarity) -> list[Message]:
     return guard.messages(item, polarity)
 
 
 def _with_latencies(
-    verdict: Verdict, guard: Guard, item: Item, latency_ms: Mapping[str, float]
+    verdict: Verdict, guard: Guard, item: Item | RatingItem, latency_ms: Mapping[str, float]
 ) -> Verdict:
     """The verdict with each leg's latency the model's own, not the guard's wait for it.
 
@@ -753,6 +764,7 @@ def _summary(verdict: Verdict) -> dict[str, Any]:
     return {
         "item_id": verdict.item_id,
         "correct": list(verdict.correct),
+        **({"rating": verdict.rating} if verdict.task == "rating" else {}),
         "prin_score": verdict.prin_score,
         "consistent": verdict.consistent,
         "flags": [flag.value for flag in verdict.flags],
@@ -770,6 +782,8 @@ def _summary_headers(verdict: Verdict, direct_leg: str) -> dict[str, str]:
     }
     if verdict.prin_score is not None:
         headers["x-prin-guard-prin-score"] = repr(round(verdict.prin_score, 6))
+    if verdict.task == "rating":
+        headers["x-prin-guard-rating"] = "none" if verdict.rating is None else repr(verdict.rating)
     return headers
 
 
