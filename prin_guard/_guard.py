@@ -51,7 +51,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
-from prin_guard._rate import rate, rate_panel, rating_id, rating_messages
+from prin_guard._rate import rate, rate_aspects, rate_panel, rating_id, rating_messages
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
@@ -594,9 +594,15 @@ class Guard:
     async def _rating_verdict(self, rating: RatingItem) -> Verdict:
         order = "order" in self._options.checks_for("rating")
         names = self._engine.names
-        if names is not None:
-            return await rate_panel(self._callers, names, rating, order=order, probe=self._probe)
-        return await rate(self._only(self._callers), rating, order=order, probe=self._probe)
+
+        async def one(asked: RatingItem) -> Verdict:
+            if names is not None:
+                return await rate_panel(self._callers, names, asked, order=order, probe=self._probe)
+            return await rate(self._only(self._callers), asked, order=order, probe=self._probe)
+
+        if rating.aspects:
+            return await rate_aspects(rating, one, self._options)
+        return await one(rating)
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""

@@ -498,6 +498,9 @@ class Verdict(Frozen):
     had no usable token alternatives (a judge without ``top_logprobs``, a cached reply
     without them, alternatives that cannot be told apart), so it is the read ``rating``;
     ``None`` without a rating."""
+    aspects: dict[str, Verdict] = {}
+    """Rating with ``aspects``: each aspect's own verdict (its ``rating``, legs, flags), by
+    name; the verdict itself then has no ``rating``, and its flags are all of theirs."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""

@@ -15,10 +15,11 @@ import asyncio
 import hashlib
 import json
 import statistics
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
 from prin_guard._calls import Answer, JudgeCaller
+from prin_guard._decide import error_verdict
 from prin_guard._exceptions import JudgeError
 from prin_guard._models import (
     Flag,
@@ -33,7 +34,8 @@ from prin_guard._models import (
     Usage,
     Verdict,
 )
-from prin_guard._rating import RatingItem, expected_score, read_score, reconcile
+from prin_guard._options import GuardOptions
+from prin_guard._rating import Aspect, RatingItem, expected_score, read_score, reconcile
 from prin_guard.probe._probe import Probe
 from prin_guard.probe._prompts import (
     FollowUpForm,
@@ -42,7 +44,7 @@ from prin_guard.probe._prompts import (
     misleading_answer,
 )
 
-__all__ = ["RATING_TEMPLATE", "rate", "rate_panel", "rating_messages"]
+__all__ = ["RATING_TEMPLATE", "rate", "rate_aspects", "rate_panel", "rating_messages"]
 
 RATING_TEMPLATE = "rating"
 RATING_TEMPLATE_VERSION = 1
@@ -53,8 +55,7 @@ _SYSTEM = "You are a helpful assistant."
 _DIRECT = (
     "Please act as an impartial judge and evaluate the quality of the response provided by "
     "an AI assistant to the user question displayed below. Your evaluation should consider "
-    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
-    "detail of the response.{reference} Begin your evaluation by providing a short "
+    "{factors}.{reference} Begin your evaluation by providing a short "
     "explanation. Be as objective as possible. After providing your explanation, you must "
     "rate the response on a scale of {low} to {high}, where {low} means very poor and {high} "
     'means excellent, by strictly following this format: "[[rating]]", for example: '
@@ -63,8 +64,7 @@ _DIRECT = (
 _REVERSE = (
     "Please act as an impartial judge and evaluate how poor the response provided by an AI "
     "assistant to the user question displayed below is. Your evaluation should consider "
-    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
-    "detail of the response.{reference} Begin your evaluation by providing a short "
+    "{factors}.{reference} Begin your evaluation by providing a short "
     "explanation. Be as objective as possible. After providing your explanation, you must "
     "rate how poor the response is on a scale of {low} to {high}, where {low} means "
     "excellent and {high} means very poor, by strictly following this format: "
@@ -73,6 +73,18 @@ _REVERSE = (
     "very poor one gets {high}."
 )
 _REFERENCE = " Compare the response with the reference answer; identify and correct any mistakes."
+_FACTORS = (
+    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
+    "detail of the response"
+)
+
+
+def _factors(item: RatingItem) -> str:
+    """What the judge weighs: MT-Bench's factors, or the one aspect the item asks about."""
+    if item.focus is None:
+        return _FACTORS
+    described = item.focus.description.rstrip(" .")
+    return f"only the {item.focus.name} of the response" + (f": {described}" if described else "")
 
 
 def rating_messages(
@@ -85,6 +97,7 @@ def rating_messages(
     mirrored = polarity is Polarity.REVERSE
     example = (scale.min + scale.max + 1) // 2
     words = (_REVERSE if mirrored else _DIRECT).format(
+        factors=_factors(item),
         reference=_REFERENCE if item.reference else "",
         low=scale.min,
         high=scale.max,
@@ -124,6 +137,8 @@ def rating_id(item: RatingItem) -> str:
             item.scale.min,
             item.scale.max,
             sorted((item.scale.rubric or {}).items()),
+            *([[a.as_dict(item.scale) for a in item.aspects]] if item.aspects else []),
+            *([item.focus.name] if item.focus is not None else []),
         ],
         ensure_ascii=False,
     )
@@ -426,6 +441,44 @@ async def rate_panel(
         flags=tuple(flags),
         judge_calls=sum(verdict.judge_calls for verdict in verdicts),
         cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
+        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
+        saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+    )
+
+
+async def rate_aspects(
+    item: RatingItem,
+    one: Callable[[RatingItem], Awaitable[Verdict]],
+    options: GuardOptions,
+) -> Verdict:
+    """An item rated on each of its aspects, all at once: ``one`` rates the item asked
+    about one aspect (a judge's or a panel's rating); each aspect's verdict is kept by
+    name, a judge that keeps failing costing only its aspect's (flagged ``judge_error``).
+    The verdict has no rating of its own: its flags are all the aspects' (each once), it
+    is consistent when every aspect is, and its PRIN is their mean."""
+
+    async def aspect_verdict(aspect: Aspect) -> Verdict:
+        asked = item.on(aspect)
+        try:
+            return await one(asked)
+        except JudgeError as exc:
+            return error_verdict(
+                rating_id(asked), "judge", str(exc), task="rating", options=options
+            )
+
+    verdicts = await asyncio.gather(*(aspect_verdict(aspect) for aspect in item.aspects))
+    flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
+    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
+    return Verdict(
+        item_id=rating_id(item),
+        task="rating",
+        aspects={aspect.name: v for aspect, v in zip(item.aspects, verdicts, strict=True)},
+        scores=Scores(prin=statistics.fmean(prins) if prins else None),
+        consistent=all(verdict.consistent for verdict in verdicts),
+        checks=verdicts[0].checks,
+        flags=tuple(flags),
+        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
+        cached=all(verdict.cached for verdict in verdicts),
         usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
         saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
     )

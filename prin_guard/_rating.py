@@ -35,6 +35,7 @@ Choices, written down because the issue leaves them open:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 import math
@@ -46,7 +47,9 @@ from typing import Any
 from prin_guard._exceptions import InvalidItemError
 
 __all__ = [
+    "MAX_ASPECTS",
     "MAX_LEVELS",
+    "Aspect",
     "RatingDecision",
     "RatingItem",
     "Scale",
@@ -489,14 +492,84 @@ def reconcile(direct: float | None, reverse: float | None, scale: Scale) -> Rati
     )
 
 
-_ITEM_FIELDS = ("task", "id", "question", "response", "reference", "context", "scale")
+_ITEM_FIELDS = (
+    "task",
+    "id",
+    "question",
+    "response",
+    "reference",
+    "context",
+    "scale",
+    "aspects",
+)
+MAX_ASPECTS = 16
+"""The most aspects one item may name (each is asked in two calls of its own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Aspect:
+    """One named dimension a response is rated on (G-Eval's coherence, fluency, ...), with
+    what it means and its own scale (the item's, unless it gives one)."""
+
+    name: str
+    scale: Scale
+    description: str = ""
+
+    def as_dict(self, default: Scale) -> dict[str, Any] | str:
+        if not self.description and self.scale == default:
+            return self.name
+        out: dict[str, Any] = {"name": self.name}
+        if self.description:
+            out["description"] = self.description
+        if self.scale != default:
+            out["scale"] = self.scale.as_dict()
+        return out
+
+
+def _aspects(raw: Any, default: Scale, max_chars: int | None) -> tuple[Aspect, ...]:
+    """``aspects``: a list of names, or of ``{"name", "description"?, "scale"?}``."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        raise InvalidItemError("aspects", "expected a non-empty list of names or objects")
+    if len(raw) > MAX_ASPECTS:
+        raise InvalidItemError("aspects", f"{len(raw)} aspects; at most {MAX_ASPECTS}")
+    out: list[Aspect] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(raw):
+        where = f"aspects.{index}"
+        given: dict[str, Any] = {"name": entry} if isinstance(entry, str) else entry
+        if not isinstance(given, dict):
+            raise InvalidItemError(where, "expected a name or an object with a name")
+        for key in given:
+            if key not in ("name", "description", "scale"):
+                raise InvalidItemError(f"{where}.{key}", "unknown; known: name, description, scale")
+        name = given.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > 64:
+            raise InvalidItemError(f"{where}.name", "expected a name of 1 to 64 characters")
+        name = name.strip()
+        if name.lower() in seen:
+            raise InvalidItemError(f"{where}.name", f"{name!r} is named twice")
+        seen.add(name.lower())
+        description = given.get("description") or ""
+        if not isinstance(description, str):
+            raise InvalidItemError(f"{where}.description", "expected a string")
+        if max_chars is not None and len(description) > max_chars:
+            raise InvalidItemError(
+                f"{where}.description",
+                f"is {len(description)} characters long; the limit is {max_chars} (max_chars)",
+            )
+        scale = default if "scale" not in given else Scale.coerce(given["scale"], f"{where}.scale")
+        out.append(Aspect(name, scale, description.strip()))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
 class RatingItem:
     """One response to rate on a scale, with its question and, optionally, a reference
     answer and context: ``{"task": "rating", "question": ..., "response": ...,
-    "scale": {"min": 1, "max": 10}}``."""
+    "scale": {"min": 1, "max": 10}}``; with ``aspects``, rated on each named aspect (on
+    its own scale, or the item's)."""
 
     response: str
     scale: Scale
@@ -504,6 +577,9 @@ class RatingItem:
     reference: str = ""
     context: str = ""
     id: str | None = None
+    aspects: tuple[Aspect, ...] = ()
+    focus: Aspect | None = None
+    """The one aspect a leg asks about (set by the guard on each aspect's own item)."""
 
     @classmethod
     def coerce(
@@ -539,7 +615,22 @@ class RatingItem:
         item_id = raw.get("id")
         if item_id is not None and not isinstance(item_id, str):
             raise InvalidItemError("id", "expected a string")
-        return cls(scale=Scale.coerce(raw["scale"]), id=item_id, **texts)
+        scale = Scale.coerce(raw["scale"])
+        aspects = _aspects(raw.get("aspects"), scale, max_chars)
+        return cls(
+            response=texts["response"],
+            scale=scale,
+            question=texts["question"],
+            reference=texts["reference"],
+            context=texts["context"],
+            id=item_id,
+            aspects=aspects,
+        )
+
+    def on(self, aspect: Aspect) -> RatingItem:
+        """The item asking about ``aspect`` alone, on its scale."""
+        item_id = None if self.id is None else f"{self.id}:{aspect.name}"
+        return dataclasses.replace(self, scale=aspect.scale, aspects=(), focus=aspect, id=item_id)
 
     def as_dict(self) -> dict[str, Any]:
         """The item's JSON form (what :meth:`coerce` reads), without the unset fields."""
@@ -550,6 +641,8 @@ class RatingItem:
             if getattr(self, name):
                 out[name] = getattr(self, name)
         out["scale"] = self.scale.as_dict()
+        if self.aspects:
+            out["aspects"] = [aspect.as_dict(self.scale) for aspect in self.aspects]
         return out
 
     @property

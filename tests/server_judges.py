@@ -22,9 +22,12 @@ def is_reverse(prompt: str) -> bool:
 
 
 def rule(prompt: str) -> str | Exception:
-    """Direct: B and C; reverse: A and B (synergy C). A question with EXPLODE fails."""
+    """Direct: B and C; reverse: A and B (synergy C); a rating 4, and 2 on the mirrored
+    scale. A question with EXPLODE fails."""
     if "EXPLODE" in prompt:
         return ValueError("the judge exploded")
+    if "[The Start of Assistant's Answer]" in prompt:  # a rating: 4, mirrored 2 (on 1-5)
+        return "Rating: [[2]]" if "how poor the response" in prompt else "Rating: [[4]]"
     return "Answer: A, B" if is_reverse(prompt) else "Answer: B, C"
 
 

@@ -155,12 +155,15 @@ def test_ratings_are_graded_beside_other_items(tmp_path: Path, target: str) -> N
         ITEMS[0],
         {**rating, "id": "r2", "response": "Lyon."},
         {**rating, "id": "r3", "response": "Paris.", "scale": {"min": 1, "max": 1}},
+        {**rating, "id": "r4", "response": "Paris.", "aspects": ["accuracy", "brevity"]},
     ]
     given = _write_input(tmp_path / "in.jsonl", rows_in)
     out = tmp_path / f"out.{target}"
     summary = grade(judge, given, out)
-    assert summary.items == 4
+    assert summary.items == 5 and summary.rated == 3 and summary.mean_rating == 7.75
     rows = {row["id"]: row for row in _read_output(out)}
+    aspects = rows["r4"]["aspect_ratings"]
+    assert (aspects.split(";") if target == "csv" else aspects) == ["accuracy:8", "brevity:8"]
     value = (lambda v: float(v) if v != "" else None) if target == "csv" else (lambda v: v)
     assert value(rows["r1"]["rating"]) == 8.0 and rows["r1"]["task"] == "rating"
     assert value(rows["r2"]["rating"]) == 7.5  # 8 and 4 mirrored to 7: within a point
@@ -169,7 +172,7 @@ def test_ratings_are_graded_beside_other_items(tmp_path: Path, target: str) -> N
     assert value(rows["r1"]["score_prin"]) == 0.0
     # a run again finds every rating row done
     again = grade(judge, given, out)
-    assert again.skipped == 4
+    assert again.skipped == 5
 
 
 def test_ratings_from_a_csv_and_a_parquet_file(tmp_path: Path) -> None:
@@ -213,6 +216,7 @@ def test_the_column_set_is_stable() -> None:
         "tie",
         "score",
         "rating",
+        "aspect_ratings",
         "statuses",
         "consistent",
         "score_prin",

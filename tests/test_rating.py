@@ -13,7 +13,7 @@ import pytest
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
 from prin_guard._rating import Scale, ScoreStatus, expected_score, read_score, reconcile
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import ParseMethod, ParseStatus
+from prin_guard.models import ParseMethod, ParseStatus, RatingItem
 
 DECLARED, FAILED = ParseMethod.DECLARED, ParseStatus.FAILED
 
@@ -601,3 +601,80 @@ def test_a_judge_that_holds_is_not_flagged_and_the_budget_counts_the_rounds() ->
     assert verdict.flags == () and verdict.scores.probe_move == 0.0
     assert len(verdict.probe) == 2 and verdict.judge_calls == 4
     assert guard.max_judge_calls_for("rating") == 4
+
+
+# -- aspects ---------------------------------------------------------------------------------
+
+
+def _aspects_item() -> dict:
+    return {
+        **_rating(),
+        "id": "summary",
+        "scale": {"min": 1, "max": 5},
+        "aspects": [
+            {"name": "coherence", "description": "The summary reads as a whole."},
+            "fluency",
+            {"name": "relevance", "scale": {"min": 1, "max": 10}},
+        ],
+    }
+
+
+def test_each_aspect_is_rated_on_its_own_scale() -> None:
+    asked: list[str] = []
+
+    def judge(prompt: str) -> str:
+        asked.append(prompt)
+        mirrored = "how poor the response" in prompt
+        if "only the relevance" in prompt:  # 1-10: 9, mirrored 2
+            return "Rating: [[2]]" if mirrored else "Rating: [[9]]"
+        if "only the fluency" in prompt:  # the same number on both legs
+            return "Rating: [[4]]"
+        return "Rating: [[2]]" if mirrored else "Rating: [[4]]"  # coherence: 4, mirrored 2
+
+    verdict = Guard(judge).check(_aspects_item())
+    assert (verdict.item_id, verdict.rating, verdict.judge_calls) == ("summary", None, 6)
+    assert list(verdict.aspects) == ["coherence", "fluency", "relevance"]
+    coherence, fluency, relevance = verdict.aspects.values()
+    assert (coherence.rating, coherence.item_id, coherence.flags) == (4.0, "summary:coherence", ())
+    assert fluency.rating is None
+    assert set(fluency.flags) == {Flag.INCONSISTENT, Flag.POLARITY_CONFUSION}
+    assert relevance.rating == 9.0
+    assert set(verdict.flags) == {Flag.INCONSISTENT, Flag.POLARITY_CONFUSION}
+    assert not verdict.consistent
+    described = next(p for p in asked if "only the coherence" in p)
+    assert "only the coherence of the response: The summary reads as a whole." in described
+    assert "scale of 1 to 5" in described
+    assert any("only the relevance" in p and "scale of 1 to 10" in p for p in asked)
+
+
+@pytest.mark.parametrize(
+    ("aspects", "field"),
+    [
+        ([], "aspects"),
+        ("coherence", "aspects"),
+        (["coherence", "Coherence"], "aspects.1.name"),
+        ([{"name": "coherence", "weight": 2}], "aspects.0.weight"),
+        ([{"name": ""}], "aspects.0.name"),
+        ([{"name": "coherence", "scale": {"min": 1}}], "aspects.0.scale.max"),
+        ([f"a{n}" for n in range(17)], "aspects"),
+    ],
+)
+def test_bad_aspects_name_their_field(aspects: object, field: str) -> None:
+    with pytest.raises(InvalidItemError) as caught:
+        RatingItem.coerce({**_aspects_item(), "aspects": aspects})
+    assert caught.value.field == field
+
+
+def test_an_aspect_whose_judge_fails_costs_only_its_own_verdict() -> None:
+    def judge(prompt: str) -> str:
+        if "only the fluency" in prompt:
+            raise RuntimeError("down")
+        return "Rating: [[2]]" if "how poor the response" in prompt else "Rating: [[4]]"
+
+    verdict = Guard(judge, retry=Retry(attempts=1)).check(_aspects_item())
+    assert verdict.aspects["coherence"].rating == 4.0
+    assert Flag.JUDGE_ERROR in verdict.aspects["fluency"].flags
+    assert Flag.JUDGE_ERROR in verdict.flags
+    # an item and its aspects keep their JSON form (what a grade row's hash is taken of)
+    item = RatingItem.coerce(_aspects_item())
+    assert RatingItem.coerce(item.as_dict()) == item

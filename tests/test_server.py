@@ -562,6 +562,17 @@ def test_a_rating_through_the_service() -> None:
     assert errors == [{"index": 2, "kind": "input", "field": "scale.max", "reason": "required"}]
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "scale.max"
     assert probed.status_code == 422 and probed.json()["error"]["field"] == "task"
+    aspects = {
+        **rating,
+        "aspects": ["accuracy", {"name": "brevity", "scale": {"min": 1, "max": 5}}],
+    }
+    with service(judge=FunctionJudge(judge)) as client:
+        rated = client.post("/v1/verdicts", json={"item": aspects}, headers=AUTH)
+    assert rated.status_code == 200, rated.text
+    by_aspect = rated.json()["verdict"]["aspects"]
+    assert by_aspect["accuracy"]["rating"] == 8.0 and by_aspect["brevity"]["flags"] == [
+        "unparseable_direct"  # "[[8]]" is out of a 1-5 scale: no reading
+    ]
     assert "checks" in probed.json()["error"]["message"]
 
 

@@ -735,6 +735,46 @@ def test_no_option_a_client_sets_lets_50_concurrent_requests_pass_the_budget(
 
 
 @pytest.mark.server
+def test_ratings_with_aspects_and_every_option_cannot_pass_the_budget() -> None:
+    """A rating asks each aspect in calls of its own: a request reserves its aspects'
+    calls too (four aspects, a rubric, the order check and the progressive probe: 4 x 9
+    calls), so 10 such requests at once never spend past the budget by more than one."""
+    budget = 0.05
+    judge = PricedJudge(cost=0.001, delay=0.1)
+    app = create_app(config(daily_budget_usd=budget), judge=judge, cache=MemoryCache())
+    scale = {"min": 1, "max": 5, "rubric": {"1": "poor", "5": "excellent"}}
+    options = {"checks": ["reverse", "order"], "probe": "progressive"}
+    bodies = [
+        {
+            "item": {
+                "task": "rating",
+                "id": f"r{n}",
+                "response": f"Answer number {n}.",
+                "scale": scale,
+                "aspects": ["accuracy", "clarity", "brevity", "tone"],
+            },
+            "options": options,
+        }
+        for n in range(10)
+    ]
+    with serving(app) as client:
+        # the key's first request teaches the service what a call costs (0.001)
+        warm = client.post("/v1/verdicts", json={"item": item(9999)}, headers=AUTH)
+        assert warm.status_code == 200, warm.text
+        answered = post_all(client, bodies)
+    passed = [r for r in answered if r.status_code == 200]
+    assert passed, [r.text for r in answered]
+    for response in answered:
+        if response.status_code != 200:
+            assert_refused(response, "budget_exhausted", 86400)
+    most = 4 * (3 + 2 * 3) * 0.001  # four aspects: three legs, three rounds on two
+    verdict = passed[0].json()["verdict"]
+    assert verdict["judge_calls"] == 36 and len(verdict["aspects"]) == 4
+    spent = judge.calls * 0.001  # the warm-up's two calls and the ratings'
+    assert spent <= budget + most + 1e-9
+
+
+@pytest.mark.server
 def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
     """The bill meters every judge call made for a request: the first tier's too, which a
     verdict decided by the second tier does not show as legs (it was charged nothing)."""

@@ -67,7 +67,16 @@ _SUFFIXES: Final = {
     ".pq": "parquet",
 }
 _FIELDS: Final = ("id", "task", "question", "candidates", "context", "response", "kind")
-_RATING_FIELDS: Final = ("id", "task", "question", "response", "reference", "context", "scale")
+_RATING_FIELDS: Final = (
+    "id",
+    "task",
+    "question",
+    "response",
+    "reference",
+    "context",
+    "scale",
+    "aspects",
+)
 _RANGE: Final = re.compile(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _BLOCK: Final = 1 << 20
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
@@ -537,6 +546,16 @@ def _rating_row(number: int, data: Mapping[str, Any], item_id: str | None) -> Ra
             except ValueError as exc:
                 why = f"scale: expected MIN-MAX (1-10) or a JSON object, not valid JSON: {exc}"
                 return RawRow(number, None, why, "scale", item_id)
+    aspects = fields.get("aspects")
+    if isinstance(aspects, str):  # a text cell: a JSON list, or names separated by ;
+        if aspects.lstrip().startswith("["):
+            try:
+                fields["aspects"] = json.loads(aspects)
+            except ValueError as exc:
+                why = f"aspects: the cell starts with '[' but is not a JSON list: {exc}"
+                return RawRow(number, None, why, "aspects", item_id)
+        else:
+            fields["aspects"] = [name.strip() for name in aspects.split(";") if name.strip()]
     if isinstance(fields.get("scale"), Mapping):  # a Parquet struct has every field
         fields["scale"] = {k: v for k, v in fields["scale"].items() if v is not None}
     if item_id is not None:

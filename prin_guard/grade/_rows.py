@@ -38,6 +38,8 @@ column                  type       meaning
 ``rating``              float      rating: the score both legs agree on (their mean
                                    within the scale's tolerance); empty when they
                                    disagree, a leg was unread, or for the other tasks
+``aspect_ratings``      list[str]  a rating with aspects: each as ``<name>:<rating>``
+                                   (``<name>:`` where its legs disagree)
 ``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
                                    order: ``correct``/``incorrect``, ``better``/``worse``,
                                    ``met``/``failed``, or ``contradicted``
@@ -131,7 +133,9 @@ Done: TypeAlias = dict[int, tuple[str, str | None]]
 
 _DECISION_FIELDS: Final = tuple(Decision.model_fields)
 _SCORE_FIELDS: Final = tuple(Scores.model_fields)
-_LIST_COLUMNS: Final = frozenset({"correct", "correct_texts", "statuses", "flags"})
+_LIST_COLUMNS: Final = frozenset(
+    {"correct", "correct_texts", "aspect_ratings", "statuses", "flags"}
+)
 _FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
@@ -153,6 +157,7 @@ def _column_types() -> dict[str, str]:
         "tie": "bool",
         "score": "float",
         "rating": "float",
+        "aspect_ratings": "list",
         "statuses": "list",
         "consistent": "bool",
     }
@@ -297,6 +302,10 @@ def verdict_row(
         "tie": verdict.tie if verdict.task == "pairwise" else None,
         "score": verdict.score,
         "rating": verdict.rating,
+        "aspect_ratings": [
+            f"{name}:{'' if aspect.rating is None else f'{aspect.rating:g}'}"
+            for name, aspect in verdict.aspects.items()
+        ],
         "statuses": [f"{c.label}:{c.status}" for c in verdict.candidates],
         "consistent": verdict.consistent,
     }

@@ -33,6 +33,7 @@ _SUMS: Final = (
     "rated",
     "unrated",
     "rating_sum",
+    "rated_plain",
 )
 
 
@@ -77,11 +78,13 @@ class GradeSummary(BaseModel):
     mean_score: float | None = None
     """The mean score (weighted share met) of those; ``None`` without any."""
     rated: int = 0
-    """Rating rows with a rating (both legs read and agreeing)."""
+    """Rating rows with a rating (both legs read and agreeing; with aspects, on every
+    aspect)."""
     unrated: int = 0
     """Rating rows judged without one (the legs disagree, or one was unread)."""
     mean_rating: float | None = None
-    """The mean rating of the rated rows (on their own scales); ``None`` without any."""
+    """The mean rating of the rated rows without aspects (on their own scales); ``None``
+    without any."""
     reverse_skipped: int = 0
     """Rows of a confident direct leg alone (``reverse_legs='uncertain'``): no reverse
     or order check ran on them, so ``flag_rates`` of the flags those checks raise are over
@@ -144,6 +147,7 @@ class GradeStats:
         self.rated = 0
         self.unrated = 0
         self.rating_sum = 0.0
+        self.rated_plain = 0
 
     @property
     def flag_rate(self) -> float | None:
@@ -172,9 +176,15 @@ class GradeStats:
             self.scored += 1
             self.score_sum += float(row["score"])
         if row.get("task") == "rating" and judged:
-            if row.get("rating") is not None:
+            aspects = row.get("aspect_ratings") or []
+            if aspects:  # rated when every aspect is; on scales of their own: not averaged
+                all_rated = all(not entry.endswith(":") for entry in aspects)
+                self.rated += all_rated
+                self.unrated += not all_rated
+            elif row.get("rating") is not None:
                 self.rated += 1
                 self.rating_sum += float(row["rating"])
+                self.rated_plain += 1
             else:
                 self.unrated += 1
         if verdict is not None:
@@ -233,7 +243,7 @@ class GradeStats:
             mean_score=round(self.score_sum / self.scored, 6) if self.scored else None,
             rated=self.rated,
             unrated=self.unrated,
-            mean_rating=round(self.rating_sum / self.rated, 6) if self.rated else None,
+            mean_rating=round(self.rating_sum / self.rated_plain, 6) if self.rated_plain else None,
             reverse_skipped=self.reverse_skipped,
             judge_calls=self.judge_calls,
             prompt_tokens=usage.prompt_tokens,

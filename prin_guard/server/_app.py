@@ -47,7 +47,7 @@ from prin_guard._json import dumps
 from prin_guard._legs import OFF_LOOP_CHARS, off_loop
 from prin_guard._models import Flag, Item, Verdict, VerdictError
 from prin_guard._rate import rating_id
-from prin_guard._rating import RatingItem
+from prin_guard._rating import MAX_ASPECTS, RatingItem
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
@@ -211,7 +211,7 @@ def create_app(
         if body.items is not None and len(body.items) > config.max_batch:
             return _batch_too_large(state, len(body.items))
         given = [body.item] if body.items is None else body.items
-        calls = sum(guard.max_judge_calls_for(_declared_task(raw)) for raw in given)
+        calls = sum(_max_calls(guard, raw) for raw in given)
         admitted = await _admit(state, identity, len(given), calls)
         if isinstance(admitted, Response):
             return admitted
@@ -470,6 +470,18 @@ def _invalid_item(state: _State, raw: Any, exc: InvalidItemError) -> Response:
             max=limit if over else None,
         ),
     )
+
+
+def _max_calls(guard: Guard, raw: Any) -> int:
+    """The most judge calls an item as sent can cost: its task's, times its aspects (a
+    rating asks each of them in calls of its own; a list longer than allowed is refused
+    before any call, so it reserves the most an item may have)."""
+    task = _declared_task(raw)
+    calls = guard.max_judge_calls_for(task)
+    aspects = raw.get("aspects") if task == "rating" and isinstance(raw, Mapping) else None
+    if isinstance(aspects, list) and aspects:
+        calls *= min(len(aspects), MAX_ASPECTS)
+    return calls
 
 
 def _declared_task(raw: Any) -> str | None:

@@ -17,6 +17,7 @@ from prin_guard._options import GuardOptions, OptionsRequest
 
 __all__ = [
     "SERVER_OWNED_OPTIONS",
+    "AspectIn",
     "BatchVerdictResponse",
     "ErrorBody",
     "ErrorResponse",
@@ -90,6 +91,16 @@ class ScaleIn(BaseModel):
     )
 
 
+class AspectIn(BaseModel):
+    """One named aspect of a rating (G-Eval's coherence, fluency, ...)."""
+
+    model_config = ConfigDict(extra="forbid", title="Aspect")
+
+    name: str = Field(description="The aspect's name, 1 to 64 characters, unique in the item.")
+    description: str | None = Field(None, description="What the aspect means.")
+    scale: ScaleIn | None = Field(None, description="Its own scale; the item's otherwise.")
+
+
 class RatingItemIn(BaseModel):
     """A response to rate on a scale: asked how good it is, and on the mirrored scale how
     poor; the verdict's ``rating`` reconciles the two."""
@@ -103,6 +114,12 @@ class RatingItemIn(BaseModel):
     reference: str | None = Field(None, description="A reference answer to compare with.")
     context: str | None = Field(None, description="Material the judge needs.")
     id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
+    aspects: list[str | AspectIn] | None = Field(
+        None,
+        description="Rate on each of these named aspects instead (at most 16), each asked "
+        "in calls of its own, on its own scale or the item's; the verdict's `aspects` holds "
+        "each one's verdict.",
+    )
 
 
 def _as_given(value: Any) -> Any:
