@@ -122,6 +122,13 @@ class GuardConfig(BaseModel):
         gt=0,
         description="Seconds a litellm judge's call may take (default 60).",
     )
+    top_logprobs: int | None = Field(
+        None,
+        ge=1,
+        le=20,
+        description="Ask a litellm judge for each token's N likeliest alternatives (1 to "
+        "20; implies logprobs): a rating's expected score (G-Eval) is taken from them.",
+    )
     options: GuardOptions = Field(
         default_factory=GuardOptions, description="How to ask and decide."
     )
@@ -245,6 +252,7 @@ class GuardConfig(BaseModel):
             max_tokens=self.max_tokens,
             logprobs=self.logprobs,
             timeout=self.timeout,
+            top_logprobs=self.top_logprobs,
         )
 
     def build_judges(self) -> list[list[Judge]]:
@@ -302,7 +310,15 @@ def describe(field: str) -> str:
 
 # -- the set-up as command-line flags ---------------------------------------------
 
-JUDGE_SETTINGS: Final = ("judge", "api_base", "structured", "max_tokens", "logprobs", "timeout")
+JUDGE_SETTINGS: Final = (
+    "judge",
+    "api_base",
+    "structured",
+    "max_tokens",
+    "logprobs",
+    "timeout",
+    "top_logprobs",
+)
 """The settings of the judge itself (what ``probe`` takes)."""
 
 CLI_EXCLUDED: Final[Mapping[str, str]] = {

@@ -377,3 +377,26 @@ async def test_litellm_judge_reads_llama_cpp_top_logprobs(llama_server: str) -> 
     for (token, logprob), alternatives in zip(response.tokens, response.alternatives, strict=True):
         assert 1 <= len(alternatives) <= 5
         assert dict(alternatives).get(token, logprob) == pytest.approx(logprob, abs=1e-3)
+
+
+def test_check_prints_a_ratings_expected_score_with_top_logprobs(
+    server: FaultServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from prin_guard.cli import main
+
+    def responder(request: Any) -> Behaviour:
+        mirrored = "how poor the response" in request.body["messages"][-1]["content"]
+        return _rating_reply("3", "4") if mirrored else _rating_reply("8", "9")
+
+    server.responder = responder
+    args = ["check", "--task", "rating", "--question", "Capital of France?"]
+    args += ["--response", "Paris.", "--judge", "openai/test-model", "--api-base"]
+    args += [server.base_url, "--top-logprobs", "5"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Rating: 8 on 1-10" in out
+    assert "expected rating (from the judge's token probabilities): 8.00" in out
+    assert all(r.body["top_logprobs"] == 5 for r in server.chat_requests)
+    local = ["check", "--task", "rating", "--response", "Paris.", "--judge", "local"]
+    assert main([*local, "--top-logprobs", "5"]) == 2
+    assert "top_logprobs: applies to litellm judges only" in capsys.readouterr().err

@@ -107,6 +107,7 @@ def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Pat
         "max_tokens": "7",
         "logprobs": "true",
         "timeout": "2.5",
+        "top_logprobs": "20",
         "template": "v1",
         "mitigations": "cot,neg-exp",
         "policy": "direct",

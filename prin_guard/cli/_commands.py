@@ -90,6 +90,11 @@ def _check_rating(args: argparse.Namespace, config: Any) -> int:
             f"  direct leg: {shown(direct.score)}; mirrored leg: {shown(reverse.score)} "
             f"({scale['min']} = excellent, {scale['max']} = very poor)"
         )
+    if verdict.expected_from == "logprobs" and verdict.expected_rating is not None:
+        emit(f"  expected rating (from the judge's token probabilities): "
+             f"{verdict.expected_rating:.2f}")  # fmt: skip
+    elif verdict.expected_from == "read" and config.top_logprobs is not None:
+        emit("  expected rating: none (the judge gave no usable token alternatives)")
     if verdict.prin_score is not None:
         emit(f"  PRIN: {verdict.prin_score:.2f}")
     emit(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")

@@ -46,6 +46,7 @@ def judge_from_spec(
     max_tokens: int | None = None,
     logprobs: bool = False,
     timeout: float | None = None,
+    top_logprobs: int | None = None,
 ) -> Judge:
     """The judge a string names, as ``--judge`` and the server's ``judge`` spell it.
 
@@ -64,7 +65,8 @@ def judge_from_spec(
     ``api_base``, ``structured`` (``auto``, the default: a JSON answer with its
     reasoning first where litellm says the model takes a JSON schema; ``none``,
     ``json-schema`` or ``json-object``; underscores work too), ``max_tokens`` and
-    ``timeout`` (seconds per call; default 60) apply to litellm judges only.
+    ``timeout`` (seconds per call; default 60) apply to litellm judges only, as does
+    ``top_logprobs`` (each token's likeliest alternatives: a rating's expected score).
     ``logprobs`` asks a litellm judge for the reply's token log-probabilities (off by
     default: not every provider accepts the parameter); a local judge always
     returns them, and a python judge returns whatever its code returns, so it is
@@ -93,6 +95,7 @@ def judge_from_spec(
             ("structured", structured),
             ("max_tokens", max_tokens),
             ("timeout", timeout),
+            ("top_logprobs", top_logprobs),
         )
         if value is not None
     ]
@@ -103,7 +106,7 @@ def judge_from_spec(
             # Silently ignoring them would leave a user believing they took effect.
             raise UsageError(
                 f"{litellm_only[0]}: applies to litellm judges only (api_base, structured, "
-                "max_tokens, timeout)"
+                "max_tokens, timeout, top_logprobs)"
             )
         if spec.startswith("python:"):
             return _python_judge(spec)
@@ -130,6 +133,7 @@ def judge_from_spec(
         structured=_STRUCTURED[structured],
         max_tokens=max_tokens,
         logprobs=logprobs,
+        top_logprobs=top_logprobs,
         **calling,
     )
 
