@@ -397,6 +397,28 @@ def test_check_prints_a_ratings_expected_score_with_top_logprobs(
     assert "Rating: 8 on 1-10" in out
     assert "expected rating (from the judge's token probabilities): 8.00" in out
     assert all(r.body["top_logprobs"] == 5 for r in server.chat_requests)
-    local = ["check", "--task", "rating", "--response", "Paris.", "--judge", "local"]
-    assert main([*local, "--top-logprobs", "5"]) == 2
-    assert "top_logprobs: applies to litellm judges only" in capsys.readouterr().err
+    scripted = ["check", "--task", "rating", "--response", "Paris.", "--judge"]
+    assert main([*scripted, "python:nonesuch:judge", "--top-logprobs", "5"]) == 2
+    assert "top_logprobs: applies to litellm and local judges only" in capsys.readouterr().err
+
+
+@pytest.mark.model
+def test_the_local_judge_gives_each_tokens_alternatives() -> None:
+    from prin_guard import LocalJudge
+
+    judge = LocalJudge(batch_size=1, top_logprobs=5)
+    messages = [
+        {"role": "user", "content": 'Rate "2 + 2 = 4" from 1 to 10. Reply "Rating: [[n]]".'}
+    ]
+    response = asyncio.run(judge.complete(messages))
+    check_tokens(response)
+    assert response.tokens is not None and response.alternatives is not None
+    assert len(response.alternatives) == len(response.tokens)
+    for (token, logprob), alternatives in zip(response.tokens, response.alternatives, strict=True):
+        assert 1 <= len(alternatives) <= 5
+        assert dict(alternatives)[token] == pytest.approx(logprob)  # its own among them
+        assert [lp for _, lp in alternatives] == sorted(
+            (lp for _, lp in alternatives), reverse=True
+        )
+    plain = asyncio.run(LocalJudge(batch_size=1).complete(messages))
+    assert plain.text == response.text and plain.alternatives is None

@@ -46,7 +46,7 @@ from prin_guard.judges._local_model import _Fingerprint as _Fingerprint
 from prin_guard.judges._local_model import _Loader as _Loader
 from prin_guard.judges._local_model import _Source as _Source
 from prin_guard.judges._local_runtime import _Runtime as _Runtime
-from prin_guard.judges._local_text import _answer_line_end, _reply
+from prin_guard.judges._local_text import _alternatives, _answer_line_end, _reply
 
 __all__ = ["LocalJudge"]
 
@@ -89,7 +89,11 @@ class LocalJudge:
     the log-softmax of the model's raw logits (temperature 1, before any temperature
     scaling, even when sampling). Token texts are cut like the reply (at the answer line,
     stripped); a character split over byte-level tokens counts as one token whose
-    log-probability is the sum of theirs.
+    log-probability is the sum of theirs. ``top_logprobs`` (1 to 20) keeps the likeliest
+    tokens at each step too (:attr:`~prin_guard.judges.JudgeResponse.alternatives`, from
+    which a rating's expected score is taken; none when the reply merged a split
+    character); like the tokens, they change nothing of the reply, so they are not in the
+    identity.
 
     The model is loaded, and every call generated, on one thread per process (torch's
     OpenMP threads slow down when several threads of the application run it), and its
@@ -125,6 +129,7 @@ class LocalJudge:
         threads: int | None = None,
         batch_size: int = 8,
         batch_wait: float = 0.01,
+        top_logprobs: int | None = None,
     ) -> None:
         self._check_int("max_new_tokens", max_new_tokens, minimum=1)
         self._check_int("reasoning_tokens", reasoning_tokens, minimum=1)
@@ -133,6 +138,10 @@ class LocalJudge:
         if threads is not None:
             self._check_int("threads", threads, minimum=1)
         self._check_temperature(temperature)
+        if top_logprobs is not None:
+            self._check_int("top_logprobs", top_logprobs, minimum=1)
+            if top_logprobs > 20:
+                raise UsageError(f"top_logprobs: expected 1 to 20, got {top_logprobs}")
         if (
             isinstance(batch_wait, bool)
             or not isinstance(batch_wait, int | float)
@@ -151,6 +160,7 @@ class LocalJudge:
         self.threads = threads
         self.batch_size = batch_size
         self.batch_wait = float(batch_wait)
+        self.top_logprobs = top_logprobs
 
         self._source = self._resolve(model)
         self._rt = _Runtime.get()
@@ -234,6 +244,7 @@ class LocalJudge:
             batch_size=self.batch_size,
             batch_wait=self.batch_wait,
             threads=self.threads,
+            top_logprobs=self.top_logprobs,
         )
         generated = await asyncio.wrap_future(self._scheduler.submit(call))
         text, tokens = _reply(
@@ -242,10 +253,21 @@ class LocalJudge:
             generated.logprobs,
             stop_at_answer_line=self.stop_at_answer_line,
         )
+        alternatives = None
+        if generated.alternatives is not None and tokens is not None:
+            alternatives = _alternatives(
+                self._decode,
+                generated.ids,
+                generated.alternatives,
+                stop_at_answer_line=self.stop_at_answer_line,
+            )
+            if alternatives is not None and len(alternatives) != len(tokens):
+                alternatives = None
         return JudgeResponse(
             text=text,
             usage=Usage(prompt_tokens=len(prompt), completion_tokens=len(generated.ids)),
             tokens=tokens,
+            alternatives=alternatives,
         )
 
     def _decode(self, ids: Sequence[int]) -> str:

@@ -212,7 +212,13 @@ class _Scheduler:
                 _fail(row.call, exc)
                 return
             self.stats.redone += 1
-        generated = _Generated(row.generated, row.logprobs, batched=row.batched, redone=redone)
+        generated = _Generated(
+            row.generated,
+            row.logprobs,
+            batched=row.batched,
+            redone=redone,
+            alternatives=row.alternatives if row.call.top_logprobs else None,
+        )
         # The caller may cancel at any moment (its task was cancelled): then nobody waits.
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             row.call.future.set_result(generated)

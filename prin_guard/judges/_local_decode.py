@@ -75,6 +75,8 @@ class _Call:
     batch_size: int
     batch_wait: float
     threads: int | None
+    top_logprobs: int | None = None
+    """Keep the likeliest tokens at each step too, this many (a rating's expected score)."""
     future: concurrent.futures.Future[_Generated] = field(default_factory=concurrent.futures.Future)
 
 
@@ -88,6 +90,8 @@ class _Generated:
     """Computed with other rows or from a shared prefix (and not redone alone)."""
     redone: bool
     """Generated again alone after a near tie in the batch."""
+    alternatives: list[list[tuple[int, float]]] | None = None
+    """With ``top_logprobs``: at each step, the likeliest token ids and log-probabilities."""
 
 
 @dataclass(eq=False)
@@ -97,6 +101,7 @@ class _Row:
     """The prompt, then every generated token; all but the last are in the cache."""
     generated: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
+    alternatives: list[list[tuple[int, float]]] = field(default_factory=list)
     generator: Any = None
     batched: bool = False
     """Computed with other rows, or from another row's prompt prefix."""
@@ -323,6 +328,11 @@ class _Batch:
         row.tokens.append(token)
         row.generated.append(token)
         row.logprobs.append(float(logprobs[token]))
+        if call.top_logprobs:
+            best = torch.topk(logprobs, call.top_logprobs)
+            row.alternatives.append(
+                list(zip(best.indices.tolist(), best.values.tolist(), strict=True))
+            )
         row.done = self._finished(row, token)
 
     def _finished(self, row: _Row, token: int) -> bool:

@@ -116,3 +116,52 @@ def _pieces(
             pending += logprob
         begin = end
     return tuple(tokens)
+
+
+def _alternatives(
+    decode: Decode,
+    ids: Sequence[int],
+    steps: Sequence[Sequence[tuple[int, float]]],
+    *,
+    stop_at_answer_line: bool,
+) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+    """For each token of :func:`_reply`'s tokens, the likeliest tokens at its step as
+    texts with their log-probabilities (its own among them, spelled as in the reply);
+    ``None`` unless every token of the reply is one generated token (none merged) whose
+    step's alternatives are known. The reply's first token loses the whitespace the reply
+    was stripped of, and so do its alternatives (one that does not start with it is left
+    out)."""
+    full, ends = _token_ends(decode, ids)
+    text = full
+    if stop_at_answer_line:
+        cut = _answer_line_end(full)
+        if cut is not None:
+            text = full[:cut]
+    start = len(text) - len(text.lstrip())
+    stop = len(text.rstrip())
+    if start >= stop or len(steps) != len(ids):
+        return None
+    out: list[tuple[tuple[str, float], ...]] = []
+    begin = 0
+    for index, end in enumerate(ends):
+        left, right = max(begin, start), min(end, stop)
+        if left < right:
+            if begin == end:
+                return None  # a token with no text of its own: merged into the next
+            own = full[begin:end]
+            lost = full[begin:left]  # the stripped whitespace, on the first token only
+            chosen = full[left:right]
+            entries: list[tuple[str, float]] = []
+            for token, logprob in steps[index]:
+                if token == ids[index]:
+                    entries.append((chosen, logprob))
+                    continue
+                spelled = decode([token])
+                if _REPLACEMENT in spelled or not spelled.startswith(lost) or spelled == own:
+                    continue
+                entries.append((spelled[len(lost) :], logprob))
+            out.append(tuple(entries))
+        elif begin == end and start <= end < stop:
+            return None
+        begin = end
+    return tuple(out)

@@ -65,8 +65,9 @@ def judge_from_spec(
     ``api_base``, ``structured`` (``auto``, the default: a JSON answer with its
     reasoning first where litellm says the model takes a JSON schema; ``none``,
     ``json-schema`` or ``json-object``; underscores work too), ``max_tokens`` and
-    ``timeout`` (seconds per call; default 60) apply to litellm judges only, as does
-    ``top_logprobs`` (each token's likeliest alternatives: a rating's expected score).
+    ``timeout`` (seconds per call; default 60) apply to litellm judges only;
+    ``top_logprobs`` (each token's likeliest alternatives: a rating's expected score) to
+    litellm and local judges.
     ``logprobs`` asks a litellm judge for the reply's token log-probabilities (off by
     default: not every provider accepts the parameter); a local judge always
     returns them, and a python judge returns whatever its code returns, so it is
@@ -95,10 +96,11 @@ def judge_from_spec(
             ("structured", structured),
             ("max_tokens", max_tokens),
             ("timeout", timeout),
-            ("top_logprobs", top_logprobs),
         )
         if value is not None
     ]
+    if top_logprobs is not None and spec.startswith("python:"):
+        raise UsageError("top_logprobs: applies to litellm and local judges only")
     if logprobs and spec.startswith("python:"):
         raise UsageError("logprobs: applies to litellm and local judges only")
     if spec == "local" or spec.startswith(("local:", "python:")):
@@ -106,13 +108,15 @@ def judge_from_spec(
             # Silently ignoring them would leave a user believing they took effect.
             raise UsageError(
                 f"{litellm_only[0]}: applies to litellm judges only (api_base, structured, "
-                "max_tokens, timeout, top_logprobs)"
+                "max_tokens, timeout)"
             )
         if spec.startswith("python:"):
             return _python_judge(spec)
         from prin_guard.judges._local import LocalJudge
 
-        return LocalJudge(spec.removeprefix("local").removeprefix(":") or None)
+        return LocalJudge(
+            spec.removeprefix("local").removeprefix(":") or None, top_logprobs=top_logprobs
+        )
     if "/" not in spec:
         raise UsageError(
             f"--judge: unknown judge {spec!r}; use 'local', 'local:<model id or path>', "
