@@ -4,6 +4,7 @@ scipy computes them, per article as G-Eval does, on SummEval's real file."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from prin_guard.eval._ratings import (
     rating_summary,
     spearman,
 )
+from prin_guard.judges import JudgeResponse
 
 SUMMEVAL = (
     Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ratings" / "summeval.jsonl"
@@ -124,3 +126,42 @@ def judge(prompt):
     score = max(1, min(5, round(HUMANS[summary])))
     return f"Rating: [[{6 - score if 'how poor the response' in prompt else score}]]"
 """
+
+
+@needs_summeval
+def test_expected_scores_rank_better_than_rounded_ones() -> None:
+    # A judge that writes the experts' mean rounded, with its token alternatives weighing
+    # the two integers around it (G-Eval's expected score recovers the mean): the expected
+    # figures are reported beside the read ones, and rank the summaries better
+    rated = load_summeval(SUMMEVAL, "coherence", articles=3)
+    humans = {entry.item["response"]: entry.human for entry in rated}
+
+    class Judge:
+        def identity(self) -> dict:
+            return {"kind": "expected-oracle"}
+
+        async def complete(self, messages, *, labels=()):
+            prompt = messages[-1]["content"]
+            summary = prompt.split("[The Start of Assistant's Answer]\n", 1)[1]
+            human = humans[summary.split("\n[The End of Assistant's Answer]", 1)[0]]
+            mirrored = "how poor the response" in prompt
+            value = 6 - human if mirrored else human
+            low = max(1, min(4, math.floor(value)))
+            weight = min(max(value - low, 0.0), 1.0)  # the share of low + 1
+            written = low + 1 if weight >= 0.5 else low
+            alternatives = tuple(
+                (str(score), math.log(p))
+                for score, p in ((low, 1 - weight), (low + 1, weight))
+                if p > 0
+            ) or ((str(written), 0.0),)
+            text = f"Rating: [[{written}]]"
+            tokens = (("Rating: [[", 0.0), (str(written), 0.0), ("]]", 0.0))
+            steps = (tokens[:1], alternatives, tokens[2:])
+            return JudgeResponse(text, tokens=tokens, alternatives=steps)
+
+    verdicts = Guard(Judge(), concurrency=4).check_many([e.item for e in rated])
+    figures = rating_summary(rated, verdicts)
+    expected, read = figures["expected_guarded"], figures["guarded"]
+    assert figures["expected_direct"]["items"] == 48 and expected["items"] > 0
+    assert expected["mae"] < read["mae"]
+    assert expected["spearman"] > read["spearman"]

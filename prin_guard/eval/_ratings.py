@@ -209,6 +209,8 @@ def rating_summary(rated: Sequence[RatedItem], verdicts: Sequence[Any]) -> dict[
     guarded: list[tuple[str, float, float]] = []
     flagged: list[tuple[float, float]] = []
     clean: list[tuple[float, float]] = []
+    expected_direct: list[tuple[str, float, float]] = []
+    expected: list[tuple[str, float, float]] = []
     for entry, verdict in zip(rated, verdicts, strict=True):
         score = verdict.direct.score if verdict.direct is not None else None
         if score is not None:
@@ -216,6 +218,11 @@ def rating_summary(rated: Sequence[RatedItem], verdicts: Sequence[Any]) -> dict[
             (flagged if verdict.flags else clean).append((score, entry.human))
         if verdict.rating is not None:
             guarded.append((entry.article, verdict.rating, entry.human))
+        leg = verdict.direct.expected_score if verdict.direct is not None else None
+        if leg is not None:
+            expected_direct.append((entry.article, leg, entry.human))
+        if verdict.expected_from == "logprobs" and verdict.expected_rating is not None:
+            expected.append((entry.article, verdict.expected_rating, entry.human))
     flags: dict[str, int] = {}
     for verdict in verdicts:
         for flag in verdict.flags:
@@ -229,6 +236,18 @@ def rating_summary(rated: Sequence[RatedItem], verdicts: Sequence[Any]) -> dict[
         "flags": flags,
         "direct": {**per_article(direct), "mae": _mae([(p, h) for _, p, h in direct])},
         "guarded": {**per_article(guarded), "mae": _mae([(p, h) for _, p, h in guarded])},
+        # G-Eval's expected scores, where the judge gave its token alternatives (none
+        # without top_logprobs): the direct leg's, and the guarded expected rating
+        "expected_direct": {
+            **per_article(expected_direct),
+            "mae": _mae([(p, h) for _, p, h in expected_direct]),
+            "items": len(expected_direct),
+        },
+        "expected_guarded": {
+            **per_article(expected),
+            "mae": _mae([(p, h) for _, p, h in expected]),
+            "items": len(expected),
+        },
         "flag_quality": {
             "mae_flagged": _mae(flagged),
             "mae_unflagged": _mae(clean),
@@ -277,6 +296,8 @@ def run_ratings(
                     "direct": verdict.direct.score if verdict.direct else None,
                     "reverse": verdict.reverse.score if verdict.reverse else None,
                     "rating": verdict.rating,
+                    "expected_rating": verdict.expected_rating,
+                    "expected_from": verdict.expected_from,
                     "flags": [flag.value for flag in verdict.flags],
                 }
                 rows.write(json.dumps(row) + "\n")
@@ -297,6 +318,7 @@ _HEADER = [
     "guarded ρ",
     "guarded τ",
     "guarded MAE",
+    "expected ρ (direct / guarded)",
     "MAE flagged / unflagged",
 ]
 
@@ -318,6 +340,8 @@ def _rows(summary: dict[str, Any]) -> list[list[str]]:
                 _number(guarded["spearman"]),
                 _number(guarded["kendall"]),
                 _number(guarded["mae"]),
+                f"{_number(figures['expected_direct']['spearman'])} / "
+                f"{_number(figures['expected_guarded']['spearman'])}",
                 f"{_number(quality['mae_flagged'])} / {_number(quality['mae_unflagged'])}",
             ]
         )
@@ -327,7 +351,8 @@ def _rows(summary: dict[str, Any]) -> list[list[str]]:
 _TEXT = (
     "Spearman and Kendall per article, averaged over the articles (G-Eval's way); MAE "
     "against the experts' mean (1-5). Direct: the direct leg's score alone; guarded: the "
-    "reconciled rating, where the legs agree."
+    "reconciled rating, where the legs agree; expected: G-Eval's probability-weighted "
+    "scores, with a judge that gives its token alternatives (top_logprobs), else —."
 )
 
 
