@@ -53,7 +53,7 @@ from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
 from prin_guard._rate import rate, rate_aspects, rate_panel, rating_id, rating_messages
 from prin_guard._ratelimit import RateLimit
-from prin_guard._rating import RatingItem
+from prin_guard._rating import RatingItem, RatingPrompt
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
@@ -239,7 +239,7 @@ class Guard:
             ]
         self._probe = self._check_probe(custom_probe or self._options.probe)
         self._asker = LegAsker(
-            self._options.template,
+            None if self._options.rating_prompt is not None else self._options.label_template,
             self._options.mitigations,
             reask=self._options.reask,
             layout=self._options.prompt_layout,
@@ -354,8 +354,11 @@ class Guard:
     @property
     def template(self) -> Template | None:
         """The guard's own template, or ``None``: each task's default
-        (:meth:`template_for` says which an item is asked in)."""
-        option = self._options.template
+        (:meth:`template_for` says which an item is asked in; a rating prompt asks rating
+        items only, and is not a template of the label tasks)."""
+        if self._rating_prompt() is not None:
+            return None
+        option = self._options.label_template
         return None if option is None else get_template(option)
 
     def template_for(self, item: Item | Mapping[str, Any]) -> Template:
@@ -382,7 +385,12 @@ class Guard:
                 self._rating_options()
             except UsageError as exc:
                 raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
-            return RatingItem.coerce(item, max_chars=self._options.max_chars)
+            rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
+            prompt = self._rating_prompt()
+            if prompt is not None:  # the item fits the prompt: its scale, the fields shown
+                for asked in [rated.on(aspect) for aspect in rated.aspects] or [rated]:
+                    prompt.check(asked)
+            return rated
         checked = self._item(item)
         self._asker.template_for(checked)
         return checked
@@ -399,7 +407,7 @@ class Guard:
         checked = Item.coerce(item)
         return leg_prompts(
             checked,
-            self._options.template,
+            self._options.label_template,
             self._options.mitigations,
             order="order" in self._options.checks_for(checked.task),
             layout=self._options.prompt_layout,
@@ -477,7 +485,7 @@ class Guard:
         """
         if isinstance(item, RatingItem) or _is_rating(item):
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
-            return rating_messages(rated, Polarity(polarity))
+            return rating_messages(rated, Polarity(polarity), prompt=self._rating_prompt())
         checked = self._item(item)
         template = self._asker.template_for(checked)
         return self._asker.messages(checked, Polarity(polarity), template)
@@ -585,9 +593,9 @@ class Guard:
 
     async def _arate(self, raw: Mapping[str, Any] | RatingItem) -> Verdict:
         self._rating_options()  # a UsageError here, as for any other guard set-up
-        verdict = await self._rating_verdict(
-            RatingItem.coerce(raw, max_chars=self._options.max_chars)
-        )
+        rated = self.validate(raw)
+        assert isinstance(rated, RatingItem)
+        verdict = await self._rating_verdict(rated)
         self._maybe_raise([verdict])
         return verdict
 
@@ -595,14 +603,25 @@ class Guard:
         order = "order" in self._options.checks_for("rating")
         names = self._engine.names
 
+        prompt = self._rating_prompt()
+
         async def one(asked: RatingItem) -> Verdict:
             if names is not None:
-                return await rate_panel(self._callers, names, asked, order=order, probe=self._probe)
-            return await rate(self._only(self._callers), asked, order=order, probe=self._probe)
+                return await rate_panel(
+                    self._callers, names, asked, order=order, probe=self._probe, prompt=prompt
+                )
+            return await rate(
+                self._only(self._callers), asked, order=order, probe=self._probe, prompt=prompt
+            )
 
         if rating.aspects:
             return await rate_aspects(rating, one, self._options)
         return await one(rating)
+
+    def _rating_prompt(self) -> RatingPrompt | None:
+        """The rating prompt the guard's ``template`` names, if it names one (a label
+        task's template leaves ratings in prin-guard's own wording)."""
+        return self._options.rating_prompt
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""
@@ -639,6 +658,13 @@ class Guard:
         item = Item.coerce(
             raw, max_chars=self._options.max_chars, max_candidates=self._options.max_candidates
         )
+        prompt = self._rating_prompt()
+        if prompt is not None:
+            raise InvalidItemError(
+                "task",
+                f"the item is a {item.task} item; the guard's template {prompt.id!r} is a "
+                "rating prompt: it asks rating items only",
+            )
         if self._acceptance is not None:
             self._acceptance.check_task(item.task)  # a rule holds for its own task only
         return item

@@ -339,7 +339,33 @@ class Template:
             ) from None
         if not isinstance(data, dict):
             raise UsageError(f"template: {file} must hold one table of fields")
+        if data.get("task") == "rating":
+            raise UsageError(
+                f"template: {file} is a rating prompt (task = 'rating'): give it as a "
+                "guard's template (Guard(template=path), --template), which reads it as one"
+            )
         return cls.from_mapping(data)
+
+    @staticmethod
+    def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+        """A template file's fields, as a mapping (a label template's or a rating
+        prompt's, which its ``task`` tells apart)."""
+        file = Path(path)
+        try:
+            raw = file.read_bytes()
+            if file.suffix.lower() == ".json":
+                data = json.loads(raw)
+            else:
+                data = tomllib.loads(raw.decode("utf-8"))
+        except OSError as exc:
+            raise UsageError(f"template: cannot read {file}: {exc.strerror or exc}") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise UsageError(
+                f"template: {file} is not valid {file.suffix or 'TOML'}: {exc}"
+            ) from None
+        if not isinstance(data, dict):
+            raise UsageError(f"template: {file} must hold one table of fields")
+        return data
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Template:
@@ -430,7 +456,10 @@ def template_file(value: object) -> object:
         and value not in TEMPLATES
         and (value.lower().endswith((".toml", ".json")) or os.sep in value or "/" in value)
     ):
-        return Template.from_file(os.fspath(value))
+        data = Template.read_file(os.fspath(value))
+        if data.get("task") == "rating":
+            return data  # a rating prompt: the options read it as one
+        return Template.from_mapping(data)
     return value
 
 

@@ -35,7 +35,14 @@ from prin_guard._models import (
     Verdict,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._rating import Aspect, RatingItem, expected_score, read_score, reconcile
+from prin_guard._rating import (
+    Aspect,
+    RatingItem,
+    RatingPrompt,
+    expected_score,
+    read_score,
+    reconcile,
+)
 from prin_guard.probe._probe import Probe
 from prin_guard.probe._prompts import (
     FollowUpForm,
@@ -88,11 +95,19 @@ def _factors(item: RatingItem) -> str:
 
 
 def rating_messages(
-    item: RatingItem, polarity: Polarity, *, rubric_reversed: bool = False
+    item: RatingItem,
+    polarity: Polarity,
+    *,
+    rubric_reversed: bool = False,
+    prompt: RatingPrompt | None = None,
 ) -> list[Message]:
     """The conversation one leg of ``item`` sends: the direct question, or the mirrored one
     (with the rubric's descriptions at their mirrored levels). ``rubric_reversed`` lists the
-    rubric's levels from the top down (for the rubric-order check)."""
+    rubric's levels from the top down (for the rubric-order check). ``prompt``: a judge
+    prompt of one's own (or a pack) instead of prin-guard's wording."""
+    if prompt is not None:
+        mirrored = polarity is Polarity.REVERSE
+        return prompt.messages(item, mirrored, rubric_reversed=rubric_reversed)  # type: ignore[return-value]
     scale = item.scale
     mirrored = polarity is Polarity.REVERSE
     example = (scale.min + scale.max + 1) // 2
@@ -160,7 +175,13 @@ def _control(item: RatingItem, polarity: Polarity) -> str:
 
 
 async def _probe(
-    caller: JudgeCaller, item: RatingItem, leg: Leg, messages: list[Message], probe: Probe
+    caller: JudgeCaller,
+    item: RatingItem,
+    leg: Leg,
+    messages: list[Message],
+    probe: Probe,
+    *,
+    asked: str,
 ) -> list[ProbeRound]:
     """The probe's follow-up rounds after a rating leg (the Ask Again paper's questions:
     "Are you sure?", "I don't agree with you. Think again.", and the leading one with a
@@ -191,10 +212,7 @@ async def _probe(
             control_prompt=_control(item, leg.polarity),
         )
         answer = await caller.converse(
-            conversation,
-            labels=(f"rating:{RATING_TEMPLATE_VERSION}",),
-            item_id=rating_id(item),
-            purpose="follow_up",
+            conversation, labels=(asked,), item_id=rating_id(item), purpose="follow_up"
         )
         text = answer.response.text
         found = read_score(text or "", scale, copied_from=item.texts)
@@ -219,7 +237,12 @@ async def _probe(
 
 
 async def rate(
-    caller: JudgeCaller, item: RatingItem, *, order: bool = False, probe: Probe | None = None
+    caller: JudgeCaller,
+    item: RatingItem,
+    *,
+    order: bool = False,
+    probe: Probe | None = None,
+    prompt: RatingPrompt | None = None,
 ) -> Verdict:
     """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``.
 
@@ -230,28 +253,40 @@ async def rate(
     range. Without a rubric there is no order to change and nothing more is asked.
     """
     item_id = rating_id(item)
+    # what the calls are keyed on beside their messages: the prompt's id and version
+    asked = f"rating:{RATING_TEMPLATE_VERSION}" if prompt is None else f"rating:{prompt.prompt_id}"
     asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
     if order and item.scale.rubric:
         asks.append((Polarity.DIRECT, True))
     answers = await asyncio.gather(
         *(
             caller.converse(
-                rating_messages(item, polarity, rubric_reversed=reordered),
-                labels=(f"rating:{RATING_TEMPLATE_VERSION}",),
+                rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt),
+                labels=(asked,),
                 item_id=item_id,
                 purpose=f"{polarity.value}_order" if reordered else polarity.value,
             )
             for polarity, reordered in asks
         )
     )
+    template = RATING_TEMPLATE if prompt is None else prompt.id
+    version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
     direct, reverse, *permuted = (
-        _leg(item, polarity, answer) for (polarity, _), answer in zip(asks, answers, strict=True)
+        _leg(item, polarity, answer, template, version)
+        for (polarity, _), answer in zip(asks, answers, strict=True)
     )
     rounds: list[ProbeRound] = []
     if probe is not None:
         probed = await asyncio.gather(
             *(
-                _probe(caller, item, leg, rating_messages(item, leg.polarity), probe)
+                _probe(
+                    caller,
+                    item,
+                    leg,
+                    rating_messages(item, leg.polarity, prompt=prompt),
+                    probe,
+                    asked=asked,
+                )
                 for leg in (direct, reverse)
                 if leg.score is not None
             )
@@ -330,7 +365,7 @@ def _expected(
     return (direct.expected_score + mirrored) / 2, "logprobs"
 
 
-def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
+def _leg(item: RatingItem, polarity: Polarity, answer: Answer, template: str, version: int) -> Leg:
     text = answer.response.text
     found = read_score(text or "", item.scale, copied_from=item.texts)
     expected = None
@@ -341,8 +376,8 @@ def _leg(item: RatingItem, polarity: Polarity, answer: Answer) -> Leg:
         )
     return Leg(
         polarity=polarity,
-        template=RATING_TEMPLATE,
-        template_version=RATING_TEMPLATE_VERSION,
+        template=template,
+        template_version=version,
         raw_text=text,
         labels=(),
         parse_status=ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
@@ -363,6 +398,7 @@ async def rate_panel(
     *,
     order: bool,
     probe: Probe | None = None,
+    prompt: RatingPrompt | None = None,
 ) -> Verdict:
     """A panel's rating: each member rates ``item`` (both legs, and the order check's),
     all at once; the rating is the median of the members' ratings, flagged
@@ -371,7 +407,7 @@ async def rate_panel(
     its judge failed: the member's ``reason`` says which). ``scores.panel_agreement`` is
     1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
     outcomes = await asyncio.gather(
-        *(rate(caller, item, order=order, probe=probe) for caller in callers),
+        *(rate(caller, item, order=order, probe=probe, prompt=prompt) for caller in callers),
         return_exceptions=True,
     )
     members: list[Member] = []

@@ -122,6 +122,12 @@ def test_check_rates_a_response_on_a_scale(
     assert "scale.max: must be above min" in capsys.readouterr().err
     assert main([*args, "--candidate", "x"]) == 2
     assert "--candidate: a rating has no candidates" in capsys.readouterr().err
+    # a rating pack, by its id; one whose fields the item lacks names the field
+    assert main([*args, "--template", "mt-bench-single", "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert (verdict["rating"], verdict["direct"]["template"]) == (8.0, "mt-bench-single")
+    assert main([*args, "--template", "prometheus-absolute", "--scale", "1-5"]) == 2
+    assert "scale.rubric: required" in capsys.readouterr().err
 
 
 def test_check_of_a_checklist_without_a_question_shows_the_response_as_such(

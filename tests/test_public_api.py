@@ -72,6 +72,7 @@ PUBLIC = {
         "ProbeKind",
         "ProbeRound",
         "RatingItem",
+        "RatingPrompt",
         "Reading",
         "Scale",
         "Scores",

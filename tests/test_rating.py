@@ -13,7 +13,7 @@ import pytest
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
 from prin_guard._rating import Scale, ScoreStatus, expected_score, read_score, reconcile
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import ParseMethod, ParseStatus, RatingItem
+from prin_guard.models import ParseMethod, ParseStatus, RatingItem, RatingPrompt
 
 DECLARED, FAILED = ParseMethod.DECLARED, ParseStatus.FAILED
 
@@ -678,3 +678,140 @@ def test_an_aspect_whose_judge_fails_costs_only_its_own_verdict() -> None:
     # an item and its aspects keep their JSON form (what a grade row's hash is taken of)
     item = RatingItem.coerce(_aspects_item())
     assert RatingItem.coerce(item.as_dict()) == item
+
+
+# -- rating prompts: packs and one's own -----------------------------------------------------
+
+
+# the sources that ran FastChat's prompts unchanged (SOURCES.md: the others modified them)
+STANDARD_PROMPTS = ("gpt4-dreaming-panda", "granite7b-instructlab", "qwen1_8b-qzy03715")
+
+
+def _recorded_prompts(name: str) -> list[dict]:
+    """Recorded single-grading records asked with FastChat's standard 1-10 prompt ``name``
+    (as sent: the item's fields are cut from the recorded user prompt, SOURCES.md)."""
+    out = []
+    for source in STANDARD_PROMPTS:
+        path = RATINGS / f"mt-bench-single-{source}.jsonl"
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            item = record.get("item") or {}
+            sent = item.get("judge_user_prompt") or ""
+            if (
+                record["provenance"].get("prompt_name") == name
+                and not item.get("history")
+                and "on a scale of 1 to 10" in sent
+            ):
+                out.append(record)
+    return out
+
+
+@pytest.mark.parametrize("name", ["single-v1", "single-math-v1"])
+def test_the_mt_bench_single_packs_render_what_fastchat_sent(name: str) -> None:
+    # The recorded user prompts of real MT-Bench runs, byte for byte
+    pack = "mt-bench-single" if name == "single-v1" else "mt-bench-single-ref"
+    records = _recorded_prompts(name)
+    assert records, name
+    guard = Guard(_judge("", ""), template=pack)
+    for record in records:
+        item = {
+            "task": "rating",
+            "question": record["item"]["question"],
+            "response": record["item"]["response"],
+            "scale": {"min": 1, "max": 10},
+        }
+        if record["item"].get("reference"):
+            item["reference"] = record["item"]["reference"]
+        system, user = guard.messages(item)
+        assert system == {"role": "system", "content": "You are a helpful assistant."}
+        assert user["content"] == record["item"]["judge_user_prompt"], record["id"]
+        mirrored = guard.messages(item, "reverse")[1]["content"]
+        assert "rate how poor the response is on a scale of 1 to 10" in mirrored
+        assert record["item"]["response"] in mirrored
+
+
+PROMETHEUS_RUBRIC = {
+    "1": "The answer is wrong.",
+    "2": "Mostly wrong.",
+    "3": "Partly right.",
+    "4": "Right with a slip.",
+    "5": "Right and complete.",
+}
+
+
+def test_the_prometheus_pack_renders_its_absolute_prompt() -> None:
+    item = {
+        "task": "rating",
+        "question": "What is 2 + 2?",
+        "response": "4",
+        "context": "Is the arithmetic right?",
+        "scale": {"min": 1, "max": 5, "rubric": PROMETHEUS_RUBRIC},
+    }
+    guard = Guard(_judge("", ""), template="prometheus-absolute")
+    system, user = guard.messages(item)
+    assert system["content"].startswith("You are a fair judge assistant tasked with")
+    # prometheus_eval's ABSOLUTE_PROMPT_WO_REF.format(...) with SCORE_RUBRIC_TEMPLATE's rubric
+    assert user["content"].endswith(
+        "###The instruction to evaluate:\nWhat is 2 + 2?\n\n###Response to evaluate:\n4\n\n"
+        "###Score Rubrics:\n[Is the arithmetic right?]\nScore 1: The answer is wrong.\n"
+        "Score 2: Mostly wrong.\nScore 3: Partly right.\nScore 4: Right with a slip.\n"
+        "Score 5: Right and complete.\n\n###Feedback: "
+    )
+    mirrored = guard.messages(item, "reverse")[1]["content"]
+    assert (
+        "Score 1: Right and complete.\n" in mirrored and "Score 5: The answer is wrong." in mirrored
+    )
+
+    def judge(prompt: str) -> str:
+        return "Few flaws. [RESULT] 2" if "how poor" in prompt else "Correct. [RESULT] 4"
+
+    verdict = Guard(judge, template="prometheus-absolute").check(item)
+    assert (verdict.rating, verdict.flags) == (4.0, ())
+    assert verdict.direct is not None and verdict.direct.template == "prometheus-absolute"
+
+
+def test_an_item_that_does_not_fit_the_prompt_names_the_field() -> None:
+    guard = Guard(_judge("Rating: [[8]]", "Rating: [[3]]"), template="mt-bench-single")
+    with pytest.raises(
+        InvalidItemError, match=r"^scale: the prompt 'mt-bench-single' rates on 1-10"
+    ):
+        guard.check(_rating(max=5))
+    with pytest.raises(InvalidItemError, match=r"^reference: required"):
+        Guard(_judge("", ""), template="mt-bench-single-ref").check(_rating())
+    with pytest.raises(InvalidItemError, match=r"^scale\.rubric: required"):
+        Guard(_judge("", ""), template="prometheus-absolute").check(_rating(max=5))
+    # a rating prompt asks rating items only
+    with pytest.raises(InvalidItemError, match="rating prompt"):
+        guard.check({"question": "2 + 2?", "candidates": ["4", "5"]})
+    assert guard.check(_rating()).rating == 8.0
+
+
+def test_a_rating_prompt_of_ones_own_from_a_file(tmp_path: Path) -> None:
+    # no reverse written: the mirrored leg says the scale is mirrored before the prompt's
+    # own words; the calls are cached under the prompt's id and version
+    file = tmp_path / "house.toml"
+    file.write_text(
+        'id = "house-rating"\nversion = 2\ntask = "rating"\n'
+        'system = "You grade support answers."\n'
+        "instruction = '''Customer: {question}\nAnswer: {reply}\n"
+        "Rate the answer from {min} to {max}. End with Score: n'''\n"
+        '[placeholders]\nreply = "response"\n'
+    )
+    calls: list[str] = []
+
+    def judge(prompt: str) -> str:
+        calls.append(prompt)
+        return "Score: 3" if "how poor" in prompt else "Score: 8"
+
+    verdict = Guard(judge, template=str(file)).check(_rating())
+    assert verdict.rating == 8.0 and verdict.direct is not None
+    assert verdict.direct.template == "house-rating" and verdict.direct.template_version == 2
+    mirrored = next(c for c in calls if "how poor" in c)
+    assert (
+        "rate how poor the response is, on the same scale mirrored: 1 means excellent" in mirrored
+    )
+    assert "Answer: Paris is the capital of France.\nRate the answer from 1 to 10." in mirrored
+    with pytest.raises(UsageError, match=r"unknown placeholder \{answer\}"):
+        RatingPrompt(id="x", version=1, instruction="{answer}")
+    with pytest.raises(UsageError, match="never shows the response"):
+        RatingPrompt(id="x", version=1, instruction="Rate {question}")

@@ -562,6 +562,21 @@ def test_a_rating_through_the_service() -> None:
     assert errors == [{"index": 2, "kind": "input", "field": "scale.max", "reason": "required"}]
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "scale.max"
     assert probed.status_code == 422 and probed.json()["error"]["field"] == "task"
+    # a rating pack chosen by a request (the service offers the packs by id)
+    with service(judge=FunctionJudge(judge)) as client:
+        packed = client.post(
+            "/v1/verdicts",
+            json={"item": rating, "options": {"template": "mt-bench-single"}},
+            headers=AUTH,
+        )
+        label = client.post(
+            "/v1/verdicts",
+            json={"item": ITEM, "options": {"template": "mt-bench-single"}},
+            headers=AUTH,
+        )
+    assert packed.status_code == 200, packed.text
+    assert packed.json()["verdict"]["direct"]["template"] == "mt-bench-single"
+    assert label.status_code == 422 and "rating prompt" in label.json()["error"]["message"]
     aspects = {
         **rating,
         "aspects": ["accuracy", {"name": "brevity", "scale": {"min": 1, "max": 5}}],

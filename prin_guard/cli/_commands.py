@@ -444,7 +444,7 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
     item = Item.coerce(data)
     order = "order" in options.checks_for(item.task)
     legs = leg_prompts(
-        item, options.template, options.mitigations, order=order, layout=options.prompt_layout
+        item, options.label_template, options.mitigations, order=order, layout=options.prompt_layout
     )
     if args.json:
         emit(json.dumps([

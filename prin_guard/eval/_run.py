@@ -259,7 +259,7 @@ class _Run:
             _panel_can_run(config)
             main = [self._caller(member) for member in judge]
         # the options' own template (a Template of one's own too), else the dataset's
-        given = config.options.template
+        given = config.options.label_template
         self.template: str | Template | None = given if given is not None else config.template
         self.base = self._guard(main, self.template, ())
         self.configs = {
@@ -501,7 +501,7 @@ def run(
     config = EvalConfig(
         dataset=dataset,
         mitigations=tuple(mitigations),
-        template=None if options.template is None else get_template(options.template).id,
+        template=None if (chosen := options.label_template) is None else get_template(chosen).id,
         methods=tuple(m.replace("-", "_") for m in methods),
         analyses=tuple(analyses),
         repeats=repeats,
@@ -572,7 +572,7 @@ def for_task(
         template = info.template if info is not None else None
     # recorded as asked: the options' template, the dataset's, or the task's default
     template = template or DEFAULT_TEMPLATES[task]
-    chosen = get_template(config.options.template or template)
+    chosen = get_template(config.options.label_template or template)
     if chosen.task != task:
         raise UsageError(
             f"template: {chosen.id!r} asks {chosen.task} questions; the items of "

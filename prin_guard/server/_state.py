@@ -41,6 +41,7 @@ from prin_guard._models import Message, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import TEMPLATES, Template, get_template, packs, template_file
 from prin_guard._ratelimit import provider_limit
+from prin_guard._rating import RatingPrompt, rating_prompts
 from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
 from prin_guard._tasks import TASKS
@@ -189,7 +190,7 @@ class _State:
     background: set[asyncio.Future[Any]] = field(default_factory=set)
     """Judging that requests abandoned (timed out, client gone), still cleaning up, and
     settlements of their budget: kept referenced until done."""
-    _offered: dict[str, str | Template] | None = None
+    _offered: dict[str, str | Template | RatingPrompt] | None = None
     """The templates a request may choose, by id (built on first use)."""
 
     @property
@@ -380,29 +381,38 @@ class _State:
             **fixed,
         )
 
-    def request_templates(self) -> dict[str, str | Template]:
+    def request_templates(self) -> dict[str, str | Template | RatingPrompt]:
         """The templates a request may choose, by id (the ``request_templates`` setting):
         built-in and pack ids, and the operator's own templates (files), loaded at start."""
         if self._offered is None:
             configured = self.config.guard.options.template
             given = self.config.request_templates
             entries: list[object] = (
-                [*TEMPLATES, *packs(), *([configured] if configured is not None else [])]
+                [
+                    *TEMPLATES,
+                    *packs(),
+                    *rating_prompts(),
+                    *([configured] if configured is not None else []),
+                ]
                 if given is None
                 else list(given)
             )
-            offered: dict[str, str | Template] = {}
+            offered: dict[str, str | Template | RatingPrompt] = {}
             for entry in entries:
                 template = template_file(entry)
-                if isinstance(template, Template):
+                if isinstance(template, dict):  # a rating prompt's file
+                    template = RatingPrompt.from_mapping(template)
+                if isinstance(template, Template | RatingPrompt):
                     offered[template.id] = template
+                elif isinstance(template, str) and template in rating_prompts():
+                    offered[template] = template
                 elif isinstance(template, str):
                     get_template(template)  # an unknown id fails at start
                     offered[template] = template
             self._offered = offered
         return self._offered
 
-    def _template(self, name: str) -> str | Template:
+    def _template(self, name: str) -> str | Template | RatingPrompt:
         offered = self.request_templates()
         if name not in offered:
             raise UsageError(
