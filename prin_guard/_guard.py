@@ -388,8 +388,13 @@ class Guard:
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
             prompt = self._rating_prompt()
             if prompt is not None:  # the item fits the prompt: its scale, the fields shown
-                for asked in [rated.on(aspect) for aspect in rated.aspects] or [rated]:
-                    prompt.check(asked)
+                if rated.aspects:
+                    raise InvalidItemError(
+                        "aspects",
+                        f"the prompt {prompt.id!r} names no aspect: rate aspects with "
+                        "prin-guard's own wording (no rating prompt)",
+                    )
+                prompt.check(rated)
             return rated
         checked = self._item(item)
         self._asker.template_for(checked)

@@ -180,8 +180,6 @@ async def _probe(
     leg: Leg,
     messages: list[Message],
     probe: Probe,
-    *,
-    asked: str,
 ) -> list[ProbeRound]:
     """The probe's follow-up rounds after a rating leg (the Ask Again paper's questions:
     "Are you sure?", "I don't agree with you. Think again.", and the leading one with a
@@ -211,9 +209,9 @@ async def _probe(
             position=probe.position,
             control_prompt=_control(item, leg.polarity),
         )
-        answer = await caller.converse(
-            conversation, labels=(asked,), item_id=rating_id(item), purpose="follow_up"
-        )
+        # no labels: a judge would constrain a labelled answer to them (a JSON schema of
+        # labels), and a rating's answer is a score; the messages key the call
+        answer = await caller.converse(conversation, item_id=rating_id(item), purpose="follow_up")
         text = answer.response.text
         found = read_score(text or "", scale, copied_from=item.texts)
         rounds.append(
@@ -253,8 +251,6 @@ async def rate(
     range. Without a rubric there is no order to change and nothing more is asked.
     """
     item_id = rating_id(item)
-    # what the calls are keyed on beside their messages: the prompt's id and version
-    asked = f"rating:{RATING_TEMPLATE_VERSION}" if prompt is None else f"rating:{prompt.prompt_id}"
     asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
     if order and item.scale.rubric:
         asks.append((Polarity.DIRECT, True))
@@ -262,7 +258,6 @@ async def rate(
         *(
             caller.converse(
                 rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt),
-                labels=(asked,),
                 item_id=item_id,
                 purpose=f"{polarity.value}_order" if reordered else polarity.value,
             )
@@ -285,7 +280,6 @@ async def rate(
                     leg,
                     rating_messages(item, leg.polarity, prompt=prompt),
                     probe,
-                    asked=asked,
                 )
                 for leg in (direct, reverse)
                 if leg.score is not None
@@ -472,7 +466,11 @@ async def rate_panel(
             probe_move=max(probed) if probed else None,
             panel_agreement=None if spread is None else 1 - spread / (scale.max - scale.min),
         ),
-        consistent=rating is not None and not flags,
+        # as for one judge: a rating that every check let stand (a member without one,
+        # or a probe that moved a score, is flagged, not inconsistent)
+        consistent=rating is not None
+        and Flag.PANEL_SPLIT not in flags
+        and Flag.ORDER_SENSITIVE not in flags,
         checks=("reverse", "order") if order else ("reverse",),
         flags=tuple(flags),
         judge_calls=sum(verdict.judge_calls for verdict in verdicts),

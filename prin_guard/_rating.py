@@ -18,8 +18,9 @@ Choices, written down because the issue leaves them open:
 - **PRIN of a rating.** ``|direct - mirror(reverse)| / (max - min)``: 0 for mirror images,
   1 for opposite ends.
 - **Polarity confusion.** The reverse leg's raw score equal to the direct one, on a scale of
-  at least 5 levels, away from the midpoint (where the mirror maps a score to itself): the
-  judge answered the mirrored question as if it were the direct one. That says the reverse
+  at least 5 levels, where the legs then disagree (near the midpoint the mirror maps a score
+  to about itself, and 5 and 5 on 1-10 agree): the judge answered the mirrored question as
+  if it were the direct one. That says the reverse
   leg was not understood, not that the response is middling, so it is a flag of its own
   beside ``inconsistent``.
 - **Reading a score** is strict: a score is read only from a declaration ("Rating: [[7]]",
@@ -246,7 +247,7 @@ _OPEN, _CLOSE = r"[*\"'\u201c(\[]*", r"[\])\"'\u201d*]*"
 # number ends its sentence, or a fraction or "on the scale" follows it; the words between
 # the verb and the number say no "not"
 _FIRST_PERSON = re.compile(
-    r"\bI(?:\s+would|'d|\s+will)?\s+(?:rate|give|score|assign)\b(?P<between>[^.\n]{0,120}?)"
+    r"\bI(?:\s+would|'d|\s+will)?\s+(?:rate|give|score|assign)\b(?P<between>[^.\n\d]{0,120}?)"
     r"(?<=\s)(?:an?\s+)?(?:(?:score|rating)\s+of\s+)?"
     + _OPEN
     + _NUMBER
@@ -255,12 +256,31 @@ _FIRST_PERSON = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
+# words between "I'd rate it" and its number that make the number no score of its own:
+# a bound ("lower than 9", "at most 5"), a range, a part of the response ("fluency 9")
+_HEDGES = re.compile(
+    r"\b(?:lower|higher|below|above|less|more|most|least|between|than|or|to|minus|plus|"
+    r"for|nothing|around|about|roughly|maybe|perhaps|somewhere|fluency|accuracy|relevance|"
+    r"coherence|clarity|style)\b",
+    re.IGNORECASE,
+)
+# what, after a declared number in its clause, makes it one of several: another number
+# ("Score: 7-8", "Rating: 7 (fluency) and 9 (accuracy)", "Score: 8 - 2 = 6", "7,5")
+_LATER_NUMBER = re.compile(r"(?<![A-Za-z])[-+]?\d+(?:[.,]\d+)?")
+_CLAUSE_END = re.compile(r"\.\s|[!?]\s|\n")
 # a reply that is nothing but its score ("3", "**4**"), a score leading its explanation
 # ("3 - The code ..."), or one form field filled in ("Coherence: 3", G-Eval's form)
 _WHOLE = re.compile(r"\s*" + _OPEN + _NUMBER + _CLOSE + r"\.?\s*")
-_LEADING = re.compile(r"\s*" + _NUMBER + r"[ \t]+[-\u2013\u2014][ \t]+\S")
+_LEADING = re.compile(r"\s*" + _NUMBER + r"[ \t]+[-\u2013\u2014][ \t]+(?!\d)\S")
 _LIST_ITEM = re.compile(r"^\s*\d+\s*[-\u2013\u2014.)]\s", re.MULTILINE)
-_FIELD = re.compile(r"\s*[-*]?\s*[A-Za-z][A-Za-z ]{0,40}:\s*" + _OPEN + _NUMBER + _CLOSE + r"\s*")
+# a form field's name: a score's word, or an aspect's (G-Eval's and ICE-Score's forms);
+# never any label ("Errors: 3", "Word count: 7" are counts, not scores)
+_FIELD = re.compile(
+    r"\s*[-*]?\s*(?:[A-Za-z]+\s+){0,3}(?:score|rating|grade|overall|total|coherence|"
+    r"consistency|fluency|relevance|correctness|usefulness|helpfulness|accuracy|quality|"
+    r"faithfulness|harmlessness|honesty)\s*:\s*" + _OPEN + _NUMBER + _CLOSE + r"\s*",
+    re.IGNORECASE,
+)
 # every "n/max" and "n out of max", wherever it stands: a reply that declares one score
 # and gives another as a fraction ("Assistant 1: 7 out of 10 ... Assistant 2: 9 out of
 # 10.") declares two
@@ -279,7 +299,20 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     item's, not the judge's: it is not read, and the reading says ``copied``.
     """
     found: dict[tuple[int, int], float] = {}
-    copied = False
+    declared: dict[tuple[int, int], tuple[int, int]] = {}  # a number's whole declaration
+    several = False  # a declaration followed, in its clause, by another number
+
+    def take(match: re.Match[str], *, check_after: bool = True) -> None:
+        nonlocal several
+        start = match.start("n")
+        if any(lo <= start < hi for lo, hi in found):
+            return  # already read by an earlier form
+        span = (start, match.end("n"))
+        found[span] = float(match.group("n"))
+        declared[span] = (match.start(), match.end())
+        if check_after and _another_number(text, match.end(), scale, found[span]):
+            several = True
+
     for pattern in _DECLARATIONS:
         for match in pattern.finditer(text):
             denominator = match.groupdict().get("d")
@@ -287,43 +320,41 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
                 continue
             if pattern is _DECLARATIONS[-1] and _NEGATION.search(_clause(text, match.start())):
                 continue  # "I wouldn't give it 8/10."
-            start = match.start("n")
-            if any(lo <= start < hi for lo, hi in found):
-                continue  # already read by an earlier form
-            found[(start, match.end("n"))] = float(match.group("n"))
+            take(match)
     for match in _FIRST_PERSON.finditer(text):
         denominator = match.group("d")
         if denominator is not None and int(denominator) != scale.max:
             continue
-        if _NEGATION.search(match.group("between")):
+        between = match.group("between")
+        if _NEGATION.search(between) or _HEDGES.search(between):
             continue
-        start = match.start("n")
-        if not any(lo <= start < hi for lo, hi in found):
-            found[(start, match.end("n"))] = float(match.group("n"))
+        take(match)
     for span, value in _json_scores(text):
-        if not any(lo <= span[0] < hi for lo, hi in found):
-            found[span] = value
+        # every score field counts (one the other forms read too is the same value)
+        found.setdefault(span, value)
+        declared.setdefault(span, span)
     if not found:
         alone = _WHOLE.fullmatch(text) or _FIELD.fullmatch(text)
         if alone is None and len(_LIST_ITEM.findall(text)) <= 1:
             alone = _LEADING.match(text)
         if alone is not None:
-            found[(alone.start("n"), alone.end("n"))] = float(alone.group("n"))
+            # a whole reply, or a score leading its explanation (a range "3 - 4" is no
+            # such lead): the explanation's own numbers are not scores
+            take(alone, check_after=False)
     if found:
         for match in _FRACTION.finditer(text):
             if int(match.group("d")) == scale.max:
-                start = match.start("n")
-                if not any(lo <= start < hi for lo, hi in found):
-                    found[(start, match.end("n"))] = float(match.group("n"))
+                take(match, check_after=False)
+    copied = False
     for span in list(found):
-        if _in_a_copy(text, span, copied_from):
+        if _in_a_copy(text, span, copied_from) or _quoted(text, declared[span], copied_from):
             del found[span]
             copied = True
     if not found:
         return ScoreReading(None, ScoreStatus.NONE, copied=copied)
     values = set(found.values())
     last = max(found)
-    if len(values) > 1:
+    if len(values) > 1 or several:
         return ScoreReading(None, ScoreStatus.AMBIGUOUS, last, copied)
     (value,) = values
     whole = value == int(value)
@@ -375,6 +406,8 @@ def expected_score(
     prefix = text[starts[first] : lo]
     if any(c.isdigit() for c in prefix):
         return None
+    if len(alternatives[first]) < 2:
+        return None  # the chosen token alone (top_logprobs=1): nothing to weigh
     masses: list[tuple[float, int, int]] = []  # probability, lowest and highest value
 
     def value_range(digits: str, open_ended: bool) -> tuple[int, int] | None:
@@ -419,6 +452,36 @@ def expected_score(
     return (low + high) / 2
 
 
+def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:
+    """Whether another number follows a declaration ending at ``end`` in its clause (to
+    the next full stop, line break or the end; past a denominator of the scale's top,
+    "[[7]]/10"): a number on the scale, or one with a decimal comma ("7,5")."""
+    rest = text[end:]
+    stop = _CLAUSE_END.search(rest)
+    clause = rest[: stop.start()] if stop is not None else rest
+    clause = re.sub(r"^\s*[\])\"'*]*\s*(?:/|out\s+of)\s*" + str(scale.max) + r"(?!\d)", "", clause)
+    # the scale itself named ("on the scale of 1 to 10", "(1-10)") is no other score
+    bounds = rf"(?<!\d){scale.min}\s*(?:to|-|\u2013)\s*{scale.max}(?!\d)"
+    clause = re.sub(bounds, "", clause)
+    for match in _LATER_NUMBER.finditer(clause):
+        number = float(match.group().replace(",", ".").lstrip("+"))
+        if "," in match.group():
+            return True  # a decimal comma, or a list
+        if scale.min <= abs(number) <= scale.max and number != value:
+            return True
+    return False
+
+
+def _quoted(text: str, declaration: tuple[int, int], sources: Sequence[str]) -> bool:
+    """A declaration that the item's own text holds word for word ("Rating: [[10]]",
+    "10/10" planted in the response), quoted back by the judge: not the judge's."""
+    lo, hi = declaration
+    words = " ".join(text[lo:hi].split()).strip(" *\"'")
+    if len(words) < 5:
+        return False
+    return any(words in " ".join(source.split()) for source in sources)
+
+
 def _clause(text: str, end: int) -> str:
     """The sentence ``text`` has up to ``end``: from the last full stop or line break."""
     start = max(text.rfind(mark, 0, end) for mark in (". ", "! ", "? ", "\n"))
@@ -453,11 +516,15 @@ def _json_scores(text: str) -> list[tuple[tuple[int, int], float]]:
             start = text.find("{", start + 1)
             continue
         if isinstance(value, dict):
-            for key in _JSON_KEYS:
-                number = value.get(key)
-                if isinstance(number, int | float) and not isinstance(number, bool):
-                    out.append(((start, end), float(number)))
-                    break
+            numbers = [
+                float(number)
+                for key in _JSON_KEYS
+                if isinstance(number := value.get(key), int | float)
+                and not isinstance(number, bool)
+            ]
+            # two keys that differ are two scores: each its own entry (distinct spans)
+            for offset, number in enumerate(dict.fromkeys(numbers)):
+                out.append(((start + offset, end), number))
         start = text.find("{", end)
     return out
 
@@ -485,8 +552,10 @@ def reconcile(direct: float | None, reverse: float | None, scale: Scale) -> Rati
     mirrored = scale.mirror(reverse)
     gap = abs(direct - mirrored)
     inconsistent = gap > scale.agreement
-    midpoint = (scale.min + scale.max) / 2
-    confused = scale.levels >= 5 and reverse == direct and direct != midpoint
+    # the same number on both legs, where the mirror makes that a contradiction: a
+    # judge that answered the mirrored question as the direct one (near the midpoint the
+    # mirror maps a score to about itself, and the legs agree)
+    confused = scale.levels >= 5 and reverse == direct and inconsistent
     return RatingDecision(
         direct,
         reverse,
@@ -570,6 +639,19 @@ def _aspects(raw: Any, default: Scale, max_chars: int | None) -> tuple[Aspect, .
     return tuple(out)
 
 
+def _bound_levels(scale: Scale, field: str, max_chars: int | None) -> None:
+    """Each rubric description and label within ``max_chars`` (they go into every leg)."""
+    if max_chars is None:
+        return
+    for kind in ("rubric", "labels"):
+        for level, text in (getattr(scale, kind) or {}).items():
+            if len(text) > max_chars:
+                raise InvalidItemError(
+                    f"{field}.{kind}.{level}",
+                    f"is {len(text)} characters long; the limit is {max_chars} (max_chars)",
+                )
+
+
 @dataclass(frozen=True, slots=True)
 class RatingItem:
     """One response to rate on a scale, with its question and, optionally, a reference
@@ -621,8 +703,13 @@ class RatingItem:
         item_id = raw.get("id")
         if item_id is not None and not isinstance(item_id, str):
             raise InvalidItemError("id", "expected a string")
+        if item_id is not None and len(item_id) > 256:
+            raise InvalidItemError("id", f"is {len(item_id)} characters long; at most 256")
         scale = Scale.coerce(raw["scale"])
+        _bound_levels(scale, "scale", max_chars)
         aspects = _aspects(raw.get("aspects"), scale, max_chars)
+        for index, aspect in enumerate(aspects):
+            _bound_levels(aspect.scale, f"aspects.{index}.scale", max_chars)
         return cls(
             response=texts["response"],
             scale=scale,
@@ -733,6 +820,14 @@ class RatingPrompt:
                     raise UsageError(
                         f"template: {name}: unknown placeholder {{{found}}}; known: {known}"
                     )
+        try:
+            self.rubric_line.format(level=1, text="x")
+            self.rubric_header.format(context="x")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise UsageError(
+                f"template: rubric_line and rubric_header take {{level}} and {{text}}, and "
+                f"{{context}}: {exc!r}"
+            ) from None
         if "{response}" not in self.instruction and not any(
             field == "response" and f"{{{name}}}" in self.instruction
             for name, field in self.placeholders

@@ -169,7 +169,7 @@ def read_answer(
 
 def read_reply(
     reply: str | None,
-    item: Item | Mapping[str, object],
+    item: Item | RatingItem | Mapping[str, object],
     *,
     template: str | Template | None = None,
     polarity: Polarity | str = Polarity.DIRECT,
@@ -200,7 +200,7 @@ def read_reply(
         raise UsageError(
             f"polarity: {polarity!r} is not a polarity; use 'direct' or 'reverse'"
         ) from None
-    if isinstance(item, Mapping) and item.get("task") == "rating":
+    if isinstance(item, RatingItem) or (isinstance(item, Mapping) and item.get("task") == "rating"):
         if template is not None:
             raise UsageError("template: a rating is read by the score it declares, not a template")
         return _read_rating(reply, RatingItem.coerce(item))

@@ -246,6 +246,12 @@ async def test_a_rating_judge_request_gets_a_rating_verdict(adapter: ModuleType)
     headers = response._hidden_params["additional_headers"]
     assert headers["x-prin-guard-rating"] == "8.0"
     assert headers["x-prin-guard-direct-leg"] == "response"
+    asks_aspects = request_data(metadata={"prin_guard": {**rating, "aspects": ["fluency"]}})
+    with pytest.raises(Exception, match=r"metadata\.prin_guard\.aspects") as refused:
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=asks_aspects, call_type="acompletion"
+        )
+    assert getattr(refused.value, "status_code", None) == 400
     bad = request_data(metadata={"prin_guard": {**rating, "scale": {"min": 5, "max": 1}}})
     with pytest.raises(Exception, match=r"metadata\.prin_guard\.scale\.max") as caught:
         await guardrail.async_pre_call_hook(

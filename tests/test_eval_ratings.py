@@ -147,7 +147,7 @@ def test_expected_scores_rank_better_than_rounded_ones() -> None:
             mirrored = "how poor the response" in prompt
             value = 6 - human if mirrored else human
             low = max(1, min(4, math.floor(value)))
-            weight = min(max(value - low, 0.0), 1.0)  # the share of low + 1
+            weight = min(max(value - low, 0.01), 0.99)  # the share of low + 1
             written = low + 1 if weight >= 0.5 else low
             alternatives = tuple(
                 (str(score), math.log(p))

@@ -422,3 +422,32 @@ def test_the_local_judge_gives_each_tokens_alternatives() -> None:
         )
     plain = asyncio.run(LocalJudge(batch_size=1).complete(messages))
     assert plain.text == response.text and plain.alternatives is None
+
+
+def test_a_rating_is_asked_in_plain_text_of_a_structured_judge(server: FaultServer) -> None:
+    # a judge that constrains labelled answers to a JSON schema of labels must not get one
+    # for a rating: its answer is a score
+    server.responder = lambda request: ok("Rating: [[8]]")
+    judge = judge_at(server, structured=True)
+    Guard(judge).check({"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}})
+    assert server.chat_requests
+    assert all("response_format" not in r.body for r in server.chat_requests)
+
+
+def test_local_alternatives_are_spelled_as_they_would_have_stood() -> None:
+    # a SentencePiece-like decoder drops a token's leading space when it is decoded alone;
+    # in context it keeps it, so "7" and "9" compete with " 8" as " 7" and " 9"
+    from prin_guard.judges._local_text import _alternatives
+
+    vocab = {1: "Rating:", 2: " 8", 3: " 7", 4: " 9"}
+
+    def decode(ids: Sequence[int]) -> str:
+        text = "".join(vocab[i] for i in ids)
+        return text.lstrip(" ") if len(ids) == 1 else text
+
+    steps = [[(1, 0.0)], [(2, math.log(0.5)), (3, math.log(0.3)), (4, math.log(0.2))]]
+    found = _alternatives(decode, [1, 2], steps, stop_at_answer_line=False)
+    assert found == (
+        (("Rating:", 0.0),),
+        ((" 8", math.log(0.5)), (" 7", math.log(0.3)), (" 9", math.log(0.2))),
+    )

@@ -461,6 +461,12 @@ class PrinGuardGuardrail(CustomGuardrail):
         try:
             if fields.get("task") == "rating":
                 item = RatingItem.coerce(fields, max_chars=self.options.max_chars)
+                if item.aspects:
+                    # each aspect is a question of its own: the request's one answer
+                    # would be none of them
+                    raise UsageError(
+                        "aspects: a judge request rates one thing; send one request an aspect"
+                    )
             else:
                 # The item first: Item.coerce counts the candidates before it validates
                 # anything, and its bounds are the guardrail's alone (no request sets them).

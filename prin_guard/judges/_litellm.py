@@ -924,7 +924,8 @@ def _entries_of(content: Sequence[Any]) -> list[tuple[str, float]] | None:
             not isinstance(token, str)
             or isinstance(logprob, bool)
             or not isinstance(logprob, int | float)
-            or math.isnan(logprob)
+            or not math.isfinite(logprob)
+            or logprob > 1e-6  # a log-probability is at most 0
         ):
             return None
         entries.append((token, float(logprob)))

@@ -152,11 +152,17 @@ def _alternatives(
             lost = full[begin:left]  # the stripped whitespace, on the first token only
             chosen = full[left:right]
             entries: list[tuple[str, float]] = []
+            # an alternative is spelled as it would have stood here: decoded after the
+            # tokens before it (a SentencePiece token decoded alone drops its space)
+            before = decode(list(ids[:index]))
             for token, logprob in steps[index]:
                 if token == ids[index]:
                     entries.append((chosen, logprob))
                     continue
-                spelled = decode([token])
+                joined = decode([*ids[:index], token])
+                if not joined.startswith(before):
+                    continue
+                spelled = joined[len(before) :]
                 if _REPLACEMENT in spelled or not spelled.startswith(lost) or spelled == own:
                     continue
                 entries.append((spelled[len(lost) :], logprob))
