@@ -174,7 +174,7 @@ def test_real_single_rating_replies_read_as_declared() -> None:
     # does. No reply is read as another score than the one it declares (a misread), and
     # at least 98% are read right: as declared, or not at all when they declare none.
     replies = _single_ratings()
-    assert len(replies) >= 100 and sum(truth is not None for _, truth in replies) >= 80
+    assert len(replies) >= 140 and sum(truth is not None for _, truth in replies) >= 125
     right = 0
     for record, truth in replies:
         scale = Scale.coerce({**record["scale"], "decimals": True})

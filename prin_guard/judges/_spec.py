@@ -114,9 +114,8 @@ def judge_from_spec(
             return _python_judge(spec)
         from prin_guard.judges._local import LocalJudge
 
-        return LocalJudge(
-            spec.removeprefix("local").removeprefix(":") or None, top_logprobs=top_logprobs
-        )
+        chosen = {} if top_logprobs is None else {"top_logprobs": top_logprobs}
+        return LocalJudge(spec.removeprefix("local").removeprefix(":") or None, **chosen)
     if "/" not in spec:
         raise UsageError(
             f"--judge: unknown judge {spec!r}; use 'local', 'local:<model id or path>', "
