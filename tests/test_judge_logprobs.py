@@ -280,9 +280,16 @@ def test_local_judge_tokens_on_a_real_leg_are_reproducible() -> None:
     check_tokens(first)
     assert first.usage is not None
     assert len(first.tokens or ()) <= (first.usage.completion_tokens or 0)
-    assert first == second
+    # the same reply and tokens; their log-probabilities equal up to float noise: torch's
+    # reductions may split differently between calls (other judges in the process set
+    # its threads), which moved them in the 5th decimal in 2 of 5 full runs here
+    assert (first.text, first.usage) == (second.text, second.usage)
+    assert first.tokens is not None and second.tokens is not None
+    assert [t for t, _ in first.tokens] == [t for t, _ in second.tokens]
+    for (_, a), (_, b) in zip(first.tokens, second.tokens, strict=True):
+        assert a == pytest.approx(b, abs=1e-3)
     assert 0.0 < confidence(first) <= 1.0
-    assert confidence(first) == confidence(second)
+    assert confidence(first) == pytest.approx(confidence(second), abs=1e-3)
 
 
 @pytest.mark.model
