@@ -114,8 +114,10 @@ def judge_from_spec(
             return _python_judge(spec)
         from prin_guard.judges._local import LocalJudge
 
-        chosen = {} if top_logprobs is None else {"top_logprobs": top_logprobs}
-        return LocalJudge(spec.removeprefix("local").removeprefix(":") or None, **chosen)
+        model = spec.removeprefix("local").removeprefix(":") or None
+        if top_logprobs is None:
+            return LocalJudge(model)
+        return LocalJudge(model, top_logprobs=top_logprobs)
     if "/" not in spec:
         raise UsageError(
             f"--judge: unknown judge {spec!r}; use 'local', 'local:<model id or path>', "
