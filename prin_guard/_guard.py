@@ -53,7 +53,7 @@ from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
 from prin_guard._rate import rate, rate_aspects, rate_panel, rating_id, rating_messages
 from prin_guard._ratelimit import RateLimit
-from prin_guard._rating import RatingItem, RatingPrompt
+from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
@@ -356,7 +356,7 @@ class Guard:
         """The guard's own template, or ``None``: each task's default
         (:meth:`template_for` says which an item is asked in; a rating prompt asks rating
         items only, and is not a template of the label tasks)."""
-        if self._rating_prompt() is not None:
+        if self._options.rating_prompt is not None:
             return None
         option = self._options.label_template
         return None if option is None else get_template(option)
@@ -386,7 +386,7 @@ class Guard:
             except UsageError as exc:
                 raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
-            prompt = self._rating_prompt()
+            prompt = self._options.rating_prompt
             if prompt is not None:  # the item fits the prompt: its scale, the fields shown
                 if rated.aspects:
                     raise InvalidItemError(
@@ -490,7 +490,7 @@ class Guard:
         """
         if isinstance(item, RatingItem) or _is_rating(item):
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
-            return rating_messages(rated, Polarity(polarity), prompt=self._rating_prompt())
+            return rating_messages(rated, Polarity(polarity), prompt=self._options.rating_prompt)
         checked = self._item(item)
         template = self._asker.template_for(checked)
         return self._asker.messages(checked, Polarity(polarity), template)
@@ -608,7 +608,7 @@ class Guard:
         order = "order" in self._options.checks_for("rating")
         names = self._engine.names
 
-        prompt = self._rating_prompt()
+        prompt = self._options.rating_prompt
 
         async def one(asked: RatingItem) -> Verdict:
             if names is not None:
@@ -622,11 +622,6 @@ class Guard:
         if rating.aspects:
             return await rate_aspects(rating, one, self._options)
         return await one(rating)
-
-    def _rating_prompt(self) -> RatingPrompt | None:
-        """The rating prompt the guard's ``template`` names, if it names one (a label
-        task's template leaves ratings in prin-guard's own wording)."""
-        return self._options.rating_prompt
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""
@@ -663,7 +658,7 @@ class Guard:
         item = Item.coerce(
             raw, max_chars=self._options.max_chars, max_candidates=self._options.max_candidates
         )
-        prompt = self._rating_prompt()
+        prompt = self._options.rating_prompt
         if prompt is not None:
             raise InvalidItemError(
                 "task",

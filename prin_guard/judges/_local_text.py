@@ -64,6 +64,21 @@ def _token_ends(decode: Decode, ids: Sequence[int]) -> tuple[str, list[int]]:
     return full, ends
 
 
+def _window(
+    decode: Decode, ids: Sequence[int], *, stop_at_answer_line: bool
+) -> tuple[str, list[int], int, int]:
+    """The decoded text of ``ids``, where each token ends in it, and the reply's window
+    in it: cut after the first finished answer line (when asked; the token that finished
+    the line may carry text past the newline), then stripped."""
+    full, ends = _token_ends(decode, ids)
+    text = full
+    if stop_at_answer_line:
+        cut = _answer_line_end(full)
+        if cut is not None:
+            text = full[:cut]
+    return full, ends, len(text) - len(text.lstrip()), len(text.rstrip())
+
+
 def _reply(
     decode: Decode,
     ids: Sequence[int],
@@ -80,15 +95,7 @@ def _reply(
     so that every entry spells something and the entries join to exactly the text.
     ``None`` tokens for an empty reply.
     """
-    full, ends = _token_ends(decode, ids)
-    text = full
-    if stop_at_answer_line:
-        cut = _answer_line_end(full)
-        if cut is not None:
-            # The token that finished the line may carry text past the newline.
-            text = full[:cut]
-    start = len(text) - len(text.lstrip())
-    stop = len(text.rstrip())
+    full, ends, start, stop = _window(decode, ids, stop_at_answer_line=stop_at_answer_line)
     if start >= stop:
         return "", None
     return full[start:stop], _pieces(full, ends, logprobs, start, stop)
@@ -131,14 +138,7 @@ def _alternatives(
     step's alternatives are known. The reply's first token loses the whitespace the reply
     was stripped of, and so do its alternatives (one that does not start with it is left
     out)."""
-    full, ends = _token_ends(decode, ids)
-    text = full
-    if stop_at_answer_line:
-        cut = _answer_line_end(full)
-        if cut is not None:
-            text = full[:cut]
-    start = len(text) - len(text.lstrip())
-    stop = len(text.rstrip())
+    full, ends, start, stop = _window(decode, ids, stop_at_answer_line=stop_at_answer_line)
     if start >= stop or len(steps) != len(ids):
         return None
     out: list[tuple[tuple[str, float], ...]] = []
