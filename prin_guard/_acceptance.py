@@ -38,7 +38,9 @@ one: whoever edits the file can compute the sum again. Files of version 1 (befor
 sum) still load, checked, with an ``acceptance_unsigned`` warning.
 
 **The error of a verdict** is defined here, once, for every task (:func:`verdict_wrong`);
-eval's accuracy and flag quality, calibration and the guarantee of a file all use it.
+eval's accuracy and flag quality, calibration and the guarantee of a file all use it;
+a rating's (:func:`rating_wrong`) is its distance from the human score beyond the file's
+``tolerance``, and a rating verdict that gives no rating is never accepted.
 A file records the task it was calibrated on (``task``; ``choice`` for files written
 before tasks existed), and a guard with it refuses items of another task
 (:meth:`Acceptance.check_task`): a rule certified on pairwise verdicts says nothing of
@@ -93,6 +95,7 @@ __all__ = [
     "content_sha256",
     "inconsistency",
     "min_items",
+    "rating_wrong",
     "verdict_wrong",
 ]
 
@@ -138,6 +141,15 @@ def verdict_wrong(correct: Iterable[str], gold: Iterable[str]) -> bool:
       accuracy, but calibration and the guarantee are about the whole set.
     """
     return set(correct) != set(gold)
+
+
+def rating_wrong(rating: float | None, human: float, tolerance: float) -> bool:
+    """Whether a rating verdict is wrong: it gives no rating (its legs disagree beyond
+    the scale's tolerance, or a reply was unreadable), or its rating is further than
+    ``tolerance`` from the human score. The one definition of a rating's error, which
+    calibration and the guarantee of a rating acceptance file use: ``P(|rating - human|
+    > tolerance | accepted) <= alpha``. Exactly ``tolerance`` away is not wrong."""
+    return rating is None or abs(rating - human) > tolerance
 
 
 def candidate_errors(labels: Iterable[str], correct: Iterable[str], gold: Iterable[str]) -> int:
@@ -379,9 +391,14 @@ class Acceptance(Frozen):
     """Largest error rate among accepted verdicts that is guaranteed."""
     delta: float = Field(gt=0.0, lt=1.0)
     """Probability that the calibration draw misleads (the guarantee fails)."""
-    error: Literal["set"] = "set"
-    """An accepted verdict is an error when its ``correct`` set differs from the gold set
-    (:func:`verdict_wrong`: the options, the winner, the met set, by task)."""
+    error: Literal["set", "rating"] = "set"
+    """``set``: an accepted verdict is an error when its ``correct`` set differs from the
+    gold set (:func:`verdict_wrong`: the options, the winner, the met set, by task).
+    ``rating`` (task ``rating``): when it gives no rating or one further than
+    ``tolerance`` from the human score (:func:`rating_wrong`)."""
+    tolerance: float | None = Field(None, gt=0.0, allow_inf_nan=False)
+    """A rating file's tolerance, in the scale's points: how far a rating may lie from
+    the human score and still be right. None for the label tasks."""
     task: Task = "choice"
     """The task of the calibration items; a guard with the file judges items of this task
     only. Files written before tasks existed are ``choice``."""
@@ -626,6 +643,15 @@ def inconsistency(acceptance: Acceptance) -> str | None:
     acc = acceptance
     n, tested, accepted, errors = acc.n, acc.tested, acc.accepted, acc.errors
     one = acc.method == "fixed_sequence"
+    if (acc.task == "rating") != (acc.error == "rating"):
+        return (
+            f"error: {acc.error!r} for {acc.task} verdicts (a rating's error is 'rating', "
+            "every other task's 'set')"
+        )
+    if (acc.error == "rating") != (acc.tolerance is not None):
+        if acc.tolerance is None:
+            return "tolerance: missing; a rating file says how far from the human score is right"
+        return f"tolerance: {acc.tolerance!r}, but a {acc.task} file has no tolerance"
     if tested > n:
         return f"tested: {tested} items tested of {n} calibration items (tested <= n)"
     if accepted > tested:
@@ -757,11 +783,12 @@ def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
             f"options: expected GuardOptions or a mapping, got {type(options).__name__}"
         )
     if "template" in data and data["template"] is None:
-        # no template named: the task's default, which is what calibration ran with
-        data["template"] = DEFAULT_TEMPLATES[task]
+        # no template named: the task's default, which is what calibration ran with (a
+        # rating's: prin-guard's own wording, which has no template id)
+        data["template"] = DEFAULT_TEMPLATES.get(task)
     if isinstance(raw, Template):
         data["template"] = _template_identity(raw)
-    elif "template" in data:
+    elif data.get("template") is not None:
         data["template"] = _template_identity(data["template"])
     if "checks" in data and data["checks"] is None:
         # no checks named: the task's default, as a guard runs them

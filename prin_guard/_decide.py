@@ -807,8 +807,9 @@ SIGNALS: dict[str, Signal] = {
 
 
 def signal_value(verdict: Verdict, signal: str) -> float | None:
-    """The verdict's value of ``signal``; ``None`` when it has none (or is an error)."""
-    if verdict.error is not None:
+    """The verdict's value of ``signal``; ``None`` when it has none (or is an error, or
+    a rating verdict that gives no rating: nothing there to accept)."""
+    if verdict.error is not None or (verdict.task == "rating" and verdict.rating is None):
         return None
     value = SIGNALS[signal].read(verdict.scores)
     return None if value is None or math.isnan(value) else float(value)

@@ -386,6 +386,14 @@ class Guard:
             except UsageError as exc:
                 raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
+            if self._acceptance is not None:
+                self._acceptance.check_task("rating")  # a rule holds for its own task only
+                if rated.aspects:
+                    raise InvalidItemError(
+                        "aspects",
+                        "the guard's acceptance file was calibrated on ratings of one "
+                        "aspect each; rate each aspect as an item of its own",
+                    )
             prompt = self._options.rating_prompt
             if prompt is not None:  # the item fits the prompt: its scale, the fields shown
                 if rated.aspects:
@@ -605,40 +613,38 @@ class Guard:
         return verdict
 
     async def _rating_verdict(self, rating: RatingItem) -> Verdict:
-        order = "order" in self._options.checks_for("rating")
-        names = self._engine.names
-
-        prompt = self._options.rating_prompt
-
-        async def one(asked: RatingItem) -> Verdict:
-            if names is not None:
-                return await rate_panel(
-                    self._callers, names, asked, order=order, probe=self._probe, prompt=prompt
-                )
-            return await rate(
-                self._only(self._callers), asked, order=order, probe=self._probe, prompt=prompt
-            )
-
+        """The rating's verdict: tier 0's judge (or panel), decided by the acceptance
+        file's rule and escalated through its tiers as a label item's is; a rating with
+        aspects, each aspect asked in calls of its own (no acceptance: refused)."""
         if rating.aspects:
-            return await rate_aspects(rating, one, self._options)
-        return await one(rating)
+            return await rate_aspects(
+                rating, functools.partial(self._rate_with, self._engine), self._options
+            )
+        first = await self._rate_with(self._engine, rating)
+        if self._acceptance is None:
+            return first
+
+        async def tier_verdict(tier: int) -> Verdict:
+            return await self._rate_with(self._engines[tier], rating)
+
+        return await escalate(first, tier_verdict, len(self._engines), self._acceptance)
+
+    async def _rate_with(self, engine: VerdictEngine, asked: RatingItem) -> Verdict:
+        """``engine``'s judge (or panel) rating ``asked``, through its callers."""
+        order = "order" in self._options.checks_for("rating")
+        prompt = self._options.rating_prompt
+        if engine.names is not None:
+            return await rate_panel(
+                engine.callers, engine.names, asked, order=order, probe=self._probe, prompt=prompt
+            )
+        return await rate(engine.callers[0], asked, order=order, probe=self._probe, prompt=prompt)
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""
-        if len(self._engines) > 1:
-            raise UsageError("tiers: a rating is asked of one judge or a panel, not tiers, so far")
-        unsupported = [
-            name
-            for name, used in (
-                ("acceptance", self._acceptance is not None),
-                ("checks", not set(self._options.checks or ("reverse",)) <= {"reverse", "order"}),
-            )
-            if used
-        ]
-        if unsupported:
+        if not set(self._options.checks or ("reverse",)) <= {"reverse", "order"}:
             raise UsageError(
-                f"{unsupported[0]}: a rating is guarded by the reverse and order checks "
-                "and the probe alone, so far"
+                "checks: a rating is guarded by the reverse and order checks and the probe "
+                "alone, so far"
             )
 
     async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem, list[LegPlan]]:
@@ -681,7 +687,19 @@ class Guard:
         verdict = await self._engine.verdict(item, plans, prefetched)
         if self._acceptance is None:
             return verdict
-        return await escalate(item, verdict, self._engines, self._acceptance)
+        return await escalate(
+            verdict,
+            functools.partial(self._tier_verdict, item),
+            len(self._engines),
+            self._acceptance,
+        )
+
+    async def _tier_verdict(self, item: Item, tier: int) -> Verdict:
+        """Tier ``tier``'s judge's verdict on ``item`` (a cascade's next tier)."""
+        engine = self._engines[tier]
+        plans = engine.plan(item)
+        prefetched = await engine.prefetch([plan.key for plan in plans])
+        return await engine.verdict(item, plans, prefetched)
 
     def failed_verdict(
         self, item: Item | RatingItem | Mapping[str, Any], error: JudgeError

@@ -15,7 +15,7 @@ import contextlib
 import dataclasses
 import hashlib
 import time
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from prin_guard._calls import JudgeCaller, KeyScope
@@ -442,24 +442,26 @@ def judges_identity(identities: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 async def escalate(
-    item: Item, first: Verdict, engines: Sequence[VerdictEngine], acceptance: Acceptance
+    first: Verdict,
+    ask: Callable[[int], Awaitable[Verdict]],
+    tiers: int,
+    acceptance: Acceptance,
 ) -> Verdict:
-    """Decide ``first`` (tier 0's verdict) and ask the next tier while no tier accepts.
+    """Decide ``first`` (tier 0's verdict) and ask the next tier (``ask(tier)``: that
+    tier's judge's verdict on the same item) while no tier accepts.
 
     The rule of tier ``t`` decides the verdict of tier ``t``'s judge (or panel); the
     first tier that accepts decides the item. A verdict no tier accepts is the last
     tier's, flagged ``not_accepted`` (and ``abstained`` in a cascade). The guarantee of
     the acceptance file (docs/calibration.md) is about exactly this procedure: the
     tiers in their order, the same options, each asked only when the previous one did
-    not accept.
+    not accept. Label items and ratings go through it alike.
     """
     verdict = first
     calls, usage, saved, cached = 0, first.usage, first.saved_usage, True
-    for tier, engine in enumerate(engines):
+    for tier in range(tiers):
         if tier > 0:
-            plans = engine.plan(item)
-            prefetched = await engine.prefetch([plan.key for plan in plans])
-            verdict = await engine.verdict(item, plans, prefetched)
+            verdict = await ask(tier)
             usage, saved = usage + verdict.usage, saved + verdict.saved_usage
         calls += verdict.judge_calls
         cached = cached and verdict.cached
@@ -469,7 +471,7 @@ async def escalate(
     return decided(
         verdict,
         decision,
-        tiers=len(engines),
+        tiers=tiers,
         judge_calls=calls,
         usage=usage,
         cached=cached,

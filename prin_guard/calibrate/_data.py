@@ -9,8 +9,11 @@ run's ``summary.json`` for the judge identity and options.
 An item counts for calibration when its gold set is known. A verdict is *wrong* when
 its ``correct`` set (the guard's policy set, synergy by default) differs from the
 gold set (:func:`~prin_guard._acceptance.verdict_wrong`: the options, the winner or
-the met set, by task); a record whose judge failed has no verdict: it is never
-accepted (it counts in the coverage denominator, as a guard would return a
+the met set, by task). A rating run (``prin-guard eval summeval``: records of task
+``rating`` with the ``human`` score) is read with a ``tolerance``: a rating verdict is
+wrong when it gives no rating or one further than that from the human score
+(:func:`~prin_guard._acceptance.rating_wrong`). A record whose judge failed has no
+verdict: it is never accepted (it counts in the coverage denominator, as a guard would return a
 ``judge_error`` verdict for it). Items are matched across the tiers of a cascade by
 id; each tier's runs must hold the same items, once each, and every item the same task
 (a run of pairwise items calibrates a rule for pairwise verdicts).
@@ -25,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from prin_guard._acceptance import COMPARED_OPTIONS, _options_view, verdict_wrong
+from prin_guard._acceptance import COMPARED_OPTIONS, _options_view, rating_wrong, verdict_wrong
 from prin_guard._decide import SIGNALS, signal_value
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Task, Verdict
@@ -101,20 +104,31 @@ class CalibrationData:
     """Records left out because their gold set is unknown."""
     task: Task = "choice"
     """The items' task (every item's)."""
+    human: tuple[float, ...] = ()
+    """A rating run's human score per item (empty for the label tasks, whose ``gold``
+    sets are then empty)."""
+    tolerance: float | None = None
+    """A rating run's tolerance: how far from the human score a rating is still right."""
 
     @property
     def n(self) -> int:
         return len(self.ids)
 
+    def verdict_wrong(self, index: int, verdict: Verdict | None) -> bool:
+        """Whether ``verdict`` is wrong on item ``index`` (no verdict: wrong)."""
+        if verdict is None:
+            return True
+        if self.task == "rating":
+            assert self.tolerance is not None
+            return rating_wrong(verdict.rating, self.human[index], self.tolerance)
+        return verdict_wrong(verdict.correct, self.gold[index])
+
     def wrong(self, tier: int) -> Any:
         """Whether tier ``tier``'s verdict on each item is wrong (no verdict: wrong)."""
         np = numpy()
+        verdicts = self.tiers[tier].verdicts
         return np.array(
-            [
-                v is None or verdict_wrong(v.correct, gold)
-                for v, gold in zip(self.tiers[tier].verdicts, self.gold, strict=True)
-            ],
-            dtype=bool,
+            [self.verdict_wrong(index, v) for index, v in enumerate(verdicts)], dtype=bool
         )
 
     def subset(self, indices: Sequence[int]) -> CalibrationData:
@@ -124,6 +138,7 @@ class CalibrationData:
             self,
             ids=tuple(self.ids[i] for i in chosen),
             gold=tuple(self.gold[i] for i in chosen),
+            human=tuple(self.human[i] for i in chosen) if self.human else (),
             tiers=tuple(
                 replace(t, verdicts=tuple(t.verdicts[i] for i in chosen)) for t in self.tiers
             ),
@@ -131,21 +146,31 @@ class CalibrationData:
 
     def digest(self) -> str:
         """sha256 of the items as calibration sees them: per item (sorted by id) its id,
-        gold set and, per tier, the verdict's set and every signal."""
+        gold set and, per tier, the verdict's set and every signal (a rating run: the
+        human score and the rating, with the tolerance)."""
         rows = []
         for index in sorted(range(self.n), key=lambda i: self.ids[i]):
             tiers = []
             for tier in self.tiers:
                 verdict = tier.verdicts[index]
-                tiers.append(
-                    None
-                    if verdict is None
-                    else {
+                seen: dict[str, Any] | None = None
+                if verdict is not None:
+                    seen = {
                         "correct": sorted(verdict.correct),
                         "signals": {name: signal_value(verdict, name) for name in SIGNALS},
                     }
-                )
-            rows.append({"id": self.ids[index], "gold": sorted(self.gold[index]), "tiers": tiers})
+                    if self.task == "rating":
+                        seen["rating"] = verdict.rating
+                tiers.append(seen)
+            row: dict[str, Any] = {
+                "id": self.ids[index],
+                "gold": sorted(self.gold[index]),
+                "tiers": tiers,
+            }
+            if self.task == "rating":
+                row["human"] = self.human[index]
+                row["tolerance"] = self.tolerance
+            rows.append(row)
         canonical = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -178,13 +203,30 @@ def _tier_identity(run: Path, config_key: str, task: str) -> tuple[dict[str, Any
     return dict(config["judge"]), {name: dumped[name] for name in COMPARED_OPTIONS}
 
 
+Gold = frozenset[str] | float
+"""An item's gold: its gold set, or a rating item's human score."""
+
+
+def _gold(record: dict[str, Any], task: str) -> Gold | None:
+    """A record's gold (None when unknown): a rating record's ``human`` score, else its
+    gold set."""
+    if task == "rating":
+        human = record.get("human")
+        if human is None:
+            return None
+        if isinstance(human, bool) or not isinstance(human, int | float) or human != human:
+            raise UsageError(f"runs: item {record['id']!r}: human score {human!r} is not a number")
+        return float(human)
+    return frozenset(record.get("gold") or ()) if record.get("gold_known", True) else None
+
+
 def _read_tier(
     runs: Sequence[Path], config_key: str
-) -> tuple[TierData, dict[str, tuple[frozenset[str] | None, Verdict | None]], str]:
+) -> tuple[TierData, dict[str, tuple[Gold | None, Verdict | None]], str]:
     judge: dict[str, Any] | None = None
     options: dict[str, Any] | None = None
     task: str | None = None
-    items: dict[str, tuple[frozenset[str] | None, Verdict | None]] = {}
+    items: dict[str, tuple[Gold | None, Verdict | None]] = {}
     # eval's reading of a record's task (imported here: `import prin_guard.calibrate`
     # stays without eval, as in _stats)
     from prin_guard.eval._summary import record_task
@@ -215,7 +257,7 @@ def _read_tier(
                     f"runs: item {key!r} appears twice (in {str(run)!r}); calibration items "
                     "must be distinct"
                 )
-            gold = frozenset(record.get("gold") or ()) if record.get("gold_known", True) else None
+            gold = _gold(record, task or "choice")
             verdict = None
             if "configs" in record:
                 if config_key not in record["configs"]:
@@ -231,14 +273,33 @@ def _read_tier(
     return tier, items, task or "choice"
 
 
-def load_runs(tiers: Sequence[Sequence[str | Path]], *, config: str = "none") -> CalibrationData:
+def load_runs(
+    tiers: Sequence[Sequence[str | Path]],
+    *,
+    config: str = "none",
+    tolerance: float | None = None,
+) -> CalibrationData:
     """The calibration items of eval runs: ``tiers[k]`` lists the run directories of
-    tier k's judge (one list for a single judge)."""
+    tier k's judge (one list for a single judge). ``tolerance``: for rating runs (and
+    only for them), how far from the human score a rating is still right, in the
+    scale's points."""
     if not tiers or not all(tiers):
         raise UsageError("runs: give at least one eval run directory per tier")
     read = [_read_tier([Path(r) for r in runs], config) for runs in tiers]
     first = read[0][1]
     task = read[0][2]
+    if task == "rating":
+        if tolerance is None:
+            raise UsageError(
+                "tolerance: the runs rate on a scale; say how far from the human score a "
+                "rating is still right (--tolerance, in the scale's points, e.g. 1)"
+            )
+        if isinstance(tolerance, bool) or not (
+            isinstance(tolerance, int | float) and 0 < tolerance < float("inf")
+        ):
+            raise UsageError(f"tolerance: must be a positive number of points, got {tolerance!r}")
+    elif tolerance is not None:
+        raise UsageError(f"tolerance: the runs judged {task} items, which have no scale")
     for index, (_, items, tier_task) in enumerate(read[1:], start=1):
         if tier_task != task:
             raise UsageError(f"runs: tier {index} judged {tier_task} items, tier 0 {task} items")
@@ -251,17 +312,22 @@ def load_runs(tiers: Sequence[Sequence[str | Path]], *, config: str = "none") ->
             )
         differ = [key for key, (gold, _) in items.items() if gold != first[key][0]]
         if differ:
+            what = "human score" if task == "rating" else "gold set"
             raise UsageError(
-                f"runs: tier {index} gives item {differ[0]!r} another gold set than tier 0"
+                f"runs: tier {index} gives item {differ[0]!r} another {what} than tier 0"
             )
     ids = [key for key, (gold, _) in first.items() if gold is not None]
     skipped = len(first) - len(ids)
+    golds = [first[key][0] for key in ids]
+    rating = task == "rating"
     return CalibrationData(
         ids=tuple(ids),
-        gold=tuple(first[key][0] or frozenset() for key in ids),
+        gold=tuple(frozenset() if rating else g for g in golds),  # type: ignore[misc]
         tiers=tuple(
             replace(tier, verdicts=tuple(items[key][1] for key in ids)) for tier, items, _ in read
         ),
         skipped_unknown_gold=skipped,
         task=task,  # type: ignore[arg-type]
+        human=tuple(float(g) for g in golds) if rating else (),  # type: ignore[arg-type]
+        tolerance=float(tolerance) if rating and tolerance is not None else None,
     )

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from prin_guard._acceptance import Acceptance, Rule, Tier, verdict_wrong
+from prin_guard._acceptance import Acceptance, Rule, Tier
 from prin_guard._decide import SIGNALS
 from prin_guard._events import log
 from prin_guard._exceptions import UsageError
@@ -257,6 +257,8 @@ def _calibrate_one(
         alpha=alpha,
         delta=delta,
         task=data.task,
+        error="rating" if data.task == "rating" else "set",
+        tolerance=data.tolerance,
         n=data.n,
         selection=data.n - count,
         tested=count,
@@ -432,6 +434,8 @@ def _calibrate_cascade(
         alpha=alpha,
         delta=delta,
         task=data.task,
+        error="rating" if data.task == "rating" else "set",
+        tolerance=data.tolerance,
         n=data.n,
         selection=data.n - fit.tested,
         tested=fit.tested,
@@ -510,7 +514,7 @@ def evaluate(acceptance: Acceptance, data: CalibrationData, *, check: bool = Tru
     calls = [0.0] * tiers
     cost = 0.0
     cost_known = True
-    for index, gold in enumerate(data.gold):
+    for index in range(data.n):
         for k in range(tiers):
             verdict = data.tiers[k].verdicts[index]
             asked[k] += 1
@@ -524,7 +528,7 @@ def evaluate(acceptance: Acceptance, data: CalibrationData, *, check: bool = Tru
             if acceptance.decide(verdict, k).accepted:
                 decided[k] += 1
                 accepted += 1
-                errors += verdict_wrong(verdict.correct, gold)
+                errors += data.verdict_wrong(index, verdict)
                 break
     return Outcome(
         n=data.n,

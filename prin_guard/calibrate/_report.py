@@ -41,6 +41,11 @@ def summary_lines(cal: Calibration, holdout: Outcome | None = None) -> list[str]
         f"alpha {acc.alpha}, delta {acc.delta}: {acc.n} calibration items of the "
         f"{acc.task} task" + (split if acc.n != acc.tested else "")
     ]
+    if acc.tolerance is not None:
+        lines.append(
+            f"a rating is wrong when it is none or more than {acc.tolerance:g} points from "
+            f"the human score: P(|rating - human| > {acc.tolerance:g} | accepted) <= {acc.alpha}"
+        )
     names = _tier_names(cal)
     for index, tier in enumerate(acc.tiers):
         lines.append(
@@ -310,7 +315,13 @@ def write_report(cal: Calibration, folder: str | Path, *, holdout: Outcome | Non
         "# Calibration",
         "",
         f"With probability at least {1 - acc.delta:.0%} over the draw of the calibration "
-        f"items, at most {acc.alpha:.0%} of the verdicts this acceptance accepts are wrong, "
+        f"items, at most {acc.alpha:.0%} of the verdicts this acceptance accepts are wrong"
+        + (
+            f" (a rating none or more than {acc.tolerance:g} points from the human score)"
+            if acc.tolerance is not None
+            else ""
+        )
+        + ", "
         "for future items exchangeable with the calibration items (drawn from the same "
         "source, judged the same way). See docs/calibration.md for what this does not cover.",
         "",

@@ -45,6 +45,13 @@ def add_calibrate(commands: Any) -> None:
     )
     cal.add_argument("--out", default="acceptance.json", help="the acceptance file to write")
     cal.add_argument(
+        "--tolerance",
+        type=float,
+        metavar="POINTS",
+        help="rating runs (eval summeval): a rating within this many points of the human "
+        "score is right; the guarantee is P(|rating - human| > POINTS | accepted) <= alpha",
+    )
+    cal.add_argument(
         "--signal",
         action="append",
         metavar="NAME",
@@ -150,7 +157,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from prin_guard.calibrate._report import summary_lines, write_report
 
     tiers = [list(args.runs)] + [[p for p in spec.split(",") if p] for spec in args.tier]
-    data = load_runs(tiers, config=args.config)
+    data = load_runs(tiers, config=args.config, tolerance=args.tolerance)
     if args.evaluate:
         acceptance = Acceptance.load(args.evaluate)
         outcome = evaluate(acceptance, data)

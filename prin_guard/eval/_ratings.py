@@ -266,13 +266,21 @@ def run_ratings(
     out: str | Path,
 ) -> dict[str, Any]:
     """Rate SummEval's summaries on each of ``aspects`` with ``guard`` and write
-    ``summary.json``, ``items.jsonl`` (ids, scores, human scores and flags: no article
-    text) and ``report.md`` under ``out``; returns the summary."""
+    ``summary.json`` (with the judge's identity and the guard's options), ``items.jsonl``
+    (ids, scores, human scores, flags and each whole verdict: no article text) and
+    ``report.md`` under ``out``; returns the summary. ``prin-guard calibrate --tolerance``
+    reads the directory as it reads an eval run."""
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
     identity = dict(guard.judge.identity())
     judge = str(identity.get("model") or identity.get("name") or type(guard.judge).__name__)
-    summary: dict[str, Any] = {"dataset": "summeval", "judge": judge, "aspects": {}}
+    summary: dict[str, Any] = {
+        "dataset": "summeval",
+        "judge": judge,
+        "aspects": {},
+        # what `prin-guard calibrate` reads to bind an acceptance file to this judge
+        "run": {"config": {"judge": identity, "options": guard.options.model_dump(mode="json")}},
+    }
     points: dict[str, list[tuple[float, float | None, float | None, bool]]] = {}
     with (directory / "items.jsonl").open("w", encoding="utf-8") as rows:
         for aspect in aspects:
@@ -291,6 +299,7 @@ def run_ratings(
             for entry, verdict in zip(rated, verdicts, strict=True):
                 row = {
                     "id": entry.item["id"],
+                    "task": "rating",
                     "aspect": aspect,
                     "human": entry.human,
                     "direct": verdict.direct.score if verdict.direct else None,
@@ -299,6 +308,8 @@ def run_ratings(
                     "expected_rating": verdict.expected_rating,
                     "expected_from": verdict.expected_from,
                     "flags": [flag.value for flag in verdict.flags],
+                    # the whole verdict, as eval runs keep it: what calibrate reads
+                    "configs": {"none": verdict.model_dump(mode="json")},
                 }
                 rows.write(json.dumps(row) + "\n")
     (directory / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
