@@ -86,8 +86,8 @@ class GuardOptions(BaseModel):
         "template of your own: an object with id, version, task, positive, negative, noun "
         "and, for your own prompt text, system, instruction, contract, ... (Template). "
         "Ratings: a rating prompt (mt-bench-single, mt-bench-single-ref, "
-        "prometheus-absolute, or your own: task rating, instruction, ... (RatingPrompt)); "
-        "a guard with one asks rating items only.",
+        "arena-hard-v1-single, prometheus-absolute, or your own: task rating, instruction, "
+        "... (RatingPrompt)); a guard with one asks rating items only.",
         json_schema_extra={
             "anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "string"}, {"type": "object"}]
         },
