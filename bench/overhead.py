@@ -401,9 +401,9 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row(
         "plan both legs (prompts + 2 cache keys: canonical JSON + sha256)",
-        "`Guard._plan`",
+        "`VerdictEngine.plan`",
         1,
-        _per_call(lambda: guard._plan(items[nxt()]), calls),
+        _per_call(lambda: guard._engine.plan(items[nxt()]), calls),
     )
     row(
         "parse a reply",
@@ -417,7 +417,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
         2,
         _per_call(lambda: detect_polarity_confusion(reverse_reply, Polarity.REVERSE), calls),
     )
-    row("build a `Leg` (pydantic, strict)", "`Guard._leg`", 2, _per_call(make_leg, calls))
+    row("build a `Leg` (pydantic, strict)", "`LegAsker.read`", 2, _per_call(make_leg, calls))
     row(
         "decide (PRIN, synergy, flags)",
         "`_decide.assess`",
@@ -426,13 +426,13 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row(
         "build the `Verdict` (pydantic, strict)",
-        "`Guard._verdict`",
+        "`_decide.make_verdict`",
         1,
         _per_call(make_verdict, calls),
     )
     row(
         "`Usage() + Usage()` (two pydantic models)",
-        "`Guard._verdict`",
+        "`VerdictEngine.verdict`",
         1,
         _per_call(lambda: Usage() + Usage(), calls),
     )
@@ -466,7 +466,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row(
         "asyncio: gather two coroutines (two tasks)",
-        "`Guard._verdict` (`asyncio.gather`)",
+        "`VerdictEngine.verdict` (`asyncio.gather`)",
         1,
         task_loop(calls),
     )

@@ -10,6 +10,26 @@ One async core. ``Guard.check`` and ``Guard.check_many`` drive it on a private
 event loop kept by the guard (so judges and caches that hold loop-bound
 connections keep working across calls) and refuse to run inside a running
 loop, where they would block it: use ``acheck`` there.
+
+One verdict's path (a label item; ``astream`` takes the same steps per item, batched):
+
+1. ``Guard.acheck`` -> ``Guard._item``: ``Item.coerce`` (``_models``) checks the item and
+   the guard's limits, task and acceptance file.
+2. ``VerdictEngine.plan`` (``_judging``) -> ``LegAsker.plan`` (``_legs``): each leg's
+   messages built once (``_prompts.build_messages``) and its cache key per judge
+   (``_calls.KeyScope``); a long item's in the worker thread.
+3. ``VerdictEngine.prefetch`` -> ``JudgeCaller.prefetch`` (``_calls``): one cache round trip
+   for every leg.
+4. ``Guard._verdict`` -> ``VerdictEngine.verdict``: every leg asked at once (or staggered),
+   each by ``LegAsker.read``: ``JudgeCaller.answer`` (cache, single flight, retries, the
+   limit in flight; ``judges/``: the model) and the reply read once
+   (``_reading.read_answer`` -> ``reader/``) into a ``Leg``.
+5. ``_decide.make_verdict``: PRIN, the policy's set, the flags, the ``Verdict``.
+6. With an acceptance file, ``_judging.escalate``: the rule of each tier
+   (``Acceptance.decide``), the next tier asked by the same steps 2-5.
+
+A rating goes ``Guard.acheck`` -> ``_rate`` (its legs through the same callers, read by
+``_rating``) and, with an acceptance file, the same ``escalate``.
 """
 
 from __future__ import annotations
@@ -426,6 +446,13 @@ class Guard:
             layout=self._options.prompt_layout,
         )
 
+    def cache_keys(self, item: Item | Mapping[str, Any]) -> list[str]:
+        """The cache keys of ``item``'s legs as this guard stores their replies (its
+        judge's, or tier 0's; a panel's every member's), in the order the legs are asked:
+        to look a cached reply up, or delete one, without asking the judge. Label items
+        (choice, pairwise, checklist); a rating item is refused, naming ``task``."""
+        return [plan.key for plan in self._engine.plan(self._item(item))]
+
     @property
     def max_judge_calls(self) -> int:
         """The most judge calls one item of any task can cost this guard: every tier
@@ -511,14 +538,15 @@ class Guard:
         A rating item (``{"task": "rating", "question": ..., "response": ..., "scale":
         {"min": 1, "max": 10}}``) is asked how good the response is and, on the mirrored
         scale, how poor; the verdict's ``rating`` reconciles the two (see
-        :mod:`prin_guard._rating`). Ratings take one judge, and the reverse and order
-        checks (the order check lists a rubric's levels the other way), so far.
+        :mod:`prin_guard._rating`). Ratings take a judge, a panel or tiers with an
+        acceptance file, and the reverse and order checks (the order check lists a
+        rubric's levels the other way).
         """
         if isinstance(item, RatingItem) or _is_rating(item):
             return await self._arate(item)
         checked = self._item(item)
         plans = await self._aplan(checked)
-        prefetched = await self._prefetch([plan.key for plan in plans])
+        prefetched = await self._engine.prefetch([plan.key for plan in plans])
         verdict = await self._verdict(checked, plans, prefetched)
         self._maybe_raise([verdict])
         return verdict
@@ -578,7 +606,7 @@ class Guard:
             concurrency=self.concurrency,
             chunk_size=chunk_size,
             plan=self._checked_plan,
-            prefetch=self._prefetch,
+            prefetch=self._engine.prefetch,
             verdict=self._verdict_or_error,
             invalid=self._invalid_verdict,
             stopping=stopping,
@@ -657,8 +685,8 @@ class Guard:
         """The item's legs planned; a long item's in the worker thread (its prompts are
         built and hashed there), so that the event loop goes on serving meanwhile."""
         if item_chars(item) > OFF_LOOP_CHARS:
-            return await off_loop(functools.partial(self._plan, item))
-        return self._plan(item)
+            return await off_loop(functools.partial(self._engine.plan, item))
+        return self._engine.plan(item)
 
     def _item(self, raw: Item | Mapping[str, Any]) -> Item:
         item = Item.coerce(
@@ -675,15 +703,11 @@ class Guard:
             self._acceptance.check_task(item.task)  # a rule holds for its own task only
         return item
 
-    def _plan(self, item: Item) -> list[LegPlan]:
-        return self._engine.plan(item)
-
-    async def _prefetch(self, keys: Iterable[str]) -> dict[str, str | None]:
-        return await self._engine.prefetch(keys)
-
     async def _verdict(
         self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
+        """Tier 0's verdict on ``item`` from its planned legs, decided by the acceptance
+        file's rule (and escalated through its tiers) when the guard has one."""
         verdict = await self._engine.verdict(item, plans, prefetched)
         if self._acceptance is None:
             return verdict

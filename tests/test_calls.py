@@ -232,7 +232,7 @@ def test_cache_keys_do_not_change_with_the_refactor() -> None:
     # Keys are the sha256 of the same canonical JSON as before the call layer existed:
     # caches filled by earlier versions keep serving.
     guard = Guard(ScriptedJudge())
-    keys = [plan.key for plan in guard._plan(ITEM)]
+    keys = guard.cache_keys(ITEM)
     assert keys == [
         "prin_guard:v1:" + k
         for k in (
@@ -279,7 +279,7 @@ def test_cache_keys_are_the_ones_earlier_versions_wrote(
     # Pinned from prin-guard at 45557e5 (before the decision module and GuardConfig):
     # a cache filled then keeps serving.
     guard = Guard(ScriptedJudge(), **options)
-    assert [plan.key for plan in guard._plan(KEYED)] == [f"prin_guard:v1:{k}" for k in keys]
+    assert guard.cache_keys(KEYED) == [f"prin_guard:v1:{k}" for k in keys]
 
 
 def _legacy_digest(guard: Guard, item: Item, polarity: str) -> str:

@@ -451,7 +451,7 @@ async def test_the_key_reaches_the_server_but_no_log_or_cache_key(
     assert all(r.headers["authorization"] == f"Bearer {SECRET}" for r in server.chat_requests)
     assert SECRET not in json.dumps(events, default=str)
     assert SECRET not in caplog.text  # litellm's own loggers too
-    stored = await cache.get_many([plan.key for plan in guard._plan(ITEM)])
+    stored = await cache.get_many(guard.cache_keys(ITEM))
     assert all(value is not None and SECRET not in value for value in stored)
     assert SECRET not in json.dumps(guard.caller.identity)
 

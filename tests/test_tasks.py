@@ -252,8 +252,8 @@ def test_tasks_never_share_cache_keys() -> None:
     guard = Guard(judge_of("Answer: A", "Answer: B"))
     choice = Item(question=PAIR["question"], candidates=PAIR["candidates"])
     pair = Item.coerce(PAIR)
-    choice_keys = {plan.key for plan in guard._plan(choice)}
-    pair_keys = {plan.key for plan in guard._plan(pair)}
+    choice_keys = set(guard.cache_keys(choice))
+    pair_keys = set(guard.cache_keys(pair))
     assert not choice_keys & pair_keys
 
 
