@@ -224,42 +224,36 @@ class LegAsker:
         template): direct and reverse, and with ``order`` both again with the candidates
         in the second order (when there are at least two)."""
         template = self.template_for(item)
-        own = item_part(item)
-        plans: list[LegPlan] = []
-        second: tuple[Item, dict[str, str], tuple[str, ...], str] | None = None
+        # the orders the candidates are shown in: the item's own, and the order check's
+        # second (a second-order leg is the permuted item's leg, with the same key a guard
+        # without the order check would use for that item)
+        shown: list[tuple[Item, Mapping[str, str], tuple[str, ...] | None, str]] = [
+            (item, {}, None, item_part(item))
+        ]
         if order and len(item.candidates) > 1:
             shown_order = second_order(item.labels, item.key)
             asked, mapping = permuted_item(item, shown_order)
-            second = (asked, mapping, shown_order, item_part(asked))
-        for member, scope in enumerate(scopes(template)):
-            for polarity in (Polarity.DIRECT, Polarity.REVERSE):
-                plans.append(
-                    LegPlan(
-                        polarity,
-                        self.messages(item, polarity, template),
-                        scope.key(own, polarity.value),
-                        template,
-                        member,
-                    )
-                )
-            if second is None:
-                continue
-            asked, mapping, shown_order, part = second
-            for polarity in (Polarity.DIRECT, Polarity.REVERSE):
-                plans.append(
-                    LegPlan(
-                        polarity,
-                        self.messages(asked, polarity, template),
-                        # the same key a guard without the order check would use for the
-                        # permuted item: a second-order leg is that item's leg
-                        scope.key(part, polarity.value),
-                        template,
-                        member,
-                        asked,
-                        mapping,
-                        shown_order,
-                    )
-                )
+            shown.append((asked, mapping, shown_order, item_part(asked)))
+        # each leg's prompt built once, whatever the number of panel members
+        legs = [
+            (asked, mapping, shown_order, part, polarity, self.messages(asked, polarity, template))
+            for asked, mapping, shown_order, part in shown
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+        ]
+        plans = [
+            LegPlan(
+                polarity,
+                messages,
+                scope.key(part, polarity.value),
+                template,
+                member,
+                None if shown_order is None else asked,
+                mapping,
+                shown_order,
+            )
+            for member, scope in enumerate(scopes(template))
+            for asked, mapping, shown_order, part, polarity, messages in legs
+        ]
         return _with_prefixes(plans, item.key)
 
     async def read(
