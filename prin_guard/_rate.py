@@ -43,11 +43,9 @@ from prin_guard._rating import (
     read_score,
     reconcile,
 )
-from prin_guard.probe._probe import Probe
+from prin_guard.probe._probe import Probe, RoundReading, ask_rounds
 from prin_guard.probe._prompts import (
-    FollowUpForm,
     FollowUpType,
-    build_followup_conversation,
     misleading_answer,
 )
 
@@ -192,46 +190,30 @@ async def _probe(
     misleading: str | None = None
     if FollowUpType.LEADING in probe.rounds and len(near) < len(levels):
         misleading = misleading_answer(levels, near, probe.seed, rating_id(item))
-    rounds: list[ProbeRound] = []
-    replies: list[str] = []
-    for number, kind in enumerate(probe.rounds, start=1):
-        if kind is FollowUpType.LEADING and misleading is None:
-            break
-        progressive = probe.form is FollowUpForm.PROGRESSIVE
-        conversation = build_followup_conversation(
-            messages,
-            leg.raw_text or "",
-            kind,
-            probe.prompt_set,
-            round_replies=replies if progressive else (),
-            misleading=misleading if kind is FollowUpType.LEADING else None,
-            mitigations=probe.mitigations,
-            position=probe.position,
-            control_prompt=_control(item, leg.polarity),
-        )
-        # no labels: a judge would constrain a labelled answer to them (a JSON schema of
-        # labels), and a rating's answer is a score; the messages key the call
-        answer = await caller.converse(conversation, item_id=rating_id(item), purpose="follow_up")
-        text = answer.response.text
+
+    def read(text: str | None) -> RoundReading:
         found = read_score(text or "", scale, copied_from=item.texts)
-        rounds.append(
-            ProbeRound(
-                polarity=leg.polarity,
-                round=number,
-                followup_type=kind.value,
-                followup=conversation[-1]["content"],
-                raw_text=text,
-                labels=(),
-                parse_status=ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
-                changed=found.score is None or abs(found.score - first) > scale.agreement,
-                cached=answer.cached,
-                latency_ms=answer.latency_ms,
-                usage=answer.response.usage,
-                score=found.score,
-            )
+        return RoundReading(
+            (),
+            ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
+            found.score is None or abs(found.score - first) > scale.agreement,
+            found.score,
         )
-        replies.append(text or "")
-    return rounds
+
+    # no labels: a judge would constrain a labelled answer to them (a JSON schema of
+    # labels), and a rating's answer is a score; the messages key the call
+    return await ask_rounds(
+        caller,
+        probe,
+        leg.polarity,
+        messages,
+        leg.raw_text or "",
+        misleading=misleading,
+        control=_control(item, leg.polarity),
+        labels=(),
+        item_id=rating_id(item),
+        read=read,
+    )
 
 
 async def rate(

@@ -18,7 +18,7 @@ exists (the judge named every candidate) the leading round is not asked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from prin_guard._calls import JudgeCaller
@@ -145,45 +145,94 @@ async def run_rounds(
             misleading = misleading_answer(item.labels, first_labels, probe.seed, item.key)
         except UsageError:
             misleading = None  # the judge named every candidate: nothing to suggest
+    labels = item.labels if chosen.builtin else ()
+
+    def read(text: str | None) -> RoundReading:
+        # read as a reply to the leg's own question, in the item's task and template
+        reading, _ = read_answer(text, item, polarity, chosen, mitigations)
+        changed = reading.status is ParseStatus.FAILED or set(reading.labels) != set(first_labels)
+        return RoundReading(reading.labels, reading.status, changed)
+
+    return await ask_rounds(
+        caller,
+        probe,
+        polarity,
+        initial_messages,
+        first_reply,
+        misleading=misleading,
+        control=control,
+        labels=labels,
+        item_id=item.key,
+        read=read,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReading:
+    """A follow-up reply as read: the labels it names (none for a rating), whether it
+    could be read, whether the answer changed from the leg's, and a rating's score."""
+
+    labels: tuple[str, ...]
+    status: ParseStatus
+    changed: bool
+    score: float | None = None
+
+
+async def ask_rounds(
+    caller: JudgeCaller,
+    probe: Probe,
+    polarity: Polarity,
+    messages: Sequence[Message],
+    first_reply: str,
+    *,
+    misleading: str | None,
+    control: str,
+    labels: Sequence[str],
+    item_id: str,
+    read: Callable[[str | None], RoundReading],
+) -> list[ProbeRound]:
+    """The probe's follow-up rounds after a leg's ``first_reply`` to ``messages``, each
+    reply read by ``read``: the one loop of a label leg's probe and a rating leg's. A
+    leading round without a ``misleading`` answer to suggest ends the rounds; in the
+    progressive form each round's conversation holds the earlier rounds' replies.
+    ``labels``: what a structured judge may constrain the answer to (none for a rating,
+    whose answer is a score)."""
     rounds: list[ProbeRound] = []
     replies: list[str] = []
     for number, kind in enumerate(probe.rounds, start=1):
         if kind is FollowUpType.LEADING and misleading is None:
             break
-        progressive = probe.form is FollowUpForm.PROGRESSIVE
-        messages = build_followup_conversation(
-            initial_messages,
+        conversation = build_followup_conversation(
+            messages,
             first_reply,
             kind,
             probe.prompt_set,
-            round_replies=replies if progressive else (),
+            round_replies=replies if probe.form is FollowUpForm.PROGRESSIVE else (),
             misleading=misleading if kind is FollowUpType.LEADING else None,
             mitigations=probe.mitigations,
             position=probe.position,
             control_prompt=control,
         )
-        labels = item.labels if chosen.builtin else ()
         answer = await caller.converse(
-            messages, labels=labels, item_id=item.key, purpose="follow_up"
+            conversation, labels=labels, item_id=item_id, purpose="follow_up"
         )
-        response = answer.response
-        # read as a reply to the leg's own question, in the item's task and template
-        reading, _ = read_answer(response.text, item, polarity, chosen, mitigations)
-        changed = reading.status is ParseStatus.FAILED or set(reading.labels) != set(first_labels)
+        text = answer.response.text
+        reading = read(text)
         rounds.append(
             ProbeRound(
                 polarity=polarity,
                 round=number,
                 followup_type=kind.value,
-                followup=messages[-1]["content"],
-                raw_text=response.text,
+                followup=conversation[-1]["content"],
+                raw_text=text,
                 labels=reading.labels,
                 parse_status=reading.status,
-                changed=changed,
+                changed=reading.changed,
                 cached=answer.cached,
                 latency_ms=answer.latency_ms,
-                usage=response.usage,
+                usage=answer.response.usage,
+                score=reading.score,
             )
         )
-        replies.append(response.text or "")
+        replies.append(text or "")
     return rounds
