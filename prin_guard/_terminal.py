@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Progress",
+    "duration",
     "eval_summary_text",
     "isatty",
     "print_eval_summary",
@@ -159,7 +160,7 @@ class Progress:
         line = (
             (f"{self.label} " if self.label else "")
             + f"[{self.done:>{width}}/{self.total}] {100 * self.done / max(self.total, 1):3.0f}%"
-            + f"  elapsed {_duration(elapsed)}  ETA {_duration(eta)}"
+            + f"  elapsed {duration(elapsed)}  ETA {duration(eta)}"
             + (f"  PRIN {self._shown_prin()}" if self.show_prin else "")
         )
         self.stream.write(line + "\n")
@@ -210,7 +211,8 @@ class Progress:
             self.close()
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """``42s``, ``3m07s``, ``2h05m``: an elapsed time or an ETA on a progress line."""
     seconds = int(seconds)
     if seconds < 60:
         return f"{seconds}s"

@@ -159,6 +159,23 @@ def _signals(data: CalibrationData, tier: int, wanted: str) -> list[str]:
     return [wanted]
 
 
+def _about(data: CalibrationData, alpha: float, delta: float, seed: int) -> dict[str, Any]:
+    """What every acceptance file says of its calibration, one tier or a cascade: the
+    level, the items' task and what makes a verdict wrong on them, how many there were
+    and their digest, the seed and the version that wrote it."""
+    return {
+        "alpha": alpha,
+        "delta": delta,
+        "task": data.task,
+        "error": "rating" if data.task == "rating" else "set",
+        "tolerance": data.tolerance,
+        "n": data.n,
+        "calibration_sha256": data.digest(),
+        "seed": seed,
+        "created_with": _version(),
+    }
+
+
 def _too_few(n: int, need: int, alpha: float, delta: float, why: str) -> UsageError:
     return UsageError(
         f"too few calibration items: alpha={alpha}, delta={delta} needs at least {need} "
@@ -254,12 +271,7 @@ def _calibrate_one(
     )
     count = len(items)
     acceptance = Acceptance(
-        alpha=alpha,
-        delta=delta,
-        task=data.task,
-        error="rating" if data.task == "rating" else "set",
-        tolerance=data.tolerance,
-        n=data.n,
+        **_about(data, alpha, delta, seed),
         selection=data.n - count,
         tested=count,
         accepted=fit.accepted,
@@ -278,10 +290,7 @@ def _calibrate_one(
                 accepted=fit.coverage,
             ),
         ),
-        calibration_sha256=data.digest(),
         runs=(tier.runs,),
-        seed=seed,
-        created_with=_version(),
     )
     calls = float(tier.calls().mean()) if data.n else 0.0
     return Calibration(
@@ -431,12 +440,7 @@ def _calibrate_cascade(
             "nothing with them",
         )
     acceptance = Acceptance(
-        alpha=alpha,
-        delta=delta,
-        task=data.task,
-        error="rating" if data.task == "rating" else "set",
-        tolerance=data.tolerance,
-        n=data.n,
+        **_about(data, alpha, delta, seed),
         selection=data.n - fit.tested,
         tested=fit.tested,
         accepted=fit.accepted,
@@ -447,10 +451,7 @@ def _calibrate_cascade(
         signals_tested=tuple(dict.fromkeys(chosen)),  # type: ignore[arg-type]
         signals_compared=_compared(compared),
         tiers=tuple(tiers[k] for k in kept),
-        calibration_sha256=data.digest(),
         runs=tuple(data.tiers[k].runs for k in kept),
-        seed=seed,
-        created_with=_version(),
     )
     baselines = tuple(
         Baseline(

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prin_guard._terminal import PLAIN_INTERVAL_S, isatty
+from prin_guard._terminal import PLAIN_INTERVAL_S, duration, isatty
 
 if TYPE_CHECKING:
     from prin_guard.grade._summary import GradeStats
@@ -90,10 +90,10 @@ class GradeProgress:
             width = len(str(self.total))
             head = (
                 f"[{done:>{width}}/{self.total}] {100 * done / self.total:3.0f}%"
-                f"  elapsed {_duration(elapsed)}  ETA {_duration(max(eta, 0))}"
+                f"  elapsed {duration(elapsed)}  ETA {duration(max(eta, 0))}"
             )
         else:
-            head = f"[{done}]  elapsed {_duration(elapsed)}"
+            head = f"[{done}]  elapsed {duration(elapsed)}"
         self.stream.write(f"{head}  {fields['rate']}  flagged {fields['flagged']}\n")
         self.stream.flush()
 
@@ -115,12 +115,3 @@ class GradeProgress:
         )
         self._task = self._bar.add_task("", total=self.total, rate="-", flagged="-")
         self._bar.start()
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
