@@ -15,18 +15,17 @@ from pydantic import ValidationError
 from scipy import stats
 from structlog.testing import capture_logs
 
-from prin_guard import GuardOptions, UsageError
+from prin_guard import Acceptance, GuardOptions, UsageError
 from prin_guard._acceptance import (
     MAX_FILE_BYTES,
     SIGNALS,
-    Acceptance,
     Rule,
     Tier,
     binomial_cdf,
     content_sha256,
-    min_items,
     signal_value,
 )
+from prin_guard.calibrate import min_items
 from prin_guard.models import Scores, Verdict, VerdictError
 
 JUDGE = {"kind": "scripted", "name": "cheap", "seed": None}

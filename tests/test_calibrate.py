@@ -26,8 +26,7 @@ import pytest
 from scipy import stats
 from structlog.testing import capture_logs
 
-from prin_guard import Guard, GuardOptions, UsageError
-from prin_guard._acceptance import Acceptance
+from prin_guard import Acceptance, Guard, GuardOptions, UsageError
 from prin_guard.calibrate import (
     CalibrationData,
     TierData,
@@ -246,7 +245,8 @@ def test_auto_with_one_signal_tests_it_on_every_item() -> None:
 
 
 def test_a_tie_on_the_selection_part_goes_to_a_signal_that_ranks_the_verdicts() -> None:
-    from prin_guard.calibrate._stats import SignalScore, choose_signal
+    from prin_guard.calibrate import SignalScore
+    from prin_guard.calibrate._stats import choose_signal
 
     flat = SignalScore(certified=0.0, auroc=None, items=30, values=1)
     ranked = SignalScore(certified=0.0, auroc=0.45, items=30, values=2)

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard import GuardOptions, UsageError
-from prin_guard._acceptance import Acceptance
+from prin_guard import Acceptance, GuardOptions, UsageError
 from prin_guard.calibrate import calibrate, evaluate, load_runs
 from prin_guard.cli import main
 from prin_guard.eval import run as eval_run

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from prin_guard.eval import signal_auroc
 from prin_guard.eval._metrics import (
     accuracy,
     auroc,
@@ -23,7 +24,6 @@ from prin_guard.eval._metrics import (
     position_share,
     quantile,
     self_consistency,
-    signal_auroc,
     signal_curve,
 )
 

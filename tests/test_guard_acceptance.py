@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from prin_guard import Flag, Guard, Item, UsageError
-from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+from prin_guard import Acceptance, Flag, Guard, Item, UsageError
+from prin_guard._acceptance import Rule, Tier, binomial_cdf
 from prin_guard.judges import ScriptedJudge
 
 ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5"], id="sum")

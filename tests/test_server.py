@@ -621,7 +621,8 @@ def test_the_example_client_sends_a_rating_to_the_service() -> None:
 
 @pytest.mark.server
 def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
-    from prin_guard._acceptance import Acceptance, Rule, Tier, binomial_cdf
+    from prin_guard import Acceptance
+    from prin_guard._acceptance import Rule, Tier, binomial_cdf
     from prin_guard.judges import judge_from_spec
 
     panel = ("python:server_judges:consistent", "python:server_judges:contradicting")

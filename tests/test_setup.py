@@ -95,7 +95,8 @@ def test_every_setting_is_a_flag_of_every_command_that_judges() -> None:
 
 def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Path) -> None:
     pytest.importorskip("pydantic_settings")
-    from prin_guard.server._config import env_vars, load_config
+    from prin_guard.server import load_config
+    from prin_guard.server._config import env_vars
 
     variables = env_vars()
     for name in SETTINGS:
