@@ -301,12 +301,16 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     found: dict[tuple[int, int], float] = {}
     declared: dict[tuple[int, int], tuple[int, int]] = {}  # a number's whole declaration
     several = False  # a declaration followed, in its clause, by another number
+    cut = False  # a declaration the reply ends inside (the judge's token limit)
 
     def take(match: re.Match[str], *, check_after: bool = True) -> None:
-        nonlocal several
+        nonlocal several, cut
         start = match.start("n")
         if any(lo <= start < hi for lo, hi in found):
             return  # already read by an earlier form
+        if _cut_off(text, match):
+            cut = True
+            return
         span = (start, match.end("n"))
         found[span] = float(match.group("n"))
         declared[span] = (match.start(), match.end())
@@ -333,7 +337,7 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
         # every score field counts (one the other forms read too is the same value)
         found.setdefault(span, value)
         declared.setdefault(span, span)
-    if not found:
+    if not found and not cut:
         alone = _WHOLE.fullmatch(text) or _FIELD.fullmatch(text)
         if alone is None and len(_LIST_ITEM.findall(text)) <= 1:
             alone = _LEADING.match(text)
@@ -450,6 +454,23 @@ def expected_score(
     if high - low > EXPECTED_SPREAD:
         return None
     return (low + high) / 2
+
+
+def _cut_off(text: str, match: re.Match[str]) -> bool:
+    """Whether the reply ends inside this declaration: its number opened a bracket or a
+    quote ("Rating: [[1", "Score: (7") and nothing follows it. A reply cut at the judge's
+    token limit there may have been writing another number ("[[1" the start of "[[10",
+    "[[7" of "[[7.5"), so the number is no score: the reader never guesses."""
+    if text[match.end("n") :].strip():
+        return False
+    before = text[match.start() : match.start("n")]
+    return (
+        before.count("[") > before.count("]")
+        or before.count("(") > before.count(")")
+        or before.count("\u201c") > before.count("\u201d")
+        or before.count('"') % 2 == 1
+        or before.count("'") % 2 == 1
+    )
 
 
 def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:

@@ -138,6 +138,12 @@ def test_declared_scores_are_read(reply: str, score: float) -> None:
         ("7 - 8, depending on how strict one is.", ScoreStatus.NONE),
         ("Errors: 3", ScoreStatus.NONE),  # a count in a field, not a score
         ("Word count: 7", ScoreStatus.NONE),
+        # cut at the token limit inside its bracket: "[[1" may begin "[[10" (found in
+        # Arena-Hard v1's recorded gpt-4 replies)
+        ("The answer is wrong.\n\nRating: [[1", ScoreStatus.NONE),
+        ("Rating: [1", ScoreStatus.NONE),
+        ("[[7", ScoreStatus.NONE),
+        ("I would rate it a (7", ScoreStatus.NONE),
     ],
 )
 def test_no_score_is_guessed(reply: str, status: ScoreStatus) -> None:
