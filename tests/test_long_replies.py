@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from prin_guard import Guard, Item, _legs, read_reply
+from prin_guard._judging import VerdictEngine
 from prin_guard.reader import _copies, _text
 
 WORDS = ["rivers", "meet", "where", "trade", "grows", "cities", "don't", "état", "x_1"]
@@ -69,7 +70,7 @@ def _spy_threads(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> lis
 async def test_a_long_item_is_planned_and_its_replies_read_in_the_one_worker_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    plans = _spy_threads(monkeypatch, Guard, "_plan")
+    plans = _spy_threads(monkeypatch, VerdictEngine, "plan")
     reads = _spy_threads(monkeypatch, _legs, "read_answer")
     response = _essay(3 * _legs.OFF_LOOP_CHARS, 2)
     long = {"task": "checklist", "response": response, "candidates": ["Names a city."]}
