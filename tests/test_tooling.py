@@ -61,7 +61,9 @@ def test_editable_installs_do_not_print_setuptools_box(tmp_path: Path) -> None:
         shutil.copy(ROOT / name, project / name)
     shutil.copytree(ROOT / "prin_guard", project / "prin_guard")
     install = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"]
-    install += ["--no-build-isolation", "--prefix", str(tmp_path / "prefix"), "-e", str(project)]
+    # --ignore-installed: without it pip uninstalls the venv's own prin-guard first
+    install += ["--ignore-installed", "--no-build-isolation", "--prefix", str(tmp_path / "prefix")]
+    install += ["-e", str(project)]
     done = subprocess.run(
         install,
         capture_output=True,
