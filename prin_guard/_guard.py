@@ -71,7 +71,14 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
-from prin_guard._rate import rate, rate_aspects, rate_panel, rating_id, rating_messages
+from prin_guard._rate import (
+    rate,
+    rate_aspects,
+    rate_panel,
+    rate_together,
+    rating_id,
+    rating_messages,
+)
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
@@ -258,6 +265,24 @@ class Guard:
                 for level in levels
             ]
         self._probe = self._check_probe(custom_probe or self._options.probe)
+        if self._options.rating_aspects == "together":
+            # one reply rating every aspect: no rubric to reorder per aspect, no probe
+            # round per aspect, one judge's reply
+            clash = [
+                (name, what)
+                for name, what, used in (
+                    ("checks", "the order check", "order" in self._options.checks_for("rating")),
+                    ("probe", "a probe", self._probe is not None),
+                    ("judge", "a panel", any(len(level) > 1 for level in callers)),
+                )
+                if used
+            ]
+            if clash:
+                name, what = clash[0]
+                raise UsageError(
+                    f"{name}: rating_aspects='together' asks one judge for every aspect in "
+                    f"one reply, without {what}; use rating_aspects='apart' for it"
+                )
         self._asker = LegAsker(
             None if self._options.rating_prompt is not None else self._options.label_template,
             self._options.mitigations,
@@ -645,6 +670,8 @@ class Guard:
         file's rule and escalated through its tiers as a label item's is; a rating with
         aspects, each aspect asked in calls of its own (no acceptance: refused)."""
         if rating.aspects:
+            if self._options.rating_aspects == "together":
+                return await rate_together(self._engine.callers[0], rating)
             return await rate_aspects(
                 rating, functools.partial(self._rate_with, self._engine), self._options
             )

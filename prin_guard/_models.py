@@ -341,6 +341,11 @@ class Reading(Frozen):
     """A rating item's score as the reply declares it, on the scale the leg asked (the
     reverse leg's is on the mirrored scale, as written); ``None`` for the other tasks and
     when no score could be read."""
+    aspect_scores: dict[str, float | None] | None = None
+    """A rating item with aspects: each aspect's score as the reply declares it (one reply
+    rating every aspect: ``Coherence: 4`` per line, or a JSON field per aspect), ``None``
+    for an aspect it gives no unambiguous score on its scale; the reading is ``ok`` only
+    when every aspect has one. ``None`` for items without aspects."""
 
     @property
     def ok(self) -> bool:

@@ -204,6 +204,15 @@ class GuardOptions(BaseModel):
         "cannot say that it has begun answering (it does not stream); they go at its first "
         "token when it can, and at once when it has answered or failed.",
     )
+    rating_aspects: Literal["apart", "together"] = Field(
+        "apart",
+        description="A rating item with aspects: apart, each aspect asked in calls of its "
+        "own (its direct and its mirrored question about it alone, G-Eval's way: two calls "
+        "per aspect); together, every aspect in one direct and one mirrored call, the reply "
+        "giving one score per aspect on a line of its own ('Coherence: [[4]]'): two calls "
+        "in all, as a judge that rates several aspects at once (one judge; no order check "
+        "or probe).",
+    )
     on_inconsistent: Literal["flag", "raise"] = Field(
         "flag",
         description="flag: an inconsistency is a flag on the verdict; raise: "

@@ -39,7 +39,9 @@ from prin_guard._rating import (
     Aspect,
     RatingItem,
     RatingPrompt,
+    ScoreReading,
     expected_score,
+    read_aspect_scores,
     read_score,
     reconcile,
 )
@@ -120,6 +122,76 @@ def rating_messages(
     rubric = scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
     if rubric:
         parts.append("[Score Rubric]\n" + "\n".join(rubric))
+    if item.context:
+        parts.append(f"[Context]\n{item.context}")
+    if item.question:
+        parts.append(f"[Question]\n{item.question}")
+    if item.reference:
+        parts.append(
+            f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
+        )
+    parts.append(
+        f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
+    )
+    return [
+        {"role": "system", "content": _SYSTEM},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
+
+
+RATING_ASPECTS_TEMPLATE = "rating-aspects"
+"""The wording of a rating's aspects asked together (``rating_aspects="together"``)."""
+
+_DIRECT_ASPECTS = (
+    "Please act as an impartial judge and evaluate the quality of the response provided by "
+    "an AI assistant to the user question displayed below, on each of the aspects listed "
+    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate the response on every aspect, each on a line of its own, by strictly following "
+    'this format: "<aspect>: [[rating]]", for example:\n{example}'
+)
+_REVERSE_ASPECTS = (
+    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
+    "assistant to the user question displayed below is, on each of the aspects listed "
+    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate how poor the response is on every aspect, each on a line of its own, by strictly "
+    'following this format: "<aspect>: [[rating]]", for example:\n{example}\nNote that '
+    "these scales are mirrored: a higher number means a worse response on that aspect, so "
+    "an excellent response gets each scale's lowest number and a very poor one its highest."
+)
+
+
+def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
+    """The conversation of one leg of a rating whose aspects are asked together: every
+    aspect with its scale (mirrored on the reverse leg), its description and its rubric,
+    and one line per aspect asked of the reply."""
+    mirrored = polarity is Polarity.REVERSE
+    example = "\n".join(
+        f"{aspect.name}: [[{(aspect.scale.min + aspect.scale.max + 1) // 2}]]"
+        for aspect in item.aspects
+    )
+    words = (_REVERSE_ASPECTS if mirrored else _DIRECT_ASPECTS).format(
+        reference=_REFERENCE if item.reference else "", example=example
+    )
+    lines = []
+    rubrics = []
+    for aspect in item.aspects:
+        low, high = aspect.scale.min, aspect.scale.max
+        ends = (
+            f"{low} means excellent and {high} means very poor"
+            if mirrored
+            else f"{low} means very poor and {high} means excellent"
+        )
+        described = aspect.description.rstrip(" .")
+        lines.append(
+            f"- {aspect.name}, from {low} to {high}, where {ends}"
+            + (f": {described}" if described else "")
+        )
+        rubric = aspect.scale.rubric_lines(mirrored=mirrored)
+        if rubric:
+            rubrics.append(f"[Score Rubric: {aspect.name}]\n" + "\n".join(rubric))
+    parts = ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics]
     if item.context:
         parts.append(f"[Context]\n{item.context}")
     if item.question:
@@ -268,6 +340,35 @@ async def rate(
             )
         )
         rounds = [entry for found in probed for entry in found]
+    calls = [(a.response.usage, a.cached) for a in answers]
+    calls += [(entry.usage, entry.cached) for entry in rounds]
+    return _verdict(
+        item,
+        direct,
+        reverse,
+        permuted,
+        rounds,
+        order=order,
+        probed=probe is not None,
+        calls=calls,
+    )
+
+
+def _verdict(
+    item: RatingItem,
+    direct: Leg,
+    reverse: Leg,
+    permuted: Sequence[Leg],
+    rounds: Sequence[ProbeRound],
+    *,
+    order: bool,
+    probed: bool,
+    calls: Sequence[tuple[Usage | None, bool]],
+) -> Verdict:
+    """The verdict of a rating's legs: the rating reconciled from the direct and the
+    mirrored score, PRIN, the rubric-order move and the probe's, the flags, and what the
+    judge ``calls`` (usage, cached) cost."""
+    item_id = rating_id(item)
     decision = reconcile(direct.score, reverse.score, item.scale)
     moved: float | None = None
     if permuted and direct.score is not None and permuted[0].score is not None:
@@ -294,10 +395,8 @@ async def rate(
         if entry.score is not None and (first := firsts[entry.polarity]) is not None
     ]
     expected, expected_from = _expected(item, direct, reverse, decision.rating)
-    usages = [(a.response.usage, a.cached) for a in answers]
-    usages += [(entry.usage, entry.cached) for entry in rounds]
-    paid = [usage or Usage() for usage, cached in usages if not cached]
-    saved = [usage or Usage() for usage, cached in usages if cached]
+    paid = [usage or Usage() for usage, cached in calls if not cached]
+    saved = [usage or Usage() for usage, cached in calls if cached]
     return Verdict(
         item_id=item_id,
         task="rating",
@@ -312,16 +411,16 @@ async def rate(
             if moved is None
             else moved / (item.scale.max - item.scale.min),
             probe_move=max(moves) / (item.scale.max - item.scale.min)
-            if probe is not None and moves
-            else (0.0 if probe is not None and rounds else None),
+            if probed and moves
+            else (0.0 if probed and rounds else None),
         ),
         consistent=decision.rating is not None and Flag.ORDER_SENSITIVE not in flags,
         checks=("reverse", "order") if order else ("reverse",),
         permuted=tuple(permuted),
         probe=tuple(rounds),
         flags=tuple(flags),
-        judge_calls=len(answers) + len(rounds),
-        cached=all(answer.cached for answer in answers) and all(r.cached for r in rounds),
+        judge_calls=len(calls),
+        cached=all(cached for _, cached in calls),
         usage=sum(paid, Usage.zero()),
         saved_usage=sum(saved, Usage.zero()),
     )
@@ -341,9 +440,19 @@ def _expected(
     return (direct.expected_score + mirrored) / 2, "logprobs"
 
 
-def _leg(item: RatingItem, polarity: Polarity, answer: Answer, template: str, version: int) -> Leg:
+def _leg(
+    item: RatingItem,
+    polarity: Polarity,
+    answer: Answer,
+    template: str,
+    version: int,
+    found: ScoreReading | None = None,
+) -> Leg:
+    """A rating leg from its answer: the score ``found`` in the reply (read on the item's
+    scale when not given), and its expected score where the judge gave alternatives."""
     text = answer.response.text
-    found = read_score(text or "", item.scale, copied_from=item.texts)
+    if found is None:
+        found = read_score(text or "", item.scale, copied_from=item.texts)
     expected = None
     if found.score is not None:
         response = answer.response
@@ -483,6 +592,28 @@ async def rate_aspects(
             )
 
     verdicts = await asyncio.gather(*(aspect_verdict(aspect) for aspect in item.aspects))
+    return _aspects_verdict(
+        item,
+        verdicts,
+        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
+        cached=all(verdict.cached for verdict in verdicts),
+        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
+        saved=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+    )
+
+
+def _aspects_verdict(
+    item: RatingItem,
+    verdicts: Sequence[Verdict],
+    *,
+    judge_calls: int,
+    cached: bool,
+    usage: Usage,
+    saved: Usage,
+) -> Verdict:
+    """An item's verdict from its aspects' (in the item's order): no rating of its own,
+    every aspect's flags (each once), consistent when every aspect is, PRIN their mean,
+    and what the calls that rated them cost."""
     flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
     prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
     return Verdict(
@@ -493,8 +624,54 @@ async def rate_aspects(
         consistent=all(verdict.consistent for verdict in verdicts),
         checks=verdicts[0].checks,
         flags=tuple(flags),
-        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
-        cached=all(verdict.cached for verdict in verdicts),
-        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
-        saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+        judge_calls=judge_calls,
+        cached=cached,
+        usage=usage,
+        saved_usage=saved,
+    )
+
+
+async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
+    """A rating's aspects asked together (``rating_aspects="together"``): one direct and
+    one mirrored call, each reply read for a score per aspect
+    (:func:`~prin_guard._rating.read_aspect_scores`), each aspect's two scores reconciled
+    as a rating's are. Each aspect's verdict holds its legs (the shared reply, with its own
+    score) and costs nothing of its own: the item's verdict counts the two calls. An
+    aspect a reply gives no unambiguous score for is flagged ``unparseable_*`` alone."""
+    item_id = rating_id(item)
+    answers = await asyncio.gather(
+        *(
+            caller.converse(
+                aspects_messages(item, polarity), item_id=item_id, purpose=polarity.value
+            )
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+        )
+    )
+    found = [
+        read_aspect_scores(answer.response.text or "", item.aspects, copied_from=item.texts)
+        for answer in answers
+    ]
+    template, version = RATING_ASPECTS_TEMPLATE, RATING_TEMPLATE_VERSION
+    verdicts = []
+    for aspect in item.aspects:
+        asked = item.on(aspect)
+        direct, reverse = (
+            _leg(asked, polarity, answer, template, version, read[aspect.name])
+            for polarity, answer, read in zip(
+                (Polarity.DIRECT, Polarity.REVERSE), answers, found, strict=True
+            )
+        )
+        verdicts.append(
+            _verdict(
+                asked, direct, reverse, (), (), order=False, probed=False, calls=()
+            ).model_copy(update={"cached": all(answer.cached for answer in answers)})
+        )
+    calls = [(answer.response.usage, answer.cached) for answer in answers]
+    return _aspects_verdict(
+        item,
+        verdicts,
+        judge_calls=len(answers),
+        cached=all(answer.cached for answer in answers),
+        usage=sum((u or Usage() for u, c in calls if not c), Usage.zero()),
+        saved=sum((u or Usage() for u, c in calls if c), Usage.zero()),
     )

@@ -367,6 +367,102 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     return ScoreReading(value, ScoreStatus.OK, last, copied)
 
 
+def _aspect_pattern(name: str) -> re.Pattern[str]:
+    """An aspect's score declared on a line of its own: its name (any case; spaces,
+    underscores and hyphens alike), an optional "score"/"rating", a colon or an equals
+    sign, and the number, bare, bracketed or bold, with the scale's top as an optional
+    denominator: ``Coherence: 4``, ``- **Fluency**: [[3]]``, ``2. Relevance score = 4/5``."""
+    words = [re.escape(word) for word in re.split(r"[\s_-]+", name.strip()) if word]
+    spelled = r"[\s_-]+".join(words)
+    return re.compile(
+        r"^[ \t>]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*[*_]*(?<![\w])"
+        + spelled
+        + r"(?![\w])[*_]*(?:[ \t]+(?:score|rating|grade))?[*_]*[ \t]*[:=][ \t]*"
+        + _OPEN
+        + r"[ \t]*"
+        + _NUMBER
+        + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+def read_aspect_scores(
+    text: str, aspects: Sequence[Aspect], copied_from: Sequence[str] = ()
+) -> dict[str, ScoreReading]:
+    """Each aspect's score, as one reply rating several aspects declares them: a line of
+    its own per aspect (``Coherence: 4``, ``- **Fluency**: [[3]]``, ``Relevance score:
+    4/5``) or a JSON object's field named after it (``{"coherence": 4, "fluency": 3}``),
+    strictly, each aspect on its own scale.
+
+    As :func:`read_score` reads one score: two different scores for an aspect, or its
+    declaration followed on its line by another number on the scale ("Coherence: 3-4"),
+    is ``ambiguous``; a denominator other than the scale's top is no score; a score off
+    the scale (or a decimal where the scale has none) is ``out_of_scale``; a declaration
+    the reply ends inside an unclosed bracket is no score; one that stands in text copied
+    from the item is not read (``copied``). An aspect nowhere declared is ``none``: the
+    other aspects are read all the same.
+    """
+    decoder = json.JSONDecoder(strict=False)
+    objects: list[tuple[int, int, dict[str, Any]]] = []
+    start = text.find("{")
+    while start >= 0 and len(objects) < 16:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            objects.append((start, end, value))
+        start = text.find("{", end)
+    out: dict[str, ScoreReading] = {}
+    for aspect in aspects:
+        scale = aspect.scale
+        found: dict[tuple[int, int], float] = {}
+        declared: dict[tuple[int, int], tuple[int, int]] = {}
+        several = False
+        for match in _aspect_pattern(aspect.name).finditer(text):
+            denominator = match.group("d")
+            if denominator is not None and int(denominator) != scale.max:
+                continue
+            if _cut_off(text, match):
+                continue
+            span = (match.start("n"), match.end("n"))
+            found[span] = float(match.group("n"))
+            declared[span] = (match.start(), match.end())
+            if _another_number(text, match.end(), scale, found[span]):
+                several = True
+        key = aspect.name.strip().lower()
+        for lo, hi, value in objects:
+            for field, number in value.items():
+                normal = re.sub(r"[\s_-]+", " ", str(field)).strip().lower()
+                if normal != re.sub(r"[\s_-]+", " ", key):
+                    continue
+                if isinstance(number, bool) or not isinstance(number, int | float):
+                    continue
+                span = (lo + len(found), hi)  # one entry per object, beside the lines
+                found.setdefault(span, float(number))
+                declared.setdefault(span, span)
+        copied = False
+        for span in list(found):
+            if _in_a_copy(text, span, copied_from) or _quoted(text, declared[span], copied_from):
+                del found[span]
+                copied = True
+        if not found:
+            out[aspect.name] = ScoreReading(None, ScoreStatus.NONE, copied=copied)
+            continue
+        values = set(found.values())
+        last = max(found)
+        if len(values) > 1 or several:
+            out[aspect.name] = ScoreReading(None, ScoreStatus.AMBIGUOUS, last, copied)
+            continue
+        (number,) = values
+        if not scale.min <= number <= scale.max or (number != int(number) and not scale.decimals):
+            out[aspect.name] = ScoreReading(None, ScoreStatus.OUT_OF_SCALE, last, copied)
+            continue
+        out[aspect.name] = ScoreReading(number, ScoreStatus.OK, last, copied)
+    return out
+
+
 EXPECTED_SPREAD = 0.1
 """The widest an expected score may be left undecided by alternatives that cannot be told
 apart (a "1" not taken that may begin "10"): past it there is no expected score."""

@@ -31,7 +31,7 @@ from prin_guard._prompts import (
     parse_mitigations,
     template_for,
 )
-from prin_guard._rating import RatingItem, read_score
+from prin_guard._rating import RatingItem, read_aspect_scores, read_score
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
 
 __all__ = ["prompt_frame", "read_answer", "read_reply"]
@@ -192,7 +192,9 @@ def read_reply(
     A rating item (``{"task": "rating", "response": ..., "scale": {"min": 1, "max":
     10}}``) is read for the score the reply declares (``Reading.score``; see
     :mod:`prin_guard._rating` for what counts); on the reverse leg, the score as written
-    on the mirrored scale.
+    on the mirrored scale. A rating item with ``aspects`` is read as one reply rating
+    every aspect (``Reading.aspect_scores``: ``Coherence: 4`` on a line of its own per
+    aspect, or a JSON field per aspect, each on its aspect's scale).
     """
     try:
         leg = Polarity(getattr(polarity, "value", polarity))
@@ -210,6 +212,17 @@ def read_reply(
 
 
 def _read_rating(reply: str | None, item: RatingItem) -> Reading:
+    if item.aspects:
+        each = read_aspect_scores(reply or "", item.aspects, copied_from=item.texts)
+        scores = {name: found.score for name, found in each.items()}
+        every = all(score is not None for score in scores.values())
+        return Reading(
+            labels=(),
+            status=ParseStatus.OK if every else ParseStatus.FAILED,
+            method=ParseMethod.DECLARED if every else None,
+            copied=any(found.copied for found in each.values()),
+            aspect_scores=scores,
+        )
     found = read_score(reply or "", item.scale, copied_from=item.texts)
     if found.score is None:
         return Reading(labels=(), status=ParseStatus.FAILED, copied=found.copied)

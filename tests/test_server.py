@@ -1102,6 +1102,7 @@ def test_openapi_schema() -> None:
         "prompt_layout",
         "stagger",
         "stagger_delay",
+        "rating_aspects",
     }
     assert {"200", "401", "413", "422", "502"} <= set(operation["responses"])
     assert {"/healthz", "/metrics"} <= set(schema["paths"])

@@ -125,6 +125,7 @@ def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Pat
         "prompt_layout": "shared_first",
         "stagger": "off",
         "stagger_delay": "1.5",
+        "rating_aspects": "together",
         "on_inconsistent": "flag",
     }
     # every setting but who judges instead of the judge (panel, tiers, acceptance: below)

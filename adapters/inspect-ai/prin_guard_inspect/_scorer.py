@@ -220,6 +220,7 @@ def prin_guard_scorer(
     prompt_layout: Literal["template", "shared_first"] = "template",
     stagger: Literal["auto", "off"] = "auto",
     stagger_delay: float = 0.5,
+    rating_aspects: Literal["apart", "together"] = "apart",
     task: Task = "choice",
     scale: Mapping[str, Any] | str | None = None,
     cache: Cache | None = None,
@@ -233,7 +234,7 @@ def prin_guard_scorer(
     model being evaluated. ``template``, ``mitigations``, ``policy``,
     ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars``,
     ``max_candidates``, ``reverse_legs``, ``reverse_below``, ``monitor_share``,
-    ``prompt_layout``, ``stagger`` and ``stagger_delay`` are
+    ``prompt_layout``, ``stagger``, ``stagger_delay`` and ``rating_aspects`` are
     :class:`prin_guard.GuardOptions` (spelled as everywhere in
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
@@ -289,6 +290,7 @@ def prin_guard_scorer(
         prompt_layout=prompt_layout,
         stagger=stagger,
         stagger_delay=stagger_delay,
+        rating_aspects=rating_aspects,
         on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
     )
     Guard(ScriptedJudge(), options=options, cache=cache, concurrency=concurrency)
