@@ -122,6 +122,12 @@ def rating_messages(
     rubric = scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
     if rubric:
         parts.append("[Score Rubric]\n" + "\n".join(rubric))
+    return _conversation(parts, item)
+
+
+def _conversation(parts: list[str], item: RatingItem) -> list[Message]:
+    """A rating leg's messages: the instruction ``parts``, then the item (its context,
+    question, reference answer and the response), MT-Bench's blocks."""
     if item.context:
         parts.append(f"[Context]\n{item.context}")
     if item.question:
@@ -191,22 +197,9 @@ def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
         rubric = aspect.scale.rubric_lines(mirrored=mirrored)
         if rubric:
             rubrics.append(f"[Score Rubric: {aspect.name}]\n" + "\n".join(rubric))
-    parts = ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics]
-    if item.context:
-        parts.append(f"[Context]\n{item.context}")
-    if item.question:
-        parts.append(f"[Question]\n{item.question}")
-    if item.reference:
-        parts.append(
-            f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
-        )
-    parts.append(
-        f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
+    return _conversation(
+        ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
     )
-    return [
-        {"role": "system", "content": _SYSTEM},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
 
 
 def rating_id(item: RatingItem) -> str:

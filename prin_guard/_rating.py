@@ -349,6 +349,21 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
         for match in _FRACTION.finditer(text):
             if int(match.group("d")) == scale.max:
                 take(match, check_after=False)
+    return _settle(text, found, declared, several, scale, copied_from)
+
+
+def _settle(
+    text: str,
+    found: dict[tuple[int, int], float],
+    declared: dict[tuple[int, int], tuple[int, int]],
+    several: bool,
+    scale: Scale,
+    copied_from: Sequence[str],
+) -> ScoreReading:
+    """The reading of the declarations ``found`` (a number's span, its value; ``declared``:
+    each number's whole declaration): those copied from the item dropped (``copied``),
+    none left ``none``, two values or a declaration followed by another number
+    (``several``) ``ambiguous``, one value off the scale ``out_of_scale``, else ``ok``."""
     copied = False
     for span in list(found):
         if _in_a_copy(text, span, copied_from) or _quoted(text, declared[span], copied_from):
@@ -402,18 +417,7 @@ def read_aspect_scores(
     from the item is not read (``copied``). An aspect nowhere declared is ``none``: the
     other aspects are read all the same.
     """
-    decoder = json.JSONDecoder(strict=False)
-    objects: list[tuple[int, int, dict[str, Any]]] = []
-    start = text.find("{")
-    while start >= 0 and len(objects) < 16:
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            start = text.find("{", start + 1)
-            continue
-        if isinstance(value, dict):
-            objects.append((start, end, value))
-        start = text.find("{", end)
+    objects = _json_objects(text)
     out: dict[str, ScoreReading] = {}
     for aspect in aspects:
         scale = aspect.scale
@@ -442,24 +446,7 @@ def read_aspect_scores(
                 span = (lo + len(found), hi)  # one entry per object, beside the lines
                 found.setdefault(span, float(number))
                 declared.setdefault(span, span)
-        copied = False
-        for span in list(found):
-            if _in_a_copy(text, span, copied_from) or _quoted(text, declared[span], copied_from):
-                del found[span]
-                copied = True
-        if not found:
-            out[aspect.name] = ScoreReading(None, ScoreStatus.NONE, copied=copied)
-            continue
-        values = set(found.values())
-        last = max(found)
-        if len(values) > 1 or several:
-            out[aspect.name] = ScoreReading(None, ScoreStatus.AMBIGUOUS, last, copied)
-            continue
-        (number,) = values
-        if not scale.min <= number <= scale.max or (number != int(number) and not scale.decimals):
-            out[aspect.name] = ScoreReading(None, ScoreStatus.OUT_OF_SCALE, last, copied)
-            continue
-        out[aspect.name] = ScoreReading(number, ScoreStatus.OK, last, copied)
+        out[aspect.name] = _settle(text, found, declared, several, scale, copied_from)
     return out
 
 
@@ -620,29 +607,36 @@ def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool
     return any(window in " ".join(source.split()) for source in sources)
 
 
-def _json_scores(text: str) -> list[tuple[tuple[int, int], float]]:
-    """``{"score": 7}`` or ``{"rating": 7}`` anywhere in the reply (each object whose
-    ``score``/``rating`` is a number)."""
+def _json_objects(text: str) -> list[tuple[int, int, dict[str, Any]]]:
+    """Every JSON object in the reply (at most 16), with where it starts and ends."""
     decoder = json.JSONDecoder(strict=False)
-    out: list[tuple[tuple[int, int], float]] = []
+    objects: list[tuple[int, int, dict[str, Any]]] = []
     start = text.find("{")
-    while start >= 0 and len(out) < 16:
+    while start >= 0 and len(objects) < 16:
         try:
             value, end = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
             start = text.find("{", start + 1)
             continue
         if isinstance(value, dict):
-            numbers = [
-                float(number)
-                for key in _JSON_KEYS
-                if isinstance(number := value.get(key), int | float)
-                and not isinstance(number, bool)
-            ]
-            # two keys that differ are two scores: each its own entry (distinct spans)
-            for offset, number in enumerate(dict.fromkeys(numbers)):
-                out.append(((start + offset, end), number))
+            objects.append((start, end, value))
         start = text.find("{", end)
+    return objects
+
+
+def _json_scores(text: str) -> list[tuple[tuple[int, int], float]]:
+    """``{"score": 7}`` or ``{"rating": 7}`` anywhere in the reply (each object whose
+    ``score``/``rating`` is a number)."""
+    out: list[tuple[tuple[int, int], float]] = []
+    for start, end, value in _json_objects(text):
+        numbers = [
+            float(number)
+            for key in _JSON_KEYS
+            if isinstance(number := value.get(key), int | float) and not isinstance(number, bool)
+        ]
+        # two keys that differ are two scores: each its own entry (distinct spans)
+        for offset, number in enumerate(dict.fromkeys(numbers)):
+            out.append(((start + offset, end), number))
     return out
 
 
