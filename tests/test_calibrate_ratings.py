@@ -208,3 +208,14 @@ def test_calibrate_on_the_command_line_states_the_rating_guarantee(
     assert "P(|rating - human| > 1 | accepted) <= 0.1" in printed
     assert "more than 1 points from the human score" in (report / "calibration.md").read_text()
     assert Acceptance.load(out).tolerance == 1.0
+
+
+def test_a_run_without_any_rating_says_so(tmp_path: Path) -> None:
+    # the bundled 135M model on SummEval: it summarizes instead of rating, no leg is read
+    path = tmp_path / "summeval.jsonl"
+    _summeval(path)
+    run_ratings(Guard(lambda prompt: "The article is about a council.", cache=None), path,
+                aspects=["coherence"], articles=2, out=tmp_path / "run")  # fmt: skip
+    data = load_runs([[tmp_path / "run"]], tolerance=1.0)
+    with pytest.raises(UsageError, match=r"^runs: tier 0 gave a rating on 0 of 32 items"):
+        calibrate(data, alpha=0.1, delta=0.1)

@@ -147,6 +147,14 @@ def _signals(data: CalibrationData, tier: int, wanted: str) -> list[str]:
     available = data.tiers[tier].available()
     if wanted == "auto":
         if not available:
+            if data.task == "rating":
+                rated = sum(
+                    v is not None and v.rating is not None for v in data.tiers[tier].verdicts
+                )
+                raise UsageError(
+                    f"runs: tier {tier} gave a rating on {rated} of {data.n} items (its legs "
+                    "disagreed or were unread on the others): no rating to accept"
+                )
             raise UsageError(f"runs: no verdict of tier {tier} has any signal (no legs?)")
         return list(available)
     if wanted not in SIGNALS:
