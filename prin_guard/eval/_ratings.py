@@ -421,7 +421,8 @@ def scatter_plot(points: dict[str, list[tuple[float, float | None, float | None,
         ax.set_xlabel("experts' mean")
         ax.set_title(aspect)
     axes[0][0].set_ylabel("judge's score")
-    axes[0][0].legend(fontsize=7, loc="upper left")
+    if axes[0][0].get_legend_handles_labels()[0]:  # nothing plotted: no legend to draw
+        axes[0][0].legend(fontsize=7, loc="upper left")
     return figure_png(fig)
 
 
