@@ -435,17 +435,12 @@ def read_aspect_scores(
             declared[span] = (match.start(), match.end())
             if _another_number(text, match.end(), scale, found[span]):
                 several = True
-        key = aspect.name.strip().lower()
+        key = _field_name(aspect.name)
         for lo, hi, value in objects:
-            for field, number in value.items():
-                normal = re.sub(r"[\s_-]+", " ", str(field)).strip().lower()
-                if normal != re.sub(r"[\s_-]+", " ", key):
-                    continue
-                if isinstance(number, bool) or not isinstance(number, int | float):
-                    continue
-                span = (lo + len(found), hi)  # one entry per object, beside the lines
-                found.setdefault(span, float(number))
-                declared.setdefault(span, span)
+            for number in _fields_named(value, key):
+                span = (lo + len(found), hi)  # one entry per field found, beside the lines
+                found[span] = number
+                declared[span] = (lo, hi)
         out[aspect.name] = _settle(text, found, declared, several, scale, copied_from)
     return out
 
@@ -607,6 +602,31 @@ def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool
     return any(window in " ".join(source.split()) for source in sources)
 
 
+def _field_name(name: str) -> str:
+    """A name as a JSON field's is compared: any case, spaces, underscores, hyphens alike."""
+    return re.sub(r"[\s_-]+", " ", name).strip().lower()
+
+
+def _fields_named(value: Any, key: str, depth: int = 0) -> list[float]:
+    """The numbers of every field named ``key`` in a JSON object and the objects within
+    it, three levels down (``{"scores": {"warmth": 8}}``): each a declaration, so that one
+    named twice with two values (``{"a": {"warmth": 8}, "b": {"warmth": 3}}``) is
+    ambiguous."""
+    out: list[float] = []
+    if depth > 3 or not isinstance(value, dict):
+        return out
+    for field, inner in value.items():
+        if isinstance(inner, dict):
+            out += _fields_named(inner, key, depth + 1)
+        elif (
+            _field_name(str(field)) == key
+            and isinstance(inner, int | float)
+            and not isinstance(inner, bool)
+        ):
+            out.append(float(inner))
+    return out
+
+
 def _json_objects(text: str) -> list[tuple[int, int, dict[str, Any]]]:
     """Every JSON object in the reply (at most 16), with where it starts and ends."""
     decoder = json.JSONDecoder(strict=False)
@@ -688,8 +708,11 @@ _ITEM_FIELDS = (
     "scale",
     "aspects",
 )
-MAX_ASPECTS = 16
-"""The most aspects one item may name (each is asked in two calls of its own)."""
+MAX_ASPECTS = 32
+"""The most aspects one item may name (apart, each is asked in two calls of its own;
+EQ-Bench's creative-writing judge scores 23 criteria in one reply)."""
+MAX_ASPECT_NAME = 128
+"""The longest aspect name (EQ-Bench's criteria run to 100 characters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -731,8 +754,10 @@ def _aspects(raw: Any, default: Scale, max_chars: int | None) -> tuple[Aspect, .
             if key not in ("name", "description", "scale"):
                 raise InvalidItemError(f"{where}.{key}", "unknown; known: name, description, scale")
         name = given.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > 64:
-            raise InvalidItemError(f"{where}.name", "expected a name of 1 to 64 characters")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_ASPECT_NAME:
+            raise InvalidItemError(
+                f"{where}.name", f"expected a name of 1 to {MAX_ASPECT_NAME} characters"
+            )
         name = name.strip()
         if name.lower() in seen:
             raise InvalidItemError(f"{where}.name", f"{name!r} is named twice")

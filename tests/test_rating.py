@@ -694,7 +694,8 @@ def test_each_aspect_is_rated_on_its_own_scale() -> None:
         ([{"name": "coherence", "weight": 2}], "aspects.0.weight"),
         ([{"name": ""}], "aspects.0.name"),
         ([{"name": "coherence", "scale": {"min": 1}}], "aspects.0.scale.max"),
-        ([f"a{n}" for n in range(17)], "aspects"),
+        ([f"a{n}" for n in range(33)], "aspects"),
+        (["x" * 129], "aspects.0.name"),
     ],
 )
 def test_bad_aspects_name_their_field(aspects: object, field: str) -> None:

@@ -6,20 +6,23 @@ prompts in that directory's SOURCES.md.
 
 Each reply is read through ``prin_guard.read_reply`` on a rating item naming the record's
 aspects on its scale (the response a placeholder; with the evaluated responses in its
-place the behavioral-profiling readings are the same), at most 16 aspects per item, as an
-item allows; an aspect name longer than an item allows (64 characters; 19 of EQ-Bench's
-criteria) is not asked.
+place the behavioral-profiling readings are the same), at most 32 aspects per item, names
+of up to 128 characters, as an item allows (EQ-Bench asks 23 criteria, some of 100
+characters).
 
-Measured (74 replies, 1,193 declared aspect scores asked):
+Measured (74 replies, 1,212 declared aspect scores asked):
 
 - eqbench-creative-writing (39 replies, gpt-4 and claude-3-opus judges, one
-  ``Criterion: 7`` line per criterion): 878 of 878 read as declared, 0 misread, 0 unread.
+  ``Criterion: 7`` line per criterion): 897 of 897 read as declared, 0 misread, 0 unread.
 - behavioral-profiling (35 replies, Claude-4.5-Sonnet, Llama-4-Maverick and DeepSeek-R1
-  judges, a fenced ``{"scores": {"warmth": 8, ...}, ...}`` object): 27 of 315 read as
-  declared, 0 misread, 288 unread (the scores sit in a nested object, which the reader
-  does not take as the aspects' fields; the 27 are two replies whose outer object is
-  malformed and one that also lists ``- **Warmth**: 8 - ...`` lines).
-- All: 905 of 1,193 read as declared (75.9%), 0 misread, 288 unread.
+  judges, a fenced ``{"scores": {"warmth": 8, ...}, ...}`` object): 315 of 315 read as
+  declared, 0 misread, 0 unread.
+- All: 1,212 of 1,212 (100%), 0 misread.
+
+Not held out: first measured with the reader as written before these replies were seen
+(878 of 878 EQ-Bench scores of names up to 64 characters, 27 of 315 behavioral-profiling:
+the nested ``scores`` object was not read, 0 misread); the reader then learnt to read an
+aspect's field in a nested object, and items to take 32 aspects of 128 characters.
 
 A read score always equals the declared one; the share read stays at least what was
 measured, rounded down to the percent. ``python tests/test_rating_aspects_real.py``
@@ -38,10 +41,10 @@ import pytest
 from prin_guard import read_reply
 
 DATA = Path(__file__).parent / "data" / "replies" / "ratings-aspects"
-ITEM_ASPECTS = 16  # the most aspects one item names
-NAME_CHARS = 64  # the longest aspect name an item takes
-FLOOR = {"eqbench-creative-writing": 1.00, "behavioral-profiling": 0.08}
-FLOOR_ALL = 0.75
+ITEM_ASPECTS = 32  # the most aspects one item names
+NAME_CHARS = 128  # the longest aspect name an item takes
+FLOOR = {"eqbench-creative-writing": 1.00, "behavioral-profiling": 1.00}
+FLOOR_ALL = 1.00
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,11 @@ def _scores(reply: str) -> dict[str, float | None]:
             "1. Coherence: 3\n2. Fluency: 4\n3. Logical-correctness: 6",
             {"coherence": 3, "fluency": 4, "logical_correctness": 6},
         ),
+        (  # a nested object (behavioral-profiling's judges: {"scores": {...}, ...})
+            '```json\n{"scores": {"coherence": 4, "fluency": 2, "logical_correctness": 9},'
+            ' "notable_quote": "..."}\n```',
+            {"coherence": 4, "fluency": 2, "logical_correctness": 9},
+        ),
     ],
 )
 def test_each_aspect_is_read_from_its_own_line_or_field(
@@ -81,6 +86,12 @@ def test_each_aspect_is_read_from_its_own_line_or_field(
         (
             "Coherence: 4/10\nFluency: 5/5\nLogical correctness: 8/10",
             {"coherence": None, "fluency": 5, "logical_correctness": 8},
+        ),
+        # one aspect given two values in two nested objects
+        (
+            '{"a": {"coherence": 4, "fluency": 2}, "b": {"coherence": 1, "fluency": 2,'
+            ' "logical_correctness": 3}}',
+            {"coherence": None, "fluency": 2, "logical_correctness": 3},
         ),
         # the reply cut inside its last bracket: that aspect is unread
         (

@@ -96,7 +96,7 @@ class AspectIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="Aspect")
 
-    name: str = Field(description="The aspect's name, 1 to 64 characters, unique in the item.")
+    name: str = Field(description="The aspect's name, 1 to 128 characters, unique in the item.")
     description: str | None = Field(None, description="What the aspect means.")
     scale: ScaleIn | None = Field(None, description="Its own scale; the item's otherwise.")
 
@@ -116,9 +116,10 @@ class RatingItemIn(BaseModel):
     id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
     aspects: list[str | AspectIn] | None = Field(
         None,
-        description="Rate on each of these named aspects instead (at most 16), each asked "
-        "in calls of its own, on its own scale or the item's; the verdict's `aspects` holds "
-        "each one's verdict.",
+        description="Rate on each of these named aspects instead (at most 32), each asked "
+        "in calls of its own (or all in two calls, with the option rating_aspects="
+        "'together'), on its own scale or the item's; the verdict's `aspects` holds each "
+        "one's verdict.",
     )
 
 
