@@ -776,6 +776,33 @@ def test_ratings_with_aspects_and_every_option_cannot_pass_the_budget() -> None:
 
 
 @pytest.mark.server
+def test_aspects_asked_together_reserve_one_ratings_calls() -> None:
+    """With rating_aspects='together' four aspects cost two calls, and the budget reserves
+    two: a request that apart (eight calls) would pass the budget is answered."""
+    judge = PricedJudge(cost=0.001, delay=0.0)
+    app = create_app(config(daily_budget_usd=0.005), judge=judge, cache=MemoryCache())
+    rating = {
+        "task": "rating",
+        "response": "An answer.",
+        "scale": {"min": 1, "max": 5},
+        "aspects": ["accuracy", "clarity", "brevity", "tone"],
+    }
+    with serving(app) as client:
+        warm = client.post("/v1/verdicts", json={"item": item(9999)}, headers=AUTH)
+        assert warm.status_code == 200, warm.text  # 0.002 spent, 0.003 left
+        apart = client.post("/v1/verdicts", json={"item": rating}, headers=AUTH)
+        assert_refused(apart, "budget_exhausted", 86400)
+        together = client.post(
+            "/v1/verdicts",
+            json={"item": rating, "options": {"rating_aspects": "together"}},
+            headers=AUTH,
+        )
+    assert together.status_code == 200, together.text
+    verdict = together.json()["verdict"]
+    assert verdict["judge_calls"] == 2 and len(verdict["aspects"]) == 4
+
+
+@pytest.mark.server
 def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
     """The bill meters every judge call made for a request: the first tier's too, which a
     verdict decided by the second tier does not show as legs (it was charged nothing)."""

@@ -474,12 +474,13 @@ def _invalid_item(state: _State, raw: Any, exc: InvalidItemError) -> Response:
 
 def _max_calls(guard: Guard, raw: Any) -> int:
     """The most judge calls an item as sent can cost: its task's, times its aspects (a
-    rating asks each of them in calls of its own; a list longer than allowed is refused
-    before any call, so it reserves the most an item may have)."""
+    rating asks each of them in calls of its own, unless the guard asks them together, in
+    one rating's calls; a list longer than allowed is refused before any call, so it
+    reserves the most an item may have)."""
     task = _declared_task(raw)
     calls = guard.max_judge_calls_for(task)
     aspects = raw.get("aspects") if task == "rating" and isinstance(raw, Mapping) else None
-    if isinstance(aspects, list) and aspects:
+    if isinstance(aspects, list) and aspects and guard.options.rating_aspects == "apart":
         calls *= min(len(aspects), MAX_ASPECTS)
     return calls
 
