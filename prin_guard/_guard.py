@@ -493,7 +493,8 @@ class Guard:
         if task == "rating":  # both legs, and the order check's third (with a rubric)
             legs = 3 if "order" in self._options.checks_for("rating") else 2
             rounds = 2 * len(self._probe.rounds) if self._probe is not None else 0
-            return (legs + rounds) * len(self._callers)
+            # every member of every tier (a cascade may ask each tier in turn)
+            return (legs + rounds) * sum(len(engine.callers) for engine in self._engines)
         known = next((one for one in TASKS if one == task), None)
         return sum(engine.max_calls(known) for engine in self._engines)
 

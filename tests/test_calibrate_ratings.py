@@ -219,3 +219,15 @@ def test_a_run_without_any_rating_says_so(tmp_path: Path) -> None:
     data = load_runs([[tmp_path / "run"]], tolerance=1.0)
     with pytest.raises(UsageError, match=r"^runs: tier 0 gave a rating on 0 of 32 items"):
         calibrate(data, alpha=0.1, delta=0.1)
+
+
+def test_a_cascade_reserves_every_tiers_rating_calls(runs: dict, tmp_path: Path) -> None:
+    data = load_runs([[runs["cheap"]], [runs["strong"]]], tolerance=1.0)
+    file = tmp_path / "cascade.json"
+    calibrate(data, alpha=0.1, delta=0.1, signals="prin", keep_idle_tiers=True).acceptance.save(
+        file
+    )
+    human = runs["human"]
+    guard = Guard(tiers=[_judge(human, sloppy=True), _judge(human, sloppy=False)], acceptance=file)
+    # what a budget reserves for a rating: both legs of each tier
+    assert guard.max_judge_calls_for("rating") == 4
