@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from _helpers import RedisServer
+from _helpers import HANG, RedisServer
 from structlog.testing import capture_logs
 
 from prin_guard import FunctionJudge, Guard, GuardOptions, Item, JudgeError, UsageError, Verdict
@@ -333,6 +333,20 @@ class SlowJudge:
         return JudgeResponse(text="Answer: B")
 
 
+async def _until(condition: Callable[[], bool]) -> None:
+    """Wait until ``condition()`` holds (the 60 s bound only catches a hang)."""
+    async with asyncio.timeout(HANG):
+        while not condition():
+            await asyncio.sleep(0.005)
+
+
+async def _joined() -> None:
+    """Let the tasks just created run to where they wait: a caller that joins a call in
+    flight waits on it within a step of the loop (a few turns, no wall-clock time)."""
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
 async def test_a_cancelled_waiter_never_cancels_the_shared_call() -> None:
     # Issue 11, item 2: one request timed out, and another identical request, which
     # shared its judge call, got CancelledError (a 500).
@@ -340,9 +354,9 @@ async def test_a_cancelled_waiter_never_cancels_the_shared_call() -> None:
     caller = JudgeCaller(judge, cache=None)
     messages: list[Message] = [{"role": "user", "content": "q"}]
     first = asyncio.create_task(caller.converse(messages, item_id="x"))
-    await asyncio.sleep(0.02)
+    await _until(lambda: judge.started == 1)
     waiter = asyncio.create_task(caller.converse(messages, item_id="x"))
-    await asyncio.sleep(0.02)
+    await _joined()
     waiter.cancel()
     answer = await first
     assert answer.response.text == "Answer: B"
@@ -356,9 +370,9 @@ async def test_when_the_first_caller_is_cancelled_the_others_still_get_an_answer
     caller = JudgeCaller(judge, cache=None)
     messages: list[Message] = [{"role": "user", "content": "q"}]
     first = asyncio.create_task(caller.converse(messages, item_id="x"))
-    await asyncio.sleep(0.02)
+    await _until(lambda: judge.started == 1)
     others = [asyncio.create_task(caller.converse(messages, item_id="x")) for _ in range(2)]
-    await asyncio.sleep(0.02)
+    await _joined()
     first.cancel()
     answers = await asyncio.gather(*others)
     assert [a.response.text for a in answers] == ["Answer: B", "Answer: B"]
@@ -372,7 +386,8 @@ async def test_a_shared_call_stops_when_every_caller_is_gone() -> None:
     caller = JudgeCaller(judge, cache=None, concurrency=1)
     messages: list[Message] = [{"role": "user", "content": "q"}]
     waiting = [asyncio.create_task(caller.converse(messages)) for _ in range(3)]
-    await asyncio.sleep(0.05)
+    await _until(lambda: judge.started == 1)
+    await _joined()
     for task in waiting:
         task.cancel()
     await asyncio.gather(*waiting, return_exceptions=True)
@@ -427,12 +442,6 @@ class CleaningUpJudge(SlowJudge):
         return JudgeResponse(text="Answer: B")
 
 
-async def _until(condition: Callable[[], bool]) -> None:
-    async with asyncio.timeout(5):
-        while not condition():
-            await asyncio.sleep(0.005)
-
-
 @pytest.mark.parametrize(
     "arrives",
     [
@@ -451,12 +460,12 @@ async def test_a_caller_arriving_during_a_cancellation_gets_an_answer(arrives: s
     a = asyncio.create_task(caller.converse(messages, item_id="x"))
     await _until(lambda: judge.started == 1)
     b = asyncio.create_task(caller.converse(messages, item_id="x"))
-    await asyncio.sleep(0.02)
+    await _joined()
     a.cancel()  # A leaves: after the clean-up its call starts again, for B
     await _until(lambda: judge.cancelled == 1)
     if arrives == "while-the-first-call-is-cancelled":
         b.cancel()
-        await asyncio.sleep(0.02)
+        await _joined()
     else:
         await _until(lambda: judge.started == 2)
         b.cancel()  # B leaves: nobody waits, the restarted call is cancelled
