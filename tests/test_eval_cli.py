@@ -38,6 +38,21 @@ def _cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedPro
     )
 
 
+def _main(
+    *args: str, cwd: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    """The command line in this process (exit code, stdout, stderr): for what does not
+    need a process of its own (the other tests here run it as a user does)."""
+    from prin_guard.cli import main
+
+    monkeypatch.chdir(cwd)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def test_eval_writes_all_four_files_and_a_readable_summary(tmp_path: Path) -> None:
     with FaultServer(_responder) as server:
         out = _cli(
@@ -253,22 +268,28 @@ def test_malformed_rows_are_reported_and_the_run_continues(tmp_path: Path) -> No
     assert summary["run"]["skipped_rows"][0]["line"] == 2
 
 
-def test_unknown_dataset_and_missing_file_list_what_is_available(tmp_path: Path) -> None:
+def test_unknown_dataset_and_missing_file_list_what_is_available(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # A litellm judge, never called: the default (the bundled model) is loaded before
     # the dataset is looked at, which costs seconds and makes a test a `model` one.
     judge = ("--judge", "openai/test", "--api-base", "http://127.0.0.1:9/v1")
-    out = _cli("eval", "nosuchset", *judge, cwd=tmp_path)
-    assert out.returncode == 2
-    assert "available: mathqa, aqua-rat" in out.stderr
-    out = _cli("eval", "mathqa", "--path", "missing.jsonl", *judge, cwd=tmp_path)
-    assert out.returncode == 2
-    assert "no such file" in out.stderr
+    here = {"cwd": tmp_path, "monkeypatch": monkeypatch, "capsys": capsys}
+    code, _, err = _main("eval", "nosuchset", *judge, **here)
+    assert code == 2
+    assert "available: mathqa, aqua-rat" in err
+    code, _, err = _main("eval", "mathqa", "--path", "missing.jsonl", *judge, **here)
+    assert code == 2
+    assert "no such file" in err
 
 
-def test_report_command_compares_two_runs(tmp_path: Path) -> None:
+def test_report_command_compares_two_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = {"cwd": tmp_path, "monkeypatch": monkeypatch, "capsys": capsys}
     with FaultServer(_responder) as server:
         for name in ("a", "b"):
-            out = _cli(
+            code, _, err = _main(
                 "eval",
                 "mathqa",
                 "--limit",
@@ -284,11 +305,11 @@ def test_report_command_compares_two_runs(tmp_path: Path) -> None:
                 "--name",
                 f"judge-{name}",
                 *FAST,
-                cwd=tmp_path,
+                **here,
             )
-            assert out.returncode == 0, out.stderr
-    out = _cli("report", "a", "b", "--out", "cmp", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
+            assert code == 0, err
+    code, _, err = _main("report", "a", "b", "--out", "cmp", **here)
+    assert code == 0, err
     markdown = (tmp_path / "cmp" / "report.md").read_text()
     assert "judge-a" in markdown and "judge-b" in markdown
 
