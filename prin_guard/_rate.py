@@ -86,6 +86,13 @@ _FACTORS = (
 )
 
 
+def _ends(low: int, high: int, mirrored: bool) -> str:
+    """What a scale's ends mean, as the prompts say it (mirrored: the worst at the top)."""
+    if mirrored:
+        return f"{low} means excellent and {high} means very poor"
+    return f"{low} means very poor and {high} means excellent"
+
+
 def _factors(item: RatingItem) -> str:
     """What the judge weighs: MT-Bench's factors, or the one aspect the item asks about."""
     if item.focus is None:
@@ -105,11 +112,10 @@ def rating_messages(
     (with the rubric's descriptions at their mirrored levels). ``rubric_reversed`` lists the
     rubric's levels from the top down (for the rubric-order check). ``prompt``: a judge
     prompt of one's own (or a pack) instead of prin-guard's wording."""
+    mirrored = polarity is Polarity.REVERSE
     if prompt is not None:
-        mirrored = polarity is Polarity.REVERSE
         return prompt.messages(item, mirrored, rubric_reversed=rubric_reversed)  # type: ignore[return-value]
     scale = item.scale
-    mirrored = polarity is Polarity.REVERSE
     example = (scale.min + scale.max + 1) // 2
     words = (_REVERSE if mirrored else _DIRECT).format(
         factors=_factors(item),
@@ -184,11 +190,7 @@ def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
     rubrics = []
     for aspect in item.aspects:
         low, high = aspect.scale.min, aspect.scale.max
-        ends = (
-            f"{low} means excellent and {high} means very poor"
-            if mirrored
-            else f"{low} means very poor and {high} means excellent"
-        )
+        ends = _ends(low, high, mirrored)
         described = aspect.description.rstrip(" .")
         lines.append(
             f"- {aspect.name}, from {low} to {high}, where {ends}"
@@ -226,10 +228,7 @@ def rating_id(item: RatingItem) -> str:
 def _control(item: RatingItem, polarity: Polarity) -> str:
     """The last line of every follow-up turn: the leg's own answer format, on its scale."""
     scale = item.scale
-    if polarity is Polarity.REVERSE:
-        ends = f"{scale.min} means excellent and {scale.max} means very poor"
-    else:
-        ends = f"{scale.min} means very poor and {scale.max} means excellent"
+    ends = _ends(scale.min, scale.max, polarity is Polarity.REVERSE)
     example = (scale.min + scale.max + 1) // 2
     return (
         f"Give your rating on the scale of {scale.min} to {scale.max} ({ends}) by strictly "
@@ -301,14 +300,18 @@ async def rate(
     asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
     if order and item.scale.rubric:
         asks.append((Polarity.DIRECT, True))
+    conversations = [
+        rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt)
+        for polarity, reordered in asks
+    ]
     answers = await asyncio.gather(
         *(
             caller.converse(
-                rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt),
+                messages,
                 item_id=item_id,
                 purpose=f"{polarity.value}_order" if reordered else polarity.value,
             )
-            for polarity, reordered in asks
+            for (polarity, reordered), messages in zip(asks, conversations, strict=True)
         )
     )
     template = RATING_TEMPLATE if prompt is None else prompt.id
@@ -321,14 +324,8 @@ async def rate(
     if probe is not None:
         probed = await asyncio.gather(
             *(
-                _probe(
-                    caller,
-                    item,
-                    leg,
-                    rating_messages(item, leg.polarity, prompt=prompt),
-                    probe,
-                )
-                for leg in (direct, reverse)
+                _probe(caller, item, leg, messages, probe)  # the leg's own conversation
+                for leg, messages in zip((direct, reverse), conversations, strict=False)
                 if leg.score is not None
             )
         )
@@ -388,8 +385,7 @@ def _verdict(
         if entry.score is not None and (first := firsts[entry.polarity]) is not None
     ]
     expected, expected_from = _expected(item, direct, reverse, decision.rating)
-    paid = [usage or Usage() for usage, cached in calls if not cached]
-    saved = [usage or Usage() for usage, cached in calls if cached]
+    paid, saved = _costs(calls)
     return Verdict(
         item_id=item_id,
         task="rating",
@@ -414,9 +410,17 @@ def _verdict(
         flags=tuple(flags),
         judge_calls=len(calls),
         cached=all(cached for _, cached in calls),
-        usage=sum(paid, Usage.zero()),
-        saved_usage=sum(saved, Usage.zero()),
+        usage=paid,
+        saved_usage=saved,
     )
+
+
+def _costs(calls: Sequence[tuple[Usage | None, bool]]) -> tuple[Usage, Usage]:
+    """What judge ``calls`` (usage, cached) cost: the paid ones' usage, and the cached
+    ones' (what the cache saved)."""
+    paid = sum((usage or Usage() for usage, cached in calls if not cached), Usage.zero())
+    saved = sum((usage or Usage() for usage, cached in calls if cached), Usage.zero())
+    return paid, saved
 
 
 def _expected(
@@ -659,12 +663,12 @@ async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
                 asked, direct, reverse, (), (), order=False, probed=False, calls=()
             ).model_copy(update={"cached": all(answer.cached for answer in answers)})
         )
-    calls = [(answer.response.usage, answer.cached) for answer in answers]
+    paid, saved = _costs([(answer.response.usage, answer.cached) for answer in answers])
     return _aspects_verdict(
         item,
         verdicts,
         judge_calls=len(answers),
         cached=all(answer.cached for answer in answers),
-        usage=sum((u or Usage() for u, c in calls if not c), Usage.zero()),
-        saved=sum((u or Usage() for u, c in calls if c), Usage.zero()),
+        usage=paid,
+        saved=saved,
     )
