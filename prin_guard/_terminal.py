@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prin_guard._models import STATUS_WORDS
+from prin_guard._models import STATUS_WORDS, ParseStatus
 from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
 if TYPE_CHECKING:
@@ -257,16 +257,33 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
         ]
     direct = set(verdict.direct.labels) if verdict.direct else set()
     reverse = set(verdict.reverse.labels) if verdict.reverse else set()
+    unread_direct, unread_reverse = _unread(verdict.direct), _unread(verdict.reverse)
+
+    def side(unread: bool, named: bool, word: str) -> str:
+        return "unread" if unread else word if named else "-"
+
+    def verdict_mark(label: str) -> str:
+        # a candidate neither answer names because one answer could not be read is not
+        # a contradiction: the judge said nothing about it there
+        if marks.get(label) == "contradicted" and (unread_direct or unread_reverse):
+            return "unreadable"
+        return mark(label)
+
     return [
         (
             label,
             text,
-            positive if label in direct else "-",
-            negative if label in reverse else "-",
-            mark(label),
+            side(unread_direct, label in direct, positive),
+            side(unread_reverse, label in reverse, negative),
+            verdict_mark(label),
         )
         for label, text in zip(verdict.labels, texts, strict=True)
     ]
+
+
+def _unread(leg: Leg | None) -> bool:
+    """Whether ``leg`` was asked and nothing could be read from its reply."""
+    return leg is not None and leg.parse_status is ParseStatus.FAILED
 
 
 def _mark(status: str, positive: str) -> str:
@@ -283,7 +300,8 @@ def _leg_lines(leg: Leg, indent: str = "") -> list[str]:
     name = f"{leg.polarity.value.capitalize():<7} leg"
     if leg.order is not None:
         name += f", order {''.join(leg.order)}"
-    confidence = "" if leg.confidence is None else f", p={leg.confidence:.2f}"
+    # the judge's own probability of the answer it gave (from its token log-probabilities)
+    confidence = "" if leg.confidence is None else f", answer probability {leg.confidence:.2f}"
     return [
         f"{indent}{name} ({leg.template}, {source}{confidence}): {_one_line(leg.raw_text, 70)!r}",
         f"{indent}        read as {{{', '.join(leg.labels)}}} ({leg.parse_status.value}, {how})"
@@ -299,7 +317,7 @@ def _score_line(verdict: Verdict) -> str:
     if scores.panel_agreement is not None:
         parts.append(f"panel agreement {scores.panel_agreement:.3f}")
     if scores.confidence is not None:
-        parts.append(f"confidence {scores.confidence:.3f}")
+        parts.append(f"confidence {scores.confidence:.3f} (the legs' lowest answer probability)")
     return ", ".join(parts) + ": " + ("consistent" if verdict.consistent else "INCONSISTENT")
 
 
@@ -348,6 +366,8 @@ def _verdict_tail(verdict: Verdict) -> list[str]:
 def _implied_line(verdict: Verdict) -> str:
     """What the reverse leg implies, in the task's words."""
     implied = verdict.reverse_implied
+    if _unread(verdict.reverse):
+        return "Reverse leg implies nothing: its reply could not be read"
     if verdict.task == "pairwise":
         if len(implied) == 1:
             return f"Reverse leg implies the better one: {implied[0]}"

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -273,3 +274,126 @@ def test_a_bad_option_names_the_field(
     args = ["check", "--question", "2 + 2?", "--candidate", "4", "--candidate", "5"]
     assert main([*args, "--judge", python_judge, "--mitigation", "magic"]) == 2
     assert "mitigations: unknown mitigation 'magic'" in capsys.readouterr().err
+
+
+# -- papercuts a new user hit (issue 37) -------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+ITEM = ["--question", "2 + 2?", "--candidate", "4", "--candidate", "5"]
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [
+        pytest.param(
+            ["check", *ITEM, "--judge", "python:cli_test_judge:make", "--json"], 141, id="json"
+        ),
+        pytest.param(["check", *ITEM, "--judge", "python:cli_test_judge:make"], 141, id="text"),
+        pytest.param(["prompts", "--item", "item.json"], 141, id="prompts"),
+        pytest.param(["--help"], 0, id="help"),  # argparse drops its own failed writes
+    ],
+)
+def test_output_into_a_closed_pipe_ends_quietly(
+    command: list[str], status: int, tmp_path: Path
+) -> None:
+    # `prin-guard check ... --json | head`: the reader is gone before the output is
+    # written (its end of the pipe closed first, so every write fails, every time)
+    import os
+
+    (tmp_path / "cli_test_judge.py").write_text(JUDGE_MODULE)
+    (tmp_path / "item.json").write_text(
+        json.dumps({"question": "2 + 2?", "candidates": ["4", "5"]})
+    )
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "prin_guard.cli", *command],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == ""  # no BrokenPipeError traceback, no "Exception ignored"
+    assert done.returncode == status
+
+
+def test_fail_on_flag_exits_1_on_a_flagged_verdict(
+    python_judge: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    contradicts = [*ITEM, "--judge", "python:cli_test_judge:contradict", "--json"]
+    assert main(["check", *contradicts]) == 0  # without the option: a verdict is a result
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["flags"] == ["inconsistent", "empty_verdict"]
+    assert main(["check", *contradicts, "--fail-on-flag"]) == 1
+    assert "inconsistent" in json.loads(capsys.readouterr().out)["flags"]  # still printed
+    assert main(["check", *contradicts, "--fail-on-flag", "inconsistent,order_sensitive"]) == 1
+    assert main(["check", *contradicts, "--fail-on-flag", "order-sensitive"]) == 0
+    assert main(["check", *ITEM, "--judge", python_judge, "--fail-on-flag"]) == 0  # clean
+    capsys.readouterr()
+    assert main(["check", *contradicts, "--fail-on-flag", "inconsistnet"]) == 2
+    assert "--fail-on-flag: unknown flag 'inconsistnet'; known: any, inconsistent" in (
+        capsys.readouterr().err
+    )
+    # a rating, flagged for the legs that cannot be read on 1-5
+    rating = ["check", "--task", "rating", "--question", "Capital?", "--response", "Paris."]
+    rating += ["--judge", "python:cli_test_judge:rater", "--scale", "1-5", "--fail-on-flag"]
+    assert main(rating) == 1
+
+
+def test_grade_fails_on_a_flagged_row(python_judge: str, tmp_path: Path) -> None:
+    rows = [{"question": "2 + 2?", "candidates": ["4", "5"], "id": str(n)} for n in range(2)]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    args = ["grade", "in.jsonl", "--no-progress", "--judge", "python:cli_test_judge:contradict"]
+    assert main([*args, "--out", "a.jsonl"]) == 0
+    assert main([*args, "--out", "b.jsonl", "--fail-on-flag"]) == 1
+    assert main([*args, "--out", "c.jsonl", "--fail-on-flag", "judge_error"]) == 0
+    # resumed rows were judged by an earlier run: nothing of this run is flagged
+    assert main([*args, "--out", "b.jsonl", "--fail-on-flag"]) == 0
+
+
+def test_docs_cli_is_the_reference_the_parser_gives() -> None:
+    from prin_guard.cli import _parser
+    from prin_guard.cli._common import EXIT_CODES
+    from prin_guard.cli._reference import main as reference
+
+    assert reference(["--check"]) == 0, "docs/cli.md differs from the parser: make cli-docs"
+    page = (ROOT / "docs" / "cli.md").read_text()
+    # every command and every flag is on the page, and every exit status
+    (commands,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, command in commands.choices.items():
+        assert f"## prin-guard {name}\n" in page
+        section = page.split(f"## prin-guard {name}\n")[1].split("\n## ")[0]
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue  # -h on every command, said once above
+            for option in action.option_strings:
+                assert f"`{option}" in section or f", {option}" in section, (name, option)
+    for code in EXIT_CODES:
+        assert f"- `{code}`: " in page
+
+
+def test_a_demo_of_a_local_model_says_it_is_loading(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from prin_guard import Guard, GuardConfig
+    from prin_guard.judges import ScriptedJudge
+
+    built: list[str] = []
+
+    def build(self: GuardConfig, **_: object) -> Guard:
+        built.append(self.judge)  # what loads the model: the guard's judges
+        return Guard(ScriptedJudge("Answer: A", "Answer: B, C, D, E"))
+
+    monkeypatch.setattr(GuardConfig, "build", build)
+    assert main(["demo", "--limit", "1"]) == 0
+    err = capsys.readouterr().err
+    assert built == ["local"]
+    assert "prin-guard: loading the model of local ...\n" in err
+    assert "prin-guard: model loaded in " in err
+    assert main(["demo", "--limit", "1", "--judge", "python:nowhere:judge"]) == 0
+    assert "loading the model" not in capsys.readouterr().err

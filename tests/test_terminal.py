@@ -498,3 +498,37 @@ def test_a_checklist_without_a_question_shows_its_response_as_the_response() -> 
     # B is named met and failed: the verdict column says so, not a blank
     assert "  B      Is long      met       failed     contradicted\n" in text
     assert "Reverse leg implies met: {A}\n" in text
+
+
+# -- what the demo showed a new user unexplained (issue 37, papercuts) --------------------
+
+
+def test_an_unreadable_reverse_leg_says_unreadable_not_contradicted() -> None:
+    verdict, texts = _verdict("Answer: C", "I would rather not say.")
+    assert verdict.reverse is not None and verdict.reverse.parse_status.value == "failed"
+    text = render_verdict(verdict, "q", texts)
+    assert "contradicted" not in text
+    assert "  A      7                     -         unread     unreadable\n" in text
+    assert "  C      9                     correct   unread     " in text
+    assert "Reverse leg implies nothing: its reply could not be read\n" in text
+    assert "Reverse leg implies correct" not in text
+
+
+def test_a_readable_contradiction_is_still_called_one() -> None:
+    verdict, texts = _verdict("Answer: C", "Answer: C, D, E")
+    assert render_verdict(verdict, "q", texts).count("contradicted") == 3
+
+
+def test_the_answer_probability_is_named_where_it_is_shown() -> None:
+    verdict, texts = _verdict("Answer: C", "Answer: A, B, D, E")
+    assert verdict.direct is not None
+    verdict = verdict.model_copy(
+        update={
+            "direct": verdict.direct.model_copy(update={"confidence": 0.2153}),
+            "scores": verdict.scores.model_copy(update={"confidence": 0.2153}),
+        }
+    )
+    text = render_verdict(verdict, "q", texts)
+    assert "p=" not in text
+    assert "Direct  leg (v0, 1.23 s, answer probability 0.22): 'Answer: C'" in text
+    assert "confidence 0.215 (the legs' lowest answer probability)" in text

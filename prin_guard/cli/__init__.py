@@ -79,6 +79,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status (``EXIT_CODES`` in ``_common``, docs/cli.md)."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        # `prin-guard check ... --json | head`: the reader has what it wanted. Stop
+        # quietly, as Unix tools do, and leave nothing for the interpreter to flush into
+        # the closed pipe at exit (it would print "Exception ignored ... BrokenPipeError").
+        _detach_stdout()
+        return 141
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command != "serve":  # serve hands logging to uvicorn (--log-level)
         _common.configure_logging(args.verbose)
@@ -95,3 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("prin-guard: interrupted", file=sys.stderr)
         return 130
     return int(result)
+
+
+def _detach_stdout() -> None:
+    """Point the process's standard output at the null device (its pipe is closed)."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a captured or replaced stream
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

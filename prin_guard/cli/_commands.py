@@ -8,7 +8,16 @@ from typing import Any
 from prin_guard._exceptions import UsageError
 from prin_guard._models import CHECKLIST_KINDS, TASKS
 from prin_guard._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
-from prin_guard.cli._common import config_from_args, emit, stdout
+from prin_guard.cli._common import (
+    FAILED_ON_FLAG,
+    add_fail_on_flag,
+    build_guard,
+    config_from_args,
+    counted_flags,
+    emit,
+    fails_on,
+    stdout,
+)
 from prin_guard.cli._grade import add_rate_limit_options, rate_limit_from_args
 
 # -- commands ---------------------------------------------------------------------
@@ -18,6 +27,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from prin_guard import Item
     from prin_guard._terminal import print_verdict
 
+    counted_flags(args)  # an unknown flag name fails before a model loads
     config = config_from_args(args)
     options = config.options
     if args.task == "rating":
@@ -37,7 +47,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         max_chars=options.max_chars,
         max_candidates=options.max_candidates,
     )
-    verdict = config.build().check(item)
+    verdict = build_guard(config).check(item)
     if args.json:
         emit(verdict.model_dump_json(indent=2))
     else:
@@ -48,7 +58,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             stdout(),
             response=item.response,
         )
-    return 0
+    return FAILED_ON_FLAG if fails_on(args, verdict.flags) else 0
 
 
 def _check_rating(args: argparse.Namespace, config: Any) -> int:
@@ -72,10 +82,11 @@ def _check_rating(args: argparse.Namespace, config: Any) -> int:
     }
     raw = {name: value for name, value in given.items() if value is not None}
     RatingItem.coerce(raw)  # a bad item fails before a model loads
-    verdict = config.build().check(raw)
+    verdict = build_guard(config).check(raw)
+    failed = FAILED_ON_FLAG if fails_on(args, verdict.flags) else 0
     if args.json:
         emit(verdict.model_dump_json(indent=2))
-        return 0
+        return failed
     direct, reverse = verdict.direct, verdict.reverse
     rating = "none (the legs disagree or one was not read)"
     if verdict.rating is not None:
@@ -98,7 +109,7 @@ def _check_rating(args: argparse.Namespace, config: Any) -> int:
     if verdict.prin_score is not None:
         emit(f"  PRIN: {verdict.prin_score:.2f}")
     emit(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
-    return 0
+    return failed
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -109,7 +120,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     records = list(itertools.islice(load_mathqa(sample_path("mathqa")), args.limit))
-    guard = config.build()
+    guard = build_guard(config)
     judges = " + ".join(",".join(level) for level in config.levels())
     # the template the items are asked in (the options name none: the task's default)
     template = guard.template_for(records[0].item).id if records else config.options.template
@@ -286,6 +297,7 @@ def add_check(commands: Any) -> None:
     )
     check.add_argument("--id", help="an id for the item, shown in the verdict and the logs")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    add_fail_on_flag(check, "the verdict")
     add_arguments(check)
     check.set_defaults(run=_cmd_check)
 

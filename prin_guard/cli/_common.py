@@ -8,12 +8,34 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from prin_guard import GuardConfig
 
-__all__ = ["config_from_args", "configure_logging", "emit", "stdout", "use_stdout"]
+__all__ = [
+    "EXIT_CODES",
+    "add_fail_on_flag",
+    "build_guard",
+    "config_from_args",
+    "configure_logging",
+    "emit",
+    "fails_on",
+    "stdout",
+    "use_stdout",
+]
+
+# Every exit status a command returns, and when: docs/cli.md is written from this.
+EXIT_CODES: dict[int, str] = {
+    0: "done (with --fail-on-flag: and no verdict carries a flag it counts)",
+    1: "--fail-on-flag: a verdict (check) or a row (grade) carries a flag it counts",
+    2: "bad input or configuration; the message names the field and the reason",
+    130: "interrupted (Ctrl-C); grade, eval and probe first write the items that finished",
+    141: "the output's reader went away (a closed pipe, as in check --json | head): the "
+    "command stops printing and exits quietly, as Unix tools do (128 + SIGPIPE)",
+}
+FAILED_ON_FLAG = 1
 
 # What the user asked for goes to the real stdout; anything a dependency prints
 # while a command runs (litellm's help banner, for one) goes to stderr, so that
@@ -34,6 +56,52 @@ def use_stdout(stream: TextIO) -> None:
 def emit(text: str = "") -> None:
     """Print a result line to the real standard output."""
     print(text, file=_stdout, flush=True)
+
+
+def add_fail_on_flag(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--fail-on-flag [FLAG,...]``: exit 1 when ``what`` carries a flag (any, or one named)."""
+    parser.add_argument(
+        "--fail-on-flag",
+        nargs="?",
+        const="any",
+        metavar="FLAG,...",
+        help=f"exit with status 1 when {what} carries a flag: any flag when none is named "
+        "(--fail-on-flag), or only those named (--fail-on-flag inconsistent,order_sensitive; "
+        "the names are the verdict's flags, docs/verdict.md)",
+    )
+
+
+def fails_on(args: argparse.Namespace, flags: Iterable[str]) -> bool:
+    """Whether ``flags`` (a verdict's, or every flag of a run) hold one ``--fail-on-flag``
+    counts. A UsageError names an unknown flag (checked before any judge is asked, by
+    :func:`counted_flags`)."""
+    counted = counted_flags(args)
+    if counted is None:
+        return False
+    present = {str(flag) for flag in flags}
+    return bool(present if isinstance(counted, str) else present & counted)
+
+
+def counted_flags(args: argparse.Namespace) -> frozenset[str] | str | None:
+    """The flags ``--fail-on-flag`` counts: ``"any"``, a set of flag names, or None (not
+    given); an unknown name is a UsageError naming the option."""
+    given: str | None = getattr(args, "fail_on_flag", None)
+    if given is None:
+        return None
+    if given.strip() == "any":
+        return "any"
+    from prin_guard._exceptions import UsageError
+    from prin_guard._models import Flag
+
+    known = [flag.value for flag in Flag]
+    names = frozenset(name.strip().replace("-", "_") for name in given.split(",") if name.strip())
+    unknown = sorted(names - set(known))
+    if unknown or not names:
+        raise UsageError(
+            f"--fail-on-flag: unknown flag {unknown[0] if unknown else given!r}; "
+            f"known: any, {', '.join(known)}"
+        )
+    return names
 
 
 def configure_logging(verbosity: int) -> None:
@@ -63,3 +131,28 @@ def config_from_args(args: argparse.Namespace, **changes: Any) -> GuardConfig:
     from prin_guard._setup import settings_from_args
 
     return GuardConfig.from_settings({**settings_from_args(args), **changes})
+
+
+def build_guard(config: GuardConfig) -> Any:
+    """``config``'s guard, saying on stderr while a local model loads: the first verdict of
+    a cold local model takes seconds (tens on a small CPU), and silence looks like a hang."""
+    import time
+
+    local = [
+        spec
+        for level in config.levels()
+        for spec in level
+        if spec == "local" or spec.startswith("local:")
+    ]
+    if not local:
+        return config.build()
+    print(f"prin-guard: loading the model of {', '.join(local)} ...", file=sys.stderr, flush=True)
+    started = time.monotonic()
+    guard = config.build()
+    print(
+        f"prin-guard: model loaded in {time.monotonic() - started:.1f} s; the first verdict "
+        "takes longest while the model warms up",
+        file=sys.stderr,
+        flush=True,
+    )
+    return guard

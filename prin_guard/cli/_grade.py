@@ -7,7 +7,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._setup import add_arguments
-from prin_guard.cli._common import config_from_args, emit
+from prin_guard.cli._common import (
+    FAILED_ON_FLAG,
+    add_fail_on_flag,
+    config_from_args,
+    counted_flags,
+    emit,
+    fails_on,
+)
 
 if TYPE_CHECKING:
     from prin_guard._ratelimit import RateLimit
@@ -47,6 +54,7 @@ def rate_limit_from_args(
 def _cmd_grade(args: argparse.Namespace) -> int:
     from prin_guard.grade import summary_text
 
+    counted_flags(args)  # an unknown flag name fails before any item is judged
     config = config_from_args(args)
     rate_limit = rate_limit_from_args(args, args.cache, config.judge)
     if args.engine == "ray":
@@ -69,7 +77,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             max_row_bytes=_row_cap(args),
         )
     emit(summary.model_dump_json(indent=2) if args.json else summary_text(summary))
-    return 130 if summary.interrupted else 0
+    if summary.interrupted:
+        return 130
+    flagged = [flag for flag, n in summary.flag_counts.items() if n]
+    return FAILED_ON_FLAG if fails_on(args, flagged) else 0
 
 
 def _say_invalid(line: int, reason: str) -> None:
@@ -173,5 +184,6 @@ def add_grade(commands: Any) -> None:
     gr.add_argument("--batch-size", type=int, default=256, help="items per Ray batch (default 256)")
     gr.add_argument("--json", action="store_true", help="print the summary as JSON")
     gr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_fail_on_flag(gr, "a row this run judged (rows resumed from OUTPUT are not counted)")
     add_arguments(gr)
     gr.set_defaults(run=_cmd_grade)
