@@ -697,6 +697,18 @@ class Guard:
 
     def _rating_options(self) -> None:
         """A UsageError naming the first of this guard's options a rating cannot honour."""
+        rating_prompt = self._options.rating_prompt
+        template = None if rating_prompt is not None else self._options.label_template
+        if template is not None:
+            # asked anyway, a rating would get prin-guard's own rating prompt, not the
+            # words the guard was set up with: refused, as a rating prompt refuses labels
+            named = template if isinstance(template, str) else template.id
+            raise UsageError(
+                f"template: the guard's template {named!r} asks "
+                f"{get_template(template).task} questions, not ratings; rate under a "
+                "rating prompt (such as 'mt-bench-single') or under no template "
+                "(prin-guard's own rating prompt)"
+            )
         if not set(self._options.checks or ("reverse",)) <= {"reverse", "order"}:
             raise UsageError(
                 "checks: a rating is guarded by the reverse and order checks and the probe "

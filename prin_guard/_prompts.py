@@ -498,8 +498,10 @@ def template_for(template: str | Template | None, item: Item) -> Template:
     if chosen.task != item.task:
         raise InvalidItemError(
             "task",
-            f"the item is a {item.task} item; the guard's template {chosen.id!r} asks "
-            f"{chosen.task} questions (set no template for the task's default)",
+            f"the item is a {item.task} item (an item that names no task is a choice "
+            f"item); the guard's template {chosen.id!r} asks {chosen.task} questions: "
+            f'give the item "task": "{chosen.task}" if it is one, or judge it under another '
+            "template",
         )
     if item.kind is not None and (item.kind == "claims") != chosen.claims:
         asks = "claims against sources" if chosen.claims else "criteria"

@@ -572,3 +572,45 @@ def test_bounded_keeps_short_text_and_cuts_long_text() -> None:
     assert bounded("x" * 500) == "x" * 500
     assert bounded("x" * 501) == "x" * 500 + "... (501 characters)"
     assert bounded("abcdef", limit=3) == "abc... (6 characters)"
+
+
+# -- an item under another task's template (issue 37, papercuts) -----------------------------
+
+
+def test_an_item_without_the_templates_task_is_told_to_say_it() -> None:
+    guard = Guard(ScriptedJudge("[[A]]", "[[B]]"), template="mt-bench-pair")
+    with pytest.raises(InvalidItemError) as info:
+        guard.check({"question": "Which is kinder?", "candidates": ["Thanks!", "No."]})
+    message = str(info.value)
+    assert message.startswith("task: the item is a choice item (an item that names no task")
+    assert 'give the item "task": "pairwise"' in message
+    assert "set no template" not in message
+    pair = {"task": "pairwise", "question": "Which is kinder?", "candidates": ["Thanks!", "No."]}
+    judged = guard.check(pair)  # judged once it says its task
+    assert judged.direct is not None and judged.direct.labels == ("A",)
+
+
+def test_a_rating_under_a_label_template_is_refused_not_asked_in_other_words() -> None:
+    def judge(prompt: str) -> str:  # 8 of 10, and 3 on the mirrored scale
+        return "Rating: [[3]]" if "how poor the response" in prompt else "Rating: [[8]]"
+
+    rating = {"task": "rating", "question": "Capital of France?", "response": "Paris."}
+    rating["scale"] = {"min": 1, "max": 10}
+    with pytest.raises(UsageError) as info:
+        Guard(judge, template="mt-bench-pair").check(rating)
+    assert str(info.value).startswith(
+        "template: the guard's template 'mt-bench-pair' asks pairwise questions, not ratings"
+    )
+    # in a batch, that item alone is flagged, and the rest is judged
+    choice = {"question": "2 + 2?", "candidates": ["4", "5"]}
+    refused, judged = Guard(ScriptedJudge("Answer: A", "Answer: B"), template="v1").check_many(
+        [rating, choice]
+    )
+    assert refused.flags == (Flag.INVALID_ITEM,) and refused.error is not None
+    assert "a rating cannot be judged here: template: the guard's template 'v1'" in (
+        refused.error.message
+    )
+    assert judged.correct == ("A",)
+    # under no template, or a rating prompt, it is rated
+    assert Guard(judge).check(rating).rating == 8.0
+    assert Guard(judge, template="mt-bench-single").check(rating).rating == 8.0
