@@ -426,3 +426,60 @@ def test_a_python_judge_is_imported_from_the_current_directory(
     assert judge.identity()["kind"] == "function"
     with pytest.raises(UsageError, match="no module 'nowhere_module' in the current directory"):
         judge_from_spec("python:nowhere_module:judge")
+
+
+# -- the reference of every field in docs/templates.md (issue 37) ---------------------------
+
+_REFERENCE = (Path(__file__).parents[1] / "docs" / "templates.md").read_text(encoding="utf-8")
+
+
+def _reference_tables() -> list[list[list[str]]]:
+    """The tables of the page's "Reference: every field" section: rows of cells."""
+    section = _REFERENCE.split("## Reference: every field", 1)[1].split("\n## ", 1)[0]
+    tables: list[list[list[str]]] = []
+    rows: list[list[str]] = []
+    for line in [*section.splitlines(), ""]:
+        if line.startswith("|"):
+            if not set(line.strip()) <= set("|-"):  # not the header's rule
+                rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
+        elif rows:
+            tables.append(rows[1:])  # the header row left out
+            rows = []
+    return tables
+
+
+def _code(cell: str) -> str:
+    return cell.split("`")[1]
+
+
+def test_the_reference_names_every_template_field_in_toml_and_in_python() -> None:
+    import dataclasses
+    import re
+    import tomllib
+
+    fields, contract, _ = _reference_tables()
+    wanted = [field.name for field in dataclasses.fields(Template)]
+    toml_names = [re.match(r"\[?(\w+)", _code(row[0])).group(1) for row in fields]  # type: ignore[union-attr]
+    python_names = [_code(row[1]).split("=")[0] for row in fields]
+    assert toml_names == wanted and python_names == wanted
+    for row in fields:  # each TOML spelling is TOML
+        if not _code(row[0]).startswith("["):
+            tomllib.loads(_code(row[0]))
+    assert [_code(row[0]).split(" =")[0] for row in contract] == list(AnswerContract.model_fields)
+
+
+def test_the_reference_spells_every_verdict_format_in_toml_as_in_python() -> None:
+    import tomllib
+
+    import prin_guard.models as models
+    from prin_guard._contract import FORMAT_KINDS
+
+    *_, formats = _reference_tables()
+    assert [_code(row[0]) for row in formats] == list(FORMAT_KINDS)
+    for row in formats:
+        spelled = tomllib.loads(_code(row[1]))["format"]
+        read = AnswerContract.model_validate({"format": spelled}).format
+        built = eval(_code(row[2]), vars(models))  # the Python column, as written
+        assert read == built and read.kind == _code(row[0])
+        # every field of the kind is spelled (its defaults shown)
+        assert set(spelled) == set(type(read).model_fields)
