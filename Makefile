@@ -23,7 +23,7 @@ MODEL     ?= $(MODEL_PKG)==0.1.2
 CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 export CMAKE_ARGS
 
-.PHONY: install install-dev demo test test-fast lint typecheck check clean docs
+.PHONY: install install-dev demo test test-fast lint typecheck check clean docs cli-docs
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,10 @@ typecheck: install-dev
 # The documentation site (mkdocs.yml): strict, so a broken link or a stale reference fails.
 docs: install-dev
 	$(VENV)/bin/mkdocs build --strict --site-dir site
+
+# docs/cli.md's reference of every command and flag, written from the parser
+cli-docs:
+	$(PY) -m prin_guard.cli._reference
 
 check: lint typecheck test
 
