@@ -151,7 +151,7 @@ def build_guard(config: GuardConfig) -> Any:
     guard = config.build()
     print(
         f"prin-guard: model loaded in {time.monotonic() - started:.1f} s; the first verdict "
-        "takes longest while the model warms up",
+        "also warms it up and takes longest",
         file=sys.stderr,
         flush=True,
     )
