@@ -11,7 +11,9 @@ Choices, written down because the issue leaves them open:
 
 - **Tolerance.** Two readings agree when they differ by at most the scale's tolerance: by
   default one point on a scale of up to 11 levels (1-5, 1-10, 0-10), a tenth of the range
-  above that (1-100: 9.9 points), or what the scale sets.
+  above that (1-100: 9.9 points), and never more than half the range (0-1 and 1-2: half a
+  point); or what the scale sets, under its range. So the two ends of a scale never agree:
+  a judge giving the top score on both legs is flagged on every scale, two points or 101.
 - **The rating.** Their mean when they agree; ``None`` when they do not (the synergy rule's
   abstention: a rating the judge contradicted is not given as if it held). Both readings stay
   on the decision, so a caller who wants the direct score still has it.
@@ -144,11 +146,13 @@ class Scale:
 
     @property
     def agreement(self) -> float:
-        """The tolerance in use: the scale's own, else one point up to 11 levels, else a
-        tenth of the range."""
+        """The tolerance in use: the scale's own, else one point up to 11 levels and a
+        tenth of the range above, at most half the range (a full-range contradiction is
+        never within it: on 0-1 one point would be the whole scale)."""
         if self.tolerance is not None:
             return self.tolerance
-        return 1.0 if self.levels <= 11 else (self.max - self.min) / 10
+        span = self.max - self.min
+        return min(1.0 if self.levels <= 11 else span / 10, span / 2)
 
     def mirror(self, score: float) -> float:
         """A score read back through the mirrored scale (and the other way: it is its own

@@ -9,6 +9,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
 from prin_guard._rating import ScoreStatus, expected_score, read_score, reconcile
@@ -239,6 +241,53 @@ def test_an_unread_leg_gives_no_rating() -> None:
         decision = reconcile(direct, reverse, TEN)
         assert decision.rating is None and decision.prin is None
         assert not decision.inconsistent
+
+
+@pytest.mark.parametrize(
+    ("scale", "tolerance"),
+    [
+        pytest.param({"min": 0, "max": 1}, 0.5, id="0-1"),
+        pytest.param({"min": 1, "max": 2}, 0.5, id="1-2"),
+        pytest.param({"min": 0, "max": 1, "decimals": True}, 0.5, id="0-1-decimals"),
+        pytest.param({"min": 1, "max": 3}, 1.0, id="1-3"),
+        pytest.param({"min": 1, "max": 5}, 1.0, id="1-5"),
+        pytest.param({"min": 0, "max": 100}, 10.0, id="0-100"),
+    ],
+)
+def test_a_contradiction_shows_on_a_two_point_scale(scale: dict, tolerance: float) -> None:
+    # issue 37, item 2: the default tolerance was one point, the whole range of 0-1: the
+    # top score on the direct and on the mirrored leg gave 0.5, PRIN 1.0, consistent
+    read = Scale.coerce(scale)
+    assert read.agreement == tolerance  # one point, at most half the range; 1/10 above 11
+    top = scale["max"]
+    decision = reconcile(top, top, read)
+    assert (decision.prin, decision.inconsistent, decision.rating) == (1.0, True, None)
+    verdict = Guard(_judge(f"Rating: [[{top}]]", f"Rating: [[{top}]]")).check(
+        {**_rating(), "scale": scale}
+    )
+    assert (verdict.rating, verdict.consistent) == (None, False)
+    assert Flag.INCONSISTENT in verdict.flags
+    # mirror images still agree
+    assert reconcile(top, scale["min"], read).rating == top
+
+
+@given(
+    low=st.integers(-1000, 1000),
+    levels=st.integers(2, 101),
+    share=st.none() | st.floats(0, 0.999),
+    decimals=st.booleans(),
+)
+def test_a_full_range_contradiction_flags_on_every_scale(
+    low: int, levels: int, share: float | None, decimals: bool
+) -> None:
+    high = low + levels - 1
+    raw: dict = {"min": low, "max": high, "decimals": decimals}
+    if share is not None:
+        raw["tolerance"] = share * (high - low)
+    scale = Scale.coerce(raw)
+    for score in (low, high):
+        decision = reconcile(score, score, scale)
+        assert decision.inconsistent and decision.rating is None and decision.prin == 1.0
 
 
 # -- through read_reply, as a rating item ----------------------------------------------------
