@@ -4,6 +4,7 @@ score strictly, and the reconciliation of a direct and a mirrored leg."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -936,6 +937,80 @@ def test_a_rating_prompt_takes_no_aspects_and_checks_its_rubric_layout() -> None
         guard.check({**_rating(), "aspects": ["fluency"]})
     with pytest.raises(UsageError, match="rubric_line"):
         RatingPrompt(id="x", version=1, instruction="{response}", rubric_line="Score {score}")
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "reason"),
+    [
+        pytest.param(
+            # issue 37, item 10: the same question on both legs: 6 to both gave 5.5, clean
+            {"reverse_instruction": "Rate {response} from {min} to {max}.\n"},
+            "reverse_instruction",
+            "the reverse leg is identical to the direct leg",
+            id="same-legs",
+        ),
+        # issue 37, item 11: one placeholder rule for every prompt kind
+        pytest.param(
+            {"rubric_line": "{level:>20000000}"}, "rubric_line", "is not a placeholder", id="spec"
+        ),
+        pytest.param(
+            {"rubric_line": "{level.__class__}: {text}"},
+            "rubric_line",
+            "is not a placeholder",
+            id="attribute",
+        ),
+        pytest.param(
+            {"rubric_line": "{0}: {1}"}, "rubric_line", "is not a placeholder", id="index"
+        ),
+        pytest.param({"rubric_header": "[{text}]"}, "rubric_header", "{text} is not", id="header"),
+        pytest.param(
+            {"instruction": "Rate {response:>9} from {min} to {max}."},
+            "instruction",
+            "is not a placeholder",
+            id="spec-in-instruction",
+        ),
+        pytest.param(
+            {"instruction": "Rate {{response}} from {min} to {max}."},
+            "instruction",
+            "never shows the response",
+            id="literal-braces-are-no-response",
+        ),
+        pytest.param(
+            {"system": "Reply as JSON: {"}, "system", "a literal brace is written twice", id="brace"
+        ),
+    ],
+)
+def test_a_rating_prompt_is_refused_naming_the_field(fields: dict, field: str, reason: str) -> None:
+    given = {
+        "id": "x",
+        "version": 1,
+        "instruction": "Rate {response} from {min} to {max}.",
+        **fields,
+    }
+    with pytest.raises(UsageError) as raised:
+        RatingPrompt(**given)
+    message = str(raised.value)
+    assert message.startswith(f"template: {field}: "), message
+    assert reason in message, message
+
+
+def test_a_rating_prompts_literal_braces_show_as_braces() -> None:
+    # issue 37, item 11: "{{response}}" rendered as "{4}"
+    prompt = RatingPrompt(
+        id="x",
+        version=1,
+        instruction='Rate {response} from {min} to {max}. Reply {{"score": n}}, not {{response}}.',
+        rubric_line="{{{level}}} {text}",
+    )
+    item = RatingItem.coerce(
+        {**_rating("4"), "scale": {"min": 1, "max": 2, "rubric": {"1": "bad", "2": "good"}}}
+    )
+    assert prompt.messages(item, False)[-1]["content"] == (
+        'Rate 4 from 1 to 2. Reply {"score": n}, not {response}.'
+    )
+    with_rubric = RatingPrompt(id="y", version=1, instruction="{response}\n{rubric}")
+    shown = dataclasses.replace(with_rubric, rubric_line="{{{level}}} {text}")
+    assert shown.messages(item, False)[-1]["content"] == "4\n{1} bad\n{2} good"
 
 
 def test_a_rating_item_object_is_read_too() -> None:
