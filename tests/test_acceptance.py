@@ -79,8 +79,8 @@ def acceptance(
     )
 
 
-def signed(data: dict[str, Any]) -> str:
-    """A file with this content and its sum: what calibrate would write for it."""
+def with_digest(data: dict[str, Any]) -> str:
+    """A file with this content and its digest: what calibrate would write for it."""
     data = {key: value for key, value in data.items() if key != "content_sha256"}
     return json.dumps({**data, "content_sha256": content_sha256(data)})
 
@@ -407,7 +407,7 @@ def test_impossible_statistics_are_refused_naming_the_file_and_field(
     path = tmp_path / "acceptance.json"
     # with a digest that matches (what it says is impossible all the same), and as a file
     # of the first version, without one (when the edit is to a field version 1 had)
-    texts = [signed(data)]
+    texts = [with_digest(data)]
     if all(data.get(name) == file_data(PRIN).get(name) for name in FIELDS_SINCE):
         texts.append(json.dumps(version_1(data)))
     for text in texts:
@@ -427,13 +427,13 @@ def test_an_acceptance_is_built_consistent_in_python_too() -> None:
 def test_a_cascades_tiers_share_out_the_tested_items() -> None:
     good = file_data(PRIN, Rule(signal="prin", threshold=0.5))
     assert [(t["asked"], t["accepted"]) for t in good["tiers"]] == [(1.0, 0.5), (0.5, 0.25)]
-    Acceptance.from_json(signed(good))
+    Acceptance.from_json(with_digest(good))
     _set("tiers.1.asked", 1.0)(good)  # tier 0 accepted half: only half reach tier 1
     with pytest.raises(UsageError, match=r"tiers\.1\.asked: 1\.0; tier 0 left 0\.5 of the items"):
-        Acceptance.from_json(signed(good))
+        Acceptance.from_json(with_digest(good))
 
 
-def test_a_rule_edited_within_its_range_is_refused_by_the_checksum(tmp_path: Path) -> None:
+def test_a_rule_edited_within_its_range_is_refused_by_the_digest(tmp_path: Path) -> None:
     path = tmp_path / "acceptance.json"
     acceptance(PRIN).save(path)
     text = path.read_text()
@@ -443,7 +443,7 @@ def test_a_rule_edited_within_its_range_is_refused_by_the_checksum(tmp_path: Pat
         Acceptance.load(path)
 
 
-def test_the_checksum_is_over_the_content_not_its_layout(tmp_path: Path) -> None:
+def test_the_digest_is_over_the_content_not_its_layout(tmp_path: Path) -> None:
     path = tmp_path / "acceptance.json"
     acceptance(PRIN, Rule(signal="confidence", threshold=1.0)).save(path)
     data = json.loads(path.read_text())
@@ -527,7 +527,7 @@ def test_the_operators_key_signs_a_file_and_checks_it_on_load(
     assert Acceptance.load(path) == acceptance(PRIN)
     # an edit with the digest computed again, as anyone can: the signature refuses it
     edited = {**data, "seed": 7}  # consistent, so only the signature can tell
-    path.write_text(signed(edited))
+    path.write_text(with_digest(edited))
     with pytest.raises(UsageError, match=r"signature: does not match the file's content under"):
         Acceptance.load(path)
     # signed with another key
@@ -535,7 +535,7 @@ def test_the_operators_key_signs_a_file_and_checks_it_on_load(
     with pytest.raises(UsageError, match=r"signature: does not match"):
         Acceptance.load(path)
     # unsigned, and a version-1 file (which cannot carry one), with the key set
-    for unsigned in (json.loads(signed(data)), version_1(data)):
+    for unsigned in (json.loads(with_digest(data)), version_1(data)):
         unsigned.pop("signature", None)
         path.write_text(json.dumps(unsigned))
         with pytest.raises(
@@ -675,13 +675,13 @@ def _pairwise_file() -> Acceptance:
         "template": "pairwise",
         "checks": ["reverse", "order"],
     }
-    return Acceptance.from_json(signed(data))
+    return Acceptance.from_json(with_digest(data))
 
 
 def test_a_file_records_its_task_and_files_without_one_are_choice() -> None:
     old = file_data(Rule(signal="prin", threshold=0.0))
-    del old["task"]  # a version-2 file written before tasks, signed without the field
-    assert Acceptance.from_json(signed(old)).task == "choice"
+    del old["task"]  # a version-2 file written before tasks, its digest without the field
+    assert Acceptance.from_json(with_digest(old)).task == "choice"
     pairwise = _pairwise_file()
     assert pairwise.task == "pairwise"
     assert json.loads(pairwise.to_json())["task"] == "pairwise"
@@ -749,14 +749,14 @@ def test_a_file_that_kept_items_apart_tests_on_the_rest() -> None:
     data = file_data(Rule(signal="prin", threshold=0.0))
     assert data["selection"] == 0 and data["signals_compared"] == []
     data.update(n=300, selection=100, signals_compared=["prin", "confidence"])
-    loaded = Acceptance.from_json(signed(data))
+    loaded = Acceptance.from_json(with_digest(data))
     assert (loaded.n, loaded.selection, loaded.tested) == (300, 100, 200)
     bad = {**data, "selection": 50}
     with pytest.raises(UsageError, match=r"tested: 200 items tested; 300 items less the 50"):
-        Acceptance.from_json(signed(bad))
+        Acceptance.from_json(with_digest(bad))
     unrelated = {**data, "signals_compared": ["confidence", "panel_agreement"]}
     with pytest.raises(UsageError, match=r"signals_tested: \['prin'\] were not all compared"):
-        Acceptance.from_json(signed(unrelated))
+        Acceptance.from_json(with_digest(unrelated))
     unsplit = {**data, "n": 200, "selection": 0}
     with pytest.raises(UsageError, match="selection: 0, but one tier compared signals"):
-        Acceptance.from_json(signed(unsplit))
+        Acceptance.from_json(with_digest(unsplit))
