@@ -31,16 +31,27 @@ can have written (:func:`inconsistency` says what and why): counts in order
 with them, the p-value recomputed from the counts (:func:`binomial_cdf`) and at most
 the level it was tested at, enough items for any rule to pass (:func:`min_items`),
 thresholds in their signal's range, and every option a tier is bound to. A file is
-at most :data:`MAX_FILE_BYTES` and carries ``content_sha256``, a sha256 of its own
-content (:func:`content_sha256`), which :meth:`Acceptance.load` verifies: an edited or
-damaged file is refused. It catches an accidental or careless edit, not a deliberate
-one: whoever edits the file can compute the sum again. Files of version 1 (before the
-sum) still load, checked, with an ``acceptance_unsigned`` warning.
+at most :data:`MAX_FILE_BYTES` and carries ``content_sha256``, a digest (sha256) of its
+own content (:func:`content_sha256`), which :meth:`Acceptance.load` verifies: an edited or
+damaged file is refused. A digest is no signature: it catches an accidental or careless
+edit, not a deliberate one, since whoever edits the file can compute it again. Files of
+version 1 (before the digest) still load, checked, with an ``acceptance_no_digest``
+warning; a file of a later version rewritten as an earlier one (its digest deleted,
+``"version": 1``) holds fields its version never had (:data:`FIELDS_SINCE`) and is refused.
+
+**Tamper evidence** needs a secret: with the operator's key set
+(``PRIN_GUARD_ACCEPTANCE_KEY``, read by :func:`~prin_guard._settings.acceptance_key`),
+``save`` adds ``signature``, an HMAC-SHA256 of the same content under that key, and
+``load`` refuses a file whose signature is missing or does not match. Without the key a
+signature is not checked (an ``acceptance_signature_unchecked`` warning says so).
 
 **The error of a verdict** is defined here, once, for every task (:func:`verdict_wrong`);
 eval's accuracy and flag quality, calibration and the guarantee of a file all use it;
 a rating's (:func:`rating_wrong`) is its distance from the human score beyond the file's
-``tolerance``, and a rating verdict that gives no rating is never accepted.
+``tolerance``, and a rating verdict that gives no rating is never accepted. A rating
+file records the scales its items were rated on (``scales``), and a guard with it refuses
+items on any other scale (:meth:`Acceptance.check_task`): a gap of one point is a quarter
+of 1-5 and all of 0-1.
 A file records the task it was calibrated on (``task``; ``choice`` for files written
 before tasks existed), and a guard with it refuses items of another task
 (:meth:`Acceptance.check_task`): a rule certified on pairwise verdicts says nothing of
@@ -56,6 +67,7 @@ limits, the consistency threshold, ``min_confidence`` and the probe do not.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import math
 import os
@@ -78,16 +90,22 @@ from prin_guard._prompts import (
     get_template,
     template_digest,
 )
+from prin_guard._rating import Scale
+from prin_guard._settings import ACCEPTANCE_KEY_VARIABLE, acceptance_key
 
 __all__ = [
     "CHECKSUM_FIELD",
     "COMPARED_OPTIONS",
+    "FIELDS_SINCE",
     "FORMAT",
     "MAX_FILE_BYTES",
     "MAX_ITEMS",
+    "MIN_KEY_BYTES",
     "SIGNAL_RANGE",
+    "SIGNATURE_FIELD",
     "VERSION",
     "Acceptance",
+    "CalibratedScale",
     "Rule",
     "Tier",
     "binomial_cdf",
@@ -96,12 +114,14 @@ __all__ = [
     "inconsistency",
     "min_items",
     "rating_wrong",
+    "signature",
     "verdict_wrong",
 ]
 
 FORMAT: Literal["prin-guard-acceptance"] = "prin-guard-acceptance"
-VERSION: Final = 2
-"""The version written: 2 carries ``content_sha256``; 1 (the first) did not."""
+VERSION: Final = 3
+"""The version written: 3 records a rating file's ``scales`` and may carry a
+``signature``; 2 carries ``content_sha256``; 1 (the first) did not."""
 COMPARED_OPTIONS: tuple[str, ...] = ("template", "mitigations", "policy", "checks", "prompt_layout")
 """The guard options an acceptance file is bound to: they change the verdict's correct
 set (``policy``) or its scores (the prompt wording and layout, the mitigations, the checks
@@ -110,6 +130,23 @@ _LATER_OPTIONS: Final[Mapping[str, Any]] = {"prompt_layout": "template"}
 """Options bound since files were first written, with the value every guard had before
 (a file without one was calibrated with it)."""
 CHECKSUM_FIELD: Final = "content_sha256"
+"""The file's digest of its own content (a sha256 anyone can recompute: no signature)."""
+SIGNATURE_FIELD: Final = "signature"
+"""The HMAC-SHA256 of the file's content under the operator's key, when it was set."""
+FIELDS_SINCE: Final[Mapping[str, int]] = {
+    "selection": 2,
+    "signals_compared": 2,
+    "task": 2,
+    "tolerance": 2,
+    CHECKSUM_FIELD: 2,
+    "scales": 3,
+    SIGNATURE_FIELD: 3,
+}
+"""The fields a version-1 file never had, with the version that brought each: a file
+holding one under an earlier version was rewritten as that version (its digest deleted,
+``"version": 1``), and is refused."""
+MIN_KEY_BYTES: Final = 16
+"""The shortest operator's key accepted (an HMAC under a short key is guessed)."""
 MAX_FILE_BYTES: Final = 1 << 20
 """The largest acceptance file read (1 MiB); calibrate writes a few kilobytes."""
 MAX_ITEMS: Final = 10**9
@@ -257,17 +294,42 @@ def binomial_cdf(k: int, n: int, p: float) -> float:
     return max(0.0, 1.0 - total)
 
 
-def content_sha256(data: Mapping[str, Any]) -> str:
-    """The sha256 of an acceptance file's content, ``content_sha256`` itself left out.
-
-    Taken over the JSON value, not the bytes, so a file re-indented or with its keys
-    in another order keeps its sum: keys sorted, no spaces, ASCII escapes, and a number
-    with an integral value written as an integer (``1.0`` and ``1`` are one number)."""
-    body = {key: value for key, value in data.items() if key != CHECKSUM_FIELD}
+def _canonical(data: Mapping[str, Any]) -> bytes:
+    """An acceptance file's content as the digest and the signature read it: the JSON
+    value without ``content_sha256`` and ``signature``, not the bytes, so a file
+    re-indented or with its keys in another order keeps both: keys sorted, no spaces,
+    ASCII escapes, and a number with an integral value written as an integer (``1.0``
+    and ``1`` are one number)."""
+    body = {
+        key: value for key, value in data.items() if key not in (CHECKSUM_FIELD, SIGNATURE_FIELD)
+    }
     canonical = json.dumps(
         _integral(body), sort_keys=True, separators=(",", ":"), ensure_ascii=True
     )
-    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+    return canonical.encode("ascii")
+
+
+def content_sha256(data: Mapping[str, Any]) -> str:
+    """The digest (sha256) of an acceptance file's content, ``content_sha256`` and
+    ``signature`` left out: anyone can recompute it, so it shows a careless edit only."""
+    return hashlib.sha256(_canonical(data)).hexdigest()
+
+
+def signature(data: Mapping[str, Any], key: bytes) -> str:
+    """The HMAC-SHA256 of an acceptance file's content (as :func:`content_sha256` reads
+    it) under the operator's ``key``: ``hmac-sha256:<hex>``. Only a holder of the key can
+    write it, so a file edited without the key is refused where the key is set."""
+    return "hmac-sha256:" + hmac.new(key, _canonical(data), hashlib.sha256).hexdigest()
+
+
+def _operator_key() -> bytes | None:
+    key = acceptance_key()
+    if key is not None and len(key) < MIN_KEY_BYTES:
+        raise UsageError(
+            f"{ACCEPTANCE_KEY_VARIABLE}: {len(key)} bytes; an acceptance key is at least "
+            f"{MIN_KEY_BYTES} bytes (e.g. 32 random bytes, hex-encoded)"
+        )
+    return key
 
 
 def _integral(value: Any) -> Any:
@@ -375,6 +437,35 @@ class Tier(Frozen):
         return value
 
 
+class CalibratedScale(Frozen):
+    """A scale a rating file was calibrated on: what gives a score and a gap between the
+    legs their meaning (the bounds, decimals, the legs' tolerance), without the item's
+    own words (labels, rubric)."""
+
+    min: int
+    max: int
+    decimals: bool = False
+    tolerance: float | None = None
+
+    @model_validator(mode="after")
+    def _a_scale(self) -> CalibratedScale:
+        try:
+            Scale.coerce(self.model_dump(exclude_none=True))
+        except InvalidItemError as exc:
+            raise ValueError(f"{exc.field.removeprefix('scale.')}: {exc.reason}") from None
+        return self
+
+    @classmethod
+    def of(cls, scale: Scale) -> CalibratedScale:
+        return cls(min=scale.min, max=scale.max, decimals=scale.decimals, tolerance=scale.tolerance)
+
+    def __str__(self) -> str:
+        extra = [" with decimals" if self.decimals else ""]
+        if self.tolerance is not None:
+            extra.append(f", tolerance {self.tolerance:g}")
+        return f"{self.min}-{self.max}{''.join(extra)}"
+
+
 class Acceptance(Frozen):
     """A calibrated acceptance rule per tier, with the guarantee it was calibrated for.
 
@@ -385,8 +476,9 @@ class Acceptance(Frozen):
     """
 
     format: Literal["prin-guard-acceptance"] = FORMAT
-    version: Literal[1, 2] = VERSION
-    """The file format read: 2 carries ``content_sha256``, 1 did not. Written as 2."""
+    version: Literal[1, 2, 3] = VERSION
+    """The file format read: 3 records ``scales`` (a rating file's), 2 carries
+    ``content_sha256``, 1 did not. Written as 3."""
     alpha: float = Field(gt=0.0, lt=1.0)
     """Largest error rate among accepted verdicts that is guaranteed."""
     delta: float = Field(gt=0.0, lt=1.0)
@@ -402,6 +494,9 @@ class Acceptance(Frozen):
     task: Task = "choice"
     """The task of the calibration items; a guard with the file judges items of this task
     only. Files written before tasks existed are ``choice``."""
+    scales: tuple[CalibratedScale, ...] = ()
+    """A rating file's scales: those its calibration items were rated on, and the only
+    ones a guard with it rates items on. Empty for the label tasks."""
     n: int = Field(ge=1, le=MAX_ITEMS)
     """Calibration items (with a gold set) the file was fitted on."""
     selection: int = Field(0, ge=0, le=MAX_ITEMS)
@@ -475,9 +570,11 @@ class Acceptance(Frozen):
     def from_json(cls, text: str, *, where: str = "acceptance") -> Acceptance:
         """An acceptance from a file's content, or UsageError naming ``where`` and the
         field: at most :data:`MAX_FILE_BYTES`, the format and a version this prin-guard
-        reads, every field consistent with the others (:func:`inconsistency`), then
+        reads, no field its version never had (:data:`FIELDS_SINCE`: a downgrade), every
+        field consistent with the others (:func:`inconsistency`), then the digest
         ``content_sha256`` against the content (required from version 2; a version-1
-        file without it loads with an ``acceptance_unsigned`` warning)."""
+        file without it loads with an ``acceptance_no_digest`` warning) and, with the
+        operator's key set, the ``signature`` (required then)."""
         if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
             raise _too_big(where, len(text.encode("utf-8", "replace")))
         try:
@@ -489,16 +586,25 @@ class Acceptance(Frozen):
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise UsageError(f"{where}: not a prin-guard acceptance file (format {FORMAT!r})")
         version = data.get("version")
-        if version not in (1, VERSION) or isinstance(version, bool):
+        if version not in range(1, VERSION + 1) or not isinstance(version, int):
             raise UsageError(
                 f"{where}: acceptance file version {version!r}; this prin-guard reads "
-                f"versions 1 and {VERSION}"
+                f"versions 1 to {VERSION}"
             )
+        for name, since in FIELDS_SINCE.items():
+            if name in data and since > version:
+                raise UsageError(
+                    f"{where}: {name}: version-{version} files never had it (it came with "
+                    f"version {since}): a file rewritten as an earlier version is refused. "
+                    "Calibrate again"
+                )
+        key = _operator_key()
         given = data.pop(CHECKSUM_FIELD, None)
+        signed = data.pop(SIGNATURE_FIELD, None)
         if given is None and version != 1:
             raise UsageError(
                 f"{where}: {CHECKSUM_FIELD}: missing; a version-{version} file carries the "
-                "sha256 of its content (calibrate writes it)"
+                "digest of its content (calibrate writes it)"
             )
         try:
             acceptance = cls.model_validate_json(json.dumps(data))
@@ -510,25 +616,49 @@ class Acceptance(Frozen):
             raise UsageError(f"{where}: {named}") from None
         if given is None:
             log().warning(
-                "acceptance_unsigned",
+                "acceptance_no_digest",
                 file=where,
                 reason=f"version 1 carries no {CHECKSUM_FIELD}: an edit to it cannot be "
-                "seen; calibrate again to write a version-2 file",
+                f"seen; calibrate again to write a version-{VERSION} file",
             )
         elif given != content_sha256(data):
             raise UsageError(
-                f"{where}: {CHECKSUM_FIELD}: does not match the file's content: it was "
-                "edited or damaged after calibrate wrote it. Rules or figures changed by "
-                "hand carry no guarantee: calibrate again"
+                f"{where}: {CHECKSUM_FIELD}: the digest does not match the file's content: "
+                "it was edited or damaged after calibrate wrote it. Rules or figures changed "
+                "by hand carry no guarantee: calibrate again"
+            )
+        if key is not None:
+            if signed is None:
+                raise UsageError(
+                    f"{where}: {SIGNATURE_FIELD}: missing; {ACCEPTANCE_KEY_VARIABLE} is set, "
+                    "so an acceptance file must be signed with it (calibrate with the key set)"
+                )
+            if not isinstance(signed, str) or not hmac.compare_digest(
+                signed.encode("utf-8", "replace"), signature(data, key).encode("ascii")
+            ):
+                raise UsageError(
+                    f"{where}: {SIGNATURE_FIELD}: does not match the file's content under "
+                    f"{ACCEPTANCE_KEY_VARIABLE}: edited after it was signed, or signed with "
+                    "another key. Calibrate again with this key"
+                )
+        elif signed is not None:
+            log().warning(
+                "acceptance_signature_unchecked",
+                file=where,
+                reason=f"the file is signed, but {ACCEPTANCE_KEY_VARIABLE} is not set: "
+                "its signature was not checked",
             )
         return acceptance
 
     def to_json(self) -> str:
-        """The file's content: this acceptance as version :data:`VERSION`, with its
-        ``content_sha256``."""
+        """The file's content: this acceptance as version :data:`VERSION`, with its digest
+        ``content_sha256`` and, when the operator's key is set, its ``signature``."""
+        key = _operator_key()
         data = self.model_dump(mode="json")
         data["version"] = VERSION
         data[CHECKSUM_FIELD] = content_sha256(data)
+        if key is not None:
+            data[SIGNATURE_FIELD] = signature(data, key)
         return dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -540,15 +670,23 @@ class Acceptance(Frozen):
     def rules(self) -> tuple[Rule, ...]:
         return tuple(tier.rule for tier in self.tiers)
 
-    def check_task(self, task: str) -> None:
+    def check_task(self, task: str, scale: Scale | None = None) -> None:
         """Raise :class:`~prin_guard.InvalidItemError` (naming ``task``) unless items of
-        ``task`` are what this file was calibrated on."""
+        ``task`` are what this file was calibrated on, and (naming ``scale``) unless a
+        rating item's ``scale`` is one of the file's :attr:`scales`."""
         if task != self.task:
             raise InvalidItemError(
                 "task",
                 f"the item is a {task} item; the guard's acceptance file was calibrated on "
                 f"{self.task} verdicts, and its guarantee says nothing of others (calibrate "
                 f"on {task} items for a rule of their own)",
+            )
+        if scale is not None and task == "rating" and CalibratedScale.of(scale) not in self.scales:
+            raise InvalidItemError(
+                "scale",
+                f"the item rates on {CalibratedScale.of(scale)}; the guard's acceptance "
+                f"file was calibrated on {', '.join(map(str, self.scales))}, and its "
+                "guarantee says nothing of another scale (calibrate on items of this one)",
             )
 
     def decide(self, verdict: Verdict, tier: int = 0) -> Decision:
@@ -652,6 +790,15 @@ def inconsistency(acceptance: Acceptance) -> str | None:
         if acc.tolerance is None:
             return "tolerance: missing; a rating file says how far from the human score is right"
         return f"tolerance: {acc.tolerance!r}, but a {acc.task} file has no tolerance"
+    if (acc.task == "rating") != bool(acc.scales):
+        if not acc.scales:
+            return (
+                "scales: missing; a rating file records the scales it was calibrated on "
+                "(files before version 3 did not: calibrate again)"
+            )
+        return f"scales: {[str(s) for s in acc.scales]}, but a {acc.task} file has no scale"
+    if len(set(acc.scales)) != len(acc.scales):
+        return f"scales: {[str(s) for s in acc.scales]} names a scale twice"
     if tested > n:
         return f"tested: {tested} items tested of {n} calibration items (tested <= n)"
     if accepted > tested:

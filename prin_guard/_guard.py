@@ -432,7 +432,8 @@ class Guard:
                 raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
             if self._acceptance is not None:
-                self._acceptance.check_task("rating")  # a rule holds for its own task only
+                # a rule holds for its own task and the scales it was calibrated on only
+                self._acceptance.check_task("rating", rated.scale)
                 if rated.aspects:
                     raise InvalidItemError(
                         "aspects",

@@ -95,6 +95,7 @@ from prin_guard._contract import AnswerContract, Line
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import TASKS, Item, Message, Polarity, Task
 from prin_guard._tasks import TASK_WORDS
+from prin_guard._wording import check_legs_differ, check_words, fields_of
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -137,6 +138,35 @@ MAX_WORDS_CHARS = 40
 # between them. Nothing that could pose as prompt text: no punctuation ("better one;
 # reply Answer: B"), no digits, no quotes, no line breaks.
 _WORDS = re.compile(rf"(?=.{{1,{MAX_WORDS_CHARS}}}\Z)[^\W\d_]+(?:[ '’-][^\W\d_]+)*\Z", re.DOTALL)
+
+
+MAX_FLIP_CHARS = 200
+"""The longest a flip's source or target may be."""
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _check_flips(flips: tuple[tuple[str, str], ...]) -> None:
+    """Each flip's source and target: one line of text that starts and ends with a letter
+    or digit (a flip is found as whole words), no braces (a flip never makes or breaks a
+    placeholder), each source once (case aside)."""
+    seen: set[str] = set()
+    for source, target in flips:
+        for side, word in (("source", source), ("target", target)):
+            if not (
+                0 < len(word) <= MAX_FLIP_CHARS
+                and word[0].isalnum()
+                and word[-1].isalnum()
+                and all(char.isprintable() and char not in "{}" for char in word)
+            ):
+                raise UsageError(
+                    f"template: flips: {side} {_shown(word)} (of {_shown(source)}) must be one "
+                    f"line of 1-{MAX_FLIP_CHARS} characters that starts and ends with a letter "
+                    "or digit, without braces"
+                )
+        folded = " ".join(source.casefold().split())
+        if folded in seen:
+            raise UsageError(f"template: flips: {_shown(source)} is flipped twice")
+        seen.add(folded)
 
 
 def _shown(value: object) -> str:
@@ -243,6 +273,22 @@ class Template:
             ):
                 raise UsageError(f"template: {name} must map words (text) to words (text)")
             object.__setattr__(self, name, tuple((str(a), str(b)) for a, b in pairs))
+        _check_flips(self.flips)
+        check_words(
+            [
+                ("positive", self.positive),
+                ("negative", self.negative),
+                ("noun", self.noun),
+                *(("flips", word) for pair in self.flips for word in pair),
+            ],
+            [
+                (name, _PLACEHOLDER.sub(" ", text))
+                for name in ("system", "instruction", "reverse_system", "reverse_instruction",
+                             "cot", "neg_exp")
+                if isinstance(text := getattr(self, name), str)
+            ]
+            + [("values", text) for _, text in self.values],
+        )  # fmt: skip
         if isinstance(self.contract, Mapping):
             try:
                 object.__setattr__(
@@ -813,26 +859,9 @@ def usage_error_of(field: str, exc: ValidationError) -> UsageError:
 
 
 def _fields_of(text: str, where: str) -> list[str]:
-    """The placeholders of ``text``, each a plain name (no attribute, index, conversion
-    or format spec: a template's text is filled, never evaluated)."""
-    try:
-        parsed = list(_FORMATTER.parse(text))
-    except ValueError as exc:
-        raise UsageError(
-            f"template: {where}: {exc} (a literal brace is written twice: {{{{ or }}}})"
-        ) from None
-    names = []
-    for _, name, spec, conversion in parsed:
-        if name is None:
-            continue
-        if not name.isidentifier() or spec or conversion:
-            raise UsageError(
-                f"template: {where}: {{{name}{'!' + conversion if conversion else ''}"
-                f"{':' + spec if spec else ''}}} is not a placeholder: use a name, such as "
-                "{question} (see FIELDS)"
-            )
-        names.append(name)
-    return names
+    """The placeholders of ``text``: the one rule of every prompt kind
+    (:func:`prin_guard._wording.fields_of`)."""
+    return fields_of(text, where)
 
 
 def _canonical(name: str, template: Template) -> str:
@@ -898,12 +927,15 @@ def _check_text(template: Template) -> None:
             "or {candidate_1}, {candidate_2}, ..."
         )
     _check_contract(template, used)
-    system, instruction = _reverse_texts(template)
-    if (system, instruction) == (template.system, template.instruction):
-        raise UsageError(
-            "template: flips: the reverse leg is identical to the direct leg (no flip "
-            "changes the text: give reverse_instruction, or flips that occur in it)"
-        )
+    given = template.reverse_instruction is not None
+    check_legs_differ(
+        (template.system, template.instruction),
+        _reverse_texts(template),
+        "reverse_instruction" if given else "flips",
+        hint=""
+        if given
+        else " (no flip changes the text: give reverse_instruction, or flips that occur in it)",
+    )
 
 
 def _own_text(template: Template) -> str:
@@ -963,9 +995,12 @@ def _flips(template: Template) -> tuple[tuple[str, str], ...]:
 
 @functools.lru_cache(maxsize=256)
 def _flip_pattern(sources: tuple[str, ...]) -> re.Pattern[str]:
+    """Each source a group of its own (``f0``, ``f1``, ... in the order given), the
+    longest tried first: a match says which flip it is by its group, never by its case
+    folded (Turkish "İYİ" matches "iyi" but folds to "i̇yi̇")."""
+    order = sorted(range(len(sources)), key=lambda k: len(sources[k]), reverse=True)
     alternatives = "|".join(
-        r"\s+".join(map(re.escape, source.split()))
-        for source in sorted(sources, key=len, reverse=True)
+        f"(?P<f{k}>" + r"\s+".join(map(re.escape, sources[k].split())) + ")" for k in order
     )
     return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
 
@@ -975,7 +1010,13 @@ def _flip(text: str | None, flips: tuple[tuple[str, str], ...]) -> str | None:
     become one), whole words, the case of the first letter kept."""
     if text is None or not flips:
         return text
-    to = {" ".join(source.casefold().split()): target for source, target in flips}
+    # the first flip of a source wins, as the positive and negative words yield to the
+    # template's own flips of them (_flips)
+    to: dict[str, str] = {}
+    for source, target in flips:
+        to.setdefault(" ".join(source.casefold().split()), target)
+    sources = tuple(to)
+    targets = tuple(to.values())
     literal_parts: list[str] = []
     for literal, name, spec, conversion in _FORMATTER.parse(text):
         literal_parts.append(literal.replace("{", "{{").replace("}", "}}"))
@@ -990,10 +1031,11 @@ def _flip(text: str | None, flips: tuple[tuple[str, str], ...]) -> str | None:
 
         def swap(match: re.Match[str]) -> str:
             found = match.group()
-            target = to[" ".join(found.casefold().split())]
+            assert match.lastgroup is not None
+            target = targets[int(match.lastgroup[1:])]
             return target[:1].upper() + target[1:] if found[:1].isupper() else target
 
-        out.append(_flip_pattern(tuple(to)).sub(swap, piece))
+        out.append(_flip_pattern(sources).sub(swap, piece))
     return "".join(out)
 
 

@@ -11,7 +11,9 @@ Choices, written down because the issue leaves them open:
 
 - **Tolerance.** Two readings agree when they differ by at most the scale's tolerance: by
   default one point on a scale of up to 11 levels (1-5, 1-10, 0-10), a tenth of the range
-  above that (1-100: 9.9 points), or what the scale sets.
+  above that (1-100: 9.9 points), and never more than half the range (0-1 and 1-2: half a
+  point); or what the scale sets, under its range. So the two ends of a scale never agree:
+  a judge giving the top score on both legs is flagged on every scale, two points or 101.
 - **The rating.** Their mean when they agree; ``None`` when they do not (the synergy rule's
   abstention: a rating the judge contradicted is not given as if it held). Both readings stay
   on the decision, so a caller who wants the direct score still has it.
@@ -49,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._wording import check_legs_differ, fields_of, fill
 
 __all__ = [
     "MAX_ASPECTS",
@@ -144,11 +147,13 @@ class Scale:
 
     @property
     def agreement(self) -> float:
-        """The tolerance in use: the scale's own, else one point up to 11 levels, else a
-        tenth of the range."""
+        """The tolerance in use: the scale's own, else one point up to 11 levels and a
+        tenth of the range above, at most half the range (a full-range contradiction is
+        never within it: on 0-1 one point would be the whole scale)."""
         if self.tolerance is not None:
             return self.tolerance
-        return 1.0 if self.levels <= 11 else (self.max - self.min) / 10
+        span = self.max - self.min
+        return min(1.0 if self.levels <= 11 else span / 10, span / 2)
 
     def mirror(self, score: float) -> float:
         """A score read back through the mirrored scale (and the other way: it is its own
@@ -894,8 +899,6 @@ MIRROR_NOTE = (
 """What a derived reverse leg says before the prompt's own words (the explanation of the
 negation, for a prompt whose words prin-guard does not rewrite)."""
 
-_FIELD_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
 
 @dataclass(frozen=True)
 class RatingPrompt:
@@ -944,31 +947,41 @@ class RatingPrompt:
             low, high = self.scale
             Scale.coerce({"min": low, "max": high}, "template.scale")
             object.__setattr__(self, "scale", (int(low), int(high)))
+        # the one placeholder rule of every prompt kind (prin_guard._wording.fields_of)
+        shown: dict[str, list[str]] = {}
         for name in ("instruction", "system", "reverse_instruction", "reverse_system"):
             text = getattr(self, name)
             if text is None:
                 continue
             if not isinstance(text, str) or (name == "instruction" and not text.strip()):
                 raise UsageError(f"template: {name} must be text")
-            for found in _FIELD_RE.findall(text):
+            shown[name] = fields_of(text, name)
+            for found in shown[name]:
                 if self._field(found) is None:
                     known = [*PROMPT_FIELDS, *(a for a, _ in self.placeholders)]
                     raise UsageError(
                         f"template: {name}: unknown placeholder {{{found}}}; known: {known}"
                     )
-        try:
-            self.rubric_line.format(level=1, text="x")
-            self.rubric_header.format(context="x")
-        except (KeyError, IndexError, ValueError) as exc:
-            raise UsageError(
-                f"template: rubric_line and rubric_header take {{level}} and {{text}}, and "
-                f"{{context}}: {exc!r}"
-            ) from None
-        if "{response}" not in self.instruction and not any(
-            field == "response" and f"{{{name}}}" in self.instruction
-            for name, field in self.placeholders
-        ):
-            raise UsageError("template: instruction never shows the response ({response})")
+        for name, allowed in (("rubric_line", {"level", "text"}), ("rubric_header", {"context"})):
+            text = getattr(self, name)
+            if not isinstance(text, str):
+                raise UsageError(f"template: {name} must be text")
+            extra = set(fields_of(text, name)) - allowed
+            if extra:
+                raise UsageError(
+                    f"template: {name}: {{{sorted(extra)[0]}}} is not one of "
+                    f"{', '.join('{' + a + '}' for a in sorted(allowed))}"
+                )
+        if "response" not in map(self._field, shown["instruction"]):
+            raise UsageError("template: instruction: never shows the response ({response})")
+        if self.reverse_instruction is not None:
+            check_legs_differ(
+                (self.system, self.instruction),
+                (self.reverse_system or self.system, self.reverse_instruction),
+                "reverse_instruction",
+                hint=" (how poor the response is, or on the scale mirrored); leave it out "
+                "to have it derived",
+            )
 
     def _field(self, name: str) -> str | None:
         renamed = dict(self.placeholders).get(name)
@@ -990,10 +1003,8 @@ class RatingPrompt:
                 f"the prompt {self.id!r} rates on {low}-{high}; the item asks "
                 f"{item.scale.min}-{item.scale.max}",
             )
-        texts = " ".join(
-            t for t in (self.instruction, self.reverse_instruction or "", self.system or "") if t
-        )
-        for found in set(_FIELD_RE.findall(texts)):
+        texts = (self.instruction, self.reverse_instruction, self.system, self.reverse_system)
+        for found in {name for text in texts if text for name in fields_of(text, "text")}:
             field = self._field(found)
             if field in ("reference", "question") and not getattr(item, field).strip():
                 raise InvalidItemError(field, f"required: the prompt {self.id!r} shows it")
@@ -1008,7 +1019,7 @@ class RatingPrompt:
         """One leg's messages for ``item``: the prompt's text with the item's fields."""
         self.check(item)
         rubric = [
-            self.rubric_line.format(level=level, text=text)
+            fill(self.rubric_line, {"level": level, "text": text})
             for level, text in (
                 line.split(": ", 1)
                 for line in item.scale.rubric_lines(
@@ -1017,7 +1028,7 @@ class RatingPrompt:
             )
         ]
         if rubric and self.rubric_header and item.context:
-            rubric.insert(0, self.rubric_header.format(context=item.context))
+            rubric.insert(0, fill(self.rubric_header, {"context": item.context}))
         values = {
             "question": item.question,
             "response": item.response,
@@ -1028,20 +1039,22 @@ class RatingPrompt:
             "max": str(item.scale.max),
         }
 
-        def fill(text: str) -> str:
+        named = {own: values[field] for own, field in self.placeholders} | values
+
+        def filled(text: str) -> str:
             # one pass over the template's text: the item's texts are never read for
             # placeholders of their own
-            return _FIELD_RE.sub(lambda m: values[self._field(m.group(1)) or ""], text)
+            return fill(text, named)
 
         system = self.reverse_system if mirrored and self.reverse_system else self.system
         if mirrored and self.reverse_instruction is not None:
-            instruction = fill(self.reverse_instruction)
+            instruction = filled(self.reverse_instruction)
         elif mirrored:
             instruction = MIRROR_NOTE.format(min=item.scale.min, max=item.scale.max)
-            instruction += fill(self.instruction)
+            instruction += filled(self.instruction)
         else:
-            instruction = fill(self.instruction)
-        out = [] if system is None else [{"role": "system", "content": fill(system)}]
+            instruction = filled(self.instruction)
+        out = [] if system is None else [{"role": "system", "content": filled(system)}]
         out.append({"role": "user", "content": instruction})
         return out
 

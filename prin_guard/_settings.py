@@ -5,7 +5,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["env_is_set", "home_dir", "model_cache_dir", "prefer_bundled_litellm_cost_map"]
+__all__ = [
+    "ACCEPTANCE_KEY_VARIABLE",
+    "acceptance_key",
+    "env_is_set",
+    "home_dir",
+    "model_cache_dir",
+    "prefer_bundled_litellm_cost_map",
+]
+
+ACCEPTANCE_KEY_VARIABLE = "PRIN_GUARD_ACCEPTANCE_KEY"
+"""The operator's key for acceptance files' HMAC signatures (docs/security.md)."""
 
 
 def home_dir() -> Path:
@@ -42,3 +52,11 @@ def prefer_bundled_litellm_cost_map() -> None:
 def env_is_set(name: str) -> bool:
     """Whether an environment variable is set (its value is never read here)."""
     return bool(os.environ.get(name))
+
+
+def acceptance_key() -> bytes | None:
+    """The operator's key that signs and checks acceptance files
+    (:data:`ACCEPTANCE_KEY_VARIABLE`, its UTF-8 bytes), or ``None`` when it is not set.
+    Read at each use, never kept, logged or written anywhere."""
+    value = os.environ.get(ACCEPTANCE_KEY_VARIABLE)
+    return value.encode("utf-8") if value else None

@@ -17,6 +17,7 @@ from structlog.testing import capture_logs
 
 from prin_guard import Acceptance, GuardOptions, UsageError
 from prin_guard._acceptance import (
+    FIELDS_SINCE,
     MAX_FILE_BYTES,
     SIGNALS,
     Rule,
@@ -24,6 +25,7 @@ from prin_guard._acceptance import (
     binomial_cdf,
     content_sha256,
     signal_value,
+    signature,
 )
 from prin_guard.calibrate import min_items
 from prin_guard.models import Scores, Verdict, VerdictError
@@ -77,10 +79,15 @@ def acceptance(
     )
 
 
-def signed(data: dict[str, Any]) -> str:
-    """A file with this content and its sum: what calibrate would write for it."""
+def with_digest(data: dict[str, Any]) -> str:
+    """A file with this content and its digest: what calibrate would write for it."""
     data = {key: value for key, value in data.items() if key != "content_sha256"}
     return json.dumps({**data, "content_sha256": content_sha256(data)})
+
+
+def version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as a file of the first version: without the fields it never had."""
+    return {**{k: v for k, v in data.items() if k not in FIELDS_SINCE}, "version": 1}
 
 
 def file_data(*rules: Rule) -> dict[str, Any]:
@@ -208,7 +215,7 @@ def test_the_file_round_trips_through_json(tmp_path: Path) -> None:
         pytest.param("{not json", "not JSON", id="not-json"),
         pytest.param('{"format": "other"}', "not a prin-guard acceptance file", id="format"),
         pytest.param(
-            '{"format": "prin-guard-acceptance", "version": 3}', "version 3", id="version"
+            '{"format": "prin-guard-acceptance", "version": 4}', "version 4", id="version"
         ),
     ],
 )
@@ -398,10 +405,12 @@ def test_impossible_statistics_are_refused_naming_the_file_and_field(
     data = file_data(PRIN)
     edit(data)
     path = tmp_path / "acceptance.json"
-    # with a sum that matches (what it says is impossible all the same), and as a file of
-    # the first version, without one
-    unsigned = {key: value for key, value in data.items() if key != "content_sha256"}
-    for text in (signed(data), json.dumps({**unsigned, "version": 1})):
+    # with a digest that matches (what it says is impossible all the same), and as a file
+    # of the first version, without one (when the edit is to a field version 1 had)
+    texts = [with_digest(data)]
+    if all(data.get(name) == file_data(PRIN).get(name) for name in FIELDS_SINCE):
+        texts.append(json.dumps(version_1(data)))
+    for text in texts:
         path.write_text(text)
         with pytest.raises(UsageError) as raised:
             Acceptance.load(path)
@@ -418,27 +427,27 @@ def test_an_acceptance_is_built_consistent_in_python_too() -> None:
 def test_a_cascades_tiers_share_out_the_tested_items() -> None:
     good = file_data(PRIN, Rule(signal="prin", threshold=0.5))
     assert [(t["asked"], t["accepted"]) for t in good["tiers"]] == [(1.0, 0.5), (0.5, 0.25)]
-    Acceptance.from_json(signed(good))
+    Acceptance.from_json(with_digest(good))
     _set("tiers.1.asked", 1.0)(good)  # tier 0 accepted half: only half reach tier 1
     with pytest.raises(UsageError, match=r"tiers\.1\.asked: 1\.0; tier 0 left 0\.5 of the items"):
-        Acceptance.from_json(signed(good))
+        Acceptance.from_json(with_digest(good))
 
 
-def test_a_rule_edited_within_its_range_is_refused_by_the_checksum(tmp_path: Path) -> None:
+def test_a_rule_edited_within_its_range_is_refused_by_the_digest(tmp_path: Path) -> None:
     path = tmp_path / "acceptance.json"
     acceptance(PRIN).save(path)
     text = path.read_text()
     assert '"threshold": 0.0' in text
     path.write_text(text.replace('"threshold": 0.0', '"threshold": 1.0'))  # prin <= 1.0
-    with pytest.raises(UsageError, match=r"acceptance\.json: content_sha256: does not match"):
+    with pytest.raises(UsageError, match=r"acceptance\.json: content_sha256: the digest does not"):
         Acceptance.load(path)
 
 
-def test_the_checksum_is_over_the_content_not_its_layout(tmp_path: Path) -> None:
+def test_the_digest_is_over_the_content_not_its_layout(tmp_path: Path) -> None:
     path = tmp_path / "acceptance.json"
     acceptance(PRIN, Rule(signal="confidence", threshold=1.0)).save(path)
     data = json.loads(path.read_text())
-    assert data["version"] == 2
+    assert data["version"] == 3
     assert data["content_sha256"] == content_sha256(data)
     # keys in another order, another indentation, 1.0 written 1: the same content
     data["delta"], data["tiers"][1]["rule"]["threshold"] = 0.1, 1
@@ -446,24 +455,25 @@ def test_the_checksum_is_over_the_content_not_its_layout(tmp_path: Path) -> None
     assert Acceptance.load(path) == acceptance(PRIN, Rule(signal="confidence", threshold=1.0))
 
 
-def test_a_version_2_file_needs_its_checksum(tmp_path: Path) -> None:
+def test_a_file_needs_its_digest_from_version_2(tmp_path: Path) -> None:
     data = file_data(PRIN)
     del data["content_sha256"]
-    with pytest.raises(UsageError, match="content_sha256: missing; a version-2 file"):
+    with pytest.raises(UsageError, match="content_sha256: missing; a version-3 file carries the"):
         Acceptance.from_json(json.dumps(data), where="a.json")
+    older = {key: value for key, value in data.items() if FIELDS_SINCE.get(key, 0) < 3}
+    with pytest.raises(UsageError, match="content_sha256: missing; a version-2 file carries the"):
+        Acceptance.from_json(json.dumps({**older, "version": 2}), where="a.json")
 
 
-def test_a_version_1_file_without_checksum_loads_with_a_warning(tmp_path: Path) -> None:
-    data = file_data(PRIN)
-    del data["content_sha256"]
-    data["version"] = 1
+def test_a_version_1_file_without_digest_loads_with_a_warning(tmp_path: Path) -> None:
+    data = version_1(file_data(PRIN))
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data))
     with capture_logs() as events:
         loaded = Acceptance.load(path)
     assert loaded.version == 1
     assert loaded.rules == (PRIN,)
-    (warning,) = [e for e in events if e["event"] == "acceptance_unsigned"]
+    (warning,) = [e for e in events if e["event"] == "acceptance_no_digest"]
     assert warning["log_level"] == "warning"
     assert warning["file"] == str(path)
     # still checked: an impossible version-1 file is refused all the same
@@ -471,15 +481,82 @@ def test_a_version_1_file_without_checksum_loads_with_a_warning(tmp_path: Path) 
     path.write_text(json.dumps(data))
     with pytest.raises(UsageError, match=r"tiers\.0\.options: lacks template"):
         Acceptance.load(path)
-    # saved again, it is a version-2 file with its sum
-    data = file_data(PRIN)
-    del data["content_sha256"]
-    data["version"] = 1
-    Acceptance.from_json(json.dumps(data)).save(path)
-    assert json.loads(path.read_text())["version"] == 2
+    # saved again, it is a version-3 file with its digest
+    Acceptance.from_json(json.dumps(version_1(file_data(PRIN)))).save(path)
+    assert json.loads(path.read_text())["version"] == 3
     with capture_logs() as events:
         Acceptance.load(path)
     assert not events
+
+
+@pytest.mark.parametrize(
+    ("version", "field"),
+    [
+        pytest.param(1, "selection", id="to-1"),
+        pytest.param(2, "scales", id="to-2"),
+    ],
+)
+def test_a_file_rewritten_as_an_earlier_version_is_refused(version: int, field: str) -> None:
+    # issue 37, item 8: the digest deleted and "version": 1 written, a file loaded with
+    # fields version 1 never had, and a warning only
+    data = file_data(PRIN)
+    del data["content_sha256"]
+    data["version"] = version
+    with pytest.raises(UsageError) as raised:
+        Acceptance.from_json(json.dumps(data), where="a.json")
+    assert str(raised.value).startswith(f"a.json: {field}: version-{version} files never had it")
+    assert "rewritten as an earlier version" in str(raised.value)
+    # a field version 1 had, left at a value version 1 could not write, is no way round
+    old = version_1(file_data(PRIN))
+    with pytest.raises(UsageError, match=r"a\.json: error: 'rating' for choice verdicts"):
+        Acceptance.from_json(json.dumps({**old, "error": "rating"}), where="a.json")
+
+
+KEY = "k" * 32
+
+
+def test_the_operators_key_signs_a_file_and_checks_it_on_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "acceptance.json"
+    monkeypatch.setenv("PRIN_GUARD_ACCEPTANCE_KEY", KEY)
+    acceptance(PRIN).save(path)
+    data = json.loads(path.read_text())
+    assert data["signature"] == signature(data, KEY.encode())
+    assert data["signature"].startswith("hmac-sha256:") and KEY not in path.read_text()
+    assert Acceptance.load(path) == acceptance(PRIN)
+    # an edit with the digest computed again, as anyone can: the signature refuses it
+    edited = {**data, "seed": 7}  # consistent, so only the signature can tell
+    path.write_text(with_digest(edited))
+    with pytest.raises(UsageError, match=r"signature: does not match the file's content under"):
+        Acceptance.load(path)
+    # signed with another key
+    path.write_text(json.dumps({**data, "signature": signature(data, b"x" * 32)}))
+    with pytest.raises(UsageError, match=r"signature: does not match"):
+        Acceptance.load(path)
+    # unsigned, and a version-1 file (which cannot carry one), with the key set
+    for unsigned in (json.loads(with_digest(data)), version_1(data)):
+        unsigned.pop("signature", None)
+        path.write_text(json.dumps(unsigned))
+        with pytest.raises(
+            UsageError, match=r"signature: missing; PRIN_GUARD_ACCEPTANCE_KEY is set"
+        ):
+            Acceptance.load(path)
+    # without the key, a signed file loads (the digest still checked), with a warning
+    path.write_text(json.dumps(data))
+    monkeypatch.delenv("PRIN_GUARD_ACCEPTANCE_KEY")
+    with capture_logs() as events:
+        assert Acceptance.load(path) == acceptance(PRIN)
+    assert [e["event"] for e in events] == ["acceptance_signature_unchecked"]
+    assert KEY not in json.dumps(events)
+
+
+def test_a_short_operators_key_is_refused_naming_the_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PRIN_GUARD_ACCEPTANCE_KEY", "short")
+    with pytest.raises(UsageError, match=r"^PRIN_GUARD_ACCEPTANCE_KEY: 5 bytes; .* at least 16"):
+        acceptance(PRIN).save(tmp_path / "a.json")
 
 
 def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
@@ -598,13 +675,13 @@ def _pairwise_file() -> Acceptance:
         "template": "pairwise",
         "checks": ["reverse", "order"],
     }
-    return Acceptance.from_json(signed(data))
+    return Acceptance.from_json(with_digest(data))
 
 
 def test_a_file_records_its_task_and_files_without_one_are_choice() -> None:
     old = file_data(Rule(signal="prin", threshold=0.0))
-    del old["task"]  # a version-2 file written before tasks, signed without the field
-    assert Acceptance.from_json(signed(old)).task == "choice"
+    del old["task"]  # a version-2 file written before tasks, its digest without the field
+    assert Acceptance.from_json(with_digest(old)).task == "choice"
     pairwise = _pairwise_file()
     assert pairwise.task == "pairwise"
     assert json.loads(pairwise.to_json())["task"] == "pairwise"
@@ -672,14 +749,14 @@ def test_a_file_that_kept_items_apart_tests_on_the_rest() -> None:
     data = file_data(Rule(signal="prin", threshold=0.0))
     assert data["selection"] == 0 and data["signals_compared"] == []
     data.update(n=300, selection=100, signals_compared=["prin", "confidence"])
-    loaded = Acceptance.from_json(signed(data))
+    loaded = Acceptance.from_json(with_digest(data))
     assert (loaded.n, loaded.selection, loaded.tested) == (300, 100, 200)
     bad = {**data, "selection": 50}
     with pytest.raises(UsageError, match=r"tested: 200 items tested; 300 items less the 50"):
-        Acceptance.from_json(signed(bad))
+        Acceptance.from_json(with_digest(bad))
     unrelated = {**data, "signals_compared": ["confidence", "panel_agreement"]}
     with pytest.raises(UsageError, match=r"signals_tested: \['prin'\] were not all compared"):
-        Acceptance.from_json(signed(unrelated))
+        Acceptance.from_json(with_digest(unrelated))
     unsplit = {**data, "n": 200, "selection": 0}
     with pytest.raises(UsageError, match="selection: 0, but one tier compared signals"):
-        Acceptance.from_json(signed(unsplit))
+        Acceptance.from_json(with_digest(unsplit))

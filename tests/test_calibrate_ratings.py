@@ -159,6 +159,65 @@ def test_a_rating_file_is_refused_without_its_tolerance(runs: dict) -> None:
         Acceptance.from_json(json.dumps(record))
 
 
+def test_a_rating_file_records_its_scales_and_refuses_others(runs: dict, tmp_path: Path) -> None:
+    # issue 37, item 2: a file calibrated on 1-5 items accepted a 0-1 item's rating
+    data = load_runs([[runs["cheap"]]], tolerance=1.0)
+    acc = calibrate(data, alpha=0.1, delta=0.1, signals="prin").acceptance
+    assert [s.model_dump(exclude_none=True) for s in acc.scales] == [
+        {"min": 1, "max": 5, "decimals": False}
+    ]
+    file = tmp_path / "acceptance.json"
+    acc.save(file)
+    assert json.loads(file.read_text())["scales"] == [
+        {"min": 1, "max": 5, "decimals": False, "tolerance": None}
+    ]
+    guard = Guard(_judge(runs["human"], sloppy=True), acceptance=file)
+    item = {
+        "task": "rating",
+        "question": "Rate the summary's coherence.",
+        "context": "Article 0.",
+        "response": "Summary S1.",
+        "scale": {"min": 1, "max": 5},
+    }
+    assert guard.check(item).decision.accepted
+    for other, shown in (
+        ({"min": 0, "max": 1}, "0-1"),
+        ({"min": 1, "max": 5, "decimals": True}, "1-5 with decimals"),
+        ({"min": 1, "max": 5, "tolerance": 2}, "1-5, tolerance 2"),
+    ):
+        with pytest.raises(InvalidItemError) as raised:
+            guard.check({**item, "scale": other})
+        assert raised.value.field == "scale"
+        assert raised.value.reason.startswith(f"the item rates on {shown}; the guard's acceptance")
+        assert "calibrated on 1-5" in raised.value.reason
+    # the item's own words (a rubric) are no other scale
+    rubric = {str(level): f"level {level}" for level in range(1, 6)}
+    assert guard.check({**item, "scale": {"min": 1, "max": 5, "rubric": rubric}}).decision
+
+    # a rating file without its scales (as version 2 wrote them) is refused
+    record = json.loads(acc.to_json())
+    record.pop("content_sha256")
+    record["scales"] = []
+    from prin_guard._acceptance import content_sha256
+
+    record["content_sha256"] = content_sha256(record)
+    with pytest.raises(UsageError, match=r"scales: missing; a rating file records the scales"):
+        Acceptance.from_json(json.dumps(record))
+
+
+def test_rating_runs_without_their_scale_are_refused(runs: dict, tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "summary.json").write_text((runs["cheap"] / "summary.json").read_text())
+    rows = [json.loads(line) for line in (runs["cheap"] / "items.jsonl").read_text().splitlines()]
+    assert rows[0]["scale"] == {"min": 1, "max": 5}
+    for row in rows:
+        del row["scale"]
+    (old / "items.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(UsageError, match=r"^runs: item .* records no scale"):
+        load_runs([[old]], tolerance=1.0)
+
+
 def test_a_cascade_escalates_ratings_to_the_next_tier(runs: dict, tmp_path: Path) -> None:
     data = load_runs([[runs["cheap"]], [runs["strong"]]], tolerance=1.0)
     cal = calibrate(data, alpha=0.1, delta=0.1, signals="prin", keep_idle_tiers=True)

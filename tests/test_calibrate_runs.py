@@ -294,10 +294,10 @@ def test_an_edited_acceptance_file_is_refused_naming_the_file(
     out = tmp_path / "a.json"
     assert cli(str(runs["cheap"]), "--out", str(out)) == 0
     written = json.loads(out.read_text())
-    assert written["version"] == 2 and len(written["content_sha256"]) == 64
+    assert written["version"] == 3 and len(written["content_sha256"]) == 64
     capsys.readouterr()
     # a careless edit: the rule loosened to accept every verdict, within PRIN's range
     written["tiers"][0]["rule"]["threshold"] = 1.0
     out.write_text(json.dumps(written, indent=2))
     assert cli(str(runs["cheap"]), "--evaluate", str(out)) == 2
-    assert f"{out}: content_sha256: does not match" in capsys.readouterr().err
+    assert f"{out}: content_sha256: the digest does not match" in capsys.readouterr().err

@@ -4,11 +4,14 @@ score strictly, and the reconciliation of a direct and a mirrored leg."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
 from prin_guard._rating import ScoreStatus, expected_score, read_score, reconcile
@@ -239,6 +242,53 @@ def test_an_unread_leg_gives_no_rating() -> None:
         decision = reconcile(direct, reverse, TEN)
         assert decision.rating is None and decision.prin is None
         assert not decision.inconsistent
+
+
+@pytest.mark.parametrize(
+    ("scale", "tolerance"),
+    [
+        pytest.param({"min": 0, "max": 1}, 0.5, id="0-1"),
+        pytest.param({"min": 1, "max": 2}, 0.5, id="1-2"),
+        pytest.param({"min": 0, "max": 1, "decimals": True}, 0.5, id="0-1-decimals"),
+        pytest.param({"min": 1, "max": 3}, 1.0, id="1-3"),
+        pytest.param({"min": 1, "max": 5}, 1.0, id="1-5"),
+        pytest.param({"min": 0, "max": 100}, 10.0, id="0-100"),
+    ],
+)
+def test_a_contradiction_shows_on_a_two_point_scale(scale: dict, tolerance: float) -> None:
+    # issue 37, item 2: the default tolerance was one point, the whole range of 0-1: the
+    # top score on the direct and on the mirrored leg gave 0.5, PRIN 1.0, consistent
+    read = Scale.coerce(scale)
+    assert read.agreement == tolerance  # one point, at most half the range; 1/10 above 11
+    top = scale["max"]
+    decision = reconcile(top, top, read)
+    assert (decision.prin, decision.inconsistent, decision.rating) == (1.0, True, None)
+    verdict = Guard(_judge(f"Rating: [[{top}]]", f"Rating: [[{top}]]")).check(
+        {**_rating(), "scale": scale}
+    )
+    assert (verdict.rating, verdict.consistent) == (None, False)
+    assert Flag.INCONSISTENT in verdict.flags
+    # mirror images still agree
+    assert reconcile(top, scale["min"], read).rating == top
+
+
+@given(
+    low=st.integers(-1000, 1000),
+    levels=st.integers(2, 101),
+    share=st.none() | st.floats(0, 0.999),
+    decimals=st.booleans(),
+)
+def test_a_full_range_contradiction_flags_on_every_scale(
+    low: int, levels: int, share: float | None, decimals: bool
+) -> None:
+    high = low + levels - 1
+    raw: dict = {"min": low, "max": high, "decimals": decimals}
+    if share is not None:
+        raw["tolerance"] = share * (high - low)
+    scale = Scale.coerce(raw)
+    for score in (low, high):
+        decision = reconcile(score, score, scale)
+        assert decision.inconsistent and decision.rating is None and decision.prin == 1.0
 
 
 # -- through read_reply, as a rating item ----------------------------------------------------
@@ -887,6 +937,80 @@ def test_a_rating_prompt_takes_no_aspects_and_checks_its_rubric_layout() -> None
         guard.check({**_rating(), "aspects": ["fluency"]})
     with pytest.raises(UsageError, match="rubric_line"):
         RatingPrompt(id="x", version=1, instruction="{response}", rubric_line="Score {score}")
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "reason"),
+    [
+        pytest.param(
+            # issue 37, item 10: the same question on both legs: 6 to both gave 5.5, clean
+            {"reverse_instruction": "Rate {response} from {min} to {max}.\n"},
+            "reverse_instruction",
+            "the reverse leg is identical to the direct leg",
+            id="same-legs",
+        ),
+        # issue 37, item 11: one placeholder rule for every prompt kind
+        pytest.param(
+            {"rubric_line": "{level:>20000000}"}, "rubric_line", "is not a placeholder", id="spec"
+        ),
+        pytest.param(
+            {"rubric_line": "{level.__class__}: {text}"},
+            "rubric_line",
+            "is not a placeholder",
+            id="attribute",
+        ),
+        pytest.param(
+            {"rubric_line": "{0}: {1}"}, "rubric_line", "is not a placeholder", id="index"
+        ),
+        pytest.param({"rubric_header": "[{text}]"}, "rubric_header", "{text} is not", id="header"),
+        pytest.param(
+            {"instruction": "Rate {response:>9} from {min} to {max}."},
+            "instruction",
+            "is not a placeholder",
+            id="spec-in-instruction",
+        ),
+        pytest.param(
+            {"instruction": "Rate {{response}} from {min} to {max}."},
+            "instruction",
+            "never shows the response",
+            id="literal-braces-are-no-response",
+        ),
+        pytest.param(
+            {"system": "Reply as JSON: {"}, "system", "a literal brace is written twice", id="brace"
+        ),
+    ],
+)
+def test_a_rating_prompt_is_refused_naming_the_field(fields: dict, field: str, reason: str) -> None:
+    given = {
+        "id": "x",
+        "version": 1,
+        "instruction": "Rate {response} from {min} to {max}.",
+        **fields,
+    }
+    with pytest.raises(UsageError) as raised:
+        RatingPrompt(**given)
+    message = str(raised.value)
+    assert message.startswith(f"template: {field}: "), message
+    assert reason in message, message
+
+
+def test_a_rating_prompts_literal_braces_show_as_braces() -> None:
+    # issue 37, item 11: "{{response}}" rendered as "{4}"
+    prompt = RatingPrompt(
+        id="x",
+        version=1,
+        instruction='Rate {response} from {min} to {max}. Reply {{"score": n}}, not {{response}}.',
+        rubric_line="{{{level}}} {text}",
+    )
+    item = RatingItem.coerce(
+        {**_rating("4"), "scale": {"min": 1, "max": 2, "rubric": {"1": "bad", "2": "good"}}}
+    )
+    assert prompt.messages(item, False)[-1]["content"] == (
+        'Rate 4 from 1 to 2. Reply {"score": n}, not {response}.'
+    )
+    with_rubric = RatingPrompt(id="y", version=1, instruction="{response}\n{rubric}")
+    shown = dataclasses.replace(with_rubric, rubric_line="{{{level}}} {text}")
+    assert shown.messages(item, False)[-1]["content"] == "4\n{1} bad\n{2} good"
 
 
 def test_a_rating_item_object_is_read_too() -> None:

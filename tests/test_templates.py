@@ -214,6 +214,98 @@ def test_a_bad_template_is_an_error_naming_the_field(changes: dict[str, Any], me
         Template.from_mapping(data)
 
 
+# -- issue 37, items 10 and 11: the reverse leg is a reverse, and loading edges -------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "reason"),
+    [
+        pytest.param(
+            {"reverse_instruction": _BASE["instruction"].replace("\n", "\n\n")},
+            "reverse_instruction",
+            "the reverse leg is identical to the direct leg",
+            id="same-legs-but-spacing",
+        ),
+        pytest.param(
+            # "better" with a Cyrillic e: the flips miss the prompt's "better", and the
+            # reverse leg still asks which is better
+            {"positive": "b\u0435tter", "instruction": _BASE["instruction"] + " Not worse."},
+            "positive",
+            "mixes scripts in one word (Cyrillic, Latin)",
+            id="mixed-script-word",
+        ),
+        pytest.param(
+            {"positive": "\uff42\uff45\uff54\uff54\uff45\uff52"},
+            "positive",
+            "holds compatibility characters",
+            id="fullwidth-word",
+        ),
+        pytest.param(
+            # a flip of "good" and a prompt that writes "good" with Cyrillic o's
+            {
+                "flips": {"good": "bad"},
+                "instruction": _BASE["instruction"] + " Pick the g\u043e\u043ed one.",
+            },
+            "instruction",
+            "looks like 'good' (flips)",
+            id="look-alike-in-the-text",
+        ),
+        pytest.param(
+            {"negative": "\u0441\u043e\u0440\u0443", "noun": "copy"},  # Cyrillic "сору"
+            "negative",
+            "looks like 'copy'",
+            id="whole-script-look-alike",
+        ),
+        pytest.param({"flips": {"": "worse"}}, "flips", "source ''", id="empty-flip"),
+        pytest.param(
+            {"flips": {"": "x"}, "instruction": _BASE["instruction"] + " {{literal}}"},
+            "flips",
+            "source ''",
+            id="empty-flip-with-braces",
+        ),
+        pytest.param(
+            {"flips": {"answer": "{question}"}},
+            "flips",
+            "target '{question}'",
+            id="flip-makes-a-placeholder",
+        ),
+        pytest.param({"flips": {"Good": "bad", "good": "fine"}}, "flips", "twice", id="flip-twice"),
+    ],
+)
+def test_a_reverse_that_is_no_reverse_is_refused_naming_the_field(
+    changes: dict[str, Any], field: str, reason: str
+) -> None:
+    with pytest.raises(UsageError) as raised:
+        Template.from_mapping({**_BASE, **changes})
+    message = str(raised.value)
+    assert message.startswith(f"template: {field}: "), message
+    assert reason in message, message
+
+
+def test_words_in_other_scripts_are_words() -> None:
+    for positive, negative in (("лучше", "хуже"), ("良い", "悪い"), ("καλύτερη", "χειρότερη")):
+        instruction = _BASE["instruction"].replace("better", positive)
+        template = Template.from_mapping(
+            {**_BASE, "positive": positive, "negative": negative, "instruction": instruction}
+        )
+        assert negative in template.texts(Polarity.REVERSE)[1]
+
+
+def test_a_turkish_flip_keeps_its_case_and_raises_nothing() -> None:
+    # issue 37, item 11: "İYİ" matches "iyi" case-insensitively, but folds to "i̇yi̇":
+    # the flip was looked up by its fold and raised KeyError
+    template = Template.from_mapping(
+        {
+            **_BASE,
+            "positive": "iyi",
+            "negative": "kötü",
+            "instruction": _BASE["instruction"].replace("is better", "is İYİ"),
+        }
+    )
+    reverse = template.texts(Polarity.REVERSE)[1]
+    assert "is Kötü?" in reverse and "İYİ" not in reverse
+
+
 def test_a_template_file_is_loaded_and_checked(tmp_path: Path) -> None:
     good = tmp_path / "mine.toml"
     good.write_text(

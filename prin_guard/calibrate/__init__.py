@@ -26,9 +26,9 @@ does and does not cover):
   threshold combinations and a test part that tests them in that order
   (:mod:`~prin_guard.calibrate._cascade`).
 
-The file it writes holds only what calibration can have written, and carries a sha256
-of its own content; :class:`~prin_guard._acceptance.Acceptance` checks both when it
-loads one.
+The file it writes holds only what calibration can have written, and carries a digest
+(sha256) of its own content, and a signature when the operator's key is set;
+:class:`~prin_guard._acceptance.Acceptance` checks them when it loads one.
 
 numpy and scipy come with the ``eval`` extra and are imported when a function here
 first needs them.

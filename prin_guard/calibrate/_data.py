@@ -10,9 +10,10 @@ An item counts for calibration when its gold set is known. A verdict is *wrong* 
 its ``correct`` set (the guard's policy set, synergy by default) differs from the
 gold set (:func:`~prin_guard._acceptance.verdict_wrong`: the options, the winner or
 the met set, by task). A rating run (``prin-guard eval summeval``: records of task
-``rating`` with the ``human`` score) is read with a ``tolerance``: a rating verdict is
-wrong when it gives no rating or one further than that from the human score
-(:func:`~prin_guard._acceptance.rating_wrong`). A record whose judge failed has no
+``rating`` with the ``human`` score and the ``scale`` rated on) is read with a
+``tolerance``: a rating verdict is wrong when it gives no rating or one further than that
+from the human score (:func:`~prin_guard._acceptance.rating_wrong`); the file records the
+scales, and a guard with it rates on those only. A record whose judge failed has no
 verdict: it is never accepted (it counts in the coverage denominator, as a guard would return a
 ``judge_error`` verdict for it). Items are matched across the tiers of a cascade by
 id; each tier's runs must hold the same items, once each, and every item the same task
@@ -28,11 +29,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from prin_guard._acceptance import COMPARED_OPTIONS, _options_view, rating_wrong, verdict_wrong
+from prin_guard._acceptance import (
+    COMPARED_OPTIONS,
+    CalibratedScale,
+    _options_view,
+    rating_wrong,
+    verdict_wrong,
+)
 from prin_guard._decide import SIGNALS, signal_value
-from prin_guard._exceptions import UsageError
+from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import Task, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._rating import Scale
 from prin_guard._runs import ITEMS, SUMMARY, read_records
 from prin_guard.calibrate._stats import numpy
 
@@ -109,10 +117,17 @@ class CalibrationData:
     sets are then empty)."""
     tolerance: float | None = None
     """A rating run's tolerance: how far from the human score a rating is still right."""
+    item_scales: tuple[CalibratedScale, ...] = ()
+    """A rating run's scale per item (empty for the label tasks)."""
 
     @property
     def n(self) -> int:
         return len(self.ids)
+
+    @property
+    def scales(self) -> tuple[CalibratedScale, ...]:
+        """The distinct scales the items were rated on (what a rating file records)."""
+        return tuple(sorted(set(self.item_scales), key=lambda s: s.model_dump_json()))
 
     def verdict_wrong(self, index: int, verdict: Verdict | None) -> bool:
         """Whether ``verdict`` is wrong on item ``index`` (no verdict: wrong)."""
@@ -139,6 +154,7 @@ class CalibrationData:
             ids=tuple(self.ids[i] for i in chosen),
             gold=tuple(self.gold[i] for i in chosen),
             human=tuple(self.human[i] for i in chosen) if self.human else (),
+            item_scales=tuple(self.item_scales[i] for i in chosen) if self.item_scales else (),
             tiers=tuple(
                 replace(t, verdicts=tuple(t.verdicts[i] for i in chosen)) for t in self.tiers
             ),
@@ -170,6 +186,7 @@ class CalibrationData:
             if self.task == "rating":
                 row["human"] = self.human[index]
                 row["tolerance"] = self.tolerance
+                row["scale"] = self.item_scales[index].model_dump(mode="json")
             rows.append(row)
         canonical = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
@@ -220,13 +237,26 @@ def _gold(record: dict[str, Any], task: str) -> Gold | None:
     return frozenset(record.get("gold") or ()) if record.get("gold_known", True) else None
 
 
+def _scale(record: dict[str, Any]) -> CalibratedScale:
+    """A rating record's scale (eval writes it beside the human score)."""
+    if "scale" not in record:
+        raise UsageError(
+            f"runs: item {record['id']!r} records no scale (written by an older prin-guard: "
+            "run eval again): a rating file records the scales it was calibrated on"
+        )
+    try:
+        return CalibratedScale.of(Scale.coerce(record["scale"]))
+    except InvalidItemError as exc:
+        raise UsageError(f"runs: item {record['id']!r}: {exc.field}: {exc.reason}") from None
+
+
 def _read_tier(
     runs: Sequence[Path], config_key: str
-) -> tuple[TierData, dict[str, tuple[Gold | None, Verdict | None]], str]:
+) -> tuple[TierData, dict[str, tuple[Gold | None, Verdict | None, CalibratedScale | None]], str]:
     judge: dict[str, Any] | None = None
     options: dict[str, Any] | None = None
     task: str | None = None
-    items: dict[str, tuple[Gold | None, Verdict | None]] = {}
+    items: dict[str, tuple[Gold | None, Verdict | None, CalibratedScale | None]] = {}
     # eval's reading of a record's task (imported here: `import prin_guard.calibrate`
     # stays without eval, as in _stats)
     from prin_guard.eval._summary import record_task
@@ -266,7 +296,8 @@ def _read_tier(
                         f"config: {str(run)!r} has no configuration {config_key!r} (it has {known})"
                     )
                 verdict = Verdict.model_validate_json(json.dumps(record["configs"][config_key]))
-            items[key] = (gold, verdict)
+            scale = _scale(record) if task == "rating" and gold is not None else None
+            items[key] = (gold, verdict, scale)
     assert judge is not None
     assert options is not None
     tier = TierData(judge=judge, options=options, verdicts=(), runs=tuple(str(r) for r in runs))
@@ -310,13 +341,15 @@ def load_runs(
                 f"runs: tier {index} does not hold the items of tier 0 ({missing} missing, "
                 f"{extra} not in tier 0): evaluate every tier on the same items"
             )
-        differ = [key for key, (gold, _) in items.items() if gold != first[key][0]]
+        differ = [
+            key for key, (gold, _, scale) in items.items() if (gold, scale) != first[key][::2]
+        ]
         if differ:
-            what = "human score" if task == "rating" else "gold set"
+            what = "human score or scale" if task == "rating" else "gold set"
             raise UsageError(
                 f"runs: tier {index} gives item {differ[0]!r} another {what} than tier 0"
             )
-    ids = [key for key, (gold, _) in first.items() if gold is not None]
+    ids = [key for key, (gold, _, _) in first.items() if gold is not None]
     skipped = len(first) - len(ids)
     golds = [first[key][0] for key in ids]
     rating = task == "rating"
@@ -330,4 +363,5 @@ def load_runs(
         task=task,  # type: ignore[arg-type]
         human=tuple(float(g) for g in golds) if rating else (),  # type: ignore[arg-type]
         tolerance=float(tolerance) if rating and tolerance is not None else None,
+        item_scales=tuple(first[key][2] for key in ids) if rating else (),  # type: ignore[misc]
     )

@@ -177,6 +177,7 @@ def _about(data: CalibrationData, alpha: float, delta: float, seed: int) -> dict
         "task": data.task,
         "error": "rating" if data.task == "rating" else "set",
         "tolerance": data.tolerance,
+        "scales": data.scales,
         "n": data.n,
         "calibration_sha256": data.digest(),
         "seed": seed,

@@ -302,6 +302,8 @@ def run_ratings(
                     "task": "rating",
                     "aspect": aspect,
                     "human": entry.human,
+                    # the scale rated on: what calibrate records, and a guard checks
+                    "scale": entry.item["scale"],
                     "direct": verdict.direct.score if verdict.direct else None,
                     "reverse": verdict.reverse.score if verdict.reverse else None,
                     "rating": verdict.rating,
