@@ -23,6 +23,12 @@ no cache (bench/premium.py measures that ratio).
 **The share from a prompt cache.** Of the prompt tokens of the calls made now, the share
 the provider served from its prompt cache (``cached_prompt_tokens / prompt_tokens``),
 over the calls that reported both.
+
+**What a judge reports is checked where it enters** (:func:`checked`, applied by the call
+layer to every reply before anything reads it): a figure that cannot be (a negative count
+or cost; more tokens read from or written to a prompt cache than the prompt has) is
+unknown (``None``), never summed as reported, and the call layer warns once per judge
+(``judge_usage_invalid``).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ __all__ = [
     "UsageSummary",
     "UsageTally",
     "answers_of",
+    "checked",
     "leg_answer",
     "premium",
     "record_answers",
@@ -61,6 +68,32 @@ class Answered:
     """Served from prin-guard's cache: nothing paid now."""
     direct: bool = False
     """A first-order direct leg: what the judge asked once costs."""
+
+
+def checked(usage: Usage) -> tuple[Usage, dict[str, str]]:
+    """``usage`` with each figure that cannot be made unknown, and why each was: a
+    negative count or cost, or cache counts over the prompt tokens they are part of (both
+    cache counts when only their sum is over)."""
+    why: dict[str, str] = {}
+    for name in _FIELDS:
+        value = getattr(usage, name)
+        if value is not None and value < 0:
+            why[name] = f"negative ({value})"
+    prompt = None if "prompt_tokens" in why else usage.prompt_tokens
+    cache = [name for name in ("cached_prompt_tokens", "cache_write_tokens") if name not in why]
+    if prompt is not None:
+        for name in cache:
+            value = getattr(usage, name)
+            if value is not None and value > prompt:
+                why[name] = f"{value} of {prompt} prompt tokens"
+        read, written = usage.cached_prompt_tokens, usage.cache_write_tokens
+        if not why.keys() & set(cache) and read is not None and written is not None:
+            if read + written > prompt:
+                for name in cache:
+                    why[name] = f"{read} read and {written} written of {prompt} prompt tokens"
+    if not why:
+        return usage, why
+    return usage.model_copy(update=dict.fromkeys(why)), why
 
 
 def answers_of(
