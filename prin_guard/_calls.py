@@ -50,8 +50,7 @@ from prin_guard._tracing import record_attempt, record_usage, set_attributes, sp
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse
-from prin_guard.judges._base import checked, is_logprob
-from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger
+from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger, checked, is_logprob
 
 __all__ = [
     "Answer",

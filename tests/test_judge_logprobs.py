@@ -464,8 +464,8 @@ def test_local_alternatives_are_spelled_as_they_would_have_stood() -> None:
 
 
 def _rating_with_logprob(logprob: float) -> Any:
-    """A function judge rating 7 (4 on the mirrored leg) whose tokens and alternatives carry ``logprob`` on items
-    whose response says BAD, and honest log-probabilities elsewhere."""
+    """A function judge rating 7 (4 on the mirrored leg) whose tokens and alternatives
+    carry ``logprob`` on items whose response says BAD, honest ones elsewhere."""
 
     def answer(prompt: str) -> JudgeResponse:
         score = "4" if "how poor the response" in prompt else "7"  # 7 mirrored on 1-10
@@ -493,8 +493,9 @@ def test_bad_log_probabilities_cost_only_their_leg(logprob: float) -> None:
     check_many (the service answered 500 for the batch), NaN or inf a ValidationError. A
     log-probability is a finite number at most 0: others are dropped on the leg that
     returned them (no expected score there), with a warning; the batch completes."""
-    from prin_guard import FunctionJudge
     from structlog.testing import capture_logs
+
+    from prin_guard import FunctionJudge
 
     judge = FunctionJudge(_rating_with_logprob(logprob), name=f"bad-logprobs-{logprob}")
     guard = Guard(judge, checks="reverse")

@@ -37,10 +37,10 @@ is charged what the request reserved for one call (:attr:`Reservation.per_call`:
 estimate's share; without ``estimated_cost_usd``, the key's mean, or for the key's first
 request the rest of its budget over the calls it may make, so a judge that never reports a
 cost spends a key's budget in its first request of the day), never 0; the service warns
-once per judge (``judge_cost_unknown``). Such calls teach the key's mean nothing. Verdicts the request
-did not get (it timed out, or its client left) are charged their reservation on top:
-their judge calls had started (without ``estimated_cost_usd``, a key whose first request
-of the day times out has so spent its budget for the day). A refusal because of
+once per judge (``judge_cost_unknown``). Such calls teach the key's mean nothing.
+Verdicts the request did not get (it timed out, or its client left) are charged their
+reservation on top: their judge calls had started (without ``estimated_cost_usd``, a key
+whose first request of the day times out has so spent its budget for the day). A refusal because of
 reservations says ``Retry-After: 1`` (they settle soon); a refusal because of spending,
 the seconds to the next UTC midnight. Which of them, and how much a request reserves, is
 decided in one place, :func:`reserve`, for both stores.
