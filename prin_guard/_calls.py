@@ -50,7 +50,7 @@ from prin_guard._tracing import record_attempt, record_usage, set_attributes, sp
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse
-from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger
+from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger, checked, is_logprob
 
 __all__ = [
     "Answer",
@@ -168,6 +168,7 @@ class JudgeCaller:
         self._inflight: dict[str, _Shared] = {}
         self._inflight_loop: asyncio.AbstractEventLoop | None = None
         self._last_cache_warning: float | None = None
+        self._warned: set[tuple[str, ...]] = set()
         self.calls = 0
         """Judge calls made through this caller (attempts; cache hits excluded)."""
 
@@ -459,7 +460,31 @@ class JudgeCaller:
         if not isinstance(response, JudgeResponse):
             raise JudgeError(f"judge returned {type(response).__name__}, expected JudgeResponse")
         log().debug("judge_reply", item_id=call.item_id, call=call.purpose, text=response.text)
-        return response
+        return self._checked(response, call)
+
+    def _checked(self, response: JudgeResponse, call: Call) -> JudgeResponse:
+        """The reply as the guard reads it (:func:`~prin_guard.judges.checked`): where every
+        judge's reply enters, the one place its usage and log-probabilities are checked.
+        Warned about once per judge and kind of fault, not once per call."""
+        found = checked(response)
+        faults: list[tuple[str, dict[str, Any]]] = []
+        if found.usage:
+            faults.append(("judge_usage_invalid", {"fields": found.usage}))
+        if found.logprobs is not None:
+            faults.append(("judge_logprobs_invalid", {"error": found.logprobs}))
+        for name, fields in faults:
+            seen = (name, *sorted(fields.get("fields", ())))
+            if seen in self._warned:
+                continue
+            self._warned.add(seen)
+            log().warning(
+                name,
+                item_id=call.item_id,
+                call=call.purpose,
+                judge=self._identity.get("model") or self._identity.get("name"),
+                **fields,
+            )
+        return found.response
 
     async def _store(self, key: str, response: JudgeResponse) -> None:
         if self._cache is None:
@@ -677,13 +702,16 @@ def read_cached(value: str) -> JudgeResponse | None:
         alternatives = _read_alternatives(data.get("alternatives"), tokens)
     except (ValueError, KeyError, TypeError, ValidationError):
         return None
-    return JudgeResponse(
-        text=text,
-        usage=usage,
-        output_format=output_format,
-        tokens=tokens,
-        alternatives=alternatives,
-    )
+    # the rule a judge's reply is read by (a cache another version or process wrote)
+    return checked(
+        JudgeResponse(
+            text=text,
+            usage=usage,
+            output_format=output_format,
+            tokens=tokens,
+            alternatives=alternatives,
+        )
+    ).response
 
 
 def _read_alternatives(
@@ -711,8 +739,7 @@ def _read_tokens(value: Any) -> tuple[tuple[str, float], ...] | None:
             isinstance(entry, list)
             and len(entry) == 2
             and isinstance(entry[0], str)
-            and isinstance(entry[1], int | float)
-            and not isinstance(entry[1], bool)
+            and is_logprob(entry[1])
         ):
             return None
         out.append((entry[0], float(entry[1])))

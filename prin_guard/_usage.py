@@ -23,6 +23,12 @@ no cache (bench/premium.py measures that ratio).
 **The share from a prompt cache.** Of the prompt tokens of the calls made now, the share
 the provider served from its prompt cache (``cached_prompt_tokens / prompt_tokens``),
 over the calls that reported both.
+
+**What a judge reports is checked where it enters** (:func:`checked`, applied by the call
+layer to every reply before anything reads it): a figure that cannot be (a negative count
+or cost; more tokens read from or written to a prompt cache than the prompt has) is
+unknown (``None``), never summed as reported, and the call layer warns once per judge
+(``judge_usage_invalid``).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ __all__ = [
     "UsageSummary",
     "UsageTally",
     "answers_of",
+    "checked",
     "leg_answer",
     "premium",
     "record_answers",
@@ -61,6 +68,36 @@ class Answered:
     """Served from prin-guard's cache: nothing paid now."""
     direct: bool = False
     """A first-order direct leg: what the judge asked once costs."""
+
+
+def checked(usage: Usage) -> tuple[Usage, dict[str, str]]:
+    """``usage`` with each figure that cannot be made unknown, and why each was: a
+    negative count or cost, or cache counts over the prompt tokens they are part of (both
+    cache counts when only their sum is over)."""
+    why: dict[str, str] = {}
+    for name in _FIELDS:
+        value = getattr(usage, name)
+        if value is not None and value < 0:
+            why[name] = f"negative ({value})"
+    prompt = None if "prompt_tokens" in why else usage.prompt_tokens
+    cache = [name for name in ("cached_prompt_tokens", "cache_write_tokens") if name not in why]
+    if prompt is not None:
+        for name in cache:
+            value = getattr(usage, name)
+            if value is not None and value > prompt:
+                why[name] = f"{value} of {prompt} prompt tokens"
+        read, written = usage.cached_prompt_tokens, usage.cache_write_tokens
+        if (
+            read is not None
+            and written is not None
+            and not why.keys() & set(cache)
+            and read + written > prompt
+        ):
+            for name in cache:
+                why[name] = f"{read} read and {written} written of {prompt} prompt tokens"
+    if not why:
+        return usage, why
+    return usage.model_copy(update=dict.fromkeys(why)), why
 
 
 def answers_of(
@@ -102,16 +139,33 @@ def _premium_parts(answers: list[Answered]) -> tuple[float, float] | None:
 
 
 def verdict_answers(verdict: Verdict) -> list[Answered]:
-    """A verdict's answers: its legs (a panel's members' too) and its follow-up rounds."""
+    """A verdict's answers: its legs (a panel's members' too) and its follow-up rounds; a
+    rating with aspects, its aspects' (:func:`_asking_aspects`)."""
+    if verdict.aspects:
+        aspects = list(verdict.aspects.values())
+        owners = _asking_aspects(aspects, [aspect.judge_calls for aspect in aspects])
+        return [answer for aspect in owners for answer in verdict_answers(aspect)]
     direct = [verdict.direct, *(member.direct for member in verdict.members)]
     return answers_of(
         verdict.legs(), verdict.probe, direct=[leg for leg in direct if leg is not None]
     )
 
 
+def _asking_aspects(aspects: list[Any], calls: list[int]) -> list[Any]:
+    """The aspects' verdicts whose answers are the item's: each one's, asked apart; asked
+    together (``rating_aspects="together"``: no aspect made a call of its own, every one's
+    legs hold the same two replies), the first one's, each call once."""
+    together = bool(aspects) and not any(calls)
+    return aspects[:1] if together else aspects
+
+
 def record_answers(record: Mapping[str, Any]) -> list[Answered]:
     """The answers of a verdict as JSON (an eval record's): the same as
     :func:`verdict_answers` of the verdict it was dumped from."""
+    aspects = list((record.get("aspects") or {}).values())
+    if aspects:
+        owners = _asking_aspects(aspects, [aspect.get("judge_calls") or 0 for aspect in aspects])
+        return [answer for aspect in owners for answer in record_answers(aspect)]
     owners = [record, *(record.get("members") or ())]
     answers = []
     for owner in owners:

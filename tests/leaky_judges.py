@@ -36,6 +36,32 @@ FORMS: dict[str, tuple[str, str]] = {
     # litellm's authentication errors quote a key in part: the parts are still the key's
     "partial key": ("Incorrect API key provided: sk-Pa6Ndl****************Xq4Zt", "Pa6Ndl"),
     "partial key end": ("and 9mK2Ww**********Xq4Zt", "Xq4Zt"),
+    # issue 37, item 7: shapes that leaked (the scheme word was redacted, the secret kept)
+    "Authorization, unknown scheme": (
+        "headers {'Authorization': 'Custom Cs3NeedleCustomScheme'}",
+        "Cs3NeedleCustomScheme",
+    ),
+    "AWS4 signature": (
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIAAW4NEEDLEKEYID01/20260101/us-east-1/"
+        "bedrock/aws4_request, SignedHeaders=host;x-amz-date, "
+        "Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7",
+        "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7",
+    ),
+    "AWS4 credential": (
+        "Credential=AKIAAW4NEEDLEKEYID02/20260101/us-east-1/s3/aws4_request",
+        "AKIAAW4NEEDLEKEYID02",
+    ),
+    "JSON private_key": (
+        '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+        'MIIEvQPk9NeedlePrivateKeyBody\\n-----END PRIVATE KEY-----\\n"}',
+        "MIIEvQPk9NeedlePrivateKeyBody",
+    ),
+    "passphrase=": ("passphrase=Pp4NeedlePassphrase", "Pp4NeedlePassphrase"),
+    "bare hf_": ("hf_Hf6NeedleHuggingFaceTokenAbCdEfGhIj", "Hf6NeedleHuggingFaceTokenAbCdEfGhIj"),
+    "bare ghp_": (
+        "ghp_Gh7NeedleGitHubTokenAbCdEfGhIjKlMnOp",
+        "Gh7NeedleGitHubTokenAbCdEfGhIjKlMnOp",
+    ),
 }
 
 NEEDLES: tuple[str, ...] = (ENV_VALUE, *(secret for _, secret in FORMS.values()), "9mK2Ww")

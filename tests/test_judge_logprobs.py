@@ -458,3 +458,56 @@ def test_local_alternatives_are_spelled_as_they_would_have_stood() -> None:
         (("Rating:", 0.0),),
         ((" 8", math.log(0.5)), (" 7", math.log(0.3)), (" 9", math.log(0.2))),
     )
+
+
+# -- log-probabilities a judge should not give (issue 37, item 12) ------------------------
+
+
+def _rating_with_logprob(logprob: float) -> Any:
+    """A function judge rating 7 (4 on the mirrored leg) whose tokens and alternatives
+    carry ``logprob`` on items whose response says BAD, honest ones elsewhere."""
+
+    def answer(prompt: str) -> JudgeResponse:
+        score = "4" if "how poor the response" in prompt else "7"  # 7 mirrored on 1-10
+        value = logprob if "BAD" in prompt else -0.1
+        tokens = (("Rating: [[", -0.01), (score, value), ("]]", -0.01))
+        text = "".join(token for token, _ in tokens)
+        alternatives = tuple(((token, lp), ("x", -5.0)) for token, lp in tokens)
+        return JudgeResponse(text=text, tokens=tokens, alternatives=alternatives)
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    "logprob",
+    [
+        pytest.param(1000.0, id="overflow"),
+        pytest.param(0.5, id="positive"),
+        pytest.param(math.nan, id="nan"),
+        pytest.param(math.inf, id="inf"),
+        pytest.param(-math.inf, id="minus-inf"),
+    ],
+)
+def test_bad_log_probabilities_cost_only_their_leg(logprob: float) -> None:
+    """Issue 37, item 12: a log-probability of 1000 raised OverflowError for a whole
+    check_many (the service answered 500 for the batch), NaN or inf a ValidationError. A
+    log-probability is a finite number at most 0: others are dropped on the leg that
+    returned them (no expected score there), with a warning; the batch completes."""
+    from structlog.testing import capture_logs
+
+    from prin_guard import FunctionJudge
+
+    judge = FunctionJudge(_rating_with_logprob(logprob), name=f"bad-logprobs-{logprob}")
+    guard = Guard(judge, checks="reverse")
+    items = [
+        {"task": "rating", "question": "Say hi.", "response": text, "scale": {"min": 1, "max": 10}}
+        for text in ("Hello BAD.", "Hello.")
+    ]
+    with capture_logs() as events:
+        bad, good = guard.check_many(items)
+    assert bad.error is None and good.error is None
+    assert bad.direct is not None and bad.direct.score == 7
+    assert bad.direct.expected_score is None and bad.expected_from == "read"
+    assert good.expected_from == "logprobs" and good.expected_rating is not None
+    warned = [e for e in events if e["event"] == "judge_logprobs_invalid"]
+    assert warned and all(e["log_level"] == "warning" for e in warned)

@@ -92,6 +92,43 @@ def test_short_values_and_variables_that_hold_no_secret_are_left_alone(
 def test_ordinary_words_about_tokens_and_keys_stay() -> None:
     text = "max_tokens=512, prompt_tokens: 30, the secret of **bold** text, a@b.example"
     assert redact(text) == text
+    prose = (
+        "Authorization failed for 10.0.0.1; the signature of f(x) and your credentials "
+        "are fine; a private key is private; an hf_ prefix; ghp_short"
+    )
+    assert redact(prose) == prose
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        pytest.param("Authorization: Custom Cs3Secret99", "Authorization: Custom ", id="custom"),
+        pytest.param(
+            "authorization=AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/x",
+            "authorization=AWS4-HMAC-SHA256 ",
+            id="aws4",
+        ),
+    ],
+)
+def test_an_authorization_keeps_its_scheme_word_and_loses_its_secret(text: str, kept: str) -> None:
+    """Issue 37, item 7: an unknown scheme's word was redacted and its secret kept."""
+    redacted = redact(text)
+    assert redacted.startswith(f"{kept}[redacted]"), redacted
+    assert "Cs3Secret99" not in redacted and "AKIAIOSFODNN7EXAMPLE" not in redacted
+
+
+def test_tokens_detect_secrets_knows_are_redacted_wherever_they_stand() -> None:
+    """A maintained set of token formats (detect-secrets' detectors) rather than ours."""
+    tokens = [
+        "xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",  # Slack
+        "glpat-AbCdEfGhIjKlMnOpQrSt",  # GitLab
+        "AKIAIOSFODNN7EXAMPLE",  # an AWS access key id
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ]
+    for token in tokens:
+        redacted = redact(f"upstream said ({token}) twice: {token}")
+        assert token not in redacted, token
+        assert redacted.startswith("upstream said (")
 
 
 def test_a_prin_guard_error_is_redacted_as_it_is_made() -> None:

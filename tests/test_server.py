@@ -2452,3 +2452,46 @@ def test_the_services_request_templates_fail_at_start_when_unknown() -> None:
     ).state.prin_guard
     with pytest.raises(UsageError, match="unknown template 'no-such-template'"):
         asyncio.run(state.start())
+
+
+@pytest.mark.server
+def test_a_judge_reporting_impossible_usage_costs_no_500() -> None:
+    """Issue 37, item 13: negative tokens and cost answered 500 after the judge calls
+    were made ("Counters can only be incremented by non-negative amounts"). The figures
+    are unknown; the verdict is answered and /metrics counts no negative amount."""
+    from prin_guard.judges import ScriptedJudge
+    from prin_guard.models import Usage
+
+    usage = Usage(prompt_tokens=-100, completion_tokens=-5, cost_usd=-0.01, cached_prompt_tokens=9)
+    judge = ScriptedJudge("Answer: C", "Answer: A, B", name="negative", usage=usage)
+    with service(judge=judge) as client:
+        response = client.post("/v1/verdicts", json={"item": ITEM}, headers=AUTH)
+        samples = metrics_of(client)
+    assert response.status_code == 200, response.text
+    paid = response.json()["verdict"]["usage"]
+    assert paid["prompt_tokens"] is None and paid["cost_usd"] is None
+    assert all(value >= 0 for value in samples.values())
+
+
+@pytest.mark.server
+def test_metrics_count_the_calls_of_a_ratings_aspects() -> None:
+    """Issue 37, item 6: /metrics showed prin_guard_judge_cost_usd_total{spent="now"} 0.0
+    after a 4-aspect verdict that cost 0.008 (the aspects' calls were not counted)."""
+    from prin_guard.judges import ScriptedJudge
+    from prin_guard.models import Usage
+
+    judge = ScriptedJudge(fn=rule, name="aspects-priced", usage=Usage(cost_usd=0.001))  # type: ignore[arg-type]
+    item = {
+        "task": "rating",
+        "question": "Summarize the article.",
+        "response": "The council approved the budget.",
+        "scale": {"min": 1, "max": 5},
+        "aspects": ["coherence", "fluency", "relevance", "consistency"],
+    }
+    with service(judge=judge) as client:
+        response = client.post("/v1/verdicts", json={"item": item}, headers=AUTH)
+        samples = metrics_of(client)
+    assert response.status_code == 200, response.text
+    assert response.json()["verdict"]["usage"]["cost_usd"] == pytest.approx(0.008)
+    assert samples['prin_guard_judge_cost_usd_total{spent="now"}'] == pytest.approx(0.008)
+    assert samples["prin_guard_cache_misses_total"] == 8

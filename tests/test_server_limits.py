@@ -852,3 +852,33 @@ def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
     assert key_identity(KEY) in name
     assert account.spent == pytest.approx(0.04)  # both tiers' two legs
     assert (account.calls, account.reserved) == (4, pytest.approx(0.0, abs=1e-9))
+
+
+@pytest.mark.server
+@pytest.mark.parametrize(
+    ("estimate", "passed"),
+    [
+        pytest.param(0.004, 2, id="settled-at-the-estimate"),
+        pytest.param(None, 1, id="no-estimate-settled-at-the-reservation"),
+    ],
+)
+def test_a_budget_holds_when_the_judge_reports_no_cost(
+    estimate: float | None, passed: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 37, item 4: with a 0.01 USD budget and ``estimated_cost_usd`` 0.004, twelve
+    requests to a judge that reports no cost all passed, each settled at 0, nothing
+    logged. A call of unknown cost is settled at the price its request reserved for it
+    (the estimate's share; without an estimate, the rest of the budget the key's first
+    request reserved), never at 0, and the operator is warned once per judge."""
+    caplog.set_level(logging.WARNING)
+    settings: dict[str, Any] = {"daily_budget_usd": 0.01, "estimated_cost_usd": estimate}
+    judge = ScriptedJudge(fn=rule, name="unpriced")  # type: ignore[arg-type]
+    app = create_app(config(**settings), judge=judge, cache=MemoryCache())
+    with serving(app) as client:
+        answered = [
+            client.post("/v1/verdicts", json={"item": item(n)}, headers=AUTH) for n in range(12)
+        ]
+    assert [r.status_code for r in answered] == [200] * passed + [429] * (12 - passed)
+    for refused in answered[passed:]:
+        assert_refused(refused, "budget_exhausted", 86400)
+    assert caplog.text.count("judge_cost_unknown") == 1

@@ -4,14 +4,16 @@ check, the service's metrics)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from structlog.testing import capture_logs
 
 from prin_guard import Guard, Item
-from prin_guard._usage import UsageTally, usage_line
+from prin_guard._usage import UsageTally, record_answers, usage_line, verdict_answers
 from prin_guard.grade import grade, summary_text
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import Message, Usage
@@ -129,3 +131,122 @@ def test_a_tally_of_answers_from_the_cache_counts_them_as_saved() -> None:
     assert summary.cost_usd == pytest.approx(0.0091)
     assert summary.saved_cost_usd == pytest.approx(0.0091)
     assert "answers from prin-guard's cache 2, first asked for $0.0091" in usage_line(summary)
+
+
+# -- usage as a judge reports it: checked where it enters (issue 37, item 13) -------------
+
+GOOD = Usage(prompt_tokens=100, completion_tokens=5, cost_usd=0.001, cached_prompt_tokens=40)
+
+
+@pytest.mark.parametrize(
+    ("update", "unknown"),
+    [
+        pytest.param({"prompt_tokens": -100}, {"prompt_tokens"}, id="negative-prompt-tokens"),
+        pytest.param({"completion_tokens": -5}, {"completion_tokens"}, id="negative-completion"),
+        pytest.param({"cost_usd": -0.01}, {"cost_usd"}, id="negative-cost"),
+        pytest.param({"cached_prompt_tokens": -1}, {"cached_prompt_tokens"}, id="negative-cached"),
+        pytest.param({"cache_write_tokens": -1}, {"cache_write_tokens"}, id="negative-written"),
+        pytest.param(
+            {"cached_prompt_tokens": 500}, {"cached_prompt_tokens"}, id="more-cached-than-prompt"
+        ),
+        pytest.param(
+            {"cached_prompt_tokens": 60, "cache_write_tokens": 60},
+            {"cached_prompt_tokens", "cache_write_tokens"},
+            id="cached-and-written-more-than-prompt",
+        ),
+    ],
+)
+def test_a_bad_usage_figure_is_unknown_with_a_warning(
+    update: dict[str, Any], unknown: set[str]
+) -> None:
+    """Issue 37, item 13: negative tokens and cost, and more cached tokens than prompt
+    tokens, were summed as reported ("cost $-0.0200", "500.0% of prompt tokens from a
+    prompt cache"). A figure that cannot be is unknown, and the judge is warned about
+    once (not once per call)."""
+    bad = GOOD.model_copy(update=update)
+    with capture_logs() as events:
+        verdict = Guard(PricedJudge(bad, bad), checks="reverse").check(PAIR)
+    assert verdict.direct is not None and verdict.direct.usage is not None
+    for name in Usage.model_fields:
+        expected = None if name in unknown else getattr(bad, name)
+        assert getattr(verdict.direct.usage, name) == expected, name
+        if name in unknown:
+            assert getattr(verdict.usage, name) is None, name
+    warnings = [e for e in events if e["event"] == "judge_usage_invalid"]
+    assert len(warnings) == 1, events
+    assert warnings[0]["log_level"] == "warning"
+    assert set(warnings[0]["fields"]) == unknown
+    tally = UsageTally()
+    tally.add(verdict)
+    line = usage_line(tally.summary())
+    assert "$-" not in line and "-1" not in line
+    assert "500.0%" not in line and "120.0%" not in line
+
+
+def test_a_summary_never_prints_a_negative_cost_or_a_share_above_all(tmp_path: Path) -> None:
+    """Issue 37, item 13, as grade's summary printed it."""
+    bad = Usage(prompt_tokens=100, completion_tokens=5, cost_usd=-0.01, cached_prompt_tokens=500)
+    items = tmp_path / "in.jsonl"
+    items.write_text(PAIR.model_dump_json() + "\n")
+    summary = grade(Guard(PricedJudge(bad, bad), checks="reverse"), items, tmp_path / "out.jsonl")
+    text = summary_text(summary)
+    assert "$-" not in text and "500.0%" not in text
+    assert "cost unknown" in text
+
+
+# -- every call of a verdict counted, its aspects' too (issue 37, item 6) -----------------
+
+ASPECTS_ITEM = {
+    "task": "rating",
+    "question": "Summarize the article.",
+    "response": "The council approved the budget on Monday.",
+    "scale": {"min": 1, "max": 5},
+    "aspects": ["coherence", "fluency", "relevance", "consistency"],
+}
+
+
+class RatingJudge:
+    """Rates 4 (2 on the mirrored leg), every aspect at once too; each call costs 0.001."""
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "test", "name": "rating-priced"}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        score = "2" if "how poor the response" in messages[-1]["content"] else "4"
+        lines = [f"{name}: [[{score}]]" for name in ASPECTS_ITEM["aspects"]]
+        text = "\n".join(lines) + f"\nRating: [[{score}]]"
+        return JudgeResponse(text=text, usage=Usage(prompt_tokens=50, cost_usd=0.001))
+
+
+@pytest.mark.parametrize("asked", ["apart", "together"])
+def test_a_summary_counts_every_call_of_a_verdict_with_aspects(asked: str, tmp_path: Path) -> None:
+    """Issue 37, item 6: grade's summary showed $0.0020 where its rows paid $0.0100, and
+    /metrics 0.0: the aspects' calls were counted in the verdict's usage, not in the
+    answers every summary counts. Apart: two calls per aspect (8); together: two."""
+    guard = Guard(RatingJudge(), rating_aspects=asked)
+    calls = 8 if asked == "apart" else 2
+    verdict = guard.check(ASPECTS_ITEM)
+    assert verdict.judge_calls == calls
+    assert verdict.usage.cost_usd == pytest.approx(0.001 * calls)
+    tally = UsageTally()
+    tally.add(verdict)
+    summary = tally.summary()
+    assert (summary.calls, summary.priced_calls) == (calls, calls)
+    # eval reads its records (the verdict as JSON) by the same rule
+    assert record_answers(verdict.model_dump(mode="json")) == verdict_answers(verdict)
+    assert summary.cost_usd == pytest.approx(0.001 * calls)
+    assert summary.prompt_tokens == 50 * calls
+    again = UsageTally()
+    again.add(guard.check(ASPECTS_ITEM))  # every answer from the cache: saved, not paid
+    assert again.summary().answers_from_cache == calls
+    assert again.summary().saved_cost_usd == pytest.approx(0.001 * calls)
+    # grade: the summary is what its rows paid
+    items = tmp_path / "in.jsonl"
+    items.write_text(json.dumps({**ASPECTS_ITEM, "id": "a"}) + "\n")
+    out = tmp_path / "out.jsonl"
+    graded = grade(Guard(RatingJudge(), rating_aspects=asked), items, out)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert graded.usage.cost_usd == pytest.approx(sum(row["cost_usd"] for row in rows))
+    assert graded.usage.calls == calls

@@ -6,13 +6,29 @@ never subclasses judges; users plug their own in by matching this protocol.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from prin_guard._models import Message, Usage
+from prin_guard._usage import checked as checked_usage
 
-__all__ = ["Judge", "JudgeResponse", "Message", "PrefixCachingJudge", "SharedPrefix", "Stagger"]
+__all__ = [
+    "Checked",
+    "Judge",
+    "JudgeResponse",
+    "Message",
+    "PrefixCachingJudge",
+    "SharedPrefix",
+    "Stagger",
+    "checked",
+    "is_logprob",
+]
+
+_LOGPROB_SLACK = 1e-6
+"""How far above 0 a log-probability may round (a probability of 1 as a server prints it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +50,55 @@ class JudgeResponse:
     them) with their natural-log probabilities, when the judge was asked for more than
     one (``top_logprobs``); what a rating's expected score is taken from. ``None``
     otherwise, and whenever they do not line up one to one with :attr:`tokens`."""
+
+
+def is_logprob(value: object) -> bool:
+    """Whether ``value`` is a natural-log probability: a finite number at most 0."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value <= _LOGPROB_SLACK
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A judge's response as the guard reads it (:func:`checked`), and what was wrong."""
+
+    response: JudgeResponse
+    usage: dict[str, str]
+    """The usage figures made unknown, and why (``prin_guard._usage.checked``)."""
+    logprobs: str | None = None
+    """Why the tokens' log-probabilities were dropped; ``None``: they were not."""
+
+
+def checked(response: JudgeResponse) -> Checked:
+    """``response`` with what it cannot mean taken out, where a reply enters the guard
+    (the call layer, for every judge): usage figures that cannot be are unknown, and
+    tokens whose log-probabilities are not all finite numbers at most 0 (a function
+    judge's 1000, NaN, inf) are dropped with their alternatives, as a judge that gives
+    none: that leg has no confidence or expected score, and nothing else changes."""
+    usage, why = (None, {}) if response.usage is None else checked_usage(response.usage)
+    logprobs = _bad_logprob(response)
+    if not why and logprobs is None:
+        return Checked(response, why)
+    update: dict[str, Any] = {"usage": usage} if why else {}
+    if logprobs is not None:
+        update.update(tokens=None, alternatives=None)
+    return Checked(dataclasses.replace(response, **update), why, logprobs)
+
+
+def _bad_logprob(response: JudgeResponse) -> str | None:
+    """Why ``response``'s log-probabilities cannot be read, or ``None``."""
+    entries = list(response.tokens or ())
+    for at in response.alternatives or ():
+        entries += at
+    for entry in entries:
+        if not (isinstance(entry, tuple) and len(entry) == 2 and is_logprob(entry[1])):
+            shown = entry[1] if isinstance(entry, tuple) and len(entry) == 2 else entry
+            return f"a log-probability of {repr(shown)[:40]}: not a finite number at most 0"
+    return None
 
 
 @runtime_checkable

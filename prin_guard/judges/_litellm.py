@@ -37,7 +37,7 @@ from prin_guard._exceptions import (
 )
 from prin_guard._models import Usage
 from prin_guard._settings import prefer_bundled_litellm_cost_map
-from prin_guard.judges._base import JudgeResponse, Message, SharedPrefix, Stagger
+from prin_guard.judges._base import JudgeResponse, Message, SharedPrefix, Stagger, is_logprob
 from prin_guard.judges._local_text import _pieces
 
 __all__ = ["LiteLLMJudge", "StructuredMode"]
@@ -920,13 +920,7 @@ def _entries_of(content: Sequence[Any]) -> list[tuple[str, float]] | None:
     entries: list[tuple[str, float]] = []
     for item in content:
         token, logprob = _field(item, "token"), _field(item, "logprob")
-        if (
-            not isinstance(token, str)
-            or isinstance(logprob, bool)
-            or not isinstance(logprob, int | float)
-            or not math.isfinite(logprob)
-            or logprob > 1e-6  # a log-probability is at most 0
-        ):
+        if not isinstance(token, str) or not is_logprob(logprob):
             return None
         entries.append((token, float(logprob)))
     return entries

@@ -31,10 +31,16 @@ follow-ups, for every panel member and every tier) times the price of one call:
 
 When the request is done, the reservation is settled: replaced by its actual cost, the
 ``usage.cost_usd`` of the judge calls made for it, as the judge reported them (an answer
-from the cache costs nothing; a call that failed costs nothing). Verdicts the request
-did not get (it timed out, or its client left) are charged their reservation on top:
-their judge calls had started (without ``estimated_cost_usd``, a key whose first request
-of the day times out has so spent its budget for the day). A refusal because of
+from the cache costs nothing; a call that failed costs nothing). A call whose cost the
+judge did not report (or reported as a figure that cannot be, see ``prin_guard._usage``)
+is charged what the request reserved for one call (:attr:`Reservation.per_call`: the
+estimate's share; without ``estimated_cost_usd``, the key's mean, or for the key's first
+request the rest of its budget over the calls it may make, so a judge that never reports a
+cost spends a key's budget in its first request of the day), never 0; the service warns
+once per judge (``judge_cost_unknown``). Such calls teach the key's mean nothing.
+Verdicts the request did not get (it timed out, or its client left) are charged their
+reservation on top: their judge calls had started (without ``estimated_cost_usd``, a key
+whose first request of the day times out has so spent its budget for the day). A refusal because of
 reservations says ``Retry-After: 1`` (they settle soon); a refusal because of spending,
 the seconds to the next UTC midnight. Which of them, and how much a request reserves, is
 decided in one place, :func:`reserve`, for both stores.
@@ -118,10 +124,19 @@ class Reservation:
     (no budget, or Redis was down and the budget failed open)."""
     usd: float
     items: int
+    calls: int = 0
+    """The most judge calls it was sized for."""
 
     @property
     def per_item(self) -> float:
         return self.usd / self.items if self.items else 0.0
+
+    @property
+    def per_call(self) -> float:
+        """The price it reserved for one judge call: what a call of unknown cost is
+        charged (``estimated_cost_usd``'s share, the key's mean, or for a key's first
+        request the rest of its budget over the calls it may make)."""
+        return self.usd / self.calls if self.calls else 0.0
 
 
 NO_RESERVATION: Final = Reservation(None, 0.0, 0)
@@ -400,7 +415,7 @@ class Limits:
             if refused is not None:
                 return refused
             account.reserved += need
-            return Reservation(name, need, items)
+            return Reservation(name, need, items, calls)
         redis = self._redis
 
         async def take() -> Reservation | Literal["spent", "reserved", "too_big"]:
@@ -419,7 +434,7 @@ class Limits:
                         pipe.hincrbyfloat(name, "reserved", need)
                         pipe.expire(name, _BUDGET_TTL)
                         await pipe.execute()
-                        return Reservation(name, need, items)
+                        return Reservation(name, need, items, calls)
                     except WatchError:
                         await pipe.reset()  # type: ignore[no-untyped-call]
                         await asyncio.sleep(0)

@@ -27,7 +27,7 @@ from prometheus_client import (
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from prin_guard._models import Flag, Verdict
-from prin_guard._usage import UsageTally
+from prin_guard._usage import UsageTally, verdict_answers
 
 __all__ = ["OUTCOMES", "ServerMetrics", "multiprocess_mode"]
 
@@ -162,8 +162,7 @@ class ServerMetrics:
         self._observe_usage(verdict)
         if cached:
             found = total = 0
-            answers = [leg.cached for leg in verdict.legs()]
-            answers += [entry.cached for entry in verdict.probe]
+            answers = [answer.cached for answer in verdict_answers(verdict)]
             total, found = len(answers), sum(answers)
             if found:
                 self.cache_hits.inc(found)

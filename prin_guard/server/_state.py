@@ -47,6 +47,7 @@ from prin_guard._retry import CallLimit
 from prin_guard._tasks import TASKS
 from prin_guard.cache import Cache, open_cache
 from prin_guard.judges import Judge, JudgeResponse, PrefixCachingJudge, SharedPrefix, Stagger
+from prin_guard.judges._base import checked
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event
@@ -87,6 +88,9 @@ class Bill:
     """The cost of the judge calls made for the request, as the judge reported it."""
     calls: int = 0
     """Those calls whose cost the judge reported."""
+    unpriced: int = 0
+    """Judge calls made for the request whose cost the judge did not report: charged the
+    reservation's price of a call (:attr:`Reservation.per_call`), never 0."""
     started: bool = False
     """Judging began: judge calls may have been made."""
     missing: int | None = None
@@ -99,10 +103,11 @@ class Bill:
         if not self.started:
             return Charge(0.0)
         reservation = self.reservation
+        spent = self.usd + self.unpriced * reservation.per_call
         if self.missing is None:
-            usd = max(self.usd, reservation.usd)
+            usd = max(spent, reservation.usd)
         else:
-            usd = self.usd + self.missing * reservation.per_item
+            usd = spent + self.missing * reservation.per_item
         return Charge(usd, self.calls, self.usd)
 
 
@@ -118,9 +123,11 @@ class _MeteredJudge:
     time, so only calls that reach the judge are timed (never a wait for a slot).
     """
 
-    def __init__(self, inner: Judge, metrics: ServerMetrics) -> None:
+    def __init__(self, inner: Judge, metrics: ServerMetrics, *, estimated: bool = False) -> None:
         self.inner = inner
         self._metrics = metrics
+        self._estimated = estimated
+        self._warned = False
 
     def identity(self) -> Mapping[str, Any]:
         return self.inner.identity()
@@ -152,11 +159,33 @@ class _MeteredJudge:
             raise
         self._metrics.observe_judge_call("ok", started)
         bill = _BILL.get()
-        cost = response.usage.cost_usd if response.usage is not None else None
-        if bill is not None and cost is not None:
-            bill.usd += cost
-            bill.calls += 1
+        if bill is not None:
+            # the figure the guard reads (a negative cost is unknown, not a refund)
+            cost = checked(response).response.usage
+            if cost is not None and cost.cost_usd is not None:
+                bill.usd += cost.cost_usd
+                bill.calls += 1
+            else:
+                bill.unpriced += 1
+                self._unpriced(bill.reservation)
         return response
+
+    def _unpriced(self, reservation: Reservation) -> None:
+        """Warn, once for this judge, that a daily budget charges its calls a price of
+        the service's own (the judge reports none)."""
+        if self._warned or reservation.account is None:
+            return
+        self._warned = True
+        identity = self.inner.identity()
+        event(
+            "warning",
+            "judge_cost_unknown",
+            judge=str(identity.get("model") or identity.get("name") or identity.get("kind")),
+            charged_per_call_usd=round(reservation.per_call, 8),
+            charged="estimated_cost_usd's share of a verdict"
+            if self._estimated
+            else "the key's reservation (set estimated_cost_usd)",
+        )
 
 
 @dataclass
@@ -251,7 +280,9 @@ class _State:
         self.levels = [
             [
                 JudgeCaller(
-                    _MeteredJudge(judge, self.metrics),
+                    _MeteredJudge(
+                        judge, self.metrics, estimated=self.config.estimated_cost_usd is not None
+                    ),
                     cache=self.live_cache(),
                     limit=limit,
                     rate_limit=rate_limit,
