@@ -2,15 +2,27 @@
 
 Median of 15 fresh subprocesses each, interleaved with the baseline ``python -c pass``
 (the interpreter alone) round by round. Targets: the import ≤ 0.20 s, ``--help`` ≤ 0.6 s.
-Also ``python -X importtime`` top entries (median over runs).
+Also ``python -X importtime`` top entries (median over runs), and what a program pays
+for its first verdict (the import, a guard, one ``check`` with a function judge): names
+imported on first use move time out of the import, and this figure shows where it went.
+
+Before and after a change, in one run (the two checkouts alternate round by round, so
+the shared machine's load falls on both alike)::
+
+    git archive <ref> prin_guard | tar -x -C /tmp/before
+    .venv/bin/python -m bench.startup --before /tmp/before --after .
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
 import subprocess
+import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from bench._common import (
@@ -34,14 +46,29 @@ HELP_LIMIT = 0.6
 _IMPORT_TIMED = (
     "import time; t = time.perf_counter(); import prin_guard; print(time.perf_counter() - t)"
 )
+_FIRST_CHECK = (
+    "import time; t = time.perf_counter(); import prin_guard\n"
+    "@prin_guard.guard\n"
+    "def judge(prompt):\n"
+    "    return 'Answer: C' if 'incorrect' not in prompt else 'Answer: A, B'\n"
+    "verdict = judge.check({'question': '2 + 2?', 'candidates': ['3', '5', '4']})\n"
+    "assert verdict.correct == ('C',), verdict\n"
+    "print(time.perf_counter() - t)"
+)
+"""The package docstring's example: the import, a guard, one verdict (both legs read)."""
 _LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 
 
-def _timed_import() -> tuple[float, float]:
-    """(wall seconds of the whole process, seconds spent in the import statement)."""
+def _timed(code: str = _IMPORT_TIMED, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """(wall seconds of the whole process, seconds the code itself reports)."""
     started = time.perf_counter()
     done = subprocess.run(
-        [PYTHON, "-c", _IMPORT_TIMED], capture_output=True, text=True, check=True, cwd="/"
+        [PYTHON, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+        env={**os.environ, **(env or {})},
     )
     return time.perf_counter() - started, float(done.stdout.strip().splitlines()[-1])
 
@@ -73,9 +100,16 @@ def run(ctx: Context) -> Section:
     cli = str(Path(PYTHON).parent / "prin-guard")
     imports: list[float] = []
 
+    firsts: list[float] = []
+
     def import_run() -> float:
-        total, inside = _timed_import()
+        total, inside = _timed()
         imports.append(inside)
+        return total
+
+    def first_check_run() -> float:
+        total, inside = _timed(_FIRST_CHECK)
+        firsts.append(inside)
         return total
 
     got = interleave(
@@ -84,6 +118,7 @@ def run(ctx: Context) -> Section:
             "pass": lambda: wall([PYTHON, "-c", "pass"]),
             "import": import_run,
             "help": lambda: wall([cli, "--help"]),
+            "first": first_check_run,
         },
     )
     inside = imports[1:]  # the warm-up round's is dropped, as interleave drops its others
@@ -111,6 +146,16 @@ def run(ctx: Context) -> Section:
         )
     )
     section.add(
+        Figure(
+            "`import prin_guard` + `@prin_guard.guard` + the first `check` (function judge), "
+            "time in the code (fresh process)",
+            median(firsts[1:]),
+            unit="s",
+            spread=spread(firsts[1:]),
+            note="what a program pays for its first verdict; no target",
+        )
+    )
+    section.add(
         paired(
             "`prin-guard --help`, whole process",
             got["help"],
@@ -133,9 +178,10 @@ def run(ctx: Context) -> Section:
         )
     )
     section.notes.append(
-        f"{rounds} rounds after a warm-up round; each round spawns the three processes back "
-        "to back in alternating order (cwd `/`, so nothing is imported from the checkout by "
-        "accident; prin-guard is installed in the venv in editable mode)."
+        f"{rounds} rounds after a warm-up round; each round spawns the four processes (the "
+        "interpreter, the import, `--help`, the first verdict) back to back in alternating "
+        "order (cwd `/`, so nothing is imported from the checkout by accident; prin-guard "
+        "is installed in the venv in editable mode)."
     )
 
     runs = ctx.pick(5, 1)
@@ -167,7 +213,7 @@ def run(ctx: Context) -> Section:
     section.tables.append(
         (
             "Same runs, self time summed by top-level package (where `import prin_guard` "
-            "spends its time; `rich` comes in through `structlog.dev` → `structlog.tracebacks`)",
+            "spends its time)",
             md_table(
                 ["package", "self ms, summed over its modules"],
                 [
@@ -178,12 +224,12 @@ def run(ctx: Context) -> Section:
         )
     )
     if section.figures[0].met is False:
-        logging_stack = sum(packages.get(name, 0.0) for name in ("structlog", "rich", "pygments"))
+        heaviest = sorted(packages.items(), key=lambda kv: -kv[1])[:3]
         section.why(
-            f"`import prin_guard` takes {section.figures[0].value:.3f} s. structlog and what "
-            f"`structlog.dev` pulls in (rich, pygments) account for {logging_stack:.0f} ms of "
-            "self time (tables below), imported by `prin_guard._events` at import time "
-            "though no event is emitted until a verdict."
+            f"`import prin_guard` takes {section.figures[0].value:.3f} s; the largest shares "
+            "of self time: "
+            + ", ".join(f"`{name}` {ms:.0f} ms" for name, ms in heaviest)
+            + " (tables below)."
         )
     help_code = (
         "import sys; sys.argv = ['prin-guard', '--help']\n"
@@ -207,10 +253,63 @@ def run(ctx: Context) -> Section:
     ]
     section.tables.append(
         (
-            "`prin-guard --help` under `-X importtime`: the CLI module lives inside the "
-            "package, so `--help` first imports all of `prin_guard` (its `__init__` imports "
-            "the engine, pydantic, structlog, asyncio, tenacity)",
+            "`prin-guard --help` under `-X importtime`: what the command line imports "
+            "besides `import prin_guard` (its flags are derived from the guard's set-up, "
+            "`GuardConfig`)",
             md_table(["module", "cumulative ms", "self ms"], rows),
         )
     )
     return section
+
+
+def compare(before: Path, after: Path, rounds: int) -> str:
+    """A markdown table: the import and the first verdict under two checkouts and the
+    interpreter alone, the three alternating round by round (ABBA) in one run."""
+
+    def timed(code: str, checkout: Path) -> Callable[[], float]:
+        return lambda: _timed(code, {"PYTHONPATH": str(checkout.resolve())})[1]
+
+    def interpreter() -> float:
+        return _timed("import time; t = time.perf_counter(); print(time.perf_counter() - t)")[0]
+
+    got = interleave(
+        rounds,
+        {
+            "interpreter": interpreter,
+            "import, before": timed(_IMPORT_TIMED, before),
+            "import, after": timed(_IMPORT_TIMED, after),
+            "first verdict, before": timed(_FIRST_CHECK, before),
+            "first verdict, after": timed(_FIRST_CHECK, after),
+        },
+    )
+    rows = [
+        ['`python -c "pass"`-like process, whole (the interpreter alone)', got["interpreter"]],
+        ["`import prin_guard` (time in the statement), before", got["import, before"]],
+        ["`import prin_guard` (time in the statement), after", got["import, after"]],
+        ["import + `@prin_guard.guard` + first `check`, before", got["first verdict, before"]],
+        ["import + `@prin_guard.guard` + first `check`, after", got["first verdict, after"]],
+    ]
+    return md_table(
+        ["measured", "median s", "range s"],
+        [
+            [name, f"{median(values):.3f}", "{:.3f}–{:.3f}".format(*spread(values))]
+            for name, values in rows
+        ],
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Start-up before and after, in one run.")
+    parser.add_argument("--before", type=Path, required=True, help="a checkout (holds prin_guard/)")
+    parser.add_argument("--after", type=Path, required=True, help="a checkout (holds prin_guard/)")
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args(argv)
+    for checkout in (args.before, args.after):
+        if not (checkout / "prin_guard" / "__init__.py").is_file():
+            parser.error(f"{checkout}: no prin_guard/ package in it")
+    print(compare(args.before, args.after, args.rounds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

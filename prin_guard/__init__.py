@@ -15,33 +15,53 @@ itself (Prompt-Reverse Inconsistency, PRIN).
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._decorator import guard
-from prin_guard._exceptions import InvalidItemError, JudgeError, PrinGuardError, UsageError
-from prin_guard._guard import Guard
-from prin_guard._models import Flag, Item, Verdict
-from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template
-from prin_guard._ratelimit import RateLimit
-from prin_guard._reading import read_reply
-from prin_guard._retry import Retry
-from prin_guard.cache import MemoryCache
-from prin_guard.judges import FunctionJudge, Judge
-
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
+    from prin_guard._decorator import guard
+    from prin_guard._exceptions import InvalidItemError, JudgeError, PrinGuardError, UsageError
+    from prin_guard._guard import Guard
+    from prin_guard._models import Flag, Item, Verdict
+    from prin_guard._options import GuardOptions
+    from prin_guard._prompts import Template
+    from prin_guard._ratelimit import RateLimit
+    from prin_guard._reading import read_reply
+    from prin_guard._retry import Retry
     from prin_guard._setup import GuardConfig
+    from prin_guard.cache import MemoryCache
     from prin_guard.cache._redis import RedisCache
+    from prin_guard.judges import FunctionJudge, Judge
     from prin_guard.judges._litellm import LiteLLMJudge
     from prin_guard.judges._local import LocalJudge
 
 __version__ = "0.1.0"
 
-_LAZY = {
+# Each public name's home, imported on first use (PEP 562): `import prin_guard` costs a
+# few milliseconds, and a program pays for pydantic, asyncio and the engine when it first
+# touches a name that needs them (`prin_guard.guard`, `from prin_guard import Guard`).
+# The heavy judges' modules load only when such a judge is built.
+_HOMES = {
     "Acceptance": "prin_guard._acceptance",
+    "Flag": "prin_guard._models",
+    "FunctionJudge": "prin_guard.judges",
+    "Guard": "prin_guard._guard",
     "GuardConfig": "prin_guard._setup",
+    "GuardOptions": "prin_guard._options",
+    "InvalidItemError": "prin_guard._exceptions",
+    "Item": "prin_guard._models",
+    "Judge": "prin_guard.judges",
+    "JudgeError": "prin_guard._exceptions",
     "LiteLLMJudge": "prin_guard.judges._litellm",
     "LocalJudge": "prin_guard.judges._local",
+    "MemoryCache": "prin_guard.cache",
+    "PrinGuardError": "prin_guard._exceptions",
+    "RateLimit": "prin_guard._ratelimit",
     "RedisCache": "prin_guard.cache._redis",
+    "Retry": "prin_guard._retry",
+    "Template": "prin_guard._prompts",
+    "UsageError": "prin_guard._exceptions",
+    "Verdict": "prin_guard._models",
+    "guard": "prin_guard._decorator",
+    "read_reply": "prin_guard._reading",
 }
 
 __all__ = [
@@ -77,12 +97,14 @@ _SUBPACKAGES = frozenset(
 
 
 def __getattr__(name: str) -> Any:
-    # Heavy judges load their dependencies only when built; even their modules
-    # stay off `import prin_guard`, as do the set-up and acceptance models (only
-    # the programs that read a configuration need them).
-    if name in _LAZY:
-        module = importlib.import_module(_LAZY[name])
-        return getattr(module, name)
+    if name in _HOMES:
+        value = getattr(importlib.import_module(_HOMES[name]), name)
+        globals()[name] = value  # found once; later lookups do not come here
+        return value
     if name in _SUBPACKAGES:  # prin_guard.models.Candidate with only `import prin_guard`
         return importlib.import_module(f"prin_guard.{name}")
     raise AttributeError(f"module 'prin_guard' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -71,24 +71,16 @@ from prin_guard._models import (
 )
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
-from prin_guard._rate import (
-    rate,
-    rate_aspects,
-    rate_panel,
-    rate_together,
-    rating_id,
-    rating_messages,
-)
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import Judge
-from prin_guard.probe import Probe
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
+    from prin_guard.probe import Probe
 
 __all__ = ["Guard", "JudgeLike", "claimed_identity", "who_judges_problem"]
 
@@ -103,6 +95,15 @@ _UNSET: Any = _Unset.UNSET
 
 
 JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
+
+
+def _custom_probe(probe: Any) -> Probe | None:
+    """A probe of the caller's own (not a name); the probe package loads only then."""
+    if probe is None or isinstance(probe, str):
+        return None
+    from prin_guard.probe import Probe
+
+    return probe if isinstance(probe, Probe) else None
 
 
 def _is_rating(raw: Any) -> TypeGuard[Mapping[str, Any] | RatingItem]:
@@ -206,8 +207,7 @@ class Guard:
     ) -> None:
         if "template" in option_keywords:  # Guard(template="mine.toml"): read the file
             option_keywords["template"] = template_file(option_keywords["template"])
-        probe = option_keywords.get("probe")
-        custom_probe = probe if isinstance(probe, Probe) else None
+        custom_probe = _custom_probe(option_keywords.get("probe"))
         keywords = {**option_keywords, **({"probe": None} if custom_probe is not None else {})}
         if options is not None:
             if not isinstance(options, GuardOptions):
@@ -522,6 +522,8 @@ class Guard:
     def _check_probe(probe: str | Probe | None) -> Probe | None:
         if probe is None:
             return None
+        from prin_guard.probe import Probe
+
         checked = Probe.of(probe)
         if checked.changes_first_question():
             raise UsageError(
@@ -551,6 +553,8 @@ class Guard:
         hand the answer back through a judge of their own.
         """
         if isinstance(item, RatingItem) or _is_rating(item):
+            from prin_guard._rate import rating_messages
+
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
             return rating_messages(rated, Polarity(polarity), prompt=self._options.rating_prompt)
         checked = self._item(item)
@@ -671,6 +675,8 @@ class Guard:
         """The rating's verdict: tier 0's judge (or panel), decided by the acceptance
         file's rule and escalated through its tiers as a label item's is; a rating with
         aspects, each aspect asked in calls of its own (no acceptance: refused)."""
+        from prin_guard._rate import rate_aspects, rate_together  # loaded by the first rating
+
         if rating.aspects:
             if self._options.rating_aspects == "together":
                 return await rate_together(self._engine.callers[0], rating)
@@ -688,6 +694,8 @@ class Guard:
 
     async def _rate_with(self, engine: VerdictEngine, asked: RatingItem) -> Verdict:
         """``engine``'s judge (or panel) rating ``asked``, through its callers."""
+        from prin_guard._rate import rate, rate_panel
+
         order = "order" in self._options.checks_for("rating")
         prompt = self._options.rating_prompt
         if engine.names is not None:
@@ -772,6 +780,8 @@ class Guard:
         """The verdict of ``item`` when its judge failed: flagged ``judge_error``, no legs
         (what a batch returns in its place; for hosts that call the judge themselves)."""
         if isinstance(item, RatingItem) or _is_rating(item):
+            from prin_guard._rate import rating_id
+
             rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
             return error_verdict(
                 rating_id(rated), "judge", str(error), task="rating", options=self._options
@@ -782,6 +792,8 @@ class Guard:
         self, item: Item | RatingItem, plans: list[LegPlan], prefetched: Mapping[str, str | None]
     ) -> Verdict:
         if isinstance(item, RatingItem):
+            from prin_guard._rate import rating_id
+
             try:
                 return await self._rating_verdict(item)
             except JudgeError as exc:

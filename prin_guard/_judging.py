@@ -46,10 +46,10 @@ from prin_guard._prompts import Template
 from prin_guard._tracing import record_verdict, span
 from prin_guard._usage import answers_of, split
 from prin_guard.judges import Stagger
-from prin_guard.probe._probe import Probe, run_rounds
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
+    from prin_guard.probe._probe import Probe
 
 __all__ = ["VerdictEngine", "escalate", "judges_identity", "member_names"]
 
@@ -389,6 +389,8 @@ class VerdictEngine:
         self, caller: JudgeCaller, item: Item, plans: Sequence[LegPlan], legs: Sequence[Leg]
     ) -> tuple[ProbeRound, ...]:
         """Follow-up rounds on each leg that gave a readable answer; they only flag."""
+        from prin_guard.probe._probe import run_rounds  # a guard without a probe never loads it
+
         assert self.probe is not None
         jobs = [
             run_rounds(

@@ -63,7 +63,6 @@ from prin_guard._prompts import (
 )
 from prin_guard._reading import read_answer
 from prin_guard.judges._base import SharedPrefix
-from prin_guard.reader import describe_contract
 
 __all__ = [
     "LegAsker",
@@ -454,7 +453,7 @@ def leg_prompts(
         shown_order = second_order(checked.labels, checked.key)
         asked, _ = permuted_item(checked, shown_order)
         shown_items.append((", second order", asked, shown_order))
-    reads = describe_contract(chosen.answer_contract, checked.labels)
+    reads = chosen.answer_contract.describe(checked.labels)
     return [
         LegPrompt(
             f"{polarity.value}{suffix}",

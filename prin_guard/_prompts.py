@@ -754,33 +754,7 @@ def answer_instruction(template: Template, item: Item, polarity: Polarity) -> st
     what a re-ask asks for."""
     if template.builtin:
         return _answer_format(template, polarity, cot=False)
-    contract = template.answer_contract
-    form = contract.format
-    labels = contract.labels or item.labels
-    shown = ", ".join(f'"{label}"' for label in labels[: len(item.candidates)])
-    tie = f', or "{contract.tie}" for a tie' if contract.tie else ""
-    if form.kind == "line":
-        prefix = getattr(form, "prefix", "Answer:")
-        how = f'one line only: "{prefix} " followed by one of {shown}{tie}'
-    elif form.kind == "tag":
-        opening, closing = getattr(form, "open", "[["), getattr(form, "close", "]]")
-        forms = ", ".join(f'"{opening}{label}{closing}"' for label in labels[:2])
-        tie_tag = f', or "{opening}{contract.tie}{closing}" for a tie' if contract.tie else ""
-        how = f"your final verdict only, as one of {forms}{tie_tag}"
-    elif form.kind == "first_line":
-        how = f"one line only: one of {shown}{tie}"
-    elif form.kind == "scores":
-        how = f"one line only: a score for each of {shown}, in that order, separated by a space"
-    elif form.kind == "json_field":
-        how = f'a JSON object only, with the field "{getattr(form, "key", "answer")}" naming '
-        how += f"one of {shown}{tie}"
-    elif form.kind == "json_ranking":
-        how = f"a JSON list only, ranking {shown} with rank 1 the best"
-    elif form.kind == "ordering":
-        how = f"one line only, ordering {shown} with '>' and '='"
-    else:
-        how = f"one line only, naming your final answer among {shown}{tie}"
-    return f"Reply with {how}."
+    return template.answer_contract.ask(item.labels, len(item.candidates))
 
 
 def reask_prompt(template: Template, item: Item, polarity: Polarity) -> str:
@@ -962,23 +936,7 @@ def _check_contract(template: Template, used: set[str]) -> None:
             )
     if contract.tie is not None and contract.tie not in own:
         raise UsageError(f"template: contract.tie: the prompt never asks for {contract.tie!r}")
-    form = contract.format
-    marks = {
-        "tag": (getattr(form, "open", ""), getattr(form, "close", "")),
-        "line": (getattr(form, "prefix", ""),),
-        "json_field": (getattr(form, "key", ""),),
-    }.get(form.kind, ())
-    for mark in marks:
-        if mark and mark.casefold() not in own.casefold():
-            raise UsageError(
-                f"template: contract.format: the prompt never asks for {mark!r} ({form.kind})"
-            )
-    if form.kind == "scores" and template.reverse_instruction is None:
-        raise UsageError(
-            "template: reverse_instruction: a score per candidate keeps its scale on a "
-            "'which is worse' leg, so the reverse leg cannot be derived by flipping words: "
-            "write it (reverse_instruction)"
-        )
+    contract.format.check(own, reverse_written=template.reverse_instruction is not None)
 
 
 def _flips(template: Template) -> tuple[tuple[str, str], ...]:

@@ -39,3 +39,17 @@ def test_import_linter_contract_holds() -> None:
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Contracts: 1 kept, 0 broken." in out.stdout
+
+
+def test_the_reader_and_the_formats_import_no_module_back_even_for_annotations() -> None:
+    # issue 38, item 6: _evidence and _vocab imported each other (one for its annotations);
+    # the formats read through reader._declared, which names the contract by a Protocol
+    graph = grimp.build_graph("prin_guard", exclude_type_checking_imports=False, cache_dir=None)
+    watched = sorted(m for m in graph.modules if m.startswith("prin_guard.reader"))
+    found = []
+    for importer in [*watched, "prin_guard._contract"]:
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            if back is not None:
+                found.append((importer, *back))
+    assert found == []

@@ -258,3 +258,34 @@ def test_subpackages_resolve_from_the_top_level() -> None:
     assert out.stdout.split() == ["Candidate", "RunError", "CallLimit"]
     with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
         prin_guard.nonesuch  # noqa: B018
+
+
+def test_import_loads_no_name_until_it_is_used() -> None:
+    # `import prin_guard` is a few milliseconds (issue 38, item 7): each public name's home
+    # is imported on first use, so pydantic, asyncio and the engine wait for a program
+    # that touches a name needing them. A guard's first verdict loads neither the probe
+    # nor the rating's calls when it asks for neither.
+    code = (
+        "import sys, prin_guard\n"
+        "watched = ('pydantic', 'asyncio', 'prin_guard._models', 'prin_guard._guard',"
+        " 'prin_guard.reader', 'prin_guard.probe', 'prin_guard._rate')\n"
+        "before = [m for m in watched if m in sys.modules]\n"
+        "@prin_guard.guard\n"
+        "def judge(prompt):\n"
+        "    return 'Answer: C' if 'incorrect' not in prompt else 'Answer: A, B'\n"
+        "assert judge.check({'question': '2 + 2?', 'candidates': ['3', '5', '4']}).correct"
+        " == ('C',)\n"
+        "print(','.join(before), '|', ','.join(m for m in watched if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = (part.strip() for part in out.stdout.split("|"))
+    assert before == ""
+    assert after == "pydantic,asyncio,prin_guard._models,prin_guard._guard,prin_guard.reader"
+
+
+def test_names_resolve_once_and_star_import_gives_all() -> None:
+    namespace: dict[str, object] = {}
+    exec("from prin_guard import *", namespace)  # the star import users write
+    assert {name for name in namespace if not name.startswith("__")} == set(prin_guard.__all__)
+    assert prin_guard.Guard is namespace["Guard"]
+    assert set(prin_guard.__all__) <= set(dir(prin_guard))

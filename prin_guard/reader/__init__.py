@@ -150,7 +150,6 @@ from __future__ import annotations
 
 from prin_guard.reader._confusion import detect_polarity_confusion
 from prin_guard.reader._copies import COPY_WORDS, MAX_SHORT_COPIES, detect_echo
-from prin_guard.reader._declared import describe as describe_contract
 from prin_guard.reader._evidence import ParseResult
 from prin_guard.reader._read import parse_reply
 from prin_guard.reader._structures import MAX_JSON_TRIES
@@ -162,7 +161,6 @@ __all__ = [
     "MAX_SHORT_COPIES",
     "MAX_TEXT_TOKENS",
     "ParseResult",
-    "describe_contract",
     "detect_echo",
     "detect_polarity_confusion",
     "parse_reply",

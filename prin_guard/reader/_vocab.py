@@ -7,14 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prin_guard._tasks import TASK_WORDS, Task
 from prin_guard.reader._text import _Pattern
-
-if TYPE_CHECKING:
-    from prin_guard.reader._evidence import _Context
-
 
 # Nouns that ``_RUN`` already reads before a label ("option C"): not written over.
 _NATIVE_NOUNS = frozenset({"option", "choice", "candidate", "answer", "letter", "label"})
@@ -103,10 +99,22 @@ _ANSWER_WORDS = frozenset(
 )  # fmt: skip
 
 
+class _Signed(Protocol):
+    """What a sign is read with: the parse's words and its leg (a parse's ``_Context``,
+    which holds a ``_Vocab``: named here by what is used, so the two modules do not
+    import each other)."""
+
+    @property
+    def vocab(self) -> _Vocab: ...
+
+    @property
+    def leg(self) -> int: ...
+
+
 _KEY_WORD = _Pattern(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
-def _name_sign(name: str, ctx: _Context) -> tuple[int, bool] | None:
+def _name_sign(name: str, ctx: _Signed) -> tuple[int, bool] | None:
     """A JSON key's or tag's sign, and whether it names an answer ("final_answer",
     "incorrect_options"); None when it names both polarities."""
     words = [word.lower() for word in _KEY_WORD.compiled.findall(name)]
@@ -162,7 +170,7 @@ _PARTIAL = frozenset({"partially", "partly", "somewhat", "mostly", "largely", "h
 _STATUS_TOKEN = _Pattern(rf"[A-Za-z]+|[{_MARK_CLASS}]")
 
 
-def _status_sign(text: str, lo: int, hi: int, ctx: _Context, header: int = 0) -> int:
+def _status_sign(text: str, lo: int, hi: int, ctx: _Signed, header: int = 0) -> int:
     """The sign of a short status ("met", "Not met", "✓", "Yes", "PASS"), 0 when
     ``text[lo:hi]`` is not one. A selection (yes/no, true/false) answers ``header``'s
     question, else the leg's."""
