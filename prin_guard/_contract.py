@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -509,6 +509,11 @@ VerdictFormat = Annotated[
 ]
 """The verdict formats a contract may declare: each reads, describes, asks for and checks
 itself (:class:`_Format`); a new one is a class above, added here."""
+
+FORMAT_KINDS: tuple[str, ...] = tuple(
+    member.model_fields["kind"].default for member in get_args(get_args(VerdictFormat)[0])
+)
+"""The ``kind`` of each verdict format, in the union's order (what TOML spells)."""
 
 
 class AnswerContract(Frozen):

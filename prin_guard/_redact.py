@@ -88,11 +88,12 @@ _BEARER: Final = re.compile(r"(?i)\b(?P<scheme>bearer)\s+[A-Za-z0-9._~+/=*-]{8,}
 # client_secret: ...), and "API key provided: ..." as providers word it. Never
 # max_tokens= (the name must end in the word).
 # AWS Signature Version 4's Credential= (the access key id) and Signature=, private_key and
-# passphrase as well.
+# passphrase as well. Credential and signature only as AWS writes them, with "=": in prose
+# ("signature: does not match") they are words, and an HMAC signature is no secret.
 _KEY_VALUE: Final = re.compile(
     r"(?i)(?P<name>(?:\b|(?<=[_-]))(?:x-)?(?:api[_ -]?key(?:\s+provided)?|token|secret|"
-    r"password|passwd|pwd|passphrase|private[_ -]?key|credential|signature)['\"]?\s*[:=]\s*"
-    r"['\"]?)" + _VALUE + r"[^\s'\",;&}\]]+"
+    r"password|passwd|pwd|passphrase|private[_ -]?key)['\"]?\s*[:=]\s*"
+    r"['\"]?|(?:credential|signature)=)" + _VALUE + r"[^\s'\",;&}\]]+"
 )
 # A PEM private key, whole, also as a JSON string (its line breaks written \n): from its
 # BEGIN line to its END line, or to the end of the string it is in.

@@ -250,3 +250,12 @@ def test_evals_four_files_hold_no_secret(
     if who[0] == "--judge":  # every item failed: the reports list the failures
         for name in ("summary.json", "report.md", "report.html"):
             assert "upstream refused the call" in files[name], name
+
+
+def test_prose_about_a_signature_or_credential_is_not_redacted() -> None:
+    from prin_guard._redact import redact
+
+    text = "signature: does not match the file's content; credential: none given"
+    assert redact(text) == text
+    aws = redact("X-Amz Signature=abc123def456 Credential=AKIAIOSFODNN7EXAMPLE/x")
+    assert "abc123def" not in aws and "AKIAIOSFODNN7EXAMPLE" not in aws
