@@ -68,6 +68,7 @@ from typing import Any, Literal
 
 from prin_guard._models import (
     STATUS_WORDS,
+    CandidateStatus,
     CandidateVerdict,
     Decision,
     Flag,
@@ -393,22 +394,26 @@ def _flag_tuple(flags: Iterable[Flag]) -> tuple[Flag, ...]:
     return tuple(flag for flag in Flag if flag in present)
 
 
-def _task_view(item: Item, correct: Sequence[str], contradicted: Collection[str]) -> dict[str, Any]:
+def _task_view(
+    item: Item,
+    correct: Sequence[str],
+    contradicted: Collection[str],
+    unread: Collection[str] = (),
+) -> dict[str, Any]:
     """What a verdict says in its task's terms: each candidate by label and text with its
     side, a pairwise winner or tie, a checklist's weighted score."""
     positive, negative = STATUS_WORDS[item.task]
     chosen = set(correct)
+
+    def status(label: str | None) -> CandidateStatus:
+        if label in unread:
+            return "unread"
+        if label in contradicted:
+            return "contradicted"
+        return positive if label in chosen else negative
+
     candidates = tuple(
-        CandidateVerdict(
-            label=c.label or "",
-            text=c.text,
-            status="contradicted"
-            if c.label in contradicted
-            else positive
-            if c.label in chosen
-            else negative,
-            weight=c.weight,
-        )
+        CandidateVerdict(label=c.label or "", text=c.text, status=status(c.label), weight=c.weight)
         for c in item.candidates
     )
     view: dict[str, Any] = {"candidates": candidates}
@@ -440,6 +445,15 @@ def _contradicted(labels: Sequence[str], legs: MemberLegs) -> set[str]:
     """Candidates named in both answers or in neither (an unreadable answer names none)."""
     direct, reverse = set(legs.direct.labels), set(legs.reverse.labels)
     return {label for label in labels if (label in direct) == (label in reverse)}
+
+
+def _unread(labels: Sequence[str], correct: Sequence[str], legs: MemberLegs) -> set[str]:
+    """Candidates the verdict cannot place because a leg of the two was not read: every one
+    outside the verdict's set when the direct or the reverse leg failed (named in neither
+    answer, they are not contradicted: one answer is missing)."""
+    if not (_failed(legs.direct) or _failed(legs.reverse)):
+        return set()
+    return set(labels) - set(correct)
 
 
 def make_verdict(
@@ -480,7 +494,12 @@ def make_verdict(
             raise ValueError("answers: a single judge's verdict needs its legs")
         result = assess(labels, only.legs, options, task=item.task)
         return Verdict(
-            **_task_view(item, result.correct, _contradicted(labels, only.legs)),
+            **_task_view(
+                item,
+                result.correct,
+                _contradicted(labels, only.legs),
+                _unread(labels, result.correct, only.legs),
+            ),
             correct=result.correct,
             direct=only.legs.direct,
             reverse=only.legs.reverse,

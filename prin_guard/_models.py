@@ -457,7 +457,9 @@ class CandidateVerdict(Frozen):
     """The side the verdict puts it on, in the task's words: ``correct`` or ``incorrect``
     (choice), ``better`` or ``worse`` (pairwise; in a tie both are ``better``), ``met`` or
     ``failed`` (checklist); ``contradicted`` when the two answers disagree on it (named
-    in both, or in neither; for a panel: no majority either way)."""
+    in both, or in neither; for a panel: no majority either way); ``unread`` when one of the
+    two answers could not be read and the verdict's set does not hold it (it is then
+    neither on a side nor contradicted)."""
     weight: float | None = None
     """A checklist candidate's weight in the score (``None``: 1)."""
 

@@ -33,7 +33,7 @@ TASKS: tuple[Task, ...] = ("choice", "pairwise", "checklist")
 judges. A rating is a task of its own (``Guard.check`` and ``read_reply`` so far)."""
 
 CandidateStatus = Literal[
-    "correct", "incorrect", "better", "worse", "met", "failed", "contradicted"
+    "correct", "incorrect", "better", "worse", "met", "failed", "contradicted", "unread"
 ]
 
 

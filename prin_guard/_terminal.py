@@ -264,7 +264,7 @@ def _verdict_rows(verdict: Verdict, texts: Sequence[str]) -> list[tuple[str, str
 
     def verdict_mark(label: str) -> str:
         # a candidate neither answer names because one answer could not be read is not
-        # a contradiction: the judge said nothing about it there
+        # a contradiction: the judge said nothing about it there (the verdict says unread)
         if marks.get(label) == "contradicted" and (unread_direct or unread_reverse):
             return "unreadable"
         return mark(label)
@@ -288,10 +288,11 @@ def _unread(leg: Leg | None) -> bool:
 
 def _mark(status: str, positive: str) -> str:
     """The verdict column: the task's positive word in capitals, ``contradicted`` (named
-    in both answers or in neither), or nothing for the negative side."""
+    in both answers or in neither), ``unreadable`` (one answer not read), or nothing for
+    the negative side."""
     if status == positive:
         return status.upper()
-    return "contradicted" if status == "contradicted" else ""
+    return {"contradicted": "contradicted", "unread": "unreadable"}.get(status, "")
 
 
 def _leg_lines(leg: Leg, indent: str = "") -> list[str]:

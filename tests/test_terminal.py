@@ -532,3 +532,13 @@ def test_the_answer_probability_is_named_where_it_is_shown() -> None:
     assert "p=" not in text
     assert "Direct  leg (v0, 1.23 s, answer probability 0.22): 'Answer: C'" in text
     assert "confidence 0.215 (the legs' lowest answer probability)" in text
+
+
+def test_the_verdict_itself_says_unread_for_candidates_an_unread_leg_leaves_unplaced() -> None:
+    verdict, _ = _verdict("Answer: C", "I would rather not say.")
+    statuses = {c.label: c.status for c in verdict.candidates}
+    assert statuses["C"] == "correct"
+    assert {statuses[label] for label in "ABDE"} == {"unread"}
+    readable, _ = _verdict("Answer: C", "Answer: C, D, E")
+    assert [c.status for c in readable.candidates].count("contradicted") == 3
+    assert "unread" not in {c.status for c in readable.candidates}
