@@ -45,6 +45,7 @@ from prin_guard._rating import (
     read_score,
     reconcile,
 )
+from prin_guard._usage import answers_of, premium, verdict_answers
 from prin_guard.probe._probe import Probe, RoundReading, ask_rounds
 from prin_guard.probe._prompts import (
     FollowUpType,
@@ -412,6 +413,7 @@ def _verdict(
         cached=all(cached for _, cached in calls),
         usage=paid,
         saved_usage=saved,
+        premium=premium(answers_of((direct, reverse, *permuted), rounds, direct=(direct,))),
     )
 
 
@@ -565,6 +567,10 @@ async def rate_panel(
         cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
         usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
         saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+        # as a pairwise panel's: unknown when a member's judge failed (its cost is)
+        premium=None
+        if len(verdicts) < len(outcomes)
+        else premium(answer for verdict in verdicts for answer in verdict_answers(verdict)),
     )
 
 
@@ -613,7 +619,7 @@ def _aspects_verdict(
     and what the calls that rated them cost."""
     flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
     prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
-    return Verdict(
+    verdict = Verdict(
         item_id=rating_id(item),
         task="rating",
         aspects={aspect.name: v for aspect, v in zip(item.aspects, verdicts, strict=True)},
@@ -625,6 +631,12 @@ def _aspects_verdict(
         cached=cached,
         usage=usage,
         saved_usage=saved,
+    )
+    # the premium of every aspect's answers (:func:`verdict_answers` counts a reply shared
+    # by the aspects once); unknown when an aspect's judge failed (its cost is)
+    failed = any(aspect.error is not None for aspect in verdicts)
+    return verdict.model_copy(
+        update={"premium": None if failed else premium(verdict_answers(verdict))}
     )
 
 
