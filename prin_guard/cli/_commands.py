@@ -441,23 +441,22 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
+    from prin_guard import Guard
     from prin_guard._exceptions import UsageError
-    from prin_guard._legs import leg_prompts
-    from prin_guard._models import Item
 
     config = config_from_args(args)
-    options = config.options
     try:
         data = json.loads(Path(args.item).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"item: cannot read {args.item}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UsageError(f"item: {args.item} is not JSON: {exc}") from None
-    item = Item.coerce(data)
-    order = "order" in options.checks_for(item.task)
-    legs = leg_prompts(
-        item, options.label_template, options.mitigations, order=order, layout=options.prompt_layout
-    )
+
+    def no_judge(prompt: str) -> str:
+        raise UsageError("prompts: calls no judge")
+
+    # the guard's own legs (a label item's or a rating's), with no judge to ask
+    legs = Guard(no_judge, options=config.options, cache=None).prompts(data)
     if args.json:
         emit(json.dumps([
             {"leg": leg.name, "messages": leg.messages, "reads": leg.reads,
@@ -482,10 +481,12 @@ def add_prompts(commands: Any) -> None:
         description="Print the messages of every leg the guard would ask of one item: the "
         "direct and the reverse leg (derived from your template by its word flips, or "
         "given), with the mitigations, and with --checks reverse,order the two legs with "
-        "the candidates in the second order; and what the reader looks for in each reply. "
-        "Calls no judge.",
+        "the candidates in the second order; a rating's direct and mirrored leg (under "
+        "prin-guard's wording or a rating prompt given as --template), with --checks "
+        "reverse,order and a rubric the direct leg with the rubric reversed, and each "
+        "aspect's legs; and what the reader looks for in each reply. Calls no judge.",
     )
     pr.add_argument("--item", required=True, help="a JSON file holding one item")
     pr.add_argument("--json", action="store_true", help="print the legs as JSON")
-    add_arguments(pr, ["template", "mitigations", "checks"])
+    add_arguments(pr, ["template", "mitigations", "checks", "rating_aspects"])
     pr.set_defaults(run=_cmd_prompts)
