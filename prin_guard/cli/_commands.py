@@ -63,6 +63,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _check_rating(args: argparse.Namespace, config: Any) -> int:
     from prin_guard._rating import RatingItem
+    from prin_guard._terminal import rating_lines
 
     if args.candidate:
         raise UsageError("--candidate: a rating has no candidates; give --response")
@@ -87,28 +88,10 @@ def _check_rating(args: argparse.Namespace, config: Any) -> int:
     if args.json:
         emit(verdict.model_dump_json(indent=2))
         return failed
-    direct, reverse = verdict.direct, verdict.reverse
-    rating = "none (the legs disagree or one was not read)"
-    if verdict.rating is not None:
-        rating = f"{verdict.rating:g} on {scale['min']}-{scale['max']}"
-    emit(f"Rating: {rating}")
-    if direct is not None and reverse is not None:
-
-        def shown(score: float | None) -> str:
-            return "unread" if score is None else f"{score:g}"
-
-        emit(
-            f"  direct leg: {shown(direct.score)}; mirrored leg: {shown(reverse.score)} "
-            f"({scale['min']} = excellent, {scale['max']} = very poor)"
-        )
-    if verdict.expected_from == "logprobs" and verdict.expected_rating is not None:
-        emit(f"  expected rating (from the judge's token probabilities): "
-             f"{verdict.expected_rating:.2f}")  # fmt: skip
-    elif verdict.expected_from == "read" and config.top_logprobs is not None:
-        emit("  expected rating: none (the judge gave no usable token alternatives)")
-    if verdict.prin_score is not None:
-        emit(f"  PRIN: {verdict.prin_score:.2f}")
-    emit(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
+    for line in rating_lines(
+        verdict, scale["min"], scale["max"], expected_asked=config.top_logprobs is not None
+    ):
+        emit(line)
     return failed
 
 
