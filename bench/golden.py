@@ -478,12 +478,18 @@ def examples() -> list[Entry]:
         printed = io.StringIO()
         argv, sys.argv = sys.argv, [str(path), *args]
         sys.path.insert(0, str(path.parent))
+        loaded = set(sys.modules)
         try:
             with contextlib.redirect_stdout(printed), contextlib.suppress(SystemExit):
                 runpy.run_path(str(path), run_name="__main__")
         finally:
             sys.argv = argv
             sys.path.remove(str(path.parent))
+            # the example's own modules ("responses", "answers") leave with it
+            for name in set(sys.modules) - loaded:
+                where = getattr(sys.modules[name], "__file__", None) or ""
+                if where.startswith(str(path.parent)):
+                    del sys.modules[name]
         out.append((" ".join([script, *args]), printed.getvalue().splitlines()))
     return out
 
