@@ -458,11 +458,24 @@ class Guard:
     def probe(self) -> Probe | None:
         return self._probe
 
-    def prompts(self, item: Item | Mapping[str, Any]) -> list[LegPrompt]:
+    def prompts(self, item: Item | RatingItem | Mapping[str, Any]) -> list[LegPrompt]:
         """Every leg this guard would ask of ``item`` (the direct and the reverse leg, and
-        the order check's when it runs), each with its full messages and what the reader
-        will look for in the reply: check a template before a run spends money. Asks no
-        judge."""
+        the order check's when it runs; a rating's direct and mirrored leg, the order
+        check's with the rubric reversed, each aspect's), each with its full messages and
+        what the reader will look for in the reply: check a template or a rating prompt
+        before a run spends money. Asks no judge."""
+        if isinstance(item, RatingItem) or _is_rating(item):
+            from prin_guard._rate import rating_legs
+
+            self._rating_options()
+            rated = self.validate(item)
+            assert isinstance(rated, RatingItem)
+            return rating_legs(
+                rated,
+                self._options.rating_prompt,
+                order="order" in self._options.checks_for("rating"),
+                together=self._options.rating_aspects == "together",
+            )
         checked = Item.coerce(item)
         return leg_prompts(
             checked,

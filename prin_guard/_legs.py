@@ -424,7 +424,8 @@ class LegPrompt:
 
     name: str
     """``direct``, ``reverse``, and with the order check ``direct, second order`` and
-    ``reverse, second order``."""
+    ``reverse, second order`` (a rating's: ``direct, rubric reversed``; an aspect's legs
+    named after it, ``coherence: direct``)."""
     polarity: Polarity
     messages: list[Message]
     reads: str

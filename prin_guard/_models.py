@@ -807,7 +807,7 @@ class Item(Frozen):
             raise ValueError(
                 "a rating item is not an Item: give it as a mapping ({'task': 'rating', "
                 "'response': ..., 'scale': {'min': 1, 'max': 10}}) to Guard.check, "
-                "check_many, astream, grade or the service, or as a RatingItem"
+                "check_many, astream, prompts, grade or the service, or as a RatingItem"
             )
         return known_word(value, TASKS, "task")
 

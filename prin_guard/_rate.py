@@ -16,11 +16,13 @@ import hashlib
 import json
 import statistics
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from prin_guard._calls import Answer, JudgeCaller
 from prin_guard._decide import error_verdict
 from prin_guard._exceptions import JudgeError
+from prin_guard._legs import LegPrompt
 from prin_guard._models import (
     Flag,
     Leg,
@@ -45,13 +47,21 @@ from prin_guard._rating import (
     read_score,
     reconcile,
 )
+from prin_guard._usage import answers_of, premium, verdict_answers
 from prin_guard.probe._probe import Probe, RoundReading, ask_rounds
 from prin_guard.probe._prompts import (
     FollowUpType,
     misleading_answer,
 )
 
-__all__ = ["RATING_TEMPLATE", "rate", "rate_aspects", "rate_panel", "rating_messages"]
+__all__ = [
+    "RATING_TEMPLATE",
+    "rate",
+    "rate_aspects",
+    "rate_panel",
+    "rating_legs",
+    "rating_messages",
+]
 
 RATING_TEMPLATE = "rating"
 RATING_TEMPLATE_VERSION = 1
@@ -202,6 +212,57 @@ def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
     return _conversation(
         ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
     )
+
+
+def rating_legs(
+    item: RatingItem,
+    prompt: RatingPrompt | None = None,
+    *,
+    order: bool = False,
+    together: bool = False,
+) -> list[LegPrompt]:
+    """Every leg of ``item`` as :func:`rate` (or :func:`rate_together`, ``together``) will
+    ask it, and what the reader looks for in each reply: the direct and the mirrored
+    question, and with ``order`` (the order check) and a rubric the direct one with the
+    rubric's levels from the top down; a rating with aspects asked apart, each aspect's
+    legs, named after it. Asks no judge."""
+    scale = item.scale
+    if item.aspects and together:
+        shown = ", ".join(f"{a.name} ({a.scale.min}-{a.scale.max})" for a in item.aspects)
+        reads = (
+            f'a score per aspect, each on a line of its own ("<aspect>: [[n]]") or a JSON '
+            f"object's field named after it: {shown}; each read strictly (two scores for "
+            "an aspect, or one off its scale, is none); the mirrored leg's read back"
+        )
+        return [
+            LegPrompt(polarity.value, polarity, aspects_messages(item, polarity), reads)
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+        ]
+    if item.aspects:
+        return [
+            replace(leg, name=f"{aspect.name}: {leg.name}")
+            for aspect in item.aspects
+            for leg in rating_legs(item.on(aspect), prompt, order=order)
+        ]
+    reads = (
+        f'one score from {scale.min} to {scale.max}, declared ("Rating: [[n]]", "[RESULT] '
+        f'n", "Score: n", "n/{scale.max}", a JSON field score or rating) or the whole reply; '
+        "two different scores, one off the scale or one only in the reasoning is none"
+    )
+    asks = [(Polarity.DIRECT, False, ""), (Polarity.REVERSE, False, "")]
+    if order and scale.rubric:
+        asks.append((Polarity.DIRECT, True, ", rubric reversed"))
+    return [
+        LegPrompt(
+            f"{polarity.value}{suffix}",
+            polarity,
+            rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt),
+            reads
+            if polarity is Polarity.DIRECT
+            else f"{reads}; read back through the mirror ({scale.min} + {scale.max} - n)",
+        )
+        for polarity, reordered, suffix in asks
+    ]
 
 
 def rating_id(item: RatingItem) -> str:
@@ -412,6 +473,7 @@ def _verdict(
         cached=all(cached for _, cached in calls),
         usage=paid,
         saved_usage=saved,
+        premium=premium(answers_of((direct, reverse, *permuted), rounds, direct=(direct,))),
     )
 
 
@@ -565,6 +627,10 @@ async def rate_panel(
         cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
         usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
         saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+        # as a pairwise panel's: unknown when a member's judge failed (its cost is)
+        premium=None
+        if len(verdicts) < len(outcomes)
+        else premium(answer for verdict in verdicts for answer in verdict_answers(verdict)),
     )
 
 
@@ -613,7 +679,7 @@ def _aspects_verdict(
     and what the calls that rated them cost."""
     flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
     prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
-    return Verdict(
+    verdict = Verdict(
         item_id=rating_id(item),
         task="rating",
         aspects={aspect.name: v for aspect, v in zip(item.aspects, verdicts, strict=True)},
@@ -625,6 +691,12 @@ def _aspects_verdict(
         cached=cached,
         usage=usage,
         saved_usage=saved,
+    )
+    # the premium of every aspect's answers (:func:`verdict_answers` counts a reply shared
+    # by the aspects once); unknown when an aspect's judge failed (its cost is)
+    failed = any(aspect.error is not None for aspect in verdicts)
+    return verdict.model_copy(
+        update={"premium": None if failed else premium(verdict_answers(verdict))}
     )
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
-    from prin_guard._models import Decision, Leg, Verdict
+    from prin_guard._models import Decision, Leg, Member, Verdict
 
 __all__ = [
     "Progress",
@@ -36,6 +36,7 @@ __all__ = [
     "print_probe_table",
     "print_verdict",
     "probe_table",
+    "rating_lines",
     "render_verdict",
 ]
 
@@ -393,6 +394,84 @@ def _verdict_cost(verdict: Verdict) -> str:
     tally = UsageTally()
     tally.add(verdict)
     return usage_line(tally.summary())
+
+
+def _rating_leg_lines(leg: Leg, low: int, high: int, indent: str = "") -> list[str]:
+    """What one rating leg said and the score read from it (a mirrored leg's read back)."""
+    source = "cache" if leg.cached else f"{leg.latency_ms / 1000:.2f} s"
+    name = "Mirrored" if leg.polarity.value == "reverse" else "Direct"
+    said = f"{indent}{name} leg ({leg.template}, {source}): {_one_line(leg.raw_text, 70)!r}"
+    if leg.score is None:
+        return [said, f"{indent}  score unread ({leg.parse_status.value})"]
+    if leg.polarity.value == "reverse":
+        back = low + high - leg.score
+        read = (
+            f"score {leg.score:g} on the mirrored scale ({low} = excellent, {high} = very "
+            f"poor): {back:g} read back"
+        )
+    else:
+        read = f"score {leg.score:g}"
+    return [said, f"{indent}  {read}"]
+
+
+def _rating_legs(verdict: Verdict | Member, low: int, high: int, indent: str) -> list[str]:
+    lines: list[str] = []
+    for leg in (verdict.direct, verdict.reverse):
+        if leg is not None:
+            lines += _rating_leg_lines(leg, low, high, indent)
+    for leg in verdict.permuted:  # the order check's: the rubric's levels from the top down
+        lines += [
+            line.replace(" leg (", ", rubric reversed leg (", 1) if i == 0 else line
+            for i, line in enumerate(_rating_leg_lines(leg, low, high, indent))
+        ]
+    return lines
+
+
+def rating_lines(
+    verdict: Verdict, low: int, high: int, *, expected_asked: bool = False
+) -> list[str]:
+    """A rating's verdict as plain lines: the rating, what each leg said and the score read
+    from it (a panel's members', an item's aspects'), the expected rating, PRIN, the
+    flags, the cost and the acceptance rule's decision. ``expected_asked``: the judge was
+    asked for token alternatives (say so when it gave none usable)."""
+    rating = "none (the legs disagree or one was not read)"
+    if verdict.rating is not None:
+        rating = f"{verdict.rating:g} on {low}-{high}"
+    if verdict.aspects:
+        rating = f"per aspect ({len(verdict.aspects)})"
+    lines = [f"Rating: {rating}", *_rating_legs(verdict, low, high, "  ")]
+    for member in verdict.members:
+        vote = (
+            f"abstains: {member.reason or ''}"
+            if member.abstained
+            else f"rates {member.rating:g}"
+            if member.rating is not None
+            else "gives no rating"
+        )
+        lines.append(f"  Member {member.judge} {vote}")
+        lines += _rating_legs(member, low, high, "    ")
+    for name, aspect in verdict.aspects.items():
+        given = "none" if aspect.rating is None else f"{aspect.rating:g}"
+        flags = ", ".join(flag.value for flag in aspect.flags) or "none"
+        lines.append(f"  Aspect {name}: rating {given}; flags {flags}")
+        lines += _rating_legs(aspect, low, high, "    ")
+    if verdict.expected_from == "logprobs" and verdict.expected_rating is not None:
+        lines.append(
+            "  expected rating (from the judge's token probabilities): "
+            f"{verdict.expected_rating:.2f}"
+        )
+    elif verdict.expected_from == "read" and expected_asked:
+        lines.append("  expected rating: none (the judge gave no usable token alternatives)")
+    if verdict.prin_score is not None:
+        lines.append(f"  PRIN: {verdict.prin_score:.2f}")
+    lines.append(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
+    if verdict.error is not None:
+        lines.append(f"  Error: {verdict.error.message}")
+    else:
+        lines.append(f"  Cost: {_verdict_cost(verdict)}")
+    if verdict.decision is not None:
+        lines.append(f"  {_decision_line(verdict.decision)}")
+    return lines
 
 
 def _decision_line(decision: Decision) -> str:

@@ -115,7 +115,11 @@ def test_check_rates_a_response_on_a_scale(
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("Rating: 8 on 1-10\n")
-    assert "direct leg: 8; mirrored leg: 3" in out and "Flags: none" in out
+    # what each leg said, the score read from it, and what the verdict cost (issue 39)
+    assert "  Direct leg (rating, " in out and "): 'Rating: [[8]]'\n    score 8\n" in out
+    assert "): 'Rating: [[3]]'\n    score 3 on the mirrored scale (1 = excellent, 10 = " in out
+    assert "very poor): 8 read back" in out and "Flags: none" in out
+    assert "  Cost: judge calls 2; tokens unknown; cost unknown; guard premium unknown" in out
     assert main([*args, "--scale", "1-5", "--json"]) == 0
     verdict = json.loads(capsys.readouterr().out)
     assert (verdict["rating"], verdict["flags"]) == (None, ["unparseable_direct"])

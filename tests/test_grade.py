@@ -170,6 +170,10 @@ def test_ratings_are_graded_beside_other_items(tmp_path: Path, target: str) -> N
     assert value(rows["q1"]["rating"]) is None
     assert rows["r3"]["error_field"] == "scale.max" and rows["r3"]["task"] == "rating"
     assert value(rows["r1"]["score_prin"]) == 0.0
+    # each leg's score (issue 39, item 7): the mirrored one as the judge gave it
+    keys = ["r1", "q1", "r2", "r3", "r4"]
+    legs = [(value(rows[k]["rating_direct"]), value(rows[k]["rating_mirrored"])) for k in keys]
+    assert legs == [(8.0, 3.0), (None, None), (8.0, 4.0), (None, None), (None, None)]
     # a run again finds every rating row done
     again = grade(judge, given, out)
     assert again.skipped == 5
@@ -203,6 +207,19 @@ def test_ratings_from_a_csv_and_a_parquet_file(tmp_path: Path) -> None:
     assert ratings == [4.0, 4.0]
 
 
+def test_docs_grade_names_every_column_the_writer_writes() -> None:
+    """Issue 39, item 7: docs/grade.md's table lacked six columns the output had. Every
+    column of the writer is named in the table's first cell of some row, and no other."""
+    import re
+
+    text = (Path(__file__).parents[1] / "docs" / "grade.md").read_text(encoding="utf-8")
+    table = text.split("| column | |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    named = [
+        name for row in table.splitlines() for name in re.findall(r"`(\w+)`", row.split("|")[1])
+    ]
+    assert sorted(named) == sorted(columns(with_legs=True))
+
+
 def test_the_column_set_is_stable() -> None:
     assert list(columns()) == [
         "id",
@@ -216,6 +233,8 @@ def test_the_column_set_is_stable() -> None:
         "tie",
         "score",
         "rating",
+        "rating_direct",
+        "rating_mirrored",
         "aspect_ratings",
         "statuses",
         "consistent",

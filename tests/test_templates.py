@@ -461,6 +461,104 @@ def test_prin_guard_prompts_prints_the_legs(tmp_path: Path) -> None:
     assert "assistant B is worse" in legs[1]["messages"][0]["content"]
 
 
+# -- a rating's legs, seen before they are asked (issue 39, item 7) -------------------------
+
+RATED = {
+    "task": "rating",
+    "question": "Name the capital of France.",
+    "response": "Paris.",
+    "scale": {"min": 1, "max": 5, "rubric": {str(n): f"level {n}" for n in range(1, 6)}},
+}
+
+
+class Recorder:
+    """Rates 4 (2 on the mirrored leg; every aspect at once too), and keeps each call's
+    messages."""
+
+    def __init__(self) -> None:
+        self.asked: list[list[dict[str, str]]] = []
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "test", "name": "recorder"}
+
+    async def complete(self, messages: Any, *, labels: Any = ()) -> Any:
+        from prin_guard.judges import JudgeResponse
+
+        self.asked.append([dict(message) for message in messages])
+        score = "2" if "how poor" in messages[-1]["content"] else "4"
+        text = "\n".join(f"{name}: [[{score}]]" for name in ("coherence", "fluency"))
+        return JudgeResponse(text=f"{text}\nRating: [[{score}]]")
+
+
+@pytest.mark.parametrize(
+    ("item", "options", "names"),
+    [
+        pytest.param(RATED, {}, ["direct", "reverse"], id="own-wording"),
+        pytest.param(
+            RATED,
+            {"checks": "reverse,order"},
+            ["direct", "reverse", "direct, rubric reversed"],
+            id="order-check",
+        ),
+        pytest.param(
+            {**RATED, "scale": {"min": 1, "max": 10}},
+            {"template": "mt-bench-single"},
+            ["direct", "reverse"],
+            id="pack",
+        ),
+        pytest.param(
+            {**RATED, "aspects": ["coherence", "fluency"]},
+            {},
+            ["coherence: direct", "coherence: reverse", "fluency: direct", "fluency: reverse"],
+            id="aspects-apart",
+        ),
+        pytest.param(
+            {**RATED, "aspects": ["coherence", "fluency"]},
+            {"rating_aspects": "together"},
+            ["direct", "reverse"],
+            id="aspects-together",
+        ),
+    ],
+)
+def test_the_guard_shows_a_ratings_legs_as_the_judge_is_asked_them(
+    item: dict[str, Any], options: dict[str, Any], names: list[str]
+) -> None:
+    """Issue 39, item 7: ``Guard.prompts`` refused rating items and a guard under a rating
+    pack. Each leg shown is a conversation the judge is then sent, in the same order."""
+    judge = Recorder()
+    guard = Guard(judge, cache=None, **options)
+    legs = guard.prompts(item)
+    assert [leg.name for leg in legs] == names
+    assert judge.asked == []  # shown, not asked
+    assert guard.check(item).error is None
+    assert sorted(map(str, judge.asked)) == sorted(str(leg.messages) for leg in legs)
+    assert all("score" in leg.reads for leg in legs)
+    assert [leg.polarity.value for leg in legs] == [
+        name.split(": ")[-1].split(",")[0] for name in names
+    ]
+
+
+def test_prin_guard_prompts_prints_a_ratings_legs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    item = tmp_path / "item.json"
+    item.write_text(json.dumps({**RATED, "scale": {"min": 1, "max": 10}}), encoding="utf-8")
+    command = [sys.executable, "-m", "prin_guard.cli", "prompts", "--item", str(item)]
+    done = subprocess.run(
+        [*command, "--template", "mt-bench-single", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    legs = json.loads(done.stdout)
+    assert [leg["leg"] for leg in legs] == ["direct", "reverse"]
+    assert "[[rating]]" in legs[0]["messages"][-1]["content"]
+    assert "how poor the response" in legs[1]["messages"][-1]["content"]
+    # a label template cannot ask a rating: the error says what can
+    refused = subprocess.run([*command, "--template", "v1"], capture_output=True, text=True)
+    assert refused.returncode == 2
+    assert "rate under a rating prompt (such as 'mt-bench-single')" in refused.stderr
+
+
 # -- a user's own client (issue 29, item 7) ------------------------------------------------
 
 

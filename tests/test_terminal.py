@@ -542,3 +542,109 @@ def test_the_verdict_itself_says_unread_for_candidates_an_unread_leg_leaves_unpl
     readable, _ = _verdict("Answer: C", "Answer: C, D, E")
     assert [c.status for c in readable.candidates].count("contradicted") == 3
     assert "unread" not in {c.status for c in readable.candidates}
+
+
+# -- a rating's verdict: what each leg said, its score, the cost (issue 39, item 7) ------
+
+
+def _rater(prompt: str) -> str:
+    # 4 on 1-5, and 2 on the mirrored scale: the same rating; every aspect at once too
+    score = "2" if "how poor" in prompt else "4"
+    return f"Coherence: [[{score}]]\nFluency: [[{score}]]\nBecause.\nRating: [[{score}]]"
+
+
+RUBRIC = {str(n): f"level {n}" for n in range(1, 6)}
+RATED = {"task": "rating", "question": "Q?", "response": "R.", "scale": {"min": 1, "max": 5}}
+
+
+@pytest.mark.parametrize(
+    ("judge", "item", "options", "expected"),
+    [
+        pytest.param(
+            _rater,
+            {**RATED, "scale": {"min": 1, "max": 5, "rubric": RUBRIC}},
+            {"checks": "reverse,order"},
+            [
+                "Rating: 4 on 1-5",
+                "  Direct leg (rating, cache): 'Coherence: [[4]] Fluency: [[4]] Because. "
+                "Rating: [[4]]'",
+                "    score 4",
+                "  Mirrored leg (rating, cache): 'Coherence: [[2]] Fluency: [[2]] Because. "
+                "Rating: [[2]]'",
+                "    score 2 on the mirrored scale (1 = excellent, 5 = very poor): 4 read back",
+                "  Direct, rubric reversed leg (rating, cache): 'Coherence: [[4]] Fluency: "
+                "[[4]] Because. Rating: [[4]]'",
+                "    score 4",
+                "  PRIN: 0.00",
+                "  Flags: none",
+                "  Cost: judge calls 0; tokens 0 prompt + 0 completion; cost $0.0000; answers from "
+                "prin-guard's "
+                "cache 3; guard premium unknown (no prices)",
+            ],
+            id="order-check",
+        ),
+        pytest.param(
+            [_rater, lambda prompt: "No idea."],
+            RATED,
+            {},
+            [
+                "Rating: 4 on 1-5",
+                "  Member test_terminal._rater rates 4",
+                "    Direct leg (rating, cache): 'Coherence: [[4]] Fluency: [[4]] Because. "
+                "Rating: [[4]]'",
+                "      score 4",
+                "    Mirrored leg (rating, cache): 'Coherence: [[2]] Fluency: [[2]] Because. "
+                "Rating: [[2]]'",
+                "      score 2 on the mirrored scale (1 = excellent, 5 = very poor): 4 read back",
+                "  Member test_terminal.<lambda> abstains: unparseable_direct, unparseable_reverse",
+                "    Direct leg (rating, cache): 'No idea.'",
+                "      score unread (failed)",
+                "    Mirrored leg (rating, cache): 'No idea.'",
+                "      score unread (failed)",
+                "  PRIN: 0.00",
+                "  Flags: panel_abstention",
+                "  Cost: judge calls 0; tokens 0 prompt + 0 completion; cost $0.0000; answers from "
+                "prin-guard's "
+                "cache 4; guard premium unknown (no prices)",
+            ],
+            id="panel",
+        ),
+        pytest.param(
+            _rater,
+            {**RATED, "aspects": ["coherence", "fluency"]},
+            {"rating_aspects": "together"},
+            [
+                "Rating: per aspect (2)",
+                "  Aspect coherence: rating 4; flags none",
+                "    Direct leg (rating-aspects, cache): 'Coherence: [[4]] Fluency: [[4]] "
+                "Because. Rating: [[4]]'",
+                "      score 4",
+                "    Mirrored leg (rating-aspects, cache): 'Coherence: [[2]] Fluency: [[2]] "
+                "Because. Rating: [[2]]'",
+                "      score 2 on the mirrored scale (1 = excellent, 5 = very poor): 4 read back",
+                "  Aspect fluency: rating 4; flags none",
+                "    Direct leg (rating-aspects, cache): 'Coherence: [[4]] Fluency: [[4]] "
+                "Because. Rating: [[4]]'",
+                "      score 4",
+                "    Mirrored leg (rating-aspects, cache): 'Coherence: [[2]] Fluency: [[2]] "
+                "Because. Rating: [[2]]'",
+                "      score 2 on the mirrored scale (1 = excellent, 5 = very poor): 4 read back",
+                "  PRIN: 0.00",
+                "  Flags: none",
+                "  Cost: judge calls 0; tokens 0 prompt + 0 completion; cost $0.0000; answers from "
+                "prin-guard's "
+                "cache 2; guard premium unknown (no prices)",
+            ],
+            id="aspects-together",
+        ),
+    ],
+)
+def test_a_ratings_lines_show_what_each_leg_said_its_score_and_the_cost(
+    judge: Any, item: dict[str, Any], options: dict[str, Any], expected: list[str]
+) -> None:
+    """Issue 39, item 7: ``check --task rating`` printed neither what the judge wrote nor
+    a cost line. Asked twice so every answer is from the cache (no timing in the lines)."""
+    guard = prin_guard.Guard(judge, **options)
+    guard.check(item)
+    verdict = guard.check(item)
+    assert terminal.rating_lines(verdict, 1, 5) == expected

@@ -250,3 +250,74 @@ def test_a_summary_counts_every_call_of_a_verdict_with_aspects(asked: str, tmp_p
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert graded.usage.cost_usd == pytest.approx(sum(row["cost_usd"] for row in rows))
     assert graded.usage.calls == calls
+
+
+# -- a rating's premium, as a pair's (issue 39, item 7) ----------------------------------
+
+
+class PricedRater:
+    """Answers a pair (A, then B on the reverse leg) and a rating (4, then 2 on the mirrored
+    leg, every aspect at once too), the direct leg at one price and every other at another."""
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "test", "name": "priced-rater"}
+
+    async def complete(
+        self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+    ) -> JudgeResponse:
+        content = messages[-1]["content"]
+        reverse = "worse one" in content or "how poor the response" in content
+        if "Rating" in content or "rate" in content:
+            score = "2" if reverse else "4"
+            lines = [f"{name}: [[{score}]]" for name in ASPECTS_ITEM["aspects"]]
+            text = "\n".join(lines) + f"\nRating: [[{score}]]"
+        else:
+            text = "Answer: B" if reverse else "Answer: A"
+        return JudgeResponse(text=text, usage=REVERSE if reverse else DIRECT)
+
+
+RATING = {key: value for key, value in ASPECTS_ITEM.items() if key != "aspects"}
+
+
+@pytest.mark.parametrize(
+    ("judges", "item", "options"),
+    [
+        pytest.param(1, RATING, {}, id="rating"),
+        pytest.param(2, RATING, {}, id="rating-panel"),
+        pytest.param(1, ASPECTS_ITEM, {"rating_aspects": "apart"}, id="aspects-apart"),
+        pytest.param(1, ASPECTS_ITEM, {"rating_aspects": "together"}, id="aspects-together"),
+    ],
+)
+def test_a_rating_verdict_carries_the_premium_a_pair_with_the_same_judge_does(
+    judges: int, item: dict[str, Any], options: dict[str, Any]
+) -> None:
+    """Issue 39, item 7: a rating verdict never had a ``premium``, though a pairwise one
+    with the same judge did. Both here: every answer's cost over the direct legs'."""
+    judge = PricedRater() if judges == 1 else [PricedRater() for _ in range(judges)]
+    pair = Guard(judge, checks="reverse").check(PAIR)
+    assert pair.premium == pytest.approx((0.0079 + 0.0012) / 0.0079)
+    rated = Guard(judge, **options).check(item)
+    assert rated.rating is not None or rated.aspects
+    assert rated.premium == pytest.approx(pair.premium)
+    # the summaries' rule gives the same figure
+    tally = UsageTally()
+    tally.add(rated)
+    assert tally.summary().premium == pytest.approx(pair.premium, abs=1e-4)
+
+
+def test_a_rating_with_a_price_unknown_or_a_failed_member_has_no_premium() -> None:
+    unpriced = Guard(PricedJudge(None, None)).check(RATING)
+    assert unpriced.premium is None
+
+    class Failing(PricedRater):
+        def identity(self) -> dict[str, Any]:
+            return {"kind": "test", "name": "failing"}
+
+        async def complete(
+            self, messages: Sequence[Message], *, labels: Sequence[str] = ()
+        ) -> JudgeResponse:
+            raise RuntimeError("down")
+
+    panel = Guard([PricedRater(), Failing()], retry=None).check(RATING)
+    assert any(member.abstained for member in panel.members)
+    assert panel.premium is None  # as a pair's panel: the failed member's cost is unknown

@@ -63,6 +63,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _check_rating(args: argparse.Namespace, config: Any) -> int:
     from prin_guard._rating import RatingItem
+    from prin_guard._terminal import rating_lines
 
     if args.candidate:
         raise UsageError("--candidate: a rating has no candidates; give --response")
@@ -87,28 +88,10 @@ def _check_rating(args: argparse.Namespace, config: Any) -> int:
     if args.json:
         emit(verdict.model_dump_json(indent=2))
         return failed
-    direct, reverse = verdict.direct, verdict.reverse
-    rating = "none (the legs disagree or one was not read)"
-    if verdict.rating is not None:
-        rating = f"{verdict.rating:g} on {scale['min']}-{scale['max']}"
-    emit(f"Rating: {rating}")
-    if direct is not None and reverse is not None:
-
-        def shown(score: float | None) -> str:
-            return "unread" if score is None else f"{score:g}"
-
-        emit(
-            f"  direct leg: {shown(direct.score)}; mirrored leg: {shown(reverse.score)} "
-            f"({scale['min']} = excellent, {scale['max']} = very poor)"
-        )
-    if verdict.expected_from == "logprobs" and verdict.expected_rating is not None:
-        emit(f"  expected rating (from the judge's token probabilities): "
-             f"{verdict.expected_rating:.2f}")  # fmt: skip
-    elif verdict.expected_from == "read" and config.top_logprobs is not None:
-        emit("  expected rating: none (the judge gave no usable token alternatives)")
-    if verdict.prin_score is not None:
-        emit(f"  PRIN: {verdict.prin_score:.2f}")
-    emit(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
+    for line in rating_lines(
+        verdict, scale["min"], scale["max"], expected_asked=config.top_logprobs is not None
+    ):
+        emit(line)
     return failed
 
 
@@ -441,23 +424,22 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
+    from prin_guard import Guard
     from prin_guard._exceptions import UsageError
-    from prin_guard._legs import leg_prompts
-    from prin_guard._models import Item
 
     config = config_from_args(args)
-    options = config.options
     try:
         data = json.loads(Path(args.item).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"item: cannot read {args.item}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UsageError(f"item: {args.item} is not JSON: {exc}") from None
-    item = Item.coerce(data)
-    order = "order" in options.checks_for(item.task)
-    legs = leg_prompts(
-        item, options.label_template, options.mitigations, order=order, layout=options.prompt_layout
-    )
+
+    def no_judge(prompt: str) -> str:
+        raise UsageError("prompts: calls no judge")
+
+    # the guard's own legs (a label item's or a rating's), with no judge to ask
+    legs = Guard(no_judge, options=config.options, cache=None).prompts(data)
     if args.json:
         emit(json.dumps([
             {"leg": leg.name, "messages": leg.messages, "reads": leg.reads,
@@ -482,10 +464,12 @@ def add_prompts(commands: Any) -> None:
         description="Print the messages of every leg the guard would ask of one item: the "
         "direct and the reverse leg (derived from your template by its word flips, or "
         "given), with the mitigations, and with --checks reverse,order the two legs with "
-        "the candidates in the second order; and what the reader looks for in each reply. "
-        "Calls no judge.",
+        "the candidates in the second order; a rating's direct and mirrored leg (under "
+        "prin-guard's wording or a rating prompt given as --template), with --checks "
+        "reverse,order and a rubric the direct leg with the rubric reversed, and each "
+        "aspect's legs; and what the reader looks for in each reply. Calls no judge.",
     )
     pr.add_argument("--item", required=True, help="a JSON file holding one item")
     pr.add_argument("--json", action="store_true", help="print the legs as JSON")
-    add_arguments(pr, ["template", "mitigations", "checks"])
+    add_arguments(pr, ["template", "mitigations", "checks", "rating_aspects"])
     pr.set_defaults(run=_cmd_prompts)

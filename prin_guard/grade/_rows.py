@@ -38,6 +38,11 @@ column                  type       meaning
 ``rating``              float      rating: the score both legs agree on (their mean
                                    within the scale's tolerance); empty when they
                                    disagree, a leg was unread, or for the other tasks
+``rating_direct``       float      rating: the score read from the direct leg (one
+                                   judge's; empty for a panel, aspects, or an unread leg)
+``rating_mirrored``     float      rating: the score read from the mirrored leg, as the
+                                   judge gave it on the mirrored scale (``min + max - it``
+                                   is the direct leg's equivalent)
 ``aspect_ratings``      list[str]  a rating with aspects: each as ``<name>:<rating>``
                                    (``<name>:`` where its legs disagree)
 ``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
@@ -157,6 +162,8 @@ def _column_types() -> dict[str, str]:
         "tie": "bool",
         "score": "float",
         "rating": "float",
+        "rating_direct": "float",
+        "rating_mirrored": "float",
         "aspect_ratings": "list",
         "statuses": "list",
         "consistent": "bool",
@@ -302,6 +309,8 @@ def verdict_row(
         "tie": verdict.tie if verdict.task == "pairwise" else None,
         "score": verdict.score,
         "rating": verdict.rating,
+        "rating_direct": None if verdict.direct is None else verdict.direct.score,
+        "rating_mirrored": None if verdict.reverse is None else verdict.reverse.score,
         "aspect_ratings": [
             f"{name}:{'' if aspect.rating is None else f'{aspect.rating:g}'}"
             for name, aspect in verdict.aspects.items()
