@@ -10,10 +10,11 @@ MMLU-Pro questions, as TIGER-AI-Lab/MMLU-Pro committed them. Each reply is read 
 when a careful reader cannot tell (no conclusion, cut before one, or a reverse leg that
 answers the direct question).
 
-Outcomes: ``right`` (the expected labels; ``right_weak`` when marked weak), ``unread``
-(failed: lost coverage, never a wrong verdict), ``weak`` (other labels, marked weak or
-polarity-confused: the guard flags them) and ``confident`` (other labels, or any reading
-where none can be told, unmarked: the one failure a guard must not have).
+Outcomes: ``right`` (the expected labels, or failed where none can be told;
+``right_weak`` when the expected labels are marked weak), ``unread`` (failed where a reading
+can be told: lost coverage, never a wrong verdict), ``weak`` (other labels, or any reading
+where none can be told, marked weak or polarity-confused: the guard flags them) and
+``confident`` (the same, unmarked: the one failure a guard must not have).
 
     python -m bench.reader_choice_freetext            # the table, per source, dataset, leg
     python -m bench.reader_choice_freetext --misses   # and every reply not read right
@@ -56,7 +57,7 @@ class Outcome:
     def kind(self) -> str:
         expected = self.record["expected"]
         if self.read is None:
-            return "unread"
+            return "right" if expected is None else "unread"
         if expected is not None and self.read == sorted(expected):
             return "right_weak" if self.marked else "right"
         return "weak" if self.marked else "confident"

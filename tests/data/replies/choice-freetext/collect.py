@@ -28,7 +28,13 @@ from typing import Any
 import prin_guard
 from prin_guard._models import Polarity
 from prin_guard._prompts import Mitigation, build_prompt, get_template
-from prin_guard.datasets import load_aqua_rat, load_mathqa, load_mmlu, sample_path
+from prin_guard.datasets import (
+    LabeledItem,
+    load_aqua_rat,
+    load_mathqa,
+    load_mmlu,
+    sample_path,
+)
 from prin_guard.judges import JudgeResponse
 from prin_guard.judges._base import Message
 
@@ -71,6 +77,7 @@ class Recording:
 def items(dataset: str) -> Iterator[tuple[str, prin_guard.Item, tuple[str, ...]]]:
     """(dataset, item, gold) in the order they are asked: items from the middle of the
     shipped samples (not their first rows), short enough for a small model's context."""
+    rows: Iterator[LabeledItem]
     if dataset == "mathqa":
         rows = itertools.islice(load_mathqa(sample_path("mathqa")), 100, None)
     elif dataset == "aqua-rat":
