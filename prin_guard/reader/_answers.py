@@ -86,7 +86,7 @@ _PUNCT_ONLY = _Pattern(r"[\s.!?*_`\"')\]]*")
 # a dash or semicolon, the end of a sentence, an explanation or a verb.
 _ASIDE = _Pattern(
     rf"\s*[(\[](?!\s*{_LABEL}\s*[)\]])"
-    r"|\s*[;—–]|\s+-+\s"
+    r"|\s*[;—–]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:"
     rf"|[.!?](?=\s|$)(?!\s+\(?{_LABEL}\))"
     r"|,?\s+(?:because|since|as|which|due|given|where|while|though|although|so|then|but|if"
     r"|is|are|was|were|isn't|aren't|would|should|will|seems?|appears?|being|has|have|must"
@@ -171,9 +171,11 @@ def _read_list(
         return None
     cut = _ASIDE.search(text, lo, hi)
     head = cut.start() if cut is not None and cut.start() > lo else hi
+    if (found := _only_labels(text, lo, head, ctx)) is not None:
+        return found, head  # most answers: no need to look at candidate texts
+    if texts != "none" and (listed := _texts_list(text, lo, hi, ctx)) is not None:
+        return listed  # "Paris and Rome", "Uses a formal tone, Is under 100 words"
     if head < hi:
-        if (found := _only_labels(text, lo, head, ctx)) is not None:
-            return found, head  # most answers: no need to look at candidate texts
         if texts != "none" and (whole := ctx.texts.exact(text[lo:hi])):
             span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
             return _Reading(frozenset(whole), span), hi
@@ -182,6 +184,37 @@ def _read_list(
             return found, head
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
+
+
+_TEXT_SEP = _Pattern(r"\s*(?:,\s*(?:and|&)?|;|&|/|\band\b)\s*", re.IGNORECASE)
+
+
+def _texts_list(text: str, lo: int, hi: int, ctx: _Context) -> tuple[_Reading, int] | None:
+    """``text[lo:hi]`` (perhaps up to a note) as a list of two candidates' texts or more,
+    each exactly one candidate's, joined as a list is ("Paris and Rome", "2, 11, and
+    17"); None unless every piece is one."""
+    cut = _NOTE.search(text, lo, hi)
+    end = cut.start() if cut is not None else hi
+    end = _strip_bounds(text, lo, end, _NORM_STRIP + "\t\r\n,;")[1]
+    found: set[str] = set()
+    pos = lo
+    for sep in [*_TEXT_SEP.finditer(text, lo, end), None]:
+        piece_end = sep.start() if sep is not None else end
+        if sep is not None and sep.start() == sep.end():
+            continue
+        named = ctx.texts.exact(text[pos:piece_end])
+        if len(named) != 1:
+            if sep is None:
+                return None
+            continue  # the separator was inside a text ("Rock and roll"): go on
+        found |= named
+        pos = sep.end() if sep is not None else end
+    if pos < end or len(found) < 2:
+        return None
+    return _Reading(frozenset(found), (lo, end)), end
+
+
+_NOTE = _Pattern(r"\s*(?:[(\[]|\b(?:note|n\.?b\.?|p\.?s\.?)\s*:)|[.!?](?=\s|$)", re.IGNORECASE)
 
 
 def _excepted(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
@@ -391,6 +424,14 @@ def _gap_ok(gap: Sequence[str]) -> bool:
     whitespace between them.
     """
     seps = [i for i, piece in enumerate(gap) if piece in _SEP_CHARS or piece.lower() in _SEP_WORDS]
+    if (
+        len(seps) == 2
+        and gap[seps[0]] == ","
+        and gap[seps[1]].lower() in _SEP_WORDS
+        and all(p.isspace() for p in gap[seps[0] + 1 : seps[1]])
+    ):
+        seps = seps[1:]  # the Oxford comma: "A, C, and E"
+        gap = [p if p != "," else " " for p in gap[: seps[0]]] + gap[seps[0] :]
     if len(seps) > 1:
         return False
     if seps:

@@ -21,9 +21,9 @@ from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
 from prin_guard.reader._formats import _answer_line, _read_headings, _read_tags, _read_verdicts
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
-from prin_guard.reader._resolve import _joint_result, _resolve, _result
+from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._structures import _read_json
-from prin_guard.reader._text import WINDOW, _keys_of, _strip_bounds, _Texts
+from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _Texts
 from prin_guard.reader._vocab import _Vocab
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ def parse_reply(
     echo: Sequence[str] = (),
     prompt: Sequence[str] = (),
     contract: AnswerContract | None = None,
+    question: str | None = None,
 ) -> ParseResult:
     """Read the set of labels a reply names. ``labels`` and ``texts`` are the candidates'
     as shown to the judge, in the order shown.
@@ -71,6 +72,10 @@ def parse_reply(
     when the reply's own conclusion (read by the general reader, not from a weak cue)
     disagrees with it, the leg fails; when the reply does not use it, the general
     reader's reading stands.
+
+    ``question``: the item's question; the predicate it asks about ("Which of these
+    cities are capitals?": "capitals") is a status word of the direct question's side
+    ("A and C are capitals", "B is not a capital", a column "Capital?").
     """
     if task not in TASKS:
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
@@ -90,7 +95,7 @@ def parse_reply(
     if task != "choice" and not leg:
         leg = 1  # a pair or a checklist without a polarity: the direct question
     keys = _keys_of(labels)
-    ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task), leg, task)
+    ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task, question), leg, task)
     copied = False
     if any(echo) or any(prompt):
         reply = _Words(read)  # worked out once for both, unless the first blanks some
@@ -144,6 +149,88 @@ def _with_declared(declared: _Reading, general: ParseResult, ctx: _Context) -> P
 
 
 def _parse(text: str, ctx: _Context) -> ParseResult:
+    """The leg's reading from the first place that holds an answer, every candidate its
+    concluding part mentions accounted for (:func:`_accounted`)."""
+    result = _place(text, ctx)
+    if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
+        return result
+    lo = _part_start(text, result.span[0] if result.span else 0)
+    return _accounted(result, _mentions(text, lo, result.span, ctx), _sides(text, lo, ctx), ctx)
+
+
+# A single capital letter that is a word of the sentence, not a label: "A capital city",
+# "I think": followed by a lower-case word that is not what a label is followed by.
+_MENTION = _Pattern(r"(?<![A-Za-z0-9\\])(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])")
+_AFTER_WORD = _Pattern(r"[^\S\n]+(?P<w>[a-z][a-z']*)")
+_LABEL_VERBS = frozenset(
+    {
+        "is", "are", "was", "were", "and", "or", "seems", "seem", "looks", "would", "should",
+        "could", "can", "must", "might", "may", "has", "have", "had", "does", "did", "fails",
+        "meets", "passes", "remains", "also", "too", "as", "but", "being", "isn't", "aren't",
+        "gives", "matches", "not", "satisfies", "holds", "only", "alone", "wins", "to", "for",
+        "because", "since", "with", "then", "so", "nor", "stays", "doesn't", "don't",
+    }
+)  # fmt: skip
+_SHORT_TEXT = 3
+_TEXT_MENTIONS = 32
+
+
+def _part_start(text: str, at: int) -> int:
+    """Where the concluding part starts: the sentence or line holding ``at``."""
+    return max(text.rfind("\n", 0, at), text.rfind(". ", 0, at) + 1, -1) + 1
+
+
+def _mentions(
+    text: str, lo: int, span: tuple[int, int] | None, ctx: _Context
+) -> list[tuple[str, int]]:
+    """The candidates ``text[lo:]`` names outside the answer read (``span``): labels
+    written as labels (upper case, or a lower-case letter in a mark: "c)"), and
+    candidates' texts of three characters or more (for up to ``_TEXT_MENTIONS``
+    candidates: an item of thousands does not pay for indexing their texts)."""
+    out: list[tuple[str, int]] = []
+    inside = (lambda at: span[0] <= at < span[1]) if span else (lambda at: False)
+    for match in _MENTION.finditer(text, lo):
+        token = match.group("l")
+        label = ctx.keys.get(token.upper())
+        if label is None or inside(match.start()):
+            continue
+        marked = text[match.start() - 1 : match.start()] in ("(", "[") or text[
+            match.end() : match.end() + 1
+        ] in (")", "]")
+        if not (token.isupper() or (len(token) == 1 and marked)):
+            continue
+        if len(token) == 1 and not marked:
+            word = _AFTER_WORD.match(text, match.end())
+            if word is not None and word.group("w") not in _LABEL_VERBS:
+                continue  # "A capital city", "I think"
+        out.append((label, match.start()))
+    if len(ctx.labels) <= _TEXT_MENTIONS:  # many candidates: their texts are not indexed
+        rest = text[lo:]
+        if span:
+            rest = text[lo : span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+        for label in ctx.texts.inside(rest):
+            if len(ctx.texts.norm_of(label) or "") >= _SHORT_TEXT:
+                out.append((label, lo))
+    return out
+
+
+def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
+    """The sides that statements in ``text[lo:]`` give candidates: statuses
+    ("B is incorrect", "C ✅", a table's row) and whole-answer claims in a polarity's
+    words ("the incorrect options are B and D")."""
+    claims = _Claims(text, ctx)
+    out = [
+        (status.label, status.sign)
+        for status in claims.statuses
+        if status.label is not None and status.sign and status.at >= lo
+    ]
+    for claim in claims.whole:
+        if claim.at >= lo and claim.sign and not claim.reading.inverted:
+            out.extend((label, claim.sign) for label in claim.reading.labels)
+    return out
+
+
+def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
 
