@@ -84,3 +84,46 @@ def test_a_mention_no_statement_explains_makes_the_reading_weak() -> None:
 def test_a_note_naming_no_label_leaves_the_reading_confident() -> None:
     reading = read_reply("Therefore, the answer is A, C. Note: this one was easy.", CAPITALS)
     assert reading.labels == ("A", "C") and not reading.weak
+
+
+MATH = {"task": "choice", "question": "Pick the value.", "candidates": ["10", "20", "30", "40", "50"]}
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        pytest.param("Therefore, the correct answer is:\n\\boxed{A}", "direct", ("A",), id="boxed"),
+        pytest.param("The correct answer is: \\boxed{D}", "direct", ("D",), id="boxed-inline"),
+        pytest.param("the correct answer is \\(\\boxed{B}\\).", "direct", ("B",), id="boxed-paren"),
+        pytest.param("The incorrect option is:\n\\[\n\\boxed{\\text{E}}\n\\]", "reverse", ("E",),
+                     id="boxed-text"),  # fmt: skip
+    ],
+)
+def test_latex_boxes_are_read(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
+    reading = read_reply(reply, MATH, polarity=polarity)
+    assert (reading.labels, reading.weak, reading.polarity_confusion) == (expected, False, False)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param("... The correct answer is:\n\\[\nAnswer: D\n\\]", id="format-line-in-a-box"),
+        pytest.param("... the closest option is C 290.\n\nAnswer: C", id="closest-then-line"),
+    ],
+)
+def test_a_reverse_leg_whose_format_line_disagrees_with_its_words_is_marked(reply: str) -> None:
+    reading = read_reply(reply, MATH, polarity="reverse")
+    assert reading.status.value == "failed" or reading.polarity_confusion
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Let set A be the multiples of 3 and set B the multiples of 5, so that set A and set B",
+        "We have a = 2, b = 3 and c = 1.5, so the product a * b * c equals 9 and we compare",
+        "A) 12 B) 15 C) 18 D) 21 E) 24\n\nFirst, recall the definition, since each option must be",
+    ],
+)
+def test_a_reply_cut_mid_derivation_is_not_read(reply: str) -> None:
+    reading = read_reply(reply, MATH)
+    assert reading.status.value == "failed" or reading.weak

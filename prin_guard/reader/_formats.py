@@ -117,12 +117,43 @@ def _verdict(match: re.Match[str], ctx: _Context) -> _Reading | None:
     )
 
 
+# LaTeX's box, the way math models answer: "\boxed{A}", "\boxed{\text{E}}", "\boxed{A, C}"
+_BOXED = _Pattern(
+    r"\\boxed\s*\{\s*(?:\\(?:text|textbf|mathrm|mathbf)\s*\{)?(?P<rest>[^{}\n]{1,200})\}?\s*\}"
+)
+
+
+# The words that lead into an answer line or a box: "The incorrect option is:", "So the
+# correct answer is C." just before "Answer: C".
+_LEAD_IN = _Pattern(
+    r"(?P<adj>[A-Za-z]+)\s+(?:answers?|options?|choices?|ones?)\s+(?:is|are|would\s+be)\b",
+    re.IGNORECASE,
+)
+_LEAD_WINDOW = 300
+
+
+def _lead_sign(text: str, at: int, ctx: _Context) -> int:
+    """The polarity of the words that lead into a place at ``at``: the last "<adjective>
+    answer is" in the ``_LEAD_WINDOW`` characters before it, in the last sentence or two
+    ("The correct answer is:\n\\[\nAnswer: D" is the direct question's answer)."""
+    lo = max(0, at - _LEAD_WINDOW)
+    sign = 0
+    for match in _LEAD_IN.finditer(text, lo, at):
+        sign = ctx.vocab.sign(match.group("adj"))
+    return sign
+
+
 def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None, bool]:
-    """The last readable "Answer:" line (or "Verdict:", "Conclusion:", ...), and where
-    it starts; and whether a line answered the other question in its own words
-    ("Conclusion: Output (a) is better" on the reverse leg), which is not read."""
+    """The last readable "Answer:" line (or "Verdict:", "Conclusion:", ..., or a LaTeX
+    box), and where it starts; and whether a line answered the other question in its
+    own words ("Conclusion: Output (a) is better" on the reverse leg) or in the words
+    that lead into it ("The correct answer is:\n\\boxed{D}" on the reverse leg), which is
+    not read."""
     opposite = False
-    for match in reversed(list(_ANSWER_LINE.finditer(text))):
+    places = sorted(
+        [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
+    )
+    for match in reversed(places):
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:
@@ -130,6 +161,8 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
             said = block[:2] if block is not None else None
         if said is None:
             continue
+        if not said[0] and not ctx.pair:
+            said = (_lead_sign(text, match.start(), ctx), said[1])
         if _signed(said[0], said[1], ctx) == -ctx.leg != 0:
             opposite = True
             continue

@@ -36,6 +36,8 @@ class _Vocab:
         positive, negative = TASK_WORDS[task].positive, TASK_WORDS[task].negative
         predicate = _predicate(question) if task == "choice" and question else frozenset()
         positive = positive | (predicate - negative)
+        if task == "choice":
+            positive |= _DIRECT_SUPERLATIVES
         if words is None:
             return cls(positive, negative)
         mine = [" ".join(word.lower().split()) for word in words]
@@ -90,6 +92,11 @@ class _Vocab:
 
 
 _FAIL_WORDS = frozenset({"fail", "fails", "failed"})
+
+
+# Words that name a choice's answer to the direct question: "the closest option is C",
+# "the best answer is B" (on the reverse leg, an answer to the other question).
+_DIRECT_SUPERLATIVES = frozenset({"closest", "best", "likeliest", "nearest"})
 
 
 # "Which of these cities are capitals?", "Which numbers are prime?", "Which of the
