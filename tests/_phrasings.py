@@ -836,13 +836,16 @@ def generate(n: int, seed: int = 0) -> Iterator[Case]:
 
 
 def outcome(case: Case, reading: Any) -> str:
-    """How a reading of ``case`` fares: ``right`` (the expected labels, or a failure
-    where no answer is expected), ``abstain`` (failed where an answer is expected),
+    """How a reading of ``case`` fares: ``right`` (the expected labels, or a failure or
+    a reading marked as the other question's answer where no answer to this leg's
+    question is meant), ``abstain`` (failed where an answer is expected),
     ``misread`` (something else, marked weak or polarity-confused) or ``confident``
     (something else, unmarked: the one failure a reader must not have)."""
     failed = reading.status.value == "failed"
     if failed:
         return "right" if case.expected is None else "abstain"
+    if case.expected is None and reading.polarity_confusion:
+        return "right"  # read as the other question's answer, and said so
     if case.expected is not None and tuple(reading.labels) == case.expected:
         return "right"
     marked = reading.weak or reading.polarity_confusion or reading.answer_mismatch

@@ -848,8 +848,9 @@ FORMS_TABLE = [
         id="both-labels-are-incorrect",
     ),
     case(
+        # "and so is C": C is incorrect too (issue 38; it was read as B, D)
         "A is correct. B is incorrect, and so is C. D is not correct.",
-        ("B", "D"),
+        ("B", "C", "D"),
         FORMS,
         None,
         polarity=REVERSE,

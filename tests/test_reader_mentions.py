@@ -127,3 +127,17 @@ def test_a_reverse_leg_whose_format_line_disagrees_with_its_words_is_marked(repl
 def test_a_reply_cut_mid_derivation_is_not_read(reply: str) -> None:
     reading = read_reply(reply, MATH)
     assert reading.status.value == "failed" or reading.weak
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        pytest.param("A ✅ B ❌ C ✅ D ❌", "direct", ("A", "C"), id="inline-marks"),
+        pytest.param("A ✓, B ✗, C ✓, D ✗", "reverse", ("B", "D"), id="inline-marks-reverse"),
+        pytest.param("Yes: A, C. No: B, D.", "direct", ("A", "C"), id="yes-no-headings"),
+        pytest.param("A is a capital; so is C.", "direct", ("A", "C"), id="so-is"),
+    ],
+)
+def test_lists_in_more_syntaxes(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
+    labels, status, _ = _read(reply, polarity)
+    assert (labels, status) == (expected, "ok")

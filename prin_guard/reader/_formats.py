@@ -177,6 +177,8 @@ def _read_headings(text: str, ctx: _Context) -> _Found:
     for match in _HEADING.finditer(text):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
+            sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
             continue
         rest = match.group("rest")

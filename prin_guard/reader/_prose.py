@@ -146,6 +146,13 @@ _RUN_VERB_SIGNS = {
 _GRADE_VERBS = frozenset({"fails", "failed", "passes", "passed"})
 
 
+# "...; so is C", "and so are B and D"
+_SO_IS = _Pattern(
+    rf"(?<![\w-])so\s+(?:is|are|was|were|does|do)\s+{_RUN}(?![\w-])\s*(?=$|[.;,!\n])",
+    re.IGNORECASE,
+)
+
+
 # "the rest are incorrect", "all other options are wrong": every label but those
 # stated in the other polarity
 _REST = _Pattern(
@@ -353,6 +360,7 @@ class _Claims:
                 self._statement(run, sign, match.end(), forced=True)
         if ctx.pair:
             return
+        self._so_is()
         stated = {
             sign: {s.label for s in self.statuses if s.sign == sign and s.label} for sign in (1, -1)
         }
@@ -376,6 +384,27 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+
+    def _so_is(self) -> None:
+        """ "A is a capital; so is C.", "B is wrong, and so is D": the status of the
+        statement just before, in the same sentence, for the candidates after "so"."""
+        text, ctx = self.text, self.ctx
+        for match in _SO_IS.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is None or run.void or run.span is None:
+                continue
+            start = self._sentence(match.start())[0]
+            before = [
+                status
+                for status in self.statuses
+                if start <= status.at < match.start() and status.label is not None
+            ]
+            if not before:
+                continue
+            last = before[-1]
+            at = run.span[0]
+            for label in run.labels:
+                self.statuses.append(_Status(label, last.sign, run.span, at, False, weak=last.weak))
 
     def _statement(
         self, run: _Reading, sign: int, end: int, *, negated: bool = False, forced: bool = False

@@ -301,8 +301,12 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if ctx.task == "pairwise":
         return _FAILED
 
-    # 6. loose forms (choice, in a reply that was not cut off), then candidate texts
-    if ctx.task == "choice" and not cut:
+    # 6. loose forms (choice), then candidate texts; not in a reply cut off mid-sentence:
+    # what it names before it stops ("set A", "c = 1.5", a listing of the options) is
+    # the derivation, not an answer
+    if cut:
+        return _FAILED
+    if ctx.task == "choice":
         loose = _loose_forms(text, ctx)
         if loose:
             return _joint_result(loose, ParseMethod.LABEL_FORMS, ctx, weak=True)
