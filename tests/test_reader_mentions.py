@@ -141,3 +141,14 @@ def test_a_reply_cut_mid_derivation_is_not_read(reply: str) -> None:
 def test_lists_in_more_syntaxes(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
     labels, status, _ = _read(reply, polarity)
     assert (labels, status) == (expected, "ok")
+
+
+def test_a_bulleted_list_under_the_declared_answer_line_is_read_whole() -> None:
+    # the bundled choice template declares "Answer:"; only the first bullet was read
+    reading = read_reply("Answer:\n* A\n* C (Rome)\n* D", CAPITALS)
+    assert (reading.labels, reading.weak) == (("A", "C", "D"), False)
+
+
+def test_mentions_after_a_declared_answer_are_accounted_for() -> None:
+    reading = read_reply("Answer: A, C\n\nD is correct too.", CAPITALS)
+    assert reading.status.value == "failed"

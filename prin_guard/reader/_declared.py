@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from prin_guard.reader._answers import _read_answer
+from prin_guard.reader._answers import _ASIDE, _read_answer
 from prin_guard.reader._evidence import _Context, _Reading, _tie_free
 from prin_guard.reader._text import _Pattern, _strip_bounds
 
@@ -189,11 +189,39 @@ def _lines(text: str, form: Line, shown: _Shown, places: list[tuple[int, int]]) 
             if not text[start:end].strip(_SLOT_STRIP):  # the verdict on the next line
                 slot = _first_line(text, end + 1)
             reading = shown.slot(text, *slot) if slot is not None else None
+            if reading is not None and slot is not None and slot[0] > end:
+                reading, slot = _bulleted(text, slot, reading, shown)  # "Answer:\n- A\n- C"
             if reading is not None and slot is not None:
                 found = reading
                 places.append((pos, slot[1]))
         pos = folded.find(prefix.casefold(), pos + len(prefix))
     return found
+
+
+_BULLET = re.compile(r"[^\S\n]*(?:[-*•]|\d{1,3}[.)])[^\S\n]")
+
+
+def _bulleted(
+    text: str, slot: tuple[int, int], reading: _Reading, shown: _Shown
+) -> tuple[_Reading | None, tuple[int, int]]:
+    """The verdict under the prefix as a list of bullets, one candidate a line: every
+    line's, when every bullet line that follows names one (issue 38: only the first was
+    read); the first line's alone when it is no bullet."""
+    start = text.rfind("\n", 0, slot[0]) + 1
+    if not _BULLET.match(text, start):
+        return reading, slot
+    found, end, pos = set(reading.labels), slot[1], text.find("\n", slot[1])
+    while pos >= 0 and (item := _BULLET.match(text, pos + 1)) is not None:
+        line_end = text.find("\n", item.end())
+        line_end = len(text) if line_end < 0 else line_end
+        lo, hi = _strip_bounds(text, item.end(), line_end, _SLOT_STRIP)
+        aside = _ASIDE.search(text, lo, hi)  # "- C (Shark)"
+        said = shown.slot(text, lo, aside.start() if aside is not None and aside.start() > lo else hi)
+        if said is None or said.inverted or said.void:
+            return None, slot  # a bullet that names no candidate: not a list of them
+        found |= said.labels
+        end, pos = hi, text.find("\n", line_end) if line_end < len(text) else -1
+    return _Reading(frozenset(found), (slot[0], end)), (slot[0], end)
 
 
 def _first_line(text: str, pos: int = 0) -> tuple[int, int] | None:

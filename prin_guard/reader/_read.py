@@ -108,6 +108,8 @@ def parse_reply(
             # the rest of the reply, read apart: its conclusion must not disagree
             rest = _name_labels(_blanked(read, places), ctx, nouns)
             result = _with_declared(declared, _parse(rest.text, ctx), ctx)
+            # the declared answer's concluding part: what the reply says after it
+            result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
     if declared is None:
         view = _name_labels(read, ctx, nouns)
@@ -151,7 +153,13 @@ def _with_declared(declared: _Reading, general: ParseResult, ctx: _Context) -> P
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
-    result = _place(text, ctx)
+    return _account(text, _place(text, ctx), ctx)
+
+
+def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
+    """``result`` read from ``text``, with the mentions of its concluding part (from the
+    sentence or line where its answer stands) and their sides gathered for the resolver
+    (:func:`_accounted`)."""
     if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
         return result
     lo = _part_start(text, result.span[0] if result.span else 0)
