@@ -152,3 +152,33 @@ def test_a_bulleted_list_under_the_declared_answer_line_is_read_whole() -> None:
 def test_mentions_after_a_declared_answer_are_accounted_for() -> None:
     reading = read_reply("Answer: A, C\n\nD is correct too.", CAPITALS)
     assert reading.status.value == "failed"
+
+
+CRITERIA = {
+    "task": "checklist",
+    "response": "Dear Ms. Lee, your booking is confirmed. Yours sincerely, Tom",
+    "candidates": ["Uses a formal tone", "States the price", "Confirms the booking"],
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        pytest.param("Therefore, the criteria that are met are A and C.", "direct", ("A", "C"),
+                     id="criteria-that-are-met"),  # fmt: skip
+        pytest.param("The criterion that is not met is B.", "reverse", ("B",), id="that-is-not-met"),
+        pytest.param("Uses a formal tone and Confirms the booking.", "direct", ("A", "C"),
+                     id="texts-alone"),  # fmt: skip
+        pytest.param("I checked each one.\n\nA, C", "direct", ("A", "C"), id="last-line-labels"),
+        pytest.param("At first I wondered about B. **Answer:** A/C", "direct", ("A", "C"),
+                     id="answer-after-a-sentence-in-bold"),  # fmt: skip
+    ],
+)
+def test_checklist_conclusions(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
+    reading = read_reply(reply, CRITERIA, polarity=polarity)
+    assert (reading.labels, reading.status.value) == (expected, "ok")
+
+
+def test_a_listing_of_the_options_cut_off_is_not_read() -> None:
+    reply = "The options are: A) Paris B) Sydney C) Rome D) Toronto. Let me evaluate each of them"
+    assert read_reply(reply, CAPITALS).status.value == "failed"

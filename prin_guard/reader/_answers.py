@@ -200,6 +200,8 @@ def _texts_list(text: str, lo: int, hi: int, ctx: _Context) -> tuple[_Reading, i
     pos = lo
     for sep in [*_TEXT_SEP.finditer(text, lo, end), None]:
         piece_end = sep.start() if sep is not None else end
+        if piece_end - pos > 2 * ctx.texts.longest + 8:
+            return None  # longer than any text: no list of them (and linear time)
         if sep is not None and sep.start() == sep.end():
             continue
         named = ctx.texts.exact(text[pos:piece_end])

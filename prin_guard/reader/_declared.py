@@ -181,7 +181,7 @@ def _lines(text: str, form: Line, shown: _Shown, places: list[tuple[int, int]]) 
     while pos >= 0:
         line_start = text.rfind("\n", 0, pos) + 1
         before = text[line_start:pos]
-        if anywhere or not before.strip(_LINE_LEAD) or before.rstrip().endswith((".", "!", "?")):
+        if anywhere or not before.strip(_LINE_LEAD) or before.rstrip(" \t*_`").endswith((".", "!", "?")):
             start = pos + len(prefix)
             end = text.find("\n", start)
             end = len(text) if end < 0 else end

@@ -25,7 +25,7 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 # rescan every following blank line from every line start (quadratic). Besides line
 # starts, an answer may follow the end of a sentence: "C is right. Answer: C".
 _ANSWER_LINE = _Pattern(
-    r"(?:^(?:[^\S\n]|[>*#_`-])*|(?<=[.!?])[^\S\n]+)(?:(?:my|our)[^\S\n]+)?"
+    r"(?:^(?:[^\S\n]|[>*#_`-])*|(?<=[.!?])[^\S\n]+[*_`]*)(?:(?:my|our)[^\S\n]+)?"
     r"(?:final[^\S\n]+)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
     r"|result|outcome|grade)"
     r"\b[^\S\n*_`]*[*_`]*[^\S\n]*(?:(?:is|are)[^\S\n]*)?[:：=\-][^\S\n]*(?P<rest>[^\n]*)",

@@ -113,11 +113,12 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
 
 
 # "the answer is C", "the incorrect options are D and E", "the better response is B",
-# "the correct ones are:", "the winner is Output (a)"
+# "the correct ones are:", "the winner is Output (a)", "the criteria that are not met are B"
 _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|requirements?|verdict|decision|winner"
-    r"|preference|pick)\s+(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
+    r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
+    r"(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
@@ -328,6 +329,8 @@ class _Claims:
                 continue
             adjective, noun = match.group("adj"), match.group("noun")
             sign = (ctx.vocab.sign(adjective) if adjective else 0) or ctx.vocab.sign(noun)
+            if match.group("radj"):  # "the criteria that are not met are B and D"
+                sign = ctx.vocab.sign(match.group("radj"), negated=bool(match.group("rneg")))
             reading = said[1]
             end = reading.span[1] if reading.span else hi
             qualified = stance(text, match.start(), end)

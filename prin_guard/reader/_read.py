@@ -7,7 +7,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
-from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
+from prin_guard.reader._answers import (
+    _NONE_ONLY,
+    _NONE_STRIP,
+    _PUNCT_ONLY,
+    _only_labels,
+    _status_only,
+    _texts_list,
+)
 from prin_guard.reader._copies import (
     _blank_copies,
     _echo_lines,
@@ -163,7 +170,10 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
         return result
     lo = _part_start(text, result.span[0] if result.span else 0)
-    return _accounted(result, _mentions(text, lo, result.span, ctx), _sides(text, lo, ctx), ctx)
+    mentions = _mentions(text, lo, result.span, ctx)
+    if not mentions:
+        return result  # the answer is all the concluding part names
+    return _accounted(result, mentions, _sides(text, lo, ctx), ctx)
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
@@ -238,6 +248,14 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
     return out
 
 
+def _before_last(text: str, reading: _Reading) -> bool:
+    """Whether ``reading`` stands before the last sentence of ``text`` (where a reply cut
+    off stops), or nowhere in particular."""
+    stripped = text.rstrip()
+    last = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
+    return reading.span is None or reading.span[1] <= last
+
+
 def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
@@ -281,6 +299,15 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
+    # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
+    last = text.rfind("\n", 0, hi) + 1
+    if (
+        not ctx.pair
+        and last > lo
+        and (listed := _only_labels(text, last, hi, ctx)) is not None
+    ):
+        own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
+        return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
@@ -292,6 +319,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)
+    if cut and concluded is not None and concluded.weak and _before_last(text, concluded):
+        concluded = None  # cut off before it concluded: "The options are: A) 9 B) 2 ... which"
     if concluded is not None:
         if cut:
             concluded = replace(concluded, weak=True)
@@ -314,6 +343,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # the derivation, not an answer
     if cut:
         return _FAILED
+    texts = _texts_list(text, lo, hi, ctx)
+    if texts is not None and _PUNCT_ONLY.fullmatch(text, texts[1], hi):  # "Paris and Rome."
+        return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)
     if ctx.task == "choice":
         loose = _loose_forms(text, ctx)
         if loose:
