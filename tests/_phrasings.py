@@ -682,6 +682,109 @@ def _cut(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     )), None
 
 
+def _while_not(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """Both sides in one sentence, the second verb elided: "A and C are correct, while B
+    and D are not"."""
+    good = [l for l in spec.labels if l in spec.truth]
+    bad = [l for l in spec.labels if l not in spec.truth]
+    word = "met" if spec.task == "checklist" else rng.choice(("correct", "right", "valid"))
+    verb_g = "are" if len(good) > 1 else "is"
+    verb_b = "are" if len(bad) > 1 else "is"
+    link = rng.choice((", while", ", whereas", "; however,", ", but"))
+    return f"{_join(rng, good)} {verb_g} {word}{link} {_join(rng, bad)} {verb_b} not.", spec.answer
+
+
+def _bold(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """Markdown around the labels: "**A** and **C** are correct", "### Final answer\nA, C"."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    bold = [f"**{l}**" for l in ans]
+    word = _leg_words(spec)[0]
+    verb = "are" if len(ans) > 1 else "is"
+    return rng.choice((
+        f"{_join(rng, bold)} {verb} {word}.",
+        f"### Final answer\n{_join(rng, ans)}",
+        f"{_cap(_answer_phrase(rng, spec))} {_join(rng, bold)}.",
+        f"**Final answer: {_join(rng, ans)}**",
+    )), ans
+
+
+def _with_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """Labels with their texts: "(A) Paris and (C) Rome", "A) Paris, C) Rome"."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    form = rng.choice(("({l}) {t}", "{l}) {t}", "{l} ({t})", "{l}: {t}"))
+    items = [form.format(l=l, t=spec.text(l)) for l in ans]
+    glue = "; " if form == "{l}: {t}" else None
+    listed = glue.join(items) if glue else _join(rng, items, "and" if len(items) == 2 else "comma_and")
+    return f"{_cap(_answer_phrase(rng, spec))} {listed}.", ans
+
+
+def _json_keys(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """JSON lists under keys of either side: "rejected", "unmet", "selected"."""
+    import json
+
+    good = [l for l in spec.labels if l in spec.truth]
+    bad = [l for l in spec.labels if l not in spec.truth]
+    if spec.task == "checklist":
+        pos_key, neg_key = rng.choice((("met", "unmet"), ("met", "not_met"), ("satisfied", "unsatisfied")))
+    else:
+        pos_key, neg_key = rng.choice((("correct", "incorrect"), ("correct_options", "incorrect_options"),
+                                       ("right", "wrong")))
+    style = rng.choice(("both", "leg", "other"))
+    if style == "both":
+        return json.dumps({pos_key: good, neg_key: bad}), spec.answer
+    if style == "leg":
+        return json.dumps({pos_key if spec.direct else neg_key: list(spec.answer)}), spec.answer
+    # only the other side's list: every candidate not in it is on this side? No: a list
+    # under the other key answers the other question
+    return json.dumps({neg_key if spec.direct else pos_key: list(spec.other)}), None
+
+
+def _status_lines(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """One line per candidate: "A - correct", "**B** → incorrect", "C (Rome): correct"."""
+    pos, neg = rng.choice(_STATUS[spec.task])
+    form = rng.choice(("{l} - {w}", "**{l}** → {w}", "{l} ({t}): {w}", "- {l}: {W}", "{l}. {t} — {w}"))
+    lines = [form.format(l=l, t=spec.text(l), w=(pos if l in spec.truth else neg),
+                         W=_cap(pos if l in spec.truth else neg)) for l in spec.labels]
+    order = lines[:]
+    if rng.random() < 0.3:
+        rng.shuffle(order)
+    return "\n".join(order), spec.answer
+
+
+def _contradiction(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """An answer and a note that contradicts it: no answer."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    _, other_word = _leg_words(spec)
+    pick = rng.choice(ans)
+    return f"Answer: {_join(rng, ans, 'comma')}. Note: {pick} is {other_word}.", None
+
+
+def _lowercase(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """Labels in lower case: "a and c are correct"."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    word = _leg_words(spec)[0]
+    verb = "are" if len(ans) > 1 else "is"
+    low = [l.lower() for l in ans]
+    return rng.choice((f"so {_join(rng, low, 'and')} {verb} {word}.", f"answer: {', '.join(low)}")), ans
+
+
+def _not_the_answer(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A negated claim, then the answer: "I don't think the answer is B; it is A, C"."""
+    ans, other = spec.answer, spec.other
+    if not ans or not other:
+        return _conclusion(rng, spec)
+    return (f"I don't think {other[0]} belongs in the answer. Therefore, {_answer_phrase(rng, spec)} "
+            f"{_join(rng, ans)}."), ans
+
+
 SET_CLASSES: dict[str, Phrasing] = {
     "conclusion": _conclusion,
     "status": _status,
@@ -703,6 +806,14 @@ SET_CLASSES: dict[str, Phrasing] = {
     "boxed": _boxed,
     "confused": _confused,
     "cut": _cut,
+    "while_not": _while_not,
+    "bold": _bold,
+    "with_text": _with_text,
+    "json_keys": _json_keys,
+    "status_lines": _status_lines,
+    "contradiction": _contradiction,
+    "lowercase": _lowercase,
+    "not_the_answer": _not_the_answer,
 }
 
 
@@ -788,6 +899,35 @@ def _p_confused(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] |
     return f"{_name(rng, spec, good)} is better.", None
 
 
+def _p_contrast(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A concession, then the verdict: "B is more detailed, but A is better overall"."""
+    (label,) = spec.answer
+    other = spec.other[0]
+    return (f"{_name(rng, spec, other)} is longer, but {_name(rng, spec, label)} is {_p_word(spec)} "
+            f"overall."), (label,)
+
+
+def _p_bold(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    (label,) = spec.answer
+    word = "Winner" if spec.direct else "Worse response"
+    return rng.choice((f"**{word}: {_name(rng, spec, label)}**", f"### Verdict\n{_name(rng, spec, label)} is {_p_word(spec)}.",
+                       f"{spec.why[label].capitalize()}.\n\n**{_name(rng, spec, label)}** is {_p_word(spec)}.")), (label,)
+
+
+def _p_ordering(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    winner = next(iter(spec.truth))
+    loser = next(l for l in spec.labels if l != winner)
+    return rng.choice((f"Ranking: {winner} > {loser}", f"{loser} < {winner}")), spec.answer
+
+
+def _p_actually(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    (label,) = spec.answer
+    other = spec.other[0]
+    w = _p_word(spec)
+    return (f"At first glance {_name(rng, spec, other)} seems {w}. On second thought, "
+            f"{_name(rng, spec, label)} is {w}."), (label,)
+
+
 PAIR_CLASSES: dict[str, Phrasing] = {
     "conclusion": _p_conclusion,
     "long": _p_reasoning,
@@ -799,12 +939,16 @@ PAIR_CLASSES: dict[str, Phrasing] = {
     "revision": _p_revision,
     "note": _p_note,
     "confused": _p_confused,
+    "contrast": _p_contrast,
+    "bold": _p_bold,
+    "ordering": _p_ordering,
+    "actually": _p_actually,
 }
 
 
 CLASSES: dict[str, tuple[str, ...]] = {
     "choice": tuple(SET_CLASSES),
-    "checklist": tuple(name for name in SET_CLASSES if name not in ("predicate", "confused")),
+    "checklist": tuple(name for name in SET_CLASSES if name not in ("predicate", "confused", "lowercase")),
     "pairwise": tuple(PAIR_CLASSES),
 }
 
