@@ -182,3 +182,25 @@ def test_checklist_conclusions(reply: str, polarity: str, expected: tuple[str, .
 def test_a_listing_of_the_options_cut_off_is_not_read() -> None:
     reply = "The options are: A) Paris B) Sydney C) Rome D) Toronto. Let me evaluate each of them"
     assert read_reply(reply, CAPITALS).status.value == "failed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        pytest.param("**A** and **C** are correct.", "direct", ("A", "C"), id="bold-labels"),
+        pytest.param("A and C are correct, while B and D are not.", "reverse", ("B", "D"),
+                     id="elided-verb"),  # fmt: skip
+        pytest.param("The correct options are A (Paris) and C (Rome).", "direct", ("A", "C"),
+                     id="labels-with-texts"),  # fmt: skip
+        pytest.param("The incorrect options are (B) Sydney and (D) Toronto.", "reverse",
+                     ("B", "D"), id="marked-labels-with-texts"),  # fmt: skip
+    ],
+)
+def test_more_list_forms(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
+    reading = read_reply(reply, CAPITALS, polarity=polarity)
+    assert (reading.labels, reading.status.value) == (expected, "ok")
+
+
+def test_a_label_written_with_another_candidates_text_is_not_read() -> None:
+    reading = read_reply("The correct options are A (Paris) and C (Sydney).", CAPITALS)
+    assert reading.status.value == "failed" and reading.answer_mismatch

@@ -154,6 +154,14 @@ _SO_IS = _Pattern(
 )
 
 
+# ", while B and D are not.", "; however, C is not"
+_ELIDED = _Pattern(
+    rf"(?:,|;)\s*(?:while|whereas|but|however,?|yet)\s+{_RUN}\s+(?:is|are)(?:\s+not|n[’']t)"
+    r"\s*(?=$|[.;!\n])",
+    re.IGNORECASE,
+)
+
+
 # "the rest are incorrect", "all other options are wrong": every label but those
 # stated in the other polarity
 _REST = _Pattern(
@@ -364,6 +372,7 @@ class _Claims:
         if ctx.pair:
             return
         self._so_is()
+        self._elided()
         stated = {
             sign: {s.label for s in self.statuses if s.sign == sign and s.label} for sign in (1, -1)
         }
@@ -408,6 +417,28 @@ class _Claims:
             at = run.span[0]
             for label in run.labels:
                 self.statuses.append(_Status(label, last.sign, run.span, at, False, weak=last.weak))
+
+    def _elided(self) -> None:
+        """ "A and C are correct, while B and D are not": after a contrast, candidates
+        with the verb of the statement before them negated and its adjective left out
+        take the other side."""
+        text, ctx = self.text, self.ctx
+        for match in _ELIDED.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is None or run.void or run.span is None:
+                continue
+            start = self._sentence(match.start())[0]
+            before = [
+                status
+                for status in self.statuses
+                if start <= status.at < match.start() and status.label is not None
+            ]
+            if not before or before[-1].label in run.labels:
+                continue
+            last = before[-1]
+            at = run.span[0]
+            for label in run.labels:
+                self.statuses.append(_Status(label, -last.sign, run.span, at, False, weak=last.weak))
 
     def _statement(
         self, run: _Reading, sign: int, end: int, *, negated: bool = False, forced: bool = False

@@ -108,6 +108,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
+    read = _plain(read)
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -134,6 +135,24 @@ def parse_reply(
 
 
 _GAP = "\n\n"
+
+
+# Markdown's strong emphasis around a name: "**C** and **D** are correct", "**Response A**"
+_EMPHASIS = _Pattern(r"\*\*(?=\S)(?P<inner>[^*\n]{1,40}?)(?<=\S)\*\*|__(?=\S)(?P<u>[^_\n]{1,40}?)(?<=\S)__")
+
+
+def _plain(text: str) -> str:
+    """``text`` with strong emphasis around short stretches written over by spaces (the
+    same length: offsets hold), so that "**C** and **D** are correct" reads as "C and D
+    are correct". Bullets ("* A") and other markup stay."""
+    if "**" not in text and "__" not in text:
+        return text
+    out = list(text)
+    for match in _EMPHASIS.finditer(text):
+        inner = match.span("inner") if match.group("inner") is not None else match.span("u")
+        for at in (*range(match.start(), inner[0]), *range(inner[1], match.end())):
+            out[at] = " "
+    return "".join(out)
 
 
 def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
