@@ -64,11 +64,11 @@ _CHOICE = (
         "Which of these cities are capitals?",
         (
             _Fact("Paris", True, "Paris is the seat of the French government"),
-            _Fact("Sydney", False, "Sydney is the largest Australian city, but Canberra is the seat of government"),
+            _Fact("Sydney", False, "Sydney is the largest Australian city, but Canberra is the seat of government"),  # noqa: E501
             _Fact("Rome", True, "Rome has been the seat of the Italian government since 1871"),
-            _Fact("Toronto", False, "Toronto is the largest Canadian city; Ottawa is the seat of government"),
+            _Fact("Toronto", False, "Toronto is the largest Canadian city; Ottawa is the seat of government"),  # noqa: E501
             _Fact("Berlin", True, "Berlin is where the German government sits"),
-            _Fact("Istanbul", False, "Istanbul is the largest Turkish city, while Ankara is the seat of government"),
+            _Fact("Istanbul", False, "Istanbul is the largest Turkish city, while Ankara is the seat of government"),  # noqa: E501
         ),
         predicate=("a capital", "capitals", "not a capital", "not capitals"),
     ),
@@ -98,10 +98,10 @@ _CHOICE = (
     _Topic(
         "Which of the following statements about water are true?",
         (
-            _Fact("Water boils at 100 degrees Celsius at sea level", True, "that is the boiling point at one atmosphere"),
+            _Fact("Water boils at 100 degrees Celsius at sea level", True, "that is the boiling point at one atmosphere"),  # noqa: E501
             _Fact("Ice is denser than liquid water", False, "ice floats, so it is less dense"),
             _Fact("A water molecule has two hydrogen atoms", True, "its formula is H2O"),
-            _Fact("Water is a good conductor when perfectly pure", False, "pure water conducts very poorly"),
+            _Fact("Water is a good conductor when perfectly pure", False, "pure water conducts very poorly"),  # noqa: E501
         ),
     ),
 )  # fmt: skip
@@ -112,7 +112,7 @@ _CHECKLIST = (
         "Dear Ms. Lee,\n\nThank you for your letter of 3 May. I am pleased to confirm your "
         "booking for two nights from 12 June. Breakfast is included.\n\nYours sincerely,\nTom",
         (
-            _Fact("Uses a formal tone", True, "it opens with 'Dear Ms. Lee' and closes with 'Yours sincerely'"),
+            _Fact("Uses a formal tone", True, "it opens with 'Dear Ms. Lee' and closes with 'Yours sincerely'"),  # noqa: E501
             _Fact("Confirms the dates of the stay", True, "it gives two nights from 12 June"),
             _Fact("States the price", False, "no price appears anywhere"),
             _Fact("Is under 100 words", True, "it has about forty words"),
@@ -135,11 +135,11 @@ _CHECKLIST = (
 
 
 _PAIRS = (
-    ("What is the capital of France?", "Paris is the capital of France.", "The capital of France is Lyon.",
+    ("What is the capital of France?", "Paris is the capital of France.", "The capital of France is Lyon.",  # noqa: E501
      "it names the right city", "Lyon is not the capital"),
     ("How many legs does a spider have?", "A spider has eight legs.", "Spiders have six legs.",
      "it gives the right number", "six is the number for insects"),
-    ("Write a haiku about rain.", "Soft rain on the roof / the garden drinks in silence / puddles hold the sky",
+    ("Write a haiku about rain.", "Soft rain on the roof / the garden drinks in silence / puddles hold the sky",  # noqa: E501
      "Rain is wet and it falls down from clouds in the sky.",
      "it keeps the 5-7-5 form and an image", "it is a plain sentence, not a haiku"),
 )  # fmt: skip
@@ -191,7 +191,7 @@ def _choice_spec(rng: random.Random, polarity: str) -> _Spec:
     rng.shuffle(facts)
     facts = facts[: rng.randint(4, min(5, len(facts)))]
     if all(f.true for f in facts) or not any(f.true for f in facts):
-        facts = sorted(topic.facts, key=lambda f: f.true)[:2] + [topic.facts[0], topic.facts[1]]
+        facts = [*sorted(topic.facts, key=lambda f: f.true)[:2], topic.facts[0], topic.facts[1]]
         facts = list(dict.fromkeys(facts))
         rng.shuffle(facts)
     labels = tuple(_LETTERS[: len(facts)])
@@ -201,8 +201,8 @@ def _choice_spec(rng: random.Random, polarity: str) -> _Spec:
         {"task": "choice", "question": topic.question, "candidates": [f.text for f in facts]},
         labels,
         tuple(f.text for f in facts),
-        frozenset(label for label, f in zip(labels, facts) if f.true),
-        {label: f.why for label, f in zip(labels, facts)},
+        frozenset(label for label, f in zip(labels, facts, strict=True) if f.true),
+        {label: f.why for label, f in zip(labels, facts, strict=True)},
         topic.predicate,
     )
 
@@ -222,8 +222,8 @@ def _checklist_spec(rng: random.Random, polarity: str) -> _Spec:
         {"task": "checklist", "response": response, "candidates": [f.text for f in facts]},
         labels,
         tuple(f.text for f in facts),
-        frozenset(label for label, f in zip(labels, facts) if f.true),
-        {label: f.why for label, f in zip(labels, facts)},
+        frozenset(label for label, f in zip(labels, facts, strict=True) if f.true),
+        {label: f.why for label, f in zip(labels, facts, strict=True)},
     )
 
 
@@ -248,7 +248,7 @@ def _pair_spec(rng: random.Random, polarity: str) -> _Spec:
 
 # (positive, negative) status words per task: the leg's own words are spec.direct's side
 _STATUS = {
-    "choice": (("correct", "incorrect"), ("right", "wrong"), ("true", "false"), ("valid", "invalid"),
+    "choice": (("correct", "incorrect"), ("right", "wrong"), ("true", "false"), ("valid", "invalid"),  # noqa: E501
                ("correct", "not correct")),
     "checklist": (("met", "not met"), ("met", "unmet"), ("satisfied", "not satisfied"),
                   ("fulfilled", "not fulfilled"), ("satisfied", "unsatisfied")),
@@ -275,8 +275,14 @@ def _join(rng: random.Random, items: Sequence[str], style: str | None = None) ->
 
 def _name(rng: random.Random, spec: _Spec, label: str) -> str:
     if spec.task == "pairwise":
-        return rng.choice((f"Response {label}", f"Output ({label.lower()})", f"Assistant {label}",
-                           f"Response {label}"))
+        return rng.choice(
+            (
+                f"Response {label}",
+                f"Output ({label.lower()})",
+                f"Assistant {label}",
+                f"Response {label}",
+            )
+        )
     if spec.task == "checklist":
         return rng.choice((f"Criterion {label}", label, f"{label}"))
     return rng.choice((f"Option {label}", label, f"({label})", f"{label})"))
@@ -318,18 +324,31 @@ def _answer_phrase(rng: random.Random, spec: _Spec) -> str:
     verb = "are" if plural else "is"
     if spec.task == "checklist":
         side = "met" if spec.direct else "not met"
-        return rng.choice((
-            f"the criteria that are {side} {verb}" if plural else f"the criterion that is {side} is",
-            f"the {'unmet' if not spec.direct else 'met'} {_kind(spec, plural)} {verb}",
-        ))
+        return rng.choice(
+            (
+                f"the criteria that are {side} {verb}"
+                if plural
+                else f"the criterion that is {side} is",
+                f"the {'unmet' if not spec.direct else 'met'} {_kind(spec, plural)} {verb}",
+            )
+        )
     word = rng.choice(("correct", "right") if spec.direct else ("incorrect", "wrong"))
-    return rng.choice((f"the {word} {_kind(spec, plural)} {verb}", f"the {word} answer{'s' if plural else ''} {verb}"))
+    return rng.choice(
+        (
+            f"the {word} {_kind(spec, plural)} {verb}",
+            f"the {word} answer{'s' if plural else ''} {verb}",
+        )
+    )
 
 
 def _none_phrase(rng: random.Random, spec: _Spec) -> str:
     if spec.task == "checklist":
-        return "None of the criteria are met." if spec.direct else "All criteria are met; none fails."
-    return "None of the options are correct." if spec.direct else "None of the options are incorrect."
+        return (
+            "None of the criteria are met." if spec.direct else "All criteria are met; none fails."
+        )
+    return (
+        "None of the options are correct." if spec.direct else "None of the options are incorrect."
+    )
 
 
 # -- classes for the set tasks (choice, checklist) --------------------------------------------
@@ -342,7 +361,15 @@ def _reasoning(rng: random.Random, spec: _Spec) -> str:
     lines = []
     for label in spec.labels:
         why = spec.why[label]
-        form = rng.choice(("{l}) {t}: {w}.", "Option {l} ({t}): {w}.", "- {l}: {w}.", "{L}.", "Looking at {t}, {w}."))
+        form = rng.choice(
+            (
+                "{l}) {t}: {w}.",
+                "Option {l} ({t}): {w}.",
+                "- {l}: {w}.",
+                "{L}.",
+                "Looking at {t}, {w}.",
+            )
+        )
         if spec.task == "checklist":
             form = rng.choice(("- {t}: {w}.", "Criterion {l} ({t}): {w}.", "{l}. {t} - {w}."))
         lines.append(form.format(l=label, t=spec.text(label), w=why, L=_cap(why)))
@@ -355,13 +382,15 @@ def _conclusion(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] |
         return _none_phrase(rng, spec), ()
     listed = _names(rng, spec, ans)
     lead = rng.choice(("Therefore, ", "So ", "In conclusion, ", "", "Overall, "))
-    form = rng.choice((
-        f"{lead}{_answer_phrase(rng, spec)} {listed}.",
-        f"{lead}{_answer_phrase(rng, spec)}: {listed}.",
-        f"Final answer: {listed}",
-        f"Answer: {listed}",
-        f"**Answer:** {listed}",
-    ))
+    form = rng.choice(
+        (
+            f"{lead}{_answer_phrase(rng, spec)} {listed}.",
+            f"{lead}{_answer_phrase(rng, spec)}: {listed}.",
+            f"Final answer: {listed}",
+            f"Answer: {listed}",
+            f"**Answer:** {listed}",
+        )
+    )
     return _cap(form), ans
 
 
@@ -376,8 +405,8 @@ def _status(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | Non
             word = pos if label in spec.truth else neg
             out.append(rng.choice((f"{_name(rng, spec, label)} is {word}.", f"{label}: {word}.")))
         return " ".join(out) if rng.random() < 0.5 else "\n".join(out), spec.answer
-    good = [l for l in spec.labels if l in spec.truth]
-    bad = [l for l in spec.labels if l not in spec.truth]
+    good = [lab for lab in spec.labels if lab in spec.truth]
+    bad = [lab for lab in spec.labels if lab not in spec.truth]
     first = (good, pos), (bad, neg)
     if rng.random() < 0.5:
         first = first[::-1]
@@ -394,10 +423,10 @@ def _one_side(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | N
     leaving candidates without a side, answers nothing ("Option D is false.")."""
     pos, neg = rng.choice(_STATUS[spec.task])
     if rng.random() < 0.5:
-        group = [l for l in spec.labels if l in spec.truth]
+        group = [lab for lab in spec.labels if lab in spec.truth]
         word = pos
     else:
-        group = [l for l in spec.labels if l not in spec.truth]
+        group = [lab for lab in spec.labels if lab not in spec.truth]
         word = neg
     if not group:
         return _conclusion(rng, spec)
@@ -409,7 +438,7 @@ def _one_side(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | N
     if leg_side and len(group) == len(spec.answer):
         return reply, spec.answer
     if leg_side:
-        return reply, tuple(l for l in spec.labels if l in group)
+        return reply, tuple(lab for lab in spec.labels if lab in group)
     return reply, None
 
 
@@ -419,20 +448,30 @@ def _lists(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
     ans = spec.answer
     if not ans:
         return _none_phrase(rng, spec), ()
-    pos, neg = _leg_words(spec)
-    head = rng.choice((
-        f"{_cap(pos)} {_kind(spec, True)}:", f"**{_cap(pos)}:**", "Answer:", "Final answer:",
-        f"The {pos} {_kind(spec, True)} are:" if spec.task == "choice" else f"{_cap(_kind(spec, True))} {pos}:",
-    ))
+    pos, _ = _leg_words(spec)
+    head = rng.choice(
+        (
+            f"{_cap(pos)} {_kind(spec, True)}:",
+            f"**{_cap(pos)}:**",
+            "Answer:",
+            "Final answer:",
+            f"The {pos} {_kind(spec, True)} are:"
+            if spec.task == "choice"
+            else f"{_cap(_kind(spec, True))} {pos}:",
+        )
+    )
     style = rng.choice(("inline", "bullets", "numbered", "bare"))
     if style == "inline" or len(ans) == 1:
         return f"{head} {_join(rng, ans)}", ans
     if style == "bullets":
         bullet = rng.choice(("-", "*", "•"))
-        body = "\n".join(f"{bullet} {l}" + (f" ({spec.text(l)})" if rng.random() < 0.4 else "") for l in ans)
+        body = "\n".join(
+            f"{bullet} {lab}" + (f" ({spec.text(lab)})" if rng.random() < 0.4 else "")
+            for lab in ans
+        )
         return f"{head}\n{body}", ans
     if style == "numbered":
-        body = "\n".join(f"{i}. {l}" for i, l in enumerate(ans, 1))
+        body = "\n".join(f"{i}. {lab}" for i, lab in enumerate(ans, 1))
         return f"{head}\n{body}", ans
     return _join(rng, ans), ans
 
@@ -442,8 +481,11 @@ def _marks(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
     yes, no = rng.choice((("✅", "❌"), ("✓", "✗"), ("✔", "✘")))
     style = rng.choice(("inline", "lines", "lead", "boxes"))
     if style == "boxes":
-        lines = [f"- [{'x' if l in spec.answer else ' '}] {l}" + (f" {spec.text(l)}" if rng.random() < 0.5 else "")
-                 for l in spec.labels]
+        lines = [
+            f"- [{'x' if lab in spec.answer else ' '}] {lab}"
+            + (f" {spec.text(lab)}" if rng.random() < 0.5 else "")
+            for lab in spec.labels
+        ]
         return "\n".join(lines), spec.answer
     parts = []
     for label in spec.labels:
@@ -460,12 +502,14 @@ def _marks(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
 def _yes_no(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     """Yes/no per candidate, answering this leg's question."""
     if rng.random() < 0.5:
-        lines = [f"{l}: {'Yes' if l in spec.answer else 'No'}" for l in spec.labels]
+        lines = [f"{lab}: {'Yes' if lab in spec.answer else 'No'}" for lab in spec.labels]
         return "\n".join(lines), spec.answer
-    yes = [l for l in spec.labels if l in spec.answer]
-    no = [l for l in spec.labels if l not in spec.answer]
+    yes = [lab for lab in spec.labels if lab in spec.answer]
+    no = [lab for lab in spec.labels if lab not in spec.answer]
     if not yes or not no:
-        return "\n".join(f"{l}: {'yes' if l in spec.answer else 'no'}" for l in spec.labels), spec.answer
+        return "\n".join(
+            f"{lab}: {'yes' if lab in spec.answer else 'no'}" for lab in spec.labels
+        ), spec.answer
     return f"Yes: {_join(rng, yes, 'comma')}. No: {_join(rng, no, 'comma')}.", spec.answer
 
 
@@ -475,13 +519,13 @@ def _table(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
     style = rng.choice(("status", "question", "predicate"))
     if style == "predicate" and spec.predicate:
         header = f"{_cap(spec.predicate[1])}?"
-        cells = {l: ("Yes" if l in spec.truth else "No") for l in spec.labels}
+        cells = {lab: ("Yes" if lab in spec.truth else "No") for lab in spec.labels}
     elif style == "question":
         header = f"{_cap(pos)}?"
-        cells = {l: ("Yes" if l in spec.truth else "No") for l in spec.labels}
+        cells = {lab: ("Yes" if lab in spec.truth else "No") for lab in spec.labels}
     else:
         header = rng.choice(("Verdict", "Status", "Assessment"))
-        cells = {l: (pos if l in spec.truth else neg) for l in spec.labels}
+        cells = {lab: (pos if lab in spec.truth else neg) for lab in spec.labels}
     rows = [f"| {kind} | {header} |", "|---|---|"]
     for label in spec.labels:
         name = label if rng.random() < 0.6 else f"{label}. {spec.text(label)}"
@@ -494,22 +538,28 @@ def _json(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]
 
     pos, neg = rng.choice(_STATUS[spec.task][:2])
     style = rng.choice(("statuses", "booleans", "both_lists", "leg_list", "answer"))
-    good = [l for l in spec.labels if l in spec.truth]
-    bad = [l for l in spec.labels if l not in spec.truth]
+    good = [lab for lab in spec.labels if lab in spec.truth]
+    bad = [lab for lab in spec.labels if lab not in spec.truth]
     if style == "statuses":
-        value: Any = {l: (pos if l in spec.truth else neg) for l in spec.labels}
+        value: Any = {lab: (pos if lab in spec.truth else neg) for lab in spec.labels}
     elif style == "booleans":
         key = pos if spec.task == "checklist" else "correct"
-        value = {l: {key: l in spec.truth} for l in spec.labels} if rng.random() < 0.3 else {
-            l: l in spec.answer for l in spec.labels}
+        value = (
+            {lab: {key: lab in spec.truth} for lab in spec.labels}
+            if rng.random() < 0.3
+            else {lab: lab in spec.answer for lab in spec.labels}
+        )
     elif style == "both_lists":
         value = {pos: good, neg.replace(" ", "_"): bad}
     elif style == "leg_list":
         word = pos if spec.direct else neg.replace(" ", "_")
         value = {word: list(spec.answer)}
     else:
-        value = {"answer": list(spec.answer)} if rng.random() < 0.5 else {
-            "reasoning": "Checked each one.", "labels": list(spec.answer)}
+        value = (
+            {"answer": list(spec.answer)}
+            if rng.random() < 0.5
+            else {"reasoning": "Checked each one.", "labels": list(spec.answer)}
+        )
     text = json.dumps(value, indent=rng.choice((None, 2)))
     if rng.random() < 0.3:
         text = f"```json\n{text}\n```"
@@ -522,7 +572,11 @@ def _note(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]
     reply, expected = _conclusion(rng, spec)
     other = list(spec.other)
     _, neg = _leg_words(spec)
-    notes = ["Note: this one needed care.", "(I double-checked each one.)", "Note: the question is a little tricky."]
+    notes = [
+        "Note: this one needed care.",
+        "(I double-checked each one.)",
+        "Note: the question is a little tricky.",
+    ]
     if other:
         verb = "are" if len(other) > 1 else "is"
         notes += [
@@ -542,8 +596,15 @@ def _negation(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | N
         if label in spec.truth:
             out.append(f"{label} is {pos}.")
         else:
-            out.append(rng.choice((f"{label} is not {pos}.", f"{label} isn't {pos}.",
-                                   f"I don't think {label} is {pos}.")))
+            out.append(
+                rng.choice(
+                    (
+                        f"{label} is not {pos}.",
+                        f"{label} isn't {pos}.",
+                        f"I don't think {label} is {pos}.",
+                    )
+                )
+            )
     return " ".join(out), spec.answer
 
 
@@ -553,12 +614,13 @@ def _exception(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
         return _conclusion(rng, spec)
     word = _leg_words(spec)[0]
     noun = _kind(spec, True)
-    verb = "are" if len(ans) > 1 else "is"
-    form = rng.choice((
-        f"All {noun} except {_join(rng, other)} are {word}.",
-        f"Every {_kind(spec, False)} other than {_join(rng, other)} is {word}.",
-        f"All of them except {_join(rng, other)} are {word}.",
-    ))
+    form = rng.choice(
+        (
+            f"All {noun} except {_join(rng, other)} are {word}.",
+            f"Every {_kind(spec, False)} other than {_join(rng, other)} is {word}.",
+            f"All of them except {_join(rng, other)} are {word}.",
+        )
+    )
     return form if rng.random() < 0.5 else f"Therefore, {form[0].lower()}{form[1:]}", ans
 
 
@@ -568,26 +630,35 @@ def _hedge(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
     two = rng.sample(labels, 2)
     word = _leg_words(spec)[0]
     if rng.random() < 0.5:
-        return rng.choice((
-            f"It could be either {two[0]} or {two[1]}.",
-            f"Maybe {two[0]} is {word}, but I'm not sure.",
-            f"I'm not sure whether {two[0]} is {word}.",
-            f"It depends on the reading: {two[0]} might be {word}.",
-            f"{two[0]} or {two[1]}, hard to say.",
-        )), None
+        return rng.choice(
+            (
+                f"It could be either {two[0]} or {two[1]}.",
+                f"Maybe {two[0]} is {word}, but I'm not sure.",
+                f"I'm not sure whether {two[0]} is {word}.",
+                f"It depends on the reading: {two[0]} might be {word}.",
+                f"{two[0]} or {two[1]}, hard to say.",
+            )
+        ), None
     reply, expected = _conclusion(rng, spec)
     return f"At first I wondered whether {two[0]} might be {word}. {reply}", expected
 
 
 def _revision(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     ans = spec.answer
-    wrong = [l for l in spec.labels if l not in ans][:1] or list(spec.labels[:1])
+    wrong = [lab for lab in spec.labels if lab not in ans][:1] or list(spec.labels[:1])
     if not ans or list(ans) == wrong:
         return _conclusion(rng, spec)
     phrase = _answer_phrase(rng, spec)
     wphrase = phrase.replace(" are", " is") if len(ans) > 1 and len(wrong) == 1 else phrase
-    wphrase = wphrase.replace("options is", "option is").replace("answers is", "answer is").replace("criteria that is", "criterion that is").replace("criteria is", "criterion is")
-    turn = rng.choice(("Wait, no:", "On second thought,", "Correction:", "Actually, I made a mistake:"))
+    wphrase = (
+        wphrase.replace("options is", "option is")
+        .replace("answers is", "answer is")
+        .replace("criteria that is", "criterion that is")
+        .replace("criteria is", "criterion is")
+    )
+    turn = rng.choice(
+        ("Wait, no:", "On second thought,", "Correction:", "Actually, I made a mistake:")
+    )
     return _cap(f"{wphrase} {wrong[0]}. {turn} {phrase} {_join(rng, ans)}."), ans
 
 
@@ -595,7 +666,7 @@ def _copy(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]
     """The item restated, then the conclusion."""
     item = spec.item
     head = item.get("question") or "The response is to be checked against these criteria."
-    opts = "\n".join(f"{l}) {spec.text(l)}" for l in spec.labels)
+    opts = "\n".join(f"{lab}) {spec.text(lab)}" for lab in spec.labels)
     reply, expected = _conclusion(rng, spec)
     return f"{head}\n{opts}\n\n{_reasoning(rng, spec)}\n\n{reply}", expected
 
@@ -605,16 +676,16 @@ def _predicate(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
     if spec.predicate is None:
         return _status(rng, spec)
     one, many, not_one, not_many = spec.predicate
-    good = [l for l in spec.labels if l in spec.truth]
-    bad = [l for l in spec.labels if l not in spec.truth]
-    side, rest = (good, bad) if spec.direct else (bad, good)
+    good = [lab for lab in spec.labels if lab in spec.truth]
+    bad = [lab for lab in spec.labels if lab not in spec.truth]
+    side, _ = (good, bad) if spec.direct else (bad, good)
     w_one, w_many = (one, many) if spec.direct else (not_one, not_many)
     style = rng.choice(("group", "so", "every", "texts"))
     if style == "group" or len(side) == 1:
         verb = f"is {w_one}" if len(side) == 1 else f"are {w_many}"
         return f"{_join(rng, side)} {verb}.", tuple(side)
     if style == "so":
-        tail = "".join(f" so is {l};" for l in side[1:]).rstrip(";")
+        tail = "".join(f" so is {lab};" for lab in side[1:]).rstrip(";")
         return f"{side[0]} is {w_one};{tail}.", tuple(side)
     if style == "every":
         out = []
@@ -623,7 +694,7 @@ def _predicate(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
             out.append(f"{spec.text(label)} ({label}) is {word}.")
         return " ".join(out), spec.answer
     verb = f"is {w_one}" if len(side) == 1 else f"are {w_many}"
-    return f"{_join(rng, [spec.text(l) for l in side], 'and')} {verb}.", tuple(side)
+    return f"{_join(rng, [spec.text(lab) for lab in side], 'and')} {verb}.", tuple(side)
 
 
 def _texts(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
@@ -631,16 +702,23 @@ def _texts(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
     ans = spec.answer
     if not ans:
         return _none_phrase(rng, spec), ()
-    named = _join(rng, [spec.text(l) for l in ans], "and" if len(ans) == 2 else "comma_and")
-    form = rng.choice((f"{named}.", f"Answer: {named}", f"{_cap(_answer_phrase(rng, spec))} {named}."))
+    named = _join(rng, [spec.text(lab) for lab in ans], "and" if len(ans) == 2 else "comma_and")
+    form = rng.choice(
+        (f"{named}.", f"Answer: {named}", f"{_cap(_answer_phrase(rng, spec))} {named}.")
+    )
     return form, ans
 
 
 def _long(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     """Long reasoning over every candidate, then the answer."""
     reply, expected = rng.choice((_conclusion, _lists, _json))(rng, spec)
-    intro = rng.choice(("Let me go through each one.", "A careful look at each candidate follows.",
-                        "I will check them one by one."))
+    intro = rng.choice(
+        (
+            "Let me go through each one.",
+            "A careful look at each candidate follows.",
+            "I will check them one by one.",
+        )
+    )
     return f"{intro}\n\n{_reasoning(rng, spec)}\n\n{reply}", expected
 
 
@@ -650,10 +728,18 @@ def _boxed(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None
     if not ans:
         return _none_phrase(rng, spec), ()
     inner = _join(rng, ans, "comma")
-    inner = rng.choice((inner, f"\\text{{{inner}}}", f"\\textbf{{{inner}}}")) if len(ans) == 1 else inner
-    box = rng.choice((f"\\boxed{{{inner}}}", f"\\(\\boxed{{{inner}}}\\)", f"\\[\n\\boxed{{{inner}}}\n\\]"))
+    inner = (
+        rng.choice((inner, f"\\text{{{inner}}}", f"\\textbf{{{inner}}}"))
+        if len(ans) == 1
+        else inner
+    )
+    box = rng.choice(
+        (f"\\boxed{{{inner}}}", f"\\(\\boxed{{{inner}}}\\)", f"\\[\n\\boxed{{{inner}}}\n\\]")
+    )
     lead = _cap(_answer_phrase(rng, spec))
-    form = rng.choice((f"Therefore, {lead[0].lower()}{lead[1:]}:\n{box}", f"{lead}: {box}", f"{lead} {box}.", box))
+    form = rng.choice(
+        (f"Therefore, {lead[0].lower()}{lead[1:]}:\n{box}", f"{lead}: {box}", f"{lead} {box}.", box)
+    )
     return f"{_reasoning(rng, spec)}\n\n{form}", ans
 
 
@@ -662,31 +748,35 @@ def _confused(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | N
     words around the format line disagree with it. A direct leg: a plain conclusion."""
     if spec.direct or spec.task != "choice":
         return _conclusion(rng, spec)
-    good = [l for l in spec.labels if l in spec.truth]
+    good = [lab for lab in spec.labels if lab in spec.truth]
     pick = good[0]
-    return rng.choice((
-        f"{_reasoning(rng, spec)}\n\nThe correct answer is:\n\\[\nAnswer: {pick}\n\\]",
-        f"{_reasoning(rng, spec)}\n\nSo the correct option is {pick} {spec.text(pick)}.\n\nAnswer: {pick}",
-        f"The right answer is {pick}.\nAnswer: {pick}",
-    )), None
+    return rng.choice(
+        (
+            f"{_reasoning(rng, spec)}\n\nThe correct answer is:\n\\[\nAnswer: {pick}\n\\]",
+            f"{_reasoning(rng, spec)}\n\nSo the correct option is {pick} {spec.text(pick)}.\n\nAnswer: {pick}",  # noqa: E501
+            f"The right answer is {pick}.\nAnswer: {pick}",
+        )
+    ), None
 
 
 def _cut(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     """A reply cut by the token limit before it concludes."""
-    opts = " ".join(f"{l}) {spec.text(l)}" for l in spec.labels)
-    return rng.choice((
-        "Let set A be the numbers below 10 and set B the numbers below 20. Then the sizes of set A and set B are",
-        "We have a = 2, b = 3 and c = 1.5, so the product a * b * c equals 9 and we must compare it with",
-        f"The options are: {opts}. Let me evaluate each of them in turn, starting with the first one, which",
-        f"{opts}\n\nFirst, recall the definition we need here, since each option must be checked against",
-    )), None
+    opts = " ".join(f"{lab}) {spec.text(lab)}" for lab in spec.labels)
+    return rng.choice(
+        (
+            "Let set A be the numbers below 10 and set B the numbers below 20. Then the sizes of set A and set B are",  # noqa: E501
+            "We have a = 2, b = 3 and c = 1.5, so the product a * b * c equals 9 and we must compare it with",  # noqa: E501
+            f"The options are: {opts}. Let me evaluate each of them in turn, starting with the first one, which",  # noqa: E501
+            f"{opts}\n\nFirst, recall the definition we need here, since each option must be checked against",  # noqa: E501
+        )
+    ), None
 
 
 def _while_not(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     """Both sides in one sentence, the second verb elided: "A and C are correct, while B
     and D are not"."""
-    good = [l for l in spec.labels if l in spec.truth]
-    bad = [l for l in spec.labels if l not in spec.truth]
+    good = [lab for lab in spec.labels if lab in spec.truth]
+    bad = [lab for lab in spec.labels if lab not in spec.truth]
     word = "met" if spec.task == "checklist" else rng.choice(("correct", "right", "valid"))
     verb_g = "are" if len(good) > 1 else "is"
     verb_b = "are" if len(bad) > 1 else "is"
@@ -699,15 +789,17 @@ def _bold(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]
     ans = spec.answer
     if not ans:
         return _none_phrase(rng, spec), ()
-    bold = [f"**{l}**" for l in ans]
+    bold = [f"**{lab}**" for lab in ans]
     word = _leg_words(spec)[0]
     verb = "are" if len(ans) > 1 else "is"
-    return rng.choice((
-        f"{_join(rng, bold)} {verb} {word}.",
-        f"### Final answer\n{_join(rng, ans)}",
-        f"{_cap(_answer_phrase(rng, spec))} {_join(rng, bold)}.",
-        f"**Final answer: {_join(rng, ans)}**",
-    )), ans
+    return rng.choice(
+        (
+            f"{_join(rng, bold)} {verb} {word}.",
+            f"### Final answer\n{_join(rng, ans)}",
+            f"{_cap(_answer_phrase(rng, spec))} {_join(rng, bold)}.",
+            f"**Final answer: {_join(rng, ans)}**",
+        )
+    ), ans
 
 
 def _with_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
@@ -716,9 +808,11 @@ def _with_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
     if not ans:
         return _none_phrase(rng, spec), ()
     form = rng.choice(("({l}) {t}", "{l}) {t}", "{l} ({t})", "{l}: {t}"))
-    items = [form.format(l=l, t=spec.text(l)) for l in ans]
+    items = [form.format(l=lab, t=spec.text(lab)) for lab in ans]
     glue = "; " if form == "{l}: {t}" else None
-    listed = glue.join(items) if glue else _join(rng, items, "and" if len(items) == 2 else "comma_and")
+    listed = (
+        glue.join(items) if glue else _join(rng, items, "and" if len(items) == 2 else "comma_and")
+    )
     return f"{_cap(_answer_phrase(rng, spec))} {listed}.", ans
 
 
@@ -726,13 +820,16 @@ def _json_keys(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
     """JSON lists under keys of either side: "rejected", "unmet", "selected"."""
     import json
 
-    good = [l for l in spec.labels if l in spec.truth]
-    bad = [l for l in spec.labels if l not in spec.truth]
+    good = [lab for lab in spec.labels if lab in spec.truth]
+    bad = [lab for lab in spec.labels if lab not in spec.truth]
     if spec.task == "checklist":
-        pos_key, neg_key = rng.choice((("met", "unmet"), ("met", "not_met"), ("satisfied", "unsatisfied")))
+        pos_key, neg_key = rng.choice(
+            (("met", "unmet"), ("met", "not_met"), ("satisfied", "unsatisfied"))
+        )
     else:
-        pos_key, neg_key = rng.choice((("correct", "incorrect"), ("correct_options", "incorrect_options"),
-                                       ("right", "wrong")))
+        pos_key, neg_key = rng.choice(
+            (("correct", "incorrect"), ("correct_options", "incorrect_options"), ("right", "wrong"))
+        )
     style = rng.choice(("both", "leg", "other"))
     if style == "both":
         return json.dumps({pos_key: good, neg_key: bad}), spec.answer
@@ -746,9 +843,18 @@ def _json_keys(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
 def _status_lines(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     """One line per candidate: "A - correct", "**B** → incorrect", "C (Rome): correct"."""
     pos, neg = rng.choice(_STATUS[spec.task])
-    form = rng.choice(("{l} - {w}", "**{l}** → {w}", "{l} ({t}): {w}", "- {l}: {W}", "{l}. {t} — {w}"))
-    lines = [form.format(l=l, t=spec.text(l), w=(pos if l in spec.truth else neg),
-                         W=_cap(pos if l in spec.truth else neg)) for l in spec.labels]
+    form = rng.choice(
+        ("{l} - {w}", "**{l}** → {w}", "{l} ({t}): {w}", "- {l}: {W}", "{l}. {t} — {w}")
+    )
+    lines = [
+        form.format(
+            l=lab,
+            t=spec.text(lab),
+            w=(pos if lab in spec.truth else neg),
+            W=_cap(pos if lab in spec.truth else neg),
+        )
+        for lab in spec.labels
+    ]
     order = lines[:]
     if rng.random() < 0.3:
         rng.shuffle(order)
@@ -772,8 +878,10 @@ def _lowercase(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
         return _none_phrase(rng, spec), ()
     word = _leg_words(spec)[0]
     verb = "are" if len(ans) > 1 else "is"
-    low = [l.lower() for l in ans]
-    return rng.choice((f"so {_join(rng, low, 'and')} {verb} {word}.", f"answer: {', '.join(low)}")), ans
+    low = [lab.lower() for lab in ans]
+    return rng.choice(
+        (f"so {_join(rng, low, 'and')} {verb} {word}.", f"answer: {', '.join(low)}")
+    ), ans
 
 
 def _not_the_answer(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
@@ -781,8 +889,10 @@ def _not_the_answer(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ..
     ans, other = spec.answer, spec.other
     if not ans or not other:
         return _conclusion(rng, spec)
-    return (f"I don't think {other[0]} belongs in the answer. Therefore, {_answer_phrase(rng, spec)} "
-            f"{_join(rng, ans)}."), ans
+    return (
+        f"I don't think {other[0]} belongs in the answer. Therefore, {_answer_phrase(rng, spec)} "
+        f"{_join(rng, ans)}."
+    ), ans
 
 
 SET_CLASSES: dict[str, Phrasing] = {
@@ -829,23 +939,43 @@ def _p_conclusion(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...]
     name = _name(rng, spec, label)
     lead = rng.choice(("Therefore, ", "Overall, ", "So ", "In conclusion, ", ""))
     if spec.direct:
-        form = rng.choice((f"{lead}{name} is better.", f"I prefer {name}.", f"{name} wins.", f"[[{label}]]",
-                           f"{lead}the better response is {name}.", f"Final verdict: {label}"))
+        form = rng.choice(
+            (
+                f"{lead}{name} is better.",
+                f"I prefer {name}.",
+                f"{name} wins.",
+                f"[[{label}]]",
+                f"{lead}the better response is {name}.",
+                f"Final verdict: {label}",
+            )
+        )
     else:
-        form = rng.choice((f"{lead}{name} is worse.", f"{lead}the worse response is {name}.", f"Answer: {label}",
-                           f"[[{label}]]"))
+        form = rng.choice(
+            (
+                f"{lead}{name} is worse.",
+                f"{lead}the worse response is {name}.",
+                f"Answer: {label}",
+                f"[[{label}]]",
+            )
+        )
     return _cap(form), (label,)
 
 
 def _p_reasoning(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     reply, expected = _p_conclusion(rng, spec)
-    parts = [f"{_name(rng, spec, l)}: {spec.why[l]}." for l in spec.labels]
+    parts = [f"{_name(rng, spec, lab)}: {spec.why[lab]}." for lab in spec.labels]
     return "\n".join(parts) + "\n\n" + reply, expected
 
 
 def _p_tie(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
-    form = rng.choice(("Both responses are equally good.", "It's a tie.", "Neither is better than the other.",
-                       "[[C]]" if spec.direct else "Both are equally good."))
+    form = rng.choice(
+        (
+            "Both responses are equally good.",
+            "It's a tie.",
+            "Neither is better than the other.",
+            "[[C]]" if spec.direct else "Both are equally good.",
+        )
+    )
     return form, spec.labels if spec.direct else ()
 
 
@@ -859,37 +989,48 @@ def _p_json(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | Non
 
 def _p_scores(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     winner = next(iter(spec.truth))
-    score = {l: (8 if l == winner else 5) for l in spec.labels}
-    lines = [f"{_name(rng, spec, l)}: {score[l]}/10" for l in spec.labels]
+    score = {lab: (8 if lab == winner else 5) for lab in spec.labels}
+    lines = [f"{_name(rng, spec, lab)}: {score[lab]}/10" for lab in spec.labels]
     return "\n".join(lines), spec.answer
 
 
 def _p_negation(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
-    (label,) = spec.answer
+    (_label,) = spec.answer
     other = spec.other[0]
-    return rng.choice((f"I don't think {_name(rng, spec, other)} is {_p_word(spec)}.",
-                       f"{_name(rng, spec, other)} is not {_p_word(spec)}.")), None
+    return rng.choice(
+        (
+            f"I don't think {_name(rng, spec, other)} is {_p_word(spec)}.",
+            f"{_name(rng, spec, other)} is not {_p_word(spec)}.",
+        )
+    ), None
 
 
 def _p_hedge(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     (label,) = spec.answer
-    return rng.choice((f"If brevity matters, {_name(rng, spec, label)} is {_p_word(spec)}.",
-                       f"{_name(rng, spec, label)} might be {_p_word(spec)}, hard to say.",
-                       "It depends on what the user wants.")), None
+    return rng.choice(
+        (
+            f"If brevity matters, {_name(rng, spec, label)} is {_p_word(spec)}.",
+            f"{_name(rng, spec, label)} might be {_p_word(spec)}, hard to say.",
+            "It depends on what the user wants.",
+        )
+    ), None
 
 
 def _p_revision(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     (label,) = spec.answer
     other = spec.other[0]
     w = _p_word(spec)
-    return (f"{_name(rng, spec, other)} is {w}. Wait, no: {_name(rng, spec, label)} is {w}, since "
-            f"{spec.why[label if spec.direct else other]}."), (label,)
+    return (
+        f"{_name(rng, spec, other)} is {w}. Wait, no: {_name(rng, spec, label)} is {w}, since "
+        f"{spec.why[label if spec.direct else other]}."
+    ), (label,)
 
 
 def _p_note(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     reply, expected = _p_conclusion(rng, spec)
-    return reply + " " + rng.choice(("Note: both are short.", "(Both are polite.)",
-                                     "Note: neither uses markdown.")), expected
+    return reply + " " + rng.choice(
+        ("Note: both are short.", "(Both are polite.)", "Note: neither uses markdown.")
+    ), expected
 
 
 def _p_confused(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
@@ -903,20 +1044,27 @@ def _p_contrast(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] |
     """A concession, then the verdict: "B is more detailed, but A is better overall"."""
     (label,) = spec.answer
     other = spec.other[0]
-    return (f"{_name(rng, spec, other)} is longer, but {_name(rng, spec, label)} is {_p_word(spec)} "
-            f"overall."), (label,)
+    return (
+        f"{_name(rng, spec, other)} is longer, but {_name(rng, spec, label)} is {_p_word(spec)} "
+        f"overall."
+    ), (label,)
 
 
 def _p_bold(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     (label,) = spec.answer
     word = "Winner" if spec.direct else "Worse response"
-    return rng.choice((f"**{word}: {_name(rng, spec, label)}**", f"### Verdict\n{_name(rng, spec, label)} is {_p_word(spec)}.",
-                       f"{spec.why[label].capitalize()}.\n\n**{_name(rng, spec, label)}** is {_p_word(spec)}.")), (label,)
+    return rng.choice(
+        (
+            f"**{word}: {_name(rng, spec, label)}**",
+            f"### Verdict\n{_name(rng, spec, label)} is {_p_word(spec)}.",
+            f"{spec.why[label].capitalize()}.\n\n**{_name(rng, spec, label)}** is {_p_word(spec)}.",
+        )
+    ), (label,)
 
 
 def _p_ordering(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
     winner = next(iter(spec.truth))
-    loser = next(l for l in spec.labels if l != winner)
+    loser = next(lab for lab in spec.labels if lab != winner)
     return rng.choice((f"Ranking: {winner} > {loser}", f"{loser} < {winner}")), spec.answer
 
 
@@ -924,8 +1072,10 @@ def _p_actually(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] |
     (label,) = spec.answer
     other = spec.other[0]
     w = _p_word(spec)
-    return (f"At first glance {_name(rng, spec, other)} seems {w}. On second thought, "
-            f"{_name(rng, spec, label)} is {w}."), (label,)
+    return (
+        f"At first glance {_name(rng, spec, other)} seems {w}. On second thought, "
+        f"{_name(rng, spec, label)} is {w}."
+    ), (label,)
 
 
 PAIR_CLASSES: dict[str, Phrasing] = {
@@ -948,7 +1098,9 @@ PAIR_CLASSES: dict[str, Phrasing] = {
 
 CLASSES: dict[str, tuple[str, ...]] = {
     "choice": tuple(SET_CLASSES),
-    "checklist": tuple(name for name in SET_CLASSES if name not in ("predicate", "confused", "lowercase")),
+    "checklist": tuple(
+        name for name in SET_CLASSES if name not in ("predicate", "confused", "lowercase")
+    ),
     "pairwise": tuple(PAIR_CLASSES),
 }
 
@@ -958,14 +1110,20 @@ _SPECS = {"choice": _choice_spec, "checklist": _checklist_spec, "pairwise": _pai
 
 def _tie_spec(rng: random.Random, polarity: str) -> _Spec:
     spec = _pair_spec(rng, polarity)
-    return _Spec(spec.task, polarity, spec.item, spec.labels, spec.texts, frozenset(spec.labels), spec.why)
+    return _Spec(
+        spec.task, polarity, spec.item, spec.labels, spec.texts, frozenset(spec.labels), spec.why
+    )
 
 
 def generate(n: int, seed: int = 0) -> Iterator[Case]:
     """``n`` cases, spread evenly over every task, leg and class (seeded)."""
     rng = random.Random(seed)
-    cells = [(task, leg, name) for task, names in CLASSES.items() for name in names
-             for leg in ("direct", "reverse")]
+    cells = [
+        (task, leg, name)
+        for task, names in CLASSES.items()
+        for name in names
+        for leg in ("direct", "reverse")
+    ]
     for i in range(n):
         task, leg, name = cells[i % len(cells)]
         if task == "pairwise":

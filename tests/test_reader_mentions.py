@@ -43,21 +43,46 @@ def test_a_statement_of_the_other_side_is_never_a_confident_answer(
     [
         pytest.param("A and C are capitals.", "direct", ("A", "C"), id="predicate"),
         pytest.param("B and D are not capitals.", "reverse", ("B", "D"), id="predicate-negated"),
-        pytest.param("A is a capital. B is not a capital. C is a capital. D is not a capital.",
-                     "reverse", ("B", "D"), id="predicate-every-one"),  # fmt: skip
+        pytest.param(
+            "A is a capital. B is not a capital. C is a capital. D is not a capital.",
+            "reverse",
+            ("B", "D"),
+            id="predicate-every-one",
+        ),
         pytest.param("A, and C.", "direct", ("A", "C"), id="oxford-comma-alone"),
-        pytest.param("Therefore, the incorrect options are: Options A, B, and D.", "reverse",
-                     ("A", "B", "D"), id="oxford-comma"),  # fmt: skip
+        pytest.param(
+            "Therefore, the incorrect options are: Options A, B, and D.",
+            "reverse",
+            ("A", "B", "D"),
+            id="oxford-comma",
+        ),
         pytest.param("Answer: Paris, Rome", "direct", ("A", "C"), id="texts-answer-line"),
         pytest.param("Answer: Paris and Rome", "direct", ("A", "C"), id="texts-and"),
-        pytest.param("| Option | Verdict |\n|---|---|\n| A | true |\n| B | false |\n"
-                     "| C | true |\n| D | false |", "reverse", ("B", "D"), id="true-false-absolute"),
-        pytest.param("| Option | Capital? |\n|---|---|\n| A | Yes |\n| B | No |\n"
-                     "| C | Yes |\n| D | No |", "reverse", ("B", "D"), id="predicate-column"),
-        pytest.param("Answer: A, C Note: this one needed care.", "direct", ("A", "C"),
-                     id="note-on-the-answer-line"),  # fmt: skip
-        pytest.param("Therefore, the answer is A, C. Note: B and D are not capitals.", "direct", ("A", "C"),
-                     id="note-in-agreement"),  # fmt: skip
+        pytest.param(
+            "| Option | Verdict |\n|---|---|\n| A | true |\n| B | false |\n"
+            "| C | true |\n| D | false |",
+            "reverse",
+            ("B", "D"),
+            id="true-false-absolute",
+        ),
+        pytest.param(
+            "| Option | Capital? |\n|---|---|\n| A | Yes |\n| B | No |\n| C | Yes |\n| D | No |",
+            "reverse",
+            ("B", "D"),
+            id="predicate-column",
+        ),
+        pytest.param(
+            "Answer: A, C Note: this one needed care.",
+            "direct",
+            ("A", "C"),
+            id="note-on-the-answer-line",
+        ),
+        pytest.param(
+            "Therefore, the answer is A, C. Note: B and D are not capitals.",
+            "direct",
+            ("A", "C"),
+            id="note-in-agreement",
+        ),
     ],
 )
 def test_read_confidently(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
@@ -86,7 +111,11 @@ def test_a_note_naming_no_label_leaves_the_reading_confident() -> None:
     assert reading.labels == ("A", "C") and not reading.weak
 
 
-MATH = {"task": "choice", "question": "Pick the value.", "candidates": ["10", "20", "30", "40", "50"]}
+MATH = {
+    "task": "choice",
+    "question": "Pick the value.",
+    "candidates": ["10", "20", "30", "40", "50"],
+}
 
 
 @pytest.mark.parametrize(
@@ -95,8 +124,12 @@ MATH = {"task": "choice", "question": "Pick the value.", "candidates": ["10", "2
         pytest.param("Therefore, the correct answer is:\n\\boxed{A}", "direct", ("A",), id="boxed"),
         pytest.param("The correct answer is: \\boxed{D}", "direct", ("D",), id="boxed-inline"),
         pytest.param("the correct answer is \\(\\boxed{B}\\).", "direct", ("B",), id="boxed-paren"),
-        pytest.param("The incorrect option is:\n\\[\n\\boxed{\\text{E}}\n\\]", "reverse", ("E",),
-                     id="boxed-text"),  # fmt: skip
+        pytest.param(
+            "The incorrect option is:\n\\[\n\\boxed{\\text{E}}\n\\]",
+            "reverse",
+            ("E",),
+            id="boxed-text",
+        ),
     ],
 )
 def test_latex_boxes_are_read(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
@@ -164,14 +197,25 @@ CRITERIA = {
 @pytest.mark.parametrize(
     ("reply", "polarity", "expected"),
     [
-        pytest.param("Therefore, the criteria that are met are A and C.", "direct", ("A", "C"),
-                     id="criteria-that-are-met"),  # fmt: skip
-        pytest.param("The criterion that is not met is B.", "reverse", ("B",), id="that-is-not-met"),
-        pytest.param("Uses a formal tone and Confirms the booking.", "direct", ("A", "C"),
-                     id="texts-alone"),  # fmt: skip
+        pytest.param(
+            "Therefore, the criteria that are met are A and C.",
+            "direct",
+            ("A", "C"),
+            id="criteria-that-are-met",
+        ),
+        pytest.param(
+            "The criterion that is not met is B.", "reverse", ("B",), id="that-is-not-met"
+        ),
+        pytest.param(
+            "Uses a formal tone and Confirms the booking.", "direct", ("A", "C"), id="texts-alone"
+        ),
         pytest.param("I checked each one.\n\nA, C", "direct", ("A", "C"), id="last-line-labels"),
-        pytest.param("At first I wondered about B. **Answer:** A/C", "direct", ("A", "C"),
-                     id="answer-after-a-sentence-in-bold"),  # fmt: skip
+        pytest.param(
+            "At first I wondered about B. **Answer:** A/C",
+            "direct",
+            ("A", "C"),
+            id="answer-after-a-sentence-in-bold",
+        ),
     ],
 )
 def test_checklist_conclusions(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
@@ -188,12 +232,21 @@ def test_a_listing_of_the_options_cut_off_is_not_read() -> None:
     ("reply", "polarity", "expected"),
     [
         pytest.param("**A** and **C** are correct.", "direct", ("A", "C"), id="bold-labels"),
-        pytest.param("A and C are correct, while B and D are not.", "reverse", ("B", "D"),
-                     id="elided-verb"),  # fmt: skip
-        pytest.param("The correct options are A (Paris) and C (Rome).", "direct", ("A", "C"),
-                     id="labels-with-texts"),  # fmt: skip
-        pytest.param("The incorrect options are (B) Sydney and (D) Toronto.", "reverse",
-                     ("B", "D"), id="marked-labels-with-texts"),  # fmt: skip
+        pytest.param(
+            "A and C are correct, while B and D are not.", "reverse", ("B", "D"), id="elided-verb"
+        ),
+        pytest.param(
+            "The correct options are A (Paris) and C (Rome).",
+            "direct",
+            ("A", "C"),
+            id="labels-with-texts",
+        ),
+        pytest.param(
+            "The incorrect options are (B) Sydney and (D) Toronto.",
+            "reverse",
+            ("B", "D"),
+            id="marked-labels-with-texts",
+        ),
     ],
 )
 def test_more_list_forms(reply: str, polarity: str, expected: tuple[str, ...]) -> None:

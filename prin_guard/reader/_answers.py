@@ -203,10 +203,8 @@ def _texts_list(
     17"); None unless every piece is one. ``labelled``: each piece is a label with its
     own text ("A (Whale), B (Dolphin) and C (Bat)", "(A) Paris and (D) Berlin"), or a
     label alone; a label written with another candidate's text disagrees."""
-    if not labelled:
-        cut = _NOTE.search(text, lo, hi)
-    else:  # brackets are the pieces' own: only a note or a sentence's end cuts
-        cut = _NOTE_ONLY.search(text, lo, hi)
+    # labelled: brackets are the pieces' own, only a note or a sentence's end cuts
+    cut = (_NOTE_ONLY if labelled else _NOTE).search(text, lo, hi)
     end = cut.start() if cut is not None else hi
     end = _strip_bounds(text, lo, end, _NORM_STRIP + "\t\r\n,;")[1]
     found: set[str] = set()
@@ -491,7 +489,7 @@ def _gap_ok(gap: Sequence[str]) -> bool:
         and all(p.isspace() for p in gap[seps[0] + 1 : seps[1]])
     ):
         seps = seps[1:]  # the Oxford comma: "A, C, and E"
-        gap = [p if p != "," else " " for p in gap[: seps[0]]] + gap[seps[0] :]
+        gap = [*(p if p != "," else " " for p in gap[: seps[0]]), *gap[seps[0] :]]
     if len(seps) > 1:
         return False
     if seps:

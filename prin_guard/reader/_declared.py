@@ -181,7 +181,11 @@ def _lines(text: str, form: Line, shown: _Shown, places: list[tuple[int, int]]) 
     while pos >= 0:
         line_start = text.rfind("\n", 0, pos) + 1
         before = text[line_start:pos]
-        if anywhere or not before.strip(_LINE_LEAD) or before.rstrip(" \t*_`").endswith((".", "!", "?")):
+        if (
+            anywhere
+            or not before.strip(_LINE_LEAD)
+            or before.rstrip(" \t*_`").endswith((".", "!", "?"))
+        ):
             start = pos + len(prefix)
             end = text.find("\n", start)
             end = len(text) if end < 0 else end
@@ -216,7 +220,9 @@ def _bulleted(
         line_end = len(text) if line_end < 0 else line_end
         lo, hi = _strip_bounds(text, item.end(), line_end, _SLOT_STRIP)
         aside = _ASIDE.search(text, lo, hi)  # "- C (Shark)"
-        said = shown.slot(text, lo, aside.start() if aside is not None and aside.start() > lo else hi)
+        said = shown.slot(
+            text, lo, aside.start() if aside is not None and aside.start() > lo else hi
+        )
         if said is None or said.inverted or said.void:
             return None, slot  # a bullet that names no candidate: not a list of them
         found |= said.labels

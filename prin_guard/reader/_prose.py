@@ -438,7 +438,9 @@ class _Claims:
             last = before[-1]
             at = run.span[0]
             for label in run.labels:
-                self.statuses.append(_Status(label, -last.sign, run.span, at, False, weak=last.weak))
+                self.statuses.append(
+                    _Status(label, -last.sign, run.span, at, False, weak=last.weak)
+                )
 
     def _statement(
         self, run: _Reading, sign: int, end: int, *, negated: bool = False, forced: bool = False

@@ -29,6 +29,7 @@ from prin_guard.reader._formats import _answer_line, _read_headings, _read_tags,
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
+from prin_guard.reader._stance import retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _Texts
 from prin_guard.reader._vocab import _Vocab
@@ -138,7 +139,9 @@ _GAP = "\n\n"
 
 
 # Markdown's strong emphasis around a name: "**C** and **D** are correct", "**Response A**"
-_EMPHASIS = _Pattern(r"\*\*(?=\S)(?P<inner>[^*\n]{1,40}?)(?<=\S)\*\*|__(?=\S)(?P<u>[^_\n]{1,40}?)(?<=\S)__")
+_EMPHASIS = _Pattern(
+    r"\*\*(?=\S)(?P<inner>[^*\n]{1,40}?)(?<=\S)\*\*|__(?=\S)(?P<u>[^_\n]{1,40}?)(?<=\S)__"
+)
 
 
 def _plain(text: str) -> str:
@@ -213,8 +216,15 @@ _TEXT_MENTIONS = 32
 
 
 def _part_start(text: str, at: int) -> int:
-    """Where the concluding part starts: the sentence or line holding ``at``."""
-    return max(text.rfind("\n", 0, at), text.rfind(". ", 0, at) + 1, -1) + 1
+    """Where the concluding part starts: the line holding ``at``, or in a long line, its
+    sentence ("D. A water molecule ..." is one line; "... Therefore, the answer is C.")."""
+    line = text.rfind("\n", 0, at) + 1
+    if at - line <= _SHORT_LINE:
+        return line
+    return max(line, text.rfind(". ", line, at) + 2)
+
+
+_SHORT_LINE = 120
 
 
 def _mentions(
@@ -256,15 +266,22 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
     ("B is incorrect", "C ✅", a table's row) and whole-answer claims in a polarity's
     words ("the incorrect options are B and D")."""
     claims = _Claims(text, ctx)
-    out = [
-        (status.label, status.sign)
+    said = [
+        (status.at, status.label, status.sign)
         for status in claims.statuses
         if status.label is not None and status.sign and status.at >= lo
     ]
     for claim in claims.whole:
         if claim.at >= lo and claim.sign and not claim.reading.inverted:
-            out.extend((label, claim.sign) for label in claim.reading.labels)
-    return out
+            said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
+    said.sort()
+    # what a retraction ("Correction:", "wait, no") takes back is said no more
+    cut = retracted_before(text, [at for at, _, _ in said])
+    last: dict[str, int] = {}  # the last side of each candidate stands ("A is correct. On
+    for at, label, sign in said:  # reflection, A is incorrect")
+        if at >= cut:
+            last[label] = sign
+    return list(last.items())
 
 
 def _before_last(text: str, reading: _Reading) -> bool:
@@ -320,11 +337,7 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
     # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
     last = text.rfind("\n", 0, hi) + 1
-    if (
-        not ctx.pair
-        and last > lo
-        and (listed := _only_labels(text, last, hi, ctx)) is not None
-    ):
+    if not ctx.pair and last > lo and (listed := _only_labels(text, last, hi, ctx)) is not None:
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
         return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:

@@ -105,10 +105,12 @@ def _resolve(statuses: Sequence[_Status], ctx: _Context) -> _Reading | bool:
             spans.pop() if len(spans) == 1 else None,
             weak=weak,
         )
-    if (rest is not None or len(last) == len(ctx.labels)) and all(
-        status.structured for status in last.values()
+    if len(last) == len(ctx.labels) or (
+        rest is not None and all(status.structured for status in last.values())
     ):
-        return _Reading(frozenset(), None, weak=weak)  # every candidate the other side: none
+        # every candidate the other side ("A is correct. B is correct. C is correct." on
+        # the reverse leg): none; a reply that leaves some without a side answers nothing
+        return _Reading(frozenset(), None, weak=weak)
     return True
 
 

@@ -451,6 +451,8 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
         return
     item = _ITEM.match(text, lo, hi)
     after = item.end() if item is not None else lo  # "1." is no sentence
+    if (lead := _lead_label(text, after, hi, ctx)) is not None:
+        after = lead[2]  # nor is "D." ("D. A water molecule has two hydrogen atoms — right")
     ends = [m.end() for m in _SENTENCE_END.finditer(text, after, hi) if m.end() < hi]
     if not ends:
         whole = _line_status(text, lo, hi, ctx)
