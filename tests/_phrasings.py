@@ -895,6 +895,53 @@ def _not_the_answer(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ..
     ), ans
 
 
+def _only(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """ "Only A and C are correct.", "Options A and C are the correct ones."."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    word = _leg_words(spec)[0]
+    verb = "are" if len(ans) > 1 else "is"
+    ones = "ones" if len(ans) > 1 else "one"
+    return rng.choice(
+        (
+            f"Only {_join(rng, ans)} {verb} {word}.",
+            f"{_cap(_names(rng, spec, ans))} {verb} the {word} {ones}.",
+            f"[{', '.join(ans)}]",
+        )
+    ), ans
+
+
+def _two_headings(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """Both sides as headings on one line or two: "Correct: A, C | Incorrect: B, D"."""
+    good = [lab for lab in spec.labels if lab in spec.truth]
+    bad = [lab for lab in spec.labels if lab not in spec.truth]
+    pos, neg = ("Met", "Not met") if spec.task == "checklist" else ("Correct", "Incorrect")
+    glue = rng.choice((" | ", "\n", "; "))
+    return f"{pos}: {', '.join(good) or 'none'}{glue}{neg}: {', '.join(bad) or 'none'}", spec.answer
+
+
+def _reasoned_table(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A table with a reason column after the verdict."""
+    pos, neg = _STATUS[spec.task][0]
+    kind = "Option" if spec.task == "choice" else "Criterion"
+    rows = [f"| {kind} | Verdict | Reason |", "|---|---|---|"]
+    for lab in spec.labels:
+        word = pos if lab in spec.truth else neg
+        rows.append(f"| {lab} | {word} | {spec.why[lab]} |")
+    return "\n".join(rows), spec.answer
+
+
+def _numbered_reasons(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """Numbered lines, each a candidate, its status and its reason."""
+    pos, neg = _STATUS[spec.task][rng.randrange(2)]
+    lines = []
+    for i, lab in enumerate(spec.labels, 1):
+        word = pos if lab in spec.truth else neg
+        lines.append(f"{i}. {lab} - {word}, because {spec.why[lab]}.")
+    return "\n".join(lines), spec.answer
+
+
 SET_CLASSES: dict[str, Phrasing] = {
     "conclusion": _conclusion,
     "status": _status,
@@ -924,6 +971,10 @@ SET_CLASSES: dict[str, Phrasing] = {
     "contradiction": _contradiction,
     "lowercase": _lowercase,
     "not_the_answer": _not_the_answer,
+    "only": _only,
+    "two_headings": _two_headings,
+    "reasoned_table": _reasoned_table,
+    "numbered_reasons": _numbered_reasons,
 }
 
 
@@ -1078,6 +1129,27 @@ def _p_actually(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] |
     ), (label,)
 
 
+def _p_comparative(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """ "Response A is more accurate than Response B": the better one, and the worse."""
+    winner = next(iter(spec.truth))
+    loser = next(lab for lab in spec.labels if lab != winner)
+    adjective = rng.choice(("more accurate", "more helpful", "clearer"))
+    reply = f"{_name(rng, spec, winner)} is {adjective} than {_name(rng, spec, loser)}."
+    return reply, spec.answer
+
+
+def _p_go_with(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    (label,) = spec.answer
+    if spec.direct:
+        return rng.choice(
+            (
+                f"I'd go with {_name(rng, spec, label)} because {spec.why[label]}.",
+                f"Winner: {_name(rng, spec, label)}",
+            )
+        ), (label,)
+    return f"The weaker response is {_name(rng, spec, label)}.", (label,)
+
+
 PAIR_CLASSES: dict[str, Phrasing] = {
     "conclusion": _p_conclusion,
     "long": _p_reasoning,
@@ -1093,6 +1165,8 @@ PAIR_CLASSES: dict[str, Phrasing] = {
     "bold": _p_bold,
     "ordering": _p_ordering,
     "actually": _p_actually,
+    "comparative": _p_comparative,
+    "go_with": _p_go_with,
 }
 
 
