@@ -1134,7 +1134,8 @@ def _p_comparative(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...
     winner = next(iter(spec.truth))
     loser = next(lab for lab in spec.labels if lab != winner)
     adjective = rng.choice(("more accurate", "more helpful", "clearer"))
-    reply = f"{_name(rng, spec, winner)} is {adjective} than {_name(rng, spec, loser)}."
+    noun = rng.choice(("Response", "Assistant"))
+    reply = f"{noun} {winner} is {adjective} than {noun} {loser}."
     return reply, spec.answer
 
 

@@ -257,3 +257,40 @@ def test_more_list_forms(reply: str, polarity: str, expected: tuple[str, ...]) -
 def test_a_label_written_with_another_candidates_text_is_not_read() -> None:
     reading = read_reply("The correct options are A (Paris) and C (Sydney).", CAPITALS)
     assert reading.status.value == "failed" and reading.answer_mismatch
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        pytest.param("Correct: A, C | Incorrect: B, D", "reverse", ("B", "D"), id="two-headings"),
+        pytest.param(
+            "Correct: A, C; Incorrect: B, D", "direct", ("A", "C"), id="two-headings-semi"
+        ),
+    ],
+)
+def test_both_sides_as_headings_on_one_line(
+    reply: str, polarity: str, expected: tuple[str, ...]
+) -> None:
+    assert _read(reply, polarity) == (expected, "ok", False)
+
+
+PAIR = {"task": "pairwise", "question": "Capital of France?", "candidates": ["Lyon.", "Paris."]}
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        pytest.param("Response B is more accurate than Response A.", "direct", ("B",), id="more"),
+        pytest.param(
+            "Response B is more accurate than Response A.", "reverse", ("A",), id="more-rev"
+        ),
+        pytest.param("Response A is less helpful than Response B.", "direct", ("B",), id="less"),
+    ],
+)
+def test_a_pair_compared_in_a_quality(reply: str, polarity: str, expected: tuple[str, ...]) -> None:
+    assert read_reply(reply, PAIR, polarity=polarity).labels == expected
+
+
+def test_a_pair_compared_in_a_word_that_is_no_quality_is_not_read() -> None:
+    reading = read_reply("Response B is more verbose than Response A.", PAIR)
+    assert reading.status.value == "failed"

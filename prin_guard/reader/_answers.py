@@ -86,7 +86,7 @@ _PUNCT_ONLY = _Pattern(r"[\s.!?*_`\"')\]]*")
 # a dash or semicolon, the end of a sentence, an explanation or a verb.
 _ASIDE = _Pattern(
     rf"\s*[(\[](?!\s*{_LABEL}\s*[)\]])"
-    r"|\s*[;—–]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:"
+    r"|\s*[;—–|]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:"
     rf"|[.!?](?=\s|$)(?!\s+\(?{_LABEL}\))"
     r"|,?\s+(?:because|since|as|which|due|given|where|while|though|although|so|then|but|if"
     r"|is|are|was|were|isn't|aren't|would|should|will|seems?|appears?|being|has|have|must"

@@ -33,9 +33,10 @@ _ANSWER_LINE = _Pattern(
 )
 
 
+# A heading starts a line, or follows another's list on its line ("Correct: A | Incorrect: B")
 _HEADING = _Pattern(
-    r"^(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*[^\S\n]*[:：]"
-    r"[^\S\n]*(?P<rest>[^\n]*)",
+    r"(?:^|(?<=[|;]))(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*"
+    r"[^\S\n]*[:：][^\S\n]*(?P<rest>[^\n|;]*)",
     re.MULTILINE,
 )
 
@@ -173,8 +174,23 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
 def _read_headings(text: str, ctx: _Context) -> _Found:
     """Lines headed in a polarity's words: "Incorrect: B, D", "Correct answers: A, C",
     "Winner: A", "Not met: B"."""
+    return _admit(_headings(text, ctx), ctx.leg)
+
+
+def _heading_sides(text: str, ctx: _Context, lo: int) -> list[tuple[int, str, int]]:
+    """The side each heading from ``lo`` gives the candidates it lists ("Incorrect: B,
+    D": B and D, -1), with where: what the concluding part says of them."""
+    return [
+        (reading.span[0] if reading.span else lo, label, sign)
+        for sign, reading in _headings(text, ctx, lo).said
+        if sign and not reading.inverted
+        for label in reading.labels
+    ]
+
+
+def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
-    for match in _HEADING.finditer(text):
+    for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
         if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
@@ -189,4 +205,4 @@ def _read_headings(text: str, ctx: _Context) -> _Found:
             said = block[:2] if block is not None else None
         if said is not None:
             out.said.append((_signed(sign, said[1], ctx), said[1]))
-    return _admit(out, ctx.leg)
+    return out

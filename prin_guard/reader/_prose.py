@@ -147,6 +147,21 @@ _RUN_VERB_SIGNS = {
 _GRADE_VERBS = frozenset({"fails", "failed", "passes", "passed"})
 
 
+# "Response B is more accurate than Response A", "A is clearer than B" (names written as
+# labels): quality words only
+_QUALITIES = (
+    r"accurate|helpful|correct|relevant|complete|informative|precise|coherent|faithful"
+    r"|useful|thorough|appropriate|comprehensive|truthful|reliable"
+)
+_COMPARATIVE = _Pattern(
+    r"(?<![A-Za-z0-9])(?P<x>[A-Z][A-Z0-9]{0,3})(?![A-Za-z0-9])[^\S\n]+(?:is|was|seems)[^\S\n]+"
+    r"(?:(?:much|far|slightly|clearly|significantly|somewhat|a\s+bit)[^\S\n]+)?"
+    rf"(?:(?P<more>more|less)[^\S\n]+(?P<adj>{_QUALITIES})|(?P<adj2>clearer|stronger|weaker))"
+    r"[^\S\n]+than[^\S\n]+(?P<y>[A-Z][A-Z0-9]{0,3})(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
 # "...; so is C", "and so are B and D"
 _SO_IS = _Pattern(
     rf"(?<![\w-])so\s+(?:is|are|was|were|does|do)\s+{_RUN}(?![\w-])\s*(?=$|[.;,!\n])",
@@ -370,6 +385,7 @@ class _Claims:
             elif ctx.pair and verb not in _GRADE_VERBS:  # "A wins"
                 self._statement(run, sign, match.end(), forced=True)
         if ctx.pair:
+            self._comparatives()
             return
         self._so_is()
         self._elided()
@@ -396,6 +412,21 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+
+    def _comparatives(self) -> None:
+        """A pair compared in a quality: "Response B is more accurate than Response A",
+        "A is clearer than B", "B is less helpful than A"; only in words that say which
+        is the better response (not "longer", "more verbose")."""
+        text, ctx = self.text, self.ctx
+        for match in _COMPARATIVE.finditer(text):
+            first = ctx.keys.get(match.group("x").upper())
+            second = ctx.keys.get(match.group("y").upper())
+            if first is None or second is None or first == second:
+                continue
+            worse = (match.group("more") or match.group("adj2") or "").lower() in ("less", "weaker")
+            sign = -1 if worse else 1  # of the first; the second is on the other side
+            self._statement(_Reading(frozenset({first}), match.span("x")), sign, match.end())
+            self._statement(_Reading(frozenset({second}), match.span("y")), -sign, match.end())
 
     def _so_is(self) -> None:
         """ "A is a capital; so is C.", "B is wrong, and so is D": the status of the

@@ -25,7 +25,13 @@ from prin_guard.reader._copies import (
 )
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
-from prin_guard.reader._formats import _answer_line, _read_headings, _read_tags, _read_verdicts
+from prin_guard.reader._formats import (
+    _answer_line,
+    _heading_sides,
+    _read_headings,
+    _read_tags,
+    _read_verdicts,
+)
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
@@ -274,6 +280,7 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
     for claim in claims.whole:
         if claim.at >= lo and claim.sign and not claim.reading.inverted:
             said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
+    said.extend(_heading_sides(text, ctx, lo))  # "Correct: A, C | Incorrect: B, D"
     said.sort()
     # what a retraction ("Correction:", "wait, no") takes back is said no more
     cut = retracted_before(text, [at for at, _, _ in said])
