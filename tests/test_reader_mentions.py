@@ -294,3 +294,8 @@ def test_a_pair_compared_in_a_quality(reply: str, polarity: str, expected: tuple
 def test_a_pair_compared_in_a_word_that_is_no_quality_is_not_read() -> None:
     reading = read_reply("Response B is more verbose than Response A.", PAIR)
     assert reading.status.value == "failed"
+
+
+def test_yes_and_no_headings_place_every_candidate() -> None:
+    # "No: B, D." after a sentence is a heading too: B and D have their side (not weak)
+    assert _read("Yes: A, C. No: B, D.") == (("A", "C"), "ok", False)

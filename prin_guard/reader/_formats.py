@@ -33,10 +33,11 @@ _ANSWER_LINE = _Pattern(
 )
 
 
-# A heading starts a line, or follows another's list on its line ("Correct: A | Incorrect: B")
+# A heading starts a line, or follows another's list or a sentence on its line ("Correct:
+# A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
-    r"(?:^|(?<=[|;]))(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*"
-    r"[^\S\n]*[:：][^\S\n]*(?P<rest>[^\n|;]*)",
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*"
+    r"[^\S\n]*[:：][^\S\n]*(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s))*)",
     re.MULTILINE,
 )
 
