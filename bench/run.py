@@ -48,6 +48,7 @@ BENCHMARKS = (
     "warm_cache",
     "startup",
     "reader",
+    "reader_generated",
     "long_replies",
     "local",
     "local_batch",

@@ -46,6 +46,7 @@ from prin_guard.reader._declared import (
     Reading,
     Shown,
     agreed,
+    bulleted,
     decoded,
     first_line,
 )
@@ -206,7 +207,7 @@ class Line(_Format):
             if (
                 anywhere
                 or not before.strip(_LINE_LEAD)
-                or before.rstrip().endswith((".", "!", "?"))
+                or before.rstrip(" \t*_`").endswith((".", "!", "?"))
             ):
                 start = pos + len(prefix)
                 end = text.find("\n", start)
@@ -215,6 +216,8 @@ class Line(_Format):
                 if not text[start:end].strip(SLOT_STRIP):  # the verdict on the next line
                     slot = first_line(text, end + 1)
                 reading = shown.slot(text, *slot) if slot is not None else None
+                if reading is not None and slot is not None and slot[0] > end:
+                    reading, slot = bulleted(text, slot, reading, shown)  # "Answer:\n- A\n- C"
                 if reading is not None and slot is not None:
                     found = reading
                     places.append((pos, slot[1]))

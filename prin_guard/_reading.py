@@ -142,17 +142,21 @@ def read_answer(
             echo=echo,
             prompt=prompt,
             contract=template.answer_contract,
+            question=item.question,
         )
 
     parsed = parse(polarity)
+    confused = detect_polarity_confusion(text, polarity, words=words, task=item.task)
     if parsed.status is ParseStatus.FAILED and item.task == "choice":
         # Read in the leg's own polarity, a reply that only answers the other question
-        # has no answer; the verdict keeps its literal parse (and polarity_confusion
-        # says what it is), as the paper's span extraction would read it. Not for the
-        # other tasks: "Output (a) is better" on the reverse leg is no worse one.
+        # has no answer; the verdict keeps its literal parse, as the paper's span
+        # extraction would read it, marked: polarity_confusion says what it is ("C is
+        # right." on the reverse leg is no wrong one). Not for the other tasks: "Output
+        # (a) is better" on the reverse leg is no worse one.
         literal = parse(None)
         if literal.status is not ParseStatus.FAILED:
             parsed = literal
+            confused = True
     reading = Reading(
         labels=parsed.labels,
         status=parsed.status,
@@ -160,7 +164,7 @@ def read_answer(
         weak=parsed.weak,
         copied=parsed.copied,
         echoed=parsed.echoed,
-        polarity_confusion=detect_polarity_confusion(text, polarity, words=words, task=item.task),
+        polarity_confusion=confused,
         answer_mismatch=parsed.disagreement,
         span=parsed.span,
     )

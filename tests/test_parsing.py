@@ -848,8 +848,9 @@ FORMS_TABLE = [
         id="both-labels-are-incorrect",
     ),
     case(
+        # "and so is C": C is incorrect too (issue 38; it was read as B, D)
         "A is correct. B is incorrect, and so is C. D is not correct.",
-        ("B", "D"),
+        ("B", "C", "D"),
         FORMS,
         None,
         polarity=REVERSE,
@@ -1192,8 +1193,11 @@ def test_a_reply_read_from_its_labels_never_looks_at_candidate_texts(
     reply: str, polarity: Polarity | None
 ) -> None:
     # Indexing the candidates' texts costs a pass over all of them: only replies
-    # that need texts pay for it.
-    result = parse_reply(reply, LABELS, _UnreadTexts(TEXTS), polarity=polarity)
+    # that need texts pay for it (a few candidates' texts are looked at, for the
+    # mentions of a reply's concluding part: issue 38).
+    labels = tuple(f"{a}{b}" for a in "ABCDEFGH" for b in "ABCDE") + LABELS
+    texts = _UnreadTexts(str(n) for n in range(len(labels)))
+    result = parse_reply(reply, labels, texts, polarity=polarity)
     assert result.status in {OK, NONE}
 
 

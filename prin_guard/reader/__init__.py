@@ -72,6 +72,14 @@ table column's header when it has a polarity ("Met?") and else to the leg's ques
 that gives every candidate a status answers "none"; otherwise the reply only answers the
 other question and the leg fails.
 
+**Every mention accounted for.** For the set tasks a reading is confident only when
+every candidate its concluding part (the answer's line, or in a long line its sentence,
+and what follows) names outside the answer has a side there that agrees with it: a side
+that contradicts the reading fails the leg ("Answer: A, C. Note: C is wrong."), a mention
+no stage explains makes it weak ("Note: B and D were close."). The stages gather the
+mentions and sides (``_read._mentions``, ``_read._sides``); the resolver decides
+(``_resolve._accounted``). A pair is exempt: its one answer places the other response.
+
 **Names.** Candidates are named by label, by the task's nouns ("Output (a)", "Response
 2", "Assistant B", "the first response", "criterion 3", "claims 1 and 3"; for one
 candidate "the criterion") or by their text. Before reading, every such name is written

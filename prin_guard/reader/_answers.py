@@ -86,7 +86,7 @@ _PUNCT_ONLY = _Pattern(r"[\s.!?*_`\"')\]]*")
 # a dash or semicolon, the end of a sentence, an explanation or a verb.
 _ASIDE = _Pattern(
     rf"\s*[(\[](?!\s*{_LABEL}\s*[)\]])"
-    r"|\s*[;—–]|\s+-+\s"
+    r"|\s*[;—–|]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:"
     rf"|[.!?](?=\s|$)(?!\s+\(?{_LABEL}\))"
     r"|,?\s+(?:because|since|as|which|due|given|where|while|though|although|so|then|but|if"
     r"|is|are|was|were|isn't|aren't|would|should|will|seems?|appears?|being|has|have|must"
@@ -171,9 +171,17 @@ def _read_list(
         return None
     cut = _ASIDE.search(text, lo, hi)
     head = cut.start() if cut is not None and cut.start() > lo else hi
+    if (
+        head < hi
+        and _LABELLED_LIST.match(text, lo, hi)
+        and (listed := _texts_list(text, lo, hi, ctx, labelled=True)) is not None
+    ):
+        return listed  # "A (Whale), B (Dolphin) and C (Bat)", "(A) Paris and (D) Berlin"
+    if (found := _only_labels(text, lo, head, ctx)) is not None:
+        return found, head  # most answers: no need to look at candidate texts
+    if texts != "none" and (listed := _texts_list(text, lo, hi, ctx)) is not None:
+        return listed  # "Paris and Rome", "Uses a formal tone, Is under 100 words"
     if head < hi:
-        if (found := _only_labels(text, lo, head, ctx)) is not None:
-            return found, head  # most answers: no need to look at candidate texts
         if texts != "none" and (whole := ctx.texts.exact(text[lo:hi])):
             span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
             return _Reading(frozenset(whole), span), hi
@@ -182,6 +190,89 @@ def _read_list(
             return found, head
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
+
+
+_TEXT_SEP = _Pattern(r"\s*(?:,\s*(?:and|&)?|;|&|/|\band\b)\s*", re.IGNORECASE)
+
+
+def _texts_list(
+    text: str, lo: int, hi: int, ctx: _Context, *, labelled: bool = False
+) -> tuple[_Reading, int] | None:
+    """``text[lo:hi]`` (perhaps up to a note) as a list of two candidates' texts or more,
+    each exactly one candidate's, joined as a list is ("Paris and Rome", "2, 11, and
+    17"); None unless every piece is one. ``labelled``: each piece is a label with its
+    own text ("A (Whale), B (Dolphin) and C (Bat)", "(A) Paris and (D) Berlin"), or a
+    label alone; a label written with another candidate's text disagrees."""
+    # labelled: brackets are the pieces' own, only a note or a sentence's end cuts
+    cut = (_NOTE_ONLY if labelled else _NOTE).search(text, lo, hi)
+    end = cut.start() if cut is not None else hi
+    end = _strip_bounds(text, lo, end, _NORM_STRIP + "\t\r\n,;")[1]
+    found: set[str] = set()
+    disagrees = with_text = False
+    pos = lo
+    for sep in [*_TEXT_SEP.finditer(text, lo, end), None]:
+        piece_end = sep.start() if sep is not None else end
+        if piece_end - pos > 2 * ctx.texts.longest + 16:
+            return None  # longer than any text: no list of them (and linear time)
+        if sep is not None and sep.start() == sep.end():
+            continue
+        if labelled:
+            piece = _labelled_piece(text, pos, piece_end, ctx)
+            named = {piece[0]} if piece is not None else set()
+            if piece is not None:
+                disagrees, with_text = disagrees or piece[1], with_text or piece[2]
+        else:
+            named = ctx.texts.exact(text[pos:piece_end])
+        if len(named) != 1:
+            if sep is None:
+                return None
+            continue  # the separator was inside a text ("Rock and roll"): go on
+        found |= named
+        pos = sep.end() if sep is not None else end
+    if pos < end or len(found) < (1 if labelled else 2) or (labelled and not with_text):
+        return None
+    return _Reading(frozenset(found), (lo, end), disagrees=disagrees), end
+
+
+_LABELLED_PIECE = _Pattern(
+    rf"\(?(?P<l>{_LABEL})(?:[).:]|(?=\s*\())?\s*(?:\((?P<t1>[^()\n]{{1,200}})\)|(?P<t2>[^()\n]{{1,200}}))?",
+)
+
+
+def _labelled_piece(text: str, lo: int, hi: int, ctx: _Context) -> tuple[str, bool, bool] | None:
+    """A list piece that is a label, perhaps with a text ("A (Whale)", "(D) Berlin"):
+    the label, whether the text is another candidate's, whether a text was written."""
+    lo, hi = _strip_bounds(text, lo, hi, " \t\r\n*_`\"'")
+    piece = _LABELLED_PIECE.fullmatch(text, lo, hi)
+    if piece is None:
+        return None
+    token = piece.group("l")
+    label = ctx.keys.get(token.upper())
+    if label is None or not (token.isupper() or len(token) == 1):
+        return None
+    written = piece.group("t1") or piece.group("t2")
+    if written is None:
+        return label, False, False
+    named = ctx.texts.exact(written)
+    if not named:
+        return None
+    return label, label not in named, True
+
+
+# The shape of a list of labels with their texts, looked for before any text is: two
+# pieces or more, one with a text ("A (Whale), B", "(A) Paris and (D) Berlin")
+_PIECE = rf"\(?{_LABEL}\)?[^\S\n]*\([^()\n]{{1,200}}\)|\(?{_LABEL}[).:][^\S\n]*[^()\n,;&]{{1,200}}?"
+_LABELLED_LIST = _Pattern(
+    rf"(?:{_PIECE}|\(?{_LABEL}\)?)(?:[^\S\n]*(?:,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]and[^\S\n]+|&|;)"
+    rf"[^\S\n]*(?:{_PIECE}|\(?{_LABEL}\)?))+[^\S\n]*(?:$|[.!?;:]|\s+(?:note|n\.?b\.?)\s*:)",
+    re.IGNORECASE,
+)
+
+
+_NOTE_ONLY = _Pattern(r"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|[.!?](?=\s|$)", re.IGNORECASE)
+
+
+_NOTE = _Pattern(r"\s*(?:[(\[]|\b(?:note|n\.?b\.?|p\.?s\.?)\s*:)|[.!?](?=\s|$)", re.IGNORECASE)
 
 
 def _excepted(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
@@ -391,6 +482,14 @@ def _gap_ok(gap: Sequence[str]) -> bool:
     whitespace between them.
     """
     seps = [i for i, piece in enumerate(gap) if piece in _SEP_CHARS or piece.lower() in _SEP_WORDS]
+    if (
+        len(seps) == 2
+        and gap[seps[0]] == ","
+        and gap[seps[1]].lower() in _SEP_WORDS
+        and all(p.isspace() for p in gap[seps[0] + 1 : seps[1]])
+    ):
+        seps = seps[1:]  # the Oxford comma: "A, C, and E"
+        gap = [*(p if p != "," else " " for p in gap[: seps[0]]), *gap[seps[0] :]]
     if len(seps) > 1:
         return False
     if seps:

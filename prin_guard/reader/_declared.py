@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias
 
-from prin_guard.reader._answers import _read_answer
+from prin_guard.reader._answers import _ASIDE, _read_answer
 from prin_guard.reader._evidence import _Context, _Reading, _tie_free
 from prin_guard.reader._text import _Pattern, _strip_bounds
 
@@ -33,6 +33,7 @@ __all__ = [
     "Reading",
     "Shown",
     "agreed",
+    "bulleted",
     "decoded",
     "first_line",
     "read_declared",
@@ -155,6 +156,34 @@ def first_line(text: str, pos: int = 0) -> tuple[int, int] | None:
             return lo, hi
         pos = end + 1
     return None
+
+
+_BULLET = re.compile(r"[^\S\n]*(?:[-*•]|\d{1,3}[.)])[^\S\n]")
+
+
+def bulleted(
+    text: str, slot: tuple[int, int], reading: _Reading, shown: Shown
+) -> tuple[_Reading | None, tuple[int, int]]:
+    """The verdict under a prefix as a list of bullets, one candidate a line: every
+    line's, when every bullet line that follows names one (issue 38: only the first was
+    read); the first line's alone when it is no bullet."""
+    start = text.rfind("\n", 0, slot[0]) + 1
+    if not _BULLET.match(text, start):
+        return reading, slot
+    found, end, pos = set(reading.labels), slot[1], text.find("\n", slot[1])
+    while pos >= 0 and (item := _BULLET.match(text, pos + 1)) is not None:
+        line_end = text.find("\n", item.end())
+        line_end = len(text) if line_end < 0 else line_end
+        lo, hi = _strip_bounds(text, item.end(), line_end, SLOT_STRIP)
+        aside = _ASIDE.search(text, lo, hi)  # "- C (Shark)"
+        said = shown.slot(
+            text, lo, aside.start() if aside is not None and aside.start() > lo else hi
+        )
+        if said is None or said.inverted or said.void:
+            return None, slot  # a bullet that names no candidate: not a list of them
+        found |= said.labels
+        end, pos = hi, text.find("\n", line_end) if line_end < len(text) else -1
+    return _Reading(frozenset(found), (slot[0], end)), (slot[0], end)
 
 
 def decoded(text: str, opener: str) -> list[tuple[Any, int, int]]:

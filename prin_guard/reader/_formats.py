@@ -25,7 +25,7 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 # rescan every following blank line from every line start (quadratic). Besides line
 # starts, an answer may follow the end of a sentence: "C is right. Answer: C".
 _ANSWER_LINE = _Pattern(
-    r"(?:^(?:[^\S\n]|[>*#_`-])*|(?<=[.!?])[^\S\n]+)(?:(?:my|our)[^\S\n]+)?"
+    r"(?:^(?:[^\S\n]|[>*#_`-])*|(?<=[.!?])[^\S\n]+[*_`]*)(?:(?:my|our)[^\S\n]+)?"
     r"(?:final[^\S\n]+)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
     r"|result|outcome|grade)"
     r"\b[^\S\n*_`]*[*_`]*[^\S\n]*(?:(?:is|are)[^\S\n]*)?[:：=\-][^\S\n]*(?P<rest>[^\n]*)",
@@ -33,9 +33,11 @@ _ANSWER_LINE = _Pattern(
 )
 
 
+# A heading starts a line, or follows another's list or a sentence on its line ("Correct:
+# A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
-    r"^(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*[^\S\n]*[:：]"
-    r"[^\S\n]*(?P<rest>[^\n]*)",
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})[*_`]*"
+    r"[^\S\n]*[:：][^\S\n]*(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s))*)",
     re.MULTILINE,
 )
 
@@ -117,12 +119,43 @@ def _verdict(match: re.Match[str], ctx: _Context) -> _Reading | None:
     )
 
 
+# LaTeX's box, the way math models answer: "\boxed{A}", "\boxed{\text{E}}", "\boxed{A, C}"
+_BOXED = _Pattern(
+    r"\\boxed\s*\{\s*(?:\\(?:text|textbf|mathrm|mathbf)\s*\{)?(?P<rest>[^{}\n]{1,200})\}?\s*\}"
+)
+
+
+# The words that lead into an answer line or a box: "The incorrect option is:", "So the
+# correct answer is C." just before "Answer: C".
+_LEAD_IN = _Pattern(
+    r"(?P<adj>[A-Za-z]+)\s+(?:answers?|options?|choices?|ones?)\s+(?:is|are|would\s+be)\b",
+    re.IGNORECASE,
+)
+_LEAD_WINDOW = 300
+
+
+def _lead_sign(text: str, at: int, ctx: _Context) -> int:
+    """The polarity of the words that lead into a place at ``at``: the last "<adjective>
+    answer is" in the ``_LEAD_WINDOW`` characters before it, in the last sentence or two
+    ("The correct answer is:\n\\[\nAnswer: D" is the direct question's answer)."""
+    lo = max(0, at - _LEAD_WINDOW)
+    sign = 0
+    for match in _LEAD_IN.finditer(text, lo, at):
+        sign = ctx.vocab.sign(match.group("adj"))
+    return sign
+
+
 def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None, bool]:
-    """The last readable "Answer:" line (or "Verdict:", "Conclusion:", ...), and where
-    it starts; and whether a line answered the other question in its own words
-    ("Conclusion: Output (a) is better" on the reverse leg), which is not read."""
+    """The last readable "Answer:" line (or "Verdict:", "Conclusion:", ..., or a LaTeX
+    box), and where it starts; and whether a line answered the other question in its
+    own words ("Conclusion: Output (a) is better" on the reverse leg) or in the words
+    that lead into it ("The correct answer is:\n\\boxed{D}" on the reverse leg), which is
+    not read."""
     opposite = False
-    for match in reversed(list(_ANSWER_LINE.finditer(text))):
+    places = sorted(
+        [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
+    )
+    for match in reversed(places):
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:
@@ -130,6 +163,8 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
             said = block[:2] if block is not None else None
         if said is None:
             continue
+        if not said[0] and not ctx.pair:
+            said = (_lead_sign(text, match.start(), ctx), said[1])
         if _signed(said[0], said[1], ctx) == -ctx.leg != 0:
             opposite = True
             continue
@@ -140,10 +175,27 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
 def _read_headings(text: str, ctx: _Context) -> _Found:
     """Lines headed in a polarity's words: "Incorrect: B, D", "Correct answers: A, C",
     "Winner: A", "Not met: B"."""
+    return _admit(_headings(text, ctx), ctx.leg)
+
+
+def _heading_sides(text: str, ctx: _Context, lo: int) -> list[tuple[int, str, int]]:
+    """The side each heading from ``lo`` gives the candidates it lists ("Incorrect: B,
+    D": B and D, -1), with where: what the concluding part says of them."""
+    return [
+        (reading.span[0] if reading.span else lo, label, sign)
+        for sign, reading in _headings(text, ctx, lo).said
+        if sign and not reading.inverted
+        for label in reading.labels
+    ]
+
+
+def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
-    for match in _HEADING.finditer(text):
+    for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
+            sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
             continue
         rest = match.group("rest")
@@ -154,4 +206,4 @@ def _read_headings(text: str, ctx: _Context) -> _Found:
             said = block[:2] if block is not None else None
         if said is not None:
             out.said.append((_signed(sign, said[1], ctx), said[1]))
-    return _admit(out, ctx.leg)
+    return out

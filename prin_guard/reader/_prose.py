@@ -113,11 +113,12 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
 
 
 # "the answer is C", "the incorrect options are D and E", "the better response is B",
-# "the correct ones are:", "the winner is Output (a)"
+# "the correct ones are:", "the winner is Output (a)", "the criteria that are not met are B"
 _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|requirements?|verdict|decision|winner"
-    r"|preference|pick)\s+(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
+    r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
+    r"(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
@@ -144,6 +145,36 @@ _RUN_VERB_SIGNS = {
 
 
 _GRADE_VERBS = frozenset({"fails", "failed", "passes", "passed"})
+
+
+# "Response B is more accurate than Response A", "A is clearer than B" (names written as
+# labels): quality words only
+_QUALITIES = (
+    r"accurate|helpful|correct|relevant|complete|informative|precise|coherent|faithful"
+    r"|useful|thorough|appropriate|comprehensive|truthful|reliable"
+)
+_COMPARATIVE = _Pattern(
+    r"(?<![A-Za-z0-9])(?P<x>[A-Z][A-Z0-9]{0,3})(?![A-Za-z0-9])[^\S\n]+(?:is|was|seems)[^\S\n]+"
+    r"(?:(?:much|far|slightly|clearly|significantly|somewhat|a\s+bit)[^\S\n]+)?"
+    rf"(?:(?P<more>more|less)[^\S\n]+(?P<adj>{_QUALITIES})|(?P<adj2>clearer|stronger|weaker))"
+    r"[^\S\n]+than[^\S\n]+(?P<y>[A-Z][A-Z0-9]{0,3})(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+# "...; so is C", "and so are B and D"
+_SO_IS = _Pattern(
+    rf"(?<![\w-])so\s+(?:is|are|was|were|does|do)\s+{_RUN}(?![\w-])\s*(?=$|[.;,!\n])",
+    re.IGNORECASE,
+)
+
+
+# ", while B and D are not.", "; however, C is not"
+_ELIDED = _Pattern(
+    rf"(?:,|;)\s*(?:while|whereas|but|however,?|yet)\s+{_RUN}\s+(?:is|are)(?:\s+not|n[’']t)"
+    r"\s*(?=$|[.;!\n])",
+    re.IGNORECASE,
+)
 
 
 # "the rest are incorrect", "all other options are wrong": every label but those
@@ -321,6 +352,8 @@ class _Claims:
                 continue
             adjective, noun = match.group("adj"), match.group("noun")
             sign = (ctx.vocab.sign(adjective) if adjective else 0) or ctx.vocab.sign(noun)
+            if match.group("radj"):  # "the criteria that are not met are B and D"
+                sign = ctx.vocab.sign(match.group("radj"), negated=bool(match.group("rneg")))
             reading = said[1]
             end = reading.span[1] if reading.span else hi
             qualified = stance(text, match.start(), end)
@@ -352,7 +385,10 @@ class _Claims:
             elif ctx.pair and verb not in _GRADE_VERBS:  # "A wins"
                 self._statement(run, sign, match.end(), forced=True)
         if ctx.pair:
+            self._comparatives()
             return
+        self._so_is()
+        self._elided()
         stated = {
             sign: {s.label for s in self.statuses if s.sign == sign and s.label} for sign in (1, -1)
         }
@@ -376,6 +412,66 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+
+    def _comparatives(self) -> None:
+        """A pair compared in a quality: "Response B is more accurate than Response A",
+        "A is clearer than B", "B is less helpful than A"; only in words that say which
+        is the better response (not "longer", "more verbose")."""
+        text, ctx = self.text, self.ctx
+        for match in _COMPARATIVE.finditer(text):
+            first = ctx.keys.get(match.group("x").upper())
+            second = ctx.keys.get(match.group("y").upper())
+            if first is None or second is None or first == second:
+                continue
+            worse = (match.group("more") or match.group("adj2") or "").lower() in ("less", "weaker")
+            sign = -1 if worse else 1  # of the first; the second is on the other side
+            self._statement(_Reading(frozenset({first}), match.span("x")), sign, match.end())
+            self._statement(_Reading(frozenset({second}), match.span("y")), -sign, match.end())
+
+    def _so_is(self) -> None:
+        """ "A is a capital; so is C.", "B is wrong, and so is D": the status of the
+        statement just before, in the same sentence, for the candidates after "so"."""
+        text, ctx = self.text, self.ctx
+        for match in _SO_IS.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is None or run.void or run.span is None:
+                continue
+            start = self._sentence(match.start())[0]
+            before = [
+                status
+                for status in self.statuses
+                if start <= status.at < match.start() and status.label is not None
+            ]
+            if not before:
+                continue
+            last = before[-1]
+            at = run.span[0]
+            for label in run.labels:
+                self.statuses.append(_Status(label, last.sign, run.span, at, False, weak=last.weak))
+
+    def _elided(self) -> None:
+        """ "A and C are correct, while B and D are not": after a contrast, candidates
+        with the verb of the statement before them negated and its adjective left out
+        take the other side."""
+        text, ctx = self.text, self.ctx
+        for match in _ELIDED.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is None or run.void or run.span is None:
+                continue
+            start = self._sentence(match.start())[0]
+            before = [
+                status
+                for status in self.statuses
+                if start <= status.at < match.start() and status.label is not None
+            ]
+            if not before or before[-1].label in run.labels:
+                continue
+            last = before[-1]
+            at = run.span[0]
+            for label in run.labels:
+                self.statuses.append(
+                    _Status(label, -last.sign, run.span, at, False, weak=last.weak)
+                )
 
     def _statement(
         self, run: _Reading, sign: int, end: int, *, negated: bool = False, forced: bool = False

@@ -7,7 +7,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
-from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
+from prin_guard.reader._answers import (
+    _NONE_ONLY,
+    _NONE_STRIP,
+    _PUNCT_ONLY,
+    _only_labels,
+    _status_only,
+    _texts_list,
+)
 from prin_guard.reader._copies import (
     _blank_copies,
     _echo_lines,
@@ -18,12 +25,19 @@ from prin_guard.reader._copies import (
 )
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
-from prin_guard.reader._formats import _answer_line, _read_headings, _read_tags, _read_verdicts
+from prin_guard.reader._formats import (
+    _answer_line,
+    _heading_sides,
+    _read_headings,
+    _read_tags,
+    _read_verdicts,
+)
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
-from prin_guard.reader._resolve import _joint_result, _resolve, _result
+from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
+from prin_guard.reader._stance import retracted_before
 from prin_guard.reader._structures import _read_json
-from prin_guard.reader._text import WINDOW, _keys_of, _strip_bounds, _Texts
+from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _Texts
 from prin_guard.reader._vocab import _Vocab
 
 if TYPE_CHECKING:
@@ -42,6 +56,7 @@ def parse_reply(
     echo: Sequence[str] = (),
     prompt: Sequence[str] = (),
     contract: AnswerContract | None = None,
+    question: str | None = None,
 ) -> ParseResult:
     """Read the set of labels a reply names. ``labels`` and ``texts`` are the candidates'
     as shown to the judge, in the order shown.
@@ -71,6 +86,10 @@ def parse_reply(
     when the reply's own conclusion (read by the general reader, not from a weak cue)
     disagrees with it, the leg fails; when the reply does not use it, the general
     reader's reading stands.
+
+    ``question``: the item's question; the predicate it asks about ("Which of these
+    cities are capitals?": "capitals") is a status word of the direct question's side
+    ("A and C are capitals", "B is not a capital", a column "Capital?").
     """
     if task not in TASKS:
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
@@ -90,12 +109,13 @@ def parse_reply(
     if task != "choice" and not leg:
         leg = 1  # a pair or a checklist without a polarity: the direct question
     keys = _keys_of(labels)
-    ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task), leg, task)
+    ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task, question), leg, task)
     copied = False
     if any(echo) or any(prompt):
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
+    read = _plain(read)
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -103,6 +123,8 @@ def parse_reply(
             # the rest of the reply, read apart: its conclusion must not disagree
             rest = _name_labels(_blanked(read, places), ctx, nouns)
             result = _with_declared(declared, _parse(rest.text, ctx), ctx)
+            # the declared answer's concluding part: what the reply says after it
+            result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
     if declared is None:
         view = _name_labels(read, ctx, nouns)
@@ -120,6 +142,26 @@ def parse_reply(
 
 
 _GAP = "\n\n"
+
+
+# Markdown's strong emphasis around a name: "**C** and **D** are correct", "**Response A**"
+_EMPHASIS = _Pattern(
+    r"\*\*(?=\S)(?P<inner>[^*\n]{1,40}?)(?<=\S)\*\*|__(?=\S)(?P<u>[^_\n]{1,40}?)(?<=\S)__"
+)
+
+
+def _plain(text: str) -> str:
+    """``text`` with strong emphasis around short stretches written over by spaces (the
+    same length: offsets hold), so that "**C** and **D** are correct" reads as "C and D
+    are correct". Bullets ("* A") and other markup stay."""
+    if "**" not in text and "__" not in text:
+        return text
+    out = list(text)
+    for match in _EMPHASIS.finditer(text):
+        inner = match.span("inner") if match.group("inner") is not None else match.span("u")
+        for at in (*range(match.start(), inner[0]), *range(inner[1], match.end())):
+            out[at] = " "
+    return "".join(out)
 
 
 def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
@@ -144,6 +186,120 @@ def _with_declared(declared: _Reading, general: ParseResult, ctx: _Context) -> P
 
 
 def _parse(text: str, ctx: _Context) -> ParseResult:
+    """The leg's reading from the first place that holds an answer, every candidate its
+    concluding part mentions accounted for (:func:`_accounted`)."""
+    return _account(text, _place(text, ctx), ctx)
+
+
+def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
+    """``result`` read from ``text``, with the mentions of its concluding part (from the
+    sentence or line where its answer stands) and their sides gathered for the resolver
+    (:func:`_accounted`)."""
+    if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
+        return result
+    lo = _part_start(text, result.span[0] if result.span else 0)
+    mentions = _mentions(text, lo, result.span, ctx)
+    if not mentions:
+        return result  # the answer is all the concluding part names
+    return _accounted(result, mentions, _sides(text, lo, ctx), ctx)
+
+
+# A single capital letter that is a word of the sentence, not a label: "A capital city",
+# "I think": followed by a lower-case word that is not what a label is followed by.
+_MENTION = _Pattern(r"(?<![A-Za-z0-9\\])(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])")
+_AFTER_WORD = _Pattern(r"[^\S\n]+(?P<w>[a-z][a-z']*)")
+_LABEL_VERBS = frozenset(
+    {
+        "is", "are", "was", "were", "and", "or", "seems", "seem", "looks", "would", "should",
+        "could", "can", "must", "might", "may", "has", "have", "had", "does", "did", "fails",
+        "meets", "passes", "remains", "also", "too", "as", "but", "being", "isn't", "aren't",
+        "gives", "matches", "not", "satisfies", "holds", "only", "alone", "wins", "to", "for",
+        "because", "since", "with", "then", "so", "nor", "stays", "doesn't", "don't",
+    }
+)  # fmt: skip
+_SHORT_TEXT = 3
+_TEXT_MENTIONS = 32
+
+
+def _part_start(text: str, at: int) -> int:
+    """Where the concluding part starts: the line holding ``at``, or in a long line, its
+    sentence ("D. A water molecule ..." is one line; "... Therefore, the answer is C.")."""
+    line = text.rfind("\n", 0, at) + 1
+    if at - line <= _SHORT_LINE:
+        return line
+    return max(line, text.rfind(". ", line, at) + 2)
+
+
+_SHORT_LINE = 120
+
+
+def _mentions(
+    text: str, lo: int, span: tuple[int, int] | None, ctx: _Context
+) -> list[tuple[str, int]]:
+    """The candidates ``text[lo:]`` names outside the answer read (``span``): labels
+    written as labels (upper case, or a lower-case letter in a mark: "c)"), and
+    candidates' texts of three characters or more (for up to ``_TEXT_MENTIONS``
+    candidates: an item of thousands does not pay for indexing their texts)."""
+    out: list[tuple[str, int]] = []
+    inside = (lambda at: span[0] <= at < span[1]) if span else (lambda at: False)
+    for match in _MENTION.finditer(text, lo):
+        token = match.group("l")
+        label = ctx.keys.get(token.upper())
+        if label is None or inside(match.start()):
+            continue
+        marked = text[match.start() - 1 : match.start()] in ("(", "[") or text[
+            match.end() : match.end() + 1
+        ] in (")", "]")
+        if not (token.isupper() or (len(token) == 1 and marked)):
+            continue
+        if len(token) == 1 and not marked:
+            word = _AFTER_WORD.match(text, match.end())
+            if word is not None and word.group("w") not in _LABEL_VERBS:
+                continue  # "A capital city", "I think"
+        out.append((label, match.start()))
+    if len(ctx.labels) <= _TEXT_MENTIONS:  # many candidates: their texts are not indexed
+        rest = text[lo:]
+        if span:
+            rest = text[lo : span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+        for label in ctx.texts.inside(rest):
+            if len(ctx.texts.norm_of(label) or "") >= _SHORT_TEXT:
+                out.append((label, lo))
+    return out
+
+
+def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
+    """The sides that statements in ``text[lo:]`` give candidates: statuses
+    ("B is incorrect", "C ✅", a table's row) and whole-answer claims in a polarity's
+    words ("the incorrect options are B and D")."""
+    claims = _Claims(text, ctx)
+    said = [
+        (status.at, status.label, status.sign)
+        for status in claims.statuses
+        if status.label is not None and status.sign and status.at >= lo
+    ]
+    for claim in claims.whole:
+        if claim.at >= lo and claim.sign and not claim.reading.inverted:
+            said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
+    said.extend(_heading_sides(text, ctx, lo))  # "Correct: A, C | Incorrect: B, D"
+    said.sort()
+    # what a retraction ("Correction:", "wait, no") takes back is said no more
+    cut = retracted_before(text, [at for at, _, _ in said])
+    last: dict[str, int] = {}  # the last side of each candidate stands ("A is correct. On
+    for at, label, sign in said:  # reflection, A is incorrect")
+        if at >= cut:
+            last[label] = sign
+    return list(last.items())
+
+
+def _before_last(text: str, reading: _Reading) -> bool:
+    """Whether ``reading`` stands before the last sentence of ``text`` (where a reply cut
+    off stops), or nowhere in particular."""
+    stripped = text.rstrip()
+    last = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
+    return reading.span is None or reading.span[1] <= last
+
+
+def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
 
@@ -186,6 +342,11 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
+    # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
+    last = text.rfind("\n", 0, hi) + 1
+    if not ctx.pair and last > lo and (listed := _only_labels(text, last, hi, ctx)) is not None:
+        own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
+        return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
@@ -197,6 +358,8 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)
+    if cut and concluded is not None and concluded.weak and _before_last(text, concluded):
+        concluded = None  # cut off before it concluded: "The options are: A) 9 B) 2 ... which"
     if concluded is not None:
         if cut:
             concluded = replace(concluded, weak=True)
@@ -214,8 +377,15 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if ctx.task == "pairwise":
         return _FAILED
 
-    # 6. loose forms (choice, in a reply that was not cut off), then candidate texts
-    if ctx.task == "choice" and not cut:
+    # 6. loose forms (choice), then candidate texts; not in a reply cut off mid-sentence:
+    # what it names before it stops ("set A", "c = 1.5", a listing of the options) is
+    # the derivation, not an answer
+    if cut:
+        return _FAILED
+    texts = _texts_list(text, lo, hi, ctx)
+    if texts is not None and _PUNCT_ONLY.fullmatch(text, texts[1], hi):  # "Paris and Rome."
+        return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)
+    if ctx.task == "choice":
         loose = _loose_forms(text, ctx)
         if loose:
             return _joint_result(loose, ParseMethod.LABEL_FORMS, ctx, weak=True)

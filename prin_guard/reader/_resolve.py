@@ -105,8 +105,49 @@ def _resolve(statuses: Sequence[_Status], ctx: _Context) -> _Reading | bool:
             spans.pop() if len(spans) == 1 else None,
             weak=weak,
         )
-    if (rest is not None or len(last) == len(ctx.labels)) and all(
-        status.structured for status in last.values()
+    if len(last) == len(ctx.labels) or (
+        rest is not None and all(status.structured for status in last.values())
     ):
-        return _Reading(frozenset(), None, weak=weak)  # every candidate the other side: none
+        # every candidate the other side ("A is correct. B is correct. C is correct." on
+        # the reverse leg): none; a reply that leaves some without a side answers nothing
+        return _Reading(frozenset(), None, weak=weak)
     return True
+
+
+def _accounted(
+    result: ParseResult,
+    mentions: Sequence[tuple[str, int]],
+    sides: Sequence[tuple[str, int]],
+    ctx: _Context,
+) -> ParseResult:
+    """Every mention accounted for: a set task's reading stands confident only when every
+    candidate its concluding part mentions has a side there that agrees with it.
+
+    ``mentions``: the candidates the concluding part names (a label or a candidate's
+    text) outside the answer read, with where; ``sides``: the sides that statements in
+    that part give candidates (+1 the direct question's, -1 the reverse's: "B is
+    incorrect", "C ✅", "Note: B and D are wrong"). A side that contradicts the reading
+    (a candidate read as this leg's answer and stated on the other side, or the other
+    way round) fails the leg; a mention no statement explains ("Note: B and D were
+    close") makes it weak: the reply says something of that candidate the reader cannot
+    place. A pair is exempt: its one answer places the other response."""
+    if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
+        return result
+    named = frozenset(result.labels)
+    placed: set[str] = set()
+    for label, sign in sides:
+        if (sign == ctx.leg) != (label in named):
+            return _FAILED  # "Answer: C, D. Note: C is wrong."
+        placed.add(label)
+    if result.weak or all(label in placed for label, _ in mentions):
+        return result
+    return ParseResult(
+        result.labels,
+        result.status,
+        result.method,
+        result.echoed,
+        result.span,
+        result.disagreement,
+        result.copied,
+        weak=True,
+    )

@@ -210,7 +210,9 @@ def stance(text: str, at: int, end: int) -> Stance:
         or _MODAL.search(text, part_lo, at)
         or _HEDGE_AFTER.search(text, end, part_hi)
     )
-    excepted = bool(_EXCEPTION_BEFORE.search(text, lo, at))
+    # anchored right before the candidate, so not bounded by the clause: "but" in "all
+    # but C" is no contrast
+    excepted = bool(_EXCEPTION_BEFORE.search(text, max(0, at - _CLAUSE_WINDOW), at))
     soft = bool(_SOFT.search(text, part_lo, part_hi))
     if not (negated or hedged or excepted or soft):
         return _PLAIN

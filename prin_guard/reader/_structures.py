@@ -418,12 +418,41 @@ def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
     return out
 
 
+# Several candidates and their marks on one line: "A ✅ B ❌ C ✅", "(A) ✓, (B) ✗"
+_MARK_PAIR = (
+    rf"[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{{0,3}})[)\]:.]?[^\S\n]*(?P<m>[{_MARK_CLASS}])\ufe0f?"
+)
+_MARK_PAIRS = _Pattern(rf"(?:[^\S\n]*{_MARK_PAIR}[^\S\n]*[,;|]?)+[^\S\n]*")
+_MARK_PAIR_ONE = _Pattern(_MARK_PAIR)
+
+
+def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
+    """A line of two candidates and their marks or more ("A ✅ B ❌ C ✅ D ❌"): every
+    candidate's status; none unless the whole line is such pairs of the item's labels."""
+    if not _MARK_PAIRS.fullmatch(text, lo, hi):
+        return []
+    out: list[_Status] = []
+    for match in _MARK_PAIR_ONE.finditer(text, lo, hi):
+        token = match.group("l")
+        label = ctx.keys.get(token.upper())
+        if label is None or not (token.isupper() or len(token) == 1):
+            return []
+        out.append(_Status(label, _STATUS_MARKS[match.group("m")], match.span("l"), lo, True))
+    return out if len(out) >= 2 else []
+
+
 def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Status]:
     """The statuses of a line, or of each of its sentences ("A: met. B: not met."), or
     of a line that names its candidate first and ends on a sentence that is a status
-    ("**Criterion A (Uses a formal tone):** It opens with 'Dear Sir'. Met.")."""
+    ("**Criterion A (Uses a formal tone):** It opens with 'Dear Sir'. Met."), or of
+    its pairs of candidates and marks ("A ✅ B ❌ C ✅")."""
+    if not ctx.pair and (marks := _inline_marks(text, lo, hi, ctx)):
+        yield from marks
+        return
     item = _ITEM.match(text, lo, hi)
     after = item.end() if item is not None else lo  # "1." is no sentence
+    if (lead := _lead_label(text, after, hi, ctx)) is not None:
+        after = lead[2]  # nor is "D." ("D. A water molecule has two hydrogen atoms — right")
     ends = [m.end() for m in _SENTENCE_END.finditer(text, after, hi) if m.end() < hi]
     if not ends:
         whole = _line_status(text, lo, hi, ctx)

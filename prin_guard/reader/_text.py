@@ -276,6 +276,12 @@ class _Texts:
             self._longest = max(map(len, by_text), default=0)
         return self._by_text
 
+    @property
+    def longest(self) -> int:
+        """The length of the longest normalised text."""
+        _ = self.by_text
+        return self._longest
+
     def norm_of(self, label: str) -> str | None:
         """A candidate's normalised text."""
         if self._norm_of is None:

@@ -26,8 +26,14 @@ class _Vocab:
     phrases: tuple[tuple[tuple[str, ...], int], ...] = ()
 
     @classmethod
-    def of(cls, words: tuple[str, str] | None, task: Task = "choice") -> _Vocab:
+    def of(
+        cls, words: tuple[str, str] | None, task: Task = "choice", question: str | None = None
+    ) -> _Vocab:
         positive, negative = TASK_WORDS[task].positive, TASK_WORDS[task].negative
+        predicate = _predicate(question) if task == "choice" and question else frozenset()
+        positive = positive | (predicate - negative)
+        if task == "choice":
+            positive |= _DIRECT_SUPERLATIVES
         if words is None:
             return cls(positive, negative)
         mine = [" ".join(word.lower().split()) for word in words]
@@ -84,6 +90,42 @@ class _Vocab:
 _FAIL_WORDS = frozenset({"fail", "fails", "failed"})
 
 
+# Words that name a choice's answer to the direct question: "the closest option is C",
+# "the best answer is B" (on the reverse leg, an answer to the other question).
+_DIRECT_SUPERLATIVES = frozenset({"closest", "best", "likeliest", "nearest"})
+
+
+# "Which of these cities are capitals?", "Which numbers are prime?", "Which of the
+# following is a mammal?": the predicate the question asks about, one word after the
+# verb (and an article), ending the question.
+_QUESTION = _Pattern(
+    r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:an?\s+|the\s+)?(?P<p>[a-z]{3,30})\s*\?\s*\Z",
+    re.IGNORECASE,
+)
+
+
+_NOT_PREDICATES = frozenset(
+    {"true", "false", "correct", "incorrect", "right", "wrong", "best", "worst", "better", "worse"}
+)
+
+
+def _predicate(question: str) -> frozenset[str]:
+    """The question's own predicate and its other number ("capitals", "capital"); none
+    when the question does not end on one."""
+    match = _QUESTION.search(question.strip())
+    if match is None:
+        return frozenset()
+    word = match.group("p").lower()
+    if word in _ANSWER_WORDS or word in _NOT_PREDICATES:
+        return frozenset()
+    forms = {word}
+    if word.endswith("s") and not word.endswith("ss"):
+        forms.add(word[:-1])
+    else:
+        forms.add(word + "s")
+    return frozenset(forms)
+
+
 def _negated(match: re.Match[str]) -> bool:
     return bool(match.group("nt")) ^ bool(match.group("neg")) ^ bool(match.group("neg2"))
 
@@ -137,7 +179,9 @@ _MARK_CLASS = "✓✔✅☑🗸✗✘❌☒✖"
 
 
 # Answers to a question: read as the column header's, else the leg's.
-_SELECTIONS = {"yes": 1, "y": 1, "true": 1, "no": -1, "n": -1, "false": -1}
+_SELECTIONS = {"yes": 1, "y": 1, "no": -1, "n": -1}
+# "true" and "false" are not selections: a statement or an option is true or false
+# whichever question is asked ("| C | false |" on the reverse leg: C is incorrect).
 
 
 _STATUS_SIGNS = {
@@ -146,7 +190,7 @@ _STATUS_SIGNS = {
             "met", "satisfied", "fulfilled", "fulfils", "fulfills", "pass", "passed",
             "passes", "supported", "addressed", "followed", "achieved", "present", "ok",
             "okay", "correct", "right", "valid", "done", "included", "accurate", "meets",
-            "holds",
+            "holds", "true",
         ),
         1,
     ),
@@ -154,7 +198,7 @@ _STATUS_SIGNS = {
         (
             "unmet", "unsatisfied", "unfulfilled", "fail", "failed", "fails", "unsupported",
             "unaddressed", "violated", "missing", "absent", "incorrect", "wrong", "invalid",
-            "contradicted", "refuted", "inaccurate", "omitted",
+            "contradicted", "refuted", "inaccurate", "omitted", "false",
         ),
         -1,
     ),
