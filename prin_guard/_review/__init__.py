@@ -11,6 +11,17 @@ judge: the review task module of the tasks package (issue 39) calls them.
 
 from __future__ import annotations
 
+from prin_guard._review._coherence import (
+    DISOWNING,
+    Coherence,
+    aspect_span,
+    coherence,
+    confidence_disowned,
+    decision_against_threshold,
+    disowning_phrase,
+    overall_outside_aspects,
+    overall_tolerance,
+)
 from prin_guard._review._forms import (
     DecisionField,
     Example,
@@ -23,16 +34,39 @@ from prin_guard._review._forms import (
     review_form,
     review_forms,
 )
+from prin_guard._review._reconcile import (
+    DecisionAgreement,
+    Movement,
+    ScoreAgreement,
+    rebuttal_movement,
+    reconcile_decision,
+    reconcile_score,
+)
 
 __all__ = [
+    "DISOWNING",
+    "Coherence",
+    "DecisionAgreement",
     "DecisionField",
     "Example",
+    "Movement",
     "ReviewForm",
     "ReviewScale",
     "Role",
+    "ScoreAgreement",
     "ScoreField",
+    "aspect_span",
+    "coherence",
+    "confidence_disowned",
+    "decision_against_threshold",
+    "disowning_phrase",
     "field_key",
     "load_review_form",
+    "overall_outside_aspects",
+    "overall_tolerance",
+    "rebuttal_movement",
+    "reconcile_decision",
+    "reconcile_score",
     "review_form",
     "review_forms",
 ]
