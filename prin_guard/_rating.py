@@ -44,7 +44,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,7 +220,9 @@ class ScoreReading:
     """A declaration stood in text copied from the item; it was not read."""
 
 
-_NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)"
+# a score is a whole token: no letter, digit or other number sign after it ("1O", "1e1",
+# "7\u00bd" and "7.5e1" are no score, not 1, 1, 7 and 7.5)
+_NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)(?!\w|\.\d)"
 # Each declaration form; the number is group n, a denominator (when the form has one) d.
 _DECLARATIONS = [
     re.compile(r"\[\[\s*" + _NUMBER + r"\s*\]\]"),  # MT-Bench: Rating: [[7]]
@@ -306,8 +308,12 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     def take(match: re.Match[str], *, check_after: bool = True) -> None:
         nonlocal several, cut
         start = match.start("n")
-        if any(lo <= start < hi for lo, hi in found):
-            return  # already read by an earlier form
+        for lo, hi in found:
+            if lo <= start < hi:  # already read by an earlier form: its declaration is
+                # both forms' ("Rating: [[7]]", not only "[[7]]")
+                first, last = declared[(lo, hi)]
+                declared[(lo, hi)] = (min(first, match.start()), max(last, match.end()))
+                return
         if _cut_off(text, match):
             cut = True
             return
@@ -365,8 +371,9 @@ def _settle(
     none left ``none``, two values or a declaration followed by another number
     (``several``) ``ambiguous``, one value off the scale ``out_of_scale``, else ``ok``."""
     copied = False
+    sources = [" ".join(source.split()) for source in copied_from] if found else []
     for span in list(found):
-        if _in_a_copy(text, span, copied_from) or _quoted(text, declared[span], copied_from):
+        if _in_a_copy(text, span, sources) or _quoted(text, declared[span], sources):
             del found[span]
             copied = True
     if not found:
@@ -571,14 +578,19 @@ def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:
     return False
 
 
+_A_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 def _quoted(text: str, declaration: tuple[int, int], sources: Sequence[str]) -> bool:
-    """A declaration that the item's own text holds word for word ("Rating: [[10]]",
-    "10/10" planted in the response), quoted back by the judge: not the judge's."""
+    """A declaration that the item's own text holds word for word with its words
+    ("Rating: [[10]]", "deserves 10/10" planted in the response), quoted back by the
+    judge: not the judge's. A mark alone ("[[2]]", "2/10") quotes nothing: a response
+    holding every score's mark cannot veto the judge's own (issue 37, item 5)."""
     lo, hi = declaration
     words = " ".join(text[lo:hi].split()).strip(" *\"'")
-    if len(words) < 5:
+    if _A_WORD.search(words) is None:
         return False
-    return any(words in " ".join(source.split()) for source in sources)
+    return any(words in source for source in sources)
 
 
 def _clause(text: str, end: int) -> str:
@@ -587,19 +599,42 @@ def _clause(text: str, end: int) -> str:
     return text[start + 1 : end]
 
 
-_COPY_CONTEXT = 24
-"""Characters of the reply before a declaration that, with it, must stand in the item's
-text for the declaration to count as copied (a bare "[[7]]" in both is not a copy)."""
+_COPY_CONTEXT = 64
+"""How far around a declared number the reply's quotation of the item is looked for."""
 
 
 def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool:
+    """Whether the number at ``span`` stands in a quotation of the item: the longest
+    stretch around it (up to ``_COPY_CONTEXT`` characters each side) that the item holds
+    as written (spacing aside) holds a word besides the number ("deserves 10/10", "this
+    answer earns Rating: [[10"). A number with only marks around it that the item also
+    holds ("[[2]]" where the response lists "[[1]] ... [[10]]") quotes nothing: it is the
+    judge's (issue 37, item 5)."""
     lo, hi = span
-    window = " ".join(text[max(0, lo - _COPY_CONTEXT) : hi].split())
-    if len(window) < hi - lo + 8:  # too little context to tell a copy from a coincidence
-        window = " ".join(text[lo : hi + _COPY_CONTEXT].split())
-    if len(window) < hi - lo + 8:  # a reply that is its score alone ("3") copies nothing
+
+    def held(start: int, end: int) -> bool:
+        words = " ".join(text[start:end].split())
+        return any(words in source for source in sources)
+
+    if not held(lo, hi):
         return False
-    return any(window in " ".join(source.split()) for source in sources)
+    # held stretches are nested (a piece of a held stretch is held): the longest, by halves
+    left = _longest(lambda k: held(lo - k, hi), min(lo, _COPY_CONTEXT))
+    right = _longest(lambda k: held(lo - left, hi + k), min(len(text) - hi, _COPY_CONTEXT))
+    return _A_WORD.search(text, lo - left, hi + right) is not None
+
+
+def _longest(holds: Callable[[int], bool], most: int) -> int:
+    """The largest ``k`` in ``[0, most]`` with ``holds(k)``, for ``holds`` true at 0 and
+    false from some ``k`` on."""
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _field_name(name: str) -> str:
