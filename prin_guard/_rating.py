@@ -225,13 +225,13 @@ class ScoreReading:
 _NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)(?!\w|\.\d)"
 # Each declaration form; the number is group n, a denominator (when the form has one) d.
 _DECLARATIONS = [
-    re.compile(r"\[\[\s*" + _NUMBER + r"\s*\]\]"),  # MT-Bench: Rating: [[7]]
-    re.compile(r"\[RESULT\]\s*:?\s*" + _NUMBER, re.IGNORECASE),  # Prometheus
+    re.compile(r"\[\[\s*+" + _NUMBER + r"\s*+\]\]"),  # MT-Bench: Rating: [[7]]
+    re.compile(r"\[RESULT\]\s*+:?+\s*+" + _NUMBER, re.IGNORECASE),  # Prometheus
     re.compile(
-        r"(?<![\w-])(?:overall\s+|final\s+)?(?:score|rating|grade)\s*(?:is\s*)?[:=]\s*"
-        + r"[*\"'\u201c(\[]*\s*"
+        r"(?<![\w-])(?:overall\s++|final\s++)?(?:score|rating|grade)\s*+(?:is\s*+)?[:=]\s*+"
+        + r"[*\"'\u201c(\[]*+\s*+"
         + _NUMBER
-        + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
+        + r"(?:\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7}))?(?![\d.]*\d)",
         re.IGNORECASE,
     ),
     # a bare fraction only where it ends its line or sentence ("7/10.", "**7/10**"): "it
@@ -239,22 +239,22 @@ _DECLARATIONS = [
     re.compile(
         r"(?<![\w.\-/])"
         + _NUMBER
-        + r"\s*(?:/|out\s+of)\s*(?P<d>\d{1,7})(?=[ \t]*[*_)\].!]*[ \t]*$)",
+        + r"\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7})(?=[ \t]*+[*_)\].!]*+[ \t]*+$)",
         re.MULTILINE,
     ),
 ]
 _JSON_KEYS = ("score", "rating")
-_OPEN, _CLOSE = r"[*\"'\u201c(\[]*", r"[\])\"'\u201d*]*"
+_OPEN, _CLOSE = r"[*\"'\u201c(\[]*+", r"[\])\"'\u201d*]*+"
 # "I would rate the response as a 7 on the scale of 1 to 10.", "I'd give it 8/10.": the
 # number ends its sentence, or a fraction or "on the scale" follows it; the words between
 # the verb and the number say no "not"
 _FIRST_PERSON = re.compile(
-    r"\bI(?:\s+would|'d|\s+will)?\s+(?:rate|give|score|assign)\b(?P<between>[^.\n\d]{0,120}?)"
-    r"(?<=\s)(?:an?\s+)?(?:(?:score|rating)\s+of\s+)?"
+    r"\bI(?:\s++would|'d|\s++will)?\s++(?:rate|give|score|assign)\b(?P<between>[^.\n\d]{0,120}?)"
+    r"(?<=\s)(?:an?\s++)?(?:(?:score|rating)\s++of\s++)?"
     + _OPEN
     + _NUMBER
     + _CLOSE
-    + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?=\s*(?:[.!]|$|on\s+(?:the|a|this)\s+scale))",
+    + r"(?:\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7}))?(?=\s*+(?:[.!]|$|on\s++(?:the|a|this)\s++scale))",
     re.IGNORECASE | re.MULTILINE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
@@ -272,23 +272,27 @@ _LATER_NUMBER = re.compile(r"(?<![A-Za-z])[-+]?\d+(?:[.,]\d+)?")
 _CLAUSE_END = re.compile(r"\.\s|[!?]\s|\n")
 # a reply that is nothing but its score ("3", "**4**"), a score leading its explanation
 # ("3 - The code ..."), or one form field filled in ("Coherence: 3", G-Eval's form)
-_WHOLE = re.compile(r"\s*" + _OPEN + _NUMBER + _CLOSE + r"\.?\s*")
-_LEADING = re.compile(r"\s*" + _NUMBER + r"[ \t]+[-\u2013\u2014][ \t]+(?!\d)\S")
-_LIST_ITEM = re.compile(r"^\s*\d+\s*[-\u2013\u2014.)]\s", re.MULTILINE)
+_WHOLE = re.compile(r"\s*+" + _OPEN + _NUMBER + _CLOSE + r"\.?\s*+")
+_LEADING = re.compile(r"\s*+" + _NUMBER + r"[ \t]++[-\u2013\u2014][ \t]++(?!\d)\S")
+# a line's start: spaces and tabs only (a run of blank lines is not scanned from each)
+_LIST_ITEM = re.compile(r"^[ \t]*+\d++[ \t]*+[-\u2013\u2014.)]\s", re.MULTILINE)
 # a form field's name: a score's word, or an aspect's (G-Eval's and ICE-Score's forms);
 # never any label ("Errors: 3", "Word count: 7" are counts, not scores)
 _FIELD = re.compile(
-    r"\s*[-*]?\s*(?:[A-Za-z]+\s+){0,3}(?:score|rating|grade|overall|total|coherence|"
+    r"\s*+[-*]?+\s*+(?:[A-Za-z]++\s++){0,3}(?:score|rating|grade|overall|total|coherence|"
     r"consistency|fluency|relevance|correctness|usefulness|helpfulness|accuracy|quality|"
-    r"faithfulness|harmlessness|honesty)\s*:\s*" + _OPEN + _NUMBER + _CLOSE + r"\s*",
+    r"faithfulness|harmlessness|honesty)\s*+:\s*+" + _OPEN + _NUMBER + _CLOSE + r"\s*+",
     re.IGNORECASE,
 )
 # every "n/max" and "n out of max", wherever it stands: a reply that declares one score
 # and gives another as a fraction ("Assistant 1: 7 out of 10 ... Assistant 2: 9 out of
 # 10.") declares two
 _FRACTION = re.compile(
-    r"(?<![\w.\-/])" + _NUMBER + r"\s*(?:/|out\s+of)\s*(?P<d>\d{1,7})(?![\d.]*\d)"
+    r"(?<![\w.\-/])" + _NUMBER + r"\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7})(?![\d.]*\d)"
 )
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> ScoreReading:
@@ -300,6 +304,8 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     rating, its question: "Rating: [[10]]" planted in a response and quoted back) is the
     item's, not the judge's: it is not read, and the reading says ``copied``.
     """
+    if _DIGIT.search(text) is None:  # no number, no score (and no scan of a long text)
+        return ScoreReading(None, ScoreStatus.NONE)
     found: dict[tuple[int, int], float] = {}
     declared: dict[tuple[int, int], tuple[int, int]] = {}  # a number's whole declaration
     several = False  # a declaration followed, in its clause, by another number
@@ -397,13 +403,13 @@ def _aspect_pattern(name: str) -> re.Pattern[str]:
     words = [re.escape(word) for word in re.split(r"[\s_-]+", name.strip()) if word]
     spelled = r"[\s_-]+".join(words)
     return re.compile(
-        r"^[ \t>]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*[*_]*(?<![\w])"
+        r"^[ \t>]*+(?:[-*\u2022]|\d{1,2}[.)])?+[ \t]*+[*_]*+(?<![\w])"
         + spelled
-        + r"(?![\w])[*_]*(?:[ \t]+(?:score|rating|grade))?[*_]*[ \t]*[:=][ \t]*"
+        + r"(?![\w])[*_]*+(?:[ \t]++(?:score|rating|grade))?+[*_]*+[ \t]*+[:=][ \t]*+"
         + _OPEN
-        + r"[ \t]*"
+        + r"[ \t]*+"
         + _NUMBER
-        + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
+        + r"(?:\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7}))?(?![\d.]*\d)",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -424,6 +430,8 @@ def read_aspect_scores(
     from the item is not read (``copied``). An aspect nowhere declared is ``none``: the
     other aspects are read all the same.
     """
+    if _DIGIT.search(text) is None:  # no number, no score
+        return {aspect.name: ScoreReading(None, ScoreStatus.NONE) for aspect in aspects}
     objects = _json_objects(text)
     out: dict[str, ScoreReading] = {}
     for aspect in aspects:
@@ -662,20 +670,33 @@ def _fields_named(value: Any, key: str, depth: int = 0) -> list[float]:
     return out
 
 
+MAX_JSON_TRIES = 64
+"""Places a JSON object may start (``{`` then a key or ``}``) that fail to decode, per
+reply: past them no more are tried. A failed decode costs time in the length of the text
+before it (the error's line number is counted), so a reply full of braces would
+otherwise be read in time quadratic in its length."""
+
+
+_OBJECT_START = re.compile(r"\{(?=\s*+[\"}])")
+
+
 def _json_objects(text: str) -> list[tuple[int, int, dict[str, Any]]]:
-    """Every JSON object in the reply (at most 16), with where it starts and ends."""
+    """Every JSON object in the reply (at most 16, not those inside another), with where
+    it starts and ends."""
     decoder = json.JSONDecoder(strict=False)
     objects: list[tuple[int, int, dict[str, Any]]] = []
-    start = text.find("{")
-    while start >= 0 and len(objects) < 16:
+    failed = 0
+    start = _OBJECT_START.search(text)
+    while start is not None and len(objects) < 16 and failed < MAX_JSON_TRIES:
         try:
-            value, end = decoder.raw_decode(text, start)
+            value, end = decoder.raw_decode(text, start.start())
         except (ValueError, RecursionError):
-            start = text.find("{", start + 1)
+            failed += 1
+            start = _OBJECT_START.search(text, start.start() + 1)
             continue
         if isinstance(value, dict):
-            objects.append((start, end, value))
-        start = text.find("{", end)
+            objects.append((start.start(), end, value))
+        start = _OBJECT_START.search(text, end)
     return objects
 
 
