@@ -16,7 +16,7 @@ import hashlib
 import json
 import statistics
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Literal
+from typing import Literal, TypeVar
 
 from prin_guard._calls import Answer, JudgeCaller
 from prin_guard._decide import error_verdict
@@ -34,6 +34,7 @@ from prin_guard._models import (
     Usage,
     Verdict,
 )
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._options import GuardOptions
 from prin_guard._rating import (
     Aspect,
@@ -50,6 +51,8 @@ from prin_guard.probe._prompts import (
     FollowUpType,
     misleading_answer,
 )
+
+_R = TypeVar("_R")
 
 __all__ = ["RATING_TEMPLATE", "rate", "rate_aspects", "rate_panel", "rating_messages"]
 
@@ -316,9 +319,12 @@ async def rate(
     )
     template = RATING_TEMPLATE if prompt is None else prompt.id
     version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+    found = await _read_replies(
+        answers, lambda text: read_score(text, item.scale, copied_from=item.texts)
+    )
     direct, reverse, *permuted = (
-        _leg(item, polarity, answer, template, version)
-        for (polarity, _), answer in zip(asks, answers, strict=True)
+        _leg(item, polarity, answer, template, version, read)
+        for (polarity, _), answer, read in zip(asks, answers, found, strict=True)
     )
     rounds: list[ProbeRound] = []
     if probe is not None:
@@ -435,6 +441,14 @@ def _expected(
         return rating, "read"
     mirrored = item.scale.mirror(reverse.expected_score)
     return (direct.expected_score + mirrored) / 2, "logprobs"
+
+
+async def _read_replies(answers: Sequence[Answer], read: Callable[[str], _R]) -> list[_R]:
+    """Each answer's reply read by ``read``: off the event loop when one is long (a judge
+    that repeats a long response, a model that loops), as a label leg's is."""
+    texts = [answer.response.text or "" for answer in answers]
+    long = any(len(text) > OFF_LOOP_CHARS for text in texts)
+    return await off_loop_if(long, lambda: [read(text) for text in texts])
 
 
 def _leg(
@@ -644,10 +658,9 @@ async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
             for polarity in (Polarity.DIRECT, Polarity.REVERSE)
         )
     )
-    found = [
-        read_aspect_scores(answer.response.text or "", item.aspects, copied_from=item.texts)
-        for answer in answers
-    ]
+    found = await _read_replies(
+        answers, lambda text: read_aspect_scores(text, item.aspects, copied_from=item.texts)
+    )
     template, version = RATING_ASPECTS_TEMPLATE, RATING_TEMPLATE_VERSION
     verdicts = []
     for aspect in item.aspects:

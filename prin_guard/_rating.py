@@ -573,9 +573,11 @@ def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:
     rest = text[end:]
     stop = _CLAUSE_END.search(rest)
     clause = rest[: stop.start()] if stop is not None else rest
-    clause = re.sub(r"^\s*[\])\"'*]*\s*(?:/|out\s+of)\s*" + str(scale.max) + r"(?!\d)", "", clause)
+    clause = re.sub(
+        r"^\s*+[\])\"'*]*+\s*+(?:/|out\s++of)\s*+" + str(scale.max) + r"(?!\d)", "", clause
+    )
     # the scale itself named ("on the scale of 1 to 10", "(1-10)") is no other score
-    bounds = rf"(?<!\d){scale.min}\s*(?:to|-|\u2013)\s*{scale.max}(?!\d)"
+    bounds = rf"(?<!\d){scale.min}\s*+(?:to|-|\u2013)\s*+{scale.max}(?!\d)"
     clause = re.sub(bounds, "", clause)
     for match in _LATER_NUMBER.finditer(clause):
         number = float(match.group().replace(",", ".").lstrip("+"))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from prin_guard import Guard, Item, _legs, read_reply
+from prin_guard import Guard, Item, _legs, _rate, read_reply
 from prin_guard._judging import VerdictEngine
 from prin_guard.reader import _copies, _text
 
@@ -96,6 +96,40 @@ async def test_a_long_item_is_planned_and_its_replies_read_in_the_one_worker_thr
     plans.clear()
     await Guard(echo, cache=None, max_chars=10**6).acheck(long)
     assert plans and all(name.startswith("prin-guard-read") for name in plans)
+
+
+async def test_a_ratings_long_replies_are_read_in_the_one_worker_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rating's replies (both legs, the probe's rounds, aspects asked together) are
+    read off the event loop when long, as a label leg's are (issue 37, item 3): a
+    looping local model's long rating reply stalled /healthz for 17 s."""
+    scores = _spy_threads(monkeypatch, _rate, "read_score")
+    aspects = _spy_threads(monkeypatch, _rate, "read_aspect_scores")
+    padding = " " * (2 * _legs.OFF_LOOP_CHARS)
+
+    def judge(prompt: str, long: bool) -> str:
+        tail = padding if long else ""
+        if "Fluency" in prompt:
+            return f"Fluency: [[4]]\nClarity: [[4]]{tail}"
+        return f"Rating: [[{3 if 'how poor' in prompt else 8}]]{tail}"
+
+    rating = {"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}}
+    both = {**rating, "scale": {"min": 1, "max": 7}, "aspects": ["Fluency", "Clarity"]}
+    loop_thread = threading.current_thread().name
+    for long in (False, True):
+        scores.clear()
+        aspects.clear()
+
+        def ask(prompt: str, long: bool = long) -> str:
+            return judge(prompt, long)
+
+        one = await Guard(ask, cache=None, probe="progressive").acheck(rating)
+        two = await Guard(ask, cache=None, rating_aspects="together").acheck(both)
+        assert one.rating == 8.0 and two.error is None
+        assert len(scores) >= 4 and aspects  # two legs and their follow-ups; two legs
+        for name in (*scores, *aspects):
+            assert name.startswith("prin-guard-read") if long else name == loop_thread
 
 
 def test_the_reader_keeps_few_indexes_of_long_texts() -> None:
