@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._offloop import squeeze, unsqueeze
 
 __all__ = [
     "MAX_ASPECTS",
@@ -304,6 +305,12 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     rating, its question: "Rating: [[10]]" planted in a response and quoted back) is the
     item's, not the judge's: it is not read, and the reading says ``copied``.
     """
+    squeezed, offsets = squeeze(text)  # a run of a million spaces is read as 64
+    found = _read_score(squeezed, scale, copied_from)
+    return dataclasses.replace(found, span=unsqueeze(found.span, offsets))
+
+
+def _read_score(text: str, scale: Scale, copied_from: Sequence[str]) -> ScoreReading:
     if _DIGIT.search(text) is None:  # no number, no score (and no scan of a long text)
         return ScoreReading(None, ScoreStatus.NONE)
     found: dict[tuple[int, int], float] = {}
@@ -432,6 +439,7 @@ def read_aspect_scores(
     """
     if _DIGIT.search(text) is None:  # no number, no score
         return {aspect.name: ScoreReading(None, ScoreStatus.NONE) for aspect in aspects}
+    text, offsets = squeeze(text)  # long runs of whitespace read as 64 characters
     objects = _json_objects(text)
     out: dict[str, ScoreReading] = {}
     for aspect in aspects:
@@ -456,7 +464,8 @@ def read_aspect_scores(
                 span = (lo + len(found), hi)  # one entry per field found, beside the lines
                 found[span] = number
                 declared[span] = (lo, hi)
-        out[aspect.name] = _settle(text, found, declared, several, scale, copied_from)
+        read = _settle(text, found, declared, several, scale, copied_from)
+        out[aspect.name] = dataclasses.replace(read, span=unsqueeze(read.span, offsets))
     return out
 
 

@@ -14,8 +14,10 @@ import threading
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from prin_guard import Guard, Item, _legs, _rate, read_reply
+from prin_guard import Guard, Item, _legs, _offloop, _rate, read_reply
 from prin_guard._judging import VerdictEngine
 from prin_guard.reader import _copies, _text
 
@@ -185,3 +187,41 @@ def test_long_scans_are_cut_into_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all(hi - lo <= _text.STEP + 64 for lo, hi in calls)  # cut at the next space
     assert [lo for lo, _ in calls[1:]] == [hi for _, hi in calls[:-1]]
     assert (calls[0][0], calls[-1][1]) == (0, len(text))
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "said"),
+    [
+        pytest.param(
+            "Fine." + " " * 5000 + "\n" * 3000 + "Rating:" + " " * 900 + "[[8]]" + "\t" * 700,
+            {"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}},
+            "8",
+            id="rating",
+        ),
+        pytest.param(
+            " " * 5000 + "Paris is right." + "\n" * 300 + "Answer: B" + " " * 70_000 + "ok",
+            {"task": "pairwise", "question": "Capital?", "candidates": ["Lyon", "Paris"]},
+            "B",
+            id="pairwise-cut-to-its-ends",
+        ),
+    ],
+)
+def test_long_runs_of_whitespace_are_read_short_and_spans_point_into_the_reply(
+    reply: str, item: dict[str, Any], said: str
+) -> None:
+    # a run of whitespace is read as its first 64 characters (issue 37, item 3); what is
+    # read and where it stands are the reply's
+    reading = read_reply(reply, item)
+    assert reading.span is not None
+    assert reply[slice(*reading.span)] == said
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "\n", "\t", " " * 70, "\n" * 66, " \n" * 40])))
+def test_a_squeezed_text_maps_back_character_for_character(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    squeezed, offsets = _offloop.squeeze(text)
+    assert squeezed.split() == text.split()  # only whitespace goes
+    assert squeezed.count("\n") >= min(text.count("\n"), 1)  # a line break stays one
+    for at, char in enumerate(squeezed):
+        lo, hi = _offloop.unsqueeze((at, at + 1), offsets)  # type: ignore[misc]
+        assert text[lo:hi] == char

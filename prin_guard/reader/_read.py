@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
+from prin_guard._offloop import squeeze, unsqueeze
 from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -83,6 +84,7 @@ def parse_reply(
     if long:  # its first and last WINDOW characters, and offsets back into the reply
         cut_at, text_at_cut = [0, WINDOW + len(_GAP)], [0, len(text) - WINDOW]
         text = text[:WINDOW] + _GAP + text[-WINDOW:]
+    text, squeezed = squeeze(text)  # long runs of whitespace read as LONG_SPACE characters
     echoed = detect_echo(text, labels, prompt)
     read, read_at, text_at = text, list[int](), list[int]()
     if echoed:
@@ -122,7 +124,11 @@ def parse_reply(
         result.status,
         result.method,
         echoed,
-        _map_span(_map_span(view.original(result.span), read_at, text_at), cut_at, text_at_cut),
+        _map_span(
+            unsqueeze(_map_span(view.original(result.span), read_at, text_at), squeezed),
+            cut_at,
+            text_at_cut,
+        ),
         result.disagreement,
         copied,
         result.weak or (long and result.status is not ParseStatus.FAILED),
