@@ -101,7 +101,7 @@ def _factors(item: RatingItem) -> str:
     if item.focus is None:
         return _FACTORS
     described = item.focus.description.rstrip(" .")
-    return f"only the {item.focus.name} of the response" + (f": {described}" if described else "")
+    return f'only the "{item.focus.name}" of the response' + (f": {described}" if described else "")
 
 
 def rating_messages(
@@ -196,12 +196,12 @@ def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
         ends = _ends(low, high, mirrored)
         described = aspect.description.rstrip(" .")
         lines.append(
-            f"- {aspect.name}, from {low} to {high}, where {ends}"
+            f'- "{aspect.name}", from {low} to {high}, where {ends}'
             + (f": {described}" if described else "")
         )
         rubric = aspect.scale.rubric_lines(mirrored=mirrored)
         if rubric:
-            rubrics.append(f"[Score Rubric: {aspect.name}]\n" + "\n".join(rubric))
+            rubrics.append(f'[Score Rubric: "{aspect.name}"]\n' + "\n".join(rubric))
     return _conversation(
         ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
     )

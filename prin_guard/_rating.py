@@ -410,9 +410,9 @@ def _aspect_pattern(name: str) -> re.Pattern[str]:
     words = [re.escape(word) for word in re.split(r"[\s_-]+", name.strip()) if word]
     spelled = r"[\s_-]+".join(words)
     return re.compile(
-        r"^[ \t>]*+(?:[-*\u2022]|\d{1,2}[.)])?+[ \t]*+[*_]*+(?<![\w])"
+        r"^[ \t>]*+(?:[-*\u2022]|\d{1,2}[.)])?+[ \t]*+[*_]*+(?<![\w])(?P<name>"
         + spelled
-        + r"(?![\w])[*_]*+(?:[ \t]++(?:score|rating|grade))?+[*_]*+[ \t]*+[:=][ \t]*+"
+        + r")(?![\w])[*_]*+(?:[ \t]++(?:score|rating|grade))?+[*_]*+[ \t]*+[:=][ \t]*+"
         + _OPEN
         + r"[ \t]*+"
         + _NUMBER
@@ -441,13 +441,22 @@ def read_aspect_scores(
         return {aspect.name: ScoreReading(None, ScoreStatus.NONE) for aspect in aspects}
     text, offsets = squeeze(text)  # long runs of whitespace read as 64 characters
     objects = _json_objects(text)
+    # where each aspect's name ends in each declaration line: a line is the aspect's whose
+    # name is the longest there ("Fluency score: 4" is "fluency score"'s, not "fluency"'s)
+    lines = {aspect.name: list(_aspect_pattern(aspect.name).finditer(text)) for aspect in aspects}
+    longest: dict[int, int] = {}
+    for matches in lines.values():
+        for match in matches:
+            longest[match.start()] = max(longest.get(match.start(), 0), match.end("name"))
     out: dict[str, ScoreReading] = {}
     for aspect in aspects:
         scale = aspect.scale
         found: dict[tuple[int, int], float] = {}
         declared: dict[tuple[int, int], tuple[int, int]] = {}
         several = False
-        for match in _aspect_pattern(aspect.name).finditer(text):
+        for match in lines[aspect.name]:
+            if match.end("name") < longest[match.start()]:
+                continue  # a longer aspect's name stands here
             denominator = match.group("d")
             if denominator is not None and int(denominator) != scale.max:
                 continue
@@ -782,6 +791,13 @@ MAX_ASPECT_NAME = 128
 """The longest aspect name (EQ-Bench's criteria run to 100 characters)."""
 
 
+_ASPECT_NAME = re.compile(r"(?=[^\W_])(?:[^\W_]|(?<! ) |[-_'\u2019&,;./()!?])+")
+"""An aspect's name: one line of plain words, as a criterion is written ("Consistent
+Voice/Tone of Writing", "Original; Not Derivative", "Extravagant (in a good way)"):
+letters, digits, single spaces and a sentence's punctuation; no line break, colon,
+bracket, brace, quote or mark of a format of its own."""
+
+
 @dataclass(frozen=True, slots=True)
 class Aspect:
     """One named dimension a response is rated on (G-Eval's coherence, fluency, ...), with
@@ -826,6 +842,14 @@ def _aspects(raw: Any, default: Scale, max_chars: int | None) -> tuple[Aspect, .
                 f"{where}.name", f"expected a name of 1 to {MAX_ASPECT_NAME} characters"
             )
         name = name.strip()
+        if not _ASPECT_NAME.fullmatch(name):
+            # the name goes into the instruction and is read back from the reply: plain
+            # words only, as a template's words (no line, bracket, quote or colon of its own)
+            raise InvalidItemError(
+                f"{where}.name",
+                "expected one line of plain words (letters, digits, single spaces and "
+                f"- _ ' & , ; . / ( ) ! ?), got {name[:40]!r}",
+            )
         if name.lower() in seen:
             raise InvalidItemError(f"{where}.name", f"{name!r} is named twice")
         seen.add(name.lower())
