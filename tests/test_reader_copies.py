@@ -497,3 +497,20 @@ def test_a_bare_verdict_mark_the_item_also_holds_is_the_judges() -> None:
     item = {"task": "pairwise", "question": "What is the capital of France?", "candidates": texts}
     reading = read_reply("Both are short; the second is wrong.\n\n[[a]]", item, template=template)
     assert (reading.labels, reading.copied) == (("A",), False)
+
+
+def test_the_article_a_in_a_copied_question_names_no_candidate() -> None:
+    # a pack's contract shows the item's own labels (A, B): read as written, as keys, so a
+    # restated question with the article "a" and "better" is no copied answer
+    from prin_guard import read_reply
+
+    item = {
+        "task": "pairwise",
+        "question": "Is a cat a better pet than a dog for a flat?",
+        "candidates": ["Yes, a cat.", "No, a dog."],
+    }
+    reply = (
+        "The question asks: is a cat a better pet than a dog for a flat? The first says so.\n[[A]]"
+    )
+    reading = read_reply(reply, item, template="mt-bench-pair")
+    assert (reading.labels, reading.copied) == (("A",), False)

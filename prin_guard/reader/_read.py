@@ -97,6 +97,8 @@ def parse_reply(
     # labels that differ only in case, which a copy (compared case aside) cannot tell
     # apart, and which the general reader does not read
     shown = () if contract is None or contract.case_sensitive else contract.labels or ()
+    if tuple(shown) == tuple(labels):
+        shown = ()  # the item's own labels: read as keys, as written
     names = frozenset(word.casefold() for label in shown for word in word_runs(label))
     ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task), leg, task, names)
     copied = False
