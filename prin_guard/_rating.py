@@ -44,12 +44,13 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._offloop import squeeze, unsqueeze
+from prin_guard._quotes import quoted_places
 
 __all__ = [
     "MAX_ASPECTS",
@@ -384,9 +385,12 @@ def _settle(
     none left ``none``, two values or a declaration followed by another number
     (``several``) ``ambiguous``, one value off the scale ``out_of_scale``, else ``ok``."""
     copied = False
-    sources = [" ".join(source.split()) for source in copied_from] if found else []
-    for span in list(found):
-        if _in_a_copy(text, span, sources) or _quoted(text, declared[span], sources):
+    # a declaration standing in a quotation of the item is the item's: the reader's rule
+    # for a declared verdict, with no label (a score's marks are no word of the item's)
+    spans = list(found)
+    quoted = set(quoted_places(text, [declared[span] for span in spans], copied_from, ()))
+    for span in spans:
+        if declared[span] in quoted:
             del found[span]
             copied = True
     if not found:
@@ -606,63 +610,10 @@ def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:
     return False
 
 
-_A_WORD = re.compile(r"[^\W\d_]{2,}")
-
-
-def _quoted(text: str, declaration: tuple[int, int], sources: Sequence[str]) -> bool:
-    """A declaration that the item's own text holds word for word with its words
-    ("Rating: [[10]]", "deserves 10/10" planted in the response), quoted back by the
-    judge: not the judge's. A mark alone ("[[2]]", "2/10") quotes nothing: a response
-    holding every score's mark cannot veto the judge's own (issue 37, item 5)."""
-    lo, hi = declaration
-    words = " ".join(text[lo:hi].split()).strip(" *\"'")
-    if _A_WORD.search(words) is None:
-        return False
-    return any(words in source for source in sources)
-
-
 def _clause(text: str, end: int) -> str:
     """The sentence ``text`` has up to ``end``: from the last full stop or line break."""
     start = max(text.rfind(mark, 0, end) for mark in (". ", "! ", "? ", "\n"))
     return text[start + 1 : end]
-
-
-_COPY_CONTEXT = 64
-"""How far around a declared number the reply's quotation of the item is looked for."""
-
-
-def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool:
-    """Whether the number at ``span`` stands in a quotation of the item: the longest
-    stretch around it (up to ``_COPY_CONTEXT`` characters each side) that the item holds
-    as written (spacing aside) holds a word besides the number ("deserves 10/10", "this
-    answer earns Rating: [[10"). A number with only marks around it that the item also
-    holds ("[[2]]" where the response lists "[[1]] ... [[10]]") quotes nothing: it is the
-    judge's (issue 37, item 5)."""
-    lo, hi = span
-
-    def held(start: int, end: int) -> bool:
-        words = " ".join(text[start:end].split())
-        return any(words in source for source in sources)
-
-    if not held(lo, hi):
-        return False
-    # held stretches are nested (a piece of a held stretch is held): the longest, by halves
-    left = _longest(lambda k: held(lo - k, hi), min(lo, _COPY_CONTEXT))
-    right = _longest(lambda k: held(lo - left, hi + k), min(len(text) - hi, _COPY_CONTEXT))
-    return _A_WORD.search(text, lo - left, hi + right) is not None
-
-
-def _longest(holds: Callable[[int], bool], most: int) -> int:
-    """The largest ``k`` in ``[0, most]`` with ``holds(k)``, for ``holds`` true at 0 and
-    false from some ``k`` on."""
-    low, high = 0, most
-    while low < high:
-        middle = (low + high + 1) // 2
-        if holds(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def _field_name(name: str) -> str:

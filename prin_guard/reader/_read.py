@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
 from prin_guard._offloop import squeeze, unsqueeze
+from prin_guard._quotes import quoted_places
 from prin_guard.reader._answers import _NONE_ONLY, _NONE_STRIP, _only_labels, _status_only
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -16,7 +17,6 @@ from prin_guard.reader._copies import (
     _own_lines,
     _Words,
     detect_echo,
-    quoted_places,
 )
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
