@@ -26,7 +26,10 @@ from bench.load import KEY, Server
 
 NAME = "long_replies"
 TITLE = "12. The service while it reads long replies"
-TARGET = "/healthz p99 < 100 ms while 4 batches of 8 items of 0.79 MB are judged and read"
+TARGET = (
+    "/healthz p99 < 100 ms while 4 batches of 8 items of 0.79 MB are judged and read; "
+    "every adversarial 1 MB reply read in < 0.2 s on every task"
+)
 LIMIT_MS = 100.0
 
 
@@ -92,10 +95,97 @@ def _probe(base: str, until: Callable[[], None]) -> list[float]:
     return latencies
 
 
+SHAPE_LIMIT_S = 0.2
+"""Each adversarial shape of a 1 MB reply is read in under this, on every task."""
+
+
+# one item per task, as read_reply reads them (the rating with two aspects whose names
+# share a word, the issue's "one line of spaces against two aspects")
+READ_ITEMS: dict[str, dict[str, Any]] = {
+    "rating": {"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}},
+    "aspects": {
+        "task": "rating",
+        "response": "Paris.",
+        "scale": {"min": 1, "max": 5},
+        "aspects": ["fluency", "fluency score"],
+    },
+    "pairwise": {"task": "pairwise", "question": "Capital?", "candidates": ["Paris", "Lyon"]},
+    "choice": {"task": "choice", "question": "2 + 2?", "candidates": ["3", "4", "5"]},
+    "checklist": {
+        "task": "checklist",
+        "response": "Rome is a city.",
+        "candidates": ["Names a city.", "Cites a source."],
+    },
+}
+
+
+def shapes(size: int) -> dict[str, str]:
+    """Replies of ``size`` characters that a looping model writes (issue 37, item 3: each
+    took seconds at 16 kB when the reader was quadratic on it), and prose."""
+    return {
+        "prose": _response(size, 0),
+        "whitespace only": " " * size,
+        "newlines only": "\n" * size,
+        '"Score:" then spaces': "Score:" + " " * (size - 6),
+        '"Answer" then spaces': "Answer" + " " * (size - 6),
+        'a run of "{"': "{" * size,
+        '"Rating: [[8]]" then spaces': "Rating: [[8]]" + " " * (size - 13),
+        '"Fluency:" then spaces': "Fluency:" + " " * (size - 8),
+        '"7" then spaces': "7" + " " * (size - 1),
+        '"I" then spaces': "I" + " " * (size - 1),
+    }
+
+
+def _read_times(size: int, rounds: int) -> dict[str, dict[str, float]]:
+    """Seconds ``read_reply`` takes on each shape for each task (best of ``rounds``)."""
+    from prin_guard import read_reply
+
+    for item in READ_ITEMS.values():  # patterns compiled, caches warm
+        read_reply("Rating: [[3]]" if item["task"] == "rating" else "Answer: A", item)
+    out: dict[str, dict[str, float]] = {}
+    for name, text in shapes(size).items():
+        out[name] = {}
+        for task, item in READ_ITEMS.items():
+            best = float("inf")
+            for _ in range(rounds):
+                started = time.perf_counter()
+                read_reply(text, item)
+                best = min(best, time.perf_counter() - started)
+            out[name][task] = best
+    return out
+
+
+def _shape_figures(section: Section, size: int, rounds: int) -> None:
+    times = _read_times(size, rounds)
+    for name, by_task in times.items():
+        task, slowest = max(by_task.items(), key=lambda entry: entry[1])
+        section.add(
+            Figure(
+                f"read_reply on {size / 1e6:g} MB: {name}",
+                slowest * 1000,
+                unit="ms",
+                target=f"< {SHAPE_LIMIT_S * 1000:.0f} ms",
+                met=slowest < SHAPE_LIMIT_S,
+                note=f"slowest task: {task}",
+            )
+        )
+    tasks = list(READ_ITEMS)
+    section.tables.append(
+        (
+            f"read_reply on a {size / 1e6:g} MB reply, ms (best of {rounds}), per task",
+            md_table(
+                ["shape", *tasks],
+                [[name, *(f"{times[name][t] * 1000:.0f}" for t in tasks)] for name in times],
+            ),
+        )
+    )
+
+
 def run(ctx: Context) -> Section:
     import httpx
 
     section = Section(NAME, TITLE, TARGET)
+    _shape_figures(section, ctx.pick(1_000_000, 20_000), ctx.pick(3, 1))
     batches, per_batch = ctx.pick((4, 8), (2, 2))
     size = ctx.pick(790_000, 200_000)
     items = [

@@ -50,13 +50,11 @@ from prin_guard._exceptions import (
 )
 from prin_guard._judging import VerdictEngine, escalate, judges_identity
 from prin_guard._legs import (
-    OFF_LOOP_CHARS,
     LegAsker,
     LegPlan,
     LegPrompt,
     item_chars,
     leg_prompts,
-    off_loop,
 )
 from prin_guard._models import (
     TASKS,
@@ -69,6 +67,7 @@ from prin_guard._models import (
     Task,
     Verdict,
 )
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import Template, get_template, template_file
 from prin_guard._ratelimit import RateLimit

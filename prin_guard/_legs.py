@@ -25,20 +25,14 @@ each step, not a calibrated probability of being right.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import dataclasses
 import functools
 import hashlib
 import json
 import math
-import os
 import random
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from prin_guard._calls import Call, JudgeCaller, KeyScope
 from prin_guard._models import (
@@ -50,6 +44,7 @@ from prin_guard._models import (
     Polarity,
     Usage,
 )
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._prompts import (
     Mitigation,
     PromptLayout,
@@ -75,30 +70,6 @@ __all__ = [
     "permuted_item",
     "second_order",
 ]
-
-
-OFF_LOOP_CHARS = 16_384
-"""Replies longer than this are read, and items whose texts are longer than this are
-planned (their prompts built and hashed), in a worker thread, not on the event loop."""
-
-_T = TypeVar("_T")
-_reader: tuple[int, ThreadPoolExecutor] | None = None
-_reader_lock = threading.Lock()
-
-
-async def off_loop(work: Callable[[], _T]) -> _T:
-    """``work()`` in the one worker thread of this process that reads long replies and
-    plans long items, so that the event loop goes on serving meanwhile. One thread: the
-    work is Python, which holds the interpreter lock, so more threads would work no
-    faster and would each take the lock from the loop in turn (and a thread started
-    under load makes the loop wait for it)."""
-    global _reader
-    with _reader_lock:
-        if _reader is None or _reader[0] != os.getpid():  # a forked child starts its own
-            _reader = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="prin-guard-read"))
-        executor = _reader[1]
-    context = contextvars.copy_context()
-    return await asyncio.get_running_loop().run_in_executor(executor, context.run, work)
 
 
 @dataclass(frozen=True, slots=True)

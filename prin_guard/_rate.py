@@ -17,7 +17,7 @@ import json
 import statistics
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 from prin_guard._calls import Answer, JudgeCaller
 from prin_guard._decide import error_verdict
@@ -36,6 +36,7 @@ from prin_guard._models import (
     Usage,
     Verdict,
 )
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._options import GuardOptions
 from prin_guard._rating import (
     Aspect,
@@ -53,6 +54,8 @@ from prin_guard.probe._prompts import (
     FollowUpType,
     misleading_answer,
 )
+
+_R = TypeVar("_R")
 
 __all__ = [
     "RATING_TEMPLATE",
@@ -108,7 +111,7 @@ def _factors(item: RatingItem) -> str:
     if item.focus is None:
         return _FACTORS
     described = item.focus.description.rstrip(" .")
-    return f"only the {item.focus.name} of the response" + (f": {described}" if described else "")
+    return f'only the "{item.focus.name}" of the response' + (f": {described}" if described else "")
 
 
 def rating_messages(
@@ -203,12 +206,12 @@ def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
         ends = _ends(low, high, mirrored)
         described = aspect.description.rstrip(" .")
         lines.append(
-            f"- {aspect.name}, from {low} to {high}, where {ends}"
+            f'- "{aspect.name}", from {low} to {high}, where {ends}'
             + (f": {described}" if described else "")
         )
         rubric = aspect.scale.rubric_lines(mirrored=mirrored)
         if rubric:
-            rubrics.append(f"[Score Rubric: {aspect.name}]\n" + "\n".join(rubric))
+            rubrics.append(f'[Score Rubric: "{aspect.name}"]\n' + "\n".join(rubric))
     return _conversation(
         ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
     )
@@ -377,9 +380,12 @@ async def rate(
     )
     template = RATING_TEMPLATE if prompt is None else prompt.id
     version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+    found = await _read_replies(
+        answers, lambda text: read_score(text, item.scale, copied_from=item.texts)
+    )
     direct, reverse, *permuted = (
-        _leg(item, polarity, answer, template, version)
-        for (polarity, _), answer in zip(asks, answers, strict=True)
+        _leg(item, polarity, answer, template, version, read)
+        for (polarity, _), answer, read in zip(asks, answers, found, strict=True)
     )
     rounds: list[ProbeRound] = []
     if probe is not None:
@@ -497,6 +503,14 @@ def _expected(
         return rating, "read"
     mirrored = item.scale.mirror(reverse.expected_score)
     return (direct.expected_score + mirrored) / 2, "logprobs"
+
+
+async def _read_replies(answers: Sequence[Answer], read: Callable[[str], _R]) -> list[_R]:
+    """Each answer's reply read by ``read``: off the event loop when one is long (a judge
+    that repeats a long response, a model that loops), as a label leg's is."""
+    texts = [answer.response.text or "" for answer in answers]
+    long = any(len(text) > OFF_LOOP_CHARS for text in texts)
+    return await off_loop_if(long, lambda: [read(text) for text in texts])
 
 
 def _leg(
@@ -716,10 +730,9 @@ async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
             for polarity in (Polarity.DIRECT, Polarity.REVERSE)
         )
     )
-    found = [
-        read_aspect_scores(answer.response.text or "", item.aspects, copied_from=item.texts)
-        for answer in answers
-    ]
+    found = await _read_replies(
+        answers, lambda text: read_aspect_scores(text, item.aspects, copied_from=item.texts)
+    )
     template, version = RATING_ASPECTS_TEMPLATE, RATING_TEMPLATE_VERSION
     verdicts = []
     for aspect in item.aspects:

@@ -51,6 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._offloop import squeeze, unsqueeze
+from prin_guard._quotes import quoted_places
 from prin_guard._wording import check_legs_differ, fields_of, fill
 
 __all__ = [
@@ -225,16 +227,18 @@ class ScoreReading:
     """A declaration stood in text copied from the item; it was not read."""
 
 
-_NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)"
+# a score is a whole token: no letter, digit or other number sign after it ("1O", "1e1",
+# "7\u00bd" and "7.5e1" are no score, not 1, 1, 7 and 7.5)
+_NUMBER = r"(?P<n>[-+]?\d{1,7}(?:\.\d+)?)(?!\w|\.\d)"
 # Each declaration form; the number is group n, a denominator (when the form has one) d.
 _DECLARATIONS = [
-    re.compile(r"\[\[\s*" + _NUMBER + r"\s*\]\]"),  # MT-Bench: Rating: [[7]]
-    re.compile(r"\[RESULT\]\s*:?\s*" + _NUMBER, re.IGNORECASE),  # Prometheus
+    re.compile(r"\[\[\s*+" + _NUMBER + r"\s*+\]\]"),  # MT-Bench: Rating: [[7]]
+    re.compile(r"\[RESULT\]\s*+:?+\s*+" + _NUMBER, re.IGNORECASE),  # Prometheus
     re.compile(
-        r"(?<![\w-])(?:overall\s+|final\s+)?(?:score|rating|grade)\s*(?:is\s*)?[:=]\s*"
-        + r"[*\"'\u201c(\[]*\s*"
+        r"(?<![\w-])(?:overall\s++|final\s++)?(?:score|rating|grade)\s*+(?:is\s*+)?[:=]\s*+"
+        + r"[*\"'\u201c(\[]*+\s*+"
         + _NUMBER
-        + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
+        + r"(?:\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7}))?(?![\d.]*\d)",
         re.IGNORECASE,
     ),
     # a bare fraction only where it ends its line or sentence ("7/10.", "**7/10**"): "it
@@ -242,22 +246,22 @@ _DECLARATIONS = [
     re.compile(
         r"(?<![\w.\-/])"
         + _NUMBER
-        + r"\s*(?:/|out\s+of)\s*(?P<d>\d{1,7})(?=[ \t]*[*_)\].!]*[ \t]*$)",
+        + r"\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7})(?=[ \t]*+[*_)\].!]*+[ \t]*+$)",
         re.MULTILINE,
     ),
 ]
 _JSON_KEYS = ("score", "rating")
-_OPEN, _CLOSE = r"[*\"'\u201c(\[]*", r"[\])\"'\u201d*]*"
+_OPEN, _CLOSE = r"[*\"'\u201c(\[]*+", r"[\])\"'\u201d*]*+"
 # "I would rate the response as a 7 on the scale of 1 to 10.", "I'd give it 8/10.": the
 # number ends its sentence, or a fraction or "on the scale" follows it; the words between
 # the verb and the number say no "not"
 _FIRST_PERSON = re.compile(
-    r"\bI(?:\s+would|'d|\s+will)?\s+(?:rate|give|score|assign)\b(?P<between>[^.\n\d]{0,120}?)"
-    r"(?<=\s)(?:an?\s+)?(?:(?:score|rating)\s+of\s+)?"
+    r"\bI(?:\s++would|'d|\s++will)?\s++(?:rate|give|score|assign)\b(?P<between>[^.\n\d]{0,120}?)"
+    r"(?<=\s)(?:an?\s++)?(?:(?:score|rating)\s++of\s++)?"
     + _OPEN
     + _NUMBER
     + _CLOSE
-    + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?=\s*(?:[.!]|$|on\s+(?:the|a|this)\s+scale))",
+    + r"(?:\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7}))?(?=\s*+(?:[.!]|$|on\s++(?:the|a|this)\s++scale))",
     re.IGNORECASE | re.MULTILINE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
@@ -275,23 +279,27 @@ _LATER_NUMBER = re.compile(r"(?<![A-Za-z])[-+]?\d+(?:[.,]\d+)?")
 _CLAUSE_END = re.compile(r"\.\s|[!?]\s|\n")
 # a reply that is nothing but its score ("3", "**4**"), a score leading its explanation
 # ("3 - The code ..."), or one form field filled in ("Coherence: 3", G-Eval's form)
-_WHOLE = re.compile(r"\s*" + _OPEN + _NUMBER + _CLOSE + r"\.?\s*")
-_LEADING = re.compile(r"\s*" + _NUMBER + r"[ \t]+[-\u2013\u2014][ \t]+(?!\d)\S")
-_LIST_ITEM = re.compile(r"^\s*\d+\s*[-\u2013\u2014.)]\s", re.MULTILINE)
+_WHOLE = re.compile(r"\s*+" + _OPEN + _NUMBER + _CLOSE + r"\.?\s*+")
+_LEADING = re.compile(r"\s*+" + _NUMBER + r"[ \t]++[-\u2013\u2014][ \t]++(?!\d)\S")
+# a line's start: spaces and tabs only (a run of blank lines is not scanned from each)
+_LIST_ITEM = re.compile(r"^[ \t]*+\d++[ \t]*+[-\u2013\u2014.)]\s", re.MULTILINE)
 # a form field's name: a score's word, or an aspect's (G-Eval's and ICE-Score's forms);
 # never any label ("Errors: 3", "Word count: 7" are counts, not scores)
 _FIELD = re.compile(
-    r"\s*[-*]?\s*(?:[A-Za-z]+\s+){0,3}(?:score|rating|grade|overall|total|coherence|"
+    r"\s*+[-*]?+\s*+(?:[A-Za-z]++\s++){0,3}(?:score|rating|grade|overall|total|coherence|"
     r"consistency|fluency|relevance|correctness|usefulness|helpfulness|accuracy|quality|"
-    r"faithfulness|harmlessness|honesty)\s*:\s*" + _OPEN + _NUMBER + _CLOSE + r"\s*",
+    r"faithfulness|harmlessness|honesty)\s*+:\s*+" + _OPEN + _NUMBER + _CLOSE + r"\s*+",
     re.IGNORECASE,
 )
 # every "n/max" and "n out of max", wherever it stands: a reply that declares one score
 # and gives another as a fraction ("Assistant 1: 7 out of 10 ... Assistant 2: 9 out of
 # 10.") declares two
 _FRACTION = re.compile(
-    r"(?<![\w.\-/])" + _NUMBER + r"\s*(?:/|out\s+of)\s*(?P<d>\d{1,7})(?![\d.]*\d)"
+    r"(?<![\w.\-/])" + _NUMBER + r"\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7})(?![\d.]*\d)"
 )
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> ScoreReading:
@@ -303,6 +311,14 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     rating, its question: "Rating: [[10]]" planted in a response and quoted back) is the
     item's, not the judge's: it is not read, and the reading says ``copied``.
     """
+    squeezed, offsets = squeeze(text)  # a run of a million spaces is read as 64
+    found = _read_score(squeezed, scale, copied_from)
+    return dataclasses.replace(found, span=unsqueeze(found.span, offsets))
+
+
+def _read_score(text: str, scale: Scale, copied_from: Sequence[str]) -> ScoreReading:
+    if _DIGIT.search(text) is None:  # no number, no score (and no scan of a long text)
+        return ScoreReading(None, ScoreStatus.NONE)
     found: dict[tuple[int, int], float] = {}
     declared: dict[tuple[int, int], tuple[int, int]] = {}  # a number's whole declaration
     several = False  # a declaration followed, in its clause, by another number
@@ -311,8 +327,12 @@ def read_score(text: str, scale: Scale, copied_from: Sequence[str] = ()) -> Scor
     def take(match: re.Match[str], *, check_after: bool = True) -> None:
         nonlocal several, cut
         start = match.start("n")
-        if any(lo <= start < hi for lo, hi in found):
-            return  # already read by an earlier form
+        for lo, hi in found:
+            if lo <= start < hi:  # already read by an earlier form: its declaration is
+                # both forms' ("Rating: [[7]]", not only "[[7]]")
+                first, last = declared[(lo, hi)]
+                declared[(lo, hi)] = (min(first, match.start()), max(last, match.end()))
+                return
         if _cut_off(text, match):
             cut = True
             return
@@ -370,8 +390,12 @@ def _settle(
     none left ``none``, two values or a declaration followed by another number
     (``several``) ``ambiguous``, one value off the scale ``out_of_scale``, else ``ok``."""
     copied = False
-    for span in list(found):
-        if _in_a_copy(text, span, copied_from) or _quoted(text, declared[span], copied_from):
+    # a declaration standing in a quotation of the item is the item's: the reader's rule
+    # for a declared verdict, with no label (a score's marks are no word of the item's)
+    spans = list(found)
+    quoted = set(quoted_places(text, [declared[span] for span in spans], copied_from, ()))
+    for span in spans:
+        if declared[span] in quoted:
             del found[span]
             copied = True
     if not found:
@@ -395,13 +419,13 @@ def _aspect_pattern(name: str) -> re.Pattern[str]:
     words = [re.escape(word) for word in re.split(r"[\s_-]+", name.strip()) if word]
     spelled = r"[\s_-]+".join(words)
     return re.compile(
-        r"^[ \t>]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*[*_]*(?<![\w])"
+        r"^[ \t>]*+(?:[-*\u2022]|\d{1,2}[.)])?+[ \t]*+[*_]*+(?<![\w])(?P<name>"
         + spelled
-        + r"(?![\w])[*_]*(?:[ \t]+(?:score|rating|grade))?[*_]*[ \t]*[:=][ \t]*"
+        + r")(?![\w])[*_]*+(?:[ \t]++(?:score|rating|grade))?+[*_]*+[ \t]*+[:=][ \t]*+"
         + _OPEN
-        + r"[ \t]*"
+        + r"[ \t]*+"
         + _NUMBER
-        + r"(?:\s*(?:/|out\s+of)\s*(?P<d>\d{1,7}))?(?![\d.]*\d)",
+        + r"(?:\s*+(?:/|out\s++of)\s*+(?P<d>\d{1,7}))?(?![\d.]*\d)",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -422,14 +446,26 @@ def read_aspect_scores(
     from the item is not read (``copied``). An aspect nowhere declared is ``none``: the
     other aspects are read all the same.
     """
+    if _DIGIT.search(text) is None:  # no number, no score
+        return {aspect.name: ScoreReading(None, ScoreStatus.NONE) for aspect in aspects}
+    text, offsets = squeeze(text)  # long runs of whitespace read as 64 characters
     objects = _json_objects(text)
+    # where each aspect's name ends in each declaration line: a line is the aspect's whose
+    # name is the longest there ("Fluency score: 4" is "fluency score"'s, not "fluency"'s)
+    lines = {aspect.name: list(_aspect_pattern(aspect.name).finditer(text)) for aspect in aspects}
+    longest: dict[int, int] = {}
+    for matches in lines.values():
+        for match in matches:
+            longest[match.start()] = max(longest.get(match.start(), 0), match.end("name"))
     out: dict[str, ScoreReading] = {}
     for aspect in aspects:
         scale = aspect.scale
         found: dict[tuple[int, int], float] = {}
         declared: dict[tuple[int, int], tuple[int, int]] = {}
         several = False
-        for match in _aspect_pattern(aspect.name).finditer(text):
+        for match in lines[aspect.name]:
+            if match.end("name") < longest[match.start()]:
+                continue  # a longer aspect's name stands here
             denominator = match.group("d")
             if denominator is not None and int(denominator) != scale.max:
                 continue
@@ -446,7 +482,8 @@ def read_aspect_scores(
                 span = (lo + len(found), hi)  # one entry per field found, beside the lines
                 found[span] = number
                 declared[span] = (lo, hi)
-        out[aspect.name] = _settle(text, found, declared, several, scale, copied_from)
+        read = _settle(text, found, declared, several, scale, copied_from)
+        out[aspect.name] = dataclasses.replace(read, span=unsqueeze(read.span, offsets))
     return out
 
 
@@ -563,9 +600,11 @@ def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:
     rest = text[end:]
     stop = _CLAUSE_END.search(rest)
     clause = rest[: stop.start()] if stop is not None else rest
-    clause = re.sub(r"^\s*[\])\"'*]*\s*(?:/|out\s+of)\s*" + str(scale.max) + r"(?!\d)", "", clause)
+    clause = re.sub(
+        r"^\s*+[\])\"'*]*+\s*+(?:/|out\s++of)\s*+" + str(scale.max) + r"(?!\d)", "", clause
+    )
     # the scale itself named ("on the scale of 1 to 10", "(1-10)") is no other score
-    bounds = rf"(?<!\d){scale.min}\s*(?:to|-|\u2013)\s*{scale.max}(?!\d)"
+    bounds = rf"(?<!\d){scale.min}\s*+(?:to|-|\u2013)\s*+{scale.max}(?!\d)"
     clause = re.sub(bounds, "", clause)
     for match in _LATER_NUMBER.finditer(clause):
         number = float(match.group().replace(",", ".").lstrip("+"))
@@ -576,35 +615,10 @@ def _another_number(text: str, end: int, scale: Scale, value: float) -> bool:
     return False
 
 
-def _quoted(text: str, declaration: tuple[int, int], sources: Sequence[str]) -> bool:
-    """A declaration that the item's own text holds word for word ("Rating: [[10]]",
-    "10/10" planted in the response), quoted back by the judge: not the judge's."""
-    lo, hi = declaration
-    words = " ".join(text[lo:hi].split()).strip(" *\"'")
-    if len(words) < 5:
-        return False
-    return any(words in " ".join(source.split()) for source in sources)
-
-
 def _clause(text: str, end: int) -> str:
     """The sentence ``text`` has up to ``end``: from the last full stop or line break."""
     start = max(text.rfind(mark, 0, end) for mark in (". ", "! ", "? ", "\n"))
     return text[start + 1 : end]
-
-
-_COPY_CONTEXT = 24
-"""Characters of the reply before a declaration that, with it, must stand in the item's
-text for the declaration to count as copied (a bare "[[7]]" in both is not a copy)."""
-
-
-def _in_a_copy(text: str, span: tuple[int, int], sources: Sequence[str]) -> bool:
-    lo, hi = span
-    window = " ".join(text[max(0, lo - _COPY_CONTEXT) : hi].split())
-    if len(window) < hi - lo + 8:  # too little context to tell a copy from a coincidence
-        window = " ".join(text[lo : hi + _COPY_CONTEXT].split())
-    if len(window) < hi - lo + 8:  # a reply that is its score alone ("3") copies nothing
-        return False
-    return any(window in " ".join(source.split()) for source in sources)
 
 
 def _field_name(name: str) -> str:
@@ -632,20 +646,33 @@ def _fields_named(value: Any, key: str, depth: int = 0) -> list[float]:
     return out
 
 
+MAX_JSON_TRIES = 64
+"""Places a JSON object may start (``{`` then a key or ``}``) that fail to decode, per
+reply: past them no more are tried. A failed decode costs time in the length of the text
+before it (the error's line number is counted), so a reply full of braces would
+otherwise be read in time quadratic in its length."""
+
+
+_OBJECT_START = re.compile(r"\{(?=\s*+[\"}])")
+
+
 def _json_objects(text: str) -> list[tuple[int, int, dict[str, Any]]]:
-    """Every JSON object in the reply (at most 16), with where it starts and ends."""
+    """Every JSON object in the reply (at most 16, not those inside another), with where
+    it starts and ends."""
     decoder = json.JSONDecoder(strict=False)
     objects: list[tuple[int, int, dict[str, Any]]] = []
-    start = text.find("{")
-    while start >= 0 and len(objects) < 16:
+    failed = 0
+    start = _OBJECT_START.search(text)
+    while start is not None and len(objects) < 16 and failed < MAX_JSON_TRIES:
         try:
-            value, end = decoder.raw_decode(text, start)
+            value, end = decoder.raw_decode(text, start.start())
         except (ValueError, RecursionError):
-            start = text.find("{", start + 1)
+            failed += 1
+            start = _OBJECT_START.search(text, start.start() + 1)
             continue
         if isinstance(value, dict):
-            objects.append((start, end, value))
-        start = text.find("{", end)
+            objects.append((start.start(), end, value))
+        start = _OBJECT_START.search(text, end)
     return objects
 
 
@@ -720,6 +747,13 @@ MAX_ASPECT_NAME = 128
 """The longest aspect name (EQ-Bench's criteria run to 100 characters)."""
 
 
+_ASPECT_NAME = re.compile(r"(?=[^\W_])(?:[^\W_]|(?<! ) |[-_'\u2019&,;./()!?])+")
+"""An aspect's name: one line of plain words, as a criterion is written ("Consistent
+Voice/Tone of Writing", "Original; Not Derivative", "Extravagant (in a good way)"):
+letters, digits, single spaces and a sentence's punctuation; no line break, colon,
+bracket, brace, quote or mark of a format of its own."""
+
+
 @dataclass(frozen=True, slots=True)
 class Aspect:
     """One named dimension a response is rated on (G-Eval's coherence, fluency, ...), with
@@ -764,6 +798,14 @@ def _aspects(raw: Any, default: Scale, max_chars: int | None) -> tuple[Aspect, .
                 f"{where}.name", f"expected a name of 1 to {MAX_ASPECT_NAME} characters"
             )
         name = name.strip()
+        if not _ASPECT_NAME.fullmatch(name):
+            # the name goes into the instruction and is read back from the reply: plain
+            # words only, as a template's words (no line, bracket, quote or colon of its own)
+            raise InvalidItemError(
+                f"{where}.name",
+                "expected one line of plain words (letters, digits, single spaces and "
+                f"- _ ' & , ; . / ( ) ! ?), got {name[:40]!r}",
+            )
         if name.lower() in seen:
             raise InvalidItemError(f"{where}.name", f"{name!r} is named twice")
         seen.add(name.lower())

@@ -14,8 +14,10 @@ import threading
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from prin_guard import Guard, Item, _legs, read_reply
+from prin_guard import Guard, Item, _legs, _offloop, _rate, read_reply
 from prin_guard._judging import VerdictEngine
 from prin_guard.reader import _copies, _text
 
@@ -98,6 +100,40 @@ async def test_a_long_item_is_planned_and_its_replies_read_in_the_one_worker_thr
     assert plans and all(name.startswith("prin-guard-read") for name in plans)
 
 
+async def test_a_ratings_long_replies_are_read_in_the_one_worker_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rating's replies (both legs, the probe's rounds, aspects asked together) are
+    read off the event loop when long, as a label leg's are (issue 37, item 3): a
+    looping local model's long rating reply stalled /healthz for 17 s."""
+    scores = _spy_threads(monkeypatch, _rate, "read_score")
+    aspects = _spy_threads(monkeypatch, _rate, "read_aspect_scores")
+    padding = " " * (2 * _legs.OFF_LOOP_CHARS)
+
+    def judge(prompt: str, long: bool) -> str:
+        tail = padding if long else ""
+        if "Fluency" in prompt:
+            return f"Fluency: [[4]]\nClarity: [[4]]{tail}"
+        return f"Rating: [[{3 if 'how poor' in prompt else 8}]]{tail}"
+
+    rating = {"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}}
+    both = {**rating, "scale": {"min": 1, "max": 7}, "aspects": ["Fluency", "Clarity"]}
+    loop_thread = threading.current_thread().name
+    for long in (False, True):
+        scores.clear()
+        aspects.clear()
+
+        def ask(prompt: str, long: bool = long) -> str:
+            return judge(prompt, long)
+
+        one = await Guard(ask, cache=None, probe="progressive").acheck(rating)
+        two = await Guard(ask, cache=None, rating_aspects="together").acheck(both)
+        assert one.rating == 8.0 and two.error is None
+        assert len(scores) >= 4 and aspects  # two legs and their follow-ups; two legs
+        for name in (*scores, *aspects):
+            assert name.startswith("prin-guard-read") if long else name == loop_thread
+
+
 def test_the_reader_keeps_few_indexes_of_long_texts() -> None:
     """A long text's copy index is about ten times its size; a service reading many long
     items kept hundreds of them (256 echoes, 4096 texts)."""
@@ -151,3 +187,41 @@ def test_long_scans_are_cut_into_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all(hi - lo <= _text.STEP + 64 for lo, hi in calls)  # cut at the next space
     assert [lo for lo, _ in calls[1:]] == [hi for _, hi in calls[:-1]]
     assert (calls[0][0], calls[-1][1]) == (0, len(text))
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "said"),
+    [
+        pytest.param(
+            "Fine." + " " * 5000 + "\n" * 3000 + "Rating:" + " " * 900 + "[[8]]" + "\t" * 700,
+            {"task": "rating", "response": "Paris.", "scale": {"min": 1, "max": 10}},
+            "8",
+            id="rating",
+        ),
+        pytest.param(
+            " " * 5000 + "Paris is right." + "\n" * 300 + "Answer: B" + " " * 70_000 + "ok",
+            {"task": "pairwise", "question": "Capital?", "candidates": ["Lyon", "Paris"]},
+            "B",
+            id="pairwise-cut-to-its-ends",
+        ),
+    ],
+)
+def test_long_runs_of_whitespace_are_read_short_and_spans_point_into_the_reply(
+    reply: str, item: dict[str, Any], said: str
+) -> None:
+    # a run of whitespace is read as its first 64 characters (issue 37, item 3); what is
+    # read and where it stands are the reply's
+    reading = read_reply(reply, item)
+    assert reading.span is not None
+    assert reply[slice(*reading.span)] == said
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "\n", "\t", " " * 70, "\n" * 66, " \n" * 40])))
+def test_a_squeezed_text_maps_back_character_for_character(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    squeezed, offsets = _offloop.squeeze(text)
+    assert squeezed.split() == text.split()  # only whitespace goes
+    assert squeezed.count("\n") >= min(text.count("\n"), 1)  # a line break stays one
+    for at, char in enumerate(squeezed):
+        lo, hi = _offloop.unsqueeze((at, at + 1), offsets)  # type: ignore[misc]
+        assert text[lo:hi] == char

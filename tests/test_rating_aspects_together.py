@@ -149,8 +149,9 @@ def test_together_asks_two_calls_and_reconciles_each_aspect() -> None:
     assert coherence.direct is not None and coherence.direct.template == "rating-aspects"
     # the prompts: every aspect on its scale, mirrored on the reverse leg
     direct, reverse = sorted(calls, key=lambda p: "how poor" in p)
-    assert "- coherence, from 1 to 5, where 1 means very poor and 5 means excellent: well" in direct
-    assert "- logical_correctness, from 1 to 10, where 1 means excellent and 10 means" in reverse
+    listed = '- "coherence", from 1 to 5, where 1 means very poor and 5 means excellent'
+    assert listed + ": well" in direct
+    assert '- "logical_correctness", from 1 to 10, where 1 means excellent and 10' in reverse
     assert re.search(r"logical_correctness: \[\[6\]\]", direct)  # the example line
     # a second check is served by the cache: no call
     again = guard.check(ITEM)

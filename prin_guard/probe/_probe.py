@@ -18,12 +18,14 @@ exists (the judge named every candidate) the leading round is not asked.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import UsageError
 from prin_guard._models import Item, Message, ParseStatus, Polarity, ProbeRound
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._options import ProbeKind
 from prin_guard._prompts import Mitigation, Template, answer_instruction, template_for
 from prin_guard._reading import read_answer
@@ -217,7 +219,9 @@ async def ask_rounds(
             conversation, labels=labels, item_id=item_id, purpose="follow_up"
         )
         text = answer.response.text
-        reading = read(text)
+        # a long reply (a judge that repeats a long item) is read off the event loop
+        long = text is not None and len(text) > OFF_LOOP_CHARS
+        reading = await off_loop_if(long, functools.partial(read, text))
         rounds.append(
             ProbeRound(
                 polarity=polarity,

@@ -474,6 +474,10 @@ def _disagrees(text: str, pos: int, label: str, ctx: _Context, hi: int | None = 
     return other is not None and other != label and ctx.texts.norm_of(label) != norm
 
 
+_GAP_CHARS = _PRE | _POST | _SEP_CHARS
+"""Every character a gap around or between labels may hold besides whitespace."""
+
+
 def _gap_ok(gap: Sequence[str]) -> bool:
     """Whether what lies between two labels separates them.
 
@@ -521,6 +525,8 @@ def _labels_only(
     for match in _LIST_PIECE.finditer(text, lo, hi):
         piece = match.group(0)
         if not _ALNUM.fullmatch(piece):
+            if not (piece.isspace() or piece in _GAP_CHARS):
+                return None  # no gap holds it: fail at once, not after a long run of it
             gap.append(piece)
             continue
         if first >= 0 and piece.lower() in _SEP_WORDS:

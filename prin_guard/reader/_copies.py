@@ -434,7 +434,7 @@ def _windows(
 
     out: list[tuple[int, int]] = []
     # only a name with a word beside it as the echo has them can start a copy
-    names = {key.casefold() for key in ctx.keys} | _QUANT_WORDS | {"draw", "tied"}
+    names = {key.casefold() for key in ctx.keys} | ctx.names | _QUANT_WORDS | {"draw", "tied"}
     pairs = index.pairs
     last = len(words) - 1
     for k, word in enumerate(words):
@@ -507,9 +507,13 @@ def _label_word(text: str, start: int, end: int, word: str, ctx: _Context) -> bo
     "all"), a pair's tie ("tie", MT-Bench's "[[C]]"), or, for a single candidate, its
     status ("PASS", "No": the one candidate is named by the answer itself)."""
     token = text[start:end]
-    if word in _QUANT_WORDS or (
-        ctx.keys.get(token.upper()) is not None
-        and (token.isupper() or (len(token) == 1 and text[start - 1 : start] == "("))
+    if (
+        word in _QUANT_WORDS
+        or word in ctx.names
+        or (
+            ctx.keys.get(token.upper()) is not None
+            and (token.isupper() or (len(token) == 1 and text[start - 1 : start] == "("))
+        )
     ):
         return True
     if ctx.pair:

@@ -50,6 +50,7 @@ _SLOT_SEP = _Pattern(r"\s*(?:,|;|&|/|\band\b|\bor\b)\s*", re.IGNORECASE)
 _NONE_WORDS = frozenset({"none", "neither", "nothing", "no one", "n/a"})
 _ALL_WORDS = frozenset({"both", "all", "all of them", "both of them"})
 _MAX_JSON = 16
+_MAX_JSON_FAILURES = 64
 
 
 class _Format(Protocol):
@@ -192,14 +193,21 @@ def decoded(text: str, opener: str) -> list[tuple[Any, int, int]]:
     out: list[tuple[Any, int, int]] = []
     decoder = json.JSONDecoder(strict=False)  # raw line breaks in strings: see _structures
     pos = len(text)
-    while len(out) < _MAX_JSON and (start := text.rfind(opener, 0, pos)) >= 0:
+    failed = 0  # a failed decode counts the lines before it: bounded, or a run of "{"
+    # would be read in time quadratic in its length
+    while (
+        len(out) < _MAX_JSON
+        and failed < _MAX_JSON_FAILURES
+        and (start := text.rfind(opener, 0, pos)) >= 0
+    ):
         pos = start
         try:
             value, end = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
+            failed += 1
             closer = "]" if opener == "[" else "}"
-            stop = text.find(closer, start)
-            if stop < 0 or stop - start > 4096:
+            stop = text.find(closer, start, start + 4097)
+            if stop < 0:
                 continue
             try:  # AlpacaEval records its rankings as Python literals
                 value, end = ast.literal_eval(text[start : stop + 1]), stop + 1

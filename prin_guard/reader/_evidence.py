@@ -101,6 +101,9 @@ class _Context:
     leg: int
     """+1 the direct leg, -1 the reverse leg, 0 unknown (choice only)."""
     task: Task
+    names: frozenset[str] = frozenset()
+    """The words of the labels a template's contract shows instead of the item's ("1" and
+    "2", "assistant"), lower case: a copied stretch naming one is an answer's too."""
 
     @property
     def pair(self) -> bool:

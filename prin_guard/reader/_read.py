@@ -7,6 +7,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
+from prin_guard._offloop import squeeze, unsqueeze
+from prin_guard._quotes import quoted_places
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -37,7 +39,7 @@ from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._stance import retracted_before
 from prin_guard.reader._structures import _read_json
-from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _Texts
+from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _Texts, word_runs
 from prin_guard.reader._vocab import _Vocab
 
 if TYPE_CHECKING:
@@ -101,6 +103,7 @@ def parse_reply(
     if long:  # its first and last WINDOW characters, and offsets back into the reply
         cut_at, text_at_cut = [0, WINDOW + len(_GAP)], [0, len(text) - WINDOW]
         text = text[:WINDOW] + _GAP + text[-WINDOW:]
+    text, squeezed = squeeze(text)  # long runs of whitespace read as LONG_SPACE characters
     echoed = detect_echo(text, labels, prompt)
     read, read_at, text_at = text, list[int](), list[int]()
     if echoed:
@@ -109,7 +112,16 @@ def parse_reply(
     if task != "choice" and not leg:
         leg = 1  # a pair or a checklist without a polarity: the direct question
     keys = _keys_of(labels)
-    ctx = _Context(keys, labels, _Texts(labels, texts), _Vocab.of(words, task, question), leg, task)
+    # the contract's labels, where a copied stretch may name a candidate by them; not
+    # labels that differ only in case, which a copy (compared case aside) cannot tell
+    # apart, and which the general reader does not read
+    shown = () if contract is None or contract.case_sensitive else contract.labels or ()
+    if tuple(shown) == tuple(labels):
+        shown = ()  # the item's own labels: read as keys, as written
+    names = frozenset(word.casefold() for label in shown for word in word_runs(label))
+    ctx = _Context(
+        keys, labels, _Texts(labels, texts), _Vocab.of(words, task, question), leg, task, names
+    )
     copied = False
     if any(echo) or any(prompt):
         reply = _Words(read)  # worked out once for both, unless the first blanks some
@@ -119,6 +131,10 @@ def parse_reply(
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
+        quoted = _quoted(read, places, contract, ctx, echo) if any(echo) else []
+        if quoted:  # the item's verdict quoted back, under the template's own labels
+            read, copied = _blanked(read, quoted), True
+            declared, places = read_declared(read, contract, ctx)
         if declared is not None:
             # the rest of the reply, read apart: its conclusion must not disagree
             rest = _name_labels(_blanked(read, places), ctx, nouns)
@@ -134,7 +150,11 @@ def parse_reply(
         result.status,
         result.method,
         echoed,
-        _map_span(_map_span(view.original(result.span), read_at, text_at), cut_at, text_at_cut),
+        _map_span(
+            unsqueeze(_map_span(view.original(result.span), read_at, text_at), squeezed),
+            cut_at,
+            text_at_cut,
+        ),
         result.disagreement,
         copied,
         result.weak or (long and result.status is not ParseStatus.FAILED),
@@ -162,6 +182,35 @@ def _plain(text: str) -> str:
         for at in (*range(match.start(), inner[0]), *range(inner[1], match.end())):
             out[at] = " "
     return "".join(out)
+
+
+_ROUNDS = 8
+"""Times the declared format is looked for again before the places it found, for the
+formats whose reader stops at the last one (a JSON field, an ordering, the first line)."""
+
+
+def _quoted(
+    text: str,
+    places: list[tuple[int, int]],
+    contract: AnswerContract,
+    ctx: _Context,
+    echo: Sequence[str],
+) -> list[tuple[int, int]]:
+    """Every place of the declared format in ``text`` that stands in a quotation of the
+    item (:func:`quoted_places`): those found, and those before them that a reader which
+    stops at the last one did not reach."""
+    shown = tuple(contract.labels) if contract.labels is not None else tuple(ctx.labels)
+    names = (*shown, *((contract.tie,) if contract.tie else ()))
+    case = contract.case_sensitive
+    quoted = quoted_places(text, places, echo, names, case=case)
+    rest = text
+    for _ in range(_ROUNDS):
+        if not places:
+            break
+        rest = _blanked(rest, places)
+        _, places = read_declared(rest, contract, ctx)
+        quoted += quoted_places(text, places, echo, names, case=case)
+    return quoted
 
 
 def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:

@@ -304,9 +304,10 @@ _TABLE_RULE = _Pattern(r"[\s|:-]*-{2,}[\s|:-]*")
 
 
 _SCORE = _Pattern(
-    r"[^\S\n]*[:=\-–—]?[^\S\n]*(?:score[^\S\n]*:?[^\S\n]*)?[*_`]*(?P<n>\d{1,3}(?:\.\d+)?)"
-    r"(?:[^\S\n]*/[^\S\n]*\d{1,3}|[^\S\n]+out[^\S\n]+of[^\S\n]+\d{1,3})?[*_`]*"
-    r"(?:[^\S\n]*[.!]?[^\S\n]*(?:\([^()\n]*\)|[-–—:][^\S\n][^\n]*))?[^\S\n.]*$",
+    r"[^\S\n]*+[:=\-–—]?+[^\S\n]*+(?:score[^\S\n]*+:?+[^\S\n]*+)?+[*_`]*+"
+    r"(?P<n>\d{1,3}(?:\.\d+)?)"
+    r"(?:[^\S\n]*+/[^\S\n]*+\d{1,3}|[^\S\n]++out[^\S\n]++of[^\S\n]++\d{1,3})?[*_`]*+"
+    r"(?:[^\S\n]*+[.!]?+[^\S\n]*+(?:\([^()\n]*\)|[-–—:][^\S\n][^\n]*))?[^\S\n.]*+$",
     re.IGNORECASE,
 )
 # A pair's scores in prose: "I would give A a score of 8", "A's score is 3 out of 10",
@@ -333,11 +334,11 @@ _PAIR_BOTH = _Pattern(
     re.IGNORECASE,
 )
 _FIRST_SCORES = _Pattern(
-    r"\s*[*_`]*(\d{1,3}(?:\.\d+)?)(?:/\d{1,3})?[^\S\n]*[,;]?[^\S\n]+"
-    r"(\d{1,3}(?:\.\d+)?)(?:/\d{1,3})?[*_`]*[^\S\n]*(?:\n|$)"
+    r"\s*+[*_`]*+(\d{1,3}(?:\.\d+)?)(?:/\d{1,3})?(?:[^\S\n]*+[,;][^\S\n]++|[^\S\n]++)"
+    r"(\d{1,3}(?:\.\d+)?)(?:/\d{1,3})?[*_`]*+[^\S\n]*+(?:\n|$)"
 )
-_SECTION_SCORE = _Pattern(r"[^\S\n]*[*_`#-]*[^\S\n]*(?:overall[^\S\n]+)?score[^\S\n]*[:=][^\S\n]*"
-                          rf"[*_`]*{_N}", re.IGNORECASE)  # fmt: skip
+_SECTION_SCORE = _Pattern(r"[^\S\n]*+[*_`#-]*+[^\S\n]*+(?:overall[^\S\n]++)?score[^\S\n]*+[:=]"
+                          rf"[^\S\n]*+[*_`]*+{_N}", re.IGNORECASE)  # fmt: skip
 
 
 def _pair_scores(text: str, ctx: _Context) -> list[_Status]:

@@ -44,8 +44,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._json import dumps
-from prin_guard._legs import OFF_LOOP_CHARS, off_loop
 from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._rate import rating_id
 from prin_guard._rating import MAX_ASPECTS, RatingItem
 from prin_guard._redact import add_secrets
