@@ -514,3 +514,26 @@ def test_the_article_a_in_a_copied_question_names_no_candidate() -> None:
     )
     reading = read_reply(reply, item, template="mt-bench-pair")
     assert (reading.labels, reading.copied) == (("A",), False)
+
+
+def test_the_article_a_names_no_candidate_under_labels_output_a_and_b() -> None:
+    # a contract shows "Output (a)" and "Output (b)": the judge restating the question,
+    # whose article "a" is a word of those labels, copies no answer ("(a)", "[[a]]" would
+    # name one). Real LLMBar replies of ChatGPT, LLaMA-2 and Falcon were flagged copied.
+    from prin_guard import read_reply
+
+    template = _own_template(
+        "pairwise", ("Output (a)", "Output (b)"), {"kind": "conclusion"},
+        "Answer Output (a) or Output (b).", None,
+    )  # fmt: skip
+    item = {
+        "task": "pairwise",
+        "question": "Read the following code and suggest a better code segment.",
+        "candidates": ["print(L)", "print([i for i in L if i % 2])"],
+    }
+    reply = (
+        "Output (b) is better.\n\nThe task is to suggest a better code segment. Output (a) "
+        "prints the whole list; Output (b) filters it.\n\nTherefore, Output (b) is better."
+    )
+    reading = read_reply(reply, item, template=template)
+    assert (reading.labels, reading.copied) == (("B",), False), reading

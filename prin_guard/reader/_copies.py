@@ -509,7 +509,7 @@ def _label_word(text: str, start: int, end: int, word: str, ctx: _Context) -> bo
     token = text[start:end]
     if (
         word in _QUANT_WORDS
-        or word in ctx.names
+        or (word in ctx.names and not _bare_letter(text, start, end))
         or (
             ctx.keys.get(token.upper()) is not None
             and (token.isupper() or (len(token) == 1 and text[start - 1 : start] == "("))
@@ -519,6 +519,21 @@ def _label_word(text: str, start: int, end: int, word: str, ctx: _Context) -> bo
     if ctx.pair:
         return word in ("draw", "tied") or (word == "c" and text[start - 2 : start] == "[[")
     return len(ctx.labels) == 1 and _status_word(word)
+
+
+_LABEL_MARKS = frozenset("([{\"'")
+_LABEL_CLOSES = frozenset(")]}\"'")
+
+
+def _bare_letter(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one letter with no mark of a label around it: the
+    article "a" of a copied sentence, not the "(a)" of a template's "Output (a)" or the
+    "a" of ``[[a]]`` or ``"a"`` (a contract's label words name a candidate only so)."""
+    if end - start != 1 or not text[start].isalpha():
+        return False
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    return before not in _LABEL_MARKS and after not in _LABEL_CLOSES
 
 
 def _status_word(word: str) -> bool:
