@@ -942,6 +942,65 @@ def _numbered_reasons(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, 
     return "\n".join(lines), spec.answer
 
 
+def _side_sentence(rng: random.Random, spec: _Spec, labels: Sequence[str], own: bool) -> str:
+    """ "The wrong options are A), B), D), and E).": ``labels`` on this leg's side
+    (``own``) or on the other side, in a polarity's words."""
+    word = _leg_words(spec)[0 if own else 1]
+    plural = len(labels) > 1
+    named = _join(rng, [rng.choice((lab, f"{lab})")) for lab in labels])
+    return rng.choice(
+        (
+            f"The {'unmet' if word == 'not met' else word} {_kind(spec, plural)} "
+            f"{'are' if plural else 'is'} {named}.",
+            f"{_cap(_names(rng, spec, labels))} {'are' if plural else 'is'} {word}.",
+        )
+    )
+
+
+def _lead_in_line(rng: random.Random, spec: _Spec, answer: str) -> str:
+    """A lead-in that introduces the answer line, then the line."""
+    lead = rng.choice(
+        (
+            "Therefore, the final answer is:",
+            "So the answer is:",
+            "The final answer is:",
+            "Hence:",
+        )
+    )
+    gap = rng.choice(("\n", "\n\n", "\n\\[\n"))
+    close = "\n\\]" if gap.endswith("[\n") else ""
+    glue = rng.choice((" ", "\n"))
+    return f"{glue}{lead}{gap}Answer: {answer}{close}"
+
+
+def _lead_in(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """The answer line introduced by a paragraph that states sides agreeing with it:
+    "The wrong options are B and D. Therefore, the final answer is:\nAnswer: A, C"."""
+    ans, other = spec.answer, spec.other
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    own = not other or rng.random() < 0.5
+    said = _side_sentence(rng, spec, ans if own else other, own)
+    line = _lead_in_line(rng, spec, _join(rng, ans, "comma"))
+    return f"{_reasoning(rng, spec)}\n\n{said}{line}", ans
+
+
+def _lead_in_contradicts(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """The answer line introduced by a paragraph that contradicts it: the lead-in names
+    candidates on this leg's side and the line answers "none" (a real 1.5B judge's
+    reverse leg), or the lead-in puts one the line names on the other side."""
+    ans, other = spec.answer, spec.other
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    if rng.random() < 0.5 or not other:
+        said = _side_sentence(rng, spec, ans, True)
+        return f"{_reasoning(rng, spec)}\n\n{said}{_lead_in_line(rng, spec, 'none')}", None
+    pick = rng.choice(ans)
+    said = _side_sentence(rng, spec, [pick], False)
+    line = _lead_in_line(rng, spec, _join(rng, ans, "comma"))
+    return f"{_reasoning(rng, spec)}\n\n{said}{line}", None
+
+
 SET_CLASSES: dict[str, Phrasing] = {
     "conclusion": _conclusion,
     "status": _status,
@@ -975,6 +1034,8 @@ SET_CLASSES: dict[str, Phrasing] = {
     "two_headings": _two_headings,
     "reasoned_table": _reasoned_table,
     "numbered_reasons": _numbered_reasons,
+    "lead_in": _lead_in,
+    "lead_in_contradicts": _lead_in_contradicts,
 }
 
 

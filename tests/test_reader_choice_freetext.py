@@ -48,11 +48,6 @@ def test_the_corpus_is_what_the_issue_asks_for() -> None:
     assert len({r["id"] for r in RECORDS}) == len(RECORDS)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 38: today's reader misreads some of these replies without a mark (helper F "
-    "rewrites it); the standard is 0",
-)
 def test_no_reply_is_misread_without_a_mark(outcomes: list[Outcome]) -> None:
     confident = [
         (o.record["id"], o.record["expected"], o.read) for o in outcomes if o.kind == "confident"

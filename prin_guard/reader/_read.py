@@ -275,11 +275,36 @@ def _part_start(text: str, at: int) -> int:
     sentence ("D. A water molecule ..." is one line; "... Therefore, the answer is C.")."""
     line = text.rfind("\n", 0, at) + 1
     if at - line <= _SHORT_LINE:
-        return line
+        return _lead_in(text, line)
     return max(line, text.rfind(". ", line, at) + 2)
 
 
 _SHORT_LINE = 120
+
+# A line that only opens or closes a display (LaTeX's "\[", "$$", a code fence)
+_DISPLAY = _Pattern(r"[^\S\n]*(?:\\\[|\\\]|\$\$|```[A-Za-z]*)?[^\S\n]*")
+_LEAD_IN_LINES = 4
+
+
+def _lead_in(text: str, line: int) -> int:
+    """Where the concluding part of an answer whose line starts at ``line`` starts: the
+    paragraph of its lead-in, when the line before it (blank lines and a display's
+    brackets aside) introduces it ("The wrong options are A), B), D), and E). Therefore,
+    the final answer is:"), else the line itself. What the lead-in states of candidates
+    is part of the conclusion it introduces."""
+    end = line - 1
+    for _ in range(_LEAD_IN_LINES):
+        if end <= 0:
+            return line
+        start = text.rfind("\n", 0, end) + 1
+        if not _DISPLAY.fullmatch(text, start, end):
+            if not text[start:end].rstrip(" \t*_`").endswith(":"):
+                return line
+            while start > 1 and text[start - 2] != "\n":  # back to the paragraph's start
+                start = text.rfind("\n", 0, start - 1) + 1
+            return start
+        end = start - 1
+    return line
 
 
 def _mentions(
