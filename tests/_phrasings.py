@@ -1001,6 +1001,24 @@ def _lead_in_contradicts(rng: random.Random, spec: _Spec) -> tuple[str, tuple[st
     return f"{_reasoning(rng, spec)}\n\n{said}{line}", None
 
 
+def _answer_is(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A conclusion in so many words where the reply ends (MMLU-Pro's CoT replies: "The
+    answer is (B)." after the reasoning) or a one-line reply that opens with it, perhaps
+    with a note that places the others: "The answer is A, C. Note: B and D are wrong."."""
+    ans, other = spec.answer, spec.other
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    inner = _join(rng, ans, "comma")
+    said = rng.choice(
+        (f"The answer is ({inner}).", f"The answer is {inner}.", f"The answer is **{inner}**.")
+    )
+    if other and rng.random() < 0.5:
+        said += " Note: " + _side_sentence(rng, spec, other, False)
+    if rng.random() < 0.5:
+        return said, ans
+    return f"{_reasoning(rng, spec)}\n\n{said}", ans
+
+
 SET_CLASSES: dict[str, Phrasing] = {
     "conclusion": _conclusion,
     "status": _status,
@@ -1036,6 +1054,7 @@ SET_CLASSES: dict[str, Phrasing] = {
     "numbered_reasons": _numbered_reasons,
     "lead_in": _lead_in,
     "lead_in_contradicts": _lead_in_contradicts,
+    "answer_is": _answer_is,
 }
 
 

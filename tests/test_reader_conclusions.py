@@ -92,3 +92,94 @@ def test_a_lead_in_that_agrees_with_the_answer_line_leaves_it_confident(
 ) -> None:
     reading = _reading(reply, polarity=polarity)
     assert (reading.labels, reading.weak, reading.polarity_confusion) == (expected, False, False)
+
+
+# -- 2. a clear conclusion at the end of a long reasoning --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(REASONING + "The answer is (C).", ("C",), id="answer-is-paren"),
+        pytest.param(REASONING + "The answer is C.", ("C",), id="answer-is"),
+        pytest.param(REASONING + "The correct answer is **C**.", ("C",), id="bold"),
+    ],
+)
+def test_a_clear_conclusion_at_the_end_is_confident(reply: str, expected: tuple[str, ...]) -> None:
+    reading = _reading(reply)
+    assert (reading.labels, reading.weak) == (expected, False)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(REASONING + "The answer is (C). Option A was close.", id="unexplained"),
+        pytest.param(REASONING + "The answer is probably (C).", id="soft"),
+    ],
+)
+def test_a_conclusion_at_the_end_with_something_unplaced_stays_weak(reply: str) -> None:
+    reading = _reading(reply)
+    assert reading.labels == ("C",) and reading.weak
+
+
+def test_a_conclusion_at_the_end_that_an_earlier_conclusion_contradicts_is_not_confident() -> None:
+    reply = REASONING + "Therefore, the answer is B.\n\nThe answer is (C)."
+    reading = _reading(reply)
+    assert reading.status.value == "failed" or reading.weak
+
+
+# -- 3. a label with its candidate's text ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(REASONING + "The answer is \\( C. 20% \\).", ("C",), id="latex-inline"),
+        pytest.param(
+            REASONING + "Considering all these factors, the reduction percent is:\n\nC. 20%\n\n"
+            "This is because 24 is a fifth of 120.",
+            ("C",),
+            id="label-and-text-line",
+        ),
+    ],
+)
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 38 item 3, not done yet: a label with its candidate's text inside LaTeX "
+    "or on a line of its own after a lead-in is not read (it fails: lost coverage, no misread)",
+)
+def test_a_label_with_its_candidates_text_is_read(reply: str, expected: tuple[str, ...]) -> None:
+    reading = _reading(reply)
+    assert reading.labels == expected and reading.status.value == "ok"
+
+
+def test_a_latex_label_is_read_not_a_variable_elsewhere() -> None:
+    reply = (
+        "The polynomial is irreducible only when \\( c = 2 \\).\n\n"
+        "Thus the value holds for \\( c \\) as computed.\n\nThe answer is \\( B \\)."
+    )
+    reading = _reading(reply)
+    assert reading.status.value == "failed" or reading.labels == ("B",)
+
+
+# -- 4. a one-line reply that concludes in its first sentence ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param("The answer is A, C. Note: B and D are not capitals.", ("A", "C"), id="issue"),
+        pytest.param("The answer is A, C.", ("A", "C"), id="alone"),
+        pytest.param("The correct options are A and C.", ("A", "C"), id="correct-options"),
+    ],
+)
+def test_a_one_line_conclusion_with_every_mention_placed_is_confident(
+    reply: str, expected: tuple[str, ...]
+) -> None:
+    reading = _reading(reply, CAPITALS)
+    assert (reading.labels, reading.weak) == (expected, False)
+
+
+def test_a_one_line_conclusion_with_an_unplaced_mention_stays_weak() -> None:
+    reading = _reading("The answer is A, C. Note: B and D were close.", CAPITALS)
+    assert reading.labels == ("A", "C") and reading.weak

@@ -286,6 +286,9 @@ class _Claim:
     reading: _Reading
     forced: bool = False
     """The form concludes by itself: "I prefer B", "A wins"."""
+    stated: bool = False
+    """The claim names the answer in so many words: "The answer is (B).", "The correct
+    options are A and C." (not "the options are A) 9 B) 2")."""
 
 
 class _Claims:
@@ -361,7 +364,9 @@ class _Claims:
                 continue  # "I don't think the answer is C" is no answer
             if qualified.soft:
                 reading = dataclasses.replace(reading, weak=True)
-            self.whole.append(_Claim(match.start(), end, max(end, reach), sign or said[0], reading))
+            stated = noun.lower() in _ANSWER_NOUNS or bool(adjective and ctx.vocab.sign(adjective))
+            claim = _Claim(match.start(), end, max(end, reach), sign or said[0], reading)
+            self.whole.append(dataclasses.replace(claim, stated=stated))
 
     def _statements(self) -> None:
         """ "A and C are incorrect because ...", "Output (b) is better", "criterion B
@@ -622,6 +627,18 @@ class _Claims:
         end = self._breaks[i + 1] if i + 1 < len(self._breaks) else len(self.text)
         return self._breaks[i], end
 
+    @property
+    def _last_claim(self) -> _Claim | None:
+        return max(self.whole, key=lambda claim: claim.at, default=None)
+
+    def _starts_line(self, at: int) -> bool:
+        """Whether only markup stands between the start of the line and ``at``."""
+        line = self.text.rfind("\n", 0, at) + 1
+        return not self.text[line:at].strip(_LINE_MARKUP)
+
+    def _concludes_where_it_stands(self, claim: _Claim) -> bool:
+        return claim.stated and claim is self._last_claim and self._starts_line(claim.at)
+
     def _strength(self, claim: _Claim) -> int | None:
         """2: its sentence concludes; 1: it stands at an edge of the reply; 0: reasoning;
         None: not a claim (a condition, a hedge, or a sentence cut off)."""
@@ -639,6 +656,11 @@ class _Claims:
             return 2
         if _QUALIFIER.search(text, before, claim.at) or _QUALIFIER.search(text, claim.end, after):
             return 0
+        if self._concludes_where_it_stands(claim):
+            # "The answer is (B)." on a line of its own after a reasoning, "The answer is
+            # A, C. Note: ...": the reply's last claim, a conclusion in so many words; what
+            # its concluding part names besides is accounted for (reader._resolve)
+            return 2
         if claim.at < self._first_end or claim.reach > self._last_line:
             return 1
         return 0
@@ -664,6 +686,13 @@ class _Claims:
         chosen = [claim for claim, strength in rated.values() if strength == best]
         last = chosen[-1]
         value = _tie_free(last.reading, ctx)
+        if self._concludes_where_it_stands(last) and not (
+            _CONCLUDING.search(self.text, max(0, last.at - _CLAIM_WINDOW), last.at)
+            or _REVISION.search(self.text, max(0, last.at - _CLAIM_WINDOW), last.at)
+        ):
+            # a conclusion read from where it stands is one claim among the edge ones:
+            # "The answer is A.\n...\nThe answer is D." says nothing
+            chosen = [claim for claim, strength in rated.values() if strength >= 1]
         earlier = [claim for claim in chosen if _tie_free(claim.reading, ctx) != value]
         if earlier and not _REVISION.search(self.text, earlier[-1].at, last.at):
             self.conflict = True
@@ -672,6 +701,12 @@ class _Claims:
             return dataclasses.replace(last.reading, weak=True)
         return last.reading
 
+
+_LINE_MARKUP = " \t*_#>-`"
+
+_ANSWER_NOUNS = frozenset({"answer", "answers", "verdict", "decision"})
+"""The nouns of an anchored claim that name the answer whatever their adjective ("the
+answer is C"); "the options are ..." names the answer only with a side's adjective."""
 
 _CLAIM_WINDOW = 200
 """How far from a claim its sentence is searched for a concluding word or an aspect."""

@@ -250,6 +250,15 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     mentions = _mentions(text, lo, result.span, ctx)
     if not mentions:
         return result  # the answer is all the concluding part names
+    if result.span is not None:
+        # a candidate the answer names, named again on its own line ("(B) Yes, because
+        # ...", "C (Rome)"): the answer restated, its side the answer's (a side stated
+        # of it still counts: "The answer is A, C. Note: C is wrong.")
+        end = text.find("\n", result.span[1])
+        end = len(text) if end < 0 else end
+        mentions = [
+            (label, at) for label, at in mentions if at >= end or label not in result.labels
+        ]
     return _accounted(result, mentions, _sides(text, lo, ctx), ctx)
 
 
@@ -332,12 +341,17 @@ def _mentions(
                 continue  # "A capital city", "I think"
         out.append((label, match.start()))
     if len(ctx.labels) <= _TEXT_MENTIONS:  # many candidates: their texts are not indexed
-        rest = text[lo:]
+        rest = text
         if span:
-            rest = text[lo : span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-        for label in ctx.texts.inside(rest):
-            if len(ctx.texts.norm_of(label) or "") >= _SHORT_TEXT:
-                out.append((label, lo))
+            rest = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+        # the answer's own line apart from what follows it: a text there may restate it
+        # ("The answer is **(B) Yes, because ...**")
+        end = text.find("\n", span[1]) if span else -1
+        end = len(text) if end < 0 else end
+        for start, stop in ((lo, end), (end, len(text))):
+            for label in ctx.texts.inside(rest[start:stop]):
+                if len(ctx.texts.norm_of(label) or "") >= _SHORT_TEXT:
+                    out.append((label, start))
     return out
 
 
