@@ -219,10 +219,27 @@ class _Run:
 
 CONFIGS = {
     "unguarded": "one call: the direct question alone",
-    "parallel": "guarded, two legs at once (`stagger='off'`)",
-    "staggered": "guarded, two legs staggered",
-    "staggered4": "guarded, four legs staggered (the order check)",
+    "parallel": "guarded, two legs at once (checks reverse, `stagger='off'`)",
+    "staggered": "guarded, two legs staggered (checks reverse)",
+    "staggered4": "guarded, four legs staggered (checks reverse, order)",
 }
+
+CHECKS = {"parallel": "reverse", "staggered": "reverse", "staggered4": "reverse,order"}
+"""The checks each guarded configuration runs, named: a pairwise item's default checks are
+not two legs' (the order check is on by default for pairs), so a configuration that named
+none measured four legs under a two-leg name."""
+
+LEGS = {"parallel": 2, "staggered": 2, "staggered4": 4}
+"""The judge calls each guarded configuration's verdict makes, as its name says."""
+
+
+def guard_options(config: str) -> dict[str, Any]:
+    """The guard's options for a guarded configuration: its checks named, never left to
+    the item's task's default."""
+    options: dict[str, Any] = {"cache": None, "checks": CHECKS[config]}
+    if config == "parallel":
+        options["stagger"] = "off"
+    return options
 
 
 async def _measure(server: _Server, judge: Any, item: Any, config: str) -> _Run:
@@ -243,14 +260,11 @@ async def _measure(server: _Server, judge: Any, item: Any, config: str) -> _Run:
         legs = []
         groups = 0
     else:
-        options: dict[str, Any] = {"cache": None}
-        if config == "parallel":
-            options["stagger"] = "off"
-        if config == "staggered4":
-            options["checks"] = "reverse,order"
-        verdict = await Guard(judge, **options).acheck(item)
+        verdict = await Guard(judge, **guard_options(config)).acheck(item)
         seconds = time.perf_counter() - started
         legs = list(verdict.legs())
+        if len(legs) != LEGS[config]:  # a configuration measures the legs its name says
+            raise RuntimeError(f"{config}: {len(legs)} legs asked, {LEGS[config]} named")
         texts = [leg.raw_text or "" for leg in legs]
         groups = 2 if config == "staggered4" else 1
     hits = _PREFIX_HIT.findall(server.output())[before:]
@@ -479,12 +493,13 @@ def _frames() -> dict[str, Any]:
 
 
 async def _local_times(judge: Any, items: Sequence[Any], rounds: int) -> list[dict[str, float]]:
-    """Per item, back to back in alternating order: the verdict, its direct leg alone, its
+    """Per item, back to back in alternating order: the verdict (checks reverse: its two
+    legs, named, since a pair's default checks ask four), its direct leg alone, its
     reverse leg alone."""
     from prin_guard import Guard
     from prin_guard.models import Polarity
 
-    guard = Guard(judge, cache=None)
+    guard = Guard(judge, cache=None, checks="reverse")
     await guard.acheck(items[0])  # warm up
     rows = []
     for index, item in enumerate(items[:rounds]):
@@ -689,7 +704,7 @@ def run(ctx: Context) -> Section:
             per = [v / b for v, b in zip(verdicts, values, strict=True)]
             section.add(
                 Figure(
-                    f"local judge: guarded verdict on {label}",
+                    f"local judge: guarded verdict (checks reverse: two legs) on {label}",
                     median(verdicts),
                     unit="s",
                     baseline=baseline,
