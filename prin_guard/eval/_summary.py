@@ -38,6 +38,7 @@ from typing import Any
 
 from prin_guard._acceptance import candidate_errors, verdict_wrong
 from prin_guard._decide import SIGNALS, could_fire, order_inconsistency, panel_majority
+from prin_guard._informative import uninformative
 from prin_guard._models import Flag, Scores
 from prin_guard._runs import Failure
 from prin_guard._usage import UsageSummary, UsageTally, leg_answer, premium, record_answers
@@ -83,6 +84,7 @@ from prin_guard.eval._summary_models import (
     ReverseLegsSummary,
     ScoreSignalSummary,
     SelfConsistencySummary,
+    UninformativeSummary,
 )
 
 __all__ = ["checklist_block", "pairwise_block", "record_task", "summarize", "verdict_legs"]
@@ -369,6 +371,10 @@ def summarize(
     if ok[0].get("repeats"):
         fields["prin_repeats"] = _repeats_block(ok)
     fields["cost"] = _cost_block(ok, info.wall_seconds)
+    # set only when found: a run whose answers are informative keeps its JSON as it was
+    found = uninformative(r["configs"][base] for r in ok)
+    if found:
+        fields["uninformative"] = tuple(UninformativeSummary(**f.as_dict()) for f in found)
     if any(r["configs"][base].get("selected") for r in ok):
         fields["reverse_legs"] = _reverse_legs_block(ok, base)
     return EvalSummary(**fields)
