@@ -25,7 +25,8 @@ against LLMBar's human label; a tie or no winner is an error) among flagged and 
 verdicts, and the lift (their ratio).
 
     .venv/bin/python -m bench.order_legs replay
-    .venv/bin/python -m bench.order_legs openai/smollm2 --api-base http://127.0.0.1:8000/v1 --limit 40
+    .venv/bin/python -m bench.order_legs openai/smollm2 \
+        --api-base http://127.0.0.1:8000/v1 --limit 40
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def _replay(name: str, rows: Sequence[dict[str, Any]]) -> Any:
     def reply(prompt: str) -> str:
         instruction = re.search(r"Given this instruction\n(`{3,})\n(.*?)\n\1", prompt, re.S)
         first = re.search(r"Response A:\n(`{3,})\n(.*?)\n\1", prompt, re.S)
-        assert instruction is not None and first is not None
+        assert instruction is not None
+        assert first is not None
         pair = by_instruction[instruction.group(2).strip()]
         order = "1-2" if first.group(2).strip() == pair["output_1"].strip() else "2-1"
         winner = picked.get((pair["id"], order))
