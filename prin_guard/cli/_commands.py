@@ -442,7 +442,7 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"item: {args.item} is not JSON: {exc}") from None
     item = Item.coerce(data)
-    order = "order" in options.checks_for(item.task)
+    order = options.second_order(item.task)
     legs = leg_prompts(
         item, options.label_template, options.mitigations, order=order, layout=options.prompt_layout
     )
