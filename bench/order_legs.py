@@ -3,9 +3,10 @@ in the swapped order) against four (the reverse question swapped too), on LLMBar
 
 The order check flags a verdict ``order_sensitive`` when a leg and its twin asked with the
 candidates swapped disagree: the direct pair, and with four legs the reverse pair too
-(``prin_guard._decide.assess``). Three legs compare the direct pair only. Both designs are
-read off the same four legs of each verdict (the three-leg verdict's legs are a subset, with
-the same cache keys), so the comparison is paired: a verdict flagged by four legs and not by
+(``prin_guard._decide.assess``). Three legs (``checks="reverse,swap"``) compare the direct
+pair only. The three-leg verdicts are made from the four-leg verdicts' cached legs (a
+subset, with the same cache keys; the run stops if a judge is asked again), so the
+comparison is paired: a verdict flagged by four legs and not by
 three is one whose direct answers agree across orders and whose reverse answers do not.
 
 Judges:
@@ -93,28 +94,24 @@ def _items(rows: Sequence[dict[str, Any]]) -> list[Any]:
 
 def measure(judge: Any, rows: Sequence[dict[str, Any]], concurrency: int = 4) -> dict[str, Any]:
     """Both designs' flags on the same verdicts (four legs each), with their error rates."""
-    from prin_guard import Flag, Guard
-    from prin_guard._decide import order_inconsistency
-    from prin_guard.models import ParseStatus
+    from prin_guard import Flag, Guard, MemoryCache
 
-    guard = Guard(judge, checks=("reverse", "order"), cache=None, concurrency=concurrency)
-    verdicts = guard.check_many(_items(rows))
-    out: dict[str, Any] = {"verdicts": len(verdicts)}
-    flagged: dict[str, list[bool]] = {"4 legs": [], "3 legs": []}
+    # the four legs asked once; the three-leg verdicts (checks swap) from the same cache
+    cache = MemoryCache()
+    items = _items(rows)
+    four = Guard(judge, checks="reverse,order", cache=cache, concurrency=concurrency)
+    three = Guard(judge, checks="reverse,swap", cache=cache, concurrency=concurrency)
+    verdicts = {"4 legs": four.check_many(items), "3 legs": three.check_many(items)}
+    if not all(v.cached for v in verdicts["3 legs"]):
+        raise RuntimeError("the three-leg verdicts asked the judge again")
+    out: dict[str, Any] = {"verdicts": len(items)}
+    flagged: dict[str, list[bool]] = {
+        design: [Flag.ORDER_SENSITIVE in v.flags for v in made] for design, made in verdicts.items()
+    }
     wrong: list[bool] = []
-    for row, verdict in zip(rows, verdicts, strict=True):
+    for row, verdict in zip(rows, verdicts["4 legs"], strict=True):
         gold = "A" if int(row["label"]) == 1 else "B"
-        wrong.append(verdict.winner != gold)
-        flagged["4 legs"].append(Flag.ORDER_SENSITIVE in verdict.flags)
-        twin = next((leg for leg in verdict.permuted if leg.polarity.value == "direct"), None)
-        direct = verdict.direct
-        read = (
-            direct is not None
-            and twin is not None
-            and ParseStatus.FAILED not in (direct.parse_status, twin.parse_status)
-        )
-        three = read and order_inconsistency(direct.labels, twin.labels) > 0.0  # type: ignore[union-attr]
-        flagged["3 legs"].append(bool(three))
+        wrong.append(verdict.winner != gold)  # the same winner with three legs
     for design, flags in flagged.items():
         on = [w for w, f in zip(wrong, flags, strict=True) if f]
         off = [w for w, f in zip(wrong, flags, strict=True) if not f]
