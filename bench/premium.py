@@ -8,8 +8,10 @@ A. llama.cpp's server (llama-cpp-python, the bundled GGUF, on loopback; one requ
    time, ``--interrupt_requests false`` so that a streamed reply is not cut short by the
    next request): the unguarded call (the direct question alone), the guarded verdict
    with its legs sent at once (``stagger="off"``), staggered (``stagger="auto"``, the
-   judge told that the server caches any prefix: ``prompt_cache=0``), and staggered with
-   the order check (four legs). Wall time, and the prompt tokens each request took from
+   judge told that the server caches any prefix: ``prompt_cache=0``), staggered with the
+   swap check (three legs: the direct question again with the responses swapped) and with
+   the order check (four legs, a pair's default). Every configuration names its checks.
+   Wall time, and the prompt tokens each request took from
    the server's cache as the server reports them (its log's ``prefix-match hit``).
 B. The same requests' tokens repriced with litellm's price table for an Anthropic model
    (reads 0.1x, writes 1.25x) and OpenAI models (reads 0.25x and 0.5x): the billed cost
@@ -222,14 +224,20 @@ CONFIGS = {
     "parallel": "guarded, two legs at once (checks reverse, `stagger='off'`)",
     "staggered": "guarded, two legs staggered (checks reverse)",
     "staggered4": "guarded, four legs staggered (checks reverse, order)",
+    "staggered3": "guarded, three legs staggered (checks reverse, swap)",
 }
 
-CHECKS = {"parallel": "reverse", "staggered": "reverse", "staggered4": "reverse,order"}
+CHECKS = {
+    "parallel": "reverse",
+    "staggered": "reverse",
+    "staggered4": "reverse,order",
+    "staggered3": "reverse,swap",
+}
 """The checks each guarded configuration runs, named: a pairwise item's default checks are
 not two legs' (the order check is on by default for pairs), so a configuration that named
 none measured four legs under a two-leg name."""
 
-LEGS = {"parallel": 2, "staggered": 2, "staggered4": 4}
+LEGS = {"parallel": 2, "staggered": 2, "staggered4": 4, "staggered3": 3}
 """The judge calls each guarded configuration's verdict makes, as its name says."""
 
 
@@ -266,7 +274,7 @@ async def _measure(server: _Server, judge: Any, item: Any, config: str) -> _Run:
         if len(legs) != LEGS[config]:  # a configuration measures the legs its name says
             raise RuntimeError(f"{config}: {len(legs)} legs asked, {LEGS[config]} named")
         texts = [leg.raw_text or "" for leg in legs]
-        groups = 2 if config == "staggered4" else 1
+        groups = 2 if config in ("staggered4", "staggered3") else 1
     hits = _PREFIX_HIT.findall(server.output())[before:]
     requests = [_Request(int(a) + int(b), int(a)) for a, b in hits]
     completion = [server.tokens(text) if text else 0 for text in texts]
@@ -334,6 +342,24 @@ def _billed(
             for request, completion in zip(run.requests, completions, strict=False)
         )
     total = 0.0
+    if provider == "anthropic" and config == "staggered3":
+        # the first leg writes the prefix its pair shares (what every leg shares marked in
+        # it); of the two that wait for it, the reverse leg reads that prefix and the swap
+        # check's leg what every leg shares (it marks that block only: no write)
+        reads = [0, shared, common]
+        writes = [shared, 0, 0]
+        return sum(
+            _price(
+                litellm,
+                provider,
+                model,
+                request.prompt,
+                completions[index],
+                read=reads[index],
+                write=writes[index],
+            )
+            for index, request in enumerate(run.requests[:3])
+        )
     if provider == "anthropic":
         pairs = len(run.requests) // 2
         # the server took the requests in the order they came: the pairs' first legs, then
@@ -579,7 +605,7 @@ def run(ctx: Context) -> Section:
         f"{max_tokens} tokens (`max_tokens`)."
     )
     base_seconds = [run.seconds for run in runs["unguarded"]]
-    for config in ("parallel", "staggered", "staggered4"):
+    for config in ("parallel", "staggered", "staggered3", "staggered4"):
         seconds = [run.seconds for run in runs[config]]
         per = [s / b for s, b in zip(seconds, base_seconds, strict=True)]
         read = [max((r.cached for r in run.requests[1:]), default=0) for run in runs[config]]
@@ -626,7 +652,7 @@ def run(ctx: Context) -> Section:
             for r, k, c in zip(runs["unguarded"], shared, common, strict=True)
         ]
         row = [described, f"${median(base) * 1000:.3f}"]
-        for config in ("parallel", "staggered", "staggered4"):
+        for config in ("parallel", "staggered", "staggered3", "staggered4"):
             billed = [
                 _billed(litellm, provider, model, r, config, k, c)
                 for r, k, c in zip(runs[config], shared, common, strict=True)
@@ -663,7 +689,14 @@ def run(ctx: Context) -> Section:
             "The same requests repriced with litellm's price table (per verdict; one call = "
             "the unguarded call's cost)",
             md_table(
-                ["priced as", "one call", "2 legs at once", "2 legs staggered", "4 legs staggered"],
+                [
+                    "priced as",
+                    "one call",
+                    "2 legs at once",
+                    "2 legs staggered",
+                    "3 legs staggered",
+                    "4 legs staggered",
+                ],
                 priced_rows,
             ),
         )
