@@ -8,8 +8,10 @@ A. llama.cpp's server (llama-cpp-python, the bundled GGUF, on loopback; one requ
    time, ``--interrupt_requests false`` so that a streamed reply is not cut short by the
    next request): the unguarded call (the direct question alone), the guarded verdict
    with its legs sent at once (``stagger="off"``), staggered (``stagger="auto"``, the
-   judge told that the server caches any prefix: ``prompt_cache=0``), and staggered with
-   the order check (four legs). Wall time, and the prompt tokens each request took from
+   judge told that the server caches any prefix: ``prompt_cache=0``), staggered with the
+   swap check (three legs: the direct question again with the responses swapped) and with
+   the order check (four legs, a pair's default). Every configuration names its checks.
+   Wall time, and the prompt tokens each request took from
    the server's cache as the server reports them (its log's ``prefix-match hit``).
 B. The same requests' tokens repriced with litellm's price table for an Anthropic model
    (reads 0.1x, writes 1.25x) and OpenAI models (reads 0.25x and 0.5x): the billed cost
@@ -219,10 +221,33 @@ class _Run:
 
 CONFIGS = {
     "unguarded": "one call: the direct question alone",
-    "parallel": "guarded, two legs at once (`stagger='off'`)",
-    "staggered": "guarded, two legs staggered",
-    "staggered4": "guarded, four legs staggered (the order check)",
+    "parallel": "guarded, two legs at once (checks reverse, `stagger='off'`)",
+    "staggered": "guarded, two legs staggered (checks reverse)",
+    "staggered4": "guarded, four legs staggered (checks reverse, order)",
+    "staggered3": "guarded, three legs staggered (checks reverse, swap)",
 }
+
+CHECKS = {
+    "parallel": "reverse",
+    "staggered": "reverse",
+    "staggered4": "reverse,order",
+    "staggered3": "reverse,swap",
+}
+"""The checks each guarded configuration runs, named: a pairwise item's default checks are
+not two legs' (the order check is on by default for pairs), so a configuration that named
+none measured four legs under a two-leg name."""
+
+LEGS = {"parallel": 2, "staggered": 2, "staggered4": 4, "staggered3": 3}
+"""The judge calls each guarded configuration's verdict makes, as its name says."""
+
+
+def guard_options(config: str) -> dict[str, Any]:
+    """The guard's options for a guarded configuration: its checks named, never left to
+    the item's task's default."""
+    options: dict[str, Any] = {"cache": None, "checks": CHECKS[config]}
+    if config == "parallel":
+        options["stagger"] = "off"
+    return options
 
 
 async def _measure(server: _Server, judge: Any, item: Any, config: str) -> _Run:
@@ -243,16 +268,13 @@ async def _measure(server: _Server, judge: Any, item: Any, config: str) -> _Run:
         legs = []
         groups = 0
     else:
-        options: dict[str, Any] = {"cache": None}
-        if config == "parallel":
-            options["stagger"] = "off"
-        if config == "staggered4":
-            options["checks"] = "reverse,order"
-        verdict = await Guard(judge, **options).acheck(item)
+        verdict = await Guard(judge, **guard_options(config)).acheck(item)
         seconds = time.perf_counter() - started
         legs = list(verdict.legs())
+        if len(legs) != LEGS[config]:  # a configuration measures the legs its name says
+            raise RuntimeError(f"{config}: {len(legs)} legs asked, {LEGS[config]} named")
         texts = [leg.raw_text or "" for leg in legs]
-        groups = 2 if config == "staggered4" else 1
+        groups = 2 if config in ("staggered4", "staggered3") else 1
     hits = _PREFIX_HIT.findall(server.output())[before:]
     requests = [_Request(int(a) + int(b), int(a)) for a, b in hits]
     completion = [server.tokens(text) if text else 0 for text in texts]
@@ -320,6 +342,24 @@ def _billed(
             for request, completion in zip(run.requests, completions, strict=False)
         )
     total = 0.0
+    if provider == "anthropic" and config == "staggered3":
+        # the first leg writes the prefix its pair shares (what every leg shares marked in
+        # it); of the two that wait for it, the reverse leg reads that prefix and the swap
+        # check's leg what every leg shares (it marks that block only: no write)
+        reads = [0, shared, common]
+        writes = [shared, 0, 0]
+        return sum(
+            _price(
+                litellm,
+                provider,
+                model,
+                request.prompt,
+                completions[index],
+                read=reads[index],
+                write=writes[index],
+            )
+            for index, request in enumerate(run.requests[:3])
+        )
     if provider == "anthropic":
         pairs = len(run.requests) // 2
         # the server took the requests in the order they came: the pairs' first legs, then
@@ -479,12 +519,13 @@ def _frames() -> dict[str, Any]:
 
 
 async def _local_times(judge: Any, items: Sequence[Any], rounds: int) -> list[dict[str, float]]:
-    """Per item, back to back in alternating order: the verdict, its direct leg alone, its
+    """Per item, back to back in alternating order: the verdict (checks reverse: its two
+    legs, named, since a pair's default checks ask four), its direct leg alone, its
     reverse leg alone."""
     from prin_guard import Guard
     from prin_guard.models import Polarity
 
-    guard = Guard(judge, cache=None)
+    guard = Guard(judge, cache=None, checks="reverse")
     await guard.acheck(items[0])  # warm up
     rows = []
     for index, item in enumerate(items[:rounds]):
@@ -564,7 +605,7 @@ def run(ctx: Context) -> Section:
         f"{max_tokens} tokens (`max_tokens`)."
     )
     base_seconds = [run.seconds for run in runs["unguarded"]]
-    for config in ("parallel", "staggered", "staggered4"):
+    for config in ("parallel", "staggered", "staggered3", "staggered4"):
         seconds = [run.seconds for run in runs[config]]
         per = [s / b for s, b in zip(seconds, base_seconds, strict=True)]
         read = [max((r.cached for r in run.requests[1:]), default=0) for run in runs[config]]
@@ -611,7 +652,7 @@ def run(ctx: Context) -> Section:
             for r, k, c in zip(runs["unguarded"], shared, common, strict=True)
         ]
         row = [described, f"${median(base) * 1000:.3f}"]
-        for config in ("parallel", "staggered", "staggered4"):
+        for config in ("parallel", "staggered", "staggered3", "staggered4"):
             billed = [
                 _billed(litellm, provider, model, r, config, k, c)
                 for r, k, c in zip(runs[config], shared, common, strict=True)
@@ -648,7 +689,14 @@ def run(ctx: Context) -> Section:
             "The same requests repriced with litellm's price table (per verdict; one call = "
             "the unguarded call's cost)",
             md_table(
-                ["priced as", "one call", "2 legs at once", "2 legs staggered", "4 legs staggered"],
+                [
+                    "priced as",
+                    "one call",
+                    "2 legs at once",
+                    "2 legs staggered",
+                    "3 legs staggered",
+                    "4 legs staggered",
+                ],
                 priced_rows,
             ),
         )
@@ -689,7 +737,7 @@ def run(ctx: Context) -> Section:
             per = [v / b for v, b in zip(verdicts, values, strict=True)]
             section.add(
                 Figure(
-                    f"local judge: guarded verdict on {label}",
+                    f"local judge: guarded verdict (checks reverse: two legs) on {label}",
                     median(verdicts),
                     unit="s",
                     baseline=baseline,

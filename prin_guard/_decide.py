@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from prin_guard._models import (
+    SECOND_ORDER_CHECKS,
     STATUS_WORDS,
     CandidateStatus,
     CandidateVerdict,
@@ -217,11 +218,11 @@ def _ordered(labels: Sequence[str], found: Collection[str]) -> tuple[str, ...]:
     return tuple(label for label in labels if label in found)
 
 
-_NEEDS_CHECK: dict[Flag, str] = {
-    Flag.INCONSISTENT: "reverse",
-    Flag.UNPARSEABLE_REVERSE: "reverse",
-    Flag.ORDER_SENSITIVE: "order",
-    Flag.LOW_CONFIDENCE: "confidence",
+_NEEDS_CHECK: dict[Flag, frozenset[str]] = {
+    Flag.INCONSISTENT: frozenset({"reverse"}),
+    Flag.UNPARSEABLE_REVERSE: frozenset({"reverse"}),
+    Flag.ORDER_SENSITIVE: SECOND_ORDER_CHECKS,
+    Flag.LOW_CONFIDENCE: frozenset({"confidence"}),
 }
 
 
@@ -231,7 +232,7 @@ def could_fire(flag: Flag | str, checks: Collection[str] | None) -> bool:
     leg alone (``reverse_legs='uncertain'``) ran no reverse check: a flag rate of
     ``inconsistent`` counts only the verdicts that could be."""
     needed = _NEEDS_CHECK.get(Flag(flag))
-    return checks is None or needed is None or needed in checks
+    return checks is None or needed is None or not needed.isdisjoint(checks)
 
 
 def score_flags(scores: Scores, options: GuardOptions, task: Task = "choice") -> set[Flag]:
@@ -587,7 +588,7 @@ def identical_pair_verdict(item: Item, options: GuardOptions, *, panel: bool) ->
     labels = item.labels
     scores = Scores(
         prin=0.0,
-        order_inconsistency=0.0 if "order" in options.checks_for(item.task) else None,
+        order_inconsistency=0.0 if options.second_order(item.task) else None,
         panel_agreement=1.0 if panel else None,
     )
     return Verdict(

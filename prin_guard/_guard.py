@@ -270,7 +270,7 @@ class Guard:
             clash = [
                 (name, what)
                 for name, what, used in (
-                    ("checks", "the order check", "order" in self._options.checks_for("rating")),
+                    ("checks", "the order check", bool(self._options.second_order("rating"))),
                     ("probe", "a probe", self._probe is not None),
                     ("judge", "a panel", any(len(level) > 1 for level in callers)),
                 )
@@ -472,7 +472,7 @@ class Guard:
             return rating_legs(
                 rated,
                 self._options.rating_prompt,
-                order="order" in self._options.checks_for("rating"),
+                order=bool(self._options.second_order("rating")),
                 together=self._options.rating_aspects == "together",
             )
         checked = Item.coerce(item)
@@ -480,7 +480,7 @@ class Guard:
             checked,
             self._options.label_template,
             self._options.mitigations,
-            order="order" in self._options.checks_for(checked.task),
+            order=self._options.second_order(checked.task),
             layout=self._options.prompt_layout,
         )
 
@@ -504,7 +504,7 @@ class Guard:
         asks the order check too). What a budget reserves per item (``prin-guard
         serve``)."""
         if task == "rating":  # both legs, and the order check's third (with a rubric)
-            legs = 3 if "order" in self._options.checks_for("rating") else 2
+            legs = 3 if self._options.second_order("rating") else 2
             rounds = 2 * len(self._probe.rounds) if self._probe is not None else 0
             # every member of every tier (a cascade may ask each tier in turn)
             return (legs + rounds) * sum(len(engine.callers) for engine in self._engines)
@@ -708,7 +708,9 @@ class Guard:
         """``engine``'s judge (or panel) rating ``asked``, through its callers."""
         from prin_guard._rate import rate, rate_panel
 
-        order = "order" in self._options.checks_for("rating")
+        # a rating's order check is one leg (the direct question, its rubric listed the
+        # other way): what 'swap' asks, and all 'order' can
+        order = bool(self._options.second_order("rating"))
         prompt = self._options.rating_prompt
         if engine.names is not None:
             return await rate_panel(
@@ -730,7 +732,7 @@ class Guard:
                 "rating prompt (such as 'mt-bench-single') or under no template "
                 "(prin-guard's own rating prompt)"
             )
-        if not set(self._options.checks or ("reverse",)) <= {"reverse", "order"}:
+        if not set(self._options.checks or ("reverse",)) <= {"reverse", "order", "swap"}:
             raise UsageError(
                 "checks: a rating is guarded by the reverse and order checks and the probe "
                 "alone, so far"

@@ -95,17 +95,16 @@ class VerdictEngine:
 
     def plan(self, item: Item) -> list[LegPlan]:
         """Every leg of ``item`` for every member, for the checks the options ask."""
-        order = "order" in self._options.checks_for(item.task)
-        return self._asker.plan(item, self._scopes_of, order=order)
+        return self._asker.plan(item, self._scopes_of, order=self._options.second_order(item.task))
 
     def max_calls(self, task: Task | None = None) -> int:
         """The most judge calls one item of ``task`` can cost here (None: an item of any
         task): each member's direct and reverse legs, both again in the second order with
-        the ``order`` check (each asked once more with ``reask``), and the probe's
+        the ``order`` check or the direct one with ``swap`` (each asked once more with
+        ``reask``), and the probe's
         follow-up rounds after each of the first two (every one a cache miss)."""
         tasks = TASKS if task is None else (task,)
-        order = any("order" in self._options.checks_for(one) for one in tasks)
-        legs = 4 if order else 2
+        legs = 2 + max(len(self._options.second_order(one)) for one in tasks)
         legs *= 2 if self._options.reask else 1
         rounds = 2 * len(self.probe.rounds) if self.probe is not None else 0
         return (legs + rounds) * len(self._callers)
@@ -300,10 +299,12 @@ class VerdictEngine:
         leader: asyncio.Event | None = None
         for indexes in groups.values():
             group = [plans[index] for index in indexes]
-            mode = self._stagger_mode(caller, group, prefetched)
+            # a group of one (the swap check's leg) only reads what another group's first
+            # leg wrote: staggered behind it, or not at all
+            mode = self._stagger_mode(caller, group, prefetched, behind=leader is not None)
             if mode is not None:
                 assert group[0].prefix is not None
-                after = leader if group[0].prefix.common else None
+                after = leader if group[0].prefix.common or len(group) == 1 else None
                 asks, began = self._staggered(caller, item, group, prefetched, mode, after)
                 staggered.update(zip(indexes, asks, strict=True))
                 leader = leader or began
@@ -317,17 +318,26 @@ class VerdictEngine:
         ]
 
     def _stagger_mode(
-        self, caller: JudgeCaller, group: Sequence[LegPlan], prefetched: Mapping[str, str | None]
+        self,
+        caller: JudgeCaller,
+        group: Sequence[LegPlan],
+        prefetched: Mapping[str, str | None],
+        *,
+        behind: bool = False,
     ) -> Stagger | None:
         """How to stagger ``group`` (legs sharing a prefix, the direct one first), or
         ``None``: all at once (stagger off, the first leg's answer or all the others' in
-        the cache, a judge whose provider would not cache the prefix)."""
+        the cache, a judge whose provider would not cache the prefix). A group of one
+        leg is staggered only ``behind`` another group's first leg, whose prefix it reads."""
         lead = group[0]
-        if self._options.stagger == "off" or len(group) < 2 or lead.prefix is None:
+        if self._options.stagger == "off" or lead.prefix is None:
             return None
         if prefetched.get(lead.key) is not None:
             return None
-        if all(prefetched.get(plan.key) is not None for plan in group[1:]):
+        if len(group) < 2:
+            if not behind:
+                return None
+        elif all(prefetched.get(plan.key) is not None for plan in group[1:]):
             return None
         return caller.prefix_caching(lead.messages, lead.prefix)
 

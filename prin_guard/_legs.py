@@ -188,11 +188,13 @@ class LegAsker:
         item: Item,
         scopes: Callable[[Template], Sequence[KeyScope]],
         *,
-        order: bool,
+        order: bool | Sequence[Polarity],
     ) -> list[LegPlan]:
         """Every leg of ``item`` for each member's key scope (``scopes`` of the item's
-        template): direct and reverse, and with ``order`` both again with the candidates
-        in the second order (when there are at least two)."""
+        template): direct and reverse, and the questions ``order`` names (``True``: both;
+        the ``swap`` check: the direct one) again with the candidates in the second order
+        (when there are at least two)."""
+        again = _second_order_polarities(order)
         template = self.template_for(item)
         # the orders the candidates are shown in: the item's own, and the order check's
         # second (a second-order leg is the permuted item's leg, with the same key a guard
@@ -200,7 +202,7 @@ class LegAsker:
         shown: list[tuple[Item, Mapping[str, str], tuple[str, ...] | None, str]] = [
             (item, {}, None, item_part(item))
         ]
-        if order and len(item.candidates) > 1:
+        if again and len(item.candidates) > 1:
             shown_order = second_order(item.labels, item.key)
             asked, mapping = permuted_item(item, shown_order)
             shown.append((asked, mapping, shown_order, item_part(asked)))
@@ -209,6 +211,7 @@ class LegAsker:
             (asked, mapping, shown_order, part, polarity, self.messages(asked, polarity, template))
             for asked, mapping, shown_order, part in shown
             for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+            if shown_order is None or polarity in again
         ]
         plans = [
             LegPlan(
@@ -320,6 +323,12 @@ class LegAsker:
         return ReadLeg(leg, reading.echoed)
 
 
+def _second_order_polarities(order: bool | Sequence[Polarity]) -> tuple[Polarity, ...]:
+    if order is True:
+        return (Polarity.DIRECT, Polarity.REVERSE)
+    return () if order is False else tuple(order)
+
+
 def _with_prefixes(plans: list[LegPlan], item_key: str) -> list[LegPlan]:
     """``plans`` with the prefix each shares with the member's other legs in its order
     (routed by the item: every leg of the verdict to one of a provider's caches)."""
@@ -328,14 +337,23 @@ def _with_prefixes(plans: list[LegPlan], item_key: str) -> list[LegPlan]:
         groups.setdefault((plan.member, plan.order is None), []).append(index)
     route = "prin-guard-" + hashlib.sha256(("route\x00" + item_key).encode()).hexdigest()[:32]
     out = list(plans)
-    commons: dict[int, int] = {}
+    commons: dict[int, SharedPrefix | None] = {}
     for member in {plan.member for plan in plans}:
-        every = shared_prefix([plan.messages for plan in plans if plan.member == member])
-        commons[member] = every.chars if every is not None else 0
+        commons[member] = shared_prefix([plan.messages for plan in plans if plan.member == member])
     for indexes in groups.values():
+        if len(indexes) == 1 and plans[indexes[0]].order is not None:
+            # the swap check's one leg in the second order: it shares with the others what
+            # every leg shares (the instruction, the context), which the first leg wrote
+            every = commons[plans[indexes[0]].member]
+            if every is not None:
+                out[indexes[0]] = dataclasses.replace(
+                    plans[indexes[0]], prefix=dataclasses.replace(every, route=route)
+                )
+            continue
         prefix = shared_prefix([plans[index].messages for index in indexes])
         if prefix is not None:
-            common = commons[plans[indexes[0]].member]
+            every = commons[plans[indexes[0]].member]
+            common = every.chars if every is not None else 0
             prefix = dataclasses.replace(
                 prefix, route=route, common=common if 0 < common < prefix.chars else 0
             )
@@ -410,18 +428,20 @@ def leg_prompts(
     template: str | Template | None = None,
     mitigations: Sequence[Mitigation | str] = (),
     *,
-    order: bool = False,
+    order: bool | Sequence[Polarity] = False,
     layout: PromptLayout = "template",
 ) -> list[LegPrompt]:
     """Every leg of ``item`` as the judge will be asked it (``template``: as for
-    :func:`read_reply`; ``order``: the order check's legs too; ``layout``: the options'
-    ``prompt_layout``), and what the reader will look for in each reply: to check a
-    template's reverse leg before a run spends money."""
+    :func:`read_reply`; ``order``: the order check's legs too, ``True`` for both questions
+    or the questions asked again, as :meth:`GuardOptions.second_order` gives them;
+    ``layout``: the options' ``prompt_layout``), and what the reader will look for in each
+    reply: to check a template's reverse leg before a run spends money."""
+    again = _second_order_polarities(order)
     checked = Item.coerce(item)
     chosen = template_for(template, checked)
     mitigated = parse_mitigations(mitigations)
     shown_items: list[tuple[str, Item, tuple[str, ...] | None]] = [("", checked, None)]
-    if order and len(checked.candidates) > 1:
+    if again and len(checked.candidates) > 1:
         shown_order = second_order(checked.labels, checked.key)
         asked, _ = permuted_item(checked, shown_order)
         shown_items.append((", second order", asked, shown_order))
@@ -436,6 +456,7 @@ def leg_prompts(
         )
         for suffix, shown, shown_order in shown_items
         for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+        if shown_order is None or polarity in again
     ]
 
 

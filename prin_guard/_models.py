@@ -36,6 +36,7 @@ __all__ = [
     "CHECKLIST_KINDS",
     "CHECKS",
     "POLICIES",
+    "SECOND_ORDER_CHECKS",
     "STATUS_WORDS",
     "TASKS",
     "Candidate",
@@ -191,8 +192,11 @@ class ParseMethod(enum.StrEnum):
 
 # -- legs, scores and the verdict -----------------------------------------------------
 
-CheckName = Literal["reverse", "order", "confidence"]
-CHECKS: tuple[CheckName, ...] = ("reverse", "order", "confidence")
+CheckName = Literal["reverse", "order", "swap", "confidence"]
+CHECKS: tuple[CheckName, ...] = ("reverse", "order", "swap", "confidence")
+SECOND_ORDER_CHECKS: frozenset[str] = frozenset({"order", "swap"})
+"""The checks that ask again with the candidates in a second order: ``order`` both
+questions (two more legs), ``swap`` the direct question only (one more leg)."""
 Policy = Literal["synergy", "direct", "reverse", "strict"]
 POLICIES: tuple[Policy, ...] = ("synergy", "direct", "reverse", "strict")
 STATUS_WORDS: dict[str, tuple[CandidateStatus, CandidateStatus]] = {

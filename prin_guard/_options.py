@@ -35,7 +35,7 @@ from pydantic import (
 )
 
 from prin_guard._exceptions import UsageError
-from prin_guard._models import CHECKS, POLICIES, CheckName, Policy, Task, known_word
+from prin_guard._models import CHECKS, POLICIES, CheckName, Polarity, Policy, Task, known_word
 from prin_guard._prompts import (
     TEMPLATES,
     Mitigation,
@@ -114,8 +114,11 @@ class GuardOptions(BaseModel):
     checks: tuple[CheckName, ...] | None = Field(
         None,
         description="Checks run on every verdict: reverse (always: the direct and the reverse "
-        "question), order (ask again with the candidates in a second order; flag "
-        "order_sensitive), confidence (flag low_confidence when the judge's own probability "
+        "question), order (ask both again with the candidates in a second order; flag "
+        "order_sensitive: four legs), swap (ask the direct question alone again in the second "
+        "order, staggered behind the first leg so that it reads the shared instruction from a "
+        "provider's prompt cache; flag order_sensitive: three legs; a rating's order check is "
+        "one leg either way), confidence (flag low_confidence when the judge's own probability "
         "of its answer is under min_confidence; judges with log-probabilities only). None: "
         "each task's default, reverse for choice and checklist items, reverse and order for "
         "pairwise items (the swap, which sees position bias: two more legs per verdict).",
@@ -299,6 +302,11 @@ class GuardOptions(BaseModel):
                 "must include 'reverse': every verdict asks the direct and the reverse "
                 "question (the other checks come on top)"
             )
+        if "order" in names and "swap" in names:
+            raise ValueError(
+                "name 'order' or 'swap', not both: 'swap' is the order check's direct "
+                "question alone (three legs), 'order' asks both questions again (four)"
+            )
         # one spelling per set of checks: the registry's order
         return tuple(check for check in CHECKS if check in names)
 
@@ -402,6 +410,14 @@ class GuardOptions(BaseModel):
         """The checks an item of ``task`` gets: the options' own, or the task's default
         (:data:`DEFAULT_CHECKS`)."""
         return self.checks if self.checks is not None else DEFAULT_CHECKS[task]
+
+    def second_order(self, task: Task) -> tuple[Polarity, ...]:
+        """The questions an item of ``task`` is asked again with its candidates in a second
+        order: both with ``order``, the direct one with ``swap``, none without either."""
+        checks = self.checks_for(task)
+        if "order" in checks:
+            return (Polarity.DIRECT, Polarity.REVERSE)
+        return (Polarity.DIRECT,) if "swap" in checks else ()
 
     def key(self) -> tuple[Any, ...]:
         """A hashable identity of these options (for caches of guards)."""

@@ -8,7 +8,10 @@ yielded, so memory stays flat however many items there are. Given ``stopping``
 (a Ctrl-C), it stops at once: no row is read and no judge call is started after
 it says so, except for the items whose calls had started (each item's task runs
 behind a :class:`~prin_guard._calls.StartGate`); those finish and are yielded,
-the others are dropped, unjudged.
+the others are dropped, unjudged. A stream whose judge's answers carry no
+information (:mod:`prin_guard._informative`: one answer to most items, one position
+whatever the order, most legs unreadable) logs an ``uninformative_judge`` warning,
+once per stream and kind, with the share and the threshold.
 
 :class:`LoopDriver` is the sync API's private event loop: the sync methods drive
 the one async core on it, and refuse to run inside a running loop, where they
@@ -24,7 +27,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Itera
 from typing import Any, Protocol, TypeVar
 
 from prin_guard._calls import NotStarted, StartGate
+from prin_guard._events import log
 from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._informative import AnswerTally, Uninformative
 from prin_guard._models import Verdict
 
 __all__ = ["LoopDriver", "stream_verdicts"]
@@ -130,15 +135,25 @@ async def stream_verdicts(
             await done.put(None)
 
     producer = asyncio.create_task(run_producer())
+    tally = AnswerTally()
     try:
         while (entry := await done.get()) is not None:
+            tally.add(entry[1])
+            _warn(tally.news())
             yield entry
         await producer  # re-raises an exception from reading the items
+        _warn(tally.news(final=True))
     finally:
         if not producer.done():
             producer.cancel()
         for task in list(tasks):
             task.cancel()
+
+
+def _warn(findings: list[Uninformative]) -> None:
+    # once per run and kind (the tally remembers what it said)
+    for finding in findings:
+        log().warning("uninformative_judge", **finding.as_dict())
 
 
 def _never() -> bool:

@@ -588,6 +588,7 @@ def _eval_extra_lines(summary: Mapping[str, Any]) -> list[str]:
     usage = (summary.get("cost") or {}).get("usage")
     if usage:
         lines.append(f"  {usage_line(UsageSummary.model_validate(usage))}")
+    lines.extend(f"  warning: {f['message']}" for f in summary.get("uninformative") or ())
     return lines
 
 

@@ -46,3 +46,25 @@ def test_bench_smoke_runs_every_benchmark_and_writes_the_report(tmp_path: Path) 
         assert f"<!-- bench:{name} -->" in text, name
         assert f"<!-- /bench:{name} -->" in text, name
     assert "This benchmark failed to run" not in text
+
+
+def test_premium_configurations_ask_the_legs_their_names_say() -> None:
+    # A pairwise item gets the order check by default: premium's "two legs" configurations
+    # once named no checks and measured four legs under a two-leg name.
+    import re
+
+    from bench import premium
+    from prin_guard import Guard, Item
+    from prin_guard.judges import ScriptedJudge
+
+    pair = Item(task="pairwise", question="Which is kinder?", candidates=["Thanks.", "No."])
+    words = {"two": 2, "three": 3, "four": 4}
+    for config, described in premium.CONFIGS.items():
+        if config == "unguarded":
+            continue
+        named = re.search(r"\b(two|three|four) legs\b", described)
+        assert named is not None, described
+        judge = ScriptedJudge("Answer: A", "Answer: B")
+        verdict = Guard(judge, **premium.guard_options(config)).check(pair)
+        assert len(list(verdict.legs())) == words[named.group(1)] == premium.LEGS[config]
+        assert premium.CHECKS[config].replace(",", ", ") in described

@@ -97,6 +97,42 @@ def test_the_order_check_costs_two_more_legs_and_caches_them() -> None:
     assert (again.usage, again.saved_usage) == (first.saved_usage, first.usage)
 
 
+def test_the_swap_check_asks_the_direct_question_alone_in_the_second_order() -> None:
+    # issue 37, item 14: three legs (direct, reverse, the direct question swapped) see
+    # position bias as the four of the order check do
+    judge = ScriptedJudge(fn=first_position)
+    guard = Guard(judge, checks="reverse,swap")
+    verdict = guard.check(ITEM)
+    assert verdict.judge_calls == 3 and len(judge.calls) == 3
+    assert [(leg.polarity.value, leg.order) for leg in verdict.permuted] == [
+        ("direct", ("D", "C", "B", "A"))
+    ]
+    assert Flag.ORDER_SENSITIVE in verdict.flags and verdict.scores.order_inconsistency == 1.0
+    assert verdict.checks == ("reverse", "swap")
+    assert guard.max_judge_calls_for("pairwise") == 3
+    assert [leg.name for leg in guard.prompts(ITEM)] == [
+        "direct",
+        "reverse",
+        "direct, second order",
+    ]
+    reading = Guard(knows({"4"}), checks="reverse,swap").check(ODD_ITEM)
+    assert reading.consistent and reading.flags == () and reading.scores.order_inconsistency == 0
+
+
+def test_the_swap_checks_leg_is_the_order_checks_direct_leg_in_the_cache() -> None:
+    from prin_guard import MemoryCache
+
+    judge, cache = ScriptedJudge(fn=knows({"4"})), MemoryCache()
+    Guard(judge, checks="reverse,order", cache=cache).check(ITEM)
+    again = Guard(judge, checks="reverse,swap", cache=cache).check(ITEM)
+    assert again.cached and len(judge.calls) == 4
+
+
+def test_order_and_swap_together_are_refused() -> None:
+    with pytest.raises(UsageError, match=r"checks.*'order' or 'swap'"):
+        Guard(first_position, checks="reverse,order,swap")
+
+
 def test_policy_strict_keeps_what_every_leg_agrees_on() -> None:
     # direct says A and B; reverse says C, D (so A, B are implied correct); in the second
     # order the judge still calls the first shown (D) correct

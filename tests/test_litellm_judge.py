@@ -474,6 +474,40 @@ def test_no_litellm_global_is_assigned(server: FaultServer) -> None:
     assert snapshot() == before
 
 
+async def test_litellms_banners_never_reach_stdout_or_stderr(
+    server: FaultServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # issue 37, item 16: each failure printed litellm's "Give Feedback / Get Help" and
+    # "LiteLLM.Info" banners into the progress output; litellm has no per-call switch (its
+    # module global gates them), so the judge holds back what its own calls print
+    import litellm
+
+    before = (litellm.suppress_debug_info, sys.stdout, sys.stderr)
+    server.script(server_error(), bad_request(), unauthorized(), server_error())
+    judge = make_judge(server)
+
+    async def bystander() -> None:
+        # another task printing while a failing call is in flight keeps its output
+        await asyncio.sleep(0.05)
+        print("the application's own line")
+        print("and its own error line", file=sys.stderr)
+
+    async def failing() -> None:
+        with pytest.raises(JudgeError):
+            await judge.complete([{"role": "user", "content": "Which?"}])
+
+    await asyncio.gather(bystander(), *(failing() for _ in range(4)))
+    server.script(slow(0.3, server_error()))
+    await asyncio.gather(bystander(), failing())
+    out, err = capfd.readouterr()
+    for banner in ("Give Feedback", "BerriAI/litellm/issues", "LiteLLM.Info", "turn_on_debug"):
+        assert banner not in out and banner not in err
+    assert out.count("the application's own line") == 2
+    assert err.count("and its own error line") == 2
+    # nothing of litellm's configuration or of the process's streams was left changed
+    assert (litellm.suppress_debug_info, sys.stdout, sys.stderr) == before
+
+
 # -- construction ----------------------------------------------------------------------
 
 

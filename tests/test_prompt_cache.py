@@ -390,6 +390,24 @@ async def test_the_order_checks_legs_read_what_every_leg_shares(
     assert verdict.premium is not None and verdict.premium < 2.6
 
 
+async def test_the_swap_checks_one_leg_waits_for_the_first_and_reads_the_instruction(
+    provider: CachingProvider,
+) -> None:
+    # three legs: the swapped direct leg shares only the instruction with the others; sent
+    # at once it would miss the cache and cost more than the order check's four legs
+    verdict = await Guard(anthropic(provider), cache=None, checks="reverse,swap").acheck(LONG_PAIR)
+    requests = provider.server.chat_requests
+    assert len(requests) == 3
+    blocks = [request.body["messages"][-1]["content"] for request in requests]
+    swapped = next(b for b, r in zip(blocks, requests, strict=True) if len(b) == 2)
+    assert "cache_control" in swapped[0] and swapped[0]["text"] == blocks[0][0]["text"]
+    assert provider.began_before_arrived(0, 1) and provider.began_before_arrived(0, 2)
+    (second,) = verdict.permuted
+    assert second.usage is not None
+    assert second.usage.cached_prompt_tokens == _tokens(swapped[0]["text"]) > 0
+    assert verdict.premium is not None and verdict.premium < 2.6
+
+
 async def test_with_stagger_off_the_legs_go_at_once_unmarked_and_miss_the_cache(
     together: CachingProvider,
 ) -> None:

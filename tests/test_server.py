@@ -1034,6 +1034,25 @@ def test_metrics_sum_what_verdicts_cost_by_the_verdicts_own_rule() -> None:
 
 
 @pytest.mark.server
+def test_metrics_and_one_warning_say_when_the_judges_answers_carry_no_information(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # issue 37, item 15: a judge answering C to every item passes every verdict clean
+    caplog.set_level(logging.WARNING, logger="prin_guard")
+    judge = ScriptedJudge("Answer: C", "Answer: A, B", name="constant")
+    with service(judge=judge) as client:
+        for index in range(12):
+            item = {**ITEM, "question": f"What is {index} + 2?"}
+            assert client.post("/v1/verdicts", json={"item": item}, headers=AUTH).is_success
+        samples = metrics_of(client)
+    assert samples['prin_guard_judge_uninformative_share{kind="one_answer"}'] == 1.0
+    assert samples['prin_guard_judge_uninformative_threshold{kind="one_answer"}'] == 0.9
+    assert samples['prin_guard_judge_uninformative_share{kind="unreadable"}'] == 0.0
+    warned = [r.getMessage() for r in caplog.records if "uninformative_judge" in r.getMessage()]
+    assert len(warned) == 1 and "share=1.0" in warned[0] and "threshold=0.9" in warned[0]
+
+
+@pytest.mark.server
 def test_metrics_count_requests_verdicts_flags_judge_calls_and_cache() -> None:
     with service() as client:
         before = metrics_of(client)

@@ -738,6 +738,32 @@ def not_measured_section(runs: Sequence[Run]) -> Section | None:
     return section
 
 
+def uninformative_section(runs: Sequence[Run]) -> Section | None:
+    """Runs whose judge's answers carry no information, with the share and threshold."""
+    found = [(r.name, f) for r in runs for f in r.summary.uninformative]
+    if not found:
+        return None
+    section = Section(
+        "Warning: answers that carry no information",
+        "A judge that gives one answer to most items, prefers one position whatever the "
+        "order, or writes mostly unreadable replies can pass every verdict's check (a tie "
+        "in both orders is consistent); the run as a whole shows it. Read its other "
+        "numbers with this in mind.",
+        ["run", "what", "share (%)", "warned from (%)", "finding"],
+    )
+    for name, finding in found:
+        section.rows.append(
+            [
+                name,
+                finding.kind,
+                pct(finding.share),
+                pct(finding.threshold),
+                finding.message,
+            ]
+        )
+    return section
+
+
 # -- failures ---------------------------------------------------------------------
 
 
@@ -758,6 +784,7 @@ def failures_section(runs: Sequence[Run]) -> Section | None:
 
 _SECTIONS: tuple[Callable[[Sequence[Run]], Section | None], ...] = (
     run_section,
+    uninformative_section,
     prin_section,
     accuracy_section,
     pairwise_section,

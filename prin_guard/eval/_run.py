@@ -64,7 +64,7 @@ from prin_guard._calls import JudgeCaller
 from prin_guard._exceptions import JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._judging import judges_identity
-from prin_guard._models import Candidate, Item, Leg, Polarity, Task, Verdict
+from prin_guard._models import SECOND_ORDER_CHECKS, Candidate, Item, Leg, Polarity, Task, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import DEFAULT_TEMPLATES, Template, get_template
 from prin_guard._ratelimit import RateLimit
@@ -312,7 +312,9 @@ class _Run:
     ) -> Guard:
         # the order check on the base verdict only (module docstring)
         checks = [
-            c for c in self.config.options.checks_for(self.config.task) if order or c != "order"
+            c
+            for c in self.config.options.checks_for(self.config.task)
+            if order or c not in SECOND_ORDER_CHECKS
         ]
         options = GuardOptions.of(
             self.config.options,

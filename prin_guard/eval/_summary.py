@@ -38,7 +38,8 @@ from typing import Any
 
 from prin_guard._acceptance import candidate_errors, verdict_wrong
 from prin_guard._decide import SIGNALS, could_fire, order_inconsistency, panel_majority
-from prin_guard._models import Flag, Scores
+from prin_guard._informative import uninformative
+from prin_guard._models import SECOND_ORDER_CHECKS, Flag, Scores
 from prin_guard._runs import Failure
 from prin_guard._usage import UsageSummary, UsageTally, leg_answer, premium, record_answers
 from prin_guard.eval._metrics import (
@@ -83,6 +84,7 @@ from prin_guard.eval._summary_models import (
     ReverseLegsSummary,
     ScoreSignalSummary,
     SelfConsistencySummary,
+    UninformativeSummary,
 )
 
 __all__ = ["checklist_block", "pairwise_block", "record_task", "summarize", "verdict_legs"]
@@ -369,6 +371,10 @@ def summarize(
     if ok[0].get("repeats"):
         fields["prin_repeats"] = _repeats_block(ok)
     fields["cost"] = _cost_block(ok, info.wall_seconds)
+    # set only when found: a run whose answers are informative keeps its JSON as it was
+    found = uninformative(r["configs"][base] for r in ok)
+    if found:
+        fields["uninformative"] = tuple(UninformativeSummary(**f.as_dict()) for f in found)
     if any(r["configs"][base].get("selected") for r in ok):
         fields["reverse_legs"] = _reverse_legs_block(ok, base)
     return EvalSummary(**fields)
@@ -513,6 +519,7 @@ Record = Mapping[str, Any]
 _CHECK_FLAGS = {
     "reverse": (Flag.INCONSISTENT,),
     "order": (Flag.ORDER_SENSITIVE,),
+    "swap": (Flag.ORDER_SENSITIVE,),
     "confidence": (Flag.LOW_CONFIDENCE,),
 }
 _PANEL_FLAGS = (Flag.PANEL_SPLIT, Flag.PANEL_ABSTENTION)
@@ -576,7 +583,7 @@ def checks_block(records: Sequence[Record], config: str) -> ChecksSummary | None
         "verdicts": len(verdicts),
         "scored": sum(bool(r.get("gold_known", True)) for r in records),
     }
-    if "order" in checks:
+    if not SECOND_ORDER_CHECKS.isdisjoint(checks):
         fields["order"] = _order(verdicts)
     fields["position_bias"] = _position_bias(records, verdicts, record_task(records[0]))
     if paneled:
@@ -748,7 +755,7 @@ def _score_quality(
 ) -> dict[str, ScoreSignalSummary]:
     # the signals these checks give, in the registry's order (and with its directions)
     given = {"prin"}
-    if "order" in checks:
+    if not SECOND_ORDER_CHECKS.isdisjoint(checks):
         given.add("order_inconsistency")
     if paneled:
         given.add("panel_agreement")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -55,6 +55,7 @@ __all__ = [
     "ScoreSignalSummary",
     "SelfConsistencySummary",
     "SkippedRow",
+    "UninformativeSummary",
 ]
 
 
@@ -510,6 +511,23 @@ class CostSummary(SparseModel):
     ``None`` in summaries written before it existed."""
 
 
+class UninformativeSummary(SummaryModel):
+    """One way the run's judge answers carry no information (:mod:`prin_guard._informative`)."""
+
+    kind: Literal["one_answer", "same_position", "unreadable"]
+    """``one_answer``: one answer on most legs of a polarity; ``same_position``: the same
+    position preferred in both candidate orders; ``unreadable``: most legs unread."""
+    share: float
+    threshold: float
+    """The share from which it is reported."""
+    count: int
+    total: int
+    answer: str = ""
+    """``one_answer``: the polarity's legs and the answer."""
+    message: str
+    """The finding in one sentence."""
+
+
 class EvalSummary(SparseModel):
     """Every number of an evaluation report, for one run.
 
@@ -557,6 +575,9 @@ class EvalSummary(SparseModel):
     prin_repeats: RepeatsSummary | None = None
     """Run-level PRIN over repeated runs, when repeated."""
     cost: CostSummary | None = None
+    uninformative: tuple[UninformativeSummary, ...] = ()
+    """How the base configuration's judge answers carry no information, each with its share
+    and threshold; empty when they do (or too few verdicts to tell)."""
     reverse_legs: ReverseLegsSummary | None = None
     """With ``reverse_legs='uncertain'``: the legs asked, the calls and cost saved, the
     errors missed."""

@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
+from prin_guard._informative import AnswerTally
 from prin_guard._models import Verdict
 from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
@@ -104,6 +105,10 @@ class GradeSummary(BaseModel):
     """Stopped by Ctrl-C: the output holds what was finished; run again to resume."""
     logs: str | None = None
     """Where the engine's own logs went (the Ray engine: the Ray session's log folder)."""
+    uninformative: tuple[dict[str, Any], ...] = ()
+    """How this run's judge answers carry no information (one answer to most items, one
+    position whatever the order, most legs unreadable), each with its share and threshold
+    (:mod:`prin_guard._informative`); empty when they do."""
 
     @property
     def items_per_second(self) -> float:
@@ -148,6 +153,7 @@ class GradeStats:
         self.unrated = 0
         self.rating_sum = 0.0
         self.rated_plain = 0
+        self.answers = AnswerTally()
 
     @property
     def flag_rate(self) -> float | None:
@@ -189,6 +195,12 @@ class GradeStats:
                 self.unrated += 1
         if verdict is not None:
             self.add_cost(verdict)
+            self.add_answers(verdict)
+
+    def add_answers(self, verdict: Verdict) -> None:
+        """Count what ``verdict``'s legs answered (whether the judge's answers carry
+        information; where rows are counted without their verdicts, as ``add_cost``)."""
+        self.answers.add(verdict)
 
     def add_cost(self, verdict: Verdict) -> None:
         """Count what ``verdict``'s judge calls of this run cost (a cached answer cost
@@ -213,6 +225,7 @@ class GradeStats:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.flags.update(other.flags)
         self.usage.merge(other.usage)
+        self.answers.merge(other.answers)
         self.changed_lines = sorted(self.changed_lines + other.changed_lines)[:MAX_CHANGED_LINES]
 
     def summary(
@@ -253,6 +266,7 @@ class GradeStats:
             wall_seconds=round(time.monotonic() - self.started, 3),
             interrupted=interrupted,
             logs=logs,
+            uninformative=tuple(f.as_dict() for f in self.answers.findings()),
         )
 
 
@@ -308,6 +322,7 @@ def summary_text(summary: GradeSummary) -> str:
     # the judge calls of the whole run (a Ray run counts them per worker), the rest from
     # the verdicts' usage
     lines.append(f"  {usage_line(summary.usage, calls=summary.judge_calls)}")
+    lines.extend(f"  warning: {finding['message']}" for finding in summary.uninformative)
     lines.append(f"  output: {summary.output}")
     if summary.logs is not None:
         lines.append(f"  {summary.engine} logs: {summary.logs}")

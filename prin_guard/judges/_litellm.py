@@ -10,6 +10,19 @@ application around it) never fight over litellm's configuration. litellm's own
 retries are switched off per call: prin-guard's engine retries, with its own
 bounds, and a second retry loop underneath would multiply the attempts.
 
+**What litellm prints.** On every failed call litellm prints a banner to stdout ("Give
+Feedback / Get Help: https://github.com/BerriAI/litellm/issues/new", "LiteLLM.Info: If you
+need to debug this error, use `litellm.turn_on_debug()'."; ``exception_type`` in
+``litellm_core_utils/exception_mapping_utils.py``), and for a model it cannot place its
+provider list (``get_llm_provider``). Both are ``print`` calls gated by one module global,
+``litellm.suppress_debug_info``; litellm (1.110) has no per-call switch for them. So the
+judge holds back what is printed *by its own calls*: while a call runs, ``sys.stdout`` and
+``sys.stderr`` are wrapped by :class:`_CallOutput`, which drops (to a debug event,
+``litellm_output``) what is written in the context of a call in flight (a context
+variable, set for the call's task and the threads litellm starts with its context) and
+passes everything else through unchanged; the wrapper is removed when the last call in
+flight ends. litellm's configuration is never touched.
+
 Below the judge and its calls: which failures are worth a retry, what a call cost,
 and the reply's tokens from its log-probabilities. These read what litellm returns
 or raises, so they are what changes when litellm does.
@@ -18,18 +31,21 @@ or raises, so they are what changes when litellm does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import copy
 import email.utils
 import importlib
 import json
 import math
+import sys
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from prin_guard._events import log
+from prin_guard._events import bounded, log
 from prin_guard._exceptions import (
     JudgeError,
     TransientJudgeError,
@@ -545,11 +561,12 @@ class LiteLLMJudge:
         started = prefix.started if prefix is not None and not self.logprobs else None
         reported = True
         try:
-            async with asyncio.timeout(deadline):
-                if started is None:
-                    response = await litellm.acompletion(**kwargs)
-                else:
-                    response, reported = await _streamed(litellm, kwargs, started)
+            with held_back():  # litellm's banners, printed by this call, stay off the terminal
+                async with asyncio.timeout(deadline):
+                    if started is None:
+                        response = await litellm.acompletion(**kwargs)
+                    else:
+                        response, reported = await _streamed(litellm, kwargs, started)
         except TimeoutError as exc:
             within = "" if deadline is None else f" within {deadline:.3g} s"
             raise TransientJudgeError(f"{self.model}: no complete reply{within}") from exc
@@ -622,14 +639,71 @@ async def _streamed(
         return None, reported
     # The builder prices the reply by the model name the provider sent; for a model it
     # has no price for (a local server's "smollm2") it prints litellm's provider list to
-    # stdout on every call. The price is read afterwards with the provider given
-    # (``_cost``), so the builder's lookup is quietened while it runs.
-    quiet = litellm.suppress_debug_info
-    litellm.suppress_debug_info = True
+    # stdout on every call: held back, as it runs inside the call (``held_back``). The
+    # price is read afterwards with the provider given (``_cost``).
+    return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]), reported
+
+
+# -- what litellm prints during a call ---------------------------------------------------
+
+_IN_CALL: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "prin_guard_litellm_call", default=False
+)
+_held_lock = threading.Lock()
+_held_calls = 0
+_held_streams: dict[str, _CallOutput] = {}
+
+
+class _CallOutput:
+    """A standard stream, less what is written in the context of a litellm call in
+    flight (litellm's banners), which goes to a debug event instead."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream = stream
+        self._name = name
+
+    def write(self, text: str) -> int:
+        if not _IN_CALL.get():
+            return int(self._stream.write(text))
+        if text.strip():
+            log().debug("litellm_output", stream=self._name, text=bounded(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def held_back() -> Iterator[None]:
+    """For the ``with`` block (a judge's call): what litellm prints in its context is held
+    back from stdout and stderr; the streams are wrapped while any call is in flight, and
+    given back, unchanged, when the last one ends (unless someone replaced them since)."""
+    global _held_calls
+    with _held_lock:
+        if _held_calls == 0:
+            for name in ("stdout", "stderr"):
+                stream = getattr(sys, name)
+                if not isinstance(stream, _CallOutput):
+                    wrapper = _CallOutput(stream, name)
+                    _held_streams[name] = wrapper
+                    setattr(sys, name, wrapper)
+        _held_calls += 1
+    token = _IN_CALL.set(True)
     try:
-        return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]), reported
+        yield
     finally:
-        litellm.suppress_debug_info = quiet
+        _IN_CALL.reset(token)
+        with _held_lock:
+            _held_calls -= 1
+            if _held_calls == 0:
+                for name, wrapper in _held_streams.items():
+                    if getattr(sys, name) is wrapper:
+                        setattr(sys, name, wrapper._stream)
+                _held_streams.clear()
 
 
 # -- failures: retry, or give up -------------------------------------------------------

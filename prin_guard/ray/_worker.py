@@ -162,6 +162,7 @@ class Grader:
                 )
             )
             stats.add_cost(verdict)
+            stats.add_answers(verdict)
             if self.collector is not None and len(ready) >= _HAND_OVER:
                 await self._hand_over(ready, stats)
                 ready, stats = [], GradeStats()

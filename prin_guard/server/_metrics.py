@@ -20,12 +20,15 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     values,
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from prin_guard._events import log
+from prin_guard._informative import AnswerTally
 from prin_guard._models import Flag, Verdict
 from prin_guard._usage import UsageTally, verdict_answers
 
@@ -36,6 +39,11 @@ OUTCOMES: Final = ("clean", "flagged", "judge_error", "invalid_item")
 
 _LLM_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)
 _METHODS: Final = frozenset({"GET", "POST", "HEAD", "OPTIONS"})
+ANSWER_WINDOW: Final = 1000
+"""Verdicts over which the service tells whether its judge's answers carry information:
+the count starts again after as many, so that a judge that stops answering usefully is
+seen within a thousand verdicts however long the service has run."""
+_UNINFORMATIVE_KINDS: Final = ("one_answer", "same_position", "unreadable")
 
 
 def multiprocess_mode() -> bool:
@@ -134,6 +142,29 @@ class ServerMetrics:
             ["part"],
             registry=r,
         )
+        # Whether the judge's answers carry information (prin_guard._informative): a share
+        # at or over its threshold is a judge that answers the same whatever it is asked.
+        self.uninformative = Gauge(
+            "prin_guard_judge_uninformative_share",
+            "Over the last verdicts (up to 1,000, counted again after): the share of the "
+            "judge's read legs of one polarity giving its commonest answer (one_answer), of "
+            "the order check's direct pairs naming one position in both orders "
+            "(same_position), of legs unreadable (unreadable). At or over "
+            "prin_guard_judge_uninformative_threshold, the answers carry no information.",
+            ["kind"],
+            registry=r,
+            multiprocess_mode="max",
+        )
+        self.uninformative_threshold = Gauge(
+            "prin_guard_judge_uninformative_threshold",
+            "The share of prin_guard_judge_uninformative_share from which the service warns "
+            "(uninformative_judge, once per process and kind).",
+            ["kind"],
+            registry=r,
+            multiprocess_mode="max",
+        )
+        self._answers = AnswerTally()
+        self._warned: set[str] = set()
         for kind in ("prompt", "cached_prompt", "cache_write", "completion"):
             self.tokens.labels(kind)
         for spent in ("now", "saved"):
@@ -160,6 +191,7 @@ class ServerMetrics:
         if seconds is not None:
             self.verdict_latency.observe(seconds)
         self._observe_usage(verdict)
+        self._observe_answers(verdict)
         if cached:
             found = total = 0
             answers = [answer.cached for answer in verdict_answers(verdict)]
@@ -168,6 +200,17 @@ class ServerMetrics:
                 self.cache_hits.inc(found)
             if total > found:
                 self.cache_misses.inc(total - found)
+
+    def _observe_answers(self, verdict: Verdict) -> None:
+        if self._answers.verdicts >= ANSWER_WINDOW:
+            self._answers = AnswerTally()
+        self._answers.add(verdict)
+        for measure in self._answers.measures():
+            self.uninformative.labels(measure.kind).set(measure.share)
+            self.uninformative_threshold.labels(measure.kind).set(measure.threshold)
+            if measure.share >= measure.threshold and measure.kind not in self._warned:
+                self._warned.add(measure.kind)
+                log().warning("uninformative_judge", **measure.as_dict())
 
     def _observe_usage(self, verdict: Verdict) -> None:
         tally = UsageTally()
