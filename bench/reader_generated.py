@@ -1,7 +1,7 @@
 """11b. The reader on generated replies (issue 38, item 4).
 
 Every reply of the grammar in ``tests/_phrasings.py`` (choice, pairwise and checklist,
-both legs, 40 phrasing classes: conclusions, statuses, one side only, lists, marks,
+both legs, 44 phrasing classes: conclusions, statuses, one side only, lists, marks,
 yes/no, tables, JSON, notes, negation, exception, hedges, revisions, copies of the item,
 the question's predicate, candidate texts, long reasoning, ``\\boxed{}``, polarity-
 confused legs, replies cut off) read through ``prin_guard.read_reply`` and graded
@@ -82,7 +82,10 @@ def run(ctx: Context) -> Section:
         "misreads (the mention rule held on phrasings it had not seen). What stays "
         "abstained is honest: antonyms the reader cannot know ('9 and 15 are composite' "
         "for 'prime') and candidate texts as the subject of a statement ('Sydney and "
-        "Toronto are not capitals')."
+        "Toronto are not capitals'). A fourth round added 4 classes from the real free-text "
+        "corpus (answer_ends_line, latex_answer, label_own_text, label_other_text, 1,056 per "
+        "task): on the reader before it, label_other_text ('The answer is **B. 15**.', 15 "
+        "being A's text) had 30 confident misreads of 264 choice replies, now 0."
     )
     return section
 

@@ -1019,6 +1019,94 @@ def _answer_is(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | 
     return f"{_reasoning(rng, spec)}\n\n{said}", ans
 
 
+def _line_text(rng: random.Random, spec: _Spec) -> str:
+    """A line of reasoning with no label and no status word, long enough to be a paragraph."""
+    label = rng.choice(spec.labels)
+    return (
+        f"We refer to what each option says for help, and {spec.why[label]}; weighing the "
+        "options one by one against the question settles it."
+    )
+
+
+def _answer_ends_line(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A conclusion in so many words as the last sentence of a long line (DeepSeek's
+    MMLU-Pro replies: "... impaired judgment. The answer is (D)."), or "the correct
+    statement is (F)" after per-option sentences."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    inner = _join(rng, ans, "comma")
+    own = _leg_words(spec)[0]
+    said = rng.choice(
+        (
+            f"The answer is ({inner}).",
+            f"The answer is {inner}.",
+            f"Therefore, the {own} {'statements are' if len(ans) > 1 else 'statement is'} "
+            f"({inner}).",
+        )
+    )
+    if rng.random() < 0.5:
+        return f"{_line_text(rng, spec)} {said}", ans
+    return f"{_reasoning(rng, spec)}\n\n{_line_text(rng, spec)} {said}", ans
+
+
+def _latex_answer(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """ "The answer is \\( B \\)." or "$B$" after a derivation whose variables are
+    lower-case letters that are labels too ("\\( c = 2 \\)")."""
+    ans = spec.answer
+    if not ans:
+        return _none_phrase(rng, spec), ()
+    inner = _join(rng, ans, "comma")
+    var = rng.choice(("a", "b", "c", "d"))
+    if rng.random() < 0.5:
+        math, said = f"\\( {var} = 2 \\)", f"\\( {inner} \\)"
+    else:
+        math, said = f"${var} = 2$", f"${inner}$"
+    head = f"{_reasoning(rng, spec)}\n\nSuppose {math} and check each option again."
+    return f"{head}\n\nThe answer is {said}.", ans
+
+
+def _label_own_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """One label with its own candidate's text as the answer: "The answer is \\( C. 20%
+    \\).", "The answer is **G: developing a global ...**", or "C. 20%" on a line of its
+    own after a lead-in, perhaps with a sentence after it that names no candidate."""
+    ans = spec.answer
+    if len(ans) != 1:
+        return _none_phrase(rng, spec) if not ans else _conclusion(rng, spec)
+    (label,) = ans
+    said = rng.choice(("{l}. {t}", "{l}: {t}", "({l}) {t}", "{l}) {t}")).format(
+        l=label, t=spec.text(label)
+    )
+    form = rng.choice(("latex", "bold", "line"))
+    if form == "latex":
+        tail = f"The answer is \\( {said} \\)."
+    elif form == "bold":
+        tail = f"The answer is **{said}**."
+    else:
+        lead = rng.choice(
+            ("Considering all of this, the answer is:", "Therefore, the best choice would be:")
+        )
+        after = rng.choice(("", "\n\nThis is because it fits the question best."))
+        tail = f"{lead}\n\n{said}{after}"
+    return f"{_reasoning(rng, spec)}\n\n{tail}", ans
+
+
+def _label_other_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A label written with another candidate's text: no verdict ("C. 30%" where C is
+    20%)."""
+    label = rng.choice(spec.labels)
+    other = rng.choice([lab for lab in spec.labels if lab != label])
+    said = rng.choice(("{l}. {t}", "{l}: {t}", "({l}) {t}")).format(l=label, t=spec.text(other))
+    tail = rng.choice(
+        (
+            f"The answer is \\( {said} \\).",
+            f"The answer is **{said}**.",
+            f"Therefore, the answer is:\n\n{said}",
+        )
+    )
+    return f"{_reasoning(rng, spec)}\n\n{tail}", None
+
+
 SET_CLASSES: dict[str, Phrasing] = {
     "conclusion": _conclusion,
     "status": _status,
@@ -1055,6 +1143,10 @@ SET_CLASSES: dict[str, Phrasing] = {
     "lead_in": _lead_in,
     "lead_in_contradicts": _lead_in_contradicts,
     "answer_is": _answer_is,
+    "answer_ends_line": _answer_ends_line,
+    "latex_answer": _latex_answer,
+    "label_own_text": _label_own_text,
+    "label_other_text": _label_other_text,
 }
 
 

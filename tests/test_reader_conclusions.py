@@ -140,13 +140,13 @@ def test_a_conclusion_at_the_end_that_an_earlier_conclusion_contradicts_is_not_c
             "This is because 24 is a fifth of 120.",
             ("C",),
             id="label-and-text-line",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="issue 38 item 3, not done yet: a label with its candidate's text on a "
+                "line of its own after a lead-in is not read (it fails: lost coverage, no misread)",
+            ),
         ),
     ],
-)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 3, not done yet: a label with its candidate's text inside LaTeX "
-    "or on a line of its own after a lead-in is not read (it fails: lost coverage, no misread)",
 )
 def test_a_label_with_its_candidates_text_is_read(reply: str, expected: tuple[str, ...]) -> None:
     reading = _reading(reply)
@@ -183,3 +183,96 @@ def test_a_one_line_conclusion_with_every_mention_placed_is_confident(
 def test_a_one_line_conclusion_with_an_unplaced_mention_stays_weak() -> None:
     reading = _reading("The answer is A, C. Note: B and D were close.", CAPITALS)
     assert reading.labels == ("A", "C") and reading.weak
+
+
+# -- 5. round 3, follow-up: the forms of the real free-text corpus still read weak or not --
+
+
+LONG_LINE = (
+    "We refer to the reduction for help: the number went from 120 to 96, a reduction of 24, "
+    "and 24 is a fifth of 120, which is 20 percent of the original number."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(LONG_LINE + " The answer is (C).", ("C",), id="answer-is-ends-a-long-line"),
+        pytest.param(LONG_LINE + " The answer is C.", ("C",), id="answer-is-bare-ends-a-line"),
+        pytest.param(
+            REASONING + "Therefore, the correct statement is (C).", ("C",), id="correct-statement"
+        ),
+    ],
+)
+def test_a_conclusion_in_so_many_words_ending_the_last_line_is_confident(
+    reply: str, expected: tuple[str, ...]
+) -> None:
+    reading = _reading(reply)
+    assert (reading.labels, reading.weak) == (expected, False)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(LONG_LINE + " The answer is (C). Option A was close.", id="unexplained"),
+        pytest.param(LONG_LINE + " If we round, the answer is (C).", id="conditional"),
+        pytest.param(LONG_LINE + " The answer is (C).\nOr maybe B, I am not sure.", id="after"),
+    ],
+)
+def test_a_conclusion_ending_a_line_with_something_unplaced_is_not_confident(reply: str) -> None:
+    reading = _reading(reply)
+    assert reading.status.value == "failed" or reading.weak, reading.labels
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            "Suppose \\( c = 2 \\) and check again.\n\nThe answer is \\( B \\).", id="paren"
+        ),
+        pytest.param("Suppose $c = 2$ and check again.\n\nThe answer is $B$.", id="dollar"),
+    ],
+)
+def test_a_latex_label_in_a_concluding_answer_is_read_confidently(reply: str) -> None:
+    reading = _reading(reply)
+    assert (reading.labels, reading.weak) == (("B",), False)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(REASONING + "The answer is **C: 20%**.", id="bold-colon"),
+        pytest.param(REASONING + "The answer is C. 20%.", id="dot"),
+        pytest.param(REASONING + "The answer is (C) 20%.", id="paren"),
+    ],
+)
+def test_a_label_with_its_own_text_after_the_answer_is_read(reply: str) -> None:
+    reading = _reading(reply)
+    assert (reading.labels, reading.status.value) == (("C",), "ok")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(REASONING + "The answer is **C: 30%**.", id="bold-colon"),
+        pytest.param(REASONING + "The answer is \\( C. 30% \\).", id="latex"),
+        pytest.param(
+            REASONING + "So the reduction percent is:\n\nC. 30%\n\nThat is all.", id="line"
+        ),
+    ],
+)
+def test_a_label_with_another_candidates_text_is_no_verdict(reply: str) -> None:
+    reading = _reading(reply)
+    assert reading.status.value == "failed" or reading.weak, reading.labels
+
+
+def test_per_option_sentences_then_a_conclusion_read_the_conclusion() -> None:
+    # mmlu-pro-deepseek:35, shortened: every option "represented", then the conclusion
+    reply = (
+        "1. Closure: this is represented by option C: 20%.\n\n"
+        "2. Identity: this is represented by option A: 30%.\n\n"
+        "3. Inverses: this is represented by option B: 40%.\n\n"
+        "Therefore, the correct statement is (C)."
+    )
+    reading = _reading(reply)
+    assert reading.status.value == "failed" or reading.labels == ("C",), reading.labels

@@ -116,7 +116,7 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
 # "the correct ones are:", "the winner is Output (a)", "the criteria that are not met are B"
 _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
-    r"|responses?|outputs?|criteria|criterion|claims?|requirements?|verdict|decision|winner"
+    r"|responses?|outputs?|criteria|criterion|claims?|statements?|requirements?|verdict|decision|winner"
     r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
     r"(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
@@ -365,6 +365,12 @@ class _Claims:
             if qualified.soft:
                 reading = dataclasses.replace(reading, weak=True)
             stated = noun.lower() in _ANSWER_NOUNS or bool(adjective and ctx.vocab.sign(adjective))
+            if len(reading.labels) == 1 and reading.span is not None:
+                # "The answer is **B. 15**." where 15 is A's text: no verdict
+                (label,) = reading.labels
+                mark = _TEXT_MARK.match(text, reading.span[1])
+                if mark is not None and _disagrees(text, mark.end(), label, ctx):
+                    reading = dataclasses.replace(reading, disagrees=True)
             claim = _Claim(match.start(), end, max(end, reach), sign or said[0], reading)
             self.whole.append(dataclasses.replace(claim, stated=stated))
 
@@ -632,9 +638,11 @@ class _Claims:
         return max(self.whole, key=lambda claim: claim.at, default=None)
 
     def _starts_line(self, at: int) -> bool:
-        """Whether only markup stands between the start of the line and ``at``."""
+        """Whether only markup stands between the start of the line, or of the sentence
+        on the reply's last line ("... impaired judgment. The answer is (D)."), and ``at``."""
         line = self.text.rfind("\n", 0, at) + 1
-        return not self.text[line:at].strip(_LINE_MARKUP)
+        start = self._sentence(at)[0] if at >= self._last_line else line
+        return not self.text[max(line, start) : at].strip(_LINE_MARKUP)
 
     def _concludes_where_it_stands(self, claim: _Claim) -> bool:
         return claim.stated and claim is self._last_claim and self._starts_line(claim.at)
@@ -703,6 +711,9 @@ class _Claims:
 
 
 _LINE_MARKUP = " \t*_#>-`"
+
+# What stands between a label and its text: "B. 15", "G: developing ...", "(C) 20%"
+_TEXT_MARK = _Pattern(r"[^\S\n]*[.:)\]]?[^\S\n]*(?=\S)")
 
 _ANSWER_NOUNS = frozenset({"answer", "answers", "verdict", "decision"})
 """The nouns of an anchored claim that name the answer whatever their adjective ("the

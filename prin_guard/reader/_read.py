@@ -170,16 +170,33 @@ _EMPHASIS = _Pattern(
 )
 
 
+# LaTeX's inline math around a label, a list of labels, or a label and its text: "\\( B
+# \\)", "$A, C$", "\\( E. 0.39 \\)"; not a variable in a formula ("\\( c = 2 \\)")
+_LABEL_MATH = _Pattern(
+    r"(?:\\\(|\$)[^\S\n]*(?P<inner>\(?[A-Z](?:(?:[^\S\n]*(?:,|&|/|\band\b)[^\S\n]*[A-Z])*"
+    r"\)?(?![A-Za-z0-9=])|[.:)][^\S\n]+(?![=<>+*/^-])[^$\n]{1,200}?))[^\S\n]*(?:\\\)|\$)"
+)
+
+
 def _plain(text: str) -> str:
-    """``text`` with strong emphasis around short stretches written over by spaces (the
-    same length: offsets hold), so that "**C** and **D** are correct" reads as "C and D
-    are correct". Bullets ("* A") and other markup stay."""
-    if "**" not in text and "__" not in text:
+    """``text`` with strong emphasis around short stretches, and LaTeX's inline math
+    around labels, written over by spaces (the same length: offsets hold), so that
+    "**C** and **D** are correct" reads as "C and D are correct" and "The answer is \\( B
+    \\)." as "The answer is B.". Bullets ("* A") and other markup stay."""
+    emphasis = "**" in text or "__" in text
+    math = "\\(" in text or "$" in text
+    if not emphasis and not math:
         return text
     out = list(text)
-    for match in _EMPHASIS.finditer(text):
-        inner = match.span("inner") if match.group("inner") is not None else match.span("u")
-        for at in (*range(match.start(), inner[0]), *range(inner[1], match.end())):
+    spans: list[tuple[int, int, tuple[int, int]]] = []
+    if emphasis:
+        for match in _EMPHASIS.finditer(text):
+            inner = match.span("inner") if match.group("inner") is not None else match.span("u")
+            spans.append((match.start(), match.end(), inner))
+    if math:
+        spans.extend((m.start(), m.end(), m.span("inner")) for m in _LABEL_MATH.finditer(text))
+    for start, end, inner in spans:
+        for at in (*range(start, inner[0]), *range(inner[1], end)):
             out[at] = " "
     return "".join(out)
 
