@@ -1,7 +1,7 @@
 """11b. The reader on generated replies (issue 38, item 4).
 
 Every reply of the grammar in ``tests/_phrasings.py`` (choice, pairwise and checklist,
-both legs, 44 phrasing classes: conclusions, statuses, one side only, lists, marks,
+both legs, 48 phrasing classes: conclusions, statuses, one side only, lists, marks,
 yes/no, tables, JSON, notes, negation, exception, hedges, revisions, copies of the item,
 the question's predicate, candidate texts, long reasoning, ``\\boxed{}``, polarity-
 confused legs, replies cut off) read through ``prin_guard.read_reply`` and graded
@@ -85,7 +85,13 @@ def run(ctx: Context) -> Section:
         "Toronto are not capitals'). A fourth round added 4 classes from the real free-text "
         "corpus (answer_ends_line, latex_answer, label_own_text, label_other_text, 1,056 per "
         "task): on the reader before it, label_other_text ('The answer is **B. 15**.', 15 "
-        "being A's text) had 30 confident misreads of 264 choice replies, now 0."
+        "being A's text) had 30 confident misreads of 264 choice replies, now 0. A fifth "
+        "round added 4 more (label_line, label_line_other, option_listing, label_long_text: "
+        "a label and its text on a line of its own or in the answer sentence, whole or its "
+        "first words, 968 per task): on the reader before it, label_line_other had 26 "
+        "confident misreads of 242 choice replies and 13 of 242 checklist replies, "
+        "label_long_text 5 of 242 checklist replies (24,000 in all: 96.9% right, 44 "
+        "confident); now 0 (98.1% right)."
     )
     return section
 

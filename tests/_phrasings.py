@@ -1107,6 +1107,85 @@ def _label_other_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, 
     return f"{_reasoning(rng, spec)}\n\n{tail}", None
 
 
+def _written(rng: random.Random, text: str) -> str:
+    """A candidate's text as a reply writes it after its label: whole, or its first three
+    words or more and an ellipsis when it is longer."""
+    words = text.split()
+    if len(words) > 3 and rng.random() < 0.5:
+        return " ".join(words[: rng.randint(3, len(words) - 1)]) + " ..."
+    return text
+
+
+def _line_lead(rng: random.Random, spec: _Spec) -> str:
+    """A lead-in ending in ":" before an answer on a line of its own; on the reverse leg,
+    in that leg's words."""
+    own = _leg_words(spec)[0]
+    if spec.direct and rng.random() < 0.5:
+        return rng.choice(
+            (
+                "Considering all these factors, the most likely one is:",
+                "Therefore, the best course of action would be:",
+                "So the conclusion is:",
+            )
+        )
+    return f"Therefore, the {own} option is:"
+
+
+_LINE_FORMS = ("{l}. {t}", "**{l}. {t}**", "({l}) {t}", "{l}) {t}", "{l}: {t}")
+
+
+def _label_line(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """One label and its own candidate's text (whole, or its first words) on a line of
+    its own: after a lead-in ending in ":" ("the most likely diagnosis is:\n\nD. Aortic
+    dissection"), perhaps with a sentence after it that names no candidate, or as the
+    reply's last line after reasoning (DeepSeek's MMLU-Pro replies)."""
+    ans = spec.answer
+    if spec.task != "choice" or len(ans) != 1:
+        return _none_phrase(rng, spec) if not ans else _conclusion(rng, spec)
+    (label,) = ans
+    said = rng.choice(_LINE_FORMS).format(l=label, t=_written(rng, spec.text(label)))
+    if rng.random() < 0.3 and spec.direct:
+        return f"{_reasoning(rng, spec)}\n\nAll of this points one way.\n\n{said}", ans
+    after = rng.choice(("", "\n\nThis is because it fits the question best."))
+    return f"{_reasoning(rng, spec)}\n\n{_line_lead(rng, spec)}\n\n{said}{after}", ans
+
+
+def _label_line_other(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """A label on a line of its own with another candidate's text (or its first words):
+    no verdict."""
+    label = rng.choice(spec.labels)
+    other = rng.choice([lab for lab in spec.labels if lab != label])
+    said = rng.choice(_LINE_FORMS).format(l=label, t=_written(rng, spec.text(other)))
+    after = rng.choice(("", "\n\nThis is because it fits the question best."))
+    return f"{_reasoning(rng, spec)}\n\n{_line_lead(rng, spec)}\n\n{said}{after}", None
+
+
+def _option_listing(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """The options listed one a paragraph at the end of a reply that concludes nothing:
+    a listing is no answer."""
+    form = rng.choice(_LINE_FORMS)
+    listing = "\n\n".join(form.format(l=lab, t=spec.text(lab)) for lab in spec.labels)
+    lead = rng.choice(("The options are:", "Let me list the options again:"))
+    return f"{_reasoning(rng, spec)}\n\n{lead}\n\n{listing}", None
+
+
+def _label_long_text(rng: random.Random, spec: _Spec) -> tuple[str, tuple[str, ...] | None]:
+    """ "The answer is **G: developing a global regulatory body ...**": one label with its
+    own text, whole or its first words, in the answer sentence; with another candidate's
+    text (or its first words) there, no verdict."""
+    ans = spec.answer
+    if len(ans) != 1:
+        return _none_phrase(rng, spec) if not ans else _conclusion(rng, spec)
+    (label,) = ans
+    mine = rng.random() < 0.5
+    whose = label if mine else rng.choice([lab for lab in spec.labels if lab != label])
+    said = rng.choice(("{l}: {t}", "{l}. {t}", "({l}) {t}")).format(
+        l=label, t=_written(rng, spec.text(whose))
+    )
+    tail = rng.choice((f"The answer is **{said}**.", f"The answer is {said}"))
+    return f"{_reasoning(rng, spec)}\n\n{tail}", ans if mine else None
+
+
 SET_CLASSES: dict[str, Phrasing] = {
     "conclusion": _conclusion,
     "status": _status,
@@ -1147,6 +1226,10 @@ SET_CLASSES: dict[str, Phrasing] = {
     "latex_answer": _latex_answer,
     "label_own_text": _label_own_text,
     "label_other_text": _label_other_text,
+    "label_line": _label_line,
+    "label_line_other": _label_line_other,
+    "option_listing": _option_listing,
+    "label_long_text": _label_long_text,
 }
 
 

@@ -140,11 +140,6 @@ def test_a_conclusion_at_the_end_that_an_earlier_conclusion_contradicts_is_not_c
             "This is because 24 is a fifth of 120.",
             ("C",),
             id="label-and-text-line",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 38 item 3, not done yet: a label with its candidate's text on a "
-                "line of its own after a lead-in is not read (it fails: lost coverage, no misread)",
-            ),
         ),
     ],
 )
@@ -276,3 +271,152 @@ def test_per_option_sentences_then_a_conclusion_read_the_conclusion() -> None:
     )
     reading = _reading(reply)
     assert reading.status.value == "failed" or reading.labels == ("C",), reading.labels
+
+
+# -- 6. round 3, follow-up 2: a label with its own text, on a line or in the answer ------
+
+DIAGNOSIS = {
+    "task": "choice",
+    "question": "What is the most likely diagnosis?",
+    "candidates": [
+        "Acute myocardial infarction",
+        "Congestive heart failure",
+        "Angina pectoris",
+        "Aortic dissection",
+        "Thoracic aortic aneurysm",
+    ],
+}
+
+STRATEGY = {
+    "task": "choice",
+    "question": "Which bolder strategy might Singer suggest?",
+    "candidates": [
+        "none of the above",
+        "using a lottery system so everyone gets a fair chance at the benefits",
+        "developing a global regulatory body to monitor and control genetic engineering",
+        "developing a global education program to convince people of the dangers",
+    ],
+}
+
+CLINICAL = (
+    "1. Severe chest pain and sweating: these suggest a cardiac event.\n\n"
+    "2. Decreased femoral pulses bilaterally: consistent with a large vessel.\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(
+            CLINICAL + "Considering all these factors, the most likely diagnosis is:\n\n"
+            "D. Aortic dissection",
+            ("D",),
+            id="after-lead-in-last",
+        ),
+        pytest.param(
+            CLINICAL + "Considering all these factors, the most likely diagnosis is:\n\n"
+            "D. Aortic dissection\n\nThis fits the findings best.",
+            ("D",),
+            id="after-lead-in-then-a-sentence",
+        ),
+        pytest.param(
+            CLINICAL + "All of this points one way.\n\n**D. Aortic dissection**",
+            ("D",),
+            id="last-line-bold",
+        ),
+        pytest.param(
+            CLINICAL + "So the diagnosis is:\n\nE. Thoracic aortic\n\nThat is all.",
+            ("E",),
+            id="prefix-of-its-own-text-too-short",
+            marks=pytest.mark.xfail(strict=True, reason="two words: shorter than the rule's 3"),
+        ),
+    ],
+)
+def test_a_label_and_its_own_text_on_a_line_of_its_own_is_read(
+    reply: str, expected: tuple[str, ...]
+) -> None:
+    reading = _reading(reply, DIAGNOSIS)
+    assert (reading.labels, reading.status.value) == (expected, "ok")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            CLINICAL + "So the diagnosis is:\n\nD. Congestive heart failure", id="other-text"
+        ),
+        pytest.param(
+            CLINICAL + "So the diagnosis is:\n\nD. Thoracic aortic aneurysm\n\nThat is all.",
+            id="other-text-then-a-sentence",
+        ),
+        pytest.param(
+            CLINICAL + "The options are:\n\nC. Angina pectoris\n\nD. Aortic dissection",
+            id="a-listing-of-options",
+        ),
+        pytest.param(
+            CLINICAL + "So the diagnosis is:\n\nD. Aortic dissection\nE. Thoracic aortic aneurysm",
+            id="an-option-line-follows",
+        ),
+        pytest.param(
+            CLINICAL + "So the diagnosis is:\n\nD. Aortic dissection\n\nOr maybe B, I am unsure.",
+            id="an-unplaced-mention-after",
+        ),
+        pytest.param(
+            CLINICAL + "The answer is A.\n\nD. Aortic dissection", id="an-earlier-conclusion"
+        ),
+    ],
+)
+def test_a_label_line_that_is_no_answer_is_not_read_confidently(reply: str) -> None:
+    reading = _reading(reply, DIAGNOSIS)
+    assert reading.status.value == "failed" or reading.weak, reading.labels
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            "Each option in turn.\n\nThe answer is **C: developing a global regulatory body "
+            "to monitor and control genetic engineering**.",
+            id="whole-text",
+        ),
+        pytest.param(
+            "Each option in turn.\n\nThe answer is **C: developing a global regulatory body ...**.",
+            id="prefix",
+        ),
+    ],
+)
+def test_one_label_with_its_long_own_text_in_the_answer_is_that_label(reply: str) -> None:
+    reading = _reading(reply, STRATEGY)
+    assert (reading.labels, reading.weak) == (("C",), False)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            "Each option in turn.\n\nThe answer is **B: developing a global regulatory body "
+            "to monitor**.",
+            id="bold",
+        ),
+        pytest.param(
+            "Each option in turn.\n\nThe answer is (B) using a lottery system so everyone "
+            "gets a fair chance at the benefits.\n\nThus:\n\nC. using a lottery system so",
+            id="line",
+        ),
+        pytest.param(
+            "Each option in turn.\n\nThe answer is \\( B. developing a global regulatory \\).",
+            id="latex",
+        ),
+    ],
+)
+def test_a_label_with_a_prefix_of_another_candidates_text_is_no_verdict(reply: str) -> None:
+    reading = _reading(reply, STRATEGY)
+    assert reading.status.value == "failed" or reading.weak, reading.labels
+
+
+def test_a_label_line_on_the_reverse_leg_reads_only_under_that_legs_words() -> None:
+    neutral = CLINICAL + "So the most likely diagnosis is:\n\nD. Aortic dissection"
+    reading = _reading(neutral, DIAGNOSIS, polarity="reverse")
+    assert reading.status.value == "failed" or reading.weak or reading.polarity_confusion
+    own = CLINICAL + "Therefore, the incorrect option is:\n\nD. Aortic dissection"
+    assert _reading(own, DIAGNOSIS, polarity="reverse").labels == ("D",)

@@ -460,18 +460,64 @@ _AFTER_MARK_STRIP = " \t\"'`*.,;:“”"
 
 def _disagrees(text: str, pos: int, label: str, ctx: _Context, hi: int | None = None) -> bool:
     """Whether the text after a label's mark ("C) 1 : 1") is another candidate's text."""
+    return _text_side(text, pos, label, ctx, hi) is False
+
+
+def _text_side(
+    text: str, pos: int, label: str, ctx: _Context, hi: int | None = None
+) -> bool | None:
+    """Whose text follows a label's mark at ``pos``, up to an aside or the line's end:
+    the label's own candidate's (True), another candidate's (False), or none's (None).
+    A text names a candidate when it is its whole text or begins it with
+    ``PREFIX_WORDS`` words or more, case, spacing and punctuation aside ("G: developing
+    a global regulatory body ...")."""
     hi = _line_end(text, pos) if hi is None else min(hi, _line_end(text, pos))
     cut = _ASIDE.search(text, pos, hi)
-    lo, hi = _strip_bounds(text, pos, cut.start() if cut is not None else hi, _AFTER_MARK_STRIP)
-    if lo >= hi:
-        return False
-    rest = text[lo:hi]
-    for word in (" and", " or"):
-        if rest.lower().endswith(word):
-            rest = rest[: -len(word)]
-    norm = _norm(rest)
-    other = ctx.texts.by_text.get(norm)
-    return other is not None and other != label and ctx.texts.norm_of(label) != norm
+    # the whole stretch first (a text may hold an aside's word: "A murderer is not
+    # wrong ..."), then up to the aside ("C) 20% (a fifth)", "B. 15, which is ...")
+    for end in (hi, cut.start()) if cut is not None else (hi,):
+        lo, end = _strip_bounds(text, pos, end, _AFTER_MARK_STRIP)
+        if lo >= end:
+            continue
+        rest = text[lo:end]
+        for word in (" and", " or"):
+            if rest.lower().endswith(word):
+                rest = rest[: -len(word)]
+        norm = _norm(rest)
+        if ctx.texts.norm_of(label) == norm:
+            return True
+        other = ctx.texts.by_text.get(norm)
+        if other is not None:
+            return other == label
+        named = ctx.texts.written(rest)
+        if named:
+            return label in named
+    return None
+
+
+# One label and a text, the whole of a stretch: "G: developing a global ...", "(C) 20%",
+# "**D. Aortic dissection**"
+_LABEL_AND_TEXT = _Pattern(
+    rf"[^\S\n]*(?:[*_`][^\S\n]*)*[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
+    r"(?:[^\S\n]*[*_`])*[^\S\n]+(?=[^\s*_`])"
+)
+
+
+def _label_and_text(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as one label followed by a candidate's text (:func:`_text_side`):
+    the label, marked as disagreeing when the text is another candidate's; None when the
+    text is no candidate's."""
+    match = _LABEL_AND_TEXT.match(text, lo, hi)
+    if match is None:
+        return None
+    token = match.group("l")
+    label = ctx.keys.get(token.upper())
+    if label is None or not (token.isupper() or len(token) == 1):
+        return None
+    side = _text_side(text, match.end(), label, ctx, hi)
+    if side is None:
+        return None
+    return _Reading(frozenset({label}), match.span("l"), disagrees=not side)
 
 
 _GAP_CHARS = _PRE | _POST | _SEP_CHARS

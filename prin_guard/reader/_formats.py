@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from prin_guard.reader._answers import _read_answer, _read_block
+from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
@@ -207,3 +207,65 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
         if said is not None:
             out.said.append((_signed(sign, said[1], ctx), said[1]))
     return out
+
+
+def _label_line(text: str, ctx: _Context) -> tuple[_Reading | None, bool]:
+    """A label and its candidate's text on a line of its own, as the reply's answer
+    ("Therefore, the best course of action would be:\n\nB. Ignore your personal
+    feelings ...", or "D. Aortic dissection" as the reply's last line after reasoning),
+    and whether such a line answered the other question in its lead-in's words.
+
+    Only the reply's last line that starts with a label's mark, alone in its paragraph,
+    after a line that is no option's (a listing of the options is no answer), either
+    introduced by a line ending in ":" or itself the reply's last line. Its text must be
+    its candidate's (:func:`_label_and_text`); another candidate's text there is a
+    disagreement. On the reverse leg, only under a lead-in in that leg's words ("The
+    incorrect option is:")."""
+    lines = _lines(text)
+    last = next((i for i in reversed(range(len(lines))) if _option_line(text, lines[i], ctx)), None)
+    if last is None:
+        return None, False
+    lo, hi = lines[last]
+    filled = [i for i, (start, end) in enumerate(lines) if text[start:end].strip()]
+    at = filled.index(last)
+    if at == 0:
+        return None, False  # the whole reply, or its first line: read elsewhere
+    before = filled[at - 1]
+    after = filled[at + 1] if at + 1 < len(filled) else None
+    if before == last - 1:
+        return None, False  # not alone in its paragraph
+    if after is not None and after == last + 1:
+        return None, False
+    if _option_line(text, lines[before], ctx):
+        return None, False  # the last of a listing of the options
+    lead = text[slice(*lines[before])].rstrip(" \t\r*_`").endswith(":")
+    if not lead and after is not None:
+        return None, False
+    reading = _label_and_text(text, lo, hi, ctx)
+    if reading is None:
+        return None, False
+    sign = _lead_sign(text, lo, ctx) if lead else 0
+    if ctx.leg < 0 and sign != ctx.leg:
+        return None, sign == -ctx.leg  # the reverse leg: only in its own words
+    if sign == -ctx.leg != 0:
+        return None, True
+    return reading, False
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """Every line's start and end."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            out.append((start, len(text)))
+            return out
+        out.append((start, end))
+        start = end + 1
+
+
+def _option_line(text: str, line: tuple[int, int], ctx: _Context) -> bool:
+    """Whether a line starts with a label's mark ("D. Aortic dissection", "- (B) 8")."""
+    item = _item(text, *line)
+    return item is not None and item.group("n").upper() in ctx.keys

@@ -18,6 +18,7 @@ from prin_guard.reader._answers import (
     _QUANT,
     _disagrees,
     _excepted,
+    _label_and_text,
     _marked_labels,
     _quantified,
     _read_answer,
@@ -347,6 +348,8 @@ class _Claims:
             reach = hi
             if text[lo:hi].strip():
                 said = _read_answer(text, lo, hi, ctx, texts="none")
+                if said is None and (own := _label_and_text(text, lo, hi, ctx)) is not None:
+                    said = (0, own)  # "The answer is **G: developing a global ...**"
             elif (block := _read_block(text, hi, ctx, texts="none")) is not None:
                 said, pos, reach = block[:2], max(pos, block[2]), block[2]
             else:

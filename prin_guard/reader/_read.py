@@ -30,6 +30,7 @@ from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
 from prin_guard.reader._formats import (
     _answer_line,
     _heading_sides,
+    _label_line,
     _read_headings,
     _read_tags,
     _read_verdicts,
@@ -463,6 +464,16 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)
+    # ... or a label and its text on a line of its own: "the most likely diagnosis
+    # is:\n\nD. Aortic dissection"; a conclusion elsewhere that differs: no verdict
+    own_line, line_opposite = _label_line(text, ctx) if ctx.task == "choice" else (None, False)
+    opposite = opposite or line_opposite
+    if own_line is not None and (
+        concluded is None or concluded.weak or concluded.labels != own_line.labels
+    ):
+        if concluded is not None and concluded.labels != own_line.labels:
+            return _FAILED
+        return _result(replace(own_line, weak=own_line.weak or cut), ParseMethod.LABEL_FORMS, ctx)
     if cut and concluded is not None and concluded.weak and _before_last(text, concluded):
         concluded = None  # cut off before it concluded: "The options are: A) 9 B) 2 ... which"
     if concluded is not None:

@@ -12,6 +12,10 @@ from itertools import repeat
 MAX_TEXT_TOKENS = 32
 """Candidate texts longer than this many tokens are only matched as a whole span."""
 
+PREFIX_WORDS = 3
+"""A label written with a text names the candidate whose text begins with it, when it
+is that many words or more, or the candidate's whole text."""
+
 
 _END = sys.maxsize
 
@@ -261,6 +265,7 @@ class _Texts:
         self._by_text: dict[str, str] | None = None
         self._norm_of: dict[str, str] | None = None
         self._phrases: dict[tuple[str, ...], str] | None = None
+        self._heads: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] | None = None
         self._firsts: dict[str, list[int]] = {}
         self._longest = 0
 
@@ -332,6 +337,28 @@ class _Texts:
                             shorter.add(window)
             found = {norm: label for norm, label in found.items() if norm not in shorter}
         return set(found.values())
+
+    def written(self, written: str) -> frozenset[str]:
+        """The candidates whose text ``written`` is, case, spacing and punctuation aside:
+        their whole text, or its first ``PREFIX_WORDS`` words or more ("developing a
+        global regulatory body ..." for "developing a global regulatory body to monitor
+        and control genetic engineering")."""
+        words = tuple(m.group().casefold() for m in _WORD_RUN.finditer(written))
+        if not words:
+            return frozenset()
+        if self._heads is None:
+            heads: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = {}
+            for label, text in zip(self._labels, self._texts, strict=True):
+                key = tuple(m.group().casefold() for m in _WORD_RUN.finditer(text))
+                if key:
+                    heads.setdefault(key[:PREFIX_WORDS], []).append((label, key))
+            self._heads = heads
+        found = {
+            label
+            for label, key in self._heads.get(words[:PREFIX_WORDS], ())
+            if key == words or (len(words) >= PREFIX_WORDS and key[: len(words)] == words)
+        }
+        return frozenset(found)
 
     def covered(
         self, words: Sequence[str], lo: int, hi: int, plain: Callable[[str], bool]
