@@ -15,8 +15,8 @@ import asyncio
 import hashlib
 import json
 import statistics
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from prin_guard._calls import Answer, JudgeCaller
@@ -64,6 +64,7 @@ __all__ = [
     "rate_panel",
     "rating_legs",
     "rating_messages",
+    "rating_plans",
 ]
 
 RATING_TEMPLATE = "rating"
@@ -268,6 +269,62 @@ def rating_legs(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class RatingPlan:
+    """One leg of a rating, planned: the conversation it sends and where it is cached."""
+
+    key: str
+    messages: list[Message]
+    polarity: Polarity
+    member: int = 0
+    """Which panel member asks it (0 for a single judge)."""
+    aspect: str | None = None
+    """The aspect it asks about (aspects asked apart)."""
+    reordered: bool = False
+    """The order check's leg: the rubric's levels from the top down."""
+
+
+def rating_plans(
+    callers: Sequence[JudgeCaller],
+    item: RatingItem,
+    prompt: RatingPrompt | None = None,
+    *,
+    order: bool = False,
+    together: bool = False,
+) -> list[RatingPlan]:
+    """Every leg :func:`rate` (:func:`rate_panel`, :func:`rate_together`, each aspect's)
+    asks of ``item``, for each of ``callers``, with its cache key: what the route
+    prefetches in one round trip and ``Guard.cache_keys`` lists."""
+    if item.aspects and together:  # one judge asks every aspect in one reply
+        return [
+            RatingPlan(callers[0].conversation_key(messages), messages, polarity)
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+            for messages in [aspects_messages(item, polarity)]
+        ]
+    asked: list[tuple[str | None, RatingItem]] = [
+        (aspect.name, item.on(aspect)) for aspect in item.aspects
+    ] or [(None, item)]
+    legs = [
+        (
+            name,
+            polarity,
+            reordered,
+            rating_messages(one, polarity, rubric_reversed=reordered, prompt=prompt),
+        )
+        for name, one in asked
+        for polarity, reordered in (
+            (Polarity.DIRECT, False),
+            (Polarity.REVERSE, False),
+            *([(Polarity.DIRECT, True)] if order and one.scale.rubric else []),
+        )
+    ]
+    return [
+        RatingPlan(caller.conversation_key(messages), messages, polarity, member, name, reordered)
+        for member, caller in enumerate(callers)
+        for name, polarity, reordered, messages in legs
+    ]
+
+
 def rating_id(item: RatingItem) -> str:
     """The item's id, or a hash of its content (as the other tasks' items)."""
     if item.id is not None:
@@ -351,8 +408,10 @@ async def rate(
     order: bool = False,
     probe: Probe | None = None,
     prompt: RatingPrompt | None = None,
+    prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
-    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``.
+    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``
+    (``prefetched``: the cached replies the route read for its planned legs).
 
     ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
     asked a third time with the rubric's levels listed from the top down (the analogue of
@@ -374,6 +433,7 @@ async def rate(
                 messages,
                 item_id=item_id,
                 purpose=f"{polarity.value}_order" if reordered else polarity.value,
+                prefetched=prefetched,
             )
             for (polarity, reordered), messages in zip(asks, conversations, strict=True)
         )
@@ -557,6 +617,7 @@ async def rate_panel(
     order: bool,
     probe: Probe | None = None,
     prompt: RatingPrompt | None = None,
+    prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
     """A panel's rating: each member rates ``item`` (both legs, and the order check's),
     all at once; the rating is the median of the members' ratings, flagged
@@ -565,7 +626,10 @@ async def rate_panel(
     its judge failed: the member's ``reason`` says which). ``scores.panel_agreement`` is
     1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
     outcomes = await asyncio.gather(
-        *(rate(caller, item, order=order, probe=probe, prompt=prompt) for caller in callers),
+        *(
+            rate(caller, item, order=order, probe=probe, prompt=prompt, prefetched=prefetched)
+            for caller in callers
+        ),
         return_exceptions=True,
     )
     members: list[Member] = []
@@ -714,7 +778,11 @@ def _aspects_verdict(
     )
 
 
-async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
+async def rate_together(
+    caller: JudgeCaller,
+    item: RatingItem,
+    prefetched: Mapping[str, str | None] | None = None,
+) -> Verdict:
     """A rating's aspects asked together (``rating_aspects="together"``): one direct and
     one mirrored call, each reply read for a score per aspect
     (:func:`~prin_guard._rating.read_aspect_scores`), each aspect's two scores reconciled
@@ -725,7 +793,10 @@ async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
     answers = await asyncio.gather(
         *(
             caller.converse(
-                aspects_messages(item, polarity), item_id=item_id, purpose=polarity.value
+                aspects_messages(item, polarity),
+                item_id=item_id,
+                purpose=polarity.value,
+                prefetched=prefetched,
             )
             for polarity in (Polarity.DIRECT, Polarity.REVERSE)
         )
