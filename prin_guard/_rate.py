@@ -14,25 +14,27 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import statistics
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from prin_guard._calls import Answer, JudgeCaller
-from prin_guard._decide import error_verdict
+from prin_guard._decide import (
+    aspects_verdict,
+    call_costs,
+    error_verdict,
+    rating_panel_verdict,
+    rating_verdict,
+)
 from prin_guard._exceptions import JudgeError
 from prin_guard._legs import LegPrompt
 from prin_guard._models import (
-    Flag,
     Leg,
-    Member,
     Message,
     ParseMethod,
     ParseStatus,
     Polarity,
     ProbeRound,
-    Scores,
     Usage,
     Verdict,
 )
@@ -46,9 +48,7 @@ from prin_guard._rating import (
     expected_score,
     read_aspect_scores,
     read_score,
-    reconcile,
 )
-from prin_guard._usage import answers_of, premium, verdict_answers
 from prin_guard.probe._probe import Probe, RoundReading, ask_rounds
 from prin_guard.probe._prompts import (
     FollowUpType,
@@ -459,7 +459,8 @@ async def rate(
         rounds = [entry for found in probed for entry in found]
     calls = [(a.response.usage, a.cached) for a in answers]
     calls += [(entry.usage, entry.cached) for entry in rounds]
-    return _verdict(
+    return rating_verdict(
+        item_id,
         item,
         direct,
         reverse,
@@ -469,100 +470,6 @@ async def rate(
         probed=probe is not None,
         calls=calls,
     )
-
-
-def _verdict(
-    item: RatingItem,
-    direct: Leg,
-    reverse: Leg,
-    permuted: Sequence[Leg],
-    rounds: Sequence[ProbeRound],
-    *,
-    order: bool,
-    probed: bool,
-    calls: Sequence[tuple[Usage | None, bool]],
-) -> Verdict:
-    """The verdict of a rating's legs: the rating reconciled from the direct and the
-    mirrored score, PRIN, the rubric-order move and the probe's, the flags, and what the
-    judge ``calls`` (usage, cached) cost."""
-    item_id = rating_id(item)
-    decision = reconcile(direct.score, reverse.score, item.scale)
-    moved: float | None = None
-    if permuted and direct.score is not None and permuted[0].score is not None:
-        moved = abs(direct.score - permuted[0].score)
-    flags: list[Flag] = []
-    if direct.score is None:
-        flags.append(Flag.UNPARSEABLE_DIRECT)
-    if reverse.score is None:
-        flags.append(Flag.UNPARSEABLE_REVERSE)
-    if decision.inconsistent:
-        flags.append(Flag.INCONSISTENT)
-    if decision.polarity_confusion:
-        flags.append(Flag.POLARITY_CONFUSION)
-    if moved is not None and moved > item.scale.agreement:
-        flags.append(Flag.ORDER_SENSITIVE)
-    if any(leg.copied for leg in (direct, reverse, *permuted)):
-        flags.append(Flag.COPIED_ANSWER)
-    if any(entry.changed for entry in rounds):
-        flags.append(Flag.VACILLATING)
-    firsts = {direct.polarity: direct.score, reverse.polarity: reverse.score}
-    moves = [
-        abs(entry.score - first)
-        for entry in rounds
-        if entry.score is not None and (first := firsts[entry.polarity]) is not None
-    ]
-    expected, expected_from = _expected(item, direct, reverse, decision.rating)
-    paid, saved = _costs(calls)
-    return Verdict(
-        item_id=item_id,
-        task="rating",
-        direct=direct,
-        reverse=reverse,
-        rating=decision.rating,
-        expected_rating=expected,
-        expected_from=expected_from,
-        scores=Scores(
-            prin=decision.prin,
-            order_inconsistency=None
-            if moved is None
-            else moved / (item.scale.max - item.scale.min),
-            probe_move=max(moves) / (item.scale.max - item.scale.min)
-            if probed and moves
-            else (0.0 if probed and rounds else None),
-        ),
-        consistent=decision.rating is not None and Flag.ORDER_SENSITIVE not in flags,
-        checks=("reverse", "order") if order else ("reverse",),
-        permuted=tuple(permuted),
-        probe=tuple(rounds),
-        flags=tuple(flags),
-        judge_calls=len(calls),
-        cached=all(cached for _, cached in calls),
-        usage=paid,
-        saved_usage=saved,
-        premium=premium(answers_of((direct, reverse, *permuted), rounds, direct=(direct,))),
-    )
-
-
-def _costs(calls: Sequence[tuple[Usage | None, bool]]) -> tuple[Usage, Usage]:
-    """What judge ``calls`` (usage, cached) cost: the paid ones' usage, and the cached
-    ones' (what the cache saved)."""
-    paid = sum((usage or Usage() for usage, cached in calls if not cached), Usage.zero())
-    saved = sum((usage or Usage() for usage, cached in calls if cached), Usage.zero())
-    return paid, saved
-
-
-def _expected(
-    item: RatingItem, direct: Leg, reverse: Leg, rating: float | None
-) -> tuple[float | None, Literal["logprobs", "read"] | None]:
-    """The expected rating and where it came from: the legs' expected scores (the
-    reverse one mirrored back), or the read rating when a leg has none; nothing without
-    a rating."""
-    if rating is None:
-        return None, None
-    if direct.expected_score is None or reverse.expected_score is None:
-        return rating, "read"
-    mirrored = item.scale.mirror(reverse.expected_score)
-    return (direct.expected_score + mirrored) / 2, "logprobs"
 
 
 async def _read_replies(answers: Sequence[Answer], read: Callable[[str], _R]) -> list[_R]:
@@ -632,84 +539,7 @@ async def rate_panel(
         ),
         return_exceptions=True,
     )
-    members: list[Member] = []
-    for name, outcome in zip(names, outcomes, strict=True):
-        if isinstance(outcome, BaseException):
-            if not isinstance(outcome, JudgeError):
-                raise outcome
-            members.append(Member(judge=name, abstained=True, reason=f"judge error: {outcome}"))
-            continue
-        members.append(
-            Member(
-                judge=name,
-                direct=outcome.direct,
-                reverse=outcome.reverse,
-                permuted=outcome.permuted,
-                scores=outcome.scores,
-                rating=outcome.rating,
-                abstained=outcome.rating is None,
-                reason=", ".join(outcome.flags) or None,
-            )
-        )
-    verdicts = [outcome for outcome in outcomes if isinstance(outcome, Verdict)]
-    if not verdicts:  # every member's judge failed: the item's judge error
-        raise next(o for o in outcomes if isinstance(o, JudgeError))
-    ratings = [member.rating for member in members if member.rating is not None]
-    scale = item.scale
-    flags: list[Flag] = []
-    spread = max(ratings) - min(ratings) if ratings else None
-    if spread is not None and spread > scale.agreement:
-        flags.append(Flag.PANEL_SPLIT)
-    if any(member.abstained for member in members):
-        flags.append(Flag.PANEL_ABSTENTION)
-    carried = (Flag.POLARITY_CONFUSION, Flag.ORDER_SENSITIVE, Flag.COPIED_ANSWER, Flag.VACILLATING)
-    for flag in carried:
-        if any(flag in verdict.flags for verdict in verdicts):
-            flags.append(flag)
-    rating = statistics.median(ratings) if ratings else None
-    expected: float | None = None
-    expected_from: Literal["logprobs", "read"] | None = None
-    if rating is not None:
-        rated = [verdict for verdict in verdicts if verdict.rating is not None]
-        if all(verdict.expected_from == "logprobs" for verdict in rated):
-            expected = statistics.median(v.expected_rating or 0.0 for v in rated)
-            expected_from = "logprobs"
-        else:
-            expected, expected_from = rating, "read"
-    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
-    moves = [
-        v.scores.order_inconsistency for v in verdicts if v.scores.order_inconsistency is not None
-    ]
-    probed = [v.scores.probe_move for v in verdicts if v.scores.probe_move is not None]
-    return Verdict(
-        item_id=rating_id(item),
-        task="rating",
-        rating=rating,
-        expected_rating=expected,
-        expected_from=expected_from,
-        members=tuple(members),
-        scores=Scores(
-            prin=statistics.fmean(prins) if prins else None,
-            order_inconsistency=statistics.fmean(moves) if moves else None,
-            probe_move=max(probed) if probed else None,
-            panel_agreement=None if spread is None else 1 - spread / (scale.max - scale.min),
-        ),
-        # as for one judge: a rating that every check let stand (a member without one,
-        # or a probe that moved a score, is flagged, not inconsistent)
-        consistent=rating is not None
-        and Flag.PANEL_SPLIT not in flags
-        and Flag.ORDER_SENSITIVE not in flags,
-        checks=("reverse", "order") if order else ("reverse",),
-        flags=tuple(flags),
-        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
-        cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
-        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
-        saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
-        # as a pairwise panel's: unknown when a member's judge failed (its cost is)
-        premium=None
-        if len(verdicts) < len(outcomes)
-        else premium(answer for verdict in verdicts for answer in verdict_answers(verdict)),
-    )
+    return rating_panel_verdict(rating_id(item), item.scale, names, outcomes, order=order)
 
 
 async def rate_aspects(
@@ -733,48 +563,14 @@ async def rate_aspects(
             )
 
     verdicts = await asyncio.gather(*(aspect_verdict(aspect) for aspect in item.aspects))
-    return _aspects_verdict(
-        item,
+    return aspects_verdict(
+        rating_id(item),
+        [aspect.name for aspect in item.aspects],
         verdicts,
         judge_calls=sum(verdict.judge_calls for verdict in verdicts),
         cached=all(verdict.cached for verdict in verdicts),
         usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
         saved=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
-    )
-
-
-def _aspects_verdict(
-    item: RatingItem,
-    verdicts: Sequence[Verdict],
-    *,
-    judge_calls: int,
-    cached: bool,
-    usage: Usage,
-    saved: Usage,
-) -> Verdict:
-    """An item's verdict from its aspects' (in the item's order): no rating of its own,
-    every aspect's flags (each once), consistent when every aspect is, PRIN their mean,
-    and what the calls that rated them cost."""
-    flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
-    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
-    verdict = Verdict(
-        item_id=rating_id(item),
-        task="rating",
-        aspects={aspect.name: v for aspect, v in zip(item.aspects, verdicts, strict=True)},
-        scores=Scores(prin=statistics.fmean(prins) if prins else None),
-        consistent=all(verdict.consistent for verdict in verdicts),
-        checks=verdicts[0].checks,
-        flags=tuple(flags),
-        judge_calls=judge_calls,
-        cached=cached,
-        usage=usage,
-        saved_usage=saved,
-    )
-    # the premium of every aspect's answers (:func:`verdict_answers` counts a reply shared
-    # by the aspects once); unknown when an aspect's judge failed (its cost is)
-    failed = any(aspect.error is not None for aspect in verdicts)
-    return verdict.model_copy(
-        update={"premium": None if failed else premium(verdict_answers(verdict))}
     )
 
 
@@ -815,13 +611,22 @@ async def rate_together(
             )
         )
         verdicts.append(
-            _verdict(
-                asked, direct, reverse, (), (), order=False, probed=False, calls=()
+            rating_verdict(
+                rating_id(asked),
+                asked,
+                direct,
+                reverse,
+                (),
+                (),
+                order=False,
+                probed=False,
+                calls=(),
             ).model_copy(update={"cached": all(answer.cached for answer in answers)})
         )
-    paid, saved = _costs([(answer.response.usage, answer.cached) for answer in answers])
-    return _aspects_verdict(
-        item,
+    paid, saved = call_costs([(answer.response.usage, answer.cached) for answer in answers])
+    return aspects_verdict(
+        rating_id(item),
+        [aspect.name for aspect in item.aspects],
         verdicts,
         judge_calls=len(answers),
         cached=all(answer.cached for answer in answers),

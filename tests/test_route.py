@@ -138,3 +138,26 @@ def test_a_rating_verdict_has_a_span_with_its_judge_calls_under_it(spans: Any) -
     assert all(
         call.parent is not None and call.parent.span_id == root.context.span_id for call in calls
     )
+
+
+def test_an_item_the_service_never_received_keeps_its_task() -> None:
+    # the service's verdict of a batch item it never got is built by _decide.error_verdict
+    # too (it said "choice" for a pairwise item: it built its own Verdict)
+    from types import SimpleNamespace
+
+    from prin_guard.server._app import _not_received
+
+    config: Any = SimpleNamespace(guard=SimpleNamespace(options=Guard(rater).options))
+    pair = {"task": "pairwise", "question": "q?", "candidates": ["x", "y"]}
+    verdict = _not_received(pair, config, "timed out")
+    assert (verdict.task, verdict.labels, verdict.flags) == (
+        "pairwise",
+        ("A", "B"),
+        ("judge_error",),
+    )
+    rated = _not_received(RATING, config, "timed out")
+    assert (rated.task, rated.item_id, rated.error and rated.error.message) == (
+        "rating",
+        "r1",
+        "timed out",
+    )
