@@ -20,7 +20,7 @@ One route for every task (``astream`` takes the same steps per item, batched):
    limits and acceptance file.
 2. ``Guard._aplan`` -> ``Task.plan``: each leg's messages built once and its cache key per
    judge (a label item's: ``LegAsker.plan`` in ``_legs``, ``_calls.KeyScope``; a rating's:
-   ``_rate.rating_plans``, ``JudgeCaller.conversation_key``); a long item's in the worker
+   ``tasks._ratings.rating_plans``, ``JudgeCaller.conversation_key``); a long item's in the worker
    thread.
 3. ``VerdictEngine.prefetch`` -> ``JudgeCaller.prefetch`` (``_calls``): one cache round trip
    for every leg of every task.
@@ -30,7 +30,7 @@ One route for every task (``astream`` takes the same steps per item, batched):
    the model), each reply read once (a label leg by ``LegAsker.read`` ->
    ``_reading.read_answer`` -> ``reader/``; a rating leg by ``_rating.read_score``) and the
    legs reconciled (``_decide.make_verdict``: PRIN, the policy's set, the flags; a rating's:
-   ``_rating.reconcile``, in ``_rate``).
+   ``_rating.reconcile``; the Verdict built by ``_decide``).
 5. With an acceptance file, ``_judging.escalate``: the rule of each tier
    (``Acceptance.decide``), the next tier asked by the same steps 2-4.
 """

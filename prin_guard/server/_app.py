@@ -47,7 +47,6 @@ from prin_guard._guard import Guard
 from prin_guard._json import dumps
 from prin_guard._models import Item, Verdict, VerdictError
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
-from prin_guard._rate import rating_id
 from prin_guard._rating import MAX_ASPECTS, RatingItem
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
@@ -83,6 +82,7 @@ from prin_guard.server._state import (
     check_servable,
     judge_threads,
 )
+from prin_guard.tasks._ratings import rating_id
 
 __all__ = ["FROM_CONFIG", "check_servable", "create_app", "judge_threads"]
 

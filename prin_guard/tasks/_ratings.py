@@ -1,32 +1,656 @@
-"""The rating task: how good one response is on a scale. Its item model is
+"""The rating task: how good one response is on a scale, guarded. Its item model is
 :class:`~prin_guard.models.RatingItem`; its legs are the direct question and the mirrored
 one (how poor, on the scale mirrored), with the order check the direct one again with the
 rubric's levels from the top down, each aspect's apart (or every aspect in one reply,
-``rating_aspects="together"``); a reply is read for its declared score and the two legs
-reconciled into ``rating`` (:mod:`prin_guard._rating` holds the rules, ``_rate`` the
-wording and the asking)."""
+``rating_aspects="together"``), asked through the guard's call layer (cached, retried,
+single-flighted like every leg); each reply's declared score is read strictly and the two
+reconciled into ``rating`` (:mod:`prin_guard._rating` holds the rules, ``_decide`` builds
+the verdict).
+
+The prompts follow MT-Bench's single-answer grading ("Rating: [[5]]"), whose format the
+reader knows best. The reverse leg asks how poor the response is, on the scale mirrored,
+and says so in words (the paper's explanation of the negation, carried over: a judge that
+does not notice the mirror answers as if it were the direct question, which is the
+polarity confusion the verdict flags).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import functools
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import hashlib
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from prin_guard._decide import error_verdict
-from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._calls import Answer, JudgeCaller
+from prin_guard._decide import (
+    aspects_verdict,
+    call_costs,
+    error_verdict,
+    rating_panel_verdict,
+    rating_verdict,
+)
+from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._legs import LegPrompt
-from prin_guard._models import Message, Polarity, Verdict
+from prin_guard._models import (
+    Leg,
+    Message,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    ProbeRound,
+    Usage,
+    Verdict,
+)
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._options import GuardOptions
 from prin_guard._prompts import get_template
-from prin_guard._rating import RatingItem
+from prin_guard._rating import (
+    Aspect,
+    RatingItem,
+    RatingPrompt,
+    ScoreReading,
+    expected_score,
+    read_aspect_scores,
+    read_score,
+)
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
     from prin_guard._exceptions import JudgeError
     from prin_guard._judging import VerdictEngine
     from prin_guard._options import GuardOptions
-    from prin_guard._rate import RatingPlan
+    from prin_guard.probe._probe import Probe
 
-__all__ = ["RATING", "RatingTask"]
+_R = TypeVar("_R")
+
+__all__ = [
+    "RATING",
+    "RATING_TEMPLATE",
+    "RatingPlan",
+    "RatingTask",
+    "rate",
+    "rate_aspects",
+    "rate_panel",
+    "rating_legs",
+    "rating_messages",
+    "rating_plans",
+]
+
+RATING_TEMPLATE = "rating"
+RATING_TEMPLATE_VERSION = 1
+"""Version of the rating prompts' wording: part of each call's cache key."""
+
+_SYSTEM = "You are a helpful assistant."
+
+_DIRECT = (
+    "Please act as an impartial judge and evaluate the quality of the response provided by "
+    "an AI assistant to the user question displayed below. Your evaluation should consider "
+    "{factors}.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate the response on a scale of {low} to {high}, where {low} means very poor and {high} "
+    'means excellent, by strictly following this format: "[[rating]]", for example: '
+    '"Rating: [[{example}]]".'
+)
+_REVERSE = (
+    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
+    "assistant to the user question displayed below is. Your evaluation should consider "
+    "{factors}.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate how poor the response is on a scale of {low} to {high}, where {low} means "
+    "excellent and {high} means very poor, by strictly following this format: "
+    '"[[rating]]", for example: "Rating: [[{example}]]". Note that this scale is mirrored: '
+    "a higher number means a worse response, so an excellent response gets {low} and a "
+    "very poor one gets {high}."
+)
+_REFERENCE = " Compare the response with the reference answer; identify and correct any mistakes."
+_FACTORS = (
+    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
+    "detail of the response"
+)
+
+
+def _ends(low: int, high: int, mirrored: bool) -> str:
+    """What a scale's ends mean, as the prompts say it (mirrored: the worst at the top)."""
+    if mirrored:
+        return f"{low} means excellent and {high} means very poor"
+    return f"{low} means very poor and {high} means excellent"
+
+
+def _factors(item: RatingItem) -> str:
+    """What the judge weighs: MT-Bench's factors, or the one aspect the item asks about."""
+    if item.focus is None:
+        return _FACTORS
+    described = item.focus.description.rstrip(" .")
+    return f'only the "{item.focus.name}" of the response' + (f": {described}" if described else "")
+
+
+def rating_messages(
+    item: RatingItem,
+    polarity: Polarity,
+    *,
+    rubric_reversed: bool = False,
+    prompt: RatingPrompt | None = None,
+) -> list[Message]:
+    """The conversation one leg of ``item`` sends: the direct question, or the mirrored one
+    (with the rubric's descriptions at their mirrored levels). ``rubric_reversed`` lists the
+    rubric's levels from the top down (for the rubric-order check). ``prompt``: a judge
+    prompt of one's own (or a pack) instead of prin-guard's wording."""
+    mirrored = polarity is Polarity.REVERSE
+    if prompt is not None:
+        return prompt.messages(item, mirrored, rubric_reversed=rubric_reversed)  # type: ignore[return-value]
+    scale = item.scale
+    example = (scale.min + scale.max + 1) // 2
+    words = (_REVERSE if mirrored else _DIRECT).format(
+        factors=_factors(item),
+        reference=_REFERENCE if item.reference else "",
+        low=scale.min,
+        high=scale.max,
+        example=example,
+    )
+    parts = ["[Instruction]\n" + words]
+    rubric = scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
+    if rubric:
+        parts.append("[Score Rubric]\n" + "\n".join(rubric))
+    return _conversation(parts, item)
+
+
+def _conversation(parts: list[str], item: RatingItem) -> list[Message]:
+    """A rating leg's messages: the instruction ``parts``, then the item (its context,
+    question, reference answer and the response), MT-Bench's blocks."""
+    if item.context:
+        parts.append(f"[Context]\n{item.context}")
+    if item.question:
+        parts.append(f"[Question]\n{item.question}")
+    if item.reference:
+        parts.append(
+            f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
+        )
+    parts.append(
+        f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
+    )
+    return [
+        {"role": "system", "content": _SYSTEM},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
+
+
+RATING_ASPECTS_TEMPLATE = "rating-aspects"
+"""The wording of a rating's aspects asked together (``rating_aspects="together"``)."""
+
+_DIRECT_ASPECTS = (
+    "Please act as an impartial judge and evaluate the quality of the response provided by "
+    "an AI assistant to the user question displayed below, on each of the aspects listed "
+    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate the response on every aspect, each on a line of its own, by strictly following "
+    'this format: "<aspect>: [[rating]]", for example:\n{example}'
+)
+_REVERSE_ASPECTS = (
+    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
+    "assistant to the user question displayed below is, on each of the aspects listed "
+    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate how poor the response is on every aspect, each on a line of its own, by strictly "
+    'following this format: "<aspect>: [[rating]]", for example:\n{example}\nNote that '
+    "these scales are mirrored: a higher number means a worse response on that aspect, so "
+    "an excellent response gets each scale's lowest number and a very poor one its highest."
+)
+
+
+def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
+    """The conversation of one leg of a rating whose aspects are asked together: every
+    aspect with its scale (mirrored on the reverse leg), its description and its rubric,
+    and one line per aspect asked of the reply."""
+    mirrored = polarity is Polarity.REVERSE
+    example = "\n".join(
+        f"{aspect.name}: [[{(aspect.scale.min + aspect.scale.max + 1) // 2}]]"
+        for aspect in item.aspects
+    )
+    words = (_REVERSE_ASPECTS if mirrored else _DIRECT_ASPECTS).format(
+        reference=_REFERENCE if item.reference else "", example=example
+    )
+    lines = []
+    rubrics = []
+    for aspect in item.aspects:
+        low, high = aspect.scale.min, aspect.scale.max
+        ends = _ends(low, high, mirrored)
+        described = aspect.description.rstrip(" .")
+        lines.append(
+            f'- "{aspect.name}", from {low} to {high}, where {ends}'
+            + (f": {described}" if described else "")
+        )
+        rubric = aspect.scale.rubric_lines(mirrored=mirrored)
+        if rubric:
+            rubrics.append(f'[Score Rubric: "{aspect.name}"]\n' + "\n".join(rubric))
+    return _conversation(
+        ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
+    )
+
+
+def rating_legs(
+    item: RatingItem,
+    prompt: RatingPrompt | None = None,
+    *,
+    order: bool = False,
+    together: bool = False,
+) -> list[LegPrompt]:
+    """Every leg of ``item`` as :func:`rate` (or :func:`rate_together`, ``together``) will
+    ask it, and what the reader looks for in each reply: the direct and the mirrored
+    question, and with ``order`` (the order check) and a rubric the direct one with the
+    rubric's levels from the top down; a rating with aspects asked apart, each aspect's
+    legs, named after it. Asks no judge."""
+    scale = item.scale
+    if item.aspects and together:
+        shown = ", ".join(f"{a.name} ({a.scale.min}-{a.scale.max})" for a in item.aspects)
+        reads = (
+            f'a score per aspect, each on a line of its own ("<aspect>: [[n]]") or a JSON '
+            f"object's field named after it: {shown}; each read strictly (two scores for "
+            "an aspect, or one off its scale, is none); the mirrored leg's read back"
+        )
+        return [
+            LegPrompt(polarity.value, polarity, aspects_messages(item, polarity), reads)
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+        ]
+    if item.aspects:
+        return [
+            replace(leg, name=f"{aspect.name}: {leg.name}")
+            for aspect in item.aspects
+            for leg in rating_legs(item.on(aspect), prompt, order=order)
+        ]
+    reads = (
+        f'one score from {scale.min} to {scale.max}, declared ("Rating: [[n]]", "[RESULT] '
+        f'n", "Score: n", "n/{scale.max}", a JSON field score or rating) or the whole reply; '
+        "two different scores, one off the scale or one only in the reasoning is none"
+    )
+    asks = [(Polarity.DIRECT, False, ""), (Polarity.REVERSE, False, "")]
+    if order and scale.rubric:
+        asks.append((Polarity.DIRECT, True, ", rubric reversed"))
+    return [
+        LegPrompt(
+            f"{polarity.value}{suffix}",
+            polarity,
+            rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt),
+            reads
+            if polarity is Polarity.DIRECT
+            else f"{reads}; read back through the mirror ({scale.min} + {scale.max} - n)",
+        )
+        for polarity, reordered, suffix in asks
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPlan:
+    """One leg of a rating, planned: the conversation it sends and where it is cached."""
+
+    key: str
+    messages: list[Message]
+    polarity: Polarity
+    member: int = 0
+    """Which panel member asks it (0 for a single judge)."""
+    aspect: str | None = None
+    """The aspect it asks about (aspects asked apart)."""
+    reordered: bool = False
+    """The order check's leg: the rubric's levels from the top down."""
+
+
+def rating_plans(
+    callers: Sequence[JudgeCaller],
+    item: RatingItem,
+    prompt: RatingPrompt | None = None,
+    *,
+    order: bool = False,
+    together: bool = False,
+) -> list[RatingPlan]:
+    """Every leg :func:`rate` (:func:`rate_panel`, :func:`rate_together`, each aspect's)
+    asks of ``item``, for each of ``callers``, with its cache key: what the route
+    prefetches in one round trip and ``Guard.cache_keys`` lists."""
+    if item.aspects and together:  # one judge asks every aspect in one reply
+        return [
+            RatingPlan(callers[0].conversation_key(messages), messages, polarity)
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+            for messages in [aspects_messages(item, polarity)]
+        ]
+    asked: list[tuple[str | None, RatingItem]] = [
+        (aspect.name, item.on(aspect)) for aspect in item.aspects
+    ] or [(None, item)]
+    legs = [
+        (
+            name,
+            polarity,
+            reordered,
+            rating_messages(one, polarity, rubric_reversed=reordered, prompt=prompt),
+        )
+        for name, one in asked
+        for polarity, reordered in (
+            (Polarity.DIRECT, False),
+            (Polarity.REVERSE, False),
+            *([(Polarity.DIRECT, True)] if order and one.scale.rubric else []),
+        )
+    ]
+    return [
+        RatingPlan(caller.conversation_key(messages), messages, polarity, member, name, reordered)
+        for member, caller in enumerate(callers)
+        for name, polarity, reordered, messages in legs
+    ]
+
+
+def rating_id(item: RatingItem) -> str:
+    """The item's id, or a hash of its content (as the other tasks' items)."""
+    if item.id is not None:
+        return item.id
+    payload = json.dumps(
+        [
+            item.question,
+            item.response,
+            item.reference,
+            item.context,
+            item.scale.min,
+            item.scale.max,
+            sorted((item.scale.rubric or {}).items()),
+            *([[a.as_dict(item.scale) for a in item.aspects]] if item.aspects else []),
+            *([item.focus.name] if item.focus is not None else []),
+        ],
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+def _control(item: RatingItem, polarity: Polarity) -> str:
+    """The last line of every follow-up turn: the leg's own answer format, on its scale."""
+    scale = item.scale
+    ends = _ends(scale.min, scale.max, polarity is Polarity.REVERSE)
+    example = (scale.min + scale.max + 1) // 2
+    return (
+        f"Give your rating on the scale of {scale.min} to {scale.max} ({ends}) by strictly "
+        f'following this format: "[[rating]]", for example: "Rating: [[{example}]]".'
+    )
+
+
+async def _probe(
+    caller: JudgeCaller,
+    item: RatingItem,
+    leg: Leg,
+    messages: list[Message],
+    probe: Probe,
+) -> list[ProbeRound]:
+    """The probe's follow-up rounds after a rating leg (the Ask Again paper's questions:
+    "Are you sure?", "I don't agree with you. Think again.", and the leading one with a
+    score beyond the tolerance from the leg's), each reply read as a score on the leg's
+    scale; a round whose score moved beyond the tolerance, or is unreadable, changed."""
+    assert leg.score is not None
+    from prin_guard.probe._probe import RoundReading, ask_rounds  # with the first probe
+    from prin_guard.probe._prompts import FollowUpType, misleading_answer
+
+    scale, first = item.scale, leg.score
+    levels = [str(level) for level in range(scale.min, scale.max + 1)]
+    near = {level for level in levels if abs(int(level) - first) <= scale.agreement}
+    misleading: str | None = None
+    if FollowUpType.LEADING in probe.rounds and len(near) < len(levels):
+        misleading = misleading_answer(levels, near, probe.seed, rating_id(item))
+
+    def read(text: str | None) -> RoundReading:
+        found = read_score(text or "", scale, copied_from=item.texts)
+        return RoundReading(
+            (),
+            ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
+            found.score is None or abs(found.score - first) > scale.agreement,
+            found.score,
+        )
+
+    # no labels: a judge would constrain a labelled answer to them (a JSON schema of
+    # labels), and a rating's answer is a score; the messages key the call
+    return await ask_rounds(
+        caller,
+        probe,
+        leg.polarity,
+        messages,
+        leg.raw_text or "",
+        misleading=misleading,
+        control=_control(item, leg.polarity),
+        labels=(),
+        item_id=rating_id(item),
+        read=read,
+    )
+
+
+async def rate(
+    caller: JudgeCaller,
+    item: RatingItem,
+    *,
+    order: bool = False,
+    probe: Probe | None = None,
+    prompt: RatingPrompt | None = None,
+    prefetched: Mapping[str, str | None] | None = None,
+) -> Verdict:
+    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``
+    (``prefetched``: the cached replies the route read for its planned legs).
+
+    ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
+    asked a third time with the rubric's levels listed from the top down (the analogue of
+    showing the candidates in another order); a score that moves beyond the tolerance
+    flags ``order_sensitive``, and ``scores.order_inconsistency`` is the move over the
+    range. Without a rubric there is no order to change and nothing more is asked.
+    """
+    item_id = rating_id(item)
+    asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
+    if order and item.scale.rubric:
+        asks.append((Polarity.DIRECT, True))
+    conversations = [
+        rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt)
+        for polarity, reordered in asks
+    ]
+    answers = await asyncio.gather(
+        *(
+            caller.converse(
+                messages,
+                item_id=item_id,
+                purpose=f"{polarity.value}_order" if reordered else polarity.value,
+                prefetched=prefetched,
+            )
+            for (polarity, reordered), messages in zip(asks, conversations, strict=True)
+        )
+    )
+    template = RATING_TEMPLATE if prompt is None else prompt.id
+    version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+    found = await _read_replies(
+        answers, lambda text: read_score(text, item.scale, copied_from=item.texts)
+    )
+    direct, reverse, *permuted = (
+        _leg(item, polarity, answer, template, version, read)
+        for (polarity, _), answer, read in zip(asks, answers, found, strict=True)
+    )
+    rounds: list[ProbeRound] = []
+    if probe is not None:
+        probed = await asyncio.gather(
+            *(
+                _probe(caller, item, leg, messages, probe)  # the leg's own conversation
+                for leg, messages in zip((direct, reverse), conversations, strict=False)
+                if leg.score is not None
+            )
+        )
+        rounds = [entry for found in probed for entry in found]
+    calls = [(a.response.usage, a.cached) for a in answers]
+    calls += [(entry.usage, entry.cached) for entry in rounds]
+    return rating_verdict(
+        item_id,
+        item,
+        direct,
+        reverse,
+        permuted,
+        rounds,
+        order=order,
+        probed=probe is not None,
+        calls=calls,
+    )
+
+
+async def _read_replies(answers: Sequence[Answer], read: Callable[[str], _R]) -> list[_R]:
+    """Each answer's reply read by ``read``: off the event loop when one is long (a judge
+    that repeats a long response, a model that loops), as a label leg's is."""
+    texts = [answer.response.text or "" for answer in answers]
+    long = any(len(text) > OFF_LOOP_CHARS for text in texts)
+    return await off_loop_if(long, lambda: [read(text) for text in texts])
+
+
+def _leg(
+    item: RatingItem,
+    polarity: Polarity,
+    answer: Answer,
+    template: str,
+    version: int,
+    found: ScoreReading | None = None,
+) -> Leg:
+    """A rating leg from its answer: the score ``found`` in the reply (read on the item's
+    scale when not given), and its expected score where the judge gave alternatives."""
+    text = answer.response.text
+    if found is None:
+        found = read_score(text or "", item.scale, copied_from=item.texts)
+    expected = None
+    if found.score is not None:
+        response = answer.response
+        expected = expected_score(
+            text or "", found.span, response.tokens, response.alternatives, item.scale
+        )
+    return Leg(
+        polarity=polarity,
+        template=template,
+        template_version=version,
+        raw_text=text,
+        labels=(),
+        parse_status=ParseStatus.OK if found.score is not None else ParseStatus.FAILED,
+        parse_method=ParseMethod.DECLARED if found.score is not None else None,
+        copied=found.copied,
+        latency_ms=answer.latency_ms,
+        usage=answer.response.usage,
+        cached=answer.cached,
+        score=found.score,
+        expected_score=expected,
+    )
+
+
+async def rate_panel(
+    callers: Sequence[JudgeCaller],
+    names: Sequence[str],
+    item: RatingItem,
+    *,
+    order: bool,
+    probe: Probe | None = None,
+    prompt: RatingPrompt | None = None,
+    prefetched: Mapping[str, str | None] | None = None,
+) -> Verdict:
+    """A panel's rating: each member rates ``item`` (both legs, and the order check's),
+    all at once; the rating is the median of the members' ratings, flagged
+    ``panel_split`` when they spread beyond the scale's tolerance and
+    ``panel_abstention`` when a member gave none (its legs disagreed or were unread, or
+    its judge failed: the member's ``reason`` says which). ``scores.panel_agreement`` is
+    1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
+    outcomes = await asyncio.gather(
+        *(
+            rate(caller, item, order=order, probe=probe, prompt=prompt, prefetched=prefetched)
+            for caller in callers
+        ),
+        return_exceptions=True,
+    )
+    return rating_panel_verdict(rating_id(item), item.scale, names, outcomes, order=order)
+
+
+async def rate_aspects(
+    item: RatingItem,
+    one: Callable[[RatingItem], Awaitable[Verdict]],
+    options: GuardOptions,
+) -> Verdict:
+    """An item rated on each of its aspects, all at once: ``one`` rates the item asked
+    about one aspect (a judge's or a panel's rating); each aspect's verdict is kept by
+    name, a judge that keeps failing costing only its aspect's (flagged ``judge_error``).
+    The verdict has no rating of its own: its flags are all the aspects' (each once), it
+    is consistent when every aspect is, and its PRIN is their mean."""
+
+    async def aspect_verdict(aspect: Aspect) -> Verdict:
+        asked = item.on(aspect)
+        try:
+            return await one(asked)
+        except JudgeError as exc:
+            return error_verdict(
+                rating_id(asked), "judge", str(exc), task="rating", options=options
+            )
+
+    verdicts = await asyncio.gather(*(aspect_verdict(aspect) for aspect in item.aspects))
+    return aspects_verdict(
+        rating_id(item),
+        [aspect.name for aspect in item.aspects],
+        verdicts,
+        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
+        cached=all(verdict.cached for verdict in verdicts),
+        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
+        saved=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+    )
+
+
+async def rate_together(
+    caller: JudgeCaller,
+    item: RatingItem,
+    prefetched: Mapping[str, str | None] | None = None,
+) -> Verdict:
+    """A rating's aspects asked together (``rating_aspects="together"``): one direct and
+    one mirrored call, each reply read for a score per aspect
+    (:func:`~prin_guard._rating.read_aspect_scores`), each aspect's two scores reconciled
+    as a rating's are. Each aspect's verdict holds its legs (the shared reply, with its own
+    score) and costs nothing of its own: the item's verdict counts the two calls. An
+    aspect a reply gives no unambiguous score for is flagged ``unparseable_*`` alone."""
+    item_id = rating_id(item)
+    answers = await asyncio.gather(
+        *(
+            caller.converse(
+                aspects_messages(item, polarity),
+                item_id=item_id,
+                purpose=polarity.value,
+                prefetched=prefetched,
+            )
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+        )
+    )
+    found = await _read_replies(
+        answers, lambda text: read_aspect_scores(text, item.aspects, copied_from=item.texts)
+    )
+    template, version = RATING_ASPECTS_TEMPLATE, RATING_TEMPLATE_VERSION
+    verdicts = []
+    for aspect in item.aspects:
+        asked = item.on(aspect)
+        direct, reverse = (
+            _leg(asked, polarity, answer, template, version, read[aspect.name])
+            for polarity, answer, read in zip(
+                (Polarity.DIRECT, Polarity.REVERSE), answers, found, strict=True
+            )
+        )
+        verdicts.append(
+            rating_verdict(
+                rating_id(asked),
+                asked,
+                direct,
+                reverse,
+                (),
+                (),
+                order=False,
+                probed=False,
+                calls=(),
+            ).model_copy(update={"cached": all(answer.cached for answer in answers)})
+        )
+    paid, saved = call_costs([(answer.response.usage, answer.cached) for answer in answers])
+    return aspects_verdict(
+        rating_id(item),
+        [aspect.name for aspect in item.aspects],
+        verdicts,
+        judge_calls=len(answers),
+        cached=all(answer.cached for answer in answers),
+        usage=paid,
+        saved=saved,
+    )
+
+
+# -- the task, as the route sees it ------------------------------------------------------
 
 
 class RatingTask:
@@ -80,16 +704,12 @@ class RatingTask:
             prompt.check(item)
 
     def key(self, item: RatingItem) -> str:
-        from prin_guard._rate import rating_id  # the rating's calls load with the first rating
-
         return rating_id(item)
 
     def chars(self, item: RatingItem) -> int:
         return sum(len(text) for text in item.texts)
 
     def plan(self, engine: VerdictEngine, item: RatingItem) -> list[RatingPlan]:
-        from prin_guard._rate import rating_plans
-
         options = engine.options
         return rating_plans(
             engine.callers,
@@ -108,8 +728,6 @@ class RatingTask:
     ) -> Verdict:
         """The rating's verdict from ``engine``'s judge (or panel); a rating with aspects,
         each aspect asked in calls of its own (or every aspect in one reply)."""
-        from prin_guard._rate import rate_aspects, rate_together
-
         if item.aspects:
             if engine.options.rating_aspects == "together":
                 return await rate_together(engine.callers[0], item, prefetched)
@@ -119,20 +737,14 @@ class RatingTask:
         return await _rate_with(engine, prefetched, item)
 
     def failed(self, item: RatingItem, error: JudgeError, options: GuardOptions) -> Verdict:
-        from prin_guard._rate import rating_id
-
         return error_verdict(rating_id(item), "judge", str(error), task="rating", options=options)
 
     def messages(
         self, engine: VerdictEngine, item: RatingItem, polarity: Polarity
     ) -> list[Message]:
-        from prin_guard._rate import rating_messages
-
         return rating_messages(item, polarity, prompt=engine.options.rating_prompt)
 
     def prompts(self, engine: VerdictEngine, item: RatingItem) -> list[LegPrompt]:
-        from prin_guard._rate import rating_legs
-
         options = engine.options
         return rating_legs(
             item,
@@ -153,8 +765,6 @@ async def _rate_with(
     engine: VerdictEngine, prefetched: Mapping[str, str | None], asked: RatingItem
 ) -> Verdict:
     """``engine``'s judge (or panel) rating ``asked``, through its callers."""
-    from prin_guard._rate import rate, rate_panel
-
     order = "order" in engine.options.checks_for("rating")
     prompt = engine.options.rating_prompt
     if engine.names is not None:
