@@ -20,11 +20,12 @@ import asyncio
 import functools
 import hashlib
 import json
+import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from prin_guard._calls import Answer, JudgeCaller
+from prin_guard._calls import Answer, Call, JudgeCaller
 from prin_guard._decide import (
     aspects_verdict,
     call_costs,
@@ -419,14 +420,16 @@ async def _probe(
 async def rate(
     caller: JudgeCaller,
     item: RatingItem,
+    plans: Sequence[RatingPlan],
     *,
     order: bool = False,
     probe: Probe | None = None,
     prompt: RatingPrompt | None = None,
     prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
-    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``
-    (``prefetched``: the cached replies the route read for its planned legs).
+    """Both legs of ``item`` asked at once, as ``plans`` (:func:`rating_plans`, this
+    judge's) say, and reconciled into a verdict with ``rating`` (``prefetched``: the
+    cached replies the route read for the planned legs).
 
     ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
     asked a third time with the rubric's levels listed from the top down (the analogue of
@@ -435,22 +438,21 @@ async def rate(
     range. Without a rubric there is no order to change and nothing more is asked.
     """
     item_id = rating_id(item)
-    asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
-    if order and item.scale.rubric:
-        asks.append((Polarity.DIRECT, True))
-    conversations = [
-        rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt)
-        for polarity, reordered in asks
-    ]
+    asks = [(plan.polarity, plan.reordered) for plan in plans]
+    conversations = [plan.messages for plan in plans]
     answers = await asyncio.gather(
         *(
-            caller.converse(
-                messages,
-                item_id=item_id,
-                purpose=f"{polarity.value}_order" if reordered else polarity.value,
+            caller.answer(
+                Call(
+                    plan.key,
+                    plan.messages,
+                    (),
+                    item_id,
+                    f"{plan.polarity.value}_order" if plan.reordered else plan.polarity.value,
+                ),
                 prefetched=prefetched,
             )
-            for (polarity, reordered), messages in zip(asks, conversations, strict=True)
+            for plan in plans
         )
     )
     template = RATING_TEMPLATE if prompt is None else prompt.id
@@ -535,6 +537,7 @@ async def rate_panel(
     callers: Sequence[JudgeCaller],
     names: Sequence[str],
     item: RatingItem,
+    plans: Sequence[RatingPlan],
     *,
     order: bool,
     probe: Probe | None = None,
@@ -549,8 +552,16 @@ async def rate_panel(
     1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
     outcomes = await asyncio.gather(
         *(
-            rate(caller, item, order=order, probe=probe, prompt=prompt, prefetched=prefetched)
-            for caller in callers
+            rate(
+                caller,
+                item,
+                [plan for plan in plans if plan.member == member],
+                order=order,
+                probe=probe,
+                prompt=prompt,
+                prefetched=prefetched,
+            )
+            for member, caller in enumerate(callers)
         ),
         return_exceptions=True,
     )
@@ -592,6 +603,7 @@ async def rate_aspects(
 async def rate_together(
     caller: JudgeCaller,
     item: RatingItem,
+    plans: Sequence[RatingPlan],
     prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
     """A rating's aspects asked together (``rating_aspects="together"``): one direct and
@@ -603,13 +615,11 @@ async def rate_together(
     item_id = rating_id(item)
     answers = await asyncio.gather(
         *(
-            caller.converse(
-                aspects_messages(item, polarity),
-                item_id=item_id,
-                purpose=polarity.value,
+            caller.answer(
+                Call(plan.key, plan.messages, (), item_id, plan.polarity.value),
                 prefetched=prefetched,
             )
-            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+            for plan in plans
         )
     )
     found = await _read_replies(
@@ -728,13 +738,14 @@ class RatingTask:
     ) -> Verdict:
         """The rating's verdict from ``engine``'s judge (or panel); a rating with aspects,
         each aspect asked in calls of its own (or every aspect in one reply)."""
+        planned = typing.cast(Sequence[RatingPlan], plans)
         if item.aspects:
             if engine.options.rating_aspects == "together":
-                return await rate_together(engine.callers[0], item, prefetched)
+                return await rate_together(engine.callers[0], item, planned, prefetched)
             return await rate_aspects(
-                item, functools.partial(_rate_with, engine, prefetched), engine.options
+                item, functools.partial(_rate_with, engine, planned, prefetched), engine.options
             )
-        return await _rate_with(engine, prefetched, item)
+        return await _rate_with(engine, planned, prefetched, item)
 
     def failed(self, item: RatingItem, error: JudgeError, options: GuardOptions) -> Verdict:
         return error_verdict(rating_id(item), "judge", str(error), task="rating", options=options)
@@ -762,9 +773,15 @@ class RatingTask:
 
 
 async def _rate_with(
-    engine: VerdictEngine, prefetched: Mapping[str, str | None], asked: RatingItem
+    engine: VerdictEngine,
+    plans: Sequence[RatingPlan],
+    prefetched: Mapping[str, str | None],
+    asked: RatingItem,
 ) -> Verdict:
-    """``engine``'s judge (or panel) rating ``asked``, through its callers."""
+    """``engine``'s judge (or panel) rating ``asked`` (the item, or one of its aspects)
+    through its callers, as ``plans`` say."""
+    aspect = asked.focus.name if asked.focus is not None else None
+    plans = [plan for plan in plans if plan.aspect == aspect]
     order = "order" in engine.options.checks_for("rating")
     prompt = engine.options.rating_prompt
     if engine.names is not None:
@@ -772,6 +789,7 @@ async def _rate_with(
             engine.callers,
             engine.names,
             asked,
+            plans,
             order=order,
             probe=engine.probe,
             prompt=prompt,
@@ -780,6 +798,7 @@ async def _rate_with(
     return await rate(
         engine.callers[0],
         asked,
+        plans,
         order=order,
         probe=engine.probe,
         prompt=prompt,
