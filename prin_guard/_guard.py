@@ -52,7 +52,7 @@ from prin_guard._exceptions import (
     UsageError,
 )
 from prin_guard._judging import VerdictEngine, escalate, judges_identity
-from prin_guard._legs import LegAsker, LegPlan, LegPrompt
+from prin_guard._legs import LegAsker, LegPrompt
 from prin_guard._models import (
     Flag,
     InconsistentVerdictError,
@@ -536,19 +536,21 @@ class Guard:
         return verdict
 
     async def aask(
-        self, item: Item | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
+        self, item: Item | RatingItem | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
     ) -> Leg:
-        """Ask one of the two questions only, cached like a verdict's leg.
+        """Ask one of the two questions only, cached like a verdict's leg (a rating's: the
+        direct or the mirrored one, its score read; a rating with aspects is refused,
+        naming ``aspects``).
 
         For evaluations that need single answers (self-consistency samples,
         paraphrase inconsistency); a verdict needs both legs, so use ``acheck``.
         """
-        checked = self._item(item)
+        task, checked = self._validated(item)
         caller = self._only(self._callers)
-        plans = typing.cast(list[LegPlan], await self._aplan(REGISTRY[checked.task], checked))
+        plans = await self._aplan(task, checked)
         plan = next(p for p in plans if p.polarity is Polarity(polarity))
         prefetched = await caller.prefetch([plan.key])
-        return (await self._asker.read(caller, checked, plan, prefetched)).leg
+        return await task.ask_leg(self._engine, checked, plan, prefetched)
 
     async def acheck_many(
         self, items: Iterable[Item | RatingItem | Mapping[str, Any]]

@@ -161,3 +161,21 @@ def test_an_item_the_service_never_received_keeps_its_task() -> None:
         "r1",
         "timed out",
     )
+
+
+def test_one_question_of_a_rating_is_asked_by_the_route() -> None:
+    from prin_guard import InvalidItemError
+    from prin_guard.models import Polarity
+
+    cache = MemoryCache()
+    guard = Guard(rater, cache=cache)
+    direct = asyncio.run(guard.aask(RATING))  # before: an InvalidItemError naming the task
+    mirrored = asyncio.run(guard.aask(RATING, Polarity.REVERSE))
+    assert (direct.score, mirrored.score, direct.cached) == (9, 2, False)
+    assert sorted(cache._data) == sorted(guard.cache_keys(RATING))  # a verdict's own keys
+    again = asyncio.run(Guard(rater, cache=cache).aask(RATING))
+    assert again.cached and again.score == 9
+    assert guard.check(RATING).cached  # and the verdict finds both legs asked
+    with pytest.raises(InvalidItemError) as raised:
+        asyncio.run(guard.aask(ASPECTS))
+    assert raised.value.field == "aspects"

@@ -13,7 +13,8 @@ escalation, a failed judge's verdict in a batch):
   each with its cache key), :meth:`Task.messages`, :meth:`Task.prompts` (what each leg
   sends and what the reader looks for), :meth:`Task.max_calls`;
 - asking, reading and reconciling: :meth:`Task.ask` (the planned legs asked through the
-  engine's callers, each reply read, the legs reconciled into the verdict's fields);
+  engine's callers, each reply read, the legs reconciled into the verdict's fields),
+  :meth:`Task.ask_leg` (one leg alone);
 - its words (:attr:`Task.words`: the label tasks' :data:`~prin_guard._tasks.TASK_WORDS`,
   which the prompts, the reader and the probe read).
 
@@ -35,17 +36,21 @@ if TYPE_CHECKING:
     from prin_guard._exceptions import JudgeError
     from prin_guard._judging import VerdictEngine
     from prin_guard._legs import LegPrompt
-    from prin_guard._models import Message, Polarity, Verdict
+    from prin_guard._models import Leg, Message, Polarity, Verdict
     from prin_guard._options import GuardOptions
 
 __all__ = ["REGISTRY", "Planned", "Task", "task_of"]
 
 
 class Planned(Protocol):
-    """One planned leg, as the route sees it: where its reply is cached."""
+    """One planned leg, as the route sees it: where its reply is cached, and which
+    question it asks."""
 
     @property
     def key(self) -> str: ...
+
+    @property
+    def polarity(self) -> Polarity: ...
 
 
 class Task(Protocol):
@@ -84,6 +89,16 @@ class Task(Protocol):
     ) -> Verdict:
         """The planned legs asked, read and reconciled into the verdict (no span, no log
         line, no escalation: the route's)."""
+        ...
+
+    async def ask_leg(
+        self,
+        engine: VerdictEngine,
+        item: Any,
+        plan: Planned,
+        prefetched: Mapping[str, str | None],
+    ) -> Leg:
+        """One planned leg asked and read, alone (``Guard.aask``)."""
         ...
 
     def failed(self, item: Any, error: JudgeError, options: GuardOptions) -> Verdict: ...

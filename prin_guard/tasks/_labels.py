@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from prin_guard._decide import error_verdict
 from prin_guard._exceptions import InvalidItemError
 from prin_guard._legs import LegPlan, LegPrompt, item_chars, leg_prompts
-from prin_guard._models import Item, Message, Polarity, Verdict
+from prin_guard._models import Item, Leg, Message, Polarity, Verdict
 from prin_guard._tasks import TASK_WORDS, TASKS, Task, TaskWords
 
 if TYPE_CHECKING:
@@ -69,6 +69,16 @@ class LabelTask:
         prefetched: Mapping[str, str | None],
     ) -> Verdict:
         return await engine.ask_labels(item, list(plans), prefetched)
+
+    async def ask_leg(
+        self,
+        engine: VerdictEngine,
+        item: Item,
+        plan: Any,
+        prefetched: Mapping[str, str | None],
+    ) -> Leg:
+        caller = engine.callers[plan.member]
+        return (await engine.asker.read(caller, item, plan, prefetched)).leg
 
     def failed(self, item: Item, error: JudgeError, options: GuardOptions) -> Verdict:
         return error_verdict(item.key, "judge", str(error), item=item, options=options)

@@ -747,6 +747,31 @@ class RatingTask:
             )
         return await _rate_with(engine, planned, prefetched, item)
 
+    async def ask_leg(
+        self,
+        engine: VerdictEngine,
+        item: RatingItem,
+        plan: Any,
+        prefetched: Mapping[str, str | None],
+    ) -> Leg:
+        if item.aspects:
+            raise InvalidItemError(
+                "aspects",
+                "one question of a rating with aspects is one per aspect: ask each aspect "
+                "as an item of its own",
+            )
+        asked = typing.cast(RatingPlan, plan)
+        caller = engine.callers[asked.member]
+        call = Call(asked.key, asked.messages, (), rating_id(item), asked.polarity.value)
+        answer = await caller.answer(call, prefetched=prefetched)
+        prompt = engine.options.rating_prompt
+        template = RATING_TEMPLATE if prompt is None else prompt.id
+        version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+        (found,) = await _read_replies(
+            [answer], lambda text: read_score(text, item.scale, copied_from=item.texts)
+        )
+        return _leg(item, asked.polarity, answer, template, version, found)
+
     def failed(self, item: RatingItem, error: JudgeError, options: GuardOptions) -> Verdict:
         return error_verdict(rating_id(item), "judge", str(error), task="rating", options=options)
 
