@@ -291,11 +291,13 @@ class JudgeCaller:
         labels: Sequence[str] = (),
         item_id: str = "",
         purpose: str = "follow_up",
+        prefetched: Mapping[str, str | None] | None = None,
     ) -> Answer:
-        """The judge's answer to a whole conversation, cached like a leg."""
+        """The judge's answer to a whole conversation, cached like a leg (``prefetched``:
+        as for :meth:`answer`)."""
         key = self.conversation_key(messages, labels)
         call = Call(key, list(messages), tuple(labels), item_id, purpose)
-        return await self.answer(call)
+        return await self.answer(call, prefetched=prefetched)
 
     async def _judge_once(self, call: Call, *, read: bool) -> tuple[JudgeResponse, bool]:
         """Call the judge for ``call``, unless someone else already is.

@@ -62,10 +62,12 @@ scores. Acceptance rules, ``calibrate`` and ``eval`` all read it.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from prin_guard._exceptions import JudgeError
 from prin_guard._models import (
     SECOND_ORDER_CHECKS,
     STATUS_WORDS,
@@ -85,7 +87,8 @@ from prin_guard._models import (
     VerdictError,
 )
 from prin_guard._options import GuardOptions
-from prin_guard._usage import Answered, premium
+from prin_guard._rating import RatingItem, Scale, reconcile
+from prin_guard._usage import Answered, answers_of, premium, verdict_answers
 
 __all__ = [
     "SIGNALS",
@@ -651,21 +654,28 @@ def error_verdict(
     item: Item | None = None,
     field: str | None = None,
     task: Task | None = None,
-    options: GuardOptions,
+    options: GuardOptions | None,
 ) -> Verdict:
     """The verdict of an item that has no legs: the judge failed (``item`` is known), or
-    the item is invalid (of ``task``, when it says one it has)."""
+    the item is invalid (of ``task``, when it says one it has). Without ``options`` (a
+    host that never asked: the service's item not received), the Verdict's defaults for
+    the policy, the threshold and the checks."""
     flag = Flag.JUDGE_ERROR if kind == "judge" else Flag.INVALID_ITEM
     task = item.task if item is not None else task or "choice"
+    asked: dict[str, Any] = {}
+    if options is not None:
+        asked = {
+            "policy": options.policy,
+            "threshold": options.threshold,
+            "checks": options.checks_for(task),
+        }
     return Verdict(
         item_id=item_id,
         task=task,
         labels=item.labels if item is not None else (),
         flags=(flag,),
-        policy=options.policy,
-        threshold=options.threshold,
-        checks=options.checks_for(task),
         error=VerdictError(kind=kind, message=message, field=field),
+        **asked,
     )
 
 
@@ -833,3 +843,228 @@ def signal_value(verdict: Verdict, signal: str) -> float | None:
         return None
     value = SIGNALS[signal].read(verdict.scores)
     return None if value is None or math.isnan(value) else float(value)
+
+
+# -- a rating's verdict ----------------------------------------------------------------------
+
+
+def rating_verdict(
+    item_id: str,
+    item: RatingItem,
+    direct: Leg,
+    reverse: Leg,
+    permuted: Sequence[Leg],
+    rounds: Sequence[ProbeRound],
+    *,
+    order: bool,
+    probed: bool,
+    calls: Sequence[tuple[Usage | None, bool]],
+) -> Verdict:
+    """The verdict of a rating's legs (``item_id``: the item's key): the rating reconciled
+    from the direct and the mirrored score, PRIN, the rubric-order move and the probe's,
+    the flags, and what the judge ``calls`` (usage, cached) cost."""
+    decision = reconcile(direct.score, reverse.score, item.scale)
+    moved: float | None = None
+    if permuted and direct.score is not None and permuted[0].score is not None:
+        moved = abs(direct.score - permuted[0].score)
+    flags: list[Flag] = []
+    if direct.score is None:
+        flags.append(Flag.UNPARSEABLE_DIRECT)
+    if reverse.score is None:
+        flags.append(Flag.UNPARSEABLE_REVERSE)
+    if decision.inconsistent:
+        flags.append(Flag.INCONSISTENT)
+    if decision.polarity_confusion:
+        flags.append(Flag.POLARITY_CONFUSION)
+    if moved is not None and moved > item.scale.agreement:
+        flags.append(Flag.ORDER_SENSITIVE)
+    if any(leg.copied for leg in (direct, reverse, *permuted)):
+        flags.append(Flag.COPIED_ANSWER)
+    if any(entry.changed for entry in rounds):
+        flags.append(Flag.VACILLATING)
+    firsts = {direct.polarity: direct.score, reverse.polarity: reverse.score}
+    moves = [
+        abs(entry.score - first)
+        for entry in rounds
+        if entry.score is not None and (first := firsts[entry.polarity]) is not None
+    ]
+    expected, expected_from = _expected(item, direct, reverse, decision.rating)
+    paid, saved = call_costs(calls)
+    return Verdict(
+        item_id=item_id,
+        task="rating",
+        direct=direct,
+        reverse=reverse,
+        rating=decision.rating,
+        expected_rating=expected,
+        expected_from=expected_from,
+        scores=Scores(
+            prin=decision.prin,
+            order_inconsistency=None
+            if moved is None
+            else moved / (item.scale.max - item.scale.min),
+            probe_move=max(moves) / (item.scale.max - item.scale.min)
+            if probed and moves
+            else (0.0 if probed and rounds else None),
+        ),
+        consistent=decision.rating is not None and Flag.ORDER_SENSITIVE not in flags,
+        checks=("reverse", "order") if order else ("reverse",),
+        permuted=tuple(permuted),
+        probe=tuple(rounds),
+        flags=tuple(flags),
+        judge_calls=len(calls),
+        cached=all(cached for _, cached in calls),
+        usage=paid,
+        saved_usage=saved,
+        premium=premium(answers_of((direct, reverse, *permuted), rounds, direct=(direct,))),
+    )
+
+
+def call_costs(calls: Sequence[tuple[Usage | None, bool]]) -> tuple[Usage, Usage]:
+    """What judge ``calls`` (usage, cached) cost: the paid ones' usage, and the cached
+    ones' (what the cache saved)."""
+    paid = sum((usage or Usage() for usage, cached in calls if not cached), Usage.zero())
+    saved = sum((usage or Usage() for usage, cached in calls if cached), Usage.zero())
+    return paid, saved
+
+
+def _expected(
+    item: RatingItem, direct: Leg, reverse: Leg, rating: float | None
+) -> tuple[float | None, Literal["logprobs", "read"] | None]:
+    """The expected rating and where it came from: the legs' expected scores (the
+    reverse one mirrored back), or the read rating when a leg has none; nothing without
+    a rating."""
+    if rating is None:
+        return None, None
+    if direct.expected_score is None or reverse.expected_score is None:
+        return rating, "read"
+    mirrored = item.scale.mirror(reverse.expected_score)
+    return (direct.expected_score + mirrored) / 2, "logprobs"
+
+
+def rating_panel_verdict(
+    item_id: str,
+    scale: Scale,
+    names: Sequence[str],
+    outcomes: Sequence[Verdict | BaseException],
+    *,
+    order: bool,
+) -> Verdict:
+    """A panel's rating from each member's verdict (or its judge's error, in ``names``'
+    order): the median of the members' ratings, flagged ``panel_split`` when they spread
+    beyond the scale's tolerance and ``panel_abstention`` when a member gave none;
+    ``scores.panel_agreement`` is 1 − the spread over the scale's range, ``scores.prin``
+    the members' mean. Every member's judge failed: that error, raised."""
+    members: list[Member] = []
+    for name, outcome in zip(names, outcomes, strict=True):
+        if isinstance(outcome, BaseException):
+            if not isinstance(outcome, JudgeError):
+                raise outcome
+            members.append(Member(judge=name, abstained=True, reason=f"judge error: {outcome}"))
+            continue
+        members.append(
+            Member(
+                judge=name,
+                direct=outcome.direct,
+                reverse=outcome.reverse,
+                permuted=outcome.permuted,
+                scores=outcome.scores,
+                rating=outcome.rating,
+                abstained=outcome.rating is None,
+                reason=", ".join(outcome.flags) or None,
+            )
+        )
+    verdicts = [outcome for outcome in outcomes if isinstance(outcome, Verdict)]
+    if not verdicts:  # every member's judge failed: the item's judge error
+        raise next(o for o in outcomes if isinstance(o, JudgeError))
+    ratings = [member.rating for member in members if member.rating is not None]
+    flags: list[Flag] = []
+    spread = max(ratings) - min(ratings) if ratings else None
+    if spread is not None and spread > scale.agreement:
+        flags.append(Flag.PANEL_SPLIT)
+    if any(member.abstained for member in members):
+        flags.append(Flag.PANEL_ABSTENTION)
+    carried = (Flag.POLARITY_CONFUSION, Flag.ORDER_SENSITIVE, Flag.COPIED_ANSWER, Flag.VACILLATING)
+    for flag in carried:
+        if any(flag in verdict.flags for verdict in verdicts):
+            flags.append(flag)
+    rating = statistics.median(ratings) if ratings else None
+    expected: float | None = None
+    expected_from: Literal["logprobs", "read"] | None = None
+    if rating is not None:
+        rated = [verdict for verdict in verdicts if verdict.rating is not None]
+        if all(verdict.expected_from == "logprobs" for verdict in rated):
+            expected = statistics.median(v.expected_rating or 0.0 for v in rated)
+            expected_from = "logprobs"
+        else:
+            expected, expected_from = rating, "read"
+    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
+    moves = [
+        v.scores.order_inconsistency for v in verdicts if v.scores.order_inconsistency is not None
+    ]
+    probed = [v.scores.probe_move for v in verdicts if v.scores.probe_move is not None]
+    return Verdict(
+        item_id=item_id,
+        task="rating",
+        rating=rating,
+        expected_rating=expected,
+        expected_from=expected_from,
+        members=tuple(members),
+        scores=Scores(
+            prin=statistics.fmean(prins) if prins else None,
+            order_inconsistency=statistics.fmean(moves) if moves else None,
+            probe_move=max(probed) if probed else None,
+            panel_agreement=None if spread is None else 1 - spread / (scale.max - scale.min),
+        ),
+        # as for one judge: a rating that every check let stand (a member without one,
+        # or a probe that moved a score, is flagged, not inconsistent)
+        consistent=rating is not None
+        and Flag.PANEL_SPLIT not in flags
+        and Flag.ORDER_SENSITIVE not in flags,
+        checks=("reverse", "order") if order else ("reverse",),
+        flags=tuple(flags),
+        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
+        cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
+        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
+        saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
+        # as a pairwise panel's: unknown when a member's judge failed (its cost is)
+        premium=None
+        if len(verdicts) < len(outcomes)
+        else premium(answer for verdict in verdicts for answer in verdict_answers(verdict)),
+    )
+
+
+def aspects_verdict(
+    item_id: str,
+    aspects: Sequence[str],
+    verdicts: Sequence[Verdict],
+    *,
+    judge_calls: int,
+    cached: bool,
+    usage: Usage,
+    saved: Usage,
+) -> Verdict:
+    """An item's verdict from its aspects' (in the item's order): no rating of its own,
+    every aspect's flags (each once), consistent when every aspect is, PRIN their mean,
+    and what the calls that rated them cost."""
+    flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
+    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
+    verdict = Verdict(
+        item_id=item_id,
+        task="rating",
+        aspects=dict(zip(aspects, verdicts, strict=True)),
+        scores=Scores(prin=statistics.fmean(prins) if prins else None),
+        consistent=all(verdict.consistent for verdict in verdicts),
+        checks=verdicts[0].checks,
+        flags=tuple(flags),
+        judge_calls=judge_calls,
+        cached=cached,
+        usage=usage,
+        saved_usage=saved,
+    )
+    # the premium of every aspect's answers (:func:`verdict_answers` counts a reply shared
+    # by the aspects once); unknown when an aspect's judge failed (its cost is)
+    failed = any(aspect.error is not None for aspect in verdicts)
+    return verdict.model_copy(
+        update={"premium": None if failed else premium(verdict_answers(verdict))}
+    )

@@ -11,25 +11,28 @@ event loop kept by the guard (so judges and caches that hold loop-bound
 connections keep working across calls) and refuse to run inside a running
 loop, where they would block it: use ``acheck`` there.
 
-One verdict's path (a label item; ``astream`` takes the same steps per item, batched):
+One route for every task (``astream`` takes the same steps per item, batched):
 
-1. ``Guard.acheck`` -> ``Guard._item``: ``Item.coerce`` (``_models``) checks the item and
-   the guard's limits, task and acceptance file.
-2. ``VerdictEngine.plan`` (``_judging``) -> ``LegAsker.plan`` (``_legs``): each leg's
-   messages built once (``_prompts.build_messages``) and its cache key per judge
-   (``_calls.KeyScope``); a long item's in the worker thread.
+1. ``Guard.acheck`` -> ``Guard._validated``: ``tasks.task_of`` finds the item's task in
+   ``tasks.REGISTRY`` (``tasks/_labels``: choice, pairwise, checklist; ``tasks/_ratings``:
+   rating); the task refuses the guard's options it cannot honour, coerces the item
+   (``Item.coerce``, ``RatingItem.coerce``) and checks it against the guard's template,
+   limits and acceptance file.
+2. ``Guard._aplan`` -> ``Task.plan``: each leg's messages built once and its cache key per
+   judge (a label item's: ``LegAsker.plan`` in ``_legs``, ``_calls.KeyScope``; a rating's:
+   ``tasks._ratings.rating_plans``, ``JudgeCaller.conversation_key``); a long item's in the worker
+   thread.
 3. ``VerdictEngine.prefetch`` -> ``JudgeCaller.prefetch`` (``_calls``): one cache round trip
-   for every leg.
-4. ``Guard._verdict`` -> ``VerdictEngine.verdict``: every leg asked at once (or staggered),
-   each by ``LegAsker.read``: ``JudgeCaller.answer`` (cache, single flight, retries, the
-   limit in flight; ``judges/``: the model) and the reply read once
-   (``_reading.read_answer`` -> ``reader/``) into a ``Leg``.
-5. ``_decide.make_verdict``: PRIN, the policy's set, the flags, the ``Verdict``.
-6. With an acceptance file, ``_judging.escalate``: the rule of each tier
-   (``Acceptance.decide``), the next tier asked by the same steps 2-5.
-
-A rating goes ``Guard.acheck`` -> ``_rate`` (its legs through the same callers, read by
-``_rating``) and, with an acceptance file, the same ``escalate``.
+   for every leg of every task.
+4. ``Guard._verdict`` -> ``VerdictEngine.decide`` (``_judging``): the verdict's tracing span
+   and log line, around ``Task.ask``: every leg asked at once (or staggered) through
+   ``JudgeCaller.answer`` (cache, single flight, retries, the limit in flight; ``judges/``:
+   the model), each reply read once (a label leg by ``LegAsker.read`` ->
+   ``_reading.read_answer`` -> ``reader/``; a rating leg by ``_rating.read_score``) and the
+   legs reconciled (``_decide.make_verdict``: PRIN, the policy's set, the flags; a rating's:
+   ``_rating.reconcile``; the Verdict built by ``_decide``).
+5. With an acceptance file, ``_judging.escalate``: the rule of each tier
+   (``Acceptance.decide``), the next tier asked by the same steps 2-4.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import functools
 import os
 import typing
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from prin_guard._calls import JudgeCaller
 from prin_guard._decide import error_verdict
@@ -49,15 +52,8 @@ from prin_guard._exceptions import (
     UsageError,
 )
 from prin_guard._judging import VerdictEngine, escalate, judges_identity
-from prin_guard._legs import (
-    LegAsker,
-    LegPlan,
-    LegPrompt,
-    item_chars,
-    leg_prompts,
-)
+from prin_guard._legs import LegAsker, LegPrompt
 from prin_guard._models import (
-    TASKS,
     Flag,
     InconsistentVerdictError,
     Item,
@@ -76,12 +72,16 @@ from prin_guard._retry import CallLimit, Retry
 from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import Judge
+from prin_guard.tasks import REGISTRY, Planned, task_of
+from prin_guard.tasks import Task as TaskKind
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
     from prin_guard.probe import Probe
 
 __all__ = ["Guard", "JudgeLike", "claimed_identity", "who_judges_problem"]
+
+_KNOWN: tuple[Task, ...] = tuple(typing.cast(Task, name) for name in REGISTRY)
 
 T = TypeVar("T")
 
@@ -105,10 +105,6 @@ def _custom_probe(probe: Any) -> Probe | None:
     return probe if isinstance(probe, Probe) else None
 
 
-def _is_rating(raw: Any) -> TypeGuard[Mapping[str, Any] | RatingItem]:
-    return isinstance(raw, RatingItem) or (isinstance(raw, Mapping) and raw.get("task") == "rating")
-
-
 def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
     """The id and task an input that failed a guard's validation says it has: an item
     that is valid as such (refused for its template, its limits or its acceptance file)
@@ -127,8 +123,7 @@ def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
     item_id = given_id if isinstance(given_id, str) and given_id.strip() else fallback
     task = raw.get("task", "choice")
     named = task.strip().lower() if isinstance(task, str) else None
-    known_tasks: tuple[Task, ...] = (*TASKS, "rating")
-    return item_id, next((known for known in known_tasks if known == named), None)
+    return item_id, next((known for known in _KNOWN if known == named), None)
 
 
 def who_judges_problem(
@@ -424,34 +419,7 @@ class Guard:
         options a rating can honour (an option it cannot is named as the ``task``
         field's reason). What ``check`` raises before any judge call, and what makes an
         item of a batch an ``invalid_item`` verdict."""
-        if isinstance(item, RatingItem) or _is_rating(item):
-            try:
-                self._rating_options()
-            except UsageError as exc:
-                raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
-            rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
-            if self._acceptance is not None:
-                # a rule holds for its own task and the scales it was calibrated on only
-                self._acceptance.check_task("rating", rated.scale)
-                if rated.aspects:
-                    raise InvalidItemError(
-                        "aspects",
-                        "the guard's acceptance file was calibrated on ratings of one "
-                        "aspect each; rate each aspect as an item of its own",
-                    )
-            prompt = self._options.rating_prompt
-            if prompt is not None:  # the item fits the prompt: its scale, the fields shown
-                if rated.aspects:
-                    raise InvalidItemError(
-                        "aspects",
-                        f"the prompt {prompt.id!r} names no aspect: rate aspects with "
-                        "prin-guard's own wording (no rating prompt)",
-                    )
-                prompt.check(rated)
-            return rated
-        checked = self._item(item)
-        self._asker.template_for(checked)
-        return checked
+        return self._validated(item)[1]  # type: ignore[no-any-return]
 
     @property
     def probe(self) -> Probe | None:
@@ -463,33 +431,16 @@ class Guard:
         check's with the rubric reversed, each aspect's), each with its full messages and
         what the reader will look for in the reply: check a template or a rating prompt
         before a run spends money. Asks no judge."""
-        if isinstance(item, RatingItem) or _is_rating(item):
-            from prin_guard._rate import rating_legs
+        task, checked = self._validated(item)
+        return task.prompts(self._engine, checked)
 
-            self._rating_options()
-            rated = self.validate(item)
-            assert isinstance(rated, RatingItem)
-            return rating_legs(
-                rated,
-                self._options.rating_prompt,
-                order=bool(self._options.second_order("rating")),
-                together=self._options.rating_aspects == "together",
-            )
-        checked = Item.coerce(item)
-        return leg_prompts(
-            checked,
-            self._options.label_template,
-            self._options.mitigations,
-            order=self._options.second_order(checked.task),
-            layout=self._options.prompt_layout,
-        )
-
-    def cache_keys(self, item: Item | Mapping[str, Any]) -> list[str]:
+    def cache_keys(self, item: Item | RatingItem | Mapping[str, Any]) -> list[str]:
         """The cache keys of ``item``'s legs as this guard stores their replies (its
-        judge's, or tier 0's; a panel's every member's), in the order the legs are asked:
-        to look a cached reply up, or delete one, without asking the judge. Label items
-        (choice, pairwise, checklist); a rating item is refused, naming ``task``."""
-        return [plan.key for plan in self._engine.plan(self._item(item))]
+        judge's, or tier 0's; a panel's every member's), in the order the legs are planned
+        (a rating's: each member's, each aspect's, direct, mirrored, the order check's):
+        to look a cached reply up, or delete one, without asking the judge."""
+        task, checked = self._validated(item)
+        return [plan.key for plan in task.plan(self._engine, checked)]
 
     @property
     def max_judge_calls(self) -> int:
@@ -503,13 +454,10 @@ class Guard:
         it does not know: the most of any task; with no checks named, a pair's default
         asks the order check too). What a budget reserves per item (``prin-guard
         serve``)."""
-        if task == "rating":  # both legs, and the order check's third (with a rubric)
-            legs = 3 if self._options.second_order("rating") else 2
-            rounds = 2 * len(self._probe.rounds) if self._probe is not None else 0
-            # every member of every tier (a cascade may ask each tier in turn)
-            return (legs + rounds) * sum(len(engine.callers) for engine in self._engines)
-        known = next((one for one in TASKS if one == task), None)
-        return sum(engine.max_calls(known) for engine in self._engines)
+        found = REGISTRY.get(task) if task is not None else None
+        if found is None:
+            return sum(engine.max_calls(None) for engine in self._engines)
+        return sum(found.max_calls(engine) for engine in self._engines)
 
     @property
     def judge_calls(self) -> int:
@@ -564,14 +512,8 @@ class Guard:
         For hosts that route the judge call themselves (a proxy's guardrail) and
         hand the answer back through a judge of their own.
         """
-        if isinstance(item, RatingItem) or _is_rating(item):
-            from prin_guard._rate import rating_messages
-
-            rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
-            return rating_messages(rated, Polarity(polarity), prompt=self._options.rating_prompt)
-        checked = self._item(item)
-        template = self._asker.template_for(checked)
-        return self._asker.messages(checked, Polarity(polarity), template)
+        task, checked = self._validated(item)
+        return task.messages(self._engine, checked, Polarity(polarity))
 
     # -- the async core -----------------------------------------------------------
 
@@ -585,28 +527,30 @@ class Guard:
         acceptance file, and the reverse and order checks (the order check lists a
         rubric's levels the other way).
         """
-        if isinstance(item, RatingItem) or _is_rating(item):
-            return await self._arate(item)
-        checked = self._item(item)
-        plans = await self._aplan(checked)
+        task_of(item).refuse(self._options)  # a UsageError, as for any other guard set-up
+        task, checked = self._validated(item)
+        plans = await self._aplan(task, checked)
         prefetched = await self._engine.prefetch([plan.key for plan in plans])
         verdict = await self._verdict(checked, plans, prefetched)
         self._maybe_raise([verdict])
         return verdict
 
     async def aask(
-        self, item: Item | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
+        self, item: Item | RatingItem | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
     ) -> Leg:
-        """Ask one of the two questions only, cached like a verdict's leg.
+        """Ask one of the two questions only, cached like a verdict's leg (a rating's: the
+        direct or the mirrored one, its score read; a rating with aspects is refused,
+        naming ``aspects``).
 
         For evaluations that need single answers (self-consistency samples,
         paraphrase inconsistency); a verdict needs both legs, so use ``acheck``.
         """
-        checked = self._item(item)
+        task, checked = self._validated(item)
         caller = self._only(self._callers)
-        plan = next(p for p in await self._aplan(checked) if p.polarity is Polarity(polarity))
+        plans = await self._aplan(task, checked)
+        plan = next(p for p in plans if p.polarity is Polarity(polarity))
         prefetched = await caller.prefetch([plan.key])
-        return (await self._asker.read(caller, checked, plan, prefetched)).leg
+        return await task.ask_leg(self._engine, checked, plan, prefetched)
 
     async def acheck_many(
         self, items: Iterable[Item | RatingItem | Mapping[str, Any]]
@@ -675,149 +619,82 @@ class Guard:
 
     # -- internals ----------------------------------------------------------------
 
-    async def _arate(self, raw: Mapping[str, Any] | RatingItem) -> Verdict:
-        self._rating_options()  # a UsageError here, as for any other guard set-up
-        rated = self.validate(raw)
-        assert isinstance(rated, RatingItem)
-        verdict = await self._rating_verdict(rated)
-        self._maybe_raise([verdict])
-        return verdict
+    async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem, list[Planned]]:
+        task, item = self._validated(raw)
+        return item, list(await self._aplan(task, item))
 
-    async def _rating_verdict(self, rating: RatingItem) -> Verdict:
-        """The rating's verdict: tier 0's judge (or panel), decided by the acceptance
-        file's rule and escalated through its tiers as a label item's is; a rating with
-        aspects, each aspect asked in calls of its own (no acceptance: refused)."""
-        from prin_guard._rate import rate_aspects, rate_together  # loaded by the first rating
-
-        if rating.aspects:
-            if self._options.rating_aspects == "together":
-                return await rate_together(self._engine.callers[0], rating)
-            return await rate_aspects(
-                rating, functools.partial(self._rate_with, self._engine), self._options
-            )
-        first = await self._rate_with(self._engine, rating)
-        if self._acceptance is None:
-            return first
-
-        async def tier_verdict(tier: int) -> Verdict:
-            return await self._rate_with(self._engines[tier], rating)
-
-        return await escalate(first, tier_verdict, len(self._engines), self._acceptance)
-
-    async def _rate_with(self, engine: VerdictEngine, asked: RatingItem) -> Verdict:
-        """``engine``'s judge (or panel) rating ``asked``, through its callers."""
-        from prin_guard._rate import rate, rate_panel
-
-        # a rating's order check is one leg (the direct question, its rubric listed the
-        # other way): what 'swap' asks, and all 'order' can
-        order = bool(self._options.second_order("rating"))
-        prompt = self._options.rating_prompt
-        if engine.names is not None:
-            return await rate_panel(
-                engine.callers, engine.names, asked, order=order, probe=self._probe, prompt=prompt
-            )
-        return await rate(engine.callers[0], asked, order=order, probe=self._probe, prompt=prompt)
-
-    def _rating_options(self) -> None:
-        """A UsageError naming the first of this guard's options a rating cannot honour."""
-        rating_prompt = self._options.rating_prompt
-        template = None if rating_prompt is not None else self._options.label_template
-        if template is not None:
-            # asked anyway, a rating would get prin-guard's own rating prompt, not the
-            # words the guard was set up with: refused, as a rating prompt refuses labels
-            named = template if isinstance(template, str) else template.id
-            raise UsageError(
-                f"template: the guard's template {named!r} asks "
-                f"{get_template(template).task} questions, not ratings; rate under a "
-                "rating prompt (such as 'mt-bench-single') or under no template "
-                "(prin-guard's own rating prompt)"
-            )
-        if not set(self._options.checks or ("reverse",)) <= {"reverse", "order", "swap"}:
-            raise UsageError(
-                "checks: a rating is guarded by the reverse and order checks and the probe "
-                "alone, so far"
-            )
-
-    async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem, list[LegPlan]]:
-        item = self.validate(raw)
-        if isinstance(item, RatingItem):
-            return item, []  # its legs are asked by rate(), through the same callers
-        return item, await self._aplan(item)
-
-    async def _aplan(self, item: Item) -> list[LegPlan]:
+    async def _aplan(self, task: TaskKind, item: Any) -> Sequence[Planned]:
         """The item's legs planned; a long item's in the worker thread (its prompts are
         built and hashed there), so that the event loop goes on serving meanwhile."""
-        if item_chars(item) > OFF_LOOP_CHARS:
-            return await off_loop(functools.partial(self._engine.plan, item))
-        return self._engine.plan(item)
+        if task.chars(item) > OFF_LOOP_CHARS:
+            return await off_loop(functools.partial(task.plan, self._engine, item))
+        return task.plan(self._engine, item)
+
+    def _validated(self, raw: Any) -> tuple[TaskKind, Any]:
+        """``raw`` as its task's item, checked for this guard (:meth:`validate`), and
+        its task."""
+        task = task_of(raw)
+        try:
+            task.refuse(self._options)
+        except UsageError as exc:
+            raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
+        item = task.coerce(raw, self._options)
+        task = REGISTRY[item.task]  # the label task the item turned out to be
+        task.check(item, self._engine, self._acceptance)
+        return task, item
 
     def _item(self, raw: Item | Mapping[str, Any]) -> Item:
-        item = Item.coerce(
-            raw, max_chars=self._options.max_chars, max_candidates=self._options.max_candidates
-        )
-        prompt = self._options.rating_prompt
-        if prompt is not None:
-            raise InvalidItemError(
-                "task",
-                f"the item is a {item.task} item; the guard's template {prompt.id!r} is a "
-                "rating prompt: it asks rating items only",
-            )
-        if self._acceptance is not None:
-            self._acceptance.check_task(item.task)  # a rule holds for its own task only
+        """A label item checked for this guard (what its templates are chosen for)."""
+        _task, item = self._validated(raw)
+        if not isinstance(item, Item):
+            raise InvalidItemError("task", "a label item (choice, pairwise, checklist)")
         return item
 
     async def _verdict(
-        self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
+        self,
+        item: Item | RatingItem,
+        plans: Sequence[Planned],
+        prefetched: Mapping[str, str | None],
     ) -> Verdict:
         """Tier 0's verdict on ``item`` from its planned legs, decided by the acceptance
         file's rule (and escalated through its tiers) when the guard has one."""
-        verdict = await self._engine.verdict(item, plans, prefetched)
+        task = REGISTRY[item.task]
+        verdict = await self._engine.decide(task, item, plans, prefetched)
         if self._acceptance is None:
             return verdict
         return await escalate(
             verdict,
-            functools.partial(self._tier_verdict, item),
+            functools.partial(self._tier_verdict, task, item),
             len(self._engines),
             self._acceptance,
         )
 
-    async def _tier_verdict(self, item: Item, tier: int) -> Verdict:
-        """Tier ``tier``'s judge's verdict on ``item`` (a cascade's next tier)."""
+    async def _tier_verdict(self, task: TaskKind, item: Item | RatingItem, tier: int) -> Verdict:
+        """Tier ``tier``'s judge's verdict on ``item`` (a cascade's next tier), by the
+        same route."""
         engine = self._engines[tier]
-        plans = engine.plan(item)
+        plans = task.plan(engine, item)
         prefetched = await engine.prefetch([plan.key for plan in plans])
-        return await engine.verdict(item, plans, prefetched)
+        return await engine.decide(task, item, plans, prefetched)
 
     def failed_verdict(
         self, item: Item | RatingItem | Mapping[str, Any], error: JudgeError
     ) -> Verdict:
         """The verdict of ``item`` when its judge failed: flagged ``judge_error``, no legs
         (what a batch returns in its place; for hosts that call the judge themselves)."""
-        if isinstance(item, RatingItem) or _is_rating(item):
-            from prin_guard._rate import rating_id
-
-            rated = RatingItem.coerce(item, max_chars=self._options.max_chars)
-            return error_verdict(
-                rating_id(rated), "judge", str(error), task="rating", options=self._options
-            )
-        return self._engine.failed_verdict(self._item(item), error)
+        task, checked = self._validated(item)
+        return task.failed(checked, error, self._options)
 
     async def _verdict_or_error(
-        self, item: Item | RatingItem, plans: list[LegPlan], prefetched: Mapping[str, str | None]
+        self,
+        item: Item | RatingItem,
+        plans: Sequence[Planned],
+        prefetched: Mapping[str, str | None],
     ) -> Verdict:
-        if isinstance(item, RatingItem):
-            from prin_guard._rate import rating_id
-
-            try:
-                return await self._rating_verdict(item)
-            except JudgeError as exc:
-                return error_verdict(
-                    rating_id(item), "judge", str(exc), task="rating", options=self._options
-                )
         try:
             return await self._verdict(item, plans, prefetched)
-        except JudgeError as exc:
-            return self._engine.failed_verdict(item, exc)  # already checked: no second coerce
+        except JudgeError as exc:  # already checked: no second coerce
+            return REGISTRY[item.task].failed(item, exc, self._options)
 
     def _invalid_verdict(self, index: int, raw: Any, exc: InvalidItemError) -> Verdict:
         """The verdict of the item at ``index`` of a batch that failed validation: known

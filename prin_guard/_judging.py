@@ -24,7 +24,6 @@ from prin_guard._decide import (
     MemberLegs,
     confident_verdict,
     decided,
-    error_verdict,
     identical_pair_verdict,
     make_verdict,
 )
@@ -50,6 +49,8 @@ from prin_guard.judges import Stagger
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
     from prin_guard.probe._probe import Probe
+    from prin_guard.tasks import Planned
+    from prin_guard.tasks import Task as TaskKind
 
 __all__ = ["VerdictEngine", "escalate", "judges_identity", "member_names"]
 
@@ -83,6 +84,15 @@ class VerdictEngine:
     @property
     def names(self) -> tuple[str, ...] | None:
         return self._names
+
+    @property
+    def options(self) -> GuardOptions:
+        return self._options
+
+    @property
+    def asker(self) -> LegAsker:
+        """What plans and reads a label task's legs."""
+        return self._asker
 
     @property
     def callers(self) -> tuple[JudgeCaller, ...]:
@@ -123,60 +133,66 @@ class VerdictEngine:
                     merged[key] = value
         return merged
 
-    def failed_verdict(self, item: Item, exc: JudgeError) -> Verdict:
-        return error_verdict(item.key, "judge", str(exc), item=item, options=self._options)
-
-    async def verdict(
-        self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
+    async def decide(
+        self,
+        task: TaskKind,
+        item: Any,
+        plans: Sequence[Planned],
+        prefetched: Mapping[str, str | None],
     ) -> Verdict:
-        with span("prin_guard.verdict", {"prin_guard.item_id": item.key}) as current:
-            if item.identical_pair:  # a tie by construction: nothing to ask
-                verdict = identical_pair_verdict(item, self._options, panel=self._names is not None)
-                record_verdict(current, verdict)
-                return verdict
+        """The route's last steps on this tier, the same for every task: ``task`` asks the
+        planned legs, reads them and reconciles them into the verdict, under the verdict's
+        tracing span, and the verdict's log line is written."""
+        with span("prin_guard.verdict", {"prin_guard.item_id": task.key(item)}) as current:
             started = time.perf_counter()
-            by_member: list[list[LegPlan]] = [[] for _ in self._callers]
-            for plan in plans:
-                by_member[plan.member].append(plan)
-            selected: Literal["uncertain", "confident", "monitored"] | None = None
-            done: dict[int, ReadLeg] = {}
-            if self._options.reverse_legs == "uncertain" and self._names is None:
-                # the direct leg first; the others only where it is not confident enough
-                selected, done = await self._direct_first(item, by_member[0], prefetched)
-                if selected == "confident":
-                    ((index, first),) = done.items()
-                    only = [by_member[0][index]]
-                    alone = await self._member(item, 0, only, prefetched, {0: first})
-                    verdict = confident_verdict(item, alone, self._options)
-                    self._log_verdict(verdict, started)
-                    record_verdict(current, verdict)
-                    return verdict
-            outcomes = await asyncio.gather(
-                *(
-                    self._member(item, index, member_plans, prefetched, done if index == 0 else {})
-                    for index, member_plans in enumerate(by_member)
-                ),
-                return_exceptions=True,
-            )
-            # Every leg ran to the end (and was cached) before a failure is raised.
-            for outcome in outcomes:
-                if isinstance(outcome, BaseException) and not isinstance(outcome, JudgeError):
-                    raise outcome
-            failures = [outcome for outcome in outcomes if isinstance(outcome, JudgeError)]
-            if len(failures) == len(outcomes):
-                raise failures[0]  # nobody answered: a judge error, not a verdict
-            answers = [
-                Answers(None, failure=f"judge error: {outcome}", name=self._name(index))
-                if isinstance(outcome, BaseException)
-                else outcome
-                for index, outcome in enumerate(outcomes)
-            ]
-            verdict = make_verdict(item, answers, self._options, panel=self._names is not None)
-            if selected is not None:
-                verdict = verdict.model_copy(update={"selected": selected})
+            verdict = await task.ask(self, item, plans, prefetched)
             self._log_verdict(verdict, started)
             record_verdict(current, verdict)
             return verdict
+
+    async def ask_labels(
+        self, item: Item, plans: list[LegPlan], prefetched: Mapping[str, str | None]
+    ) -> Verdict:
+        """A label item's verdict from its planned legs (the label tasks' ``ask``)."""
+        if item.identical_pair:  # a tie by construction: nothing to ask
+            return identical_pair_verdict(item, self._options, panel=self._names is not None)
+        by_member: list[list[LegPlan]] = [[] for _ in self._callers]
+        for plan in plans:
+            by_member[plan.member].append(plan)
+        selected: Literal["uncertain", "confident", "monitored"] | None = None
+        done: dict[int, ReadLeg] = {}
+        if self._options.reverse_legs == "uncertain" and self._names is None:
+            # the direct leg first; the others only where it is not confident enough
+            selected, done = await self._direct_first(item, by_member[0], prefetched)
+            if selected == "confident":
+                ((index, first),) = done.items()
+                only = [by_member[0][index]]
+                alone = await self._member(item, 0, only, prefetched, {0: first})
+                return confident_verdict(item, alone, self._options)
+        outcomes = await asyncio.gather(
+            *(
+                self._member(item, index, member_plans, prefetched, done if index == 0 else {})
+                for index, member_plans in enumerate(by_member)
+            ),
+            return_exceptions=True,
+        )
+        # Every leg ran to the end (and was cached) before a failure is raised.
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(outcome, JudgeError):
+                raise outcome
+        failures = [outcome for outcome in outcomes if isinstance(outcome, JudgeError)]
+        if len(failures) == len(outcomes):
+            raise failures[0]  # nobody answered: a judge error, not a verdict
+        answers = [
+            Answers(None, failure=f"judge error: {outcome}", name=self._name(index))
+            if isinstance(outcome, BaseException)
+            else outcome
+            for index, outcome in enumerate(outcomes)
+        ]
+        verdict = make_verdict(item, answers, self._options, panel=self._names is not None)
+        if selected is not None:
+            verdict = verdict.model_copy(update={"selected": selected})
+        return verdict
 
     def _log_verdict(self, verdict: Verdict, started: float) -> None:
         log().info(

@@ -58,7 +58,7 @@ DEFAULT_CHECKS: dict[Task, tuple[CheckName, ...]] = {
     # first calls the second one worse, consistently. The swap sees it, for two more legs.
     "pairwise": ("reverse", "order"),
     "checklist": ("reverse",),
-    # A rating's order check needs a rubric to reorder (prin_guard._rate); asked for, it
+    # A rating's order check needs a rubric to reorder (prin_guard.tasks._ratings); asked for, it
     # costs a third call.
     "rating": ("reverse",),
 }

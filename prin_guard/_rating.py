@@ -48,7 +48,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._offloop import squeeze, unsqueeze
@@ -841,6 +841,9 @@ class RatingItem:
     answer and context: ``{"task": "rating", "question": ..., "response": ...,
     "scale": {"min": 1, "max": 10}}``; with ``aspects``, rated on each named aspect (on
     its own scale, or the item's)."""
+
+    task: ClassVar[Literal["rating"]] = "rating"
+    """The task, as an :class:`~prin_guard.Item`'s (not a field: every rating item's)."""
 
     response: str
     scale: Scale

@@ -188,12 +188,27 @@ class LoopDriver:
         with self._lock:
             if self._runner is None:
                 self._runner = asyncio.Runner()
-                self._finalizer = weakref.finalize(self, _close_runner, self._runner)
+                self._finalizer = weakref.finalize(self, _drop_runner, self._runner)
             return self._runner.run(coro)
 
     def close(self) -> None:
-        if self._finalizer is not None:
-            self._finalizer()
+        detached = self._finalizer.detach() if self._finalizer is not None else None
+        if detached is not None:  # the owner asked: its loop's work may be waited for
+            _close_runner(detached[2][0])
+
+
+def _drop_runner(runner: asyncio.Runner) -> None:
+    """Close the private loop of an owner that is gone, without waiting for anything: the
+    garbage collector may run this in any thread at any moment (in a thread being started,
+    whose starter waits for it), so the loop is closed without being run and its executor
+    shut down without waiting for its threads (``runner.close()`` would run the loop to
+    join them: a deadlock there)."""
+    try:
+        loop = runner.get_loop()
+    except RuntimeError:  # closed already
+        return
+    if not loop.is_closed() and not loop.is_running():
+        loop.close()
 
 
 def _close_runner(runner: asyncio.Runner) -> None:

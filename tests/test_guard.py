@@ -614,3 +614,29 @@ def test_a_rating_under_a_label_template_is_refused_not_asked_in_other_words() -
     # under no template, or a rating prompt, it is rated
     assert Guard(judge).check(rating).rating == 8.0
     assert Guard(judge, template="mt-bench-single").check(rating).rating == 8.0
+
+
+def test_a_garbage_collected_guards_loop_is_closed_without_waiting() -> None:
+    # The cyclic garbage collector runs a guard's loop finalizer in whatever thread it
+    # happens to run in (one being started, whose starter waits for it): closing the loop
+    # there must not wait for its executor's threads, or a later check deadlocks.
+    import threading
+
+    from prin_guard._stream import LoopDriver
+
+    release = threading.Event()
+    driver = LoopDriver()
+
+    async def busy() -> None:
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, release.wait)  # a thread of the loop's executor, busy
+
+    driver.run(busy(), "check", "acheck")
+    assert driver._finalizer is not None
+    closing = threading.Thread(target=driver._finalizer)
+    closing.start()
+    closing.join(timeout=10)
+    stuck = closing.is_alive()
+    release.set()
+    closing.join()
+    assert not stuck

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prin_guard import Guard, Item, _legs, _offloop, _rate, read_reply
+from prin_guard import Guard, Item, _legs, _offloop, read_reply
 from prin_guard._judging import VerdictEngine
 from prin_guard.reader import _copies, _text
+from prin_guard.tasks import _ratings
 
 WORDS = ["rivers", "meet", "where", "trade", "grows", "cities", "don't", "état", "x_1"]
 
@@ -106,8 +107,8 @@ async def test_a_ratings_long_replies_are_read_in_the_one_worker_thread(
     """A rating's replies (both legs, the probe's rounds, aspects asked together) are
     read off the event loop when long, as a label leg's are (issue 37, item 3): a
     looping local model's long rating reply stalled /healthz for 17 s."""
-    scores = _spy_threads(monkeypatch, _rate, "read_score")
-    aspects = _spy_threads(monkeypatch, _rate, "read_aspect_scores")
+    scores = _spy_threads(monkeypatch, _ratings, "read_score")
+    aspects = _spy_threads(monkeypatch, _ratings, "read_aspect_scores")
     padding = " " * (2 * _legs.OFF_LOOP_CHARS)
 
     def judge(prompt: str, long: bool) -> str:

@@ -838,7 +838,7 @@ def test_plain_aspect_names_load(name: str) -> None:
 
 def test_aspect_names_are_shown_quoted() -> None:
     from prin_guard._models import Polarity
-    from prin_guard._rate import aspects_messages, rating_messages
+    from prin_guard.tasks._ratings import aspects_messages, rating_messages
 
     item = RatingItem.coerce({**_aspects_item(), "aspects": ["fluency", "fluency score"]})
     together = "\n".join(m["content"] for m in aspects_messages(item, Polarity.DIRECT))

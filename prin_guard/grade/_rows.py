@@ -116,9 +116,9 @@ from prin_guard._exceptions import InvalidItemError
 from prin_guard._guard import claimed_identity
 from prin_guard._json import dumps
 from prin_guard._models import Decision, Item, Leg, Scores, Verdict
-from prin_guard._rate import rating_id
 from prin_guard._rating import RatingItem
 from prin_guard.grade._read import RawRow
+from prin_guard.tasks._ratings import rating_id
 
 __all__ = [
     "Done",

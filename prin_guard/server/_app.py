@@ -41,12 +41,12 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from prin_guard._decide import error_verdict
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._json import dumps
-from prin_guard._models import Flag, Item, Verdict, VerdictError
+from prin_guard._models import Item, Verdict, VerdictError
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
-from prin_guard._rate import rating_id
 from prin_guard._rating import MAX_ASPECTS, RatingItem
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
@@ -82,6 +82,7 @@ from prin_guard.server._state import (
     check_servable,
     judge_threads,
 )
+from prin_guard.tasks._ratings import rating_id
 
 __all__ = ["FROM_CONFIG", "check_servable", "create_app", "judge_threads"]
 
@@ -580,26 +581,15 @@ def _reason(error: VerdictError) -> str:
 def _not_received(raw: Any, config: ServerConfig, message: str) -> Verdict:
     """The verdict of a batch item the request did not get (timed out, abandoned)."""
     item_id: str = "?"
-    labels: tuple[str, ...] = ()
     if _declared_task(raw) == "rating":
         with contextlib.suppress(InvalidItemError):
             item_id = rating_id(RatingItem.coerce(raw))
-        return Verdict(
-            item_id=item_id,
-            task="rating",
-            flags=(Flag.JUDGE_ERROR,),
-            error=VerdictError(kind="judge", message=message),
-        )
+        return error_verdict(item_id, "judge", message, task="rating", options=None)
     with contextlib.suppress(InvalidItemError):  # invalid items never wait, but still
         item = Item.coerce(
             raw,
             max_chars=config.guard.options.max_chars,
             max_candidates=config.guard.options.max_candidates,
         )
-        item_id, labels = item.key, item.labels
-    return Verdict(
-        item_id=item_id,
-        labels=labels,
-        flags=(Flag.JUDGE_ERROR,),
-        error=VerdictError(kind="judge", message=message),
-    )
+        return error_verdict(item.key, "judge", message, item=item, options=None)
+    return error_verdict(item_id, "judge", message, options=None)

@@ -1,6 +1,11 @@
-"""A rating guarded: the direct and the mirrored question asked at once through the guard's
-call layer (cached, retried, single-flighted like every leg), each reply's declared score
-read strictly, and the two reconciled (:mod:`prin_guard._rating` holds the rules).
+"""The rating task: how good one response is on a scale, guarded. Its item model is
+:class:`~prin_guard.models.RatingItem`; its legs are the direct question and the mirrored
+one (how poor, on the scale mirrored), with the order check the direct one again with the
+rubric's levels from the top down, each aspect's apart (or every aspect in one reply,
+``rating_aspects="together"``), asked through the guard's call layer (cached, retried,
+single-flighted like every leg); each reply's declared score is read strictly and the two
+reconciled into ``rating`` (:mod:`prin_guard._rating` holds the rules, ``_decide`` builds
+the verdict).
 
 The prompts follow MT-Bench's single-answer grading ("Rating: [[5]]"), whose format the
 reader knows best. The reverse leg asks how poor the response is, on the scale mirrored,
@@ -12,32 +17,37 @@ polarity confusion the verdict flags).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
-import statistics
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
-from typing import Literal, TypeVar
+import typing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from prin_guard._calls import Answer, JudgeCaller
-from prin_guard._decide import error_verdict
-from prin_guard._exceptions import JudgeError
+from prin_guard._calls import Answer, Call, JudgeCaller
+from prin_guard._decide import (
+    aspects_verdict,
+    call_costs,
+    error_verdict,
+    rating_panel_verdict,
+    rating_verdict,
+)
+from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._legs import LegPrompt
 from prin_guard._models import (
-    Flag,
     Leg,
-    Member,
     Message,
     ParseMethod,
     ParseStatus,
     Polarity,
     ProbeRound,
-    Scores,
     Usage,
     Verdict,
 )
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._options import GuardOptions
+from prin_guard._prompts import get_template
 from prin_guard._rating import (
     Aspect,
     RatingItem,
@@ -46,24 +56,28 @@ from prin_guard._rating import (
     expected_score,
     read_aspect_scores,
     read_score,
-    reconcile,
 )
-from prin_guard._usage import answers_of, premium, verdict_answers
-from prin_guard.probe._probe import Probe, RoundReading, ask_rounds
-from prin_guard.probe._prompts import (
-    FollowUpType,
-    misleading_answer,
-)
+
+if TYPE_CHECKING:
+    from prin_guard._acceptance import Acceptance
+    from prin_guard._exceptions import JudgeError
+    from prin_guard._judging import VerdictEngine
+    from prin_guard._options import GuardOptions
+    from prin_guard.probe._probe import Probe
 
 _R = TypeVar("_R")
 
 __all__ = [
+    "RATING",
     "RATING_TEMPLATE",
+    "RatingPlan",
+    "RatingTask",
     "rate",
     "rate_aspects",
     "rate_panel",
     "rating_legs",
     "rating_messages",
+    "rating_plans",
 ]
 
 RATING_TEMPLATE = "rating"
@@ -268,6 +282,62 @@ def rating_legs(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class RatingPlan:
+    """One leg of a rating, planned: the conversation it sends and where it is cached."""
+
+    key: str
+    messages: list[Message]
+    polarity: Polarity
+    member: int = 0
+    """Which panel member asks it (0 for a single judge)."""
+    aspect: str | None = None
+    """The aspect it asks about (aspects asked apart)."""
+    reordered: bool = False
+    """The order check's leg: the rubric's levels from the top down."""
+
+
+def rating_plans(
+    callers: Sequence[JudgeCaller],
+    item: RatingItem,
+    prompt: RatingPrompt | None = None,
+    *,
+    order: bool = False,
+    together: bool = False,
+) -> list[RatingPlan]:
+    """Every leg :func:`rate` (:func:`rate_panel`, :func:`rate_together`, each aspect's)
+    asks of ``item``, for each of ``callers``, with its cache key: what the route
+    prefetches in one round trip and ``Guard.cache_keys`` lists."""
+    if item.aspects and together:  # one judge asks every aspect in one reply
+        return [
+            RatingPlan(callers[0].conversation_key(messages), messages, polarity)
+            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+            for messages in [aspects_messages(item, polarity)]
+        ]
+    asked: list[tuple[str | None, RatingItem]] = [
+        (aspect.name, item.on(aspect)) for aspect in item.aspects
+    ] or [(None, item)]
+    legs = [
+        (
+            name,
+            polarity,
+            reordered,
+            rating_messages(one, polarity, rubric_reversed=reordered, prompt=prompt),
+        )
+        for name, one in asked
+        for polarity, reordered in (
+            (Polarity.DIRECT, False),
+            (Polarity.REVERSE, False),
+            *([(Polarity.DIRECT, True)] if order and one.scale.rubric else []),
+        )
+    ]
+    return [
+        RatingPlan(caller.conversation_key(messages), messages, polarity, member, name, reordered)
+        for member, caller in enumerate(callers)
+        for name, polarity, reordered, messages in legs
+    ]
+
+
 def rating_id(item: RatingItem) -> str:
     """The item's id, or a hash of its content (as the other tasks' items)."""
     if item.id is not None:
@@ -312,6 +382,9 @@ async def _probe(
     score beyond the tolerance from the leg's), each reply read as a score on the leg's
     scale; a round whose score moved beyond the tolerance, or is unreadable, changed."""
     assert leg.score is not None
+    from prin_guard.probe._probe import RoundReading, ask_rounds  # with the first probe
+    from prin_guard.probe._prompts import FollowUpType, misleading_answer
+
     scale, first = item.scale, leg.score
     levels = [str(level) for level in range(scale.min, scale.max + 1)]
     near = {level for level in levels if abs(int(level) - first) <= scale.agreement}
@@ -347,12 +420,16 @@ async def _probe(
 async def rate(
     caller: JudgeCaller,
     item: RatingItem,
+    plans: Sequence[RatingPlan],
     *,
     order: bool = False,
     probe: Probe | None = None,
     prompt: RatingPrompt | None = None,
+    prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
-    """Both legs of ``item`` asked at once and reconciled into a verdict with ``rating``.
+    """Both legs of ``item`` asked at once, as ``plans`` (:func:`rating_plans`, this
+    judge's) say, and reconciled into a verdict with ``rating`` (``prefetched``: the
+    cached replies the route read for the planned legs).
 
     ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
     asked a third time with the rubric's levels listed from the top down (the analogue of
@@ -361,21 +438,21 @@ async def rate(
     range. Without a rubric there is no order to change and nothing more is asked.
     """
     item_id = rating_id(item)
-    asks = [(Polarity.DIRECT, False), (Polarity.REVERSE, False)]
-    if order and item.scale.rubric:
-        asks.append((Polarity.DIRECT, True))
-    conversations = [
-        rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt)
-        for polarity, reordered in asks
-    ]
+    asks = [(plan.polarity, plan.reordered) for plan in plans]
+    conversations = [plan.messages for plan in plans]
     answers = await asyncio.gather(
         *(
-            caller.converse(
-                messages,
-                item_id=item_id,
-                purpose=f"{polarity.value}_order" if reordered else polarity.value,
+            caller.answer(
+                Call(
+                    plan.key,
+                    plan.messages,
+                    (),
+                    item_id,
+                    f"{plan.polarity.value}_order" if plan.reordered else plan.polarity.value,
+                ),
+                prefetched=prefetched,
             )
-            for (polarity, reordered), messages in zip(asks, conversations, strict=True)
+            for plan in plans
         )
     )
     template = RATING_TEMPLATE if prompt is None else prompt.id
@@ -399,7 +476,8 @@ async def rate(
         rounds = [entry for found in probed for entry in found]
     calls = [(a.response.usage, a.cached) for a in answers]
     calls += [(entry.usage, entry.cached) for entry in rounds]
-    return _verdict(
+    return rating_verdict(
+        item_id,
         item,
         direct,
         reverse,
@@ -409,100 +487,6 @@ async def rate(
         probed=probe is not None,
         calls=calls,
     )
-
-
-def _verdict(
-    item: RatingItem,
-    direct: Leg,
-    reverse: Leg,
-    permuted: Sequence[Leg],
-    rounds: Sequence[ProbeRound],
-    *,
-    order: bool,
-    probed: bool,
-    calls: Sequence[tuple[Usage | None, bool]],
-) -> Verdict:
-    """The verdict of a rating's legs: the rating reconciled from the direct and the
-    mirrored score, PRIN, the rubric-order move and the probe's, the flags, and what the
-    judge ``calls`` (usage, cached) cost."""
-    item_id = rating_id(item)
-    decision = reconcile(direct.score, reverse.score, item.scale)
-    moved: float | None = None
-    if permuted and direct.score is not None and permuted[0].score is not None:
-        moved = abs(direct.score - permuted[0].score)
-    flags: list[Flag] = []
-    if direct.score is None:
-        flags.append(Flag.UNPARSEABLE_DIRECT)
-    if reverse.score is None:
-        flags.append(Flag.UNPARSEABLE_REVERSE)
-    if decision.inconsistent:
-        flags.append(Flag.INCONSISTENT)
-    if decision.polarity_confusion:
-        flags.append(Flag.POLARITY_CONFUSION)
-    if moved is not None and moved > item.scale.agreement:
-        flags.append(Flag.ORDER_SENSITIVE)
-    if any(leg.copied for leg in (direct, reverse, *permuted)):
-        flags.append(Flag.COPIED_ANSWER)
-    if any(entry.changed for entry in rounds):
-        flags.append(Flag.VACILLATING)
-    firsts = {direct.polarity: direct.score, reverse.polarity: reverse.score}
-    moves = [
-        abs(entry.score - first)
-        for entry in rounds
-        if entry.score is not None and (first := firsts[entry.polarity]) is not None
-    ]
-    expected, expected_from = _expected(item, direct, reverse, decision.rating)
-    paid, saved = _costs(calls)
-    return Verdict(
-        item_id=item_id,
-        task="rating",
-        direct=direct,
-        reverse=reverse,
-        rating=decision.rating,
-        expected_rating=expected,
-        expected_from=expected_from,
-        scores=Scores(
-            prin=decision.prin,
-            order_inconsistency=None
-            if moved is None
-            else moved / (item.scale.max - item.scale.min),
-            probe_move=max(moves) / (item.scale.max - item.scale.min)
-            if probed and moves
-            else (0.0 if probed and rounds else None),
-        ),
-        consistent=decision.rating is not None and Flag.ORDER_SENSITIVE not in flags,
-        checks=("reverse", "order") if order else ("reverse",),
-        permuted=tuple(permuted),
-        probe=tuple(rounds),
-        flags=tuple(flags),
-        judge_calls=len(calls),
-        cached=all(cached for _, cached in calls),
-        usage=paid,
-        saved_usage=saved,
-        premium=premium(answers_of((direct, reverse, *permuted), rounds, direct=(direct,))),
-    )
-
-
-def _costs(calls: Sequence[tuple[Usage | None, bool]]) -> tuple[Usage, Usage]:
-    """What judge ``calls`` (usage, cached) cost: the paid ones' usage, and the cached
-    ones' (what the cache saved)."""
-    paid = sum((usage or Usage() for usage, cached in calls if not cached), Usage.zero())
-    saved = sum((usage or Usage() for usage, cached in calls if cached), Usage.zero())
-    return paid, saved
-
-
-def _expected(
-    item: RatingItem, direct: Leg, reverse: Leg, rating: float | None
-) -> tuple[float | None, Literal["logprobs", "read"] | None]:
-    """The expected rating and where it came from: the legs' expected scores (the
-    reverse one mirrored back), or the read rating when a leg has none; nothing without
-    a rating."""
-    if rating is None:
-        return None, None
-    if direct.expected_score is None or reverse.expected_score is None:
-        return rating, "read"
-    mirrored = item.scale.mirror(reverse.expected_score)
-    return (direct.expected_score + mirrored) / 2, "logprobs"
 
 
 async def _read_replies(answers: Sequence[Answer], read: Callable[[str], _R]) -> list[_R]:
@@ -553,10 +537,12 @@ async def rate_panel(
     callers: Sequence[JudgeCaller],
     names: Sequence[str],
     item: RatingItem,
+    plans: Sequence[RatingPlan],
     *,
     order: bool,
     probe: Probe | None = None,
     prompt: RatingPrompt | None = None,
+    prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
     """A panel's rating: each member rates ``item`` (both legs, and the order check's),
     all at once; the rating is the median of the members' ratings, flagged
@@ -565,87 +551,21 @@ async def rate_panel(
     its judge failed: the member's ``reason`` says which). ``scores.panel_agreement`` is
     1 − the spread over the scale's range; ``scores.prin`` the members' mean."""
     outcomes = await asyncio.gather(
-        *(rate(caller, item, order=order, probe=probe, prompt=prompt) for caller in callers),
+        *(
+            rate(
+                caller,
+                item,
+                [plan for plan in plans if plan.member == member],
+                order=order,
+                probe=probe,
+                prompt=prompt,
+                prefetched=prefetched,
+            )
+            for member, caller in enumerate(callers)
+        ),
         return_exceptions=True,
     )
-    members: list[Member] = []
-    for name, outcome in zip(names, outcomes, strict=True):
-        if isinstance(outcome, BaseException):
-            if not isinstance(outcome, JudgeError):
-                raise outcome
-            members.append(Member(judge=name, abstained=True, reason=f"judge error: {outcome}"))
-            continue
-        members.append(
-            Member(
-                judge=name,
-                direct=outcome.direct,
-                reverse=outcome.reverse,
-                permuted=outcome.permuted,
-                scores=outcome.scores,
-                rating=outcome.rating,
-                abstained=outcome.rating is None,
-                reason=", ".join(outcome.flags) or None,
-            )
-        )
-    verdicts = [outcome for outcome in outcomes if isinstance(outcome, Verdict)]
-    if not verdicts:  # every member's judge failed: the item's judge error
-        raise next(o for o in outcomes if isinstance(o, JudgeError))
-    ratings = [member.rating for member in members if member.rating is not None]
-    scale = item.scale
-    flags: list[Flag] = []
-    spread = max(ratings) - min(ratings) if ratings else None
-    if spread is not None and spread > scale.agreement:
-        flags.append(Flag.PANEL_SPLIT)
-    if any(member.abstained for member in members):
-        flags.append(Flag.PANEL_ABSTENTION)
-    carried = (Flag.POLARITY_CONFUSION, Flag.ORDER_SENSITIVE, Flag.COPIED_ANSWER, Flag.VACILLATING)
-    for flag in carried:
-        if any(flag in verdict.flags for verdict in verdicts):
-            flags.append(flag)
-    rating = statistics.median(ratings) if ratings else None
-    expected: float | None = None
-    expected_from: Literal["logprobs", "read"] | None = None
-    if rating is not None:
-        rated = [verdict for verdict in verdicts if verdict.rating is not None]
-        if all(verdict.expected_from == "logprobs" for verdict in rated):
-            expected = statistics.median(v.expected_rating or 0.0 for v in rated)
-            expected_from = "logprobs"
-        else:
-            expected, expected_from = rating, "read"
-    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
-    moves = [
-        v.scores.order_inconsistency for v in verdicts if v.scores.order_inconsistency is not None
-    ]
-    probed = [v.scores.probe_move for v in verdicts if v.scores.probe_move is not None]
-    return Verdict(
-        item_id=rating_id(item),
-        task="rating",
-        rating=rating,
-        expected_rating=expected,
-        expected_from=expected_from,
-        members=tuple(members),
-        scores=Scores(
-            prin=statistics.fmean(prins) if prins else None,
-            order_inconsistency=statistics.fmean(moves) if moves else None,
-            probe_move=max(probed) if probed else None,
-            panel_agreement=None if spread is None else 1 - spread / (scale.max - scale.min),
-        ),
-        # as for one judge: a rating that every check let stand (a member without one,
-        # or a probe that moved a score, is flagged, not inconsistent)
-        consistent=rating is not None
-        and Flag.PANEL_SPLIT not in flags
-        and Flag.ORDER_SENSITIVE not in flags,
-        checks=("reverse", "order") if order else ("reverse",),
-        flags=tuple(flags),
-        judge_calls=sum(verdict.judge_calls for verdict in verdicts),
-        cached=bool(verdicts) and all(verdict.cached for verdict in verdicts),
-        usage=sum((verdict.usage for verdict in verdicts), Usage.zero()),
-        saved_usage=sum((verdict.saved_usage for verdict in verdicts), Usage.zero()),
-        # as a pairwise panel's: unknown when a member's judge failed (its cost is)
-        premium=None
-        if len(verdicts) < len(outcomes)
-        else premium(answer for verdict in verdicts for answer in verdict_answers(verdict)),
-    )
+    return rating_panel_verdict(rating_id(item), item.scale, names, outcomes, order=order)
 
 
 async def rate_aspects(
@@ -669,8 +589,9 @@ async def rate_aspects(
             )
 
     verdicts = await asyncio.gather(*(aspect_verdict(aspect) for aspect in item.aspects))
-    return _aspects_verdict(
-        item,
+    return aspects_verdict(
+        rating_id(item),
+        [aspect.name for aspect in item.aspects],
         verdicts,
         judge_calls=sum(verdict.judge_calls for verdict in verdicts),
         cached=all(verdict.cached for verdict in verdicts),
@@ -679,42 +600,12 @@ async def rate_aspects(
     )
 
 
-def _aspects_verdict(
+async def rate_together(
+    caller: JudgeCaller,
     item: RatingItem,
-    verdicts: Sequence[Verdict],
-    *,
-    judge_calls: int,
-    cached: bool,
-    usage: Usage,
-    saved: Usage,
+    plans: Sequence[RatingPlan],
+    prefetched: Mapping[str, str | None] | None = None,
 ) -> Verdict:
-    """An item's verdict from its aspects' (in the item's order): no rating of its own,
-    every aspect's flags (each once), consistent when every aspect is, PRIN their mean,
-    and what the calls that rated them cost."""
-    flags = list(dict.fromkeys(flag for verdict in verdicts for flag in verdict.flags))
-    prins = [v.scores.prin for v in verdicts if v.scores.prin is not None]
-    verdict = Verdict(
-        item_id=rating_id(item),
-        task="rating",
-        aspects={aspect.name: v for aspect, v in zip(item.aspects, verdicts, strict=True)},
-        scores=Scores(prin=statistics.fmean(prins) if prins else None),
-        consistent=all(verdict.consistent for verdict in verdicts),
-        checks=verdicts[0].checks,
-        flags=tuple(flags),
-        judge_calls=judge_calls,
-        cached=cached,
-        usage=usage,
-        saved_usage=saved,
-    )
-    # the premium of every aspect's answers (:func:`verdict_answers` counts a reply shared
-    # by the aspects once); unknown when an aspect's judge failed (its cost is)
-    failed = any(aspect.error is not None for aspect in verdicts)
-    return verdict.model_copy(
-        update={"premium": None if failed else premium(verdict_answers(verdict))}
-    )
-
-
-async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
     """A rating's aspects asked together (``rating_aspects="together"``): one direct and
     one mirrored call, each reply read for a score per aspect
     (:func:`~prin_guard._rating.read_aspect_scores`), each aspect's two scores reconciled
@@ -724,10 +615,11 @@ async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
     item_id = rating_id(item)
     answers = await asyncio.gather(
         *(
-            caller.converse(
-                aspects_messages(item, polarity), item_id=item_id, purpose=polarity.value
+            caller.answer(
+                Call(plan.key, plan.messages, (), item_id, plan.polarity.value),
+                prefetched=prefetched,
             )
-            for polarity in (Polarity.DIRECT, Polarity.REVERSE)
+            for plan in plans
         )
     )
     found = await _read_replies(
@@ -744,16 +636,202 @@ async def rate_together(caller: JudgeCaller, item: RatingItem) -> Verdict:
             )
         )
         verdicts.append(
-            _verdict(
-                asked, direct, reverse, (), (), order=False, probed=False, calls=()
+            rating_verdict(
+                rating_id(asked),
+                asked,
+                direct,
+                reverse,
+                (),
+                (),
+                order=False,
+                probed=False,
+                calls=(),
             ).model_copy(update={"cached": all(answer.cached for answer in answers)})
         )
-    paid, saved = _costs([(answer.response.usage, answer.cached) for answer in answers])
-    return _aspects_verdict(
-        item,
+    paid, saved = call_costs([(answer.response.usage, answer.cached) for answer in answers])
+    return aspects_verdict(
+        rating_id(item),
+        [aspect.name for aspect in item.aspects],
         verdicts,
         judge_calls=len(answers),
         cached=all(answer.cached for answer in answers),
         usage=paid,
         saved=saved,
     )
+
+
+# -- the task, as the route sees it ------------------------------------------------------
+
+
+class RatingTask:
+    """The rating task (see :mod:`prin_guard.tasks` for what each method is)."""
+
+    name = "rating"
+
+    def __repr__(self) -> str:
+        return "RatingTask()"
+
+    def coerce(self, raw: Any, options: GuardOptions) -> RatingItem:
+        return RatingItem.coerce(raw, max_chars=options.max_chars)
+
+    def refuse(self, options: GuardOptions) -> None:
+        rating_prompt = options.rating_prompt
+        template = None if rating_prompt is not None else options.label_template
+        if template is not None:
+            # asked anyway, a rating would get prin-guard's own rating prompt, not the
+            # words the guard was set up with: refused, as a rating prompt refuses labels
+            named = template if isinstance(template, str) else template.id
+            raise UsageError(
+                f"template: the guard's template {named!r} asks "
+                f"{get_template(template).task} questions, not ratings; rate under a "
+                "rating prompt (such as 'mt-bench-single') or under no template "
+                "(prin-guard's own rating prompt)"
+            )
+        if not set(options.checks or ("reverse",)) <= {"reverse", "order", "swap"}:
+            raise UsageError(
+                "checks: a rating is guarded by the reverse and order checks and the probe "
+                "alone, so far"
+            )
+
+    def check(self, item: RatingItem, engine: VerdictEngine, acceptance: Acceptance | None) -> None:
+        if acceptance is not None:
+            # a rule holds for its own task and the scales it was calibrated on only
+            acceptance.check_task("rating", item.scale)
+            if item.aspects:
+                raise InvalidItemError(
+                    "aspects",
+                    "the guard's acceptance file was calibrated on ratings of one "
+                    "aspect each; rate each aspect as an item of its own",
+                )
+        prompt = engine.options.rating_prompt
+        if prompt is not None:  # the item fits the prompt: its scale, the fields shown
+            if item.aspects:
+                raise InvalidItemError(
+                    "aspects",
+                    f"the prompt {prompt.id!r} names no aspect: rate aspects with "
+                    "prin-guard's own wording (no rating prompt)",
+                )
+            prompt.check(item)
+
+    def key(self, item: RatingItem) -> str:
+        return rating_id(item)
+
+    def chars(self, item: RatingItem) -> int:
+        return sum(len(text) for text in item.texts)
+
+    def plan(self, engine: VerdictEngine, item: RatingItem) -> list[RatingPlan]:
+        options = engine.options
+        return rating_plans(
+            engine.callers,
+            item,
+            options.rating_prompt,
+            order=bool(options.second_order("rating")),
+            together=options.rating_aspects == "together",
+        )
+
+    async def ask(
+        self,
+        engine: VerdictEngine,
+        item: RatingItem,
+        plans: Sequence[Any],
+        prefetched: Mapping[str, str | None],
+    ) -> Verdict:
+        """The rating's verdict from ``engine``'s judge (or panel); a rating with aspects,
+        each aspect asked in calls of its own (or every aspect in one reply)."""
+        planned = typing.cast(Sequence[RatingPlan], plans)
+        if item.aspects:
+            if engine.options.rating_aspects == "together":
+                return await rate_together(engine.callers[0], item, planned, prefetched)
+            return await rate_aspects(
+                item, functools.partial(_rate_with, engine, planned, prefetched), engine.options
+            )
+        return await _rate_with(engine, planned, prefetched, item)
+
+    async def ask_leg(
+        self,
+        engine: VerdictEngine,
+        item: RatingItem,
+        plan: Any,
+        prefetched: Mapping[str, str | None],
+    ) -> Leg:
+        if item.aspects:
+            raise InvalidItemError(
+                "aspects",
+                "one question of a rating with aspects is one per aspect: ask each aspect "
+                "as an item of its own",
+            )
+        asked = typing.cast(RatingPlan, plan)
+        caller = engine.callers[asked.member]
+        call = Call(asked.key, asked.messages, (), rating_id(item), asked.polarity.value)
+        answer = await caller.answer(call, prefetched=prefetched)
+        prompt = engine.options.rating_prompt
+        template = RATING_TEMPLATE if prompt is None else prompt.id
+        version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+        (found,) = await _read_replies(
+            [answer], lambda text: read_score(text, item.scale, copied_from=item.texts)
+        )
+        return _leg(item, asked.polarity, answer, template, version, found)
+
+    def failed(self, item: RatingItem, error: JudgeError, options: GuardOptions) -> Verdict:
+        return error_verdict(rating_id(item), "judge", str(error), task="rating", options=options)
+
+    def messages(
+        self, engine: VerdictEngine, item: RatingItem, polarity: Polarity
+    ) -> list[Message]:
+        return rating_messages(item, polarity, prompt=engine.options.rating_prompt)
+
+    def prompts(self, engine: VerdictEngine, item: RatingItem) -> list[LegPrompt]:
+        options = engine.options
+        return rating_legs(
+            item,
+            options.rating_prompt,
+            order=bool(options.second_order("rating")),
+            together=options.rating_aspects == "together",
+        )
+
+    def max_calls(self, engine: VerdictEngine) -> int:
+        """Both legs, and the order check's third (with a rubric), and the probe's rounds
+        after each of the first two, for every member."""
+        legs = 3 if engine.options.second_order("rating") else 2
+        rounds = 2 * len(engine.probe.rounds) if engine.probe is not None else 0
+        return (legs + rounds) * len(engine.callers)
+
+
+async def _rate_with(
+    engine: VerdictEngine,
+    plans: Sequence[RatingPlan],
+    prefetched: Mapping[str, str | None],
+    asked: RatingItem,
+) -> Verdict:
+    """``engine``'s judge (or panel) rating ``asked`` (the item, or one of its aspects)
+    through its callers, as ``plans`` say."""
+    aspect = asked.focus.name if asked.focus is not None else None
+    plans = [plan for plan in plans if plan.aspect == aspect]
+    # a rating's order check is one leg (the direct question, its rubric listed the
+    # other way): what 'swap' asks, and all 'order' can
+    order = bool(engine.options.second_order("rating"))
+    prompt = engine.options.rating_prompt
+    if engine.names is not None:
+        return await rate_panel(
+            engine.callers,
+            engine.names,
+            asked,
+            plans,
+            order=order,
+            probe=engine.probe,
+            prompt=prompt,
+            prefetched=prefetched,
+        )
+    return await rate(
+        engine.callers[0],
+        asked,
+        plans,
+        order=order,
+        probe=engine.probe,
+        prompt=prompt,
+        prefetched=prefetched,
+    )
+
+
+RATING = RatingTask()
+"""The rating task."""
