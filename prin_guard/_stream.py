@@ -21,6 +21,9 @@ would block it.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
+import queue
 import threading
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
@@ -164,8 +167,8 @@ class LoopDriver:
     """A private event loop for a sync API, kept across calls.
 
     Judges and caches that hold loop-bound connections keep working from one sync
-    call to the next; the loop is closed by :meth:`close` or when the owner is
-    garbage-collected.
+    call to the next; the loop is closed by :meth:`close`, by the loop reaper when the
+    owner is garbage-collected, or at exit.
     """
 
     def __init__(self) -> None:
@@ -187,28 +190,71 @@ class LoopDriver:
             )
         with self._lock:
             if self._runner is None:
+                _start_reaper()
                 self._runner = asyncio.Runner()
                 self._finalizer = weakref.finalize(self, _drop_runner, self._runner)
+                self._finalizer.atexit = False  # closed by _at_exit, in order
+                _LIVE[id(self._runner)] = self._finalizer
             return self._runner.run(coro)
 
     def close(self) -> None:
         detached = self._finalizer.detach() if self._finalizer is not None else None
         if detached is not None:  # the owner asked: its loop's work may be waited for
+            _LIVE.pop(id(detached[2][0]), None)
             _close_runner(detached[2][0])
 
 
+# A loop whose owner the garbage collector frees is closed by the reaper thread, never in
+# the collector's own context: the collector may run in a thread being started, under
+# threading's internal locks, and closing a runner starts a thread (to shut its executor
+# down): a deadlock there. The finalizer only hands the runner over (SimpleQueue.put is
+# safe anywhere); the reaper, started outside any finalizer, closes it as close() would
+# (its tasks cancelled, its executor shut down), so nothing is left pending on a closed loop.
+_DROPPED: queue.SimpleQueue[asyncio.Runner] = queue.SimpleQueue()
+_LIVE: dict[int, weakref.finalize[Any, Any]] = {}
+"""The finalizers of the loops still open, by their runner's id (closed at exit)."""
+_REAPER_LOCK = threading.Lock()
+_reaper: threading.Thread | None = None
+
+
+def _start_reaper() -> None:
+    global _reaper
+    with _REAPER_LOCK:
+        if _reaper is None:
+            _reaper = threading.Thread(target=_reap, name="prin-guard-loop-reaper", daemon=True)
+            _reaper.start()
+            atexit.register(_at_exit)
+
+
+def _reap() -> None:
+    while True:
+        runner = _DROPPED.get()
+        with contextlib.suppress(Exception):  # a loop that cannot close is left to exit
+            _close_runner(runner)
+
+
 def _drop_runner(runner: asyncio.Runner) -> None:
-    """Close the private loop of an owner that is gone, without waiting for anything: the
-    garbage collector may run this in any thread at any moment (in a thread being started,
-    whose starter waits for it), so the loop is closed without being run and its executor
-    shut down without waiting for its threads (``runner.close()`` would run the loop to
-    join them: a deadlock there)."""
-    try:
-        loop = runner.get_loop()
-    except RuntimeError:  # closed already
-        return
-    if not loop.is_closed() and not loop.is_running():
-        loop.close()
+    """Hand the loop of an owner that is gone to the reaper (see above)."""
+    _LIVE.pop(id(runner), None)
+    _DROPPED.put(runner)
+
+
+def _at_exit() -> None:
+    """At exit, in the main thread: close the loops of owners still alive, and those handed
+    to the reaper that it has not reached."""
+    for finalizer in list(_LIVE.values()):
+        detached = finalizer.detach()
+        if detached is not None:
+            with contextlib.suppress(Exception):
+                _close_runner(detached[2][0])
+    _LIVE.clear()
+    while True:
+        try:
+            runner = _DROPPED.get_nowait()
+        except queue.Empty:
+            return
+        with contextlib.suppress(Exception):
+            _close_runner(runner)
 
 
 def _close_runner(runner: asyncio.Runner) -> None:
