@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from prin_guard._models import ParseMethod
@@ -445,30 +446,23 @@ class _Claims:
     def _so_is(self) -> None:
         """ "A is a capital; so is C.", "B is wrong, and so is D": the status of the
         statement just before, in the same sentence, for the candidates after "so"."""
-        text, ctx = self.text, self.ctx
-        for match in _SO_IS.finditer(text):
-            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
-            if run is None or run.void or run.span is None:
-                continue
-            start = self._sentence(match.start())[0]
-            before = [
-                status
-                for status in self.statuses
-                if start <= status.at < match.start() and status.label is not None
-            ]
-            if not before:
-                continue
-            last = before[-1]
-            at = run.span[0]
-            for label in run.labels:
-                self.statuses.append(_Status(label, last.sign, run.span, at, False, weak=last.weak))
+        for run, last in self._after_statement(_SO_IS):
+            self._carry(run, last.sign, last)
 
     def _elided(self) -> None:
         """ "A and C are correct, while B and D are not": after a contrast, candidates
         with the verb of the statement before them negated and its adjective left out
         take the other side."""
+        for run, last in self._after_statement(_ELIDED):
+            if last.label not in run.labels:
+                self._carry(run, -last.sign, last)
+
+    def _after_statement(self, pattern: _Pattern) -> Iterator[tuple[_Reading, _Status]]:
+        """Each match of ``pattern`` whose run of candidates follows a statement in the same
+        sentence: the run, and the sentence's last status before the match (statuses the
+        caller adds for one match count for the next)."""
         text, ctx = self.text, self.ctx
-        for match in _ELIDED.finditer(text):
+        for match in pattern.finditer(text):
             run = _run_labels(text, match.start("run"), match.end("run"), ctx)
             if run is None or run.void or run.span is None:
                 continue
@@ -478,14 +472,14 @@ class _Claims:
                 for status in self.statuses
                 if start <= status.at < match.start() and status.label is not None
             ]
-            if not before or before[-1].label in run.labels:
-                continue
-            last = before[-1]
-            at = run.span[0]
-            for label in run.labels:
-                self.statuses.append(
-                    _Status(label, -last.sign, run.span, at, False, weak=last.weak)
-                )
+            if before:
+                yield run, before[-1]
+
+    def _carry(self, run: _Reading, sign: int, last: _Status) -> None:
+        """The candidates of ``run`` on side ``sign``, as weak as the status they follow."""
+        assert run.span is not None
+        for label in run.labels:
+            self.statuses.append(_Status(label, sign, run.span, run.span[0], False, weak=last.weak))
 
     def _statement(
         self, run: _Reading, sign: int, end: int, *, negated: bool = False, forced: bool = False
