@@ -19,6 +19,7 @@ Bad input raises :class:`~prin_guard.UsageError` naming the argument and the rea
 from __future__ import annotations
 
 from prin_guard._ranking._agreement import (
+    average_ranks,
     kendall_distance,
     kendall_tau_b,
     pair_counts,
@@ -75,6 +76,7 @@ __all__ = [
     "PositionBias",
     "Ranking",
     "Vote",
+    "average_ranks",
     "balanced_orders",
     "borda_local_search",
     "bradley_terry",

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 from prin_guard._ranking._types import Ranking, check_same_labels, tier_index
 
-__all__ = ["kendall_distance", "kendall_tau_b", "pair_counts", "top_agrees"]
+__all__ = ["average_ranks", "kendall_distance", "kendall_tau_b", "pair_counts", "top_agrees"]
 
 
 def pair_counts(first: Ranking, second: Ranking) -> tuple[int, int, int, int, int]:
@@ -81,3 +82,19 @@ def top_agrees(predicted: Ranking, reference: Ranking) -> bool:
     if not predicted:
         return True
     return set(predicted[0]) <= set(reference[0])
+
+
+def average_ranks(values: Sequence[float]) -> list[float]:
+    """Each value's rank from 1 (smallest first), tied values sharing the mean of their
+    places: what Spearman's rho correlates (scipy's ``rankdata`` method ``average``)."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        stop = start
+        while stop + 1 < len(order) and values[order[stop + 1]] == values[order[start]]:
+            stop += 1
+        for place in range(start, stop + 1):
+            ranks[order[place]] = (start + stop) / 2 + 1
+        start = stop + 1
+    return ranks

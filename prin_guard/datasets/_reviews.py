@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._exceptions import UsageError
+from prin_guard._ranking import average_ranks
 from prin_guard.datasets._rows import (
     SkipHandler,
     _build_all,
@@ -201,25 +202,11 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     return sxy / math.sqrt(sxx * syy)
 
 
-def _ranks(values: Sequence[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for position in range(start, end + 1):
-            ranks[order[position]] = (start + end) / 2 + 1
-        start = end + 1
-    return ranks
-
-
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman's rho: Pearson's correlation of the ranks, tied values sharing their mean
     rank; ``nan`` when either side is constant."""
     _check_pairs(x, y)
-    return pearson(_ranks(x), _ranks(y))
+    return pearson(average_ranks(x), average_ranks(y))
 
 
 def balanced_accuracy(predicted: Sequence[bool], actual: Sequence[bool]) -> float:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._exceptions import MissingExtraError, UsageError
+from prin_guard._ranking import average_ranks
 from prin_guard._runs import Section, figure_png, pyplot, write_files
 
 __all__ = [
@@ -113,21 +114,6 @@ def load_summeval(path: str | Path, aspect: str, *, articles: int | None = None)
     return out
 
 
-def _ranks(values: Sequence[float]) -> list[float]:
-    """Average ranks (ties share the mean of their places), from 1."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    ranks = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        stop = start
-        while stop + 1 < len(order) and values[order[stop + 1]] == values[order[start]]:
-            stop += 1
-        for place in range(start, stop + 1):
-            ranks[order[place]] = (start + stop) / 2 + 1
-        start = stop + 1
-    return ranks
-
-
 def _pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     n = len(x)
     mx, my = sum(x) / n, sum(y) / n
@@ -146,7 +132,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
         raise ValueError("spearman: x and y differ in length")
     if len(x) < 2:
         return None
-    return _pearson(_ranks(x), _ranks(y))
+    return _pearson(average_ranks(x), average_ranks(y))
 
 
 def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
