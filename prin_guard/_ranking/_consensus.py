@@ -279,7 +279,8 @@ def _improve(pairs: _Pairs, tiers: list[list[int]]) -> list[list[int]]:
             now = _label_cost(pairs, where, x, here)
             targets = [here - 2, here + 2] + ([] if alone else [here - 1, here + 1])
             for place in targets:
-                if place < 0 or place > 2 * (len(tiers) - 1):
+                # a new tier may stand above the first or below the last (-1, 2 len - 1)
+                if place < -1 or place > 2 * len(tiers) - 1:
                     continue
                 gain = now - _label_cost(pairs, where, x, place)
                 if gain > best_gain:
