@@ -20,10 +20,11 @@ Recorded, each as one JSON line ``{"case": ..., "value": ...}`` under tests/data
   with what the reader looks for; a set-up the guard refuses is recorded with its error.
 - ``examples``: the stdout of each example that runs with its stand-in judge.
 
-What varies from run to run is left out: each leg's ``latency_ms``. A text of more than
-200 characters that is the item's or the reply's own (``raw_text``, candidates' texts) is
-kept as its length and sha256: it is the input, and it keeps the files small; prompts are
-kept whole (their wording is what the keys hash).
+What varies from run to run is left out: each leg's ``latency_ms``. A field the models
+gained after the record was written counts as no change where it is unset (null, empty).
+A text of more than 200 characters that is the item's or the reply's own (``raw_text``,
+candidates' texts) is kept as its length and sha256: it is the input, and it keeps the
+files small; prompts are kept whole (their wording is what the keys hash).
 
     PYTHONPATH=. .venv/bin/python -m bench.golden             # compare with the record
     PYTHONPATH=. .venv/bin/python -m bench.golden --update    # write the record again
@@ -530,10 +531,31 @@ def recorded(name: str, folder: Path = GOLDEN) -> list[Entry]:
     return [(entry["case"], entry["value"]) for entry in map(json.loads, lines)]
 
 
+_UNSET_VALUES: tuple[Any, ...] = (None, {}, [])
+
+
+def _new_defaults_left_out(recorded: Any, now: Any) -> Any:
+    """``now`` without the fields the record does not have and that hold no value now
+    (null, an empty object or list): a field the models gained since the record (a
+    ranking's on a pairwise verdict) is no change of what the guard gives; a new field
+    with a value is."""
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        return {
+            key: _new_defaults_left_out(recorded.get(key), value)
+            for key, value in now.items()
+            if key in recorded or value not in _UNSET_VALUES
+        }
+    if isinstance(recorded, list) and isinstance(now, list) and len(recorded) == len(now):
+        return [_new_defaults_left_out(a, b) for a, b in zip(recorded, now, strict=True)]
+    return now
+
+
 def differences(name: str, now: list[Entry], before: list[Entry], *, shown: int = 5) -> list[str]:
     """What differs between the record and now, readably: the cases only one side has,
-    and a diff of the first ``shown`` changed values."""
-    old, new = dict(before), dict(now)
+    and a diff of the first ``shown`` changed values (fields the models gained since the
+    record, unset here, left out: :func:`_new_defaults_left_out`)."""
+    old = dict(before)
+    new = {case: _new_defaults_left_out(old.get(case), value) for case, value in now}
     lines: list[str] = []
     missing = [case for case in old if case not in new]
     added = [case for case in new if case not in old]

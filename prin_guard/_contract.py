@@ -60,6 +60,8 @@ __all__ = [
     "JsonRanking",
     "Line",
     "Ordering",
+    "Ranked",
+    "RankingForm",
     "Scores",
     "Tag",
     "VerdictFormat",
@@ -500,6 +502,36 @@ def _ranked(ordering: str, shown: Shown) -> dict[str, int] | None:
     return ranks if len(ranks) == len(shown.ctx.labels) else None
 
 
+RankingForm = Literal[
+    "ordering", "identifiers", "json-list", "json-ranks", "numbered", "tags", "headed-list"
+]
+"""The forms a ranking judge writes its ranking in (:class:`Ranked`)."""
+
+
+class Ranked(_Format):
+    """A ranking of every candidate, in one of the forms ranking judges write: ``ordering``
+    "Assistant 2 > Assistant 1 = Assistant 3" (LLMZoo), ``identifiers`` "[2] > [1] > [3]"
+    (RankGPT), ``json-list`` ``["B", "A", "C"]`` (a tie a nested list), ``json-ranks``
+    ``{"A": 2, "B": 1, "C": 3}``, ``numbered`` lines "1. Response C", ``tags`` "[[C]],
+    [[A]], [[B]]", ``headed-list`` "Ranking: C, A, B". For ranking items (read strictly by
+    :func:`prin_guard.reader._ranking.read_ranking`, the declared form first: every label
+    exactly once); a label task's reply holds no answer in it."""
+
+    kind: Literal["ranking"] = "ranking"
+    form: RankingForm = "ordering"
+
+    @property
+    def reader_form(self) -> str:
+        """The form as the ranking reader names it (RankGPT's identifiers are an ordering)."""
+        return "ordering" if self.form == "identifiers" else self.form
+
+    def looks_for(self) -> str:
+        return f"a ranking of every candidate, each exactly once ({self.form})"
+
+    def ask(self, labels: Sequence[str], count: int, tie: str | None) -> str:
+        return f"your ranking only, of every one of {_quoted(labels[:count])} ({self.form})"
+
+
 class Conclusion(_Format):
     """No declared format: the judge concludes in free text, read by the general reader."""
 
@@ -507,7 +539,7 @@ class Conclusion(_Format):
 
 
 VerdictFormat = Annotated[
-    Tag | Line | FirstLine | Scores | JsonField | JsonRanking | Ordering | Conclusion,
+    Tag | Line | FirstLine | Scores | JsonField | JsonRanking | Ordering | Ranked | Conclusion,
     Field(discriminator="kind"),
 ]
 """The verdict formats a contract may declare: each reads, describes, asks for and checks

@@ -79,7 +79,9 @@ from prin_guard._models import (
     Leg,
     Member,
     ParseStatus,
+    Polarity,
     ProbeRound,
+    RankingItem,
     Scores,
     Task,
     Usage,
@@ -87,6 +89,15 @@ from prin_guard._models import (
     VerdictError,
 )
 from prin_guard._options import GuardOptions
+from prin_guard._ranking import (
+    Ranking,
+    Vote,
+    consensus,
+    kendall_distance,
+    kendall_tau_b,
+    mean_places,
+    position_bias,
+)
 from prin_guard._rating import RatingItem, Scale, reconcile
 from prin_guard._usage import Answered, answers_of, premium, verdict_answers
 
@@ -111,6 +122,7 @@ __all__ = [
     "order_inconsistency",
     "panel_majority",
     "prin_score",
+    "ranking_verdict",
     "score_flags",
     "signal_value",
     "synergy",
@@ -651,7 +663,7 @@ def error_verdict(
     kind: Literal["judge", "input"],
     message: str,
     *,
-    item: Item | None = None,
+    item: Item | RankingItem | None = None,
     field: str | None = None,
     task: Task | None = None,
     options: GuardOptions | None,
@@ -841,6 +853,8 @@ def signal_value(verdict: Verdict, signal: str) -> float | None:
     a rating verdict that gives no rating: nothing there to accept)."""
     if verdict.error is not None or (verdict.task == "rating" and verdict.rating is None):
         return None
+    if verdict.task == "ranking" and verdict.ranking is None:
+        return None  # no ranking (a leg unread, best and worst the same): nothing to accept
     value = SIGNALS[signal].read(verdict.scores)
     return None if value is None or math.isnan(value) else float(value)
 
@@ -1067,4 +1081,200 @@ def aspects_verdict(
     failed = any(aspect.error is not None for aspect in verdicts)
     return verdict.model_copy(
         update={"premium": None if failed else premium(verdict_answers(verdict))}
+    )
+
+
+# -- a ranking's verdict ------------------------------------------------------------------
+
+_RANKING_UNCLEAN = frozenset(
+    {
+        Flag.UNPARSEABLE_DIRECT,
+        Flag.UNPARSEABLE_REVERSE,
+        Flag.INCONSISTENT,
+        Flag.POLARITY_CONFUSION,
+        Flag.ORDER_SENSITIVE,
+        Flag.BEST_IS_WORST,
+        Flag.POSITION_BIAS,
+    }
+)
+
+
+def _plurality(picks: Sequence[str]) -> str | None:
+    """The label picked most often, ``None`` when none was picked or two share the most."""
+    counts: dict[str, int] = {}
+    for pick in picks:
+        counts[pick] = counts.get(pick, 0) + 1
+    if not counts:
+        return None
+    most = max(counts.values())
+    leaders = [label for label, count in counts.items() if count == most]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _leg_ranking(leg: Leg) -> Ranking | None:
+    """A ranking leg's ranking, best first (the reverse leg's read worst first, reversed)."""
+    if leg.ranking is None:
+        return None
+    return leg.ranking if leg.polarity is Polarity.DIRECT else tuple(reversed(leg.ranking))
+
+
+def _joined(rankings: Sequence[Ranking]) -> Ranking:
+    """One ranking of several (the Kemeny consensus), or the one."""
+    if len(rankings) == 1:
+        return rankings[0]
+    return consensus([Vote(ranking) for ranking in rankings]).ranking
+
+
+def _orders_agreement(groups: Sequence[Sequence[Ranking]]) -> tuple[float | None, float | None]:
+    """The mean Kendall's tau-b and the mean normalised Kendall distance between two
+    rankings of one group (one leg's orders), over every such pair; ``None`` without one."""
+    taus: list[float] = []
+    distances: list[float] = []
+    for rankings in groups:
+        for later in range(1, len(rankings)):
+            for earlier in range(later):
+                tau = kendall_tau_b(rankings[earlier], rankings[later])
+                if tau is not None:
+                    taus.append(tau)
+                distances.append(kendall_distance(rankings[earlier], rankings[later]))
+    return (
+        statistics.fmean(taus) if taus else None,
+        statistics.fmean(distances) if distances else None,
+    )
+
+
+def ranking_verdict(
+    item: RankingItem,
+    direct: Sequence[Leg],
+    reverse: Sequence[Leg],
+    *,
+    mode: Literal["full", "best"],
+    tolerance: float,
+    checks: tuple[str, ...],
+    calls: Sequence[tuple[Usage | None, bool]],
+) -> Verdict:
+    """The verdict of a ranking's legs: ``direct`` and ``reverse`` hold each leg as asked
+    in each order (the first order first; the reverse may be asked in fewer, with the swap
+    check), each with its ``ranking`` read (``full``: the reverse leg's worst first) or
+    its pick in ``labels`` (``best``: the best, and on the reverse leg the worst).
+
+    ``full``: the ranking is the Kemeny consensus of every readable leg of every order
+    (a reverse leg's ranking reversed first); ``scores.prin`` is the normalised Kendall
+    distance between the direct legs' ranking and the reverse legs' (each joined over the
+    orders), ``scores.legs_tau`` their Kendall's tau-b; ``inconsistent`` above
+    ``tolerance``, ``polarity_confusion`` when the reverse ranking is the direct one (the
+    distance at least 1 - ``tolerance``: the reverse leg ranked best first),
+    ``best_is_worst`` when a response the direct leg ranks first the reverse leg ranks
+    last. Over several orders: ``scores.orders_tau`` and ``order_inconsistency`` (the
+    mean tau-b and distance between two orders' rankings of one leg; ``order_sensitive``
+    above ``tolerance``) and ``scores.position_bias`` (flagged ``position_bias``).
+
+    ``best``: the best is the direct legs' most frequent pick, the worst the reverse
+    legs'; the same response for both is ``best_is_worst`` and ``inconsistent`` (PRIN 1,
+    else 0), and the verdict then has no ranking; ``order_inconsistency`` is the share of
+    orders that picked other than the most frequent pick (the larger leg's).
+    """
+    flags: set[Flag] = set()
+    if any(leg.parse_status is ParseStatus.FAILED for leg in direct):
+        flags.add(Flag.UNPARSEABLE_DIRECT)
+    if any(leg.parse_status is ParseStatus.FAILED for leg in reverse):
+        flags.add(Flag.UNPARSEABLE_REVERSE)
+    if any(leg.copied for leg in (*direct, *reverse)):
+        flags.add(Flag.COPIED_ANSWER)
+    prin: float | None = None
+    legs_tau: float | None = None
+    orders_tau: float | None = None
+    moved: float | None = None
+    bias: float | None = None
+    ranking: Ranking | None = None
+    best: str | None = None
+    worst: str | None = None
+    if mode == "full":
+        by_leg = [
+            [r for leg in legs if (r := _leg_ranking(leg)) is not None]
+            for legs in (direct, reverse)
+        ]
+        read = [r for rankings in by_leg for r in rankings]
+        if read:
+            ranking = _joined(read)
+        if all(by_leg):
+            ours, theirs = (_joined(rankings) for rankings in by_leg)
+            prin = kendall_distance(ours, theirs)
+            legs_tau = kendall_tau_b(ours, theirs)
+            if prin > tolerance:
+                flags.add(Flag.INCONSISTENT)
+            if prin >= 1 - tolerance:
+                flags.add(Flag.POLARITY_CONFUSION)
+            if len(ours) > 1 and len(theirs) > 1 and set(ours[0]) & set(theirs[-1]):
+                flags.add(Flag.BEST_IS_WORST)
+        orders_tau, moved = _orders_agreement(by_leg)
+        shown = [
+            (leg.order or item.labels, r)
+            for leg in (*direct, *reverse)
+            if (r := _leg_ranking(leg)) is not None
+        ]
+        if len({order for order, _ in shown}) > 1:
+            found = position_bias([order for order, _ in shown], [r for _, r in shown])
+            bias = found.correlation
+            if found.flagged:
+                flags.add(Flag.POSITION_BIAS)
+        if ranking is not None:
+            best = ranking[0][0] if len(ranking[0]) == 1 else None
+            worst = ranking[-1][0] if len(ranking[-1]) == 1 and len(ranking) > 1 else None
+    else:
+        picks = [[leg.labels[0] for leg in legs if leg.labels] for legs in (direct, reverse)]
+        best, worst = (_plurality(one) for one in picks)
+        shares = [1 - max(map(one.count, one)) / len(one) for one in picks if len(one) > 1]
+        moved = max(shares) if shares else None
+        if best is not None and worst is not None:
+            prin = 1.0 if best == worst else 0.0
+            if best == worst:
+                flags.update((Flag.BEST_IS_WORST, Flag.INCONSISTENT))
+                best = worst = None
+            else:
+                middle = tuple(label for label in item.labels if label not in (best, worst))
+                ranking = ((best,), *((middle,) if middle else ()), (worst,))
+    if moved is not None and moved > tolerance:
+        flags.add(Flag.ORDER_SENSITIVE)
+    positions = (
+        {label: place + 1 for label, place in mean_places(ranking).items()}
+        if ranking is not None
+        else {}
+    )
+    firsts = [*direct[:1], *reverse[:1]]
+    # the other orders' legs, each order's direct leg then its reverse one
+    permuted = [
+        legs[order]
+        for order in range(1, max(len(direct), len(reverse)))
+        for legs in (direct, reverse)
+        if order < len(legs)
+    ]
+    paid, saved = call_costs(calls)
+    return Verdict(
+        item_id=item.key,
+        task="ranking",
+        labels=item.labels,
+        direct=direct[0] if direct else None,
+        reverse=reverse[0] if reverse else None,
+        ranking=ranking,
+        best=best,
+        worst=worst,
+        positions=positions,
+        scores=Scores(
+            prin=prin,
+            legs_tau=legs_tau,
+            orders_tau=orders_tau,
+            order_inconsistency=moved,
+            position_bias=bias,
+        ),
+        consistent=ranking is not None and not flags & _RANKING_UNCLEAN,
+        threshold=tolerance,
+        checks=checks,
+        permuted=tuple(permuted),
+        flags=_flag_tuple(flags),
+        judge_calls=len(calls),
+        cached=all(cached for _, cached in calls),
+        usage=paid,
+        saved_usage=saved,
+        premium=premium(answers_of([*firsts, *permuted], direct=firsts[:1])),
     )

@@ -36,6 +36,8 @@ __all__ = [
     "CHECKLIST_KINDS",
     "CHECKS",
     "POLICIES",
+    "RANKING_MAX_CANDIDATES",
+    "RANKING_MIN_CANDIDATES",
     "SECOND_ORDER_CHECKS",
     "STATUS_WORDS",
     "TASKS",
@@ -57,6 +59,7 @@ __all__ = [
     "Polarity",
     "Policy",
     "ProbeRound",
+    "RankingItem",
     "Reading",
     "Scores",
     "Task",
@@ -145,6 +148,13 @@ class Flag(enum.StrEnum):
     """A leg restates text of the item (the question, context, a candidate or a reasoning
     path) where its answer would be: text an item could inject ("The correct option is
     E."), so it was not read as the judge's answer."""
+    BEST_IS_WORST = "best_is_worst"
+    """A ranking: the response the direct leg ranks best is the one the reverse leg ranks
+    worst (or, asked which is best and which is worst, the judge named the same one)."""
+    POSITION_BIAS = "position_bias"
+    """A ranking asked in several orders: a response's place follows where it was shown
+    (the within-response correlation of shown position and place is at least 0.5 and
+    significant at 5%; :func:`prin_guard._ranking.position_bias`)."""
 
 
 class ParseStatus(enum.StrEnum):
@@ -311,6 +321,10 @@ class Leg(Frozen):
     """When the reply could not be read and the guard re-asks (``reask``): the judge's
     answer to "state only your final answer as ...". Its labels are the leg's when it
     was read (``parse_method`` ``reasked``); the leg's usage counts both calls."""
+    ranking: tuple[tuple[str, ...], ...] | None = None
+    """A ranking's leg: the ranking read, as tiers of the item's labels in the order the
+    reply lists them (the reverse leg's worst first; a leg asked in another order mapped
+    back to the item's labels); ``None`` for the other tasks and when none was read."""
     confidence: float | None = None
     """The judge's probability of the answer it gave, from its token log-probabilities:
     the product of the probabilities of the tokens that spell the answer (so for a set,
@@ -350,6 +364,10 @@ class Reading(Frozen):
     rating every aspect: ``Coherence: 4`` per line, or a JSON field per aspect), ``None``
     for an aspect it gives no unambiguous score on its scale; the reading is ``ok`` only
     when every aspect has one. ``None`` for items without aspects."""
+    ranking: tuple[tuple[str, ...], ...] | None = None
+    """A ranking item: the ranking the reply declares, as tiers of the item's labels in the
+    order it lists them (on the reverse leg, worst first, as written); ``None`` for the
+    other tasks and when none could be read (a label left out or named twice is none)."""
 
     @property
     def ok(self) -> bool:
@@ -414,6 +432,19 @@ class Scores(Frozen):
     direct_confidence: float | None = None
     """The direct leg's :attr:`Leg.confidence` (a panel: the lowest of its members'):
     what ``reverse_legs='uncertain'`` compares with ``reverse_below``."""
+    legs_tau: float | None = None
+    """A ranking: Kendall's tau-b between the direct leg's ranking and the reverse leg's
+    reversed (1 the same ranking; -1 the one the other upside down); ``prin`` is their
+    normalised Kendall distance (ties half a pair), the PRIN-like score. For a ranking
+    asked in several orders, both are over the legs' consensus rankings."""
+    orders_tau: float | None = None
+    """A ranking asked in several orders: the mean Kendall's tau-b between the rankings of
+    two orders (each leg's with its own kind), the permutations' agreement;
+    ``order_inconsistency`` is the mean normalised Kendall distance."""
+    position_bias: float | None = None
+    """A ranking asked in several orders: the within-response correlation between the
+    position a response was shown in and its place (positive: shown earlier, ranked
+    better), flagged ``position_bias`` when strong and significant."""
 
 
 class Member(Frozen):
@@ -474,7 +505,7 @@ class Verdict(Frozen):
     item_id: str
     """The item's id, or its content hash."""
     task: Task = "choice"
-    """The item's task: ``choice``, ``pairwise``, ``checklist`` or ``rating``."""
+    """The item's task: ``choice``, ``pairwise``, ``checklist``, ``rating`` or ``ranking``."""
     labels: tuple[str, ...] = ()
     """All candidate labels of the item, in order."""
     correct: tuple[str, ...] = ()
@@ -512,6 +543,19 @@ class Verdict(Frozen):
     aspects: dict[str, Verdict] = {}
     """Rating with ``aspects``: each aspect's own verdict (its ``rating``, legs, flags), by
     name; the verdict itself then has no ``rating``, and its flags are all of theirs."""
+    ranking: tuple[tuple[str, ...], ...] | None = None
+    """Ranking: the consensus of the legs (and orders), best first, as tiers of labels
+    (labels in one tier tied); ``None`` when a leg could not be read or no ranking was
+    asked (best-of-n)."""
+    best: str | None = None
+    """Ranking: the label ranked best, when one stands alone in first place (best-of-n:
+    the direct leg's answer)."""
+    worst: str | None = None
+    """Ranking: the label ranked worst, when one stands alone in last place (best-of-n:
+    the reverse leg's answer)."""
+    positions: dict[str, float] = {}
+    """Ranking: each label's place in ``ranking``, 1 the best, tied labels sharing the
+    mean of the places they cover."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""
@@ -1019,3 +1063,155 @@ class Item(Frozen):
             content.append(self.kind)
         payload = json.dumps(content, ensure_ascii=False)
         return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+RANKING_MIN_CANDIDATES = 3
+"""The fewest responses a ranking item holds (two are a pairwise item)."""
+RANKING_MAX_CANDIDATES = 20
+"""The most responses a ranking item holds."""
+
+
+class RankingItem(Frozen):
+    """Three to twenty responses to one question, to be ranked from best to worst.
+
+    ``{"task": "ranking", "question": ..., "candidates": [...], "context": ...}``: the
+    candidates are the responses (strings, or ``{"text": ..., "label": ...}``), labelled
+    A, B, C, ... when not labelled; the judge is asked to rank them from the best to the
+    worst and, on the reverse leg, from the worst to the best (see
+    :mod:`prin_guard.tasks._ranking`).
+    """
+
+    task: Literal["ranking"] = "ranking"
+    question: str
+    """The instruction or question the responses answer."""
+    candidates: tuple[Candidate, ...]
+    """The responses, three to twenty."""
+    context: str | None = None
+    """Optional material the judge needs (a passage, a reference answer)."""
+    id: str | None = Field(None, max_length=_MAX_ID_CHARS)
+    """Caller's identifier; a content hash is used in its place when absent."""
+
+    @field_validator("question", "context", "id", mode="before")
+    @classmethod
+    def _valid_unicode(cls, value: Any) -> Any:
+        return _no_surrogates(value)
+
+    @field_validator("question")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty or whitespace")
+        return value
+
+    @model_validator(mode="after")
+    def _labelled(self) -> RankingItem:
+        count = len(self.candidates)
+        if not RANKING_MIN_CANDIDATES <= count <= RANKING_MAX_CANDIDATES:
+            raise ValueError(
+                f"candidates: a ranking has {RANKING_MIN_CANDIDATES} to "
+                f"{RANKING_MAX_CANDIDATES} responses, got {count}"
+                + (" (two responses are a pairwise item)" if count == 2 else "")
+            )
+        for index, candidate in enumerate(self.candidates):
+            if candidate.weight is not None:
+                raise ValueError(f"candidates.{index}.weight: weights are for checklists only")
+            if candidate.reasoning is not None:
+                raise ValueError(
+                    f"candidates.{index}.reasoning: a ranking shows the responses only"
+                )
+        seen_texts: dict[str, int] = {}
+        for index, candidate in enumerate(self.candidates):
+            key = _normal_text(candidate.text)
+            if key in seen_texts:
+                raise ValueError(
+                    f"candidates: responses {seen_texts[key]} and {index} have the same text"
+                )
+            seen_texts[key] = index
+        taken = [c.label for c in self.candidates if c.label is not None]
+        if len(set(taken)) != len(taken):
+            twice = next(label for label in taken if taken.count(label) > 1)
+            raise ValueError(f"candidates: duplicate label {twice!r}")
+        free = (label for label in _label_series() if label not in taken)
+        labelled = tuple(
+            c if c.label is not None else c.model_copy(update={"label": next(free)})
+            for c in self.candidates
+        )
+        object.__setattr__(self, "candidates", labelled)
+        return self
+
+    @classmethod
+    def coerce(cls, value: Any, *, max_chars: int | None = None) -> RankingItem:
+        """A ranking item from a RankingItem or a mapping, or an
+        :class:`~prin_guard.InvalidItemError` naming the first bad field
+        (``candidates.1.text``) and the reason; ``max_chars`` bounds every text."""
+        if isinstance(value, RankingItem):
+            checked = value
+        elif isinstance(value, Mapping):
+            given = dict(value)
+            given.pop("gold", None)  # eval's, as for the other items
+            raw = given.get("candidates")
+            if isinstance(raw, list | tuple):
+                given["candidates"] = tuple(
+                    {"text": entry} if isinstance(entry, str) else entry for entry in raw
+                )
+            elif raw is not None:
+                raise InvalidItemError("candidates", "must be a list of responses")
+            try:
+                checked = cls.model_validate(given, strict=False)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                field = ".".join(str(part) for part in first["loc"]) or "item"
+                message = first["msg"].removeprefix("Value error, ")
+                named, _, rest = message.partition(": ")
+                if not first["loc"] and rest and named.split(".")[0] in cls.model_fields:
+                    field, message = named, rest
+                raise InvalidItemError(field, message) from None
+        else:
+            raise InvalidItemError(
+                "item", f"expected a RankingItem or a mapping, got {type(value).__name__}"
+            )
+        if max_chars is not None:
+            fields = [("question", checked.question), ("context", checked.context)]
+            fields += [
+                (f"candidates.{index}.text", c.text) for index, c in enumerate(checked.candidates)
+            ]
+            for name, text in fields:
+                if text is not None and len(text) > max_chars:
+                    raise InvalidItemError(
+                        name,
+                        f"is {len(text)} characters long; the limit is {max_chars} (max_chars)",
+                    )
+        return checked
+
+    @functools.cached_property
+    def labels(self) -> tuple[str, ...]:
+        """The responses' labels, in the order given."""
+        return tuple(c.label for c in self.candidates)  # type: ignore[misc]
+
+    @functools.cached_property
+    def texts(self) -> tuple[str, ...]:
+        """Every text of the item (what a reply may copy)."""
+        own = [self.question, *(c.text for c in self.candidates)]
+        return tuple(own + ([self.context] if self.context else []))
+
+    @functools.cached_property
+    def key(self) -> str:
+        """The caller's id, or a short content hash that is stable across runs."""
+        if self.id is not None:
+            return self.id
+        content = [self.task, self.question, [[c.label, c.text] for c in self.candidates]]
+        payload = json.dumps([*content, self.context], ensure_ascii=False)
+        return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The item's JSON form (what :meth:`coerce` reads)."""
+        out: dict[str, Any] = {
+            "task": "ranking",
+            "question": self.question,
+            "candidates": [{"text": c.text, "label": c.label} for c in self.candidates],
+        }
+        if self.context is not None:
+            out["context"] = self.context
+        if self.id is not None:
+            out["id"] = self.id
+        return out

@@ -61,6 +61,9 @@ DEFAULT_CHECKS: dict[Task, tuple[CheckName, ...]] = {
     # A rating's order check needs a rubric to reorder (prin_guard.tasks._ratings); asked for, it
     # costs a third call.
     "rating": ("reverse",),
+    # A ranking's order check asks both legs again in balanced orders (ranking_orders);
+    # each order costs two calls or more, so it is asked for, not given.
+    "ranking": ("reverse",),
 }
 """The checks each task's items get when the options name none."""
 
@@ -215,6 +218,46 @@ class GuardOptions(BaseModel):
         "giving one score per aspect on a line of its own ('Coherence: [[4]]'): two calls "
         "in all, as a judge that rates several aspects at once (one judge; no order check "
         "or probe).",
+    )
+    ranking_mode: Literal["full", "best"] = Field(
+        "full",
+        description="A ranking item: full, rank every response from the best to the worst "
+        "(the direct leg) and from the worst to the best (the reverse leg); best, the cheap "
+        "best-of-n mode: ask only which response is the best and which is the worst.",
+    )
+    ranking_orders: int | None = Field(
+        None,
+        ge=1,
+        le=40,
+        description="A ranking item: in how many orders of the responses its legs are asked "
+        "(balanced: each response in each position about equally often, a Williams design; "
+        "the first order is the one given). None: 3 with the order check (both legs in each "
+        "order) or the swap check (the direct leg alone in the other orders), else 1.",
+    )
+    ranking_adaptive: bool = Field(
+        False,
+        description="A ranking item asked in several orders: ask the orders one at a time "
+        "after the first two and stop as soon as the direct rankings of two orders agree "
+        "(Kendall's tau-b at least 0.8).",
+    )
+    ranking_tolerance: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="A ranking item: the largest normalised Kendall distance (ties half a "
+        "pair) between the direct ranking and the reverse one reversed, and between the "
+        "rankings of two orders, still consistent: above it the verdict is flagged "
+        "inconsistent (order_sensitive). 0.1 is one pair in ten ordered the other way "
+        "(Kendall's tau-b 0.8 between strict rankings).",
+    )
+    ranking_window: int = Field(
+        10,
+        ge=3,
+        le=20,
+        description="A ranking item with more responses than this is ranked by sliding "
+        "windows of this many (RankGPT's): from the end of the list to its start, half a "
+        "window at a time, each window ranked and put back in its place; each leg is then "
+        "several calls in turn.",
     )
     on_inconsistent: Literal["flag", "raise"] = Field(
         "flag",
@@ -410,6 +453,12 @@ class GuardOptions(BaseModel):
         """The checks an item of ``task`` gets: the options' own, or the task's default
         (:data:`DEFAULT_CHECKS`)."""
         return self.checks if self.checks is not None else DEFAULT_CHECKS[task]
+
+    def ranking_order_count(self) -> int:
+        """How many orders a ranking item's legs are asked in (see ``ranking_orders``)."""
+        if self.ranking_orders is not None:
+            return self.ranking_orders
+        return 3 if self.second_order("ranking") else 1
 
     def second_order(self, task: Task) -> tuple[Polarity, ...]:
         """The questions an item of ``task`` is asked again with its candidates in a second

@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 
+from prin_guard._contract import AnswerContract, Ordering, Ranked, Tag
 from prin_guard._exceptions import UsageError
 from prin_guard._models import (
     Candidate,
@@ -20,6 +21,7 @@ from prin_guard._models import (
     ParseMethod,
     ParseStatus,
     Polarity,
+    RankingItem,
     Reading,
     Task,
 )
@@ -33,6 +35,7 @@ from prin_guard._prompts import (
 )
 from prin_guard._rating import RatingItem, read_aspect_scores, read_score
 from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
+from prin_guard.reader._ranking import read_ranking
 
 __all__ = ["prompt_frame", "read_answer", "read_reply"]
 
@@ -173,9 +176,9 @@ def read_answer(
 
 def read_reply(
     reply: str | None,
-    item: Item | RatingItem | Mapping[str, object],
+    item: Item | RatingItem | RankingItem | Mapping[str, object],
     *,
-    template: str | Template | None = None,
+    template: str | Template | AnswerContract | None = None,
     polarity: Polarity | str = Polarity.DIRECT,
     mitigations: Sequence[Mitigation | str] = (),
 ) -> Reading:
@@ -199,6 +202,15 @@ def read_reply(
     on the mirrored scale. A rating item with ``aspects`` is read as one reply rating
     every aspect (``Reading.aspect_scores``: ``Coherence: 4`` on a line of its own per
     aspect, or a JSON field per aspect, each on its aspect's scale).
+
+    A ranking item (``{"task": "ranking", "question": ..., "candidates": [...]}``) is read
+    for the ranking the reply declares (``Reading.ranking``: tiers of the item's labels in
+    the order the reply lists them, so on the reverse leg worst first), strictly: every
+    label exactly once, else ``failed``. ``template``: a template (or an
+    :class:`~prin_guard.models.AnswerContract`) whose contract says how the prompt showed
+    the responses (``labels``, in the item's order: "Assistant 1", "[1]", ...) and which
+    form it asked for (:class:`~prin_guard.models.Ranked`, or ``Ordering``, ``Tag``): that
+    form is read first, and decides when it is there.
     """
     try:
         leg = Polarity(getattr(polarity, "value", polarity))
@@ -206,13 +218,81 @@ def read_reply(
         raise UsageError(
             f"polarity: {polarity!r} is not a polarity; use 'direct' or 'reverse'"
         ) from None
+    if isinstance(item, RankingItem) or (
+        isinstance(item, Mapping) and item.get("task") == "ranking"
+    ):
+        return _read_ranking_reply(reply, RankingItem.coerce(item), template)
     if isinstance(item, RatingItem) or (isinstance(item, Mapping) and item.get("task") == "rating"):
         if template is not None:
             raise UsageError("template: a rating is read by the score it declares, not a template")
         return _read_rating(reply, RatingItem.coerce(item))
     checked = Item.coerce(item)
+    if isinstance(template, AnswerContract):
+        raise UsageError("template: a label item is read with a template, not a bare contract")
     chosen = template_for(template, checked)
     return read_answer(reply, checked, leg, chosen, parse_mitigations(mitigations))[0]
+
+
+_SHOWN_LABEL = re.compile(r"^(?:[A-Za-z]+\s*)?[\[(]*\s*([A-Za-z0-9]{1,4})\s*[\])]*$")
+
+
+def _ranking_contract(template: str | Template | AnswerContract | None) -> AnswerContract | None:
+    if template is None or isinstance(template, AnswerContract):
+        return template
+    if isinstance(template, Template):
+        return template.contract
+    raise UsageError(
+        "template: a ranking is read with a template's contract (a Template or an "
+        f"AnswerContract), not {template!r}: no bundled template asks rankings"
+    )
+
+
+def _read_ranking_reply(
+    reply: str | None, item: RankingItem, template: str | Template | AnswerContract | None
+) -> Reading:
+    """A ranking reply read (see :func:`read_reply`)."""
+    contract = _ranking_contract(template)
+    shown = item.labels
+    form: str | None = None
+    if contract is not None:
+        if contract.labels is not None:
+            if len(contract.labels) != len(item.labels):
+                raise UsageError(
+                    f"template: contract.labels names {len(contract.labels)} responses; the "
+                    f"item has {len(item.labels)}"
+                )
+            # the label itself where the prompt shows a noun or brackets around it
+            cores = [_SHOWN_LABEL.match(label.strip()) for label in contract.labels]
+            shown = tuple(
+                core.group(1) if core else label
+                for core, label in zip(cores, contract.labels, strict=True)
+            )
+            if len({label.upper() for label in shown}) != len(shown):
+                raise UsageError("template: contract.labels: two responses read alike")
+        declared = contract.format
+        if isinstance(declared, Ranked):
+            form = declared.reader_form
+        elif isinstance(declared, Ordering):
+            form = "ordering"
+        elif isinstance(declared, Tag):
+            form = "tags"
+    found = read_ranking(reply or "", shown, echo=item.texts, form=form)
+    if found.ranking is None:
+        return Reading(labels=(), status=ParseStatus.FAILED)
+    to_item = dict(zip(shown, item.labels, strict=True))
+    ranking = tuple(tuple(to_item[label] for label in tier) for tier in found.ranking)
+    method = (
+        ParseMethod.DECLARED
+        if form is not None and found.form == form
+        else ParseMethod.STRUCTURED
+        if found.form in ("json-list", "json-ranks")
+        else ParseMethod.VERDICT_TAG
+        if found.form == "tags"
+        else ParseMethod.LABEL_FORMS
+    )
+    return Reading(
+        labels=(), status=ParseStatus.OK, method=method, span=found.span, ranking=ranking
+    )
 
 
 def _read_rating(reply: str | None, item: RatingItem) -> Reading:

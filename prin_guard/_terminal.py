@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prin_guard._models import STATUS_WORDS, ParseStatus
+from prin_guard._models import STATUS_WORDS, ParseStatus, Polarity
 from prin_guard._usage import UsageSummary, UsageTally, usage_line
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ __all__ = [
     "print_probe_table",
     "print_verdict",
     "probe_table",
+    "ranking_lines",
+    "ranking_text",
     "rating_lines",
     "render_verdict",
 ]
@@ -464,6 +466,66 @@ def rating_lines(
         lines.append("  expected rating: none (the judge gave no usable token alternatives)")
     if verdict.prin_score is not None:
         lines.append(f"  PRIN: {verdict.prin_score:.2f}")
+    lines.append(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
+    if verdict.error is not None:
+        lines.append(f"  Error: {verdict.error.message}")
+    else:
+        lines.append(f"  Cost: {_verdict_cost(verdict)}")
+    if verdict.decision is not None:
+        lines.append(f"  {_decision_line(verdict.decision)}")
+    return lines
+
+
+def ranking_text(ranking: Sequence[Sequence[str]] | None) -> str:
+    """A ranking as one line, best first: ``B > A = C`` (``=`` a tie); ``""`` for none."""
+    if ranking is None:
+        return ""
+    return " > ".join(" = ".join(tier) for tier in ranking)
+
+
+def _ranking_leg_line(leg: Leg, indent: str) -> str:
+    """What a ranking leg said: its ranking as read (the reverse leg's worst first), its
+    pick (best-of-n), or that it was not read."""
+    shown = f" (shown as {', '.join(leg.order)})" if leg.order else ""
+    if leg.ranking is not None:
+        listed = "best first" if leg.polarity is Polarity.DIRECT else "worst first"
+        said = f"{ranking_text(leg.ranking)} ({listed})"
+    elif leg.labels:
+        said = ("best " if leg.polarity is Polarity.DIRECT else "worst ") + leg.labels[0]
+    else:
+        said = "unreadable"
+    cached = ", cached" if leg.cached else ""
+    return f"{indent}{leg.polarity.value} leg{shown}: {said}{cached}"
+
+
+def ranking_lines(verdict: Verdict, texts: Sequence[str] = ()) -> list[str]:
+    """A ranking's verdict as plain lines: the ranking, the best and the worst (with their
+    texts, shortened), what each leg said, the scores, the flags, the cost and the
+    acceptance rule's decision."""
+    by_label = dict(zip(verdict.labels, texts, strict=False))
+    ranking = ranking_text(verdict.ranking) or "none (a leg was not read)"
+    lines = [f"Ranking: {ranking}"]
+    for name, label in (("Best", verdict.best), ("Worst", verdict.worst)):
+        if label is not None:
+            text = by_label.get(label)
+            lines.append(f"  {name}: {label}" + (f"  {_one_line(text, 80)}" if text else ""))
+    for leg in (verdict.direct, verdict.reverse, *verdict.permuted):
+        if leg is not None:
+            lines.append(_ranking_leg_line(leg, "  "))
+    scores = verdict.scores
+    parts = []
+    if scores.legs_tau is not None:
+        parts.append(f"legs' Kendall tau {scores.legs_tau:.2f}")
+    if scores.prin is not None:
+        parts.append(f"PRIN (Kendall distance) {scores.prin:.2f}")
+    if scores.orders_tau is not None:
+        parts.append(f"orders' tau {scores.orders_tau:.2f}")
+    if scores.order_inconsistency is not None:
+        parts.append(f"order inconsistency {scores.order_inconsistency:.2f}")
+    if scores.position_bias is not None:
+        parts.append(f"position bias r {scores.position_bias:.2f}")
+    if parts:
+        lines.append(f"  Scores: {'; '.join(parts)} (tolerance {verdict.threshold:g})")
     lines.append(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
     if verdict.error is not None:
         lines.append(f"  Error: {verdict.error.message}")

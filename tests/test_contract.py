@@ -26,6 +26,7 @@ from prin_guard.models import (
     Line,
     Ordering,
     Polarity,
+    Ranked,
     ScoresFormat,
     Tag,
     VerdictFormat,
@@ -96,7 +97,10 @@ def test_every_declared_format_reads_and_describes_itself() -> None:
         JsonRanking(), Ordering(),
     ]  # fmt: skip
     members = typing.get_args(typing.get_args(VerdictFormat)[0])
-    assert {type(form) for form in formats} | {Conclusion} == set(members)
+    # a ranking's form is read by the ranking reader (tests/test_ranking_task.py), never
+    # by a label task's
+    assert {type(form) for form in formats} | {Conclusion, Ranked} == set(members)
+    assert Ranked(form="identifiers").reader_form == "ordering" and Ranked().looks_for()
     for form in formats:
         assert type(form).read is not _Format.read, form.kind
         assert form.looks_for(), form.kind

@@ -236,6 +236,9 @@ def test_the_column_set_is_stable() -> None:
         "rating_direct",
         "rating_mirrored",
         "aspect_ratings",
+        "ranking",
+        "best",
+        "worst",
         "statuses",
         "consistent",
         "score_prin",
@@ -244,6 +247,9 @@ def test_the_column_set_is_stable() -> None:
         "score_panel_agreement",
         "score_confidence",
         "score_direct_confidence",
+        "score_legs_tau",
+        "score_orders_tau",
+        "score_position_bias",
         "flags",
         "accepted",
         "decision_score",
@@ -978,6 +984,7 @@ def test_an_invalid_row_carries_the_task_it_says_it_has(tmp_path: Path) -> None:
                 json.dumps({"task": " Checklist", "candidates": ["met"]}),  # no response
                 json.dumps({"question": " ", "candidates": ["a", "b"]}),
                 json.dumps({"task": "ranking", "question": "Hi?", "candidates": ["a", "b"]}),
+                json.dumps({"task": "sorting", "question": "Hi?", "candidates": ["a", "b"]}),
                 "not json",
             ]
         )
@@ -986,7 +993,8 @@ def test_an_invalid_row_carries_the_task_it_says_it_has(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     grade(lambda prompt: "Answer: A", given, out)
     rows = sorted(_read_output(out), key=lambda row: row["line"])
-    assert [row["task"] for row in rows] == ["pairwise", "checklist", "choice", None, None]
+    tasks = ["pairwise", "checklist", "choice", "ranking", None, None]
+    assert [row["task"] for row in rows] == tasks
     assert all(row["flags"] == ["invalid_item"] for row in rows)
 
 

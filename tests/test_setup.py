@@ -126,6 +126,11 @@ def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Pat
         "stagger": "off",
         "stagger_delay": "1.5",
         "rating_aspects": "together",
+        "ranking_mode": "best",
+        "ranking_orders": "4",
+        "ranking_adaptive": "true",
+        "ranking_tolerance": "0.2",
+        "ranking_window": "8",
         "on_inconsistent": "flag",
     }
     # every setting but who judges instead of the judge (panel, tiers, acceptance: below)

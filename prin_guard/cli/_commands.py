@@ -32,6 +32,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     options = config.options
     if args.task == "rating":
         return _check_rating(args, config)
+    if args.task == "ranking":
+        return _check_ranking(args, config)
     # Validate before loading a model: a bad item fails in milliseconds.
     given = {
         "task": args.task,
@@ -59,6 +61,32 @@ def _cmd_check(args: argparse.Namespace) -> int:
             response=item.response,
         )
     return FAILED_ON_FLAG if fails_on(args, verdict.flags) else 0
+
+
+def _check_ranking(args: argparse.Namespace, config: Any) -> int:
+    from prin_guard._models import RankingItem
+    from prin_guard._terminal import ranking_lines
+
+    for flag, value in (("--response", args.response), ("--kind", args.kind)):
+        if value is not None:
+            raise UsageError(f"{flag}: a ranking ranks its --candidate responses")
+    given = {
+        "task": "ranking",
+        "question": args.question,
+        "candidates": args.candidate,
+        "context": args.context,
+        "id": args.id,
+    }
+    raw = {name: value for name, value in given.items() if value is not None}
+    item = RankingItem.coerce(raw, max_chars=config.options.max_chars)  # before a model loads
+    verdict = build_guard(config).check(item)
+    failed = FAILED_ON_FLAG if fails_on(args, verdict.flags) else 0
+    if args.json:
+        emit(verdict.model_dump_json(indent=2))
+        return failed
+    for line in ranking_lines(verdict, [c.text for c in item.candidates]):
+        emit(line)
+    return failed
 
 
 def _check_rating(args: argparse.Namespace, config: Any) -> int:
@@ -252,13 +280,16 @@ def add_check(commands: Any) -> None:
         "instruction (--question) and exactly two responses (--candidate twice); "
         "checklist: a --response and the criteria (or claims, with --kind claims and "
         "the sources as --context) it is checked against; rating: a --response (to "
-        "--question) rated on --scale, and on the mirrored scale.",
+        "--question) rated on --scale, and on the mirrored scale; ranking: three to twenty "
+        "responses (--candidate, repeated) to a --question ranked from the best to the "
+        "worst, and from the worst to the best.",
     )
     check.add_argument(
         "--task",
-        choices=[*TASKS, "rating"],
+        choices=[*TASKS, "rating", "ranking"],
         default="choice",
-        help="choice (default), pairwise, checklist or rating (a --response on a --scale)",
+        help="choice (default), pairwise, checklist, rating (a --response on a --scale) or "
+        "ranking (3 to 20 --candidate responses)",
     )
     check.add_argument("--question", help="the question, or the instruction (pairwise)")
     check.add_argument(

@@ -25,7 +25,8 @@ column                  type       meaning
                                    it (``changed_lines``) and a ``grade_changed_rows``
                                    warning is logged. Remove its row, or grade into a
                                    new file, to judge it again
-``task``                str        ``choice``, ``pairwise`` or ``checklist``
+``task``                str        ``choice``, ``pairwise``, ``checklist``, ``rating``
+                                   or ``ranking``
 ``correct``             list[str]  the labels the verdict calls correct (a checklist's
                                    met criteria or supported claims; a pairwise winner,
                                    or both responses in a tie)
@@ -45,6 +46,10 @@ column                  type       meaning
                                    is the direct leg's equivalent)
 ``aspect_ratings``      list[str]  a rating with aspects: each as ``<name>:<rating>``
                                    (``<name>:`` where its legs disagree)
+``ranking``             str        ranking: the consensus of the legs, best first,
+                                   ``B > A = C`` (``=`` a tie); empty without one
+``best``                str        ranking: the label ranked best, alone in first place
+``worst``               str        ranking: the label ranked worst, alone in last place
 ``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
                                    order: ``correct``/``incorrect``, ``better``/``worse``,
                                    ``met``/``failed``, or ``contradicted``
@@ -53,8 +58,10 @@ column                  type       meaning
                                    (``score_prin``, ``score_order_inconsistency``,
                                    ``score_probe_move``, ``score_panel_agreement``,
                                    ``score_confidence``,
-                                   ``score_direct_confidence``); empty where the check
-                                   did not run
+                                   ``score_direct_confidence``, a ranking's
+                                   ``score_legs_tau``: the legs' agreement,
+                                   ``score_orders_tau``, ``score_position_bias``);
+                                   empty where the check did not run
 ``flags``               list[str]  the verdict's flags (``invalid_item`` for a bad row)
 ``accepted``            bool       the acceptance rule's decision; empty without a rule
 ``decision_<field>``    ...        the rest of :class:`~prin_guard.models.Decision`
@@ -115,8 +122,9 @@ from typing import Any, Final, TypeAlias
 from prin_guard._exceptions import InvalidItemError
 from prin_guard._guard import claimed_identity
 from prin_guard._json import dumps
-from prin_guard._models import Decision, Item, Leg, Scores, Verdict
+from prin_guard._models import Decision, Item, Leg, RankingItem, Scores, Verdict
 from prin_guard._rating import RatingItem
+from prin_guard._terminal import ranking_text
 from prin_guard.grade._read import RawRow
 from prin_guard.tasks._ratings import rating_id
 
@@ -165,6 +173,9 @@ def _column_types() -> dict[str, str]:
         "rating_direct": "float",
         "rating_mirrored": "float",
         "aspect_ratings": "list",
+        "ranking": "str",
+        "best": "str",
+        "worst": "str",
         "statuses": "list",
         "consistent": "bool",
     }
@@ -277,7 +288,7 @@ def plan_row(
 def input_sha(content: Item | RatingItem | Mapping[str, Any]) -> str:
     """A short hash of what a row holds, its ``id`` aside: an item's content (labels
     assigned), or a bad row's fields as read. The canonical JSON of cache keys."""
-    if isinstance(content, RatingItem):
+    if isinstance(content, RatingItem | RankingItem):
         data: Any = {key: value for key, value in content.as_dict().items() if key != "id"}
     elif isinstance(content, Item):
         # an item that does not say its kind hashes as it did before items could
@@ -315,6 +326,9 @@ def verdict_row(
             f"{name}:{'' if aspect.rating is None else f'{aspect.rating:g}'}"
             for name, aspect in verdict.aspects.items()
         ],
+        "ranking": ranking_text(verdict.ranking) or None,
+        "best": verdict.best,
+        "worst": verdict.worst,
         "statuses": [f"{c.label}:{c.status}" for c in verdict.candidates],
         "consistent": verdict.consistent,
     }

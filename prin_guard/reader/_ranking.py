@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from prin_guard._exceptions import UsageError
 from prin_guard._ranking import Ranking
 
-__all__ = ["RankingReading", "read_ranking"]
+__all__ = ["FORMS", "RankingReading", "read_ranking"]
 
 MIN_COPY = 8
 """The shortest stretch of the echo that is blanked as a copy."""
@@ -500,9 +500,19 @@ def _problem(found: _Found, labels: _Labels) -> str | None:
     return None
 
 
-def read_ranking(reply: str, labels: Sequence[str], *, echo: Sequence[str] = ()) -> RankingReading:
+FORMS: tuple[str, ...] = ("ordering", "json-list", "json-ranks", "numbered", "tags", "headed-list")
+"""The forms a ranking is read from (RankGPT's "[2] > [1] > [3]" is an ``ordering``)."""
+
+
+def read_ranking(
+    reply: str, labels: Sequence[str], *, echo: Sequence[str] = (), form: str | None = None
+) -> RankingReading:
     """The ranking ``reply`` declares of the responses ``labels`` (shown in that order), or
-    why it declares none (see the module)."""
+    why it declares none (see the module). ``form`` (one of :data:`FORMS`): the form the
+    judge was asked to write (a template's contract): read first, its expressions alone
+    decide when one of them is more than a mention; else the reply is read as a whole."""
+    if form is not None and form not in FORMS:
+        raise UsageError(f"form: {form!r} is not a ranking form; use one of {', '.join(FORMS)}")
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise UsageError(f"labels: {list(labels)!r} are not two or more distinct labels")
     names = _Labels(labels)
@@ -526,6 +536,9 @@ def read_ranking(reply: str, labels: Sequence[str], *, echo: Sequence[str] = ())
             )
             found.append(chain)
         pos += len(line)
+    declared = [item for item in found if item.form == form and item.strength > 0]
+    if declared:
+        found = declared  # what the judge was asked to write decides
     top = max((item.strength for item in found), default=0)
     if top == 0:
         reason = "rankings only in the reasoning" if found else "no ranking"

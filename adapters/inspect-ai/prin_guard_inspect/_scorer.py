@@ -47,6 +47,7 @@ from inspect_ai.solver import TaskState
 
 from prin_guard import Flag, Guard, GuardOptions, InvalidItemError, Item, Judge, Verdict
 from prin_guard.cache import Cache
+from prin_guard.errors import UsageError
 from prin_guard.judges import ScriptedJudge
 from prin_guard.models import Leg, Policy, ProbeKind, RatingItem, Scale, Task, Template
 from prin_guard_inspect._judge import InspectJudge
@@ -221,6 +222,11 @@ def prin_guard_scorer(
     stagger: Literal["auto", "off"] = "auto",
     stagger_delay: float = 0.5,
     rating_aspects: Literal["apart", "together"] = "apart",
+    ranking_mode: Literal["full", "best"] = "full",
+    ranking_orders: int | None = None,
+    ranking_adaptive: bool = False,
+    ranking_tolerance: float = 0.1,
+    ranking_window: int = 10,
     task: Task = "choice",
     scale: Mapping[str, Any] | str | None = None,
     cache: Cache | None = None,
@@ -234,7 +240,9 @@ def prin_guard_scorer(
     model being evaluated. ``template``, ``mitigations``, ``policy``,
     ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars``,
     ``max_candidates``, ``reverse_legs``, ``reverse_below``, ``monitor_share``,
-    ``prompt_layout``, ``stagger``, ``stagger_delay`` and ``rating_aspects`` are
+    ``prompt_layout``, ``stagger``, ``stagger_delay``, ``rating_aspects`` and the
+    ``ranking_*`` options (for a guard that also ranks; this scorer scores no ranking
+    samples yet) are
     :class:`prin_guard.GuardOptions` (spelled as everywhere in
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
@@ -270,6 +278,8 @@ def prin_guard_scorer(
     has (``ValueError``), a judge that keeps failing (:class:`prin_guard.JudgeError`).
     A judge answer that cannot be read is not a failure: it is scored and flagged.
     """
+    if task == "ranking":
+        raise UsageError("task: this scorer does not score ranking samples yet")
     # Bad options fail when the task is built, not in the middle of an eval: the
     # options (a UsageError naming the field), then what only a guard checks (the
     # cache, the concurrency, a probe it can run).
@@ -291,6 +301,11 @@ def prin_guard_scorer(
         stagger=stagger,
         stagger_delay=stagger_delay,
         rating_aspects=rating_aspects,
+        ranking_mode=ranking_mode,
+        ranking_orders=ranking_orders,
+        ranking_adaptive=ranking_adaptive,
+        ranking_tolerance=ranking_tolerance,
+        ranking_window=ranking_window,
         on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
     )
     Guard(ScriptedJudge(), options=options, cache=cache, concurrency=concurrency)

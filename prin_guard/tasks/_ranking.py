@@ -1,0 +1,625 @@
+"""The ranking task: three to twenty responses to one question, ranked from the best to the
+worst, guarded (issue 40). Its item model is :class:`~prin_guard.models.RankingItem`.
+
+**The legs.** The direct leg asks for the ranking from the best to the worst, the reverse
+leg from the worst to the best; both show the question, the context and the responses
+first and end with their own instruction, so the two prompts share everything but their
+last paragraph (a provider's prompt cache serves the rest). A consistent judge's reverse
+ranking is its direct ranking upside down: the verdict compares the direct ranking with
+the reverse one reversed (Kendall's tau-b, and the normalised Kendall distance as the
+PRIN-like score) and reconciles them into their Kemeny consensus (``_decide``,
+:func:`~prin_guard._decide.ranking_verdict`). The cheap best-of-n mode
+(``ranking_mode="best"``) asks only which response is the best and which is the worst.
+
+**Orders.** With the order check (or ``ranking_orders``) each leg is asked again with the
+responses in other orders, balanced so that each response stands in each position about
+equally often (a Williams design, :func:`~prin_guard._ranking.balanced_orders`); the
+responses are labelled by position (the judge sees A, B, C, ... in the order shown) and
+the rankings mapped back. The swap check asks only the direct leg in the other orders.
+``ranking_adaptive`` asks the orders after the first two one at a time and stops once two
+orders' direct rankings agree (:func:`~prin_guard._ranking.orders_agree`).
+
+**Long lists.** A list longer than ``ranking_window`` is ranked by RankGPT's sliding window
+(Sun et al. 2023): the window covers the last ``window`` responses of the list in its
+current order, is ranked and put back in place, and moves up half a window at a time until
+it covers the first; each pass of the direct leg carries the better responses up, each
+pass of the reverse leg (its list worst first) the worse ones. A windowed leg is several
+calls in turn, each depending on the one before: only its first window's call is planned
+(and listed by ``Guard.cache_keys``); the others are asked, and cached, as they come. A
+windowed ranking has no ties.
+
+**Reading.** Each reply is read by :func:`~prin_guard.reader._ranking.read_ranking`:
+strictly (every shown label exactly once, or the leg is unread), the item's texts that
+the reply copies blanked first. A best-of-n reply is read for one bracket tag (``[[B]]``)
+or a "Best: B" / "Worst: B" line; several different ones are no answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from prin_guard._calls import Answer, Call, JudgeCaller
+from prin_guard._decide import error_verdict, ranking_verdict
+from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._legs import LegPrompt
+from prin_guard._models import (
+    RANKING_MAX_CANDIDATES,
+    Leg,
+    Message,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    RankingItem,
+    Usage,
+    Verdict,
+)
+from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._ranking import Ranking, balanced_orders, orders_agree
+from prin_guard.reader._ranking import read_ranking
+
+if TYPE_CHECKING:
+    from prin_guard._acceptance import Acceptance
+    from prin_guard._exceptions import JudgeError
+    from prin_guard._judging import VerdictEngine
+    from prin_guard._options import GuardOptions
+
+__all__ = [
+    "RANKING",
+    "RANKING_BEST_TEMPLATE",
+    "RANKING_TEMPLATE",
+    "RANKING_TEMPLATE_VERSION",
+    "RankingPlan",
+    "RankingTask",
+    "ranking_messages",
+    "ranking_plans",
+    "read_pick",
+    "window_calls",
+    "window_starts",
+    "window_sweeps",
+]
+
+RANKING_TEMPLATE = "ranking"
+"""The wording of a full ranking's legs (best to worst, worst to best)."""
+RANKING_BEST_TEMPLATE = "ranking-best"
+"""The wording of the best-of-n legs (which is the best, which is the worst)."""
+RANKING_TEMPLATE_VERSION = 1
+"""Version of both wordings (the words are in the messages, which key each call)."""
+
+_SYSTEM = "You are a helpful assistant."
+
+_JUDGE = (
+    "Please act as an impartial judge and evaluate the {count} responses above, given by AI "
+    "assistants to the user question shown above. Consider factors such as the helpfulness, "
+    "relevance, accuracy, depth, creativity and level of detail of each response. Do not let "
+    "the order in which the responses are shown, their length or their labels influence "
+    "you, and be as objective as possible. Begin with a short explanation."
+)
+_FULL = {
+    Polarity.DIRECT: (
+        " Then rank all {count} responses from the best to the worst. End your reply with "
+        'one line of its own in exactly this form: "Ranking from best to worst: <label>, '
+        '<label>, ...", naming every response ({labels}) exactly once by its label, the '
+        'best first, separated by commas; put "=" between responses that are exactly '
+        "equally good."
+    ),
+    Polarity.REVERSE: (
+        " Then rank all {count} responses from the worst to the best. End your reply with "
+        'one line of its own in exactly this form: "Ranking from worst to best: <label>, '
+        '<label>, ...", naming every response ({labels}) exactly once by its label, the '
+        'worst first, separated by commas; put "=" between responses that are exactly '
+        "equally good. Note that this ranking starts with the worst response and ends "
+        "with the best one."
+    ),
+}
+_BEST = {
+    Polarity.DIRECT: (
+        " Then decide which response is the best. End your reply with one line of its own "
+        'in exactly this form: "Best: [[<label>]]", naming the one best response by its '
+        "label ({labels})."
+    ),
+    Polarity.REVERSE: (
+        " Then decide which response is the worst. End your reply with one line of its own "
+        'in exactly this form: "Worst: [[<label>]]", naming the one worst response by its '
+        "label ({labels})."
+    ),
+}
+
+
+def _shown_labels(item: RankingItem, count: int) -> tuple[str, ...]:
+    """The labels a prompt showing ``count`` responses gives them, by position."""
+    return item.labels[:count]
+
+
+def ranking_messages(
+    item: RankingItem,
+    polarity: Polarity,
+    shown: Sequence[int] | None = None,
+    *,
+    mode: str = "full",
+) -> list[Message]:
+    """The conversation of one leg of ``item``: the question, the context and the
+    responses ``shown`` (the candidates' indexes, first shown first; all of them in the
+    item's order when ``None``), each labelled by its position (A, B, C, ...), then the
+    leg's instruction: rank from the best to the worst (``direct``) or from the worst to
+    the best (``reverse``); with ``mode="best"``, which is the best (the worst)."""
+    indexes = list(range(len(item.candidates))) if shown is None else list(shown)
+    labels = _shown_labels(item, len(indexes))
+    parts = [f"[Question]\n{item.question}"]
+    if item.context:
+        parts.append(f"[Context]\n{item.context}")
+    for label, index in zip(labels, indexes, strict=True):
+        text = item.candidates[index].text
+        parts.append(f"[The Start of Response {label}]\n{text}\n[The End of Response {label}]")
+    words = (_BEST if mode == "best" else _FULL)[polarity]
+    instruction = (_JUDGE + words).format(count=len(indexes), labels=", ".join(labels))
+    parts.append(f"[Instruction]\n{instruction}")
+    return [
+        {"role": "system", "content": _SYSTEM},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
+
+
+# -- the sliding window ---------------------------------------------------------------------
+
+
+def window_starts(count: int, window: int) -> list[int]:
+    """Where each window of one sweep starts over a list of ``count`` responses: the last
+    ``window`` first, then half a window (at least one) further up each time, the last
+    at the top. One window, at 0, when the list fits in one."""
+    if count <= window:
+        return [0]
+    step = max(1, window // 2)
+    starts = [count - window]
+    while starts[-1] > 0:
+        starts.append(max(0, starts[-1] - step))
+    return starts
+
+
+def window_sweeps(count: int, window: int) -> list[list[int]]:
+    """The windows a leg of ``count`` responses is ranked in, sweep after sweep, each
+    sweep the starts of :func:`window_starts` over the part of the list not yet settled.
+    One sweep from the bottom up carries the best half window to the top (RankGPT's
+    pass); the next leaves that half window out, until one window holds all that is
+    left. The leg stops early after a sweep that moves nothing (overlapping windows each
+    in the judge's order: the whole list is in its order)."""
+    step = max(1, window // 2)
+    sweeps: list[list[int]] = []
+    settled = 0
+    while True:
+        sweeps.append([settled + start for start in window_starts(count - settled, window)])
+        if count - settled <= window:
+            return sweeps
+        settled += step
+
+
+def window_calls(count: int, window: int) -> int:
+    """The most calls a windowed leg of ``count`` responses makes."""
+    return sum(len(sweep) for sweep in window_sweeps(count, window))
+
+
+# -- planning -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RankingPlan:
+    """One leg of a ranking in one order, planned: its first call's conversation and
+    cache key (a windowed leg's later calls depend on the replies before them)."""
+
+    key: str
+    messages: list[Message]
+    polarity: Polarity
+    order: tuple[int, ...]
+    """The candidates' indexes in the order shown, first first (the whole list: a
+    windowed leg shows a window of it at a time)."""
+    number: int = 0
+    """Which order: 0 the one given, then the balanced design's rows."""
+    member: int = 0
+    windows: int = 1
+    """Calls the leg makes: the sliding window's passes (1: the list fits in one)."""
+
+
+def _mode(options: GuardOptions) -> str:
+    return options.ranking_mode
+
+
+def _order_polarities(options: GuardOptions) -> tuple[Polarity, ...]:
+    """Which legs are asked in the orders after the first: the swap check's direct leg
+    alone, else both."""
+    second = options.second_order("ranking")
+    return second if second else (Polarity.DIRECT, Polarity.REVERSE)
+
+
+def _window(item: RankingItem, options: GuardOptions) -> int | None:
+    """The sliding window's size for ``item``, ``None`` when it is asked whole."""
+    if options.ranking_mode == "best" or len(item.candidates) <= options.ranking_window:
+        return None
+    return options.ranking_window
+
+
+def ranking_plans(
+    callers: Sequence[JudgeCaller], item: RankingItem, options: GuardOptions
+) -> list[RankingPlan]:
+    """Every leg the guard asks of ``item``, in every order, with its first call's cache
+    key: the direct and the reverse leg in the order given, then each further order's
+    legs (both, or the direct one with the swap check)."""
+    count = len(item.candidates)
+    orders = balanced_orders(count, options.ranking_order_count())
+    window = _window(item, options)
+    passes = window_calls(count, window) if window is not None else 1
+    plans: list[RankingPlan] = []
+    for member, caller in enumerate(callers):
+        for number, order in enumerate(orders):
+            asked = (Polarity.DIRECT, Polarity.REVERSE) if number == 0 else None
+            for polarity in asked or _order_polarities(options):
+                first = order[window_starts(count, window)[0] :] if window else order
+                messages = ranking_messages(item, polarity, first, mode=_mode(options))
+                plans.append(
+                    RankingPlan(
+                        caller.conversation_key(messages),
+                        messages,
+                        polarity,
+                        tuple(order),
+                        number,
+                        member,
+                        passes,
+                    )
+                )
+    return plans
+
+
+# -- reading --------------------------------------------------------------------------------
+
+_PICK_TAG = re.compile(r"\[\[\s*([A-Za-z0-9]{1,4})\s*\]\]")
+_PICK_LINE = re.compile(
+    r"^[\s*#_`>-]*(?:the\s+)?(?P<word>best|worst)(?:\s+response)?\s*[:\-]\s*[*_`]*\s*"
+    r"(?:response\s+)?\(?\[{0,2}\s*(?P<label>[A-Za-z0-9]{1,4})\s*\]{0,2}\)?[\s*_`.]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _blanked(reply: str, echo: Sequence[str]) -> str:
+    """``reply`` with exact copies (8 characters or more) of the item's texts blanked."""
+    out = reply
+    for text in sorted(echo, key=len, reverse=True):
+        for piece in (text, *text.splitlines()):
+            piece = piece.strip()
+            if len(piece) >= 8:
+                out = out.replace(piece, " " * len(piece))
+    return out
+
+
+def read_pick(
+    reply: str, labels: Sequence[str], polarity: Polarity, *, echo: Sequence[str] = ()
+) -> tuple[str | None, str | None]:
+    """The one response a best-of-n reply names (the best on the direct leg, the worst on
+    the reverse one), among ``labels`` (as shown), and why none was read: the bracket tags
+    (``[[B]]``) it writes, all naming the same label, else its last "Best: B" ("Worst:
+    B") line; a tag or line that names no label, or two different labels, is no answer."""
+    text = _blanked(reply, echo)
+    by_upper = {label.upper(): label for label in labels}
+    tags = [match.group(1).upper() for match in _PICK_TAG.finditer(text)]
+    if tags:
+        named = set(tags)
+        if not named <= set(by_upper):
+            return None, f"a tag names {sorted(named - set(by_upper))[0]!r}, not a label"
+        if len(named) > 1:
+            return None, f"tags name several responses ({', '.join(sorted(named))})"
+        return by_upper[tags[0]], None
+    word = "best" if polarity is Polarity.DIRECT else "worst"
+    lines = [m for m in _PICK_LINE.finditer(text) if m.group("word").lower() == word]
+    if not lines:
+        return None, f'no "[[label]]" and no "{word.capitalize()}: label" line'
+    named = {m.group("label").upper() for m in lines}
+    if len(named) > 1 or not named <= set(by_upper):
+        return None, f"the {word} lines name {', '.join(sorted(named))}"
+    return by_upper[lines[-1].group("label").upper()], None
+
+
+# -- asking ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Asked:
+    leg: Leg
+    answers: list[Answer]
+    ranking: Ranking | None
+    """The leg's ranking, best first (None: unread, or best-of-n)."""
+
+
+def _reading(
+    item: RankingItem, reply: str, shown: Sequence[int], polarity: Polarity, mode: str
+) -> tuple[tuple[int, ...], ...] | None:
+    """A reply read: the tiers of candidate indexes as listed (best-of-n: one tier of
+    the pick), or ``None``: unread."""
+    labels = _shown_labels(item, len(shown))
+    index_of = dict(zip(labels, shown, strict=True))
+    if mode == "best":
+        pick, _why = read_pick(reply, labels, polarity, echo=item.texts)
+        return None if pick is None else ((index_of[pick],),)
+    found = read_ranking(reply, labels, echo=item.texts, form="headed-list")
+    if found.ranking is None:
+        return None
+    return tuple(tuple(index_of[label] for label in tier) for tier in found.ranking)
+
+
+async def _ask(
+    caller: JudgeCaller,
+    item: RankingItem,
+    plan: RankingPlan,
+    prefetched: Mapping[str, str | None],
+    options: GuardOptions,
+) -> _Asked:
+    """One leg asked and read: one call, or the sliding window's calls in turn."""
+    mode = _mode(options)
+    window = _window(item, options)
+    purpose = plan.polarity.value if plan.number == 0 else f"{plan.polarity.value}_order"
+    answers: list[Answer] = []
+    replies: list[str] = []
+    where: list[tuple[int, int]] = []
+
+    async def asked(shown: Sequence[int]) -> tuple[tuple[int, ...], ...] | None:
+        if not answers:  # the planned call
+            key, messages = plan.key, plan.messages
+        else:
+            messages = ranking_messages(item, plan.polarity, shown, mode=mode)
+            key = caller.conversation_key(messages)
+        answer = await caller.answer(
+            Call(key, messages, (), item.key, purpose), prefetched=prefetched
+        )
+        answers.append(answer)
+        reply = answer.response.text or ""
+        replies.append(reply)
+        read = functools.partial(_reading, item, reply, shown, plan.polarity, mode)
+        return await off_loop_if(len(reply) > OFF_LOOP_CHARS, read)
+
+    tiers: tuple[tuple[int, ...], ...] | None
+    if window is None:
+        tiers = await asked(plan.order)
+    else:
+        listed: list[int] | None = list(plan.order)  # best first (the reverse leg: worst)
+        for sweep in window_sweeps(len(plan.order), window):
+            changed = False
+            for start in sweep:
+                assert listed is not None
+                shown = listed[start : start + window]
+                where.append((start, start + len(shown)))
+                found = await asked(shown)
+                if found is None:
+                    listed = None  # an unread window: the leg is unread; no call more on it
+                    break
+                ordered = [index for tier in found for index in tier]
+                changed = changed or ordered != shown
+                listed[start : start + len(shown)] = ordered
+            if listed is None or not changed:
+                break
+        tiers = None if listed is None else tuple((index,) for index in listed)
+    ranking: Ranking | None = None
+    labels: tuple[str, ...] = ()
+    if tiers is not None:
+        named = tuple(tuple(item.labels[index] for index in tier) for tier in tiers)
+        if mode == "best":
+            labels = named[0]
+        else:
+            ranking = named
+    raw = replies[0] if len(replies) == 1 else _joined_replies(replies, where)
+    identity = tuple(range(len(item.candidates)))
+    leg = Leg(
+        polarity=plan.polarity,
+        template=RANKING_BEST_TEMPLATE if mode == "best" else RANKING_TEMPLATE,
+        template_version=RANKING_TEMPLATE_VERSION,
+        raw_text=raw if any(answer.response.text is not None for answer in answers) else None,
+        labels=labels,
+        parse_status=ParseStatus.OK if tiers is not None else ParseStatus.FAILED,
+        parse_method=ParseMethod.DECLARED if tiers is not None else None,
+        latency_ms=sum(answer.latency_ms for answer in answers),
+        usage=_summed([answer.response.usage for answer in answers]),
+        cached=all(answer.cached for answer in answers),
+        order=None if plan.order == identity else tuple(item.labels[i] for i in plan.order),
+        ranking=ranking,
+    )
+    best_first = None
+    if ranking is not None:
+        best_first = ranking if plan.polarity is Polarity.DIRECT else tuple(reversed(ranking))
+    return _Asked(leg, answers, best_first)
+
+
+def _joined_replies(replies: Sequence[str], where: Sequence[tuple[int, int]]) -> str:
+    """A windowed leg's replies in one text, each under the window it answers."""
+    return "\n\n".join(
+        f"--- window {number + 1} of {len(replies)}: positions {start + 1}-{end} ---\n{reply}"
+        for number, ((start, end), reply) in enumerate(zip(where, replies, strict=True))
+    )
+
+
+def _summed(usages: Sequence[Usage | None]) -> Usage | None:
+    if len(usages) == 1:
+        return usages[0]
+    if any(usage is None for usage in usages):
+        return None
+    return sum((usage for usage in usages if usage is not None), Usage.zero())
+
+
+def _agreed(asked: Sequence[_Asked], mode: str) -> bool:
+    """Whether two orders' direct legs agree (adaptive stopping)."""
+    direct = [one for one in asked if one.leg.polarity is Polarity.DIRECT]
+    if mode == "best":
+        picks = [one.leg.labels for one in direct if one.leg.labels]
+        return len(picks) != len(set(picks))
+    read = [one.ranking for one in direct if one.ranking is not None]
+    return len(read) > 1 and orders_agree(read) is not None
+
+
+# -- the task, as the route sees it ---------------------------------------------------------
+
+
+class RankingTask:
+    """The ranking task (see :mod:`prin_guard.tasks` for what each method is)."""
+
+    name = "ranking"
+
+    def __repr__(self) -> str:
+        return "RankingTask()"
+
+    def coerce(self, raw: Any, options: GuardOptions) -> RankingItem:
+        return RankingItem.coerce(raw, max_chars=options.max_chars)
+
+    def refuse(self, options: GuardOptions) -> None:
+        if options.template is not None:
+            named = options.template if isinstance(options.template, str) else options.template.id
+            raise UsageError(
+                f"template: the guard's template {named!r} asks no rankings; a ranking is "
+                "asked in prin-guard's own wording (no template)"
+            )
+        if not set(options.checks_for("ranking")) <= {"reverse", "order", "swap"}:
+            raise UsageError("checks: a ranking is guarded by the reverse, order and swap checks")
+        if options.probe is not None:
+            raise UsageError("probe: a ranking is not probed with follow-up questions")
+        if options.reverse_legs != "always":
+            raise UsageError("reverse_legs: a ranking asks every leg (reverse_legs='always')")
+
+    def check(
+        self, item: RankingItem, engine: VerdictEngine, acceptance: Acceptance | None
+    ) -> None:
+        if engine.names is not None:
+            raise InvalidItemError(
+                "task", "a ranking is judged by one judge (or tiers of one), not by a panel"
+            )
+        if acceptance is not None:
+            acceptance.check_task("ranking")
+
+    def key(self, item: RankingItem) -> str:
+        return item.key
+
+    def chars(self, item: RankingItem) -> int:
+        return sum(len(text) for text in item.texts)
+
+    def plan(self, engine: VerdictEngine, item: RankingItem) -> list[RankingPlan]:
+        return ranking_plans(engine.callers, item, engine.options)
+
+    async def ask(
+        self,
+        engine: VerdictEngine,
+        item: RankingItem,
+        plans: Sequence[Any],
+        prefetched: Mapping[str, str | None],
+    ) -> Verdict:
+        """Every planned leg asked (with ``ranking_adaptive``, the orders after the first
+        two one at a time until two agree), read and reconciled."""
+        options = engine.options
+        caller = engine.callers[0]
+        planned = typing.cast(Sequence[RankingPlan], plans)
+        by_order: dict[int, list[RankingPlan]] = {}
+        for plan in planned:
+            by_order.setdefault(plan.number, []).append(plan)
+        numbers = sorted(by_order)
+
+        async def asked_in(orders: Sequence[int]) -> list[_Asked]:
+            return list(
+                await asyncio.gather(
+                    *(
+                        _ask(caller, item, plan, prefetched, options)
+                        for number in orders
+                        for plan in by_order[number]
+                    )
+                )
+            )
+
+        if options.ranking_adaptive and len(numbers) > 2:
+            asked = await asked_in(numbers[:2])
+            for number in numbers[2:]:
+                if _agreed(asked, options.ranking_mode):
+                    break
+                asked += await asked_in([number])
+        else:
+            asked = await asked_in(numbers)
+        direct = [one.leg for one in asked if one.leg.polarity is Polarity.DIRECT]
+        reverse = [one.leg for one in asked if one.leg.polarity is Polarity.REVERSE]
+        calls = [(answer.response.usage, answer.cached) for one in asked for answer in one.answers]
+        return ranking_verdict(
+            item,
+            direct,
+            reverse,
+            mode=options.ranking_mode,
+            tolerance=options.ranking_tolerance,
+            checks=options.checks_for("ranking"),
+            calls=calls,
+        )
+
+    async def ask_leg(
+        self,
+        engine: VerdictEngine,
+        item: RankingItem,
+        plan: Any,
+        prefetched: Mapping[str, str | None],
+    ) -> Leg:
+        asked = typing.cast(RankingPlan, plan)
+        caller = engine.callers[asked.member]
+        return (await _ask(caller, item, asked, prefetched, engine.options)).leg
+
+    def failed(self, item: RankingItem, error: JudgeError, options: GuardOptions) -> Verdict:
+        return error_verdict(item.key, "judge", str(error), item=item, options=options)
+
+    def messages(
+        self, engine: VerdictEngine, item: RankingItem, polarity: Polarity
+    ) -> list[Message]:
+        plan = next(
+            plan
+            for plan in ranking_plans(engine.callers[:1], item, engine.options)
+            if plan.polarity is polarity
+        )
+        return plan.messages
+
+    def prompts(self, engine: VerdictEngine, item: RankingItem) -> list[LegPrompt]:
+        options = engine.options
+        count = len(item.candidates)
+        best = options.ranking_mode == "best"
+        window = _window(item, options)
+        prompts = []
+        for plan in ranking_plans(engine.callers[:1], item, options):
+            name = plan.polarity.value + (f", order {plan.number + 1}" if plan.number else "")
+            if best:
+                word = "best" if plan.polarity is Polarity.DIRECT else "worst"
+                reads = (
+                    f'the {word} response: its bracket tag "[[X]]" (all tags the same '
+                    f'label), else a "{word.capitalize()}: X" line; several different: none'
+                )
+            else:
+                listed = "best first" if plan.polarity is Polarity.DIRECT else "worst first"
+                reads = (
+                    f"a ranking of every response shown ({listed}): an ordering line, a "
+                    "ranking line, numbered lines, bracket tags or JSON; each label exactly "
+                    "once, or the leg is unread"
+                )
+            if window is not None:
+                name += f", window 1 of {plan.windows}"
+                reads += (
+                    f"; the sliding window: {plan.windows} calls of {window} responses "
+                    f"each (of {count}), the later ones built from the replies before"
+                )
+            order = None
+            if plan.number:
+                order = tuple(item.labels[index] for index in plan.order)
+            prompts.append(LegPrompt(name, plan.polarity, plan.messages, reads, order))
+        return prompts
+
+    def max_calls(self, engine: VerdictEngine) -> int:
+        """Each order's legs (both in the first; both, or the direct one with the swap
+        check, in each other), each as many calls as the sliding window makes over the
+        longest list a ranking holds."""
+        options = engine.options
+        orders = options.ranking_order_count()
+        legs = 2 + (orders - 1) * len(_order_polarities(options))
+        passes = 1
+        if options.ranking_mode == "full":
+            passes = window_calls(RANKING_MAX_CANDIDATES, options.ranking_window)
+        return legs * passes * len(engine.callers)
+
+
+RANKING = RankingTask()
+"""The ranking task."""

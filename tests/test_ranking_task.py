@@ -1,0 +1,481 @@
+"""The ranking task on the one route (issue 40): items, legs, orders, windows, best-of-n,
+reading, and the surfaces (prompts, cache keys, aask, check, grade), with scripted judges
+that read the prompt they are sent."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+
+from prin_guard import Guard, read_reply
+from prin_guard._exceptions import InvalidItemError, UsageError
+from prin_guard._models import Flag, ParseStatus, Polarity, RankingItem
+from prin_guard._options import GuardOptions
+from prin_guard.models import AnswerContract, Ranked
+from prin_guard.tasks import REGISTRY
+from prin_guard.tasks._ranking import (
+    RANKING,
+    read_pick,
+    window_calls,
+    window_starts,
+    window_sweeps,
+)
+
+_SHOWN = re.compile(r"\[The Start of Response (\w+)\]\n(.*?)\n\[The End of Response \1\]", re.S)
+
+QUALITY = {
+    "a thorough, correct answer": 9,
+    "a correct but terse answer": 7,
+    "a partly wrong answer": 4,
+    "an off-topic answer": 2,
+    "no answer at all": 1,
+}
+
+
+def item(count: int = 3, **extra: object) -> dict[str, object]:
+    texts = (
+        list(QUALITY)[:count] if count <= len(QUALITY) else [f"answer {i}" for i in range(count)]
+    )
+    return {"task": "ranking", "question": "How do I boil an egg?", "candidates": texts, **extra}
+
+
+def shown_in(prompt: str) -> list[tuple[str, str]]:
+    return _SHOWN.findall(prompt)
+
+
+def reply_for(prompt: str, best_first: list[str]) -> str:
+    """A reply in the form the leg asks, for a ranking ``best_first`` of shown labels."""
+    if "decide which response is the best" in prompt:
+        return f"Thoughts.\nBest: [[{best_first[0]}]]"
+    if "decide which response is the worst" in prompt:
+        return f"Thoughts.\nWorst: [[{best_first[-1]}]]"
+    if "from the worst to the best" in prompt:
+        return "Thoughts.\nRanking from worst to best: " + ", ".join(reversed(best_first))
+    return "Thoughts.\nRanking from best to worst: " + ", ".join(best_first)
+
+
+def content_judge(score: Callable[[str], float]) -> Callable[[str], str]:
+    """A judge that ranks the responses shown by ``score`` of their texts, whatever their
+    order: a consistent judge."""
+
+    def judge(prompt: str) -> str:
+        shown = shown_in(prompt)
+        ranked = sorted(shown, key=lambda pair: -score(pair[1]))
+        return reply_for(prompt, [label for label, _ in ranked])
+
+    return judge
+
+
+def quality(text: str) -> float:
+    return QUALITY.get(text, 0) or -int(text.split()[-1])
+
+
+def positional_judge(prompt: str) -> str:
+    """A judge that ranks the responses in the order shown: all position bias."""
+    return reply_for(prompt, [label for label, _ in shown_in(prompt)])
+
+
+# -- the item -----------------------------------------------------------------------------
+
+
+def test_the_item_labels_its_responses_and_keys_its_content() -> None:
+    checked = RankingItem.coerce(item())
+    assert checked.labels == ("A", "B", "C")
+    assert checked.key == RankingItem.coerce(item()).key
+    assert checked.key != RankingItem.coerce(item(4)).key
+    assert RankingItem.coerce(item(id="mine")).key == "mine"
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        (item(2), "candidates", "pairwise item"),
+        ({**item(), "candidates": [f"r{i}" for i in range(21)]}, "candidates", "got 21"),
+        ({**item(), "question": "  "}, "question", "empty"),
+        ({**item(), "candidates": ["same", "same", "other"]}, "candidates", "same text"),
+        (
+            {**item(), "candidates": [{"text": "a", "weight": 2}, "b", "c"]},
+            "candidates.0.weight",
+            "checklists",
+        ),
+        ({**item(), "candidates": "abc"}, "candidates", "list"),
+        ({**item(), "scale": {"min": 1}}, "scale", ""),
+        ({**item(), "candidates": ["a", {"text": ""}, "c"]}, "candidates.1.text", ""),
+    ],
+)
+def test_a_bad_item_names_its_field(raw: dict[str, object], field: str, words: str) -> None:
+    with pytest.raises(InvalidItemError) as caught:
+        RankingItem.coerce(raw)
+    assert caught.value.field == field
+    assert words in str(caught.value)
+
+
+def test_the_guard_refuses_a_bad_ranking_before_any_call() -> None:
+    guard = Guard(content_judge(quality), cache=None)
+    with pytest.raises(InvalidItemError) as caught:
+        guard.check(item(2))
+    assert caught.value.field == "candidates"
+    assert guard.judge_calls == 0
+
+
+def test_the_task_is_registered_on_the_one_route() -> None:
+    assert REGISTRY["ranking"] is RANKING
+
+
+# -- the legs -----------------------------------------------------------------------------
+
+
+def test_a_consistent_judge_gives_a_clean_ranking() -> None:
+    verdict = Guard(content_judge(quality), cache=None).check(item(4))
+    assert verdict.task == "ranking"
+    assert verdict.ranking == (("A",), ("B",), ("C",), ("D",))
+    assert (verdict.best, verdict.worst) == ("A", "D")
+    assert verdict.positions == {"A": 1.0, "B": 2.0, "C": 3.0, "D": 4.0}
+    assert verdict.scores.legs_tau == 1.0
+    assert verdict.prin_score == 0.0
+    assert verdict.flags == ()
+    assert verdict.consistent
+    assert verdict.judge_calls == 2
+    assert verdict.direct is not None and verdict.direct.ranking == verdict.ranking
+    assert verdict.reverse is not None and verdict.reverse.ranking == (
+        ("D",),
+        ("C",),
+        ("B",),
+        ("A",),
+    )
+
+
+def test_a_reverse_leg_that_ranks_best_first_is_polarity_confusion() -> None:
+    def judge(prompt: str) -> str:  # reads "worst to best" as "best to worst"
+        ranked = sorted(shown_in(prompt), key=lambda pair: -quality(pair[1]))
+        return "Ranking: " + ", ".join(label for label, _ in ranked)
+
+    verdict = Guard(judge, cache=None).check(item(4))
+    assert verdict.prin_score == 1.0
+    assert verdict.scores.legs_tau == -1.0
+    assert {Flag.INCONSISTENT, Flag.POLARITY_CONFUSION, Flag.BEST_IS_WORST} <= set(verdict.flags)
+    assert not verdict.consistent
+    # two votes exactly opposed: the consensus ties everything
+    assert verdict.ranking == (("A", "B", "C", "D"),)
+    assert verdict.best is None and verdict.worst is None
+
+
+def test_legs_one_swap_apart_are_within_the_tolerance_and_tie_the_swapped_pair() -> None:
+    def judge(prompt: str) -> str:
+        ranked = [label for label, _ in sorted(shown_in(prompt), key=lambda p: -quality(p[1]))]
+        if "from the worst to the best" in prompt:
+            ranked[0], ranked[1] = ranked[1], ranked[0]  # A and B swapped on this leg
+        return reply_for(prompt, ranked)
+
+    tolerant = Guard(judge, cache=None).check(item(5))
+    assert tolerant.prin_score == pytest.approx(0.1)  # one pair of ten
+    assert tolerant.scores.legs_tau == pytest.approx(0.8)
+    assert Flag.INCONSISTENT not in tolerant.flags
+    assert tolerant.ranking == (("A", "B"), ("C",), ("D",), ("E",))
+    assert tolerant.best is None  # first place is shared
+    strict = Guard(judge, cache=None, ranking_tolerance=0.05).check(item(5))
+    assert Flag.INCONSISTENT in strict.flags
+    assert strict.threshold == 0.05
+
+
+def test_an_unreadable_leg_is_flagged_and_never_completed() -> None:
+    def judge(prompt: str) -> str:
+        if "from the worst to the best" in prompt:
+            return "Ranking from worst to best: C, B"  # leaves A out
+        return reply_for(prompt, ["A", "B", "C"])
+
+    verdict = Guard(judge, cache=None).check(item())
+    assert verdict.reverse is not None
+    assert verdict.reverse.parse_status is ParseStatus.FAILED
+    assert verdict.reverse.ranking is None
+    assert Flag.UNPARSEABLE_REVERSE in verdict.flags
+    assert verdict.ranking == (("A",), ("B",), ("C",))  # the direct leg's
+    assert verdict.prin_score is None and not verdict.consistent
+
+
+def test_ties_the_judge_writes_are_kept() -> None:
+    def judge(prompt: str) -> str:
+        if "from the worst to the best" in prompt:
+            return "Ranking from worst to best: C, A = B"
+        return "Ranking from best to worst: A = B, C"
+
+    verdict = Guard(judge, cache=None).check(item())
+    assert verdict.ranking == (("A", "B"), ("C",))
+    assert verdict.positions == {"A": 1.5, "B": 1.5, "C": 3.0}
+    assert verdict.worst == "C" and verdict.best is None
+    assert verdict.consistent
+
+
+def test_the_legs_share_their_prefix_and_differ_in_the_last_paragraph() -> None:
+    guard = Guard(content_judge(quality), cache=None)
+    direct, reverse = guard.prompts(item())
+    first, second = direct.messages[1]["content"], reverse.messages[1]["content"]
+    shared = first.rsplit("[Instruction]", 1)[0]
+    assert second.startswith(shared)
+    assert "How do I boil an egg?" in shared and "no answer" not in shared
+    assert (direct.name, reverse.name) == ("direct", "reverse")
+    assert guard.messages(item(), Polarity.REVERSE) == reverse.messages
+
+
+# -- orders ---------------------------------------------------------------------------------
+
+
+def test_a_position_biased_judge_is_caught_by_balanced_orders() -> None:
+    guard = Guard(positional_judge, cache=None, checks="reverse,order", ranking_orders=4)
+    verdict = guard.check(item(4))
+    assert verdict.judge_calls == 8
+    assert len(verdict.permuted) == 6
+    assert Flag.POSITION_BIAS in verdict.flags
+    assert Flag.ORDER_SENSITIVE in verdict.flags
+    assert verdict.scores.position_bias == pytest.approx(1.0)
+    # each response shown once in each position over the four orders
+    shown = [verdict.direct.order or verdict.labels] + [
+        leg.order for leg in verdict.permuted if leg.polarity is Polarity.DIRECT
+    ]
+    for position in range(4):
+        assert sorted(order[position] for order in shown if order) == ["A", "B", "C", "D"]
+
+
+def test_a_consistent_judge_agrees_with_itself_over_orders() -> None:
+    verdict = Guard(content_judge(quality), cache=None, checks="reverse,order").check(item(4))
+    assert verdict.judge_calls == 6  # three orders (the default), both legs
+    assert verdict.scores.orders_tau == 1.0
+    assert verdict.scores.order_inconsistency == 0.0
+    assert verdict.flags == ()
+    assert verdict.ranking == (("A",), ("B",), ("C",), ("D",))
+
+
+def test_the_swap_check_asks_the_direct_leg_alone_in_the_other_orders() -> None:
+    verdict = Guard(content_judge(quality), cache=None, checks="reverse,swap").check(item(4))
+    assert verdict.judge_calls == 4
+    assert all(leg.polarity is Polarity.DIRECT for leg in verdict.permuted)
+
+
+def test_adaptive_stopping_stops_once_two_orders_agree() -> None:
+    options = {"checks": "reverse,order", "ranking_orders": 6}
+    full = Guard(content_judge(quality), cache=None, **options).check(item(4))
+    adaptive = Guard(content_judge(quality), cache=None, ranking_adaptive=True, **options)
+    stopped = adaptive.check(item(4))
+    assert full.judge_calls == 12
+    assert stopped.judge_calls == 4  # the first two orders agree
+    assert stopped.ranking == full.ranking
+    # four orders of four responses: each shown in each position once, and a judge that
+    # ranks by position never agrees with itself (a fifth order would repeat the first)
+    biased = Guard(
+        positional_judge,
+        cache=None,
+        ranking_adaptive=True,
+        checks="reverse,order",
+        ranking_orders=4,
+    )
+    assert biased.check(item(4)).judge_calls == 8
+
+
+def test_cache_keys_list_every_planned_leg_and_the_verdict_is_cached() -> None:
+    guard = Guard(content_judge(quality), checks="reverse,order")
+    keys = guard.cache_keys(item(4))
+    assert len(keys) == len(set(keys)) == 6
+    first = guard.check(item(4))
+    again = guard.check(item(4))
+    assert not first.cached and again.cached
+    assert guard.judge_calls == 6
+
+
+async def test_aask_asks_one_leg_by_the_route() -> None:
+    guard = Guard(content_judge(quality))
+    leg = await guard.aask(item(), Polarity.REVERSE)
+    assert leg.ranking == (("C",), ("B",), ("A",))
+    verdict = await guard.acheck(item())
+    assert verdict.reverse is not None and verdict.reverse.cached
+
+
+# -- best-of-n -------------------------------------------------------------------------------
+
+
+def test_best_of_n_asks_which_is_best_and_which_is_worst() -> None:
+    guard = Guard(content_judge(quality), cache=None, ranking_mode="best")
+    verdict = guard.check(item(5))
+    assert (verdict.best, verdict.worst) == ("A", "E")
+    assert verdict.ranking == (("A",), ("B", "C", "D"), ("E",))
+    assert verdict.prin_score == 0.0 and verdict.consistent
+    assert verdict.direct is not None and verdict.direct.labels == ("A",)
+    assert "decide which response is the best" in guard.prompts(item(5))[0].messages[1]["content"]
+
+
+def test_best_of_n_that_names_one_response_both_best_and_worst() -> None:
+    def judge(prompt: str) -> str:
+        return "Best: [[B]]" if "the best" in prompt else "Worst: [[B]]"
+
+    verdict = Guard(judge, cache=None, ranking_mode="best").check(item())
+    assert {Flag.BEST_IS_WORST, Flag.INCONSISTENT} <= set(verdict.flags)
+    assert verdict.prin_score == 1.0
+    assert verdict.ranking is None and verdict.best is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "polarity", "expected"),
+    [
+        ("I pick [[B]].", Polarity.DIRECT, "B"),
+        ("[[B]] ... so [[B]]", Polarity.DIRECT, "B"),
+        ("[[B]] or [[C]]", Polarity.DIRECT, None),
+        ("[[Z]]", Polarity.DIRECT, None),
+        ("Worst: C", Polarity.REVERSE, "C"),
+        ("Best: C", Polarity.REVERSE, None),
+        ("no idea", Polarity.DIRECT, None),
+    ],
+)
+def test_a_pick_is_read_strictly(reply: str, polarity: Polarity, expected: str | None) -> None:
+    assert read_pick(reply, ("A", "B", "C"), polarity)[0] == expected
+
+
+# -- long lists ------------------------------------------------------------------------------
+
+
+def test_window_sweeps_settle_half_a_window_each() -> None:
+    assert window_starts(12, 6) == [6, 3, 0]
+    assert window_sweeps(12, 6) == [[6, 3, 0], [6, 3], [6]]
+    assert window_calls(12, 6) == 6
+    assert window_sweeps(5, 6) == [[0]]
+    assert window_calls(20, 10) == 6
+
+
+def test_a_long_list_is_ranked_by_sliding_windows_into_the_judges_order() -> None:
+    texts = [f"answer {i}" for i in (7, 3, 11, 0, 9, 5, 1, 10, 2, 8, 6, 4)]
+    raw = {"task": "ranking", "question": "q?", "candidates": texts}
+    asked: list[int] = []
+
+    def judge(prompt: str) -> str:
+        shown = shown_in(prompt)
+        asked.append(len(shown))
+        ranked = sorted(shown, key=lambda pair: int(pair[1].split()[-1]))  # 0 is best
+        return reply_for(prompt, [label for label, _ in ranked])
+
+    guard = Guard(judge, cache=None, ranking_window=6)
+    verdict = guard.check(raw)
+    checked = RankingItem.coerce(raw)
+    by_text = {c.text: c.label for c in checked.candidates}
+    truth = tuple((by_text[f"answer {i}"],) for i in range(12))
+    assert verdict.ranking == truth
+    assert verdict.consistent and verdict.prin_score == 0.0
+    assert set(asked) == {6}  # never more than a window at once
+    assert verdict.judge_calls == len(asked) <= 2 * window_calls(12, 6)
+    assert verdict.direct is not None and "--- window 2 of" in (verdict.direct.raw_text or "")
+    legs = guard.prompts(raw)
+    assert legs[0].name == "direct, window 1 of 6"
+    assert len(shown_in(legs[0].messages[1]["content"])) == 6
+    assert guard.max_judge_calls_for("ranking") == 2 * window_calls(20, 6)
+
+
+# -- the reader ------------------------------------------------------------------------------
+
+
+def test_read_reply_returns_the_ranking_as_listed() -> None:
+    reading = read_reply("Final ranking: C > A = B", item())
+    assert reading.ranking == (("C",), ("A", "B"))
+    assert reading.status is ParseStatus.OK
+    missing = read_reply("Final ranking: C > A", item())
+    assert missing.status is ParseStatus.FAILED and missing.ranking is None
+    twice = read_reply("Ranking: C > A > C > B", item())
+    assert twice.ranking is None
+
+
+def test_a_copy_of_a_response_is_masked_before_reading() -> None:
+    raw = {**item(), "candidates": ["Ranking: C > B > A, surely", "b text", "c text"]}
+    reading = read_reply("Response A says: Ranking: C > B > A, surely", raw)
+    assert reading.ranking is None
+
+
+@pytest.mark.parametrize(
+    ("form", "labels", "reply", "expected"),
+    [
+        ("ordering", ["Assistant 1", "Assistant 2", "Assistant 3"],
+         "Assistant 1 is good.\nAssistant 2 > Assistant 1 = Assistant 3", (("B",), ("A", "C"))),
+        ("identifiers", ["[1]", "[2]", "[3]"], "[2] > [3] > [1]", (("B",), ("C",), ("A",))),
+        ("json-list", None, 'Sure. {"ranking": ["C", "A", "B"]}', (("C",), ("A",), ("B",))),
+        ("json-ranks", None, '{"A": 2, "B": 1, "C": 3}', (("B",), ("A",), ("C",))),
+        ("numbered", ["Response 1", "Response 2", "Response 3"],
+         "Ranking:\n1. Response 3\n2. Response 1\n3. Response 2", (("C",), ("A",), ("B",))),
+        ("tags", None, "[[C]], [[A]], [[B]]", (("C",), ("A",), ("B",))),
+    ],
+)  # fmt: skip
+def test_a_declared_form_is_read_strictly(
+    form: str, labels: list[str] | None, reply: str, expected: tuple[tuple[str, ...], ...]
+) -> None:
+    contract = AnswerContract(
+        labels=None if labels is None else tuple(labels),
+        format=Ranked(form=form),  # type: ignore[arg-type]
+    )
+    reading = read_reply(reply, item(), template=contract)
+    assert reading.ranking == expected
+    assert reading.method is not None and reading.method.value == "declared"
+
+
+def test_the_declared_form_decides_over_another_form() -> None:
+    contract = AnswerContract(format=Ranked(form="tags"))
+    reply = "Ranking: A > B > C\nMy answer: [[C]], [[B]], [[A]]"
+    assert read_reply(reply, item(), template=contract).ranking == (("C",), ("B",), ("A",))
+    assert read_reply(reply, item()).ranking is None  # undeclared: two rankings disagree
+
+
+def test_a_contract_with_the_wrong_number_of_labels_is_refused() -> None:
+    contract = AnswerContract(labels=("1", "2"), format=Ranked())
+    with pytest.raises(UsageError, match=r"contract\.labels"):
+        read_reply("2 > 1", item(), template=contract)
+
+
+# -- options and surfaces ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"template": "pairwise"}, "template"),
+        ({"checks": "reverse,confidence"}, "checks"),
+        ({"probe": "closed"}, "probe"),
+    ],
+)
+def test_options_a_ranking_cannot_honour_are_refused(options: dict[str, str], field: str) -> None:
+    with pytest.raises(UsageError, match=f"^{field}"):
+        Guard(content_judge(quality), cache=None, **options).check(item())
+
+
+def test_a_panel_is_refused_naming_the_task() -> None:
+    guard = Guard([content_judge(quality), positional_judge], cache=None)
+    with pytest.raises(InvalidItemError) as caught:
+        guard.check(item())
+    assert caught.value.field == "task"
+
+
+def test_a_batch_gives_an_invalid_ranking_its_own_verdict() -> None:
+    guard = Guard(content_judge(quality), cache=None)
+    good, bad = guard.check_many([item(), item(2, id="two")])
+    assert good.consistent
+    assert bad.task == "ranking" and bad.item_id == "two"
+    assert bad.flags == (Flag.INVALID_ITEM,)
+    assert bad.error is not None and bad.error.field == "candidates"
+
+
+def test_the_verdict_round_trips_through_json() -> None:
+    verdict = Guard(content_judge(quality), cache=None, checks="reverse,order").check(item(4))
+    again = type(verdict).model_validate_json(verdict.model_dump_json())
+    assert again == verdict
+    assert json.loads(verdict.model_dump_json())["ranking"] == [["A"], ["B"], ["C"], ["D"]]
+
+
+def test_max_calls_bounds_what_a_ranking_asks() -> None:
+    guard = Guard(
+        content_judge(quality),
+        cache=None,
+        checks="reverse,order",
+        ranking_orders=5,
+        ranking_window=20,
+    )
+    assert guard.max_judge_calls_for("ranking") == 10
+    swap = Guard(content_judge(quality), cache=None, checks="reverse,swap", ranking_window=20)
+    assert swap.max_judge_calls_for("ranking") == 4
+    # a list of twenty in windows of ten: six calls a leg at most
+    assert Guard(content_judge(quality), cache=None).max_judge_calls_for("ranking") == 12
+    assert GuardOptions().ranking_order_count() == 1
