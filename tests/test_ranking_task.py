@@ -4,9 +4,11 @@ that read the prompt they are sent."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -479,3 +481,110 @@ def test_max_calls_bounds_what_a_ranking_asks() -> None:
     # a list of twenty in windows of ten: six calls a leg at most
     assert Guard(content_judge(quality), cache=None).max_judge_calls_for("ranking") == 12
     assert GuardOptions().ranking_order_count() == 1
+
+
+# -- the pairwise tournament ------------------------------------------------------------------
+
+_PAIR = re.compile(r"Response A:\n```\n(.*?)\n```\nResponse B:\n```\n(.*?)\n```", re.S)
+
+
+def pairwise_judge(prefers: Callable[[str, str], bool]) -> Callable[[str], str]:
+    """A judge of the ranking legs by quality and of pairs by ``prefers(a, b)``."""
+    listwise = content_judge(quality)
+
+    def judge(prompt: str) -> str:
+        pair = _PAIR.search(prompt)
+        if pair is None:
+            return listwise(prompt)
+        a, b = pair.groups()
+        better = "A" if prefers(a, b) else "B"
+        worse = "B" if better == "A" else "A"
+        return f"Answer: {better if 'the better one' in prompt else worse}"
+
+    return judge
+
+
+def test_a_tournament_of_a_consistent_judge_agrees_with_its_ranking() -> None:
+    judge = pairwise_judge(lambda a, b: quality(a) > quality(b))
+    guard = Guard(judge, cache=None, ranking_tournament=True)
+    verdict = guard.check(item(4))
+    assert verdict.tournament is not None
+    assert verdict.tournament.ranking == verdict.ranking == (("A",), ("B",), ("C",), ("D",))
+    assert verdict.tournament.cycles == () and verdict.tournament.decided == 4
+    assert verdict.scores.tournament_tau == 1.0
+    assert verdict.judge_calls == 2 + 6 * 4  # both legs, six pairs of four legs
+    strength = verdict.tournament.strength
+    assert strength["A"] > strength["B"] > strength["C"] > strength["D"]
+    assert all(
+        verdict.tournament.lower[x] < strength[x] < verdict.tournament.upper[x] for x in "ABCD"
+    )
+    assert verdict.consistent and verdict.flags == ()
+    assert len(guard.cache_keys(item(4))) == 26
+    names = [leg.name for leg in guard.prompts(item(4))]
+    assert names[:2] == ["direct", "reverse"] and "pair A-B: direct, second order" in names
+    assert guard.max_judge_calls_for("ranking") == 12 + 190 * 4
+
+
+def test_a_tournament_counts_the_cycles_of_an_intransitive_judge() -> None:
+    beats = {("a thorough, correct answer", "a correct but terse answer"),
+             ("a correct but terse answer", "a partly wrong answer"),
+             ("a partly wrong answer", "a thorough, correct answer")}  # fmt: skip
+
+    def prefers(a: str, b: str) -> bool:
+        return (a, b) in beats or ((b, a) not in beats and quality(a) > quality(b))
+
+    verdict = Guard(pairwise_judge(prefers), cache=None, ranking_tournament=True).check(item(3))
+    assert verdict.tournament is not None
+    assert verdict.tournament.cycles == (("A", "B", "C"),)
+    assert Flag.INTRANSITIVE in verdict.flags and not verdict.consistent
+    assert verdict.tournament.ranking == (("A", "B", "C"),)  # a cycle: equal strengths
+
+
+@pytest.mark.model
+def test_the_bundled_model_ranks_through_the_route() -> None:
+    """SmolLM2-135M shows the mechanics only: both legs asked and read or flagged
+    unreadable, never a guessed ranking."""
+    from prin_guard import LocalJudge
+
+    guard = Guard(LocalJudge(), cache=None)
+    verdict = guard.check(item())
+    assert verdict.judge_calls == 2
+    for leg, flag in (
+        (verdict.direct, Flag.UNPARSEABLE_DIRECT),
+        (verdict.reverse, Flag.UNPARSEABLE_REVERSE),
+    ):
+        assert leg is not None and leg.raw_text is not None
+        if leg.ranking is None:
+            assert flag in verdict.flags
+        else:
+            assert sorted(label for tier in leg.ranking for label in tier) == ["A", "B", "C"]
+    assert (verdict.ranking is None) == (
+        verdict.direct.ranking is None and verdict.reverse.ranking is None
+    )
+
+
+def test_grade_writes_a_rankings_columns_and_resumes(tmp_path: Path) -> None:
+    from prin_guard.grade import grade
+
+    given = tmp_path / "in.jsonl"
+    given.write_text(json.dumps(item(4, id="one")) + "\n" + json.dumps(item(2, id="bad")) + "\n")
+    out = tmp_path / "out.csv"
+    summary = grade(content_judge(quality), given, out)
+    rows = sorted(csv.DictReader(out.open(encoding="utf-8")), key=lambda row: row["line"])
+    assert [row["id"] for row in rows] == ["one", "bad"]
+    first, bad = rows
+    assert (first["task"], first["ranking"], first["best"], first["worst"]) == (
+        "ranking",
+        "A > B > C > D",
+        "A",
+        "D",
+    )
+    assert first["score_legs_tau"] == "1.0" and first["consistent"] == "true"
+    assert (bad["task"], bad["flags"], bad["error_field"]) == (
+        "ranking",
+        "invalid_item",
+        "candidates",
+    )
+    assert summary.items == 2
+    again = grade(content_judge(quality), given, out)
+    assert again.skipped == 2 and again.changed == 0

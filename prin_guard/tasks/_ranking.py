@@ -41,15 +41,17 @@ import functools
 import re
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import Answer, Call, JudgeCaller
-from prin_guard._decide import error_verdict, ranking_verdict
+from prin_guard._decide import error_verdict, ranking_verdict, tournament_verdict
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._legs import LegPrompt
+from prin_guard._judging import VerdictEngine
+from prin_guard._legs import LegPlan, LegPrompt
 from prin_guard._models import (
     RANKING_MAX_CANDIDATES,
+    Item,
     Leg,
     Message,
     ParseMethod,
@@ -62,11 +64,11 @@ from prin_guard._models import (
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._ranking import Ranking, balanced_orders, orders_agree
 from prin_guard.reader._ranking import read_ranking
+from prin_guard.tasks._labels import LABEL_TASKS
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
     from prin_guard._exceptions import JudgeError
-    from prin_guard._judging import VerdictEngine
     from prin_guard._options import GuardOptions
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "RANKING_BEST_TEMPLATE",
     "RANKING_TEMPLATE",
     "RANKING_TEMPLATE_VERSION",
+    "PairPlan",
     "RankingPlan",
     "RankingTask",
     "ranking_messages",
@@ -273,6 +276,80 @@ def ranking_plans(
     return plans
 
 
+# -- the pairwise tournament ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PairPlan:
+    """One leg of the tournament's pairwise verdict on two of the responses."""
+
+    pair: tuple[int, int]
+    """The two responses' indexes, the first shown as A in the pair's first order."""
+    plan: LegPlan
+
+    @property
+    def key(self) -> str:
+        return self.plan.key
+
+    @property
+    def polarity(self) -> Polarity:
+        return self.plan.polarity
+
+
+def _pair_engine(engine: VerdictEngine) -> VerdictEngine:
+    """The engine that asks the tournament's pairs: the guard's judge, the pairwise
+    task's template, the reverse and the order check (both orders of every pair)."""
+    options = engine.options.model_copy(update={"checks": ("reverse", "order")})
+    return VerdictEngine(engine.callers, engine.asker, options, None)
+
+
+def _pair_item(item: RankingItem, first: int, second: int) -> Item:
+    candidates = item.candidates
+    return Item.coerce(
+        {
+            "task": "pairwise",
+            "question": item.question,
+            "candidates": [candidates[first].text, candidates[second].text],
+            **({"context": item.context} if item.context else {}),
+        }
+    )
+
+
+def _pair_plans(engine: VerdictEngine, item: RankingItem) -> list[PairPlan]:
+    pairs = _pair_engine(engine)
+    count = len(item.candidates)
+    return [
+        PairPlan((first, second), plan)
+        for first in range(count)
+        for second in range(first + 1, count)
+        for plan in pairs.plan(_pair_item(item, first, second))
+    ]
+
+
+async def _tournament(
+    engine: VerdictEngine,
+    item: RankingItem,
+    plans: Sequence[PairPlan],
+    prefetched: Mapping[str, str | None],
+) -> list[tuple[str, str, Verdict]]:
+    """Every pair's pairwise verdict, asked by the route's label machinery."""
+    pairs = _pair_engine(engine)
+    by_pair: dict[tuple[int, int], list[LegPlan]] = {}
+    for plan in plans:
+        by_pair.setdefault(plan.pair, []).append(plan.plan)
+    verdicts = await asyncio.gather(
+        *(
+            pairs.ask_labels(_pair_item(item, first, second), legs, prefetched)
+            for (first, second), legs in by_pair.items()
+        )
+    )
+    labels = item.labels
+    return [
+        (labels[first], labels[second], verdict)
+        for (first, second), verdict in zip(by_pair, verdicts, strict=True)
+    ]
+
+
 # -- reading --------------------------------------------------------------------------------
 
 _PICK_TAG = re.compile(r"\[\[\s*([A-Za-z0-9]{1,4})\s*\]\]")
@@ -455,6 +532,53 @@ def _agreed(asked: Sequence[_Asked], mode: str) -> bool:
     return len(read) > 1 and orders_agree(read) is not None
 
 
+async def _listwise(
+    engine: VerdictEngine,
+    item: RankingItem,
+    planned: Sequence[RankingPlan],
+    prefetched: Mapping[str, str | None],
+) -> Verdict:
+    """The ranking's verdict from its listwise legs (see :meth:`RankingTask.ask`)."""
+    options = engine.options
+    caller = engine.callers[0]
+    by_order: dict[int, list[RankingPlan]] = {}
+    for plan in planned:
+        by_order.setdefault(plan.number, []).append(plan)
+    numbers = sorted(by_order)
+
+    async def asked_in(orders: Sequence[int]) -> list[_Asked]:
+        return list(
+            await asyncio.gather(
+                *(
+                    _ask(caller, item, plan, prefetched, options)
+                    for number in orders
+                    for plan in by_order[number]
+                )
+            )
+        )
+
+    if options.ranking_adaptive and len(numbers) > 2:
+        asked = await asked_in(numbers[:2])
+        for number in numbers[2:]:
+            if _agreed(asked, options.ranking_mode):
+                break
+            asked += await asked_in([number])
+    else:
+        asked = await asked_in(numbers)
+    direct = [one.leg for one in asked if one.leg.polarity is Polarity.DIRECT]
+    reverse = [one.leg for one in asked if one.leg.polarity is Polarity.REVERSE]
+    calls = [(answer.response.usage, answer.cached) for one in asked for answer in one.answers]
+    return ranking_verdict(
+        item,
+        direct,
+        reverse,
+        mode=options.ranking_mode,
+        tolerance=options.ranking_tolerance,
+        checks=options.checks_for("ranking"),
+        calls=calls,
+    )
+
+
 # -- the task, as the route sees it ---------------------------------------------------------
 
 
@@ -499,8 +623,13 @@ class RankingTask:
     def chars(self, item: RankingItem) -> int:
         return sum(len(text) for text in item.texts)
 
-    def plan(self, engine: VerdictEngine, item: RankingItem) -> list[RankingPlan]:
-        return ranking_plans(engine.callers, item, engine.options)
+    def plan(self, engine: VerdictEngine, item: RankingItem) -> list[RankingPlan | PairPlan]:
+        plans: list[RankingPlan | PairPlan] = list(
+            ranking_plans(engine.callers, item, engine.options)
+        )
+        if engine.options.ranking_tournament:
+            plans += _pair_plans(engine, item)
+        return plans
 
     async def ask(
         self,
@@ -510,46 +639,17 @@ class RankingTask:
         prefetched: Mapping[str, str | None],
     ) -> Verdict:
         """Every planned leg asked (with ``ranking_adaptive``, the orders after the first
-        two one at a time until two agree), read and reconciled."""
-        options = engine.options
-        caller = engine.callers[0]
-        planned = typing.cast(Sequence[RankingPlan], plans)
-        by_order: dict[int, list[RankingPlan]] = {}
-        for plan in planned:
-            by_order.setdefault(plan.number, []).append(plan)
-        numbers = sorted(by_order)
-
-        async def asked_in(orders: Sequence[int]) -> list[_Asked]:
-            return list(
-                await asyncio.gather(
-                    *(
-                        _ask(caller, item, plan, prefetched, options)
-                        for number in orders
-                        for plan in by_order[number]
-                    )
-                )
-            )
-
-        if options.ranking_adaptive and len(numbers) > 2:
-            asked = await asked_in(numbers[:2])
-            for number in numbers[2:]:
-                if _agreed(asked, options.ranking_mode):
-                    break
-                asked += await asked_in([number])
-        else:
-            asked = await asked_in(numbers)
-        direct = [one.leg for one in asked if one.leg.polarity is Polarity.DIRECT]
-        reverse = [one.leg for one in asked if one.leg.polarity is Polarity.REVERSE]
-        calls = [(answer.response.usage, answer.cached) for one in asked for answer in one.answers]
-        return ranking_verdict(
-            item,
-            direct,
-            reverse,
-            mode=options.ranking_mode,
-            tolerance=options.ranking_tolerance,
-            checks=options.checks_for("ranking"),
-            calls=calls,
+        two one at a time until two agree), read and reconciled; with the tournament, its
+        pairs asked at the same time."""
+        planned = [plan for plan in plans if isinstance(plan, RankingPlan)]
+        pair_plans = [plan for plan in plans if isinstance(plan, PairPlan)]
+        if not pair_plans:
+            return await _listwise(engine, item, planned, prefetched)
+        verdict, pairs = await asyncio.gather(
+            _listwise(engine, item, planned, prefetched),
+            _tournament(engine, item, pair_plans, prefetched),
         )
+        return tournament_verdict(verdict, pairs)
 
     async def ask_leg(
         self,
@@ -606,6 +706,14 @@ class RankingTask:
             if plan.number:
                 order = tuple(item.labels[index] for index in plan.order)
             prompts.append(LegPrompt(name, plan.polarity, plan.messages, reads, order))
+        if options.ranking_tournament:
+            pairs = _pair_engine(engine)
+            for first in range(count):
+                for second in range(first + 1, count):
+                    asked = _pair_item(item, first, second)
+                    tag = f"pair {item.labels[first]}-{item.labels[second]}"
+                    for leg in LABEL_TASKS["pairwise"].prompts(pairs, asked):
+                        prompts.append(replace(leg, name=f"{tag}: {leg.name}"))
         return prompts
 
     def max_calls(self, engine: VerdictEngine) -> int:
@@ -618,7 +726,11 @@ class RankingTask:
         passes = 1
         if options.ranking_mode == "full":
             passes = window_calls(RANKING_MAX_CANDIDATES, options.ranking_window)
-        return legs * passes * len(engine.callers)
+        pairs = 0
+        if options.ranking_tournament:  # every pair, both orders through the pairwise task
+            count = RANKING_MAX_CANDIDATES
+            pairs = count * (count - 1) // 2 * _pair_engine(engine).max_calls("pairwise")
+        return legs * passes * len(engine.callers) + pairs
 
 
 RANKING = RankingTask()
