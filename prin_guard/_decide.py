@@ -1208,7 +1208,7 @@ def ranking_verdict(
             legs_tau = kendall_tau_b(ours, theirs)
             if prin > tolerance:
                 flags.add(Flag.INCONSISTENT)
-            if prin >= 1 - tolerance:
+            if prin > 0.5 and prin >= 1 - tolerance:  # the reverse leg listed best first
                 flags.add(Flag.POLARITY_CONFUSION)
             if len(ours) > 1 and len(theirs) > 1 and set(ours[0]) & set(theirs[-1]):
                 flags.add(Flag.BEST_IS_WORST)

@@ -888,6 +888,12 @@ class Item(Frozen):
                 "'response': ..., 'scale': {'min': 1, 'max': 10}}) to Guard.check, "
                 "check_many, astream, prompts, grade or the service, or as a RatingItem"
             )
+        if isinstance(value, str) and value.strip().lower() == "ranking":
+            raise ValueError(
+                "a ranking item is not an Item: give it as a mapping ({'task': 'ranking', "
+                "'question': ..., 'candidates': [...]}) to Guard.check, check_many, astream, "
+                "prompts or grade, or as a RankingItem"
+            )
         return known_word(value, TASKS, "task")
 
     @field_validator("kind", mode="before")
@@ -1134,6 +1140,13 @@ class RankingItem(Frozen):
             raise ValueError("must not be empty or whitespace")
         return value
 
+    @field_validator("candidates", mode="before")
+    @classmethod
+    def _coerce_candidates(cls, value: Any) -> Any:
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+            raise ValueError("must be a list of responses (strings or Candidates)")
+        return tuple({"text": entry} if isinstance(entry, str) else entry for entry in value)
+
     @model_validator(mode="after")
     def _labelled(self) -> RankingItem:
         count = len(self.candidates)
@@ -1180,13 +1193,6 @@ class RankingItem(Frozen):
         elif isinstance(value, Mapping):
             given = dict(value)
             given.pop("gold", None)  # eval's, as for the other items
-            raw = given.get("candidates")
-            if isinstance(raw, list | tuple):
-                given["candidates"] = tuple(
-                    {"text": entry} if isinstance(entry, str) else entry for entry in raw
-                )
-            elif raw is not None:
-                raise InvalidItemError("candidates", "must be a list of responses")
             try:
                 checked = cls.model_validate(given, strict=False)
             except ValidationError as exc:

@@ -437,9 +437,13 @@ def test_a_contract_with_the_wrong_number_of_labels_is_refused() -> None:
         ({"template": "pairwise"}, "template"),
         ({"checks": "reverse,confidence"}, "checks"),
         ({"probe": "closed"}, "probe"),
+        ({"mitigations": "cot"}, "mitigations"),
+        ({"reask": True}, "reask"),
     ],
 )
-def test_options_a_ranking_cannot_honour_are_refused(options: dict[str, str], field: str) -> None:
+def test_options_a_ranking_cannot_honour_are_refused(
+    options: dict[str, object], field: str
+) -> None:
     with pytest.raises(UsageError, match=f"^{field}"):
         Guard(content_judge(quality), cache=None, **options).check(item())
 
@@ -588,3 +592,61 @@ def test_grade_writes_a_rankings_columns_and_resumes(tmp_path: Path) -> None:
     assert summary.items == 2
     again = grade(content_judge(quality), given, out)
     assert again.skipped == 2 and again.changed == 0
+
+
+def test_a_ranking_template_declares_how_recorded_replies_are_read() -> None:
+    from prin_guard.models import Template
+
+    llmzoo = Template(
+        id="llmzoo-ordering",
+        version=1,
+        positive="better",
+        negative="worse",
+        task="ranking",
+        contract=AnswerContract(
+            labels=("Assistant 1", "Assistant 2", "Assistant 3"), format=Ranked(form="ordering")
+        ),
+    )
+    reply = "Assistant 1 > Assistant 3 in terms of detail.\nAssistant 2 > Assistant 1 = Assistant 3"
+    reading = read_reply(reply, item(), template=llmzoo)
+    assert reading.ranking == (("B",), ("A", "C"))
+    assert read_reply(reply, item(), template=llmzoo, polarity="reverse").ranking == (
+        ("B",),
+        ("A", "C"),
+    )  # as the reply lists it: the caller reverses a reverse leg's
+    with pytest.raises(UsageError, match=r"^template"):
+        Guard(content_judge(quality), cache=None, template=llmzoo).check(item())
+
+
+_CLI_JUDGE = """
+import re
+
+def judge(prompt):
+    shown = re.findall(r"\\[The Start of Response (\\w+)\\]\\n(.*?)\\n\\[The End", prompt, re.S)
+    ranked = [label for label, text in sorted(shown, key=lambda pair: -len(pair[1]))]
+    if "from the worst to the best" in prompt:
+        return "Ranking from worst to best: " + ", ".join(reversed(ranked))
+    return "Ranking from best to worst: " + ", ".join(ranked)
+"""
+
+
+def test_check_on_the_command_line_prints_the_ranking_and_each_leg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from prin_guard.cli import main
+
+    (tmp_path / "ranking_judge.py").write_text(_CLI_JUDGE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["check", "--task", "ranking", "--question", "Say hello", "--judge"]
+    args += ["python:ranking_judge:judge", "--candidate", "hi", "--candidate"]
+    args += ["hello there, friend", "--candidate", "hello"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ranking: B > C > A\n  Best: B  hello there, friend\n  Worst: A  hi\n")
+    assert "  direct leg: B > C > A (best first)\n  reverse leg: A < C < B (worst first)\n" in out
+    assert "legs' Kendall tau 1.00" in out and "Flags: none" in out and "judge calls 2" in out
+    assert main([*args, "--json", "--ranking-mode", "best"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["task"] == "ranking" and verdict["judge_calls"] == 2
+    assert main([*args[:-6], "--candidate", "hi", "--candidate", "hello"]) == 2
+    assert "candidates: a ranking has 3 to 20 responses, got 2" in capsys.readouterr().err

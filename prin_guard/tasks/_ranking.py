@@ -604,6 +604,13 @@ class RankingTask:
             raise UsageError("checks: a ranking is guarded by the reverse, order and swap checks")
         if options.probe is not None:
             raise UsageError("probe: a ranking is not probed with follow-up questions")
+        if options.mitigations:
+            raise UsageError(
+                "mitigations: a ranking's prompts have no cot or neg_exp wording (its "
+                "reverse leg says what the reversed order means)"
+            )
+        if options.reask:
+            raise UsageError("reask: an unread ranking leg is not asked again (it is flagged)")
         if options.reverse_legs != "always":
             raise UsageError("reverse_legs: a ranking asks every leg (reverse_legs='always')")
 
