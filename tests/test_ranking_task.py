@@ -4,6 +4,7 @@ that read the prompt they are sent."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import json
 import re
@@ -16,6 +17,7 @@ from prin_guard import Guard, read_reply
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import Flag, ParseStatus, Polarity, RankingItem
 from prin_guard._options import GuardOptions
+from prin_guard.judges import JudgeResponse
 from prin_guard.models import AnswerContract, Ranked
 from prin_guard.tasks import REGISTRY
 from prin_guard.tasks._ranking import (
@@ -650,3 +652,56 @@ def test_check_on_the_command_line_prints_the_ranking_and_each_leg(
     assert verdict["task"] == "ranking" and verdict["judge_calls"] == 2
     assert main([*args[:-6], "--candidate", "hi", "--candidate", "hello"]) == 2
     assert "candidates: a ranking has 3 to 20 responses, got 2" in capsys.readouterr().err
+
+
+class Holding:
+    """A judge whose provider caches prefixes: the first leg says it has begun, then
+    holds its answer until another leg has arrived (a test hangs, and fails, if the
+    others waited for the first to finish)."""
+
+    def __init__(self, mode: str | None = "stream") -> None:
+        self.mode = mode
+        self.calls: list[tuple[str, object]] = []
+        self.arrived = asyncio.Event()
+        self.before_start: int | None = None
+        self.rank = content_judge(quality)
+
+    def identity(self) -> dict[str, object]:
+        return {"kind": "test", "name": "holding"}
+
+    def prefix_caching(self, messages: object, prefix: object) -> str | None:
+        return self.mode
+
+    async def complete(
+        self, messages: list[dict[str, str]], *, labels: object = (), prefix: object = None
+    ) -> JudgeResponse:
+        text = messages[-1]["content"]
+        self.calls.append(("reverse" if "from the worst" in text else "direct", prefix))
+        started = getattr(prefix, "started", None)
+        if started is not None:
+            for _ in range(20):  # a leg asked at once would have arrived by now
+                await asyncio.sleep(0)
+            self.before_start = len(self.calls)
+            started()
+            await asyncio.wait_for(self.arrived.wait(), 10)
+        else:
+            self.arrived.set()
+        return JudgeResponse(text=self.rank(text))
+
+
+async def test_the_reverse_leg_goes_once_the_direct_one_has_begun_and_reads_its_prefix() -> None:
+    judge = Holding()
+    verdict = await Guard(judge, cache=None).acheck(item(4))
+    assert verdict.consistent and verdict.ranking == (("A",), ("B",), ("C",), ("D",))
+    assert judge.before_start == 1  # only the direct leg, until it had begun
+    (lead, lead_prefix), (other, other_prefix) = judge.calls
+    assert (lead, other) == ("direct", "reverse")
+    assert lead_prefix is not None and other_prefix is not None
+    assert lead_prefix.key == other_prefix.key and other_prefix.started is None  # type: ignore[attr-defined]
+    shared = lead_prefix.chars  # type: ignore[attr-defined]
+    prompts = Guard(judge, cache=None).prompts(item(4))
+    assert prompts[0].messages[1]["content"][:shared].endswith("[Instruction]\n")
+    # stagger off: both at once, no prefix given
+    plain = Holding(mode=None)
+    await Guard(plain, cache=None, stagger="off").acheck(item(4))
+    assert [prefix for _, prefix in plain.calls] == [None, None]

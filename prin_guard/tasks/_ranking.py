@@ -4,7 +4,10 @@ worst, guarded (issue 40). Its item model is :class:`~prin_guard.models.RankingI
 **The legs.** The direct leg asks for the ranking from the best to the worst, the reverse
 leg from the worst to the best; both show the question, the context and the responses
 first and end with their own instruction, so the two prompts share everything but their
-last paragraph (a provider's prompt cache serves the rest). A consistent judge's reverse
+last paragraph; where the judge's provider caches prompt prefixes, the reverse leg of each
+order goes once the direct one has begun answering (``stagger``), so that the provider's
+cache serves it the shared part. Orders after the first show the responses in another
+order: they share little with the first (its price is each order's full prompt). A consistent judge's reverse
 ranking is its direct ranking upside down: the verdict compares the direct ranking with
 the reverse one reversed (Kendall's tau-b, and the normalised Kendall distance as the
 PRIN-like score) and reconciles them into their Kemeny consensus (``_decide``,
@@ -37,6 +40,7 @@ or a "Best: B" / "Worst: B" line; several different ones are no answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 import typing
@@ -48,7 +52,7 @@ from prin_guard._calls import Answer, Call, JudgeCaller
 from prin_guard._decide import error_verdict, ranking_verdict, tournament_verdict
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._judging import VerdictEngine
-from prin_guard._legs import LegPlan, LegPrompt
+from prin_guard._legs import LegPlan, LegPrompt, shared_prefix
 from prin_guard._models import (
     RANKING_MAX_CANDIDATES,
     Item,
@@ -63,6 +67,7 @@ from prin_guard._models import (
 )
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._ranking import Ranking, balanced_orders, orders_agree
+from prin_guard.judges import SharedPrefix
 from prin_guard.reader._ranking import read_ranking
 from prin_guard.tasks._labels import LABEL_TASKS
 
@@ -431,8 +436,10 @@ async def _ask(
     plan: RankingPlan,
     prefetched: Mapping[str, str | None],
     options: GuardOptions,
+    prefix: SharedPrefix | None = None,
 ) -> _Asked:
-    """One leg asked and read: one call, or the sliding window's calls in turn."""
+    """One leg asked and read: one call, or the sliding window's calls in turn (``prefix``:
+    what its first call shares with the other leg of its order, when staggered)."""
     mode = _mode(options)
     window = _window(item, options)
     purpose = plan.polarity.value if plan.number == 0 else f"{plan.polarity.value}_order"
@@ -441,14 +448,14 @@ async def _ask(
     where: list[tuple[int, int]] = []
 
     async def asked(shown: Sequence[int]) -> tuple[tuple[int, ...], ...] | None:
+        shared = None
         if not answers:  # the planned call
-            key, messages = plan.key, plan.messages
+            key, messages, shared = plan.key, plan.messages, prefix
         else:
             messages = ranking_messages(item, plan.polarity, shown, mode=mode)
             key = caller.conversation_key(messages)
-        answer = await caller.answer(
-            Call(key, messages, (), item.key, purpose), prefetched=prefetched
-        )
+        call = Call(key, messages, (), item.key, purpose, prefix=shared)
+        answer = await caller.answer(call, prefetched=prefetched)
         answers.append(answer)
         reply = answer.response.text or ""
         replies.append(reply)
@@ -532,6 +539,59 @@ def _agreed(asked: Sequence[_Asked], mode: str) -> bool:
     return len(read) > 1 and orders_agree(read) is not None
 
 
+async def _order_asked(
+    caller: JudgeCaller,
+    item: RankingItem,
+    plans: Sequence[RankingPlan],
+    prefetched: Mapping[str, str | None],
+    options: GuardOptions,
+) -> list[_Asked]:
+    """One order's legs: at once, or staggered where the judge's provider caches the
+    prefix they share (the question, the context and the responses: all but the last
+    paragraph) and neither is cached here: the direct leg first, the reverse leg once it
+    has begun answering (its first token with a streaming judge, else after
+    ``stagger_delay``), so that it reads the prefix from the provider's cache."""
+    lead, rest = plans[0], plans[1:]
+    prefix = shared_prefix([plan.messages for plan in plans])
+    mode = None
+    if (
+        options.stagger == "auto"
+        and prefix is not None
+        and rest
+        and prefetched.get(lead.key) is None
+        and any(prefetched.get(plan.key) is None for plan in rest)
+    ):
+        mode = caller.prefix_caching(lead.messages, prefix)
+    if mode is None or prefix is None:
+        return list(
+            await asyncio.gather(*(_ask(caller, item, plan, prefetched, options) for plan in plans))
+        )
+    loop = asyncio.get_running_loop()
+    began = asyncio.Event()
+
+    def started() -> None:  # the judge may call it from another thread
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(began.set)
+
+    first_prefix = replace(prefix, started=started if mode == "stream" else None)
+
+    async def first() -> _Asked:
+        try:
+            return await _ask(caller, item, lead, prefetched, options, first_prefix)
+        finally:
+            began.set()
+
+    async def then(plan: RankingPlan) -> _Asked:
+        if mode == "stream":
+            await began.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(began.wait(), options.stagger_delay)
+        return await _ask(caller, item, plan, prefetched, options, prefix)
+
+    return list(await asyncio.gather(first(), *(then(plan) for plan in rest)))
+
+
 async def _listwise(
     engine: VerdictEngine,
     item: RankingItem,
@@ -547,15 +607,13 @@ async def _listwise(
     numbers = sorted(by_order)
 
     async def asked_in(orders: Sequence[int]) -> list[_Asked]:
-        return list(
-            await asyncio.gather(
-                *(
-                    _ask(caller, item, plan, prefetched, options)
-                    for number in orders
-                    for plan in by_order[number]
-                )
+        groups = await asyncio.gather(
+            *(
+                _order_asked(caller, item, by_order[number], prefetched, options)
+                for number in orders
             )
         )
+        return [one for group in groups for one in group]
 
     if options.ranking_adaptive and len(numbers) > 2:
         asked = await asked_in(numbers[:2])
