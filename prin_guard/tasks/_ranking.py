@@ -7,12 +7,13 @@ first and end with their own instruction, so the two prompts share everything bu
 last paragraph; where the judge's provider caches prompt prefixes, the reverse leg of each
 order goes once the direct one has begun answering (``stagger``), so that the provider's
 cache serves it the shared part. Orders after the first show the responses in another
-order: they share little with the first (its price is each order's full prompt). A
-consistent judge's reverse ranking is its direct ranking upside down: the verdict compares the direct ranking with
-the reverse one reversed (Kendall's tau-b, and the normalised Kendall distance as the
-PRIN-like score) and reconciles them into their Kemeny consensus (``_decide``,
-:func:`~prin_guard._decide.ranking_verdict`). The cheap best-of-n mode
-(``ranking_mode="best"``) asks only which response is the best and which is the worst.
+order: they share little with the first (its price is each order's full prompt).
+
+A consistent judge's reverse ranking is its direct ranking upside down: the verdict
+compares the direct ranking with the reverse one reversed (Kendall's tau-b, and the
+normalised Kendall distance as the PRIN-like score) and reconciles them into their Kemeny
+consensus (``_decide``, :func:`~prin_guard._decide.ranking_verdict`). The cheap best-of-n
+mode (``ranking_mode="best"``) asks only which response is the best and which the worst.
 
 **Orders.** With the order check (or ``ranking_orders``) each leg is asked again with the
 responses in other orders, balanced so that each response stands in each position about
