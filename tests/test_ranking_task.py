@@ -705,3 +705,18 @@ async def test_the_reverse_leg_goes_once_the_direct_one_has_begun_and_reads_its_
     plain = Holding(mode=None)
     await Guard(plain, cache=None, stagger="off").acheck(item(4))
     assert [prefix for _, prefix in plain.calls] == [None, None]
+
+
+def test_a_judge_that_ranks_by_position_alone_carries_no_information() -> None:
+    from prin_guard._informative import uninformative
+
+    raws = [{**item(4), "question": f"Question {n}?"} for n in range(12)]
+    biased = Guard(positional_judge, cache=None).check_many(raws)
+    found = {finding.kind: finding for finding in uninformative(biased)}
+    assert found["one_answer"].answer.startswith('"A > B > C > D"')
+    # a judge that reads the responses answers differently as the order differs
+    texts = list(QUALITY)[:4]
+    shuffled = [
+        {**raw, "candidates": texts[n % 4 :] + texts[: n % 4]} for n, raw in enumerate(raws)
+    ]
+    assert uninformative(Guard(content_judge(quality), cache=None).check_many(shuffled)) == []
