@@ -720,3 +720,26 @@ def test_a_judge_that_ranks_by_position_alone_carries_no_information() -> None:
         {**raw, "candidates": texts[n % 4 :] + texts[: n % 4]} for n, raw in enumerate(raws)
     ]
     assert uninformative(Guard(content_judge(quality), cache=None).check_many(shuffled)) == []
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sliding_windows_give_a_consistent_judge_its_whole_order(seed: int) -> None:
+    import random
+
+    draw = random.Random(seed)
+    count = draw.randint(5, 20)
+    window = draw.randint(3, count - 1)
+    scores = draw.sample(range(100), count)
+    raw = {"task": "ranking", "question": "q?", "candidates": [f"answer {s}" for s in scores]}
+
+    def judge(prompt: str) -> str:
+        shown = shown_in(prompt)
+        assert len(shown) <= window
+        ranked = sorted(shown, key=lambda pair: -int(pair[1].split()[-1]))
+        return reply_for(prompt, [label for label, _ in ranked])
+
+    verdict = Guard(judge, cache=None, ranking_window=window).check(raw)
+    labels = RankingItem.coerce(raw).labels
+    truth = tuple((labels[i],) for i in sorted(range(count), key=lambda i: -scores[i]))
+    assert verdict.ranking == truth, (count, window)
+    assert verdict.judge_calls <= 2 * window_calls(count, window)
