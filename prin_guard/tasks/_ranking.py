@@ -756,11 +756,12 @@ class RankingTask:
                     f'label), else a "{word.capitalize()}: X" line; several different: none'
                 )
             else:
-                listed = "best first" if plan.polarity is Polarity.DIRECT else "worst first"
+                way = "best to worst" if plan.polarity is Polarity.DIRECT else "worst to best"
                 reads = (
-                    f"a ranking of every response shown ({listed}): an ordering line, a "
-                    "ranking line, numbered lines, bracket tags or JSON; each label exactly "
-                    "once, or the leg is unread"
+                    f'the line "Ranking from {way}: ..." first (every response shown '
+                    'exactly once, "=" a tie), else a ranking in another form (an ordering '
+                    "line, numbered lines, bracket tags, JSON); a label left out or named "
+                    "twice, or two different rankings: unread"
                 )
             if window is not None:
                 name += f", window 1 of {plan.windows}"
