@@ -237,6 +237,13 @@ def test_a_ranking_inside_copied_candidate_text_is_not_the_judges() -> None:
     assert read_ranking(only_copy, ABC, echo=[candidate]).ranking is None
 
 
+def test_a_raw_line_break_in_a_json_string_still_decodes() -> None:
+    # issue 38, item 5: the reader's one JSON decoder (strict=False, as llama.cpp's
+    # JSON-schema grammar lets a model write); the ranking reader's own refused it
+    got = read_ranking('{"ranking": "B > A\n> C"}', ABC)
+    assert (got.ranking, got.form) == ((("B",), ("A",), ("C",)), "json-list")
+
+
 def test_labels_must_be_two_or_more_distinct() -> None:
     with pytest.raises(UsageError, match="labels"):
         read_ranking("A > B", ("A", "A"))

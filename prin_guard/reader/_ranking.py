@@ -50,24 +50,25 @@ the candidates' texts, the context) is blanked before reading, exact copies of 8
 characters, whole or line by line: a ranking written inside a candidate's text is not the
 judge's. This is the exact-copy rule only; the general reader's fuzzy copy masking
 (``_copies``) is for the task route to apply when it wires this stage in.
+
+**JSON** is found by the reader's one scanner (:mod:`prin_guard.reader._json`: its last
+values first, within its bounds, raw line breaks in strings allowed).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prin_guard._exceptions import UsageError
 from prin_guard._ranking import Ranking
+from prin_guard.reader._json import json_values
 
 __all__ = ["RankingReading", "read_ranking"]
 
 MIN_COPY = 8
 """The shortest stretch of the echo that is blanked as a copy."""
-MAX_JSON_TRIES = 64
-"""At most this many JSON values are decoded per reply (the last ones)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,33 +200,16 @@ def _blank_copies(reply: str, echo: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- JSON
 
 
-def _json_values(text: str) -> list[tuple[int, int, object]]:
-    decoder = json.JSONDecoder()
-    found: list[tuple[int, int, object]] = []
-    starts = [m.start() for m in re.finditer(r"[\[{]", text)]
-    end_of_last = -1
-    tries = 0
-    for start in starts:
-        if start < end_of_last:
-            continue
-        if tries >= MAX_JSON_TRIES * 4:
-            break
-        tries += 1
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            continue
-        end_of_last = end  # a value's inside is part of it, never a value of its own
-        if isinstance(value, dict) or (
-            isinstance(value, list)
-            # [[1]] is a bracket tag; [["A", "B"]] ties everything
-            and (
-                len(value) >= 2
-                or (len(value) == 1 and isinstance(value[0], list) and len(value[0]) >= 2)
-            )
-        ):
-            found.append((start, end, value))
-    return found[-MAX_JSON_TRIES:]
+def _ranking_json(value: object) -> bool:
+    """Whether a JSON value may be a ranking: an object, or a list of two or more places
+    (``[[1]]`` is a bracket tag; ``[["A", "B"]]`` ties everything)."""
+    return isinstance(value, dict) or (
+        isinstance(value, list)
+        and (
+            len(value) >= 2
+            or (len(value) == 1 and isinstance(value[0], list) and len(value[0]) >= 2)
+        )
+    )
 
 
 def _element(value: object, labels: _Labels) -> tuple[str, str | None] | None:
@@ -300,7 +284,10 @@ def _from_ranks(
 
 def _json_found(text: str, labels: _Labels) -> list[_Found]:
     out: list[_Found] = []
-    for start, end, value in _json_values(text):
+    # the reader's one JSON scanner, its bounds; a value's inside is a part of it, never
+    # a value of its own
+    values = json_values(text, "[{", outermost=True)
+    for start, end, value in reversed([found for found in values if _ranking_json(found[2])]):
         target: object = value
         if isinstance(value, dict):
             lowered = {str(k).lower(): v for k, v in value.items()}

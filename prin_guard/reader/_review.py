@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from prin_guard._review import ReviewForm, ReviewScale, field_key
+from prin_guard.reader._json import DECODER, whole_json
 
 __all__ = ["ReviewReading", "Side", "read_review"]
 
@@ -91,11 +92,13 @@ class _Pairs(dict[str, Any]):
         self.pairs = pairs
 
 
+# the reader's decoding (:data:`~prin_guard.reader._json.DECODER`: raw control characters
+# in strings allowed), every member kept
+_PAIRS = json.JSONDecoder(strict=DECODER.strict, object_pairs_hook=_Pairs)
+
+
 def _decode(text: str) -> _Pairs | None:
-    try:
-        value = json.loads(text, strict=False, object_pairs_hook=_Pairs)
-    except (json.JSONDecodeError, RecursionError):
-        return None
+    value = whole_json(text, _PAIRS.raw_decode)
     return value if isinstance(value, _Pairs) else None
 
 
