@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar, overload
+from typing import Any
 
 from prin_guard.reader._text import _Pattern
 
@@ -51,8 +51,7 @@ are tried."""
 
 DECODER = json.JSONDecoder(strict=False)
 
-_T = TypeVar("_T")
-Decode = Callable[[str, int], tuple[_T, int]]
+Decode = Callable[[str, int], tuple[Any, int]]
 """Decodes the value at a position of a text: the value and where it ends; raises
 ``ValueError`` (or ``RecursionError``) where none starts."""
 
@@ -62,26 +61,13 @@ _CLOSERS = {"{": "}", "[": "]"}
 _LITERAL_REACH = 4097
 
 
-@overload
-def json_values(
-    text: str, openers: str = "{", *, outermost: bool = False, literals: bool = False
-) -> Iterator[tuple[int, int, Any]]: ...
-@overload
 def json_values(
     text: str,
     openers: str = "{",
     *,
     outermost: bool = False,
     literals: bool = False,
-    decode: Decode[_T],
-) -> Iterator[tuple[int, int, _T]]: ...
-def json_values(
-    text: str,
-    openers: str = "{",
-    *,
-    outermost: bool = False,
-    literals: bool = False,
-    decode: Decode[Any] = DECODER.raw_decode,
+    decode: Decode = DECODER.raw_decode,
 ) -> Iterator[tuple[int, int, Any]]:
     """The JSON values of ``text`` that start with one of ``openers`` (``"{"``, ``"["`` or
     both), as ``(start, end, value)``, the last first (see the module's docstring for
@@ -101,7 +87,7 @@ def json_values(
 
 
 def _scan(
-    text: str, openers: str, literals: bool, decode: Decode[Any]
+    text: str, openers: str, literals: bool, decode: Decode
 ) -> Iterator[tuple[int, int, Any]]:
     found = failed = 0
     # each opener's last place before the one tried: each is looked for once a place
@@ -169,11 +155,7 @@ def members(text: str, start: int) -> tuple[list[tuple[str, Any, int, int]], int
         pos = _skip_space(text, pos + 1)
 
 
-@overload
-def whole_json(text: str) -> Any: ...
-@overload
-def whole_json(text: str, decode: Decode[_T]) -> _T | None: ...
-def whole_json(text: str, decode: Decode[Any] = DECODER.raw_decode) -> Any:
+def whole_json(text: str, decode: Decode = DECODER.raw_decode) -> Any:
     """The JSON value ``text`` is, white space around it aside (as ``json.loads`` reads
     it); ``None`` when it is not one value and nothing else."""
     try:
