@@ -261,6 +261,13 @@ def test_a_raw_line_break_in_a_json_string_still_decodes() -> None:
     assert (got.ranking, got.form) == ((("B",), ("A",), ("C",)), "json-list")
 
 
+def test_json_nested_too_deep_is_no_ranking_and_no_error() -> None:
+    # the ranking reader's own scanner let the decoder's RecursionError out; the reader's
+    # one scanner takes a value nested too deep to decode for no value
+    got = read_ranking('{"ranking": ' + "[" * 100_000, ABC)
+    assert (got.ranking, got.reason) == (None, "no ranking")
+
+
 def test_labels_must_be_two_or_more_distinct() -> None:
     with pytest.raises(UsageError, match="labels"):
         read_ranking("A > B", ("A", "A"))

@@ -56,7 +56,8 @@ Decode = Callable[[str, int], tuple[Any, int]]
 ``ValueError`` (or ``RecursionError``) where none starts."""
 
 _JSON_SPACE = _Pattern(r"[ \t\n\r]*")
-_OBJECT_AT = _Pattern(r"\{(?=\s*[\"}])")
+# an object's start, "{" then a key or "}", in the reversed text: found from the end
+_OBJECT_REVERSED = _Pattern(r"[\"}]\s*\{")
 _CLOSERS = {"{": "}", "[": "]"}
 _LITERAL_REACH = 4097
 
@@ -90,16 +91,14 @@ def _scan(
     text: str, openers: str, literals: bool, decode: Decode
 ) -> Iterator[tuple[int, int, Any]]:
     found = failed = 0
-    # each opener's last place before the one tried: each is looked for once a place
-    nexts = {opener: text.rfind(opener) for opener in openers}
+    starts = [_starts(text, opener, literals) for opener in openers]
+    nexts = [next(places, -1) for places in starts]  # each opener's next place, backwards
     while found < MAX_JSON_TRIES and failed < MAX_JSON_FAILURES:
-        opener = max(nexts, key=nexts.__getitem__)
-        start = nexts[opener]
+        which = max(range(len(nexts)), key=nexts.__getitem__)
+        start = nexts[which]
         if start < 0:
             return
-        nexts[opener] = text.rfind(opener, 0, start)
-        if opener == "{" and not literals and _OBJECT_AT.match(text, start) is None:
-            continue  # no key follows: not an object, and not a try
+        nexts[which] = next(starts[which], -1)
         try:
             value, end = decode(text, start)
         except (ValueError, RecursionError):
@@ -110,6 +109,19 @@ def _scan(
             value, end = literal
         found += 1
         yield start, end, value
+
+
+def _starts(text: str, opener: str, literals: bool) -> Iterator[int]:
+    """Where a value may start, the last first: every ``[``; every ``{`` that a key or a
+    ``}`` follows (any other is no JSON object: not tried, and no try spent on it), or
+    with ``literals`` every ``{``."""
+    if opener == "{" and not literals:
+        for match in _OBJECT_REVERSED.finditer(text[::-1]):
+            yield len(text) - match.end()
+        return
+    pos = len(text)
+    while (pos := text.rfind(opener, 0, pos)) >= 0:
+        yield pos
 
 
 def _literal(text: str, start: int) -> tuple[Any, int] | None:
