@@ -136,7 +136,8 @@ declares, strictly (``_scores``; :func:`expected_score` weighs the scores the ju
 have written there), ``_ranking`` a ranking, ``_review`` a review form. All of them find
 JSON with the one scanner (``_json``: the last values first, bounded), and a place that
 stands in a quotation of the item (a declared format's place, a score's declaration, a
-ranking) is the item's by one rule (``prin_guard._quotes.quoted_places``).
+ranking, a review's object) is the item's by one rule
+(``prin_guard._quotes.quoted_places``).
 
 **Cost.** Parsing is linear in the reply's length (plus one pass over the item's labels,
 texts and echo), whatever the number of candidates. Patterns are compiled once, on first

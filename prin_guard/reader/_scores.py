@@ -17,8 +17,8 @@ JSON field named after it (:func:`read_aspect_scores`).
 **What every reader shares.** JSON is found by the reader's one scanner
 (:mod:`prin_guard.reader._json`, its bounds); a declaration that stands in a quotation of
 the item is the item's, by the one rule for places
-(:func:`prin_guard._quotes.quoted_places`, as a declared format's place and a ranking
-are).
+(:func:`prin_guard._quotes.quoted_places`, as a declared format's place, a ranking and a
+review's object are).
 """
 
 from __future__ import annotations
