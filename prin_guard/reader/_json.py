@@ -56,8 +56,7 @@ Decode = Callable[[str, int], tuple[Any, int]]
 ``ValueError`` (or ``RecursionError``) where none starts."""
 
 _JSON_SPACE = _Pattern(r"[ \t\n\r]*")
-# an object's start, "{" then a key or "}", in the reversed text: found from the end
-_OBJECT_REVERSED = _Pattern(r"[\"}]\s*\{")
+_OBJECT_AT = _Pattern(r"\{(?=\s*[\"}])")
 _CLOSERS = {"{": "}", "[": "]"}
 _LITERAL_REACH = 4097
 
@@ -91,14 +90,9 @@ def _scan(
     text: str, openers: str, literals: bool, decode: Decode
 ) -> Iterator[tuple[int, int, Any]]:
     found = failed = 0
-    starts = [_starts(text, opener, literals) for opener in openers]
-    nexts = [next(places, -1) for places in starts]  # each opener's next place, backwards
-    while found < MAX_JSON_TRIES and failed < MAX_JSON_FAILURES:
-        which = max(range(len(nexts)), key=nexts.__getitem__)
-        start = nexts[which]
-        if start < 0:
+    for start in _starts(text, openers, literals):
+        if found == MAX_JSON_TRIES or failed == MAX_JSON_FAILURES:
             return
-        nexts[which] = next(starts[which], -1)
         try:
             value, end = decode(text, start)
         except (ValueError, RecursionError):
@@ -111,17 +105,30 @@ def _scan(
         yield start, end, value
 
 
-def _starts(text: str, opener: str, literals: bool) -> Iterator[int]:
-    """Where a value may start, the last first: every ``[``; every ``{`` that a key or a
-    ``}`` follows (any other is no JSON object: not tried, and no try spent on it), or
-    with ``literals`` every ``{``."""
-    if opener == "{" and not literals:
-        for match in _OBJECT_REVERSED.finditer(text[::-1]):
-            yield len(text) - match.end()
-        return
-    pos = len(text)
-    while (pos := text.rfind(opener, 0, pos)) >= 0:
-        yield pos
+_TRIES = MAX_JSON_TRIES + MAX_JSON_FAILURES
+"""Every start is a try (a value or a failure): no more starts than this are reached."""
+
+
+def _starts(text: str, openers: str, literals: bool) -> list[int]:
+    """Where a value may start, the last first, as many as can be tried: every ``[``;
+    every ``{`` that a key or a ``}`` follows (any other is no JSON object: not tried,
+    and no try spent on it), or with ``literals`` every ``{``."""
+    out: list[int] = []
+    for opener in openers:
+        if opener not in text:
+            continue  # the usual reply: no brace
+        if opener == "{" and not literals:
+            # one pass of the regex, from the start (its literal "{" is found fast)
+            out += [match.start() for match in _OBJECT_AT.finditer(text)][-_TRIES:]
+            continue
+        pos = len(text)
+        for _ in range(_TRIES):
+            pos = text.rfind(opener, 0, pos)
+            if pos < 0:
+                break
+            out.append(pos)
+    out.sort(reverse=True)
+    return out[:_TRIES]
 
 
 def _literal(text: str, start: int) -> tuple[Any, int] | None:
