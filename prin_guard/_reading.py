@@ -31,8 +31,14 @@ from prin_guard._prompts import (
     parse_mitigations,
     template_for,
 )
-from prin_guard._rating import RatingItem, read_aspect_scores, read_score
-from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
+from prin_guard._rating import RatingItem
+from prin_guard.reader import (
+    ParseResult,
+    detect_polarity_confusion,
+    parse_reply,
+    read_aspect_scores,
+    read_score,
+)
 
 __all__ = ["prompt_frame", "read_answer", "read_reply"]
 
