@@ -34,6 +34,7 @@ import prin_guard
 from prin_guard.models import Candidate, Item, ParseStatus, Reading
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "replies" / "choice-freetext"
+HOLDOUT = CORPUS.parent / "choice-holdout"
 
 
 @dataclass(frozen=True)
@@ -111,8 +112,15 @@ def figures(outcomes: list[Outcome], key: Any = group) -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print every reply not read right")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="a folder of *.jsonl records (default: the real replies; HOLDOUT: the hand-written "
+        "hold-out)",
+    )
     args = parser.parse_args()
-    outcomes = [read(record) for record in records()]
+    outcomes = [read(record) for record in records(args.corpus)]
     print("| group | replies | right | right, weak | unread | weak misread | confident misread |")
     print("|---|---|---|---|---|---|---|")
     for row in figures(outcomes):

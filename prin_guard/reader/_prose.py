@@ -19,12 +19,15 @@ from prin_guard.reader._answers import (
     _QUANT,
     _disagrees,
     _excepted,
+    _item,
     _label_and_text,
     _marked_labels,
+    _only_labels,
     _quantified,
     _read_answer,
     _read_block,
     _run_labels,
+    _texts_list,
 )
 from prin_guard.reader._evidence import (
     _FAILED,
@@ -47,10 +50,12 @@ from prin_guard.reader._stance import (
 from prin_guard.reader._structures import _structure_statuses
 from prin_guard.reader._text import (
     _BREAK,
+    _LABEL,
     _MARKED,
     _NORM_STRIP,
     _NOUN,
     _RUN,
+    _VERB_ADJ,
     _VERB_ADJ_SOURCE,
     _WORD_RUN,
     _line_end,
@@ -69,17 +74,84 @@ _QUOTED = _Pattern(r"[\"“'`]([^\"”'`\n]{1,200})[\"”'`]")
 def _loose_forms(text: str, ctx: _Context) -> list[_Reading]:
     """ "c)", "(C)", "option C", numbered list lines "1. C", anywhere (choice only)."""
     loose: list[_Reading] = []
-    for match in _MARKED.finditer(text):
+    math = _math_spans(text)
+    matches = [
+        match
+        for match in _MARKED.finditer(text)
+        if not _inside(math, match.start())
+        and not (match.lastgroup == "r" and _closes_aside(text, match.start()))
+    ]
+    # a reply that lists the options (two lines or more that restate one): its listing
+    # lines are no picks
+    listed = [
+        match.start()
+        for match in matches
+        if (label := ctx.keys.get(match.group(match.lastgroup or "p").upper())) is not None
+        and _listed(text, match.start(), label, ctx)
+    ]
+    skip = frozenset(listed) if len(listed) >= 2 else frozenset()
+    for match in matches:
         group = match.lastgroup or "p"
         label = ctx.keys.get(match.group(group).upper())
-        if label is not None:
+        if label is not None and match.start() not in skip:
             disagrees = group in ("p", "r") and _disagrees(text, match.end(), label, ctx)
             loose.append(_Reading(frozenset({label}), match.span(group), disagrees=disagrees))
     for match in _NUMBERED.finditer(text):
         label = ctx.keys.get(match.group("n").upper())
-        if label is not None:
+        if label is not None and not _inside(math, match.start()):
             loose.append(_Reading(frozenset({label}), match.span("n")))
     return loose
+
+
+# LaTeX math: "\( ( y - a ) \)", "\[ c = 1.5 \]", "$$...$$", "$x$" (a display at most
+# _MATH_CHARS long: an unclosed one is not scanned to the reply's end from every opener)
+_MATH_CHARS = 2000
+_MATH = _Pattern(
+    rf"\\\([\s\S]{{0,{_MATH_CHARS}}}?\\\)|\\\[[\s\S]{{0,{_MATH_CHARS}}}?\\\]"
+    rf"|\$\$[\s\S]{{0,{_MATH_CHARS}}}?\$\$|\$[^$\n]{{1,200}}\$"
+)
+
+
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    """Where LaTeX math stands in ``text``: a letter in it is a variable ("\\( y - a \\)",
+    "set \\( A \\)" when not a label's own math, which was read before), no label's mark."""
+    if "\\" not in text and "$" not in text:
+        return []
+    return [match.span() for match in _MATH.finditer(text)]
+
+
+def _closes_aside(text: str, at: int) -> bool:
+    """Whether the ")" after the letter at ``at`` closes a bracket opened before it on its
+    line ("(on strain B)", "(see c)"): an aside's end, not a label's mark ("c)")."""
+    line = text.rfind("\n", 0, at) + 1
+    return text.count("(", line, at) > text.count(")", line, at)
+
+
+_END = 1 << 62
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether ``at`` falls in one of ``spans`` (in order, apart)."""
+    i = bisect_right(spans, (at, _END)) - 1
+    return i >= 0 and spans[i][0] <= at < spans[i][1]
+
+
+def _listed(text: str, at: int, label: str, ctx: _Context) -> bool:
+    """Whether the mark at ``at`` starts a line that restates its option ("A) 184",
+    "C) A base pair is either inserted ..."), or is alone on a line after such a line (a
+    listing cut there: "D) 177\nE)"): a listing of the options, no pick."""
+    line = text.rfind("\n", 0, at) + 1
+    if text[line:at].strip(_LINE_MARKUP):
+        return False
+    end = _line_end(text, at)
+    own = _label_and_text(text, line, end, ctx)
+    if own is not None:
+        return label in own.labels and not own.disagrees
+    if line < 2 or _only_labels(text, line, end, ctx) is None:
+        return False
+    before = text.rfind("\n", 0, line - 1) + 1
+    restated = _label_and_text(text, before, line - 1, ctx)
+    return restated is not None and not restated.disagrees
 
 
 def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
@@ -101,6 +173,9 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
             lo, hi = match.span("span")
             if not text[lo:hi].strip():  # "The answer is:" and the answer below
                 lo, hi = _next_line(text, hi) or (hi, hi)
+                below = _next_line(text, hi)
+                if below is not None and _item(text, *below) is not None:
+                    continue  # the first line of a listing of the options ("A) 184\nB) 367")
             inside = ctx.texts.inside(text[lo:hi])
             if inside:
                 span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
@@ -404,6 +479,8 @@ class _Claims:
             return
         self._so_is()
         self._elided()
+        self._text_statements()
+        self._option_lines()
         stated = {
             sign: {s.label for s in self.statuses if s.sign == sign and s.label} for sign in (1, -1)
         }
@@ -427,6 +504,72 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+
+    def _text_statements(self) -> None:
+        """Candidates named by their texts before a verb and a status: "Neon and Argon
+        are noble gases", "Milan isn't a capital": the subject of the clause, from its
+        start, is one candidate's text or a list of them (``_texts_list``)."""
+        text, ctx = self.text, self.ctx
+        if not ctx.texts.longest:
+            return
+        for match in _VERB_ADJ.finditer(text):
+            sign = ctx.vocab.verb_sign(match)
+            if not sign:
+                continue
+            end = match.start()
+            lo = max(0, end - 2 * ctx.texts.longest - 40)
+            start = max(
+                (
+                    at + len(mark)
+                    for mark in _CLAUSE_MARKS
+                    if (at := text.rfind(mark, lo, end)) >= 0
+                ),
+                default=-1 if lo else 0,
+            )
+            if start < 0:
+                continue  # the clause starts before the window: its subject is longer
+            lead = _SUBJECT_LEAD.match(text, start, end)
+            start = lead.end() if lead is not None else start
+            if start >= end:
+                continue
+            named = ctx.texts.exact(text[start:end])
+            if len(named) != 1:
+                listed = _texts_list(text, start, end, ctx)
+                named = (
+                    set(listed[0].labels) if listed is not None and listed[1] >= end - 1 else set()
+                )
+            if named:
+                run = _Reading(frozenset(named), _strip_bounds(text, start, end))
+                self._statement(run, sign, match.end(), negated=_negated(match))
+
+    def _option_lines(self) -> None:
+        """A line that restates an option and says what it is: "A) Neon is a noble gas.",
+        "B) Nitrogen: This is incorrect.", "C. Argon - correct", or the option on a line
+        of its own and its status on the next ("A) Neon\n- This is a correct option.")."""
+        text, ctx = self.text, self.ctx
+        for match in _OPTION_HEAD.finditer(text):
+            token = match.group("l")
+            label = ctx.keys.get(token.upper())
+            if label is None or not (token.isupper() or len(token) == 1):
+                continue
+            own = ctx.texts.norm_of(label)
+            hi = _line_end(text, match.end())
+            rest = _own_text_end(text, match.end(), hi, own)
+            if rest is None:
+                continue
+            said = _OPTION_STATUS.match(text, rest, hi)
+            if said is None and not text[rest:hi].strip(" \t\r:*_`-–—"):
+                below = _next_line(text, hi)  # "A) Neon\n- This is a correct option."
+                if below is not None:
+                    said = _OPTION_STATUS.match(text, *below)
+            if said is None:
+                continue
+            sign = ctx.vocab.verb_sign(said) if said.group("adj") else 0
+            if not sign:
+                continue
+            span = match.span("l")
+            run = _Reading(frozenset({label}), span)
+            self._statement(run, sign, said.end(), negated=_negated(said))
 
     def _comparatives(self) -> None:
         """A pair compared in a quality: "Response B is more accurate than Response A",
@@ -709,6 +852,44 @@ class _Claims:
 
 _LINE_MARKUP = " \t*_#>-`"
 
+# Where a clause starts, before a subject: "; nitrogen and oxygen are", ", so Neon is"
+_CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ")
+_SUBJECT_LEAD = _Pattern(
+    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|and|but|while|whereas|both|only|however|only)\b[\s,]*)*",
+    re.IGNORECASE,
+)
+
+# A line that starts with an option's mark: "A) Neon ...", "- (B) Nitrogen: ...", "**C.**"
+_OPTION_HEAD = _Pattern(
+    rf"^[^\S\n]*(?:[-*•][^\S\n]+|\d+[.)][^\S\n]+)?(?:\*\*)?[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
+    r"(?:\*\*)?[^\S\n]+",
+    re.MULTILINE,
+)
+
+# What a line says of the option it restates: "is (not) a noble gas", ": This is
+# incorrect.", "- correct"
+_OPTION_STATUS = _Pattern(
+    r"[^\S\n]*(?:[:\-–—][^\S\n]*)?(?:(?:this|it|which|that)(?:\s+option)?)?"
+    + _VERB_ADJ_SOURCE.replace(r"\s+(?:(?:is|are", r"\s*(?:(?:is|are", 1),
+    re.IGNORECASE,
+)
+
+
+def _own_text_end(text: str, pos: int, hi: int, own: str | None) -> int | None:
+    """Where the option's own text, starting at ``pos``, ends on its line (case, spacing
+    and trailing punctuation aside); None when the line does not restate it."""
+    if not own:
+        return None
+    at = pos
+    for word in own.split():
+        while at < hi and text[at] in " \t*_`\"'":
+            at += 1
+        if text[at : at + len(word)].lower() != word:
+            return None
+        at += len(word)
+    return at if at >= hi or not text[at].isalnum() else None
+
+
 # What stands between a label and its text: "B. 15", "G: developing ...", "(C) 20%"
 _TEXT_MARK = _Pattern(r"[^\S\n]*[.:)\]]?[^\S\n]*(?=\S)")
 
@@ -723,12 +904,28 @@ _CUT_WORDS = 5
 
 
 def _cut_off(text: str) -> bool:
-    """Whether a reply stops in the middle of a sentence (it was cut off): it ends on a
-    word, a comma or an opening bracket or quote, and its last sentence has
-    ``_CUT_WORDS`` words or more ("c) 9" and "Output (a)" are answers; "A) 7 gives 4949,
-    B) 8 gives" and "..., whereas Output (" are not)."""
+    """Whether a reply stops in the middle of a sentence (it was cut off): it ends on an
+    opening bracket ("..., whereas Output (") or inside a LaTeX display it opened ("\\[
+    b = 8"), on a word no sentence ends on ("- This is not"), or on a word, a comma or an
+    opening quote with ``_CUT_WORDS`` words or more in its last sentence ("c) 9" and
+    "Output (a)" are answers; "A) 7 gives 4949, B) 8 gives" is not)."""
     stripped = text.rstrip(" \t\r\n*_`")
-    if not stripped or not (stripped[-1].isalnum() or stripped[-1] in ',;:([{"“‘-'):
+    if not stripped:
+        return False
+    if stripped[-1] in "([{" or stripped.rfind("\\[") > stripped.rfind("\\]"):
+        return True  # it stops on an opening bracket, or inside a display ("\\[ b = 8")
+    if not (stripped[-1].isalnum() or stripped[-1] in ',;:"“‘-'):
         return False
     start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
-    return sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS
+    last = stripped[stripped.rfind(" ", start) + 1 :].lower()
+    return last in _OPEN_WORDS or sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS
+
+
+# Words no finished reply ends on: "- This is not", "... the answer is"
+_OPEN_WORDS = frozenset(
+    {
+        "the", "a", "an", "is", "are", "was", "were", "not", "of", "to", "and", "or", "but",
+        "that", "which", "for", "with", "in", "on", "at", "by", "as", "be", "than", "because",
+        "if", "its", "their", "into", "from", "since", "whereas", "while",
+    }
+)  # fmt: skip
