@@ -389,6 +389,8 @@ class _Claims:
         self._quantifiers()
         if ctx.pair:
             self._pair_forms()
+        elif ctx.task == "choice":
+            self._choices()
         if ctx.task != "checklist":
             self._orderings()
         if ctx.task == "checklist":
@@ -507,40 +509,56 @@ class _Claims:
 
     def _text_statements(self) -> None:
         """Candidates named by their texts before a verb and a status: "Neon and Argon
-        are noble gases", "Milan isn't a capital": the subject of the clause, from its
-        start, is one candidate's text or a list of them (``_texts_list``)."""
+        are noble gases", "Milan isn't a capital", "options A (124), C (142) and E (164)
+        are incorrect" (the clause's subject, :meth:`_subject_before`); and, with the
+        status left out after a statement, the other side: "Nitrogen (B) and oxygen (D)
+        are not.", "; nitrogen and oxygen are not"."""
         text, ctx = self.text, self.ctx
         if not ctx.texts.longest:
             return
         for match in _VERB_ADJ.finditer(text):
             sign = ctx.vocab.verb_sign(match)
-            if not sign:
+            if sign and (found := self._subject_before(match.start())) is not None:
+                self._statement(found, sign, match.end(), negated=_negated(match))
+        for match in _IS_NOT.finditer(text):
+            found = self._subject_before(match.start())
+            if found is None or found.span is None:
                 continue
-            end = match.start()
-            lo = max(0, end - 2 * ctx.texts.longest - 40)
-            start = max(
-                (
-                    at + len(mark)
-                    for mark in _CLAUSE_MARKS
-                    if (at := text.rfind(mark, lo, end)) >= 0
-                ),
-                default=-1 if lo else 0,
-            )
-            if start < 0:
-                continue  # the clause starts before the window: its subject is longer
+            # the statement just before: in this sentence or the one before it
+            start = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
+            before = [
+                status
+                for status in self.statuses
+                if start <= status.at < found.span[0] and status.label is not None
+            ]
+            if before and not (found.labels & {status.label for status in before}):
+                self._carry(found, -before[-1].sign, before[-1])
+
+    def _subject_before(self, end: int) -> _Reading | None:
+        """The candidates the subject of the clause ending at ``end`` names
+        (:func:`_subject`), from the nearest clause start back that makes one (a comma
+        may part the clause or the list): the longest such subject."""
+        text, ctx = self.text, self.ctx
+        lo = max(0, end - max(2 * ctx.texts.longest + 40, _SUBJECT_WINDOW))
+        # not across a sentence's end: "... A/C. (B & D are incorrect.)" is about B and D
+        floor = max(
+            (at + len(mark) for mark in _SENTENCE_ENDS if (at := text.rfind(mark, lo, end)) >= 0),
+            default=0,
+        )
+        starts = sorted(
+            at + len(mark)
+            for mark in _CLAUSE_MARKS
+            for at in _last_few(text, mark, max(lo, floor - len(mark)), end)
+        )[-_SUBJECT_TRIES:]
+        if not lo and not floor:
+            starts.insert(0, 0)
+        for start in starts:
             lead = _SUBJECT_LEAD.match(text, start, end)
             start = lead.end() if lead is not None else start
-            if start >= end:
-                continue
-            named = ctx.texts.exact(text[start:end])
-            if len(named) != 1:
-                listed = _texts_list(text, start, end, ctx)
-                named = (
-                    set(listed[0].labels) if listed is not None and listed[1] >= end - 1 else set()
-                )
+            named = _subject(text, start, end, ctx) if start < end else set()
             if named:
-                run = _Reading(frozenset(named), _strip_bounds(text, start, end))
-                self._statement(run, sign, match.end(), negated=_negated(match))
+                return _Reading(frozenset(named), _strip_bounds(text, start, end))
+        return None
 
     def _option_lines(self) -> None:
         """A line that restates an option and says what it is: "A) Neon is a noble gas.",
@@ -700,6 +718,20 @@ class _Claims:
         for match in _PREFER.finditer(text):
             run = _run_labels(text, match.start("run"), match.end("run"), ctx)
             if run is None or run.void or len(run.labels) != 1:
+                continue
+            qualified = stance(text, match.start(), match.end())
+            if not (qualified.hedged or qualified.negated or qualified.excepted):
+                if qualified.soft:
+                    run = dataclasses.replace(run, weak=True)
+                self._add(match.start(), match.end(), 1, run, forced=True)
+
+    def _choices(self) -> None:
+        """A pick in the first person: "I would choose A and C", "I'd go with B": the
+        direct question's answer, a claim that concludes by its form."""
+        text, ctx = self.text, self.ctx
+        for match in _PREFER.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is None or run.void:
                 continue
             qualified = stance(text, match.start(), match.end())
             if not (qualified.hedged or qualified.negated or qualified.excepted):
@@ -873,6 +905,72 @@ _OPTION_STATUS = _Pattern(
     + _VERB_ADJ_SOURCE.replace(r"\s+(?:(?:is|are", r"\s*(?:(?:is|are", 1),
     re.IGNORECASE,
 )
+
+
+# A status left out: "... are not.", "; nitrogen isn't"
+_IS_NOT = _Pattern(
+    r"\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
+)
+
+_SUBJECT_WINDOW = 200
+_SENTENCE_ENDS = ("\n", ". ", "? ", "! ")
+_SUBJECT_TRIES = 6
+
+
+def _last_few(text: str, mark: str, lo: int, hi: int) -> list[int]:
+    """Where ``mark`` last stands in ``text[lo:hi]``, up to ``_SUBJECT_TRIES`` times."""
+    found: list[int] = []
+    while len(found) < _SUBJECT_TRIES and (at := text.rfind(mark, lo, hi)) >= 0:
+        found.append(at)
+        hi = at
+    return found
+
+
+_SUBJECT_SEP = _Pattern(
+    r"[^\S\n]*(?:,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]and[^\S\n]+|&|/)[^\S\n]*", re.IGNORECASE
+)
+_PIECE_BRACKET = _Pattern(r"(?P<a>[^()\n]+?)[^\S\n]*\((?P<b>[^()\n]+)\)")
+
+
+def _subject(text: str, lo: int, hi: int, ctx: _Context) -> set[str]:
+    """The candidates a clause's subject names, when it names nothing else: labels ("B
+    and D"), one text or a list of them ("Neon and Argon"), or pieces that pair a label
+    with its own text ("Neon (A) and argon (C)", "options A (124), C (142) and E (164)");
+    a piece whose label and text disagree names nothing."""
+    whole = ctx.texts.exact(text[lo:hi])
+    if len(whole) == 1:
+        return whole
+    labels = _only_labels(text, lo, hi, ctx)
+    if labels is not None:
+        return set() if labels.void else set(labels.labels)
+    listed = _texts_list(text, lo, hi, ctx)
+    if listed is not None and listed[1] >= hi - 1:
+        return set(listed[0].labels)
+    if "(" not in text[lo:hi]:
+        return set()
+    found: set[str] = set()
+    pos = lo
+    prefix = _LIST_NOUN.match(text, lo, hi)
+    if prefix is not None:
+        pos = prefix.end()
+    for sep in [*_SUBJECT_SEP.finditer(text, pos, hi), None]:
+        piece_end = sep.start() if sep is not None else hi
+        piece = _PIECE_BRACKET.fullmatch(text, pos, piece_end)
+        if piece is None:
+            return set()
+        one, two = piece.group("a").strip(" *_`"), piece.group("b").strip(" *_`")
+        label = ctx.keys.get(two.upper()) if len(two) <= 4 else None
+        said = one if label is not None else two
+        if label is None:
+            label = ctx.keys.get(one.upper()) if len(one) <= 4 else None
+        if label is None or label not in ctx.texts.exact(said):
+            return set()
+        found.add(label)
+        pos = sep.end() if sep is not None else hi
+    return found
+
+
+_LIST_NOUN = _Pattern(r"(?:the[^\S\n]+)?(?:options?|choices?|answers?)[^\S\n]+", re.IGNORECASE)
 
 
 def _own_text_end(text: str, pos: int, hi: int, own: str | None) -> int | None:

@@ -162,6 +162,26 @@ READINGS: dict[tuple[str, str, str], tuple[list[str] | None, bool, str]] = {
         False,
         "cut inside a system of equations, no option discussed",
     ),
+    ("guard", "aqua-rat-67", "direct"): (
+        None,
+        False,
+        "cut mid-derivation at step 5; 'vitamin E', 'vitamin A' are the question's vitamins, not options",
+    ),
+    ("guard", "aqua-rat-67", "reverse"): (
+        None,
+        False,
+        "cut at '5. **Identify the correct answer', before naming any option; 'vitamins E and A' are the question's",
+    ),
+    ("guard", "mmlu-philosophy-11", "direct"): (
+        [],
+        False,
+        "per-option analysis, 'none of the provided options directly align ... Therefore, the correct answer is:\\n\\nAnswer: none'",
+    ),
+    ("guard", "mmlu-philosophy-11", "reverse"): (
+        ["B", "C"],
+        False,
+        "'Answer: B, C' (with NEG_EXP's explanation of the negation in the prompt)",
+    ),
 }
 
 

@@ -152,6 +152,13 @@ def items(dataset: str, mmlu: Path) -> Iterator[tuple[prin_guard.Item, tuple[str
             yield row.item, row.gold
 
 
+def _long(route: str, n: int) -> bool:
+    """Whether the ``n``-th round's leg of ``route`` is a long one (CoT or explained)."""
+    if route == "guard":
+        return "cot" in GUARD_CONDITIONS[n % len(GUARD_CONDITIONS)][1]
+    return route == "user"
+
+
 def user_prompt(item: prin_guard.Item, ask: str) -> str:
     options = "\n".join(f"{c.label}) {c.text}" for c in item.candidates)
     return f"{item.question}\n\n{options}\n\n{ask}"
@@ -183,6 +190,9 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=64, help="guard legs without CoT")
     parser.add_argument("--max-tokens-long", type=int, default=300, help="CoT and user legs")
     parser.add_argument("--max-tokens-brief", type=int, default=150, help="brief user legs")
+    parser.add_argument(
+        "--fast", action="store_true", help="from round 3 on, long legs on MMLU items only"
+    )
     args = parser.parse_args()
 
     done = set()
@@ -204,6 +214,8 @@ def main() -> None:
         for dataset in datasets
         # asked to be brief, the judge still derives a math item at length, and is cut
         if route != "brief" or dataset == "mmlu" or n < 2
+        # --fast: from round 3 on, the long legs (CoT, explained) on MMLU items only
+        if not (args.fast and n >= 3 and dataset != "mmlu" and _long(route, n))
     ]
     with args.out.open("a", encoding="utf-8") as out:
         for route, dataset, n in order:
