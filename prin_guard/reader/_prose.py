@@ -555,6 +555,8 @@ class _Claims:
         for start in starts:
             lead = _SUBJECT_LEAD.match(text, start, end)
             start = lead.end() if lead is not None else start
+            if text.count("(", start, end) > text.count(")", start, end):
+                continue  # no subject opens a bracket it does not close: "B/D/E (A and C"
             named = _subject(text, start, end, ctx) if start < end else set()
             if named:
                 return _Reading(frozenset(named), _strip_bounds(text, start, end))
@@ -885,7 +887,7 @@ class _Claims:
 _LINE_MARKUP = " \t*_#>-`"
 
 # Where a clause starts, before a subject: "; nitrogen and oxygen are", ", so Neon is"
-_CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ")
+_CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ", "(")
 _SUBJECT_LEAD = _Pattern(
     r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|and|but|while|whereas|both|only|however|only)\b[\s,]*)*",
     re.IGNORECASE,
@@ -914,7 +916,7 @@ _IS_NOT = _Pattern(
 
 _SUBJECT_WINDOW = 200
 _SENTENCE_ENDS = ("\n", ". ", "? ", "! ")
-_SUBJECT_TRIES = 6
+_SUBJECT_TRIES = 12
 
 
 def _last_few(text: str, mark: str, lo: int, hi: int) -> list[int]:

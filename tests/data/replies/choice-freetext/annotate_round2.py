@@ -182,6 +182,30 @@ READINGS: dict[tuple[str, str, str], tuple[list[str] | None, bool, str]] = {
         False,
         "'Answer: B, C' (with NEG_EXP's explanation of the negation in the prompt)",
     ),
+    ("brief", "mmlu-electrical_engineering-11", "direct"): (
+        ["B", "C"],
+        False,
+        "'B and C', the whole reply",
+    ),
+    ("brief", "mmlu-electrical_engineering-11", "reverse"): (
+        ["B", "C"],
+        False,
+        "asked which are false: 'B, C', the whole reply (the same two as the direct leg: the judge's inconsistency, read as written)",
+    ),
+    ("guard", "mathqa-160", "direct"): ([], False, "'Answer: none'"),
+    ("guard", "mathqa-160", "reverse"): (
+        [],
+        False,
+        "'Answer: none' (on both legs: the judge's inconsistency, read as written)",
+    ),
+    ("guard", "aqua-rat-70", "direct"): (["C", "D"], False, "'Answer: C, D'"),
+    ("guard", "aqua-rat-70", "reverse"): (
+        [],
+        False,
+        "'Answer: none' (v2: 'inappropriate' options)",
+    ),
+    ("guard", "mmlu-jurisprudence-11", "direct"): (["A", "B"], False, "'Answer: A, B'"),
+    ("guard", "mmlu-jurisprudence-11", "reverse"): ([], False, "'Answer: none' (v2)"),
 }
 
 
