@@ -514,8 +514,6 @@ class _Claims:
         status left out after a statement, the other side: "Nitrogen (B) and oxygen (D)
         are not.", "; nitrogen and oxygen are not"."""
         text, ctx = self.text, self.ctx
-        if not ctx.texts.longest:
-            return
         for match in _VERB_ADJ.finditer(text):
             sign = ctx.vocab.verb_sign(match)
             if sign and (found := self._subject_before(match.start())) is not None:
@@ -539,7 +537,9 @@ class _Claims:
         (:func:`_subject`), from the nearest clause start back that makes one (a comma
         may part the clause or the list): the longest such subject."""
         text, ctx = self.text, self.ctx
-        lo = max(0, end - max(2 * ctx.texts.longest + 40, _SUBJECT_WINDOW))
+        # an item of many candidates does not pay for indexing their texts: labels only
+        texts = len(ctx.labels) <= _TEXT_CANDIDATES
+        lo = max(0, end - max(2 * ctx.texts.longest + 40 if texts else 0, _SUBJECT_WINDOW))
         # not across a sentence's end: "... A/C. (B & D are incorrect.)" is about B and D
         floor = max(
             (at + len(mark) for mark in _SENTENCE_ENDS if (at := text.rfind(mark, lo, end)) >= 0),
@@ -557,7 +557,7 @@ class _Claims:
             start = lead.end() if lead is not None else start
             if text.count("(", start, end) > text.count(")", start, end):
                 continue  # no subject opens a bracket it does not close: "B/D/E (A and C"
-            named = _subject(text, start, end, ctx) if start < end else set()
+            named = _subject(text, start, end, ctx, texts=texts) if start < end else set()
             if named:
                 return _Reading(frozenset(named), _strip_bounds(text, start, end))
         return None
@@ -567,6 +567,8 @@ class _Claims:
         "B) Nitrogen: This is incorrect.", "C. Argon - correct", or the option on a line
         of its own and its status on the next ("A) Neon\n- This is a correct option.")."""
         text, ctx = self.text, self.ctx
+        if len(ctx.labels) > _TEXT_CANDIDATES:
+            return  # an item of many candidates does not pay for indexing their texts
         for match in _OPTION_HEAD.finditer(text):
             token = match.group("l")
             label = ctx.keys.get(token.upper())
@@ -915,6 +917,8 @@ _IS_NOT = _Pattern(
 )
 
 _SUBJECT_WINDOW = 200
+_TEXT_CANDIDATES = 32
+"""Up to how many candidates their texts are looked for as subjects and option lines."""
 _SENTENCE_ENDS = ("\n", ". ", "? ", "! ")
 _SUBJECT_TRIES = 12
 
@@ -934,17 +938,20 @@ _SUBJECT_SEP = _Pattern(
 _PIECE_BRACKET = _Pattern(r"(?P<a>[^()\n]+?)[^\S\n]*\((?P<b>[^()\n]+)\)")
 
 
-def _subject(text: str, lo: int, hi: int, ctx: _Context) -> set[str]:
+def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) -> set[str]:
     """The candidates a clause's subject names, when it names nothing else: labels ("B
     and D"), one text or a list of them ("Neon and Argon"), or pieces that pair a label
     with its own text ("Neon (A) and argon (C)", "options A (124), C (142) and E (164)");
-    a piece whose label and text disagree names nothing."""
-    whole = ctx.texts.exact(text[lo:hi])
-    if len(whole) == 1:
-        return whole
+    a piece whose label and text disagree names nothing. ``texts``: texts count (else
+    labels only)."""
     labels = _only_labels(text, lo, hi, ctx)
     if labels is not None:
         return set() if labels.void else set(labels.labels)
+    if not texts:
+        return set()
+    whole = ctx.texts.exact(text[lo:hi])
+    if len(whole) == 1:
+        return whole
     listed = _texts_list(text, lo, hi, ctx)
     if listed is not None and listed[1] >= hi - 1:
         return set(listed[0].labels)
