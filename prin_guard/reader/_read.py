@@ -471,8 +471,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
-    if not ctx.pair and "\n" not in text[lo:hi] and (own := _label_and_text(text, lo, hi, ctx)):
-        return _result(own, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
+    if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
+        return _result(one, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
     # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
     last = text.rfind("\n", 0, hi) + 1
     if (
