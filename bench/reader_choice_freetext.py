@@ -3,8 +3,12 @@ tests/data/replies/choice-freetext, each reply with the reading a careful person
 
 Two kinds of record: legs a real small judge (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M) answered
 through the guard's own choice prompts, direct and reverse, with and without zero-shot
-CoT, on MathQA, AQuA-RAT and MMLU items; and CoT replies GPT-4o and DeepSeek-Chat gave to
-MMLU-Pro questions, as TIGER-AI-Lab/MMLU-Pro committed them. Each reply is read through
+CoT, on MathQA, AQuA-RAT and MMLU items (two rounds; the second adds the NEG_EXP
+mitigation and plain user questions: "Which of these options are correct? Explain.",
+"Which of these are incorrect? Answer briefly."); and CoT replies GPT-4o and
+DeepSeek-Chat gave to MMLU-Pro questions, as TIGER-AI-Lab/MMLU-Pro committed them.
+``--corpus tests/data/replies/choice-holdout``: replies written by hand before the reader
+work of the second round, measured untuned (its README). Each reply is read through
 ``prin_guard.read_reply`` on its item, leg, template and mitigations, and compared with
 ``expected``: a list of labels (``[]``: the reply says no option is right), or ``null``
 when a careful reader cannot tell (no conclusion, cut before one, or a reverse leg that
@@ -18,6 +22,7 @@ where none can be told, marked weak or polarity-confused: the guard flags them) 
 
     python -m bench.reader_choice_freetext            # the table, per source, dataset, leg
     python -m bench.reader_choice_freetext --misses   # and every reply not read right
+    python -m bench.reader_choice_freetext --corpus tests/data/replies/choice-holdout
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import prin_guard
 from prin_guard.models import Candidate, Item, ParseStatus, Reading
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "replies" / "choice-freetext"
+HOLDOUT = CORPUS.parent / "choice-holdout"
 
 
 @dataclass(frozen=True)
@@ -93,8 +99,15 @@ def read(record: dict[str, Any]) -> Outcome:
 
 
 def group(record: dict[str, Any]) -> str:
-    cot = "cot" if "cot" in record["mitigations"] else "plain"
-    return f"{record['source']} / {record['dataset']} / {record['polarity']} / {cot}"
+    """Source, dataset, leg and how it was asked: the guard's prompt with zero-shot CoT
+    (``cot``) or without (``plain``), or a user's plain question asking for an
+    explanation (``user-explain``) or a short answer (``user-brief``)."""
+    route = record.get("route", "guard")
+    if route == "guard":
+        how = "cot" if "cot" in record["mitigations"] else "plain"
+    else:
+        how = "user-explain" if route == "user" else "user-brief"
+    return f"{record['source']} / {record['dataset']} / {record['polarity']} / {how}"
 
 
 def figures(outcomes: list[Outcome], key: Any = group) -> list[dict[str, Any]]:
@@ -111,8 +124,15 @@ def figures(outcomes: list[Outcome], key: Any = group) -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print every reply not read right")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="a folder of *.jsonl records (default: the real replies; HOLDOUT: the hand-written "
+        "hold-out)",
+    )
     args = parser.parse_args()
-    outcomes = [read(record) for record in records()]
+    outcomes = [read(record) for record in records(args.corpus)]
     print("| group | replies | right | right, weak | unread | weak misread | confident misread |")
     print("|---|---|---|---|---|---|---|")
     for row in figures(outcomes):

@@ -291,7 +291,8 @@ class Leg(Frozen):
     parse_method: ParseMethod | None = None
     """How the labels were read; ``None`` when parsing failed."""
     polarity_confusion: bool = False
-    """The answer reads as a reply to the opposite question; ``labels`` stay its literal parse."""
+    """The answer reads as a reply to the opposite question; a choice leg that only answers
+    that question is not read as this one's (its parse fails), never reinterpreted."""
     answer_mismatch: bool = False
     """The reply names a candidate by a label and a text that disagree; that answer was not
     read (the verdict is flagged ``answer_mismatch``)."""

@@ -156,16 +156,14 @@ def read_answer(
 
     parsed = parse(polarity)
     confused = detect_polarity_confusion(text, polarity, words=words, task=item.task)
-    if parsed.status is ParseStatus.FAILED and item.task == "choice":
+    if parsed.status is ParseStatus.FAILED and item.task == "choice" and not confused:
         # Read in the leg's own polarity, a reply that only answers the other question
-        # has no answer; the verdict keeps its literal parse, as the paper's span
-        # extraction would read it, marked: polarity_confusion says what it is ("C is
-        # right." on the reverse leg is no wrong one). Not for the other tasks: "Output
-        # (a) is better" on the reverse leg is no worse one.
-        literal = parse(None)
-        if literal.status is not ParseStatus.FAILED:
-            parsed = literal
-            confused = True
+        # has no answer, and is never read as this leg's: what it names is the other
+        # question's answer ("C is right." on the reverse leg is no wrong one; read as
+        # one, it would make the very inconsistency the guard reports). The leg fails,
+        # marked: polarity_confusion says what it is. Not for the other tasks, whose
+        # parse reads the direct question without a polarity.
+        confused = parse(None).status is not ParseStatus.FAILED
     reading = Reading(
         labels=parsed.labels,
         status=parsed.status,

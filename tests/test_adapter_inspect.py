@@ -60,7 +60,8 @@ REPLIES = {
     "101 n^2": {"direct": "Answer: C", "reverse": "Answer: A, B, D, E"},
     # the PRIN paper's Table 1 contradiction: C, yet C, D, E are incorrect
     "primes": {"direct": "Answer: C", "reverse": "Answer: C, D, E"},
-    # consistent, but the reverse leg names "the correct answer": polarity confusion
+    # the reverse leg names "the correct answer": polarity confusion, not read as the
+    # reverse leg's answer (it fails, so the reverse implies every option: PRIN 0.2)
     "runner": {"direct": "Answer: A, C", "reverse": "The correct answer is B."},
 }
 
@@ -205,8 +206,13 @@ def test_eval_log_carries_each_verdict_and_the_prin_metrics(tmp_path: Path) -> N
     assert runner.value == "C"
     assert runner.metadata is not None
     assert runner.metadata["target"] == ["A", "C"]
-    assert runner.metadata["flags"] == ["polarity_confusion"]
+    assert runner.metadata["flags"] == [
+        "inconsistent",
+        "unparseable_reverse",
+        "polarity_confusion",
+    ]
     assert runner.metadata["reverse"]["polarity_confusion"] is True
+    assert runner.metadata["prin"] == pytest.approx(0.2)
 
     verdict = verdict_from_score(runner)
     assert verdict.item_id == "runner"
@@ -219,8 +225,8 @@ def test_eval_log_carries_each_verdict_and_the_prin_metrics(tmp_path: Path) -> N
         {
             "accuracy": 2 / 3,
             "stderr": pytest.approx(1 / 3),
-            "mean_prin": 1 / 3,
-            "inconsistent_rate": 1 / 3,
+            "mean_prin": (0 + 1 + 0.2) / 3,
+            "inconsistent_rate": 2 / 3,
             "flagged_rate": 2 / 3,
             "mean_score": 0.0,  # no checklist sample
             "mean_rating": 0.0,  # no rating sample

@@ -137,10 +137,11 @@ REAL = [
     ("A) 12", ("12", "16", "18", "24", "26"), ("A",), FORMS, False, False),
     ("A) 1 : 1", ("1 : 1", "1 : 87", "1 : 6", "3 : 2", "1 : 2"), ("A",), FORMS, False, False),
     (
+        # the options listed back, nothing picked: no answer (it was read as all five)
         "A) 17 hr\nB) 14 hr\nC) 12 hr\nD) 19 hr\nE) 23 hr",
         ("17 hr", "14 hr", "12 hr", "19 hr", "23 hr"),
-        ("A", "B", "C", "D", "E"),
-        FORMS,
+        (),
+        None,
         False,
         False,
     ),

@@ -15,16 +15,20 @@ from collections import Counter
 
 import pytest
 
-from bench.reader_choice_freetext import Outcome, read, records
+from bench.reader_choice_freetext import HOLDOUT, Outcome, read, records
 
 RECORDS = list(records())
-RIGHT_FLOOR_PERCENT = 88
+ROUND2 = "qwen2.5-coder-1.5b-r2"
+RIGHT_FLOOR_PERCENT = 97
 """The share of replies read right (the expected labels, marked weak or not; failed where
 none can be told): 81 of 100 by the reader of main 9d9fe84 when the corpus was written, 82
 after issue 38's round 3 (0 confident misreads, 11 of the right readings weak), 85 after its
 follow-up (a LaTeX label, a conclusion ending a line, a label with a candidate's text; 6
 weak), 88 after the second follow-up (a label and its own text on a line of its own or in
-the answer sentence; 6 weak). A reader may read more, never less."""
+the answer sentence; 6 weak); with the second round of the local judge (146 replies), 130
+by the reader of main 65f9ae7 and 143 after the reader work of that round (a reverse leg
+that answers the direct question fails, listings and cut replies are no answer, subjects
+named by texts, per-option lines; 7 weak). A reader may read more, never less."""
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +66,48 @@ def test_the_share_read_right_stays_at_its_floor(outcomes: list[Outcome]) -> Non
     kinds = Counter(o.kind for o in outcomes)
     right = kinds["right"] + kinds["right_weak"]
     assert 100 * right >= RIGHT_FLOOR_PERCENT * len(outcomes), kinds
+
+
+ROUND2_RIGHT_FLOOR_PERCENT = 95
+"""The second round of the local judge (guard prompts with and without CoT and NEG_EXP,
+and plain user questions), read right by the reader of its commit: see SOURCES.md."""
+
+
+def test_the_second_round_is_what_it_says() -> None:
+    round2 = [r for r in RECORDS if r["source"] == ROUND2]
+    assert len(round2) >= 40
+    assert {r["route"] for r in round2} == {"guard", "user", "brief"}
+    assert {r["dataset"] for r in round2} == {"mathqa", "aqua-rat", "mmlu"}
+    assert {r["polarity"] for r in round2} == {"direct", "reverse"}
+    assert any("neg_exp" in r["mitigations"] for r in round2)
+    assert any(r["polarity_confused"] for r in round2)
+    for record in round2:
+        # what was asked is recorded: the guard's own prompt, or the user's question
+        (message,) = record["messages"]
+        assert record["route"] == "guard" or record["phrasing"] in message["content"]
+
+
+def test_the_second_round_reads_at_its_floor(outcomes: list[Outcome]) -> None:
+    mine = [o for o in outcomes if o.record["source"] == ROUND2]
+    kinds = Counter(o.kind for o in mine)
+    assert kinds["confident"] == 0, [o.record["id"] for o in mine if o.kind == "confident"]
+    assert 100 * (kinds["right"] + kinds["right_weak"]) >= ROUND2_RIGHT_FLOOR_PERCENT * len(mine)
+
+
+HOLDOUT_RIGHT_FLOOR_PERCENT = 80
+"""The hand-written hold-out (tests/data/replies/choice-holdout, written before the second
+round's reader work and never tuned to): 40 of 56 read right before it, 43 after its
+first commit, 45 after its second (README)."""
+HOLDOUT_KNOWN_CONFIDENT = {"holdout:25", "holdout:37"}
+"""Its two confident misreads, before and after (README): reverse legs that answer the
+direct question with no polarity word ("The Red Planet is Mars.\n\nAnswer: B"). Open: a
+reader may lose them, never add one."""
+
+
+def test_the_holdout_reads_at_its_floor_and_adds_no_confident_misread() -> None:
+    held = [read(record) for record in records(HOLDOUT)]
+    assert len(held) >= 40
+    kinds = Counter(o.kind for o in held)
+    confident = {o.record["id"] for o in held if o.kind == "confident"}
+    assert confident <= HOLDOUT_KNOWN_CONFIDENT
+    assert 100 * (kinds["right"] + kinds["right_weak"]) >= HOLDOUT_RIGHT_FLOOR_PERCENT * len(held)

@@ -111,6 +111,16 @@ _NONE_ONLY = _Pattern(
 )
 
 
+# "The answer is not listed among the provided options": of the direct question (the
+# correct answer is none of the options), whatever the leg; on the reverse leg it says
+# nothing of which options are incorrect
+_NOT_LISTED = _Pattern(
+    r"\W*not (?:(?:listed|given|included|present|found|shown|provided|available) )?(?:among"
+    r"|in|one of) (?:the|these|those|any of the) (?:\w+ ){0,2}?(?:options|choices|answers)\W*",
+    re.IGNORECASE,
+)
+
+
 _NONE_STRIP = " \t\r\n.,;:!?\"'`*_()"
 
 
@@ -348,9 +358,11 @@ def _read_answer(
         return said[0], said[1]
     cut = _ASIDE.search(text, lo, hi)
     for end in (cut.start(), hi) if cut is not None and cut.start() > lo else (hi,):
-        if _NONE_ONLY.fullmatch(text, lo, end):
+        unlisted = not ctx.pair and _NOT_LISTED.fullmatch(text, lo, end) is not None
+        if unlisted or _NONE_ONLY.fullmatch(text, lo, end):
             span = _strip_bounds(text, lo, end, _NONE_STRIP)
-            return 0, _Reading(frozenset(), span if span[0] < span[1] else (lo, end))
+            reading = _Reading(frozenset(), span if span[0] < span[1] else (lo, end))
+            return (1 if unlisted else 0), reading
     listed = _read_list(text, lo, hi, ctx, texts=texts)
     if listed is None:
         if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
@@ -498,7 +510,7 @@ def _text_side(
 # One label and a text, the whole of a stretch: "G: developing a global ...", "(C) 20%",
 # "**D. Aortic dissection**"
 _LABEL_AND_TEXT = _Pattern(
-    rf"[^\S\n]*(?:[*_`][^\S\n]*)*[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
+    rf"[^\S\n]*(?:[*_`][^\S\n]*)*[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:]|[^\S\n]+[—–](?=[^\S\n]))"
     r"(?:[^\S\n]*[*_`])*[^\S\n]+(?=[^\s*_`])"
 )
 

@@ -19,12 +19,15 @@ from prin_guard.reader._answers import (
     _QUANT,
     _disagrees,
     _excepted,
+    _item,
     _label_and_text,
     _marked_labels,
+    _only_labels,
     _quantified,
     _read_answer,
     _read_block,
     _run_labels,
+    _texts_list,
 )
 from prin_guard.reader._evidence import (
     _FAILED,
@@ -47,10 +50,12 @@ from prin_guard.reader._stance import (
 from prin_guard.reader._structures import _structure_statuses
 from prin_guard.reader._text import (
     _BREAK,
+    _LABEL,
     _MARKED,
     _NORM_STRIP,
     _NOUN,
     _RUN,
+    _VERB_ADJ,
     _VERB_ADJ_SOURCE,
     _WORD_RUN,
     _line_end,
@@ -69,17 +74,84 @@ _QUOTED = _Pattern(r"[\"“'`]([^\"”'`\n]{1,200})[\"”'`]")
 def _loose_forms(text: str, ctx: _Context) -> list[_Reading]:
     """ "c)", "(C)", "option C", numbered list lines "1. C", anywhere (choice only)."""
     loose: list[_Reading] = []
-    for match in _MARKED.finditer(text):
+    math = _math_spans(text)
+    matches = [
+        match
+        for match in _MARKED.finditer(text)
+        if not _inside(math, match.start())
+        and not (match.lastgroup == "r" and _closes_aside(text, match.start()))
+    ]
+    # a reply that lists the options (two lines or more that restate one): its listing
+    # lines are no picks
+    listed = [
+        match.start()
+        for match in matches
+        if (label := ctx.keys.get(match.group(match.lastgroup or "p").upper())) is not None
+        and _listed(text, match.start(), label, ctx)
+    ]
+    skip = frozenset(listed) if len(listed) >= 2 else frozenset()
+    for match in matches:
         group = match.lastgroup or "p"
         label = ctx.keys.get(match.group(group).upper())
-        if label is not None:
+        if label is not None and match.start() not in skip:
             disagrees = group in ("p", "r") and _disagrees(text, match.end(), label, ctx)
             loose.append(_Reading(frozenset({label}), match.span(group), disagrees=disagrees))
     for match in _NUMBERED.finditer(text):
         label = ctx.keys.get(match.group("n").upper())
-        if label is not None:
+        if label is not None and not _inside(math, match.start()):
             loose.append(_Reading(frozenset({label}), match.span("n")))
     return loose
+
+
+# LaTeX math: "\( ( y - a ) \)", "\[ c = 1.5 \]", "$$...$$", "$x$" (a display at most
+# _MATH_CHARS long: an unclosed one is not scanned to the reply's end from every opener)
+_MATH_CHARS = 2000
+_MATH = _Pattern(
+    rf"\\\([\s\S]{{0,{_MATH_CHARS}}}?\\\)|\\\[[\s\S]{{0,{_MATH_CHARS}}}?\\\]"
+    rf"|\$\$[\s\S]{{0,{_MATH_CHARS}}}?\$\$|\$[^$\n]{{1,200}}\$"
+)
+
+
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    """Where LaTeX math stands in ``text``: a letter in it is a variable ("\\( y - a \\)",
+    "set \\( A \\)" when not a label's own math, which was read before), no label's mark."""
+    if "\\" not in text and "$" not in text:
+        return []
+    return [match.span() for match in _MATH.finditer(text)]
+
+
+def _closes_aside(text: str, at: int) -> bool:
+    """Whether the ")" after the letter at ``at`` closes a bracket opened before it on its
+    line ("(on strain B)", "(see c)"): an aside's end, not a label's mark ("c)")."""
+    line = text.rfind("\n", 0, at) + 1
+    return text.count("(", line, at) > text.count(")", line, at)
+
+
+_END = 1 << 62
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether ``at`` falls in one of ``spans`` (in order, apart)."""
+    i = bisect_right(spans, (at, _END)) - 1
+    return i >= 0 and spans[i][0] <= at < spans[i][1]
+
+
+def _listed(text: str, at: int, label: str, ctx: _Context) -> bool:
+    """Whether the mark at ``at`` starts a line that restates its option ("A) 184",
+    "C) A base pair is either inserted ..."), or is alone on a line after such a line (a
+    listing cut there: "D) 177\nE)"): a listing of the options, no pick."""
+    line = text.rfind("\n", 0, at) + 1
+    if text[line:at].strip(_LINE_MARKUP):
+        return False
+    end = _line_end(text, at)
+    own = _label_and_text(text, line, end, ctx)
+    if own is not None:
+        return label in own.labels and not own.disagrees
+    if line < 2 or _only_labels(text, line, end, ctx) is None:
+        return False
+    before = text.rfind("\n", 0, line - 1) + 1
+    restated = _label_and_text(text, before, line - 1, ctx)
+    return restated is not None and not restated.disagrees
 
 
 def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
@@ -101,6 +173,9 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
             lo, hi = match.span("span")
             if not text[lo:hi].strip():  # "The answer is:" and the answer below
                 lo, hi = _next_line(text, hi) or (hi, hi)
+                below = _next_line(text, hi)
+                if below is not None and _item(text, *below) is not None:
+                    continue  # the first line of a listing of the options ("A) 184\nB) 367")
             inside = ctx.texts.inside(text[lo:hi])
             if inside:
                 span = _strip_bounds(text, lo, hi, _NORM_STRIP + "\t\r\n")
@@ -314,6 +389,8 @@ class _Claims:
         self._quantifiers()
         if ctx.pair:
             self._pair_forms()
+        elif ctx.task == "choice":
+            self._choices()
         if ctx.task != "checklist":
             self._orderings()
         if ctx.task == "checklist":
@@ -404,6 +481,8 @@ class _Claims:
             return
         self._so_is()
         self._elided()
+        self._text_statements()
+        self._option_lines()
         stated = {
             sign: {s.label for s in self.statuses if s.sign == sign and s.label} for sign in (1, -1)
         }
@@ -427,6 +506,92 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+
+    def _text_statements(self) -> None:
+        """Candidates named by their texts before a verb and a status: "Neon and Argon
+        are noble gases", "Milan isn't a capital", "options A (124), C (142) and E (164)
+        are incorrect" (the clause's subject, :meth:`_subject_before`); and, with the
+        status left out after a statement, the other side: "Nitrogen (B) and oxygen (D)
+        are not.", "; nitrogen and oxygen are not"."""
+        text, ctx = self.text, self.ctx
+        for match in _VERB_ADJ.finditer(text):
+            sign = ctx.vocab.verb_sign(match)
+            if sign and (found := self._subject_before(match.start())) is not None:
+                self._statement(found, sign, match.end(), negated=_negated(match))
+        for match in _IS_NOT.finditer(text):
+            found = self._subject_before(match.start())
+            if found is None or found.span is None:
+                continue
+            # the statement just before: in this sentence or the one before it
+            start = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
+            before = [
+                status
+                for status in self.statuses
+                if start <= status.at < found.span[0] and status.label is not None
+            ]
+            if before and not (found.labels & {status.label for status in before}):
+                self._carry(found, -before[-1].sign, before[-1])
+
+    def _subject_before(self, end: int) -> _Reading | None:
+        """The candidates the subject of the clause ending at ``end`` names
+        (:func:`_subject`), from the nearest clause start back that makes one (a comma
+        may part the clause or the list): the longest such subject."""
+        text, ctx = self.text, self.ctx
+        # an item of many candidates does not pay for indexing their texts: labels only
+        texts = len(ctx.labels) <= _TEXT_CANDIDATES
+        lo = max(0, end - max(2 * ctx.texts.longest + 40 if texts else 0, _SUBJECT_WINDOW))
+        # not across a sentence's end: "... A/C. (B & D are incorrect.)" is about B and D
+        floor = max(
+            (at + len(mark) for mark in _SENTENCE_ENDS if (at := text.rfind(mark, lo, end)) >= 0),
+            default=0,
+        )
+        starts = sorted(
+            at + len(mark)
+            for mark in _CLAUSE_MARKS
+            for at in _last_few(text, mark, max(lo, floor - len(mark)), end)
+        )[-_SUBJECT_TRIES:]
+        if not lo and not floor:
+            starts.insert(0, 0)
+        for start in starts:
+            lead = _SUBJECT_LEAD.match(text, start, end)
+            start = lead.end() if lead is not None else start
+            if text.count("(", start, end) > text.count(")", start, end):
+                continue  # no subject opens a bracket it does not close: "B/D/E (A and C"
+            named = _subject(text, start, end, ctx, texts=texts) if start < end else set()
+            if named:
+                return _Reading(frozenset(named), _strip_bounds(text, start, end))
+        return None
+
+    def _option_lines(self) -> None:
+        """A line that restates an option and says what it is: "A) Neon is a noble gas.",
+        "B) Nitrogen: This is incorrect.", "C. Argon - correct", or the option on a line
+        of its own and its status on the next ("A) Neon\n- This is a correct option.")."""
+        text, ctx = self.text, self.ctx
+        if len(ctx.labels) > _TEXT_CANDIDATES:
+            return  # an item of many candidates does not pay for indexing their texts
+        for match in _OPTION_HEAD.finditer(text):
+            token = match.group("l")
+            label = ctx.keys.get(token.upper())
+            if label is None or not (token.isupper() or len(token) == 1):
+                continue
+            own = ctx.texts.norm_of(label)
+            hi = _line_end(text, match.end())
+            rest = _own_text_end(text, match.end(), hi, own)
+            if rest is None:
+                continue
+            said = _OPTION_STATUS.match(text, rest, hi)
+            if said is None and not text[rest:hi].strip(" \t\r:*_`-–—"):
+                below = _next_line(text, hi)  # "A) Neon\n- This is a correct option."
+                if below is not None:
+                    said = _OPTION_STATUS.match(text, *below)
+            if said is None:
+                continue
+            sign = ctx.vocab.verb_sign(said) if said.group("adj") else 0
+            if not sign:
+                continue
+            span = match.span("l")
+            run = _Reading(frozenset({label}), span)
+            self._statement(run, sign, said.end(), negated=_negated(said))
 
     def _comparatives(self) -> None:
         """A pair compared in a quality: "Response B is more accurate than Response A",
@@ -557,6 +722,20 @@ class _Claims:
         for match in _PREFER.finditer(text):
             run = _run_labels(text, match.start("run"), match.end("run"), ctx)
             if run is None or run.void or len(run.labels) != 1:
+                continue
+            qualified = stance(text, match.start(), match.end())
+            if not (qualified.hedged or qualified.negated or qualified.excepted):
+                if qualified.soft:
+                    run = dataclasses.replace(run, weak=True)
+                self._add(match.start(), match.end(), 1, run, forced=True)
+
+    def _choices(self) -> None:
+        """A pick in the first person: "I would choose A and C", "I'd go with B": the
+        direct question's answer, a claim that concludes by its form."""
+        text, ctx = self.text, self.ctx
+        for match in _PREFER.finditer(text):
+            run = _run_labels(text, match.start("run"), match.end("run"), ctx)
+            if run is None or run.void:
                 continue
             qualified = stance(text, match.start(), match.end())
             if not (qualified.hedged or qualified.negated or qualified.excepted):
@@ -709,6 +888,115 @@ class _Claims:
 
 _LINE_MARKUP = " \t*_#>-`"
 
+# Where a clause starts, before a subject: "; nitrogen and oxygen are", ", so Neon is"
+_CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ", "(")
+_SUBJECT_LEAD = _Pattern(
+    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|and|but|while|whereas|both|only|however|only)\b[\s,]*)*",
+    re.IGNORECASE,
+)
+
+# A line that starts with an option's mark: "A) Neon ...", "- (B) Nitrogen: ...", "**C.**"
+_OPTION_HEAD = _Pattern(
+    rf"^[^\S\n]*(?:[-*•][^\S\n]+|\d+[.)][^\S\n]+)?(?:\*\*)?[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
+    r"(?:\*\*)?[^\S\n]+",
+    re.MULTILINE,
+)
+
+# What a line says of the option it restates: "is (not) a noble gas", ": This is
+# incorrect.", "- correct"
+_OPTION_STATUS = _Pattern(
+    r"[^\S\n]*(?:[:\-–—][^\S\n]*)?(?:(?:this|it|which|that)(?:\s+option)?)?"
+    + _VERB_ADJ_SOURCE.replace(r"\s+(?:(?:is|are", r"\s*(?:(?:is|are", 1),
+    re.IGNORECASE,
+)
+
+
+# A status left out: "... are not.", "; nitrogen isn't"
+_IS_NOT = _Pattern(
+    r"\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
+)
+
+_SUBJECT_WINDOW = 200
+_TEXT_CANDIDATES = 32
+"""Up to how many candidates their texts are looked for as subjects and option lines."""
+_SENTENCE_ENDS = ("\n", ". ", "? ", "! ")
+_SUBJECT_TRIES = 12
+
+
+def _last_few(text: str, mark: str, lo: int, hi: int) -> list[int]:
+    """Where ``mark`` last stands in ``text[lo:hi]``, up to ``_SUBJECT_TRIES`` times."""
+    found: list[int] = []
+    while len(found) < _SUBJECT_TRIES and (at := text.rfind(mark, lo, hi)) >= 0:
+        found.append(at)
+        hi = at
+    return found
+
+
+_SUBJECT_SEP = _Pattern(
+    r"[^\S\n]*(?:,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]and[^\S\n]+|&|/)[^\S\n]*", re.IGNORECASE
+)
+_PIECE_BRACKET = _Pattern(r"(?P<a>[^()\n]+?)[^\S\n]*\((?P<b>[^()\n]+)\)")
+
+
+def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) -> set[str]:
+    """The candidates a clause's subject names, when it names nothing else: labels ("B
+    and D"), one text or a list of them ("Neon and Argon"), or pieces that pair a label
+    with its own text ("Neon (A) and argon (C)", "options A (124), C (142) and E (164)");
+    a piece whose label and text disagree names nothing. ``texts``: texts count (else
+    labels only)."""
+    labels = _only_labels(text, lo, hi, ctx)
+    if labels is not None:
+        return set() if labels.void else set(labels.labels)
+    if not texts:
+        return set()
+    whole = ctx.texts.exact(text[lo:hi])
+    if len(whole) == 1:
+        return whole
+    listed = _texts_list(text, lo, hi, ctx)
+    if listed is not None and listed[1] >= hi - 1:
+        return set(listed[0].labels)
+    if "(" not in text[lo:hi]:
+        return set()
+    found: set[str] = set()
+    pos = lo
+    prefix = _LIST_NOUN.match(text, lo, hi)
+    if prefix is not None:
+        pos = prefix.end()
+    for sep in [*_SUBJECT_SEP.finditer(text, pos, hi), None]:
+        piece_end = sep.start() if sep is not None else hi
+        piece = _PIECE_BRACKET.fullmatch(text, pos, piece_end)
+        if piece is None:
+            return set()
+        one, two = piece.group("a").strip(" *_`"), piece.group("b").strip(" *_`")
+        label = ctx.keys.get(two.upper()) if len(two) <= 4 else None
+        said = one if label is not None else two
+        if label is None:
+            label = ctx.keys.get(one.upper()) if len(one) <= 4 else None
+        if label is None or label not in ctx.texts.exact(said):
+            return set()
+        found.add(label)
+        pos = sep.end() if sep is not None else hi
+    return found
+
+
+_LIST_NOUN = _Pattern(r"(?:the[^\S\n]+)?(?:options?|choices?|answers?)[^\S\n]+", re.IGNORECASE)
+
+
+def _own_text_end(text: str, pos: int, hi: int, own: str | None) -> int | None:
+    """Where the option's own text, starting at ``pos``, ends on its line (case, spacing
+    and trailing punctuation aside); None when the line does not restate it."""
+    if not own:
+        return None
+    at = pos
+    for word in own.split():
+        while at < hi and text[at] in " \t*_`\"'":
+            at += 1
+        if text[at : at + len(word)].lower() != word:
+            return None
+        at += len(word)
+    return at if at >= hi or not text[at].isalnum() else None
+
+
 # What stands between a label and its text: "B. 15", "G: developing ...", "(C) 20%"
 _TEXT_MARK = _Pattern(r"[^\S\n]*[.:)\]]?[^\S\n]*(?=\S)")
 
@@ -723,12 +1011,28 @@ _CUT_WORDS = 5
 
 
 def _cut_off(text: str) -> bool:
-    """Whether a reply stops in the middle of a sentence (it was cut off): it ends on a
-    word, a comma or an opening bracket or quote, and its last sentence has
-    ``_CUT_WORDS`` words or more ("c) 9" and "Output (a)" are answers; "A) 7 gives 4949,
-    B) 8 gives" and "..., whereas Output (" are not)."""
+    """Whether a reply stops in the middle of a sentence (it was cut off): it ends on an
+    opening bracket ("..., whereas Output (") or inside a LaTeX display it opened ("\\[
+    b = 8"), on a word no sentence ends on ("- This is not"), or on a word, a comma or an
+    opening quote with ``_CUT_WORDS`` words or more in its last sentence ("c) 9" and
+    "Output (a)" are answers; "A) 7 gives 4949, B) 8 gives" is not)."""
     stripped = text.rstrip(" \t\r\n*_`")
-    if not stripped or not (stripped[-1].isalnum() or stripped[-1] in ',;:([{"“‘-'):
+    if not stripped:
+        return False
+    if stripped[-1] in "([{" or stripped.rfind("\\[") > stripped.rfind("\\]"):
+        return True  # it stops on an opening bracket, or inside a display ("\\[ b = 8")
+    if not (stripped[-1].isalnum() or stripped[-1] in ',;:"“‘-'):
         return False
     start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
-    return sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS
+    last = stripped[stripped.rfind(" ", start) + 1 :].lower()
+    return last in _OPEN_WORDS or sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS
+
+
+# Words no finished reply ends on: "- This is not", "... the answer is"
+_OPEN_WORDS = frozenset(
+    {
+        "the", "a", "an", "is", "are", "was", "were", "not", "of", "to", "and", "or", "but",
+        "that", "which", "for", "with", "in", "on", "at", "by", "as", "be", "than", "because",
+        "if", "its", "their", "into", "from", "since", "whereas", "while",
+    }
+)  # fmt: skip

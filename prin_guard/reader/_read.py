@@ -13,6 +13,7 @@ from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
     _PUNCT_ONLY,
+    _label_and_text,
     _only_labels,
     _status_only,
     _texts_list,
@@ -26,11 +27,13 @@ from prin_guard.reader._copies import (
     detect_echo,
 )
 from prin_guard.reader._declared import read_declared
-from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
+from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
 from prin_guard.reader._formats import (
+    _LEAD_IN,
     _answer_line,
     _heading_sides,
     _label_line,
+    _option_line,
     _read_headings,
     _read_tags,
     _read_verdicts,
@@ -333,7 +336,11 @@ def _lead_in(text: str, line: int) -> int:
         start = text.rfind("\n", 0, end) + 1
         if not _DISPLAY.fullmatch(text, start, end):
             if not text[start:end].rstrip(" \t*_`").endswith(":"):
-                return line
+                # the line's last sentence, when it states the answer in words ("...
+                # Therefore, the correct answer is "D) Its distance from you".", "The
+                # correct answer is: A"): a lead-in whose sides the answer must agree with
+                said = max(text.rfind(". ", start, end - 1) + 2, start)
+                return said if _LEAD_IN.search(text, said, end) else line
             while start > 1 and text[start - 2] != "\n":  # back to the paragraph's start
                 start = text.rfind("\n", 0, start - 1) + 1
             return start
@@ -404,6 +411,22 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
     return list(last.items())
 
 
+def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether the statuses give every candidate a side (their own, or "the rest ...")."""
+    return any(status.label is None for status in statuses) or len(
+        {status.label for status in statuses}
+    ) == len(ctx.labels)
+
+
+def _after_listing(text: str, line: int, ctx: _Context) -> bool:
+    """Whether the line before the one at ``line`` is an option's ("A) 184"): a label
+    alone after it ends a listing of the options ("D) 177\nE)", cut there), no answer."""
+    if line < 2:
+        return False
+    start = text.rfind("\n", 0, line - 1) + 1
+    return _option_line(text, (start, line - 1), ctx)
+
+
 def _before_last(text: str, reading: _Reading) -> bool:
     """Whether ``reading`` stands before the last sentence of ``text`` (where a reply cut
     off stops), or nowhere in particular."""
@@ -455,9 +478,16 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
+    if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
+        return _result(one, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
     # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
     last = text.rfind("\n", 0, hi) + 1
-    if not ctx.pair and last > lo and (listed := _only_labels(text, last, hi, ctx)) is not None:
+    if (
+        not ctx.pair
+        and last > lo
+        and (listed := _only_labels(text, last, hi, ctx)) is not None
+        and not _after_listing(text, last, ctx)
+    ):
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
         return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
@@ -492,6 +522,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         if isinstance(resolved, _Reading):
             method = ParseMethod.PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
             if cut and not claims.structured:
+                if not _every_side(claims.statuses, ctx):
+                    return _FAILED  # cut before it gave every candidate a side
                 resolved = replace(resolved, weak=True)
             return _result(resolved, method, ctx)
         opposite = opposite or resolved

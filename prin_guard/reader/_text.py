@@ -164,7 +164,7 @@ _MARKED = _Pattern(
     rf"(?:\(\s*(?P<p>{_LABEL})\s*\)"
     rf"|\[\s*(?P<b>{_LABEL})\s*\]"
     rf"|(?<![A-Za-z0-9(])(?P<r>{_LABEL})\s*\)"
-    rf"|\b(?:option|choice|candidate)s?\s*(?:[:#]\s*)?(?P<o>{_LABEL})(?![A-Za-z0-9]))",
+    rf"|\b(?:option|choice|candidate)s?[^\S\n]*(?:[:#][^\S\n]*)?(?P<o>{_LABEL})(?![A-Za-z0-9]))",
     re.IGNORECASE,
 )
 

@@ -96,10 +96,12 @@ _DIRECT_SUPERLATIVES = frozenset({"closest", "best", "likeliest", "nearest"})
 
 
 # "Which of these cities are capitals?", "Which numbers are prime?", "Which of the
-# following is a mammal?": the predicate the question asks about, one word after the
-# verb (and an article), ending the question.
+# following is a mammal?", "Which of these are noble gases?": the predicate the question
+# asks about, one word after the verb (and an article), or its first of two or three
+# ("noble" of "noble gases"), ending the question.
 _QUESTION = _Pattern(
-    r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:an?\s+|the\s+)?(?P<p>[a-z]{3,30})\s*\?\s*\Z",
+    r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:an?\s+|the\s+)?(?P<p>[a-z]{3,30})"
+    r"(?P<more>(?:\s+[a-z]{3,30}){0,2})\s*\?\s*\Z",
     re.IGNORECASE,
 )
 
@@ -118,6 +120,8 @@ def _predicate(question: str) -> frozenset[str]:
     word = match.group("p").lower()
     if word in _ANSWER_WORDS or word in _NOT_PREDICATES:
         return frozenset()
+    if match.group("more"):
+        return frozenset({word})  # the modifier: "A and C are noble (gases)"
     forms = {word}
     if word.endswith("s") and not word.endswith("ss"):
         forms.add(word[:-1])
