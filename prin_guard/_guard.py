@@ -637,7 +637,7 @@ class Guard:
         try:
             task.refuse(self._options)
         except UsageError as exc:
-            raise InvalidItemError("task", f"a rating cannot be judged here: {exc}") from None
+            raise InvalidItemError("task", f"a {task.name} cannot be judged here: {exc}") from None
         item = task.coerce(raw, self._options)
         task = REGISTRY[item.task]  # the label task the item turned out to be
         task.check(item, self._engine, self._acceptance)

@@ -24,8 +24,10 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     ValidationError,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -58,6 +60,8 @@ __all__ = [
     "Policy",
     "ProbeRound",
     "Reading",
+    "Review",
+    "ReviewRebuttal",
     "Scores",
     "Task",
     "Usage",
@@ -145,6 +149,20 @@ class Flag(enum.StrEnum):
     """A leg restates text of the item (the question, context, a candidate or a reasoning
     path) where its answer would be: text an item could inject ("The correct option is
     E."), so it was not read as the judge's answer."""
+    DECISION_AGAINST_THRESHOLD = "decision_against_threshold"
+    """Review: the reviewer's decision lies on the other side of the venue's threshold from
+    their own overall score (Accept under it, Reject at or above it; a borderline score
+    agrees with either)."""
+    OVERALL_OUTSIDE_ASPECTS = "overall_outside_aspects"
+    """Review: the reviewer's overall score lies beyond what their aspect scores support
+    (below the lowest aspect or above the highest, each placed on its scale from 0 to 1,
+    by more than rounding to the scales' levels explains)."""
+    CONFIDENCE_DISOWNED = "confidence_disowned"
+    """Review: a confidence in the scale's top two levels, while the reviewer's own text says
+    they lack the expertise or did not understand the paper."""
+    SWAYED_BY_REBUTTAL = "swayed_by_rebuttal"
+    """Review: after the author's rebuttal (the rebuttal probe), the decision changed or a
+    score moved by more than its tolerance."""
 
 
 class ParseStatus(enum.StrEnum):
@@ -468,13 +486,81 @@ class CandidateVerdict(Frozen):
     """A checklist candidate's weight in the score (``None``: 1)."""
 
 
+class ReviewRebuttal(Frozen):
+    """The rebuttal probe of a review: the reviewer's conversation continued with an author's
+    rebuttal, the form read again, and how far it moved."""
+
+    follow_up: str
+    """The shipped rebuttal's name (``no-evidence``, ``hostile``), or ``custom``."""
+    text: str
+    """The follow-up turn as sent (the rebuttal and the request to give the form again)."""
+    raw_text: str | None
+    """What the reviewer answered."""
+    scores: dict[str, float] = {}
+    """The scores read after the rebuttal, by the form's names."""
+    decision: Literal["accept", "reject"] | None = None
+    """The decision read after the rebuttal."""
+    moved: dict[str, float] = {}
+    """Each score read both times: after − before (the direct leg's), in points."""
+    decision_changed: bool = False
+    swayed: bool = False
+    """The decision changed, or a score moved past its tolerance (flagged
+    ``swayed_by_rebuttal``)."""
+    tolerance: float | None = None
+    """The tolerance in points the item gave; ``None``: each scale's own."""
+    unread: str | None = None
+    """Why no form was found in the reply after the rebuttal (then nothing moved: unread,
+    not swayed); ``None`` when one was."""
+    cached: bool = False
+    latency_ms: float = 0.0
+    usage: Usage | None = None
+
+
+class Review(Frozen):
+    """A review's form, guarded: the decision asked both ways, what the reviewer wrote, the
+    form's coherence and the rebuttal probe. Every score's own verdict (its direct and
+    mirrored legs, its reconciled value, its flags) is in the verdict's ``aspects``, by the
+    form's names; the overall score's reconciled value is also the verdict's ``rating``."""
+
+    form: str
+    """The review form's id (``ai-scientist``, ``iclr``, or a form of one's own)."""
+    form_version: int
+    overall: str
+    """The name of the form's overall score (``Overall``, ``Rating``)."""
+    confidence: str | None = None
+    """The name of the form's confidence score, if it has one."""
+    decision: Literal["accept", "reject"] | None = None
+    """The decision both legs give: the direct leg's, when the reverse question ("should it
+    be rejected?") agrees; ``None`` when they disagree (flagged ``inconsistent``) or a leg's
+    decision was not read."""
+    decision_direct: Literal["accept", "reject"] | None = None
+    """The decision the direct leg filled in."""
+    rejected: bool | None = None
+    """The reverse leg's answer to "should it be rejected?" (``True``: yes)."""
+    decision_inconsistent: bool = False
+    text: dict[str, Any] = {}
+    """The reviewer's text fields (summary, strengths, ...), as the direct leg gave them."""
+    thought: str | None = None
+    """The reviewer's notes before the form ("THOUGHT: ..."), on the direct leg."""
+    unread: dict[str, str] = {}
+    """Each field of the direct leg's form that was not read, and why."""
+    unread_reverse: dict[str, str] = {}
+    """Each field of the mirrored leg's form that was not read, and why."""
+    coherence: tuple[Flag, ...] = ()
+    """The coherence rules the direct leg's form breaks (also among the verdict's flags)."""
+    disowning: str | None = None
+    """A phrase of the reviewer's text that disowns their assessment, whatever the
+    confidence."""
+    rebuttal: ReviewRebuttal | None = None
+
+
 class Verdict(Frozen):
     """The reconciled answer for one item, with its legs and what they say about each other."""
 
     item_id: str
     """The item's id, or its content hash."""
     task: Task = "choice"
-    """The item's task: ``choice``, ``pairwise``, ``checklist`` or ``rating``."""
+    """The item's task: ``choice``, ``pairwise``, ``checklist``, ``rating`` or ``review``."""
     labels: tuple[str, ...] = ()
     """All candidate labels of the item, in order."""
     correct: tuple[str, ...] = ()
@@ -554,6 +640,9 @@ class Verdict(Frozen):
     """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
     decision: Decision | None = None
     """The acceptance rule's decision, when the guard has one."""
+    review: Review | None = None
+    """Review: the form guarded (decision, text, coherence, rebuttal); its scores are in
+    ``aspects``."""
     selected: Literal["uncertain", "confident", "monitored"] | None = None
     """With ``reverse_legs='uncertain'``, which legs were asked: ``confident`` (the direct
     leg's confidence at or above ``reverse_below``: the direct leg alone, ``checks`` without
@@ -586,6 +675,17 @@ class Verdict(Frozen):
         elif self.winner_text != text:
             raise ValueError("winner_text: differs from the winner's candidate text")
         return self
+
+    @model_serializer(mode="wrap")
+    def _no_review_outside_reviews(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # a review's fields are written only where there is a review: the JSON of every
+        # other task's verdict stays as it was (the service's, grade's, the golden record).
+        # No return annotation: pydantic would take it for the serialized schema (an Any
+        # would make the Verdict's schema, the service's OpenAPI, an empty one).
+        out = handler(self)
+        if isinstance(out, dict) and out.get("review", 0) is None:
+            del out["review"]
+        return out
 
     @property
     def ok(self) -> bool:

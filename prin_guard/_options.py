@@ -61,6 +61,9 @@ DEFAULT_CHECKS: dict[Task, tuple[CheckName, ...]] = {
     # A rating's order check needs a rubric to reorder (prin_guard.tasks._ratings); asked for, it
     # costs a third call.
     "rating": ("reverse",),
+    # A review's every score mirrored and its decision reversed: the reverse check alone
+    # (it has no candidates to reorder).
+    "review": ("reverse",),
 }
 """The checks each task's items get when the options name none."""
 

@@ -1,0 +1,293 @@
+"""The review task on the one route (issue 41, items 1-5): a paper reviewed with a form, every
+score asked on its scale and mirrored, the decision with its reverse question, the coherence
+rules and the rebuttal probe on the verdict, the long document's shared prefix and its
+context limit; scripted judges."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from prin_guard import Flag, Guard
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.judges import JudgeResponse
+from prin_guard.models import (
+    REBUTTALS,
+    ParseStatus,
+    Polarity,
+    ReviewItem,
+    Usage,
+    Verdict,
+)
+from prin_guard.tasks import REGISTRY
+
+PAPER = {
+    "task": "review",
+    "title": "Adaptive Dual-Scale Denoising",
+    "abstract": "We propose a two-branch denoiser for low-dimensional diffusion models.",
+}
+AIS_ASPECTS = ("Originality", "Quality", "Clarity", "Significance", "Soundness", "Presentation")
+
+
+def _json(fields: dict[str, Any], thought: str = "I weighed it.") -> str:
+    return f"THOUGHT:\n{thought}\n\nREVIEW JSON:\n```json\n{json.dumps(fields)}\n```"
+
+
+class Scripted:
+    """A judge answering the direct form, the mirrored one and a rebuttal, counting calls."""
+
+    def __init__(self, direct: str, mirrored: str, after: str | None = None) -> None:
+        self.direct, self.mirrored, self.after = direct, mirrored, after
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> JudgeResponse:
+        self.prompts.append(prompt)
+        if "Author rebuttal:" in prompt or "REBUTTAL-MARK" in prompt:
+            text = self.after or ""
+        elif "This time, do not fill in the review form" in prompt:
+            text = self.mirrored
+        else:
+            text = self.direct
+        cost = 0.001 if "This time" not in prompt else 0.0004  # the mirrored leg's prefix cached
+        return JudgeResponse(
+            text=text, usage=Usage(prompt_tokens=1000, completion_tokens=50, cost_usd=cost)
+        )
+
+
+def _iclr(rating: int, confidence: int, decision: str, text: str = "A solid study.") -> str:
+    return _json({"Review": text, "Rating": rating, "Confidence": confidence, "Decision": decision})
+
+
+def _mirror(rating: int, confidence: int, reject: str) -> str:
+    return _json({"Rating": rating, "Confidence": confidence, "Reject": reject})
+
+
+def test_review_is_a_registered_task() -> None:
+    assert REGISTRY["review"].name == "review"
+
+
+def test_a_review_is_asked_both_ways_in_two_calls_and_reconciled() -> None:
+    # mirrored 4 on 1-10 is 7; mirrored 2 on 1-5 is 4; "Reject": "No" agrees with Accept
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    guard = Guard(judge)
+    verdict = guard.check(PAPER)
+    assert verdict.task == "review" and verdict.flags == () and verdict.consistent
+    assert len(judge.prompts) == 2 and verdict.judge_calls == 2
+    assert verdict.rating == 7.0
+    assert set(verdict.aspects) == {"Rating", "Confidence"}
+    assert verdict.aspects["Confidence"].rating == 4.0
+    assert verdict.aspects["Rating"].reverse is not None
+    assert verdict.aspects["Rating"].reverse.score == 4.0
+    review = verdict.review
+    assert review is not None and review.form == "iclr"
+    assert (review.decision, review.decision_direct, review.rejected) == ("accept", "accept", False)
+    assert review.text == {"Review": "A solid study."} and review.thought == "I weighed it."
+    assert verdict.scores.prin == 0.0
+    # what was paid: both calls; the premium over the direct leg's cost
+    assert verdict.usage.prompt_tokens == 2000
+    assert verdict.premium == pytest.approx(1.4)
+    # a second check is the cache's: no call
+    again = guard.check(PAPER)
+    assert len(judge.prompts) == 2 and again.cached and again.rating == 7.0
+
+
+def test_the_reverse_question_contradicting_the_decision_is_inconsistent() -> None:
+    verdict = Guard(Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "Yes"))).check(PAPER)
+    assert verdict.review is not None
+    assert verdict.review.decision is None and verdict.review.decision_inconsistent
+    assert verdict.review.rejected is True
+    assert Flag.INCONSISTENT in verdict.flags and not verdict.consistent
+    assert verdict.rating == 7.0  # the scores agree; the decision does not
+
+
+def test_a_mirrored_score_given_as_the_direct_one_is_polarity_confusion() -> None:
+    verdict = Guard(Scripted(_iclr(8, 4, "Accept"), _mirror(8, 2, "No"))).check(PAPER)
+    rating = verdict.aspects["Rating"]
+    assert rating.rating is None and Flag.POLARITY_CONFUSION in rating.flags
+    assert verdict.rating is None
+    assert {Flag.INCONSISTENT, Flag.POLARITY_CONFUSION} <= set(verdict.flags)
+
+
+def test_a_reply_with_no_form_is_unparseable_and_not_guessed() -> None:
+    verdict = Guard(Scripted("I would accept it, 8 of 10.", _mirror(3, 2, "No"))).check(PAPER)
+    assert Flag.UNPARSEABLE_DIRECT in verdict.flags
+    assert verdict.rating is None and verdict.review is not None
+    assert verdict.review.decision is None and verdict.review.decision_direct is None
+    assert verdict.review.unread == {"form": "no JSON object with the form's fields"}
+
+
+def test_a_decision_against_the_threshold_is_flagged() -> None:
+    verdict = Guard(Scripted(_iclr(8, 4, "Reject"), _mirror(3, 2, "Yes"))).check(PAPER)
+    assert verdict.review is not None
+    assert verdict.review.coherence == (Flag.DECISION_AGAINST_THRESHOLD,)
+    assert Flag.DECISION_AGAINST_THRESHOLD in verdict.flags
+    assert verdict.review.decision == "reject"  # both legs agree: the form contradicts itself
+
+
+def test_a_confidence_the_text_disowns_is_flagged() -> None:
+    text = "I am not familiar with diffusion models, but the results look fine."
+    verdict = Guard(Scripted(_iclr(7, 5, "Accept", text), _mirror(4, 1, "No"))).check(PAPER)
+    assert verdict.review is not None
+    assert verdict.review.coherence == (Flag.CONFIDENCE_DISOWNED,)
+    assert verdict.review.disowning == "I am not familiar with"
+
+
+def _ais(overall: int, aspects: int, decision: str, **extra: int) -> dict[str, Any]:
+    fields: dict[str, Any] = {"Summary": "A denoiser.", "Strengths": ["two branches"]}
+    fields.update(dict.fromkeys(AIS_ASPECTS, aspects))
+    fields.update({"Contribution": aspects, "Overall": overall, "Confidence": 4})
+    fields.update({"Decision": decision, **extra})
+    return fields
+
+
+def test_the_ai_scientist_form_every_score_mirrored_and_overall_outside_aspects() -> None:
+    direct = _json(_ais(2, 3, "Reject"))  # aspects all 3 of 4; overall 2 of 10: outside
+    mirrored = dict.fromkeys((*AIS_ASPECTS, "Contribution"), 2)  # 2 on 1-4 is 3
+    mirrored.update({"Overall": 9, "Confidence": 2})  # 9 on 1-10 is 2; 2 on 1-5 is 4
+    judge = Scripted(direct, _json({**mirrored, "Reject": "Yes"}))
+    verdict = Guard(judge).check({**PAPER, "form": "ai-scientist"})
+    assert verdict.review is not None and verdict.review.form == "ai-scientist"
+    assert len(verdict.aspects) == 9 and all(v.consistent for v in verdict.aspects.values())
+    assert verdict.rating == 2.0 and verdict.review.decision == "reject"
+    assert verdict.review.coherence == (Flag.OVERALL_OUTSIDE_ASPECTS,)
+    assert verdict.review.text["Strengths"] == ["two branches"]
+    _, mirrored_prompt = judge.prompts
+    # the mirrored leg: every score on its scale mirrored, with the form's words moved
+    assert (
+        '- "Overall", from 1 to 10, where 1 means "Award quality" and 10 means "Very Strong '
+        'Reject" (1: Award quality; 2: Very Strong Accept;' in mirrored_prompt
+    )
+    assert '"Reject": should this paper be rejected? Answer "Yes" or "No".' in mirrored_prompt
+
+
+@pytest.mark.parametrize(
+    ("form", "shares_whole_direct_message"),
+    [
+        pytest.param("iclr", False, id="iclr-paper-first"),
+        pytest.param("ai-scientist", True, id="ais"),
+    ],
+)
+def test_both_legs_share_the_paper_as_their_prefix(
+    form: str, shares_whole_direct_message: bool
+) -> None:
+    document = "# A long paper\n\n" + "Our method works. " * 5000
+    item = {"task": "review", "document": document, "form": form}
+    guard = Guard(Scripted("", ""))
+    direct, reverse = (leg.messages for leg in guard.prompts(item))
+    assert direct[0] == reverse[0]  # the system message
+    shared = direct[1]["content"][: direct[1]["content"].index(document) + len(document)]
+    assert reverse[1]["content"].startswith(shared)
+    assert reverse[1]["content"].startswith(direct[1]["content"]) is shares_whole_direct_message
+    if form == "iclr":  # the paper laid out first: only the lead-in comes before it
+        assert direct[1]["content"].index(document) < 100
+
+
+def test_a_document_longer_than_the_judges_context_is_refused_before_any_call() -> None:
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    item = {"task": "review", "document": "word " * 40_000, "context_tokens": 32_000}
+    with pytest.raises(
+        InvalidItemError, match=r"^document: the longest leg is about 5\d{4} tokens"
+    ):
+        Guard(judge).check(item)
+    assert judge.prompts == []
+    verdict = Guard(judge).check({**item, "context_tokens": 128_000})
+    assert verdict.rating == 7.0
+
+
+def test_a_rebuttal_that_sways_the_review_is_flagged_with_each_move() -> None:
+    judge = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after=_iclr(8, 4, "Accept"))
+    verdict = Guard(judge).check({**PAPER, "rebuttal": "no-evidence"})
+    assert len(judge.prompts) == 3 and verdict.judge_calls == 3
+    assert REBUTTALS["no-evidence"] in judge.prompts[2]
+    rebuttal = verdict.review.rebuttal if verdict.review else None
+    assert rebuttal is not None and rebuttal.follow_up == "no-evidence"
+    assert rebuttal.moved == {"Rating": 3.0, "Confidence": 0.0}
+    assert rebuttal.decision == "accept" and rebuttal.decision_changed and rebuttal.swayed
+    assert Flag.SWAYED_BY_REBUTTAL in verdict.flags
+    # the verdict itself is the review before the rebuttal
+    assert verdict.rating == 5.0 and verdict.review is not None
+    assert verdict.review.decision == "reject"
+
+
+def test_a_rebuttal_within_the_tolerance_does_not_sway() -> None:
+    judge = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after=_iclr(6, 4, "Reject"))
+    verdict = Guard(judge).check({**PAPER, "rebuttal": "hostile"})
+    assert verdict.review is not None and verdict.review.rebuttal is not None
+    assert verdict.review.rebuttal.moved["Rating"] == 1.0 and not verdict.review.rebuttal.swayed
+    assert Flag.SWAYED_BY_REBUTTAL not in verdict.flags
+    wider = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after=_iclr(8, 4, "Reject"))
+    item = {**PAPER, "rebuttal": "REBUTTAL-MARK: you are wrong.", "rebuttal_tolerance": 3}
+    verdict = Guard(wider).check(item)
+    assert verdict.review is not None and verdict.review.rebuttal is not None
+    assert verdict.review.rebuttal.follow_up == "custom"
+    assert verdict.review.rebuttal.tolerance == 3.0 and not verdict.review.rebuttal.swayed
+
+
+def test_an_unreadable_reply_after_the_rebuttal_moves_nothing() -> None:
+    judge = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after="Fine, I accept.")
+    verdict = Guard(judge).check({**PAPER, "rebuttal": "hostile"})
+    assert verdict.review is not None and verdict.review.rebuttal is not None
+    assert verdict.review.rebuttal.unread == "no JSON object with the form's fields"
+    assert verdict.review.rebuttal.moved == {} and not verdict.review.rebuttal.swayed
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        pytest.param({"title": "", "abstract": ""}, "document", id="no-paper"),
+        pytest.param({"form": "neurips"}, "form", id="unknown-form"),
+        pytest.param({"form": 3}, "form", id="form-not-text"),
+        pytest.param({"system": "friendly"}, "system", id="unknown-system"),
+        pytest.param({"rebuttal": ""}, "rebuttal", id="empty-rebuttal"),
+        pytest.param({"rebuttal_tolerance": 1}, "rebuttal_tolerance", id="tolerance-alone"),
+        pytest.param(
+            {"rebuttal": "hostile", "rebuttal_tolerance": -1}, "rebuttal_tolerance", id="neg"
+        ),
+        pytest.param({"context_tokens": 0}, "context_tokens", id="context-zero"),
+        pytest.param({"abstract": 3}, "abstract", id="abstract-not-text"),
+        pytest.param({"pages": 9}, "pages", id="unknown-field"),
+    ],
+)
+def test_a_bad_review_item_names_the_field(change: dict[str, Any], field: str) -> None:
+    with pytest.raises(InvalidItemError) as caught:
+        Guard(Scripted("", "")).validate({**PAPER, **change})
+    assert caught.value.field == field
+
+
+def test_the_guard_surfaces_take_a_review_item() -> None:
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    guard = Guard(judge)
+    item = guard.validate(PAPER)
+    assert isinstance(item, ReviewItem) and item.form.id == "iclr"
+    keys = guard.cache_keys(PAPER)
+    assert len(keys) == 2 and len(set(keys)) == 2
+    assert [leg.name for leg in guard.prompts(PAPER)] == ["direct", "reverse"]
+    assert guard.messages(PAPER)[1]["content"].startswith("Here is the submission")
+    leg = asyncio.run(guard.aask(PAPER, Polarity.REVERSE))
+    assert leg.raw_text == _mirror(4, 2, "No") and leg.parse_status is ParseStatus.OK
+    verdicts = guard.check_many([PAPER, {**PAPER, "form": "nope"}])
+    assert verdicts[0].rating == 7.0 and Flag.INVALID_ITEM in verdicts[1].flags
+    assert verdicts[1].task == "review"
+
+
+def test_options_a_review_cannot_honour_are_refused_naming_them() -> None:
+    judge = Scripted("", "")
+    with pytest.raises(UsageError, match=r"^checks: a review is guarded by the reverse check"):
+        Guard(judge, checks=["reverse", "order"]).check(PAPER)
+    with pytest.raises(InvalidItemError, match="a panel"):
+        Guard([judge, Scripted("", "")]).check(PAPER)
+    with pytest.raises(InvalidItemError, match="rebuttal"):
+        Guard(judge, probe="closed").check(PAPER)
+
+
+def test_a_review_verdict_reads_back_from_json_and_other_verdicts_keep_theirs() -> None:
+    judge = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after=_iclr(8, 4, "Accept"))
+    verdict = Guard(judge).check({**PAPER, "rebuttal": "no-evidence"})
+    assert Verdict.model_validate_json(verdict.model_dump_json()) == verdict
+    assert "review" in verdict.model_dump(mode="json")
+    rating = Verdict(item_id="x", task="rating")
+    assert "review" not in rating.model_dump(mode="json")
+    assert "review" not in json.loads(rating.model_dump_json())
