@@ -482,7 +482,7 @@ def review_lines(verdict: Verdict, form: ReviewForm) -> list[str]:
     and its reverse question, the coherence rules broken, the rebuttal probe's moves, the
     reviewer's text, PRIN, the flags and the cost."""
     review = verdict.review
-    lines = [f"Review ({form.title}; form {form.id} v{form.version})"]
+    lines = [f"Review, form {form.id} v{form.version}: {form.title}"]
     if verdict.error is not None or review is None:
         error = verdict.error.message if verdict.error is not None else "no review"
         return [*lines, f"  Error: {error}"]

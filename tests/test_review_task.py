@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -291,3 +292,52 @@ def test_a_review_verdict_reads_back_from_json_and_other_verdicts_keep_theirs() 
     rating = Verdict(item_id="x", task="rating")
     assert "review" not in rating.model_dump(mode="json")
     assert "review" not in json.loads(rating.model_dump_json())
+
+
+REVIEWER_MODULE = """
+import json
+
+
+def _reply(form):
+    return "THOUGHT:\\nSound.\\n\\nREVIEW JSON:\\n```json\\n" + json.dumps(form) + "\\n```"
+
+
+def reviewer(prompt: str) -> str:
+    if "Author rebuttal:" in prompt:
+        return _reply({"Review": "Raised.", "Rating": 8, "Confidence": 4, "Decision": "Accept"})
+    if "This time, do not fill in the review form" in prompt:
+        return _reply({"Rating": 5, "Confidence": 2, "Reject": "Yes"})
+    review = {"Review": "Not my area, but fine.", "Rating": 6, "Confidence": 5}
+    return _reply({**review, "Decision": "Reject"})
+"""
+
+
+def test_the_review_command_prints_the_form_the_reverse_the_flags_and_the_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from prin_guard.cli import main
+
+    (tmp_path / "cli_reviewer.py").write_text(REVIEWER_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "paper.md").write_text("# A paper\n\nWe show a thing.\n")
+    args = ["review", str(tmp_path / "paper.md"), "--judge", "python:cli_reviewer:reviewer"]
+    assert main([*args, "--rebuttal", "hostile"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Review, form iclr v1: ICLR-style review")
+    assert "    Rating (1-10)          6 |       5 (6) |     6\n" in out
+    assert "    Confidence (1-5)       5 |       2 (4) |   4.5\n" in out
+    assert 'Decision: direct reject; reverse "should it be rejected?" yes (reject); ' in out
+    assert "Coherence: confidence_disowned" in out and "'Not my area'" in out
+    assert "Rebuttal (hostile): Rating +2, Confidence -1; decision reject -> accept; swayed" in out
+    assert "Flags: confidence_disowned, swayed_by_rebuttal" in out
+    assert "Cost: judge calls 3;" in out
+    assert main([*args, "--json", "--fail-on-flag", "swayed_by_rebuttal"]) == 0  # no rebuttal
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["task"] == "review" and verdict["review"]["decision"] == "reject"
+    assert main([*args, "--context-tokens", "100"]) == 2
+    assert "document: the longest leg is about" in capsys.readouterr().err
+    (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.7")
+    assert main(["review", str(tmp_path / "paper.pdf")]) == 2
+    assert "is a PDF; give its text or markdown" in capsys.readouterr().err
+    assert main([*args, "--form", "nope"]) == 2
+    assert "form: unknown review form 'nope'" in capsys.readouterr().err
