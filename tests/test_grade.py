@@ -236,6 +236,7 @@ def test_the_column_set_is_stable() -> None:
         "rating_direct",
         "rating_mirrored",
         "aspect_ratings",
+        "review_decision",
         "statuses",
         "consistent",
         "score_prin",

@@ -341,3 +341,33 @@ def test_the_review_command_prints_the_form_the_reverse_the_flags_and_the_cost(
     assert "is a PDF; give its text or markdown" in capsys.readouterr().err
     assert main([*args, "--form", "nope"]) == 2
     assert "form: unknown review form 'nope'" in capsys.readouterr().err
+
+
+def test_grade_takes_review_rows_like_any_other(tmp_path: Path) -> None:
+    from prin_guard.grade import grade
+
+    rows = [
+        {**PAPER, "id": "p1"},
+        {"task": "review", "id": "p2", "document": "# Full text\n\nIt works.", "form": "iclr"},
+        {"task": "review", "id": "p3", "form": "iclr"},  # no paper: an invalid row
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    csv = tmp_path / "in.csv"
+    csv.write_text(
+        "task,id,title,abstract,document,form,rebuttal,rebuttal_tolerance\n"
+        "review,c1,A title,An abstract.,,iclr,hostile,2\n"
+        "review,c2,A title,An abstract.,,iclr,hostile,many\n"
+    )
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"), after=_iclr(9, 4, "Accept"))
+    grade(judge, source, tmp_path / "out.jsonl")
+    out = {row["id"]: row for row in map(json.loads, (tmp_path / "out.jsonl").open())}
+    assert out["p1"]["task"] == "review" and out["p1"]["rating"] == 7.0
+    assert out["p1"]["aspect_ratings"] == ["Rating:7", "Confidence:4"]
+    assert out["p1"]["review_decision"] == "accept" and out["p1"]["judge_calls"] == 2
+    assert out["p2"]["rating"] == 7.0
+    assert out["p3"]["flags"] == ["invalid_item"] and out["p3"]["error_field"] == "document"
+    grade(judge, csv, tmp_path / "out.csv.jsonl")
+    out = {row["id"]: row for row in map(json.loads, (tmp_path / "out.csv.jsonl").open())}
+    assert out["c1"]["judge_calls"] == 3 and "swayed_by_rebuttal" not in out["c1"]["flags"]
+    assert out["c2"]["error_field"] == "rebuttal_tolerance"

@@ -44,7 +44,10 @@ column                  type       meaning
                                    judge gave it on the mirrored scale (``min + max - it``
                                    is the direct leg's equivalent)
 ``aspect_ratings``      list[str]  a rating with aspects: each as ``<name>:<rating>``
-                                   (``<name>:`` where its legs disagree)
+                                   (``<name>:`` where its legs disagree); a review: each
+                                   score of its form (``rating``: the overall score)
+``review_decision``     str        review: ``accept`` or ``reject``, the decision both
+                                   legs give; empty where they disagree or one is unread
 ``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
                                    order: ``correct``/``incorrect``, ``better``/``worse``,
                                    ``met``/``failed``, or ``contradicted``
@@ -117,6 +120,8 @@ from prin_guard._guard import claimed_identity
 from prin_guard._json import dumps
 from prin_guard._models import Decision, Item, Leg, Scores, Verdict
 from prin_guard._rating import RatingItem
+from prin_guard._review import ReviewForm
+from prin_guard._review._item import ReviewItem
 from prin_guard.grade._read import RawRow
 from prin_guard.tasks._ratings import rating_id
 
@@ -165,6 +170,7 @@ def _column_types() -> dict[str, str]:
         "rating_direct": "float",
         "rating_mirrored": "float",
         "aspect_ratings": "list",
+        "review_decision": "str",
         "statuses": "list",
         "consistent": "bool",
     }
@@ -219,7 +225,7 @@ class RowPlan:
 
     line: int
     input_sha: str | None
-    item: Item | RatingItem | None = None
+    item: Item | RatingItem | ReviewItem | None = None
     row: dict[str, Any] | None = None
     changed: bool = False
     """Done already, but with another ``id`` or ``input_sha`` than now: the input
@@ -229,7 +235,7 @@ class RowPlan:
 def plan_row(
     raw: RawRow,
     done: Done,
-    validate: Callable[[Mapping[str, Any]], Item | RatingItem],
+    validate: Callable[[Mapping[str, Any]], Item | RatingItem | ReviewItem],
     *,
     with_legs: bool = False,
 ) -> RowPlan:
@@ -243,7 +249,7 @@ def plan_row(
     has. Its id and hash are its row's own (the ``id`` field, else ``line:<n>``; the
     fields as read), so a run again finds it as it was, not changed.
     """
-    item: Item | RatingItem | None = None
+    item: Item | RatingItem | ReviewItem | None = None
     error, field, sha = raw.error, raw.field, None
     key = raw.item_id or f"line:{raw.line}"
     task: str | None = None
@@ -255,7 +261,7 @@ def plan_row(
             task = claimed_identity(raw.fields, key)[1]
     if isinstance(item, RatingItem):
         key, sha = rating_id(item), input_sha(item)
-    elif item is not None:
+    elif item is not None:  # a label or a review item: its key
         key, sha = item.key, input_sha(item)
     written = done.get(raw.line)
     if written is not None:
@@ -274,11 +280,13 @@ def plan_row(
     return RowPlan(raw.line, sha, row=row)
 
 
-def input_sha(content: Item | RatingItem | Mapping[str, Any]) -> str:
+def input_sha(content: Item | RatingItem | ReviewItem | Mapping[str, Any]) -> str:
     """A short hash of what a row holds, its ``id`` aside: an item's content (labels
     assigned), or a bad row's fields as read. The canonical JSON of cache keys."""
-    if isinstance(content, RatingItem):
+    if isinstance(content, RatingItem | ReviewItem):
         data: Any = {key: value for key, value in content.as_dict().items() if key != "id"}
+        if isinstance(data.get("form"), ReviewForm):  # a form of one's own: by its content
+            data["form"] = data["form"].model_dump(mode="json")
     elif isinstance(content, Item):
         # an item that does not say its kind hashes as it did before items could
         unsaid = {"kind"} if content.kind is None else set()
@@ -315,6 +323,7 @@ def verdict_row(
             f"{name}:{'' if aspect.rating is None else f'{aspect.rating:g}'}"
             for name, aspect in verdict.aspects.items()
         ],
+        "review_decision": None if verdict.review is None else verdict.review.decision,
         "statuses": [f"{c.label}:{c.status}" for c in verdict.candidates],
         "consistent": verdict.consistent,
     }
