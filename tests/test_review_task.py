@@ -371,3 +371,32 @@ def test_grade_takes_review_rows_like_any_other(tmp_path: Path) -> None:
     out = {row["id"]: row for row in map(json.loads, (tmp_path / "out.csv.jsonl").open())}
     assert out["c1"]["judge_calls"] == 3 and "swayed_by_rebuttal" not in out["c1"]["flags"]
     assert out["c2"]["error_field"] == "rebuttal_tolerance"
+
+
+def test_the_service_takes_a_review_item_alone_and_in_a_batch() -> None:
+    pytest.importorskip("fastapi")
+    from test_server import AUTH, ITEM, service
+
+    from prin_guard import FunctionJudge
+
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    paper = {**PAPER, "id": "p1"}
+    with service(judge=FunctionJudge(judge)) as client:
+        one = client.post("/v1/verdicts", json={"item": paper}, headers=AUTH)
+        batch = client.post(
+            "/v1/verdicts",
+            json={"items": [paper, ITEM, {**paper, "id": "p2", "form": "neurips"}]},
+            headers=AUTH,
+        )
+        bad = client.post("/v1/verdicts", json={"item": {**paper, "form": 3}}, headers=AUTH)
+        schema = client.get("/openapi.json", headers=AUTH).json()
+    assert one.status_code == 200, one.text
+    verdict = one.json()["verdict"]
+    assert (verdict["task"], verdict["item_id"], verdict["rating"]) == ("review", "p1", 7.0)
+    assert verdict["review"]["decision"] == "accept" and verdict["judge_calls"] == 2
+    verdicts = batch.json()["verdicts"]
+    assert [v["task"] for v in verdicts] == ["review", "choice", "review"]
+    assert "review" not in verdicts[1]  # a choice verdict's JSON as before
+    assert verdicts[2]["flags"] == ["invalid_item"] and verdicts[2]["error"]["field"] == "form"
+    assert bad.status_code == 422 and "form" in bad.text
+    assert "ReviewItemIn" in schema["components"]["schemas"]
