@@ -585,7 +585,8 @@ class Verdict(Frozen):
     """Rating: the mean of the direct score and the reverse score read back through the
     mirrored scale, when they agree within the scale's tolerance; ``None`` when they do
     not (flagged ``inconsistent``) or a leg was not read. The legs' own scores are on
-    ``direct.score`` and ``reverse.score``."""
+    ``direct.score`` and ``reverse.score``. Review: the form's overall score, so
+    reconciled (each score's own verdict is in ``aspects``)."""
     expected_rating: float | None = None
     """Rating, where ``rating`` is given: the same mean taken over the legs' expected
     scores (G-Eval's probability-weighted score) when both legs have one, else ``rating``
@@ -597,7 +598,8 @@ class Verdict(Frozen):
     ``None`` without a rating."""
     aspects: dict[str, Verdict] = {}
     """Rating with ``aspects``: each aspect's own verdict (its ``rating``, legs, flags), by
-    name; the verdict itself then has no ``rating``, and its flags are all of theirs."""
+    name; the verdict itself then has no ``rating``, and its flags are all of theirs.
+    Review: each score of the form's own verdict, by the form's names."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""

@@ -341,6 +341,12 @@ def test_the_review_command_prints_the_form_the_reverse_the_flags_and_the_cost(
     assert "is a PDF; give its text or markdown" in capsys.readouterr().err
     assert main([*args, "--form", "nope"]) == 2
     assert "form: unknown review form 'nope'" in capsys.readouterr().err
+    # prompts shows both legs of a review item, calling no judge
+    (tmp_path / "item.json").write_text(json.dumps(PAPER))
+    assert main(["prompts", "--item", str(tmp_path / "item.json")]) == 0
+    out = capsys.readouterr().out
+    assert "direct leg" in out and "reverse leg" in out
+    assert "This time, do not fill in the review form" in out
 
 
 def test_grade_takes_review_rows_like_any_other(tmp_path: Path) -> None:
@@ -400,3 +406,18 @@ def test_the_service_takes_a_review_item_alone_and_in_a_batch() -> None:
     assert verdicts[2]["flags"] == ["invalid_item"] and verdicts[2]["error"]["field"] == "form"
     assert bad.status_code == 422 and "form" in bad.text
     assert "ReviewItemIn" in schema["components"]["schemas"]
+
+
+def test_a_form_of_ones_own_by_its_path(tmp_path: Path) -> None:
+    from prin_guard._review import review_form
+
+    shipped = Path(review_form("iclr").source)  # "prin-guard": not a path to read
+    assert not shipped.is_file()
+    source = Path(__file__).parents[1] / "prin_guard" / "data" / "review-forms" / "iclr.toml"
+    own = tmp_path / "mine.toml"
+    own.write_text(source.read_text().replace('id = "iclr"', 'id = "mine"'))
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    verdict = Guard(judge).check({**PAPER, "form": own})
+    assert verdict.review is not None and verdict.review.form == "mine"
+    with pytest.raises(InvalidItemError, match=r"^form: cannot read review form '.*missing.toml'"):
+        Guard(judge).validate({**PAPER, "form": tmp_path / "missing.toml"})
