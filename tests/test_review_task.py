@@ -421,3 +421,17 @@ def test_a_form_of_ones_own_by_its_path(tmp_path: Path) -> None:
     assert verdict.review is not None and verdict.review.form == "mine"
     with pytest.raises(InvalidItemError, match=r"^form: cannot read review form '.*missing.toml'"):
         Guard(judge).validate({**PAPER, "form": tmp_path / "missing.toml"})
+
+
+def test_a_judge_that_declares_its_context_bounds_the_document() -> None:
+    from prin_guard import FunctionJudge
+
+    script = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    judge = FunctionJudge(script)
+    judge.context_tokens = 8192  # type: ignore[attr-defined]
+    long = {"task": "review", "document": "word " * 40_000}
+    with pytest.raises(InvalidItemError, match=r"judge's context of 8192 tokens"):
+        Guard(judge).check(long)
+    assert script.prompts == []
+    # the item's own limit wins over the judge's
+    assert Guard(judge).check({**long, "context_tokens": 128_000}).rating == 7.0

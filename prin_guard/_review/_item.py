@@ -17,9 +17,10 @@ Fields (each error names its field):
   :data:`REBUTTALS`), or an author's rebuttal in one's own words; ``rebuttal_tolerance``:
   the points a score may move after it before the verdict is ``swayed_by_rebuttal`` (each
   scale's own tolerance by default);
-* ``context_tokens``: the judge's context window in tokens, when known: an item whose
-  longest leg would not fit is refused before any call (the estimate is a token per
-  :data:`CHARS_PER_TOKEN` characters of the messages);
+* ``context_tokens``: the judge's context window in tokens (else the judge's own
+  ``context_tokens`` attribute, when it declares one): an item whose longest leg would not
+  fit is refused before any call (the estimate is a token per :data:`CHARS_PER_TOKEN`
+  characters of the messages; the review task checks it);
 * ``id``.
 
 Title and abstract are bounded by the guard's ``max_chars``; a document by

@@ -244,7 +244,12 @@ class ReviewTask:
                 "the guard's probe asks label and rating legs; a review is probed by its "
                 "item's rebuttal (no-evidence, hostile, or the rebuttal's text)",
             )
-        if item.context_tokens is not None:
+        limit = item.context_tokens
+        if limit is None:  # a judge that declares its context window
+            declared = getattr(engine.callers[0].judge, "context_tokens", None)
+            if isinstance(declared, int) and not isinstance(declared, bool) and declared > 0:
+                limit = declared
+        if limit is not None:
             longest = max(
                 sum(len(m["content"]) for m in review_messages(item, polarity))
                 for polarity in (Polarity.DIRECT, Polarity.REVERSE)
@@ -253,13 +258,13 @@ class ReviewTask:
             if turn is not None:  # the direct conversation, its reply, the rebuttal
                 longest = max(longest, longest + len(turn))
             tokens = estimated_tokens(longest)
-            if tokens > item.context_tokens:
+            if tokens > limit:
                 raise InvalidItemError(
                     "document",
                     f"the longest leg is about {tokens} tokens ({longest} characters at "
                     f"{CHARS_PER_TOKEN} a token), more than the judge's context of "
-                    f"{item.context_tokens} tokens (context_tokens): shorten the document "
-                    "or review it with a judge of a longer context",
+                    f"{limit} tokens (context_tokens): shorten the document or review it "
+                    "with a judge of a longer context",
                 )
 
     def key(self, item: ReviewItem) -> str:
