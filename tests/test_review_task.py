@@ -435,3 +435,38 @@ def test_a_judge_that_declares_its_context_bounds_the_document() -> None:
     assert script.prompts == []
     # the item's own limit wins over the judge's
     assert Guard(judge).check({**long, "context_tokens": 128_000}).rating == 7.0
+
+
+CORPUS = (
+    Path(__file__).parent / "data" / "replies" / "reviews" / "ai-scientist-example-papers.jsonl"
+)
+
+
+def test_real_ai_scientist_reviews_through_the_route_with_a_faithful_mirror() -> None:
+    # The AI Scientist's own ten reviews as the direct legs (real replies, read strictly),
+    # and a mirrored leg that mirrors each exactly: every score agrees, every decision is
+    # confirmed, and the two weak accepts it rejected are flagged by the form's own rule
+    from prin_guard._review import review_form
+
+    form = review_form("ai-scientist")
+    flagged = []
+    for record in map(json.loads, CORPUS.open()):
+        expected = record["expected"]
+        mirrored: dict[str, Any] = {
+            f.name: f.scale.min + f.scale.max - expected[f.name] for f in form.scores
+        }
+        mirrored["Reject"] = "Yes" if expected["Decision"] == "Reject" else "No"
+        judge = Scripted(str(record["reply"]), _json(mirrored))
+        item = {"task": "review", "id": record["id"], "title": record["id"], "form": form.id}
+        verdict = Guard(judge).check(item)
+        assert verdict.review is not None
+        assert verdict.review.decision == expected["Decision"].lower()
+        assert verdict.rating == expected["Overall"] and verdict.scores.prin == 0.0
+        assert len(verdict.aspects) == 9
+        assert all(aspect.consistent for aspect in verdict.aspects.values())
+        assert verdict.review.text["Summary"] == expected["Summary"]
+        flagged += [(record["id"], flag.value) for flag in verdict.review.coherence]
+    assert flagged == [
+        ("ai-scientist-layerwise_lr_grokking", "decision_against_threshold"),
+        ("ai-scientist-weight_initialization_grokking", "decision_against_threshold"),
+    ]
