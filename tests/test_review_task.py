@@ -470,3 +470,49 @@ def test_real_ai_scientist_reviews_through_the_route_with_a_faithful_mirror() ->
         ("ai-scientist-layerwise_lr_grokking", "decision_against_threshold"),
         ("ai-scientist-weight_initialization_grokking", "decision_against_threshold"),
     ]
+
+
+class PrefixCaching:
+    """A judge whose provider caches prompt prefixes (as ``mode`` says); records each call's
+    prefix and the order the calls began in."""
+
+    def __init__(self, mode: str | None) -> None:
+        self.mode = mode
+        self.calls: list[tuple[str, Any]] = []
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "test", "name": "prefix-caching"}
+
+    def prefix_caching(self, messages: Any, prefix: Any) -> Any:
+        return self.mode
+
+    async def complete(
+        self, messages: Any, *, labels: Any = (), prefix: Any = None
+    ) -> JudgeResponse:
+        text = messages[-1]["content"]
+        mirrored = "This time, do not fill in the review form" in text
+        self.calls.append(("reverse" if mirrored else "direct", prefix))
+        if prefix is not None and prefix.started is not None:
+            await asyncio.sleep(0.05)  # the provider has read the prompt: the reply begins
+            prefix.started()
+            await asyncio.sleep(0.05)
+        return JudgeResponse(text=_mirror(4, 2, "No") if mirrored else _iclr(7, 4, "Accept"))
+
+
+def test_the_mirrored_leg_is_staggered_behind_the_direct_one_to_read_the_paper_cached() -> None:
+    document = "# A long paper\n\n" + "Our method works on every benchmark.\n" * 2000
+    item = {"task": "review", "document": document}
+    judge = PrefixCaching("stream")
+    verdict = Guard(judge).check(item)
+    assert verdict.rating == 7.0 and verdict.flags == ()
+    (first, lead), (second, shared) = judge.calls
+    assert (first, second) == ("direct", "reverse")  # the direct leg goes first
+    assert lead is not None and lead.started is not None and shared.started is None
+    assert lead.key == shared.key and shared.chars > len(document)  # the paper is shared
+    # a judge that caches nothing, or stagger off: both at once, unmarked
+    for judge, options in (
+        (PrefixCaching(None), {}),
+        (PrefixCaching("stream"), {"stagger": "off"}),
+    ):
+        Guard(judge, **options).check(item)
+        assert [prefix for _, prefix in judge.calls] == [None, None]

@@ -27,15 +27,16 @@ it (none is calibrated on reviews).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._calls import Answer, Call
+from prin_guard._calls import Answer, Call, JudgeCaller
 from prin_guard._decide import Rebutted, error_verdict, review_verdict
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._legs import LegPrompt
+from prin_guard._legs import LegPrompt, shared_prefix
 from prin_guard._models import Leg, Message, ParseMethod, ParseStatus, Polarity, Verdict
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._review import DecisionField, ReviewForm, ScoreField
@@ -202,6 +203,59 @@ async def _read(texts: Sequence[str], forms: Sequence[ReviewForm]) -> list[Revie
     )
 
 
+async def _ask_legs(
+    engine: VerdictEngine,
+    caller: JudgeCaller,
+    key: str,
+    plans: Sequence[ReviewPlan],
+    prefetched: Mapping[str, str | None],
+) -> list[Answer]:
+    """Both legs: at once, or (``stagger``, a judge whose provider caches prompt prefixes,
+    neither reply cached) the direct leg first, marked for the provider's cache with the
+    prefix both share (the system message and the paper), and the mirrored one once it has
+    begun answering (its first token when the judge streams, else after ``stagger_delay``
+    or when it is done), so that it reads the paper from the provider's cache, as a label
+    item's legs are staggered."""
+    calls = [Call(plan.key, plan.messages, (), key, plan.polarity.value) for plan in plans]
+    prefix = shared_prefix([plan.messages for plan in plans])
+    mode = None
+    if (
+        engine.options.stagger != "off"
+        and prefix is not None
+        and all(prefetched.get(call.key) is None for call in calls)
+    ):
+        mode = caller.prefix_caching(calls[0].messages, prefix)
+    if mode is None or prefix is None:
+        return list(
+            await asyncio.gather(*(caller.answer(call, prefetched=prefetched) for call in calls))
+        )
+    loop = asyncio.get_running_loop()
+    began = asyncio.Event()
+
+    def started() -> None:  # the judge may call it from another thread
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(began.set)
+
+    streamed = mode == "stream"
+    lead = replace(calls[0], prefix=replace(prefix, started=started if streamed else None))
+
+    async def first() -> Answer:
+        try:
+            return await caller.answer(lead, prefetched=prefetched)
+        finally:
+            began.set()
+
+    async def then(call: Call) -> Answer:
+        if streamed:
+            await began.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(began.wait(), engine.options.stagger_delay)
+        return await caller.answer(replace(call, prefix=prefix), prefetched=prefetched)
+
+    return list(await asyncio.gather(first(), *(then(call) for call in calls[1:])))
+
+
 class ReviewTask:
     """The review task (see :mod:`prin_guard.tasks` for what each method is)."""
 
@@ -293,15 +347,7 @@ class ReviewTask:
         planned = typing.cast(Sequence[ReviewPlan], plans)
         caller = engine.callers[0]
         key = item.key
-        answers = await asyncio.gather(
-            *(
-                caller.answer(
-                    Call(plan.key, plan.messages, (), key, plan.polarity.value),
-                    prefetched=prefetched,
-                )
-                for plan in planned
-            )
-        )
+        answers = await _ask_legs(engine, caller, key, planned, prefetched)
         form, mirrored = item.form, mirrored_form(item.form)
         texts = [answer.response.text or "" for answer in answers]
         direct_reading, reverse_reading = await _read(texts, (form, mirrored))
