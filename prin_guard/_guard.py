@@ -460,8 +460,10 @@ class Guard:
         asks the order check too). What a budget reserves per item (``prin-guard
         serve``)."""
         found = REGISTRY.get(task) if task is not None else None
-        if found is None:
-            return sum(engine.max_calls(None) for engine in self._engines)
+        if found is None:  # the costliest task's (a review's three calls, its rebuttal's)
+            return sum(
+                max(one.max_calls(engine) for one in REGISTRY.values()) for engine in self._engines
+            )
         return sum(found.max_calls(engine) for engine in self._engines)
 
     @property

@@ -516,3 +516,10 @@ def test_the_mirrored_leg_is_staggered_behind_the_direct_one_to_read_the_paper_c
     ):
         Guard(judge, **options).check(item)
         assert [prefix for _, prefix in judge.calls] == [None, None]
+
+
+def test_a_guard_bounds_a_review_by_its_three_calls() -> None:
+    guard = Guard(Scripted("", ""), checks=["reverse"])
+    assert guard.max_judge_calls_for("review") == 3  # both legs and the rebuttal's
+    assert guard.max_judge_calls_for("choice") == 2
+    assert guard.max_judge_calls == 3  # any task: the costliest
