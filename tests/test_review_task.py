@@ -419,6 +419,10 @@ def test_a_form_of_ones_own_by_its_path(tmp_path: Path) -> None:
     judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
     verdict = Guard(judge).check({**PAPER, "form": own})
     assert verdict.review is not None and verdict.review.form == "mine"
+    clash = tmp_path / "clash.toml"
+    clash.write_text(own.read_text().replace('name = "Decision"', 'name = "Reject"'))
+    with pytest.raises(InvalidItemError, match=r"^form: form 'mine' has a field named 'Reject'"):
+        Guard(judge).validate({**PAPER, "form": clash})
     with pytest.raises(InvalidItemError, match=r"^form: cannot read review form '.*missing.toml'"):
         Guard(judge).validate({**PAPER, "form": tmp_path / "missing.toml"})
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._review._forms import ReviewForm, load_review_form, review_form
+from prin_guard._review._forms import ReviewForm, field_key, load_review_form, review_form
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -157,6 +157,13 @@ class ReviewItem:
                 "document", "required: the paper's text (document), or its title and abstract"
             )
         form = _form(raw.get("form", DEFAULT_FORM))
+        names = [f.name for f in form.scores] + [form.decision.name, *form.text_fields]
+        if any(field_key(name) == "reject" for name in names):
+            raise InvalidItemError(
+                "form",
+                f"form {form.id!r} has a field named 'Reject', the key of the mirrored leg's "
+                "decision question; rename it",
+            )
         system = raw.get("system")
         if system is not None and (not isinstance(system, str) or system not in form.systems):
             raise InvalidItemError(
