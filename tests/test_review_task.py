@@ -211,6 +211,16 @@ def test_a_rebuttal_that_sways_the_review_is_flagged_with_each_move() -> None:
     # the verdict itself is the review before the rebuttal
     assert verdict.rating == 5.0 and verdict.review is not None
     assert verdict.review.decision == "reject"
+    # the round is the probe's, as every task's: the follow-up sent, the reply, its cost
+    (round_,) = verdict.probe
+    assert round_.followup_type == "rebuttal" and round_.changed and round_.score == 8.0
+    assert round_.followup.startswith(REBUTTALS["no-evidence"])
+    assert round_.usage is not None and verdict.usage.prompt_tokens == 3000
+    assert verdict.scores.probe_move == 1.0  # the decision changed: the whole way
+    from prin_guard._usage import record_answers, verdict_answers
+
+    assert record_answers(verdict.model_dump(mode="json")) == verdict_answers(verdict)
+    assert len(verdict_answers(verdict)) == 3
 
 
 def test_a_rebuttal_within_the_tolerance_does_not_sway() -> None:
@@ -219,6 +229,7 @@ def test_a_rebuttal_within_the_tolerance_does_not_sway() -> None:
     assert verdict.review is not None and verdict.review.rebuttal is not None
     assert verdict.review.rebuttal.moved["Rating"] == 1.0 and not verdict.review.rebuttal.swayed
     assert Flag.SWAYED_BY_REBUTTAL not in verdict.flags
+    assert not verdict.probe[0].changed and verdict.scores.probe_move == pytest.approx(1 / 9)
     wider = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after=_iclr(8, 4, "Reject"))
     item = {**PAPER, "rebuttal": "REBUTTAL-MARK: you are wrong.", "rebuttal_tolerance": 3}
     verdict = Guard(wider).check(item)
@@ -233,6 +244,8 @@ def test_an_unreadable_reply_after_the_rebuttal_moves_nothing() -> None:
     assert verdict.review is not None and verdict.review.rebuttal is not None
     assert verdict.review.rebuttal.unread == "no JSON object with the form's fields"
     assert verdict.review.rebuttal.moved == {} and not verdict.review.rebuttal.swayed
+    assert verdict.probe[0].parse_status is ParseStatus.FAILED
+    assert verdict.scores.probe_move is None
 
 
 @pytest.mark.parametrize(

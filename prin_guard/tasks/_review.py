@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import Answer, Call, JudgeCaller
-from prin_guard._decide import Rebutted, error_verdict, review_verdict
+from prin_guard._decide import Rebutted, error_verdict, rebuttal_moved, review_verdict
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._legs import LegPrompt, shared_prefix
 from prin_guard._models import Leg, Message, ParseMethod, ParseStatus, Polarity, Verdict
@@ -256,6 +256,42 @@ async def _ask_legs(
     return list(await asyncio.gather(first(), *(then(call) for call in calls[1:])))
 
 
+async def _rebut(
+    caller: JudgeCaller,
+    item: ReviewItem,
+    key: str,
+    turn: str,
+    reply: str,
+    before: ReviewReading,
+) -> Rebutted:
+    """The rebuttal probe: Ask Again's follow-up round in the author's words after the
+    direct leg's ``reply`` (``probe.ask_follow_up``), its reply read as the form again; the
+    round changed when the review was swayed."""
+    from prin_guard.probe._probe import RoundReading, ask_follow_up  # with the first probe
+
+    form = item.form
+    readings: list[ReviewReading] = []
+
+    def read(text: str | None) -> RoundReading:
+        after = read_review(text or "", form)
+        readings.append(after)
+        swayed = rebuttal_moved(form, before, after, item.rebuttal_tolerance).swayed
+        overall = after.scores.get(form.overall.name)
+        status = ParseStatus.OK if after.found else ParseStatus.FAILED
+        return RoundReading((), status, swayed, None if overall is None else float(overall))
+
+    asked = await ask_follow_up(
+        caller,
+        Polarity.DIRECT,
+        review_messages(item, Polarity.DIRECT),
+        reply,
+        turn,
+        item_id=key,
+        read=read,
+    )
+    return Rebutted(item.rebuttal_name or "custom", asked, readings[-1], item.rebuttal_tolerance)
+
+
 class ReviewTask:
     """The review task (see :mod:`prin_guard.tasks` for what each method is)."""
 
@@ -356,18 +392,7 @@ class ReviewTask:
         rebutted = None
         turn = rebuttal_turn(item)
         if turn is not None and direct_reading.found:
-            conversation = form.follow_up_messages(
-                item.paper, texts[0], system=item.system, follow_up=turn
-            )
-            answer = await caller.converse(conversation, labels=(), item_id=key)
-            (after,) = await _read([answer.response.text or ""], (form,))
-            rebutted = Rebutted(
-                item.rebuttal_name or "custom",
-                turn,
-                _leg(form, Polarity.DIRECT, answer, after),
-                after,
-                item.rebuttal_tolerance,
-            )
+            rebutted = await _rebut(caller, item, key, turn, texts[0], direct_reading)
         return review_verdict(
             key, form, item.paper, direct, reverse, direct_reading, reverse_reading, rebutted
         )
