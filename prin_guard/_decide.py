@@ -82,6 +82,8 @@ from prin_guard._models import (
     Polarity,
     ProbeRound,
     RankingItem,
+    Review,
+    ReviewRebuttal,
     Scores,
     Task,
     Tournament,
@@ -102,8 +104,16 @@ from prin_guard._ranking import (
     position_bias,
 )
 from prin_guard._rating import RatingItem, Scale, reconcile
-from prin_guard._usage import Answered, answers_of, premium, verdict_answers
-from prin_guard._usage import split as split_usage
+from prin_guard._review import (
+    Movement,
+    ReviewForm,
+    ScoreField,
+    coherence,
+    rebuttal_movement,
+    reconcile_decision,
+)
+from prin_guard._usage import Answered, answers_of, premium, split, verdict_answers
+from prin_guard.reader._review import ReviewReading
 
 __all__ = [
     "SIGNALS",
@@ -1309,7 +1319,7 @@ def tournament_verdict(verdict: Verdict, pairs: Sequence[tuple[str, str, Verdict
     answers = verdict_answers(verdict)
     for _, _, pair in pairs:
         answers += [Answered(a.usage, a.cached) for a in verdict_answers(pair)]
-    paid, saved = split_usage(answers)
+    paid, saved = split(answers)
     return verdict.model_copy(
         update={
             "tournament": Tournament(
@@ -1331,4 +1341,181 @@ def tournament_verdict(verdict: Verdict, pairs: Sequence[tuple[str, str, Verdict
             "saved_usage": saved,
             "premium": premium(answers),
         }
+    )
+
+
+# -- a review's verdict ----------------------------------------------------------------------
+
+
+def field_scale(field: ScoreField) -> Scale:
+    """A review form's score field as a rating scale (its mirror, its tolerance: the rating
+    task's rules)."""
+    scale = field.scale
+    return Scale(scale.min, scale.max, labels=dict(scale.labels) or None, tolerance=scale.tolerance)
+
+
+@dataclass(frozen=True, slots=True)
+class Rebutted:
+    """The rebuttal probe's round, as asked: the shipped rebuttal's name (or ``custom``),
+    the round (the follow-up sent, the reply, its cost), the form read from its reply and
+    the item's tolerance."""
+
+    name: str
+    round: ProbeRound
+    reading: ReviewReading
+    tolerance: float | None
+
+
+def rebuttal_moved(
+    form: ReviewForm,
+    before: ReviewReading,
+    after: ReviewReading,
+    tolerance: float | None,
+) -> Movement:
+    """How far the form moved between the direct leg and the reply after the rebuttal (each
+    score's tolerance its scale's, as a rating's, unless ``tolerance`` points are given)."""
+    return rebuttal_movement(
+        form,
+        before.scores,
+        after.scores,
+        before.decision,
+        after.decision,
+        tolerances={f.name: field_scale(f).agreement for f in form.scores},
+        tolerance=tolerance,
+    )
+
+
+def _score_leg(leg: Leg, reading: ReviewReading, name: str) -> Leg:
+    """A review leg as one score's leg: the reply, and the score read for ``name``."""
+    score = reading.scores.get(name)
+    return leg.model_copy(
+        update={
+            "score": None if score is None else float(score),
+            "parse_status": ParseStatus.OK if score is not None else ParseStatus.FAILED,
+            "parse_method": leg.parse_method if score is not None else None,
+        }
+    )
+
+
+def review_verdict(
+    item_id: str,
+    form: ReviewForm,
+    paper: str,
+    direct: Leg,
+    reverse: Leg,
+    direct_reading: ReviewReading,
+    reverse_reading: ReviewReading,
+    rebutted: Rebutted | None = None,
+) -> Verdict:
+    """The verdict of a review's two legs (``item_id``: the item's key): each score of
+    ``form`` reconciled from the direct and the mirrored leg as a rating is (its own
+    verdict in ``aspects``), the decision from the direct leg and the reverse question
+    ("should it be rejected?"), the coherence rules on the direct leg's form, and the
+    rebuttal probe's movement; the flags of all of them, and what the calls cost.
+
+    ``reverse_reading``: the mirrored reply read with the decision field ``Reject``
+    (its "Yes" the reject side)."""
+    aspects: dict[str, Verdict] = {}
+    for score_field in form.scores:
+        scale = field_scale(score_field)
+        aspects[score_field.name] = rating_verdict(
+            f"{item_id}:{score_field.name}",
+            RatingItem(response=paper, scale=scale),
+            _score_leg(direct, direct_reading, score_field.name),
+            _score_leg(reverse, reverse_reading, score_field.name),
+            (),
+            (),
+            order=False,
+            probed=False,
+            calls=(),
+        ).model_copy(update={"cached": direct.cached and reverse.cached})
+    rejected = None if reverse_reading.decision is None else reverse_reading.decision == "reject"
+    decided_both = reconcile_decision(direct_reading.decision, rejected)
+    checked = coherence(
+        form,
+        direct_reading.scores,
+        direct_reading.decision,
+        [direct_reading.text, direct_reading.thought or ""],
+    )
+    flags: list[Flag] = []
+    if not direct_reading.found or direct_reading.decision is None:
+        flags.append(Flag.UNPARSEABLE_DIRECT)
+    if not reverse_reading.found or reverse_reading.decision is None:
+        flags.append(Flag.UNPARSEABLE_REVERSE)
+    if decided_both.inconsistent:
+        flags.append(Flag.INCONSISTENT)
+    flags += [flag for verdict in aspects.values() for flag in verdict.flags]
+    rules = tuple(Flag(name) for name in checked.flags)
+    flags += rules
+    rebuttal: ReviewRebuttal | None = None
+    rounds: list[ProbeRound] = []
+    probe_move: float | None = None
+    if rebutted is not None:
+        after = rebutted.reading
+        movement = rebuttal_moved(form, direct_reading, after, rebutted.tolerance)
+        rebuttal = ReviewRebuttal(
+            follow_up=rebutted.name,
+            scores={name: float(score) for name, score in after.scores.items()},
+            decision=after.decision,
+            moved=movement.scores,
+            decision_changed=movement.decision_changed,
+            swayed=movement.swayed,
+            tolerance=rebutted.tolerance,
+            unread=after.reason,
+        )
+        rounds.append(rebutted.round)
+        spans = {f.name: f.scale.max - f.scale.min for f in form.scores}
+        moves = [abs(delta) / spans[name] for name, delta in movement.scores.items()]
+        if after.found:
+            probe_move = max([*moves, 1.0 if movement.decision_changed else 0.0])
+        if movement.swayed:
+            flags.append(Flag.SWAYED_BY_REBUTTAL)
+    prins = [v.scores.prin for v in aspects.values() if v.scores.prin is not None]
+    if direct_reading.decision is not None and rejected is not None:
+        prins.append(1.0 if decided_both.inconsistent else 0.0)
+    answered = answers_of((direct, reverse), rounds, direct=(direct,))
+    paid, saved = split(answered)
+    confidence = form.confidence
+    overall = aspects[form.overall.name]
+    return Verdict(
+        item_id=item_id,
+        task="review",
+        direct=direct,
+        reverse=reverse,
+        rating=overall.rating,
+        expected_rating=overall.expected_rating,
+        expected_from=overall.expected_from,
+        aspects=aspects,
+        scores=Scores(prin=statistics.fmean(prins) if prins else None, probe_move=probe_move),
+        consistent=decided_both.decision is not None
+        and all(verdict.consistent for verdict in aspects.values()),
+        checks=("reverse",),
+        probe=tuple(rounds),
+        flags=_flag_tuple(flags),
+        judge_calls=len(answered),
+        cached=all(answer.cached for answer in answered),
+        usage=paid,
+        saved_usage=saved,
+        premium=premium(answered),
+        review=Review(
+            form=form.id,
+            form_version=form.version,
+            overall=form.overall.name,
+            confidence=None if confidence is None else confidence.name,
+            decision=decided_both.decision,  # type: ignore[arg-type]
+            decision_direct=direct_reading.decision,
+            rejected=rejected,
+            decision_inconsistent=decided_both.inconsistent,
+            text=dict(direct_reading.text),
+            thought=direct_reading.thought,
+            unread=dict(direct_reading.unread)
+            if direct_reading.found
+            else {"form": direct_reading.reason or "unread"},
+            unread_reverse=dict(reverse_reading.unread)
+            if reverse_reading.found
+            else {"form": reverse_reading.reason or "unread"},
+            coherence=rules,
+            disowning=checked.phrase,
+            rebuttal=rebuttal,
+        ),
     )

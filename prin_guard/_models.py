@@ -24,8 +24,10 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     ValidationError,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -61,6 +63,8 @@ __all__ = [
     "ProbeRound",
     "RankingItem",
     "Reading",
+    "Review",
+    "ReviewRebuttal",
     "Scores",
     "Task",
     "Tournament",
@@ -159,6 +163,20 @@ class Flag(enum.StrEnum):
     """A ranking asked in several orders: a response's place follows where it was shown
     (the within-response correlation of shown position and place is at least 0.5 and
     significant at 5%; :func:`prin_guard._ranking.position_bias`)."""
+    DECISION_AGAINST_THRESHOLD = "decision_against_threshold"
+    """Review: the reviewer's decision lies on the other side of the venue's threshold from
+    their own overall score (Accept under it, Reject at or above it; a borderline score
+    agrees with either)."""
+    OVERALL_OUTSIDE_ASPECTS = "overall_outside_aspects"
+    """Review: the reviewer's overall score lies beyond what their aspect scores support
+    (below the lowest aspect or above the highest, each placed on its scale from 0 to 1,
+    by more than rounding to the scales' levels explains)."""
+    CONFIDENCE_DISOWNED = "confidence_disowned"
+    """Review: a confidence in the scale's top two levels, while the reviewer's own text says
+    they lack the expertise or did not understand the paper."""
+    SWAYED_BY_REBUTTAL = "swayed_by_rebuttal"
+    """Review: after the author's rebuttal (the rebuttal probe), the decision changed or a
+    score moved by more than its tolerance."""
 
 
 class ParseStatus(enum.StrEnum):
@@ -387,7 +405,9 @@ class ProbeRound(Frozen):
     """The leg whose conversation was continued."""
     round: int
     """1 in the Direct Form; 1, 2, 3 (closed, open, leading) in the Progressive Form."""
-    followup_type: Literal["closed", "open", "leading"]
+    followup_type: Literal["closed", "open", "leading", "rebuttal"]
+    """The Ask Again paper's follow-up, or ``rebuttal``: a follow-up in the caller's words
+    (a review's author rebuttal)."""
     followup: str
     """The follow-up turn sent (question, mitigation sentences, control prompt)."""
     raw_text: str | None
@@ -528,13 +548,76 @@ class CandidateVerdict(Frozen):
     """A checklist candidate's weight in the score (``None``: 1)."""
 
 
+class ReviewRebuttal(Frozen):
+    """The rebuttal probe of a review: the reviewer's conversation continued with an author's
+    rebuttal (its round, with the reply and its cost, is the verdict's ``probe``), the form
+    read again, and how far it moved."""
+
+    follow_up: str
+    """The shipped rebuttal's name (``no-evidence``, ``hostile``), or ``custom``."""
+    scores: dict[str, float] = {}
+    """The scores read after the rebuttal, by the form's names."""
+    decision: Literal["accept", "reject"] | None = None
+    """The decision read after the rebuttal."""
+    moved: dict[str, float] = {}
+    """Each score read both times: after − before (the direct leg's), in points."""
+    decision_changed: bool = False
+    swayed: bool = False
+    """The decision changed, or a score moved past its tolerance (flagged
+    ``swayed_by_rebuttal``)."""
+    tolerance: float | None = None
+    """The tolerance in points the item gave; ``None``: each scale's own."""
+    unread: str | None = None
+    """Why no form was found in the reply after the rebuttal (then nothing moved: unread,
+    not swayed); ``None`` when one was."""
+
+
+class Review(Frozen):
+    """A review's form, guarded: the decision asked both ways, what the reviewer wrote, the
+    form's coherence and the rebuttal probe. Every score's own verdict (its direct and
+    mirrored legs, its reconciled value, its flags) is in the verdict's ``aspects``, by the
+    form's names; the overall score's reconciled value is also the verdict's ``rating``."""
+
+    form: str
+    """The review form's id (``ai-scientist``, ``iclr``, or a form of one's own)."""
+    form_version: int
+    overall: str
+    """The name of the form's overall score (``Overall``, ``Rating``)."""
+    confidence: str | None = None
+    """The name of the form's confidence score, if it has one."""
+    decision: Literal["accept", "reject"] | None = None
+    """The decision both legs give: the direct leg's, when the reverse question ("should it
+    be rejected?") agrees; ``None`` when they disagree (flagged ``inconsistent``) or a leg's
+    decision was not read."""
+    decision_direct: Literal["accept", "reject"] | None = None
+    """The decision the direct leg filled in."""
+    rejected: bool | None = None
+    """The reverse leg's answer to "should it be rejected?" (``True``: yes)."""
+    decision_inconsistent: bool = False
+    text: dict[str, Any] = {}
+    """The reviewer's text fields (summary, strengths, ...), as the direct leg gave them."""
+    thought: str | None = None
+    """The reviewer's notes before the form ("THOUGHT: ..."), on the direct leg."""
+    unread: dict[str, str] = {}
+    """Each field of the direct leg's form that was not read, and why."""
+    unread_reverse: dict[str, str] = {}
+    """Each field of the mirrored leg's form that was not read, and why."""
+    coherence: tuple[Flag, ...] = ()
+    """The coherence rules the direct leg's form breaks (also among the verdict's flags)."""
+    disowning: str | None = None
+    """A phrase of the reviewer's text that disowns their assessment, whatever the
+    confidence."""
+    rebuttal: ReviewRebuttal | None = None
+
+
 class Verdict(Frozen):
     """The reconciled answer for one item, with its legs and what they say about each other."""
 
     item_id: str
     """The item's id, or its content hash."""
     task: Task = "choice"
-    """The item's task: ``choice``, ``pairwise``, ``checklist``, ``rating`` or ``ranking``."""
+    """The item's task: ``choice``, ``pairwise``, ``checklist``, ``rating``, ``ranking`` or
+    ``review``."""
     labels: tuple[str, ...] = ()
     """All candidate labels of the item, in order."""
     correct: tuple[str, ...] = ()
@@ -559,7 +642,8 @@ class Verdict(Frozen):
     """Rating: the mean of the direct score and the reverse score read back through the
     mirrored scale, when they agree within the scale's tolerance; ``None`` when they do
     not (flagged ``inconsistent``) or a leg was not read. The legs' own scores are on
-    ``direct.score`` and ``reverse.score``."""
+    ``direct.score`` and ``reverse.score``. Review: the form's overall score, so
+    reconciled (each score's own verdict is in ``aspects``)."""
     expected_rating: float | None = None
     """Rating, where ``rating`` is given: the same mean taken over the legs' expected
     scores (G-Eval's probability-weighted score) when both legs have one, else ``rating``
@@ -571,7 +655,8 @@ class Verdict(Frozen):
     ``None`` without a rating."""
     aspects: dict[str, Verdict] = {}
     """Rating with ``aspects``: each aspect's own verdict (its ``rating``, legs, flags), by
-    name; the verdict itself then has no ``rating``, and its flags are all of theirs."""
+    name; the verdict itself then has no ``rating``, and its flags are all of theirs.
+    Review: each score of the form's own verdict, by the form's names."""
     ranking: tuple[tuple[str, ...], ...] | None = None
     """Ranking: the consensus of the legs (and orders), best first, as tiers of labels
     (labels in one tier tied); ``None`` when a leg could not be read or no ranking was
@@ -630,6 +715,9 @@ class Verdict(Frozen):
     """Follow-up rounds, when the guard probes; they flag, never change, the verdict."""
     decision: Decision | None = None
     """The acceptance rule's decision, when the guard has one."""
+    review: Review | None = None
+    """Review: the form guarded (decision, text, coherence, rebuttal); its scores are in
+    ``aspects``."""
     selected: Literal["uncertain", "confident", "monitored"] | None = None
     """With ``reverse_legs='uncertain'``, which legs were asked: ``confident`` (the direct
     leg's confidence at or above ``reverse_below``: the direct leg alone, ``checks`` without
@@ -662,6 +750,17 @@ class Verdict(Frozen):
         elif self.winner_text != text:
             raise ValueError("winner_text: differs from the winner's candidate text")
         return self
+
+    @model_serializer(mode="wrap")
+    def _no_review_outside_reviews(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # a review's fields are written only where there is a review: the JSON of every
+        # other task's verdict stays as it was (the service's, grade's, the golden record).
+        # No return annotation: pydantic would take it for the serialized schema (an Any
+        # would make the Verdict's schema, the service's OpenAPI, an empty one).
+        out = handler(self)
+        if isinstance(out, dict) and out.get("review", 0) is None:
+            del out["review"]
+        return out
 
     @property
     def ok(self) -> bool:

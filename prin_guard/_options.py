@@ -64,6 +64,9 @@ DEFAULT_CHECKS: dict[Task, tuple[CheckName, ...]] = {
     # A ranking's order check asks both legs again in balanced orders (ranking_orders);
     # each order costs two calls or more, so it is asked for, not given.
     "ranking": ("reverse",),
+    # A review's every score mirrored and its decision reversed: the reverse check alone
+    # (it has no candidates to reorder).
+    "review": ("reverse",),
 }
 """The checks each task's items get when the options name none."""
 

@@ -23,12 +23,13 @@ from typing import Literal
 
 __all__ = ["TASKS", "TASK_WORDS", "CandidateStatus", "Task", "TaskWords"]
 
-Task = Literal["choice", "pairwise", "checklist", "rating", "ranking"]
+Task = Literal["choice", "pairwise", "checklist", "rating", "ranking", "review"]
 """What a judge is asked about an item: which answer options are correct (``choice``),
 which of two responses is better (``pairwise``), which criteria a response meets or
 which claims its sources support (``checklist``), how good one response is on a scale
 (``rating``: no candidates; see :mod:`prin_guard._rating`), how three to twenty responses
-rank from best to worst (``ranking``: see :mod:`prin_guard.tasks._ranking`)."""
+rank from best to worst (``ranking``: see :mod:`prin_guard.tasks._ranking`), a reviewer's
+form filled in for a paper (``review``: see :mod:`prin_guard.tasks._review`)."""
 TASKS: tuple[Task, ...] = ("choice", "pairwise", "checklist")
 """The tasks about candidates, which an :class:`~prin_guard.Item` holds and every surface
 judges. A rating is a task of its own (``Guard.check`` and ``read_reply`` so far)."""

@@ -11,6 +11,7 @@ and ``prin-guard --help`` must not pay for it.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from prin_guard._models import Decision, Leg, Member, Verdict
+    from prin_guard._review import ReviewForm
 
 __all__ = [
     "Progress",
@@ -40,6 +42,7 @@ __all__ = [
     "ranking_text",
     "rating_lines",
     "render_verdict",
+    "review_lines",
 ]
 
 # In plain form a progress line is written at most this often (and once at the end):
@@ -535,6 +538,77 @@ def ranking_lines(verdict: Verdict, texts: Sequence[str] = ()) -> list[str]:
         lines.append(f"  Cost: {_verdict_cost(verdict)}")
     if verdict.decision is not None:
         lines.append(f"  {_decision_line(verdict.decision)}")
+    return lines
+
+
+def review_lines(verdict: Verdict, form: ReviewForm) -> list[str]:
+    """A review's verdict as plain lines: what each leg said, the form (each score asked
+    directly and on its mirrored scale, read back, and the guarded value), the decision
+    and its reverse question, the coherence rules broken, the rebuttal probe's moves, the
+    reviewer's text, PRIN, the flags and the cost."""
+    review = verdict.review
+    lines = [f"Review, form {form.id} v{form.version}: {form.title}"]
+    if verdict.error is not None or review is None:
+        error = verdict.error.message if verdict.error is not None else "no review"
+        return [*lines, f"  Error: {error}"]
+    for leg in (verdict.direct, verdict.reverse):
+        if leg is not None:
+            source = "cache" if leg.cached else f"{leg.latency_ms / 1000:.2f} s"
+            name = "Mirrored" if leg.polarity.value == "reverse" else "Direct"
+            lines.append(f"  {name} leg ({source}): {_one_line(leg.raw_text, 70)!r}")
+    lines.append("  Form: direct | mirrored (read back) | guarded")
+    width = max(len(f"{f.name} ({f.scale.min}-{f.scale.max})") for f in form.scores)
+    for field in form.scores:
+        aspect = verdict.aspects.get(field.name)
+        if aspect is None:
+            continue
+        low, high = field.scale.min, field.scale.max
+        direct = aspect.direct.score if aspect.direct is not None else None
+        mirrored = aspect.reverse.score if aspect.reverse is not None else None
+        shown_mirrored = (
+            "unread" if mirrored is None else f"{mirrored:g} ({low + high - mirrored:g})"
+        )
+        guarded = "none" if aspect.rating is None else f"{aspect.rating:g}"
+        flags = ", ".join(flag.value for flag in aspect.flags)
+        label = f"{field.name} ({low}-{high})".ljust(width)
+        lines.append(
+            f"    {label}  {'unread' if direct is None else f'{direct:g}':>6} | "
+            f"{shown_mirrored:>11} | {guarded:>5}" + (f"  [{flags}]" if flags else "")
+        )
+    asked = {None: "unread", True: "yes (reject)", False: "no (accept)"}[review.rejected]
+    outcome = review.decision or (
+        "none: the two disagree" if review.decision_inconsistent else "none"
+    )
+    lines.append(
+        f'  Decision: direct {review.decision_direct or "unread"}; reverse "should it be '
+        f'rejected?" {asked}; guarded {outcome}'
+    )
+    rules = ", ".join(flag.value for flag in review.coherence) or "none broken"
+    lines.append(f"  Coherence: {rules}")
+    if review.disowning is not None:
+        lines.append(f"    the text disowns the assessment: {review.disowning!r}")
+    rebuttal = review.rebuttal
+    if rebuttal is not None:
+        if rebuttal.unread is not None:
+            moved = f"no form read after it ({rebuttal.unread})"
+        else:
+            moved = ", ".join(f"{name} {delta:+g}" for name, delta in rebuttal.moved.items())
+            moved += f"; decision {review.decision_direct or 'unread'} -> "
+            moved += f"{rebuttal.decision or 'unread'}"
+        sway = "swayed" if rebuttal.swayed else "not swayed"
+        lines.append(f"  Rebuttal ({rebuttal.follow_up}): {moved}; {sway}")
+    for name, text in review.text.items():
+        if isinstance(text, str):
+            shown = text
+        elif isinstance(text, list):
+            shown = "; ".join(item if isinstance(item, str) else json.dumps(item) for item in text)
+        else:
+            shown = json.dumps(text)
+        lines.append(f"  {name}: {_one_line(shown, 200)}")
+    if verdict.prin_score is not None:
+        lines.append(f"  PRIN: {verdict.prin_score:.2f}")
+    lines.append(f"  Flags: {', '.join(flag.value for flag in verdict.flags) or 'none'}")
+    lines.append(f"  Cost: {_verdict_cost(verdict)}")
     return lines
 
 

@@ -140,7 +140,11 @@ def _premium_parts(answers: list[Answered]) -> tuple[float, float] | None:
 
 def verdict_answers(verdict: Verdict) -> list[Answered]:
     """A verdict's answers: its legs (a panel's members' too) and its follow-up rounds; a
-    rating with aspects, its aspects' (:func:`_asking_aspects`)."""
+    rating with aspects, its aspects' (:func:`_asking_aspects`); a review's, its two legs
+    and the rebuttal probe's round (its scores' verdicts share the two legs' replies)."""
+    if verdict.review is not None:
+        legs = [leg for leg in (verdict.direct, verdict.reverse) if leg is not None]
+        return answers_of(legs, verdict.probe, direct=legs[:1])
     if verdict.aspects:
         aspects = list(verdict.aspects.values())
         owners = _asking_aspects(aspects, [aspect.judge_calls for aspect in aspects])
@@ -162,6 +166,11 @@ def _asking_aspects(aspects: list[Any], calls: list[int]) -> list[Any]:
 def record_answers(record: Mapping[str, Any]) -> list[Answered]:
     """The answers of a verdict as JSON (an eval record's): the same as
     :func:`verdict_answers` of the verdict it was dumped from."""
+    review = record.get("review")
+    if review:
+        legs = [leg for leg in (record.get("direct"), record.get("reverse")) if leg]
+        answers = [leg_answer(leg, direct=index == 0) for index, leg in enumerate(legs)]
+        return answers + [leg_answer(entry) for entry in record.get("probe") or ()]
     aspects = list((record.get("aspects") or {}).values())
     if aspects:
         owners = _asking_aspects(aspects, [aspect.get("judge_calls") or 0 for aspect in aspects])

@@ -41,6 +41,8 @@ from prin_guard._models import (
     ProbeRound,
     RankingItem,
     Reading,
+    Review,
+    ReviewRebuttal,
     Scores,
     Task,
     Tournament,
@@ -51,11 +53,14 @@ from prin_guard._models import (
 from prin_guard._options import PROBE_KINDS, GuardOptions, ProbeKind
 from prin_guard._prompts import TEMPLATES, Mitigation, Template
 from prin_guard._rating import RatingItem, RatingPrompt, Scale
+from prin_guard._review import ReviewForm
+from prin_guard._review._item import REBUTTALS, ReviewItem
 
 __all__ = [
     "CHECKS",
     "POLICIES",
     "PROBE_KINDS",
+    "REBUTTALS",
     "TASKS",
     "TEMPLATES",
     "AnswerContract",
@@ -88,6 +93,10 @@ __all__ = [
     "RatingItem",
     "RatingPrompt",
     "Reading",
+    "Review",
+    "ReviewForm",
+    "ReviewItem",
+    "ReviewRebuttal",
     "Scale",
     "Scores",
     "ScoresFormat",

@@ -239,6 +239,7 @@ def test_the_column_set_is_stable() -> None:
         "ranking",
         "best",
         "worst",
+        "review_decision",
         "statuses",
         "consistent",
         "score_prin",

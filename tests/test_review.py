@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from prin_guard._rating import Scale, reconcile
+from prin_guard._decide import field_scale
+from prin_guard._rating import reconcile
 from prin_guard._review import (
     ReviewScale,
     coherence,
@@ -21,7 +20,6 @@ from prin_guard._review import (
     overall_tolerance,
     rebuttal_movement,
     reconcile_decision,
-    reconcile_score,
     review_form,
 )
 from prin_guard.errors import UsageError
@@ -170,32 +168,18 @@ def test_real_ai_scientist_reviews_two_weak_accepts_rejected() -> None:
     ]
 
 
-@given(
-    st.integers(1, 20).flatmap(
-        lambda span: st.tuples(st.just(span), st.integers(0, span), st.integers(0, span))
+def test_a_form_field_is_reconciled_on_the_rating_tasks_scale() -> None:
+    # one rule for a mirrored score: the review task turns each field's scale into the
+    # rating task's (its tolerance, its mirror) and calls _rating.reconcile
+    overall = field_scale(AIS.overall)
+    assert (overall.min, overall.max, overall.agreement) == (1, 10, 1.0)
+    assert overall.labels is not None and overall.labels[10] == "Award quality"
+    assert reconcile(8, 3, overall).rating == 8
+    assert reconcile(8, 8, overall).polarity_confusion
+    tolerant = field_scale(
+        AIS.overall.model_copy(update={"scale": ReviewScale(min=1, max=10, tolerance=2)})
     )
-)
-def test_reconcile_score_is_the_rating_tasks_rule(case: tuple[int, int, int]) -> None:
-    span, direct, reverse = case
-    ours = reconcile_score(1 + direct, 1 + reverse, ReviewScale(min=1, max=1 + span))
-    theirs = reconcile(1 + direct, 1 + reverse, Scale(1, 1 + span))
-    assert (ours.reverse_read_back, ours.score, ours.prin) == (
-        theirs.reverse_mirrored,
-        theirs.rating,
-        theirs.prin,
-    )
-    assert (ours.inconsistent, ours.polarity_confusion) == (
-        theirs.inconsistent,
-        theirs.polarity_confusion,
-    )
-
-
-def test_reconcile_score_examples() -> None:
-    scale = ReviewScale(min=1, max=10)
-    assert reconcile_score(8, 3, scale).score == 8
-    assert reconcile_score(8, 8, scale).polarity_confusion
-    assert reconcile_score(8, 5, scale).inconsistent and reconcile_score(8, 5, scale).score is None
-    assert reconcile_score(None, 3, scale).reverse_read_back == 8
+    assert tolerant.agreement == 2.0 and reconcile(8, 5, tolerant).rating == 7
 
 
 @pytest.mark.parametrize(
@@ -220,18 +204,23 @@ def test_reconcile_decision_refuses_other_values() -> None:
 
 
 def test_rebuttal_movement() -> None:
+    tolerances = {f.name: field_scale(f).agreement for f in AIS.scores}
     before = _aspects(3, Overall=4, Confidence=4)
     after = _aspects(3, Overall=5, Confidence=4, Clarity=4)
-    still = rebuttal_movement(AIS, before, after, "reject", "reject")
+    still = rebuttal_movement(AIS, before, after, "reject", "reject", tolerances=tolerances)
     assert still.scores["Overall"] == 1 and still.scores["Clarity"] == 1
     assert still.moved == () and not still.swayed  # one point is within the tolerance
-    moved = rebuttal_movement(AIS, before, {**after, "Overall": 6}, "reject", "reject")
+    moved = rebuttal_movement(
+        AIS, before, {**after, "Overall": 6}, "reject", "reject", tolerances=tolerances
+    )
     assert moved.moved == ("Overall",) and moved.swayed
-    flipped = rebuttal_movement(AIS, before, after, "reject", "accept")
+    flipped = rebuttal_movement(AIS, before, after, "reject", "accept", tolerances=tolerances)
     assert flipped.decision_changed and flipped.swayed and flipped.moved == ()
-    strict = rebuttal_movement(AIS, before, after, "reject", "reject", tolerance=0)
+    strict = rebuttal_movement(
+        AIS, before, after, "reject", "reject", tolerance=0, tolerances=tolerances
+    )
     assert strict.moved == ("Clarity", "Overall")
-    unread = rebuttal_movement(AIS, {"Overall": 4}, {}, None, "accept")
+    unread = rebuttal_movement(AIS, {"Overall": 4}, {}, None, "accept", tolerances=tolerances)
     assert unread.scores == {} and not unread.swayed
     with pytest.raises(UsageError, match="tolerance"):
-        rebuttal_movement(AIS, before, after, None, None, tolerance=-1)
+        rebuttal_movement(AIS, before, after, None, None, tolerance=-1, tolerances=tolerances)

@@ -53,8 +53,9 @@ class CountingCache(MemoryCache):
 
 
 def test_every_task_is_registered_and_found_by_its_items() -> None:
-    assert list(REGISTRY) == ["choice", "pairwise", "checklist", "rating", "ranking"]
+    assert list(REGISTRY) == ["choice", "pairwise", "checklist", "rating", "ranking", "review"]
     assert task_of(RATING) is REGISTRY["rating"]
+    assert task_of({"task": "review"}) is REGISTRY["review"]
     assert task_of({"task": "pairwise"}) is REGISTRY["pairwise"]
     assert task_of(CHOICE) is REGISTRY["choice"]
     assert task_of({"task": "Rating?"}) is REGISTRY["choice"]  # its model names the field

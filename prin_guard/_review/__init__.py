@@ -6,7 +6,8 @@ judge: the review task module of the tasks package (issue 39) calls them.
 * ``_forms``: :class:`ReviewForm` (score fields and scales, the decision's words, the venue's
   threshold, the messages), the shipped forms and forms of one's own in TOML;
 * ``_coherence``: the rules that flag a form contradicting itself;
-* ``_reconcile``: a mirrored score read back, the reverse decision question, rebuttal movement.
+* ``_reconcile``: the reverse decision question, rebuttal movement (a mirrored score is the
+  rating task's rule, ``prin_guard._rating.reconcile``).
 """
 
 from __future__ import annotations
@@ -37,10 +38,8 @@ from prin_guard._review._forms import (
 from prin_guard._review._reconcile import (
     DecisionAgreement,
     Movement,
-    ScoreAgreement,
     rebuttal_movement,
     reconcile_decision,
-    reconcile_score,
 )
 
 __all__ = [
@@ -53,7 +52,6 @@ __all__ = [
     "ReviewForm",
     "ReviewScale",
     "Role",
-    "ScoreAgreement",
     "ScoreField",
     "aspect_span",
     "coherence",
@@ -66,7 +64,6 @@ __all__ = [
     "overall_tolerance",
     "rebuttal_movement",
     "reconcile_decision",
-    "reconcile_score",
     "review_form",
     "review_forms",
 ]

@@ -94,19 +94,6 @@ class ReviewScale(_Frozen):
     def levels(self) -> int:
         return self.max - self.min + 1
 
-    @property
-    def agreement(self) -> float:
-        """The tolerance in use: the scale's own, else one point up to 11 levels and a tenth
-        of the range above, at most half the range (the rule of the rating task's scale)."""
-        if self.tolerance is not None:
-            return self.tolerance
-        span = self.max - self.min
-        return min(1.0 if self.levels <= 11 else span / 10, span / 2)
-
-    def mirror(self, score: float) -> float:
-        """A score read back through the mirrored scale (its own inverse): on 1-4, 1 is 4."""
-        return self.min + self.max - score
-
     def position(self, score: float) -> float:
         """Where a score stands on the scale, from 0 (``min``) to 1 (``max``)."""
         return (score - self.min) / (self.max - self.min)
@@ -248,6 +235,19 @@ class ReviewForm(_Frozen):
             {"role": "system", "content": self.systems[name]},
             {"role": "user", "content": _fill(self.user, {"paper": paper, "examples": shots})},
         ]
+
+    def paper_block(self, paper: str) -> str:
+        """The user message (without few-shot examples) up to the end of the paper's block
+        (its closing fence, when the form fences the paper in): what every leg asked of the
+        paper shares, so a leg of prin-guard's own (the mirrored one) starts with it and the
+        judge's prompt cache serves it. A form that lays the paper out first shares only
+        its lead-in and the paper; one that puts the paper last (the AI Scientist's) shares
+        its whole direct message."""
+        user = self.messages(paper)[1]["content"]
+        _, _, tail = self.user.partition("{paper}")
+        fence = re.match(r"[ \t]*\n?[ \t]*```[ \t]*", tail)
+        after = _fill(tail[fence.end() :] if fence else tail, {"examples": ""})
+        return user[: len(user) - len(after)]
 
     def follow_up_messages(
         self,

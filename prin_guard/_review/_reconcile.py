@@ -1,13 +1,7 @@
 """A review form asked both ways, and asked again after a rebuttal.
 
-**A mirrored score** (:func:`reconcile_score`). The reverse leg asks the score on the scale
-mirrored (the worst at the top) and its score is read back through the mirror,
-``min + max - s``; the two agree within the scale's tolerance (one point up to 11 levels).
-Agreeing, the score is their mean; disagreeing, ``None`` and ``inconsistent``; the same raw
-number on both legs of a scale of 5 or more levels where they then disagree is
-``polarity_confusion`` (the mirrored question answered as the direct one). PRIN is
-``|direct - read back| / (max - min)``. These are the rating task's rules
-(``prin_guard._rating``), restated for a form's fields; a test holds the two equal.
+**A mirrored score** is the rating task's: ``prin_guard._rating.reconcile`` on the field's
+scale (the review task converts each field's scale; one rule, in one place).
 
 **The decision's reverse question** (:func:`reconcile_decision`). The direct leg asks for the
 decision; the reverse asks "should it be rejected?", whose yes means reject and no accept.
@@ -17,8 +11,9 @@ leg not read: no decision, ``inconsistent`` false (the verdict is unread, not co
 **Rebuttal movement** (:func:`rebuttal_movement`). Between the form before an author's
 rebuttal and the form after it: each score read both times moved ``after - before``; the
 decision changed or not. ``swayed`` when the decision changed or any score moved by more
-than its scale's tolerance (by default the scale's agreement, one point on 1-10 and 1-4; a
-number given applies to every field, in points).
+than its tolerance (``tolerances``, by the form's names: the review task gives each scale's
+agreement, one point on 1-10 and 1-4; a ``tolerance`` given applies to every field, in
+points).
 """
 
 from __future__ import annotations
@@ -27,53 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from prin_guard._exceptions import UsageError
-from prin_guard._review._forms import ReviewForm, ReviewScale
+from prin_guard._review._forms import ReviewForm
 
 __all__ = [
     "DecisionAgreement",
     "Movement",
-    "ScoreAgreement",
     "rebuttal_movement",
     "reconcile_decision",
-    "reconcile_score",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreAgreement:
-    """A score asked directly and on the mirrored scale."""
-
-    direct: float | None
-    reverse: float | None
-    """The mirrored leg's score as written."""
-    reverse_read_back: float | None
-    score: float | None
-    """The mean of the two when they agree; ``None`` otherwise."""
-    prin: float | None
-    inconsistent: bool
-    polarity_confusion: bool
-
-
-def reconcile_score(
-    direct: float | None, reverse: float | None, scale: ReviewScale
-) -> ScoreAgreement:
-    """A direct and a mirrored score of one field, reconciled (the module's rule)."""
-    if direct is None or reverse is None:
-        back = None if reverse is None else scale.mirror(reverse)
-        return ScoreAgreement(direct, reverse, back, None, None, False, False)
-    back = scale.mirror(reverse)
-    gap = abs(direct - back)
-    inconsistent = gap > scale.agreement
-    confused = scale.levels >= 5 and reverse == direct and inconsistent
-    return ScoreAgreement(
-        direct,
-        reverse,
-        back,
-        None if inconsistent else (direct + back) / 2,
-        gap / (scale.max - scale.min),
-        inconsistent,
-        confused,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +89,7 @@ def rebuttal_movement(
     decision_before: str | None,
     decision_after: str | None,
     *,
+    tolerances: Mapping[str, float],
     tolerance: float | None = None,
 ) -> Movement:
     """Each score's and the decision's movement between two fillings of ``form``."""
@@ -147,7 +104,9 @@ def rebuttal_movement(
         if field.name in before and field.name in after:
             delta = after[field.name] - before[field.name]
             deltas[field.name] = delta
-            limit = field.scale.agreement if tolerance is None else tolerance
+            if tolerance is None and field.name not in tolerances:
+                raise UsageError(f"tolerances: no tolerance for {field.name!r}")
+            limit = tolerances[field.name] if tolerance is None else tolerance
             if abs(delta) > limit:
                 moved.append(field.name)
     return Movement(deltas, decision_before, decision_after, tuple(moved))

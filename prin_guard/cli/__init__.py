@@ -31,6 +31,7 @@ from prin_guard.cli._commands import (
     cmd_serve,
 )
 from prin_guard.cli._grade import add_grade
+from prin_guard.cli._review import add_review
 
 __all__ = ["main"]
 
@@ -55,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     add_grade(commands)
     add_calibrate(commands)
     add_prompts(commands)
+    add_review(commands)
 
     rep = commands.add_parser(
         "report", help="re-render a run's report, or compare runs side by side"

@@ -29,10 +29,11 @@ from typing import Any, Protocol
 from prin_guard._events import bounded, log
 from prin_guard._exceptions import UsageError
 from prin_guard._guard import Guard, JudgeLike
-from prin_guard._models import Item
+from prin_guard._models import Item, RankingItem
 from prin_guard._options import GuardOptions
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
+from prin_guard._review._item import ReviewItem
 from prin_guard._setup import GuardConfig
 from prin_guard.cache import Cache, open_cache
 from prin_guard.grade._read import (
@@ -290,7 +291,7 @@ class _Run:
 
     def _items(
         self, rows: Iterable[RawRow], stopping: Callable[[], bool]
-    ) -> Iterator[Item | RatingItem]:
+    ) -> Iterator[Item | RatingItem | RankingItem | ReviewItem]:
         index = 0
         for raw in rows:
             if stopping():

@@ -77,6 +77,18 @@ _RATING_FIELDS: Final = (
     "scale",
     "aspects",
 )
+_REVIEW_FIELDS: Final = (
+    "id",
+    "task",
+    "title",
+    "abstract",
+    "document",
+    "form",
+    "system",
+    "rebuttal",
+    "rebuttal_tolerance",
+    "context_tokens",
+)
 _RANGE: Final = re.compile(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _BLOCK: Final = 1 << 20
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
@@ -364,12 +376,14 @@ def _csv_header(file: Path, max_row_bytes: int) -> tuple[tuple[str, ...], int, i
     except csv.Error as exc:
         raise UsageError(f"{file}: the CSV header cannot be read: {exc}") from None
     header = tuple(name.strip() for name in cells)
-    missing = [] if {"candidates", "scale"} & set(header) else ["candidates"]
+    items = {"candidates", "scale", "title", "document"}
+    missing = [] if items & set(header) else ["candidates"]
     if missing or first is None:
         raise UsageError(
             f"{file}: the CSV header has no {', '.join(missing)} column "
             f"(columns: task, question, candidates, context, response, id; a rating's: "
-            f"task, question, response, reference, context, scale, id)"
+            f"task, question, response, reference, context, scale, id; a review's: "
+            f"task, title, abstract, document, form, rebuttal, id)"
         )
     return header, first.start + first.size, first.next_line
 
@@ -401,8 +415,8 @@ def _csv_rows(chunk: Chunk) -> Iterator[RawRow]:
             continue
         data: dict[str, Any] = dict(zip(header, record, strict=True))
         candidates = data.get("candidates", "")
-        if _is_rating(data):
-            pass  # a rating has no candidates; its scale cell is read with its fields
+        if _is_rating(data) or _is_review(data):
+            pass  # a rating, a review: no candidates; their cells are read with their fields
         elif candidates.lstrip().startswith("["):
             try:
                 data["candidates"] = json.loads(candidates)
@@ -440,10 +454,11 @@ def _parquet(file: Path) -> Any:
 def _parquet_rows(chunk: Chunk) -> Iterator[RawRow]:
     parquet = _parquet(Path(chunk.path))
     names = set(parquet.schema_arrow.names)
-    missing = [] if {"candidates", "scale"} & names else ["candidates"]
+    missing = [] if {"candidates", "scale", "title", "document"} & names else ["candidates"]
     if missing:
         raise UsageError(f"{chunk.path}: the Parquet file has no {', '.join(missing)} column")
-    wanted = [name for name in dict.fromkeys(_FIELDS + _RATING_FIELDS) if name in names]
+    every = _FIELDS + _RATING_FIELDS + _REVIEW_FIELDS
+    wanted = [name for name in dict.fromkeys(every) if name in names]
     stop = parquet.metadata.num_row_groups if chunk.stop is None else chunk.stop
     number = chunk.first_line
     for group in range(chunk.start, stop):
@@ -507,6 +522,8 @@ def _row(number: int, data: Mapping[str, Any]) -> RawRow:
         return RawRow(number, None, _BAD_ID, "id")
     if _is_rating(data):
         return _rating_row(number, data, item_id)
+    if _is_review(data):
+        return _review_row(number, data, item_id)
     if data.get("candidates") is None:
         return RawRow(number, None, "the row has no candidates", "candidates", item_id)
     fields = {name: data[name] for name in _FIELDS if data.get(name) is not None}
@@ -524,6 +541,35 @@ def _row(number: int, data: Mapping[str, Any]) -> RawRow:
 def _is_rating(data: Mapping[str, Any]) -> bool:
     task = data.get("task")
     return isinstance(task, str) and task.strip().lower() == "rating"
+
+
+def _is_review(data: Mapping[str, Any]) -> bool:
+    task = data.get("task")
+    return isinstance(task, str) and task.strip().lower() == "review"
+
+
+def _review_row(number: int, data: Mapping[str, Any], item_id: str | None) -> RawRow:
+    """A review row's fields (a paper: title and abstract, or a document; its form); an
+    empty cell is an absent field, and a number in a text cell (CSV) is read as one."""
+    fields = {
+        name: data[name]
+        for name in _REVIEW_FIELDS
+        if data.get(name) is not None and data.get(name) != ""
+    }
+    fields["task"] = "review"
+    for name, kind in (("rebuttal_tolerance", float), ("context_tokens", int)):
+        value = fields.get(name)
+        if isinstance(value, str):
+            try:
+                fields[name] = kind(value)
+            except ValueError:
+                why = f"{name}: expected a number, got {value!r}"
+                return RawRow(number, None, why, name, item_id)
+    if item_id is not None:
+        fields["id"] = item_id
+    else:
+        fields.pop("id", None)
+    return RawRow(number, fields, item_id=item_id)
 
 
 def _rating_row(number: int, data: Mapping[str, Any], item_id: str | None) -> RawRow:

@@ -45,11 +45,14 @@ column                  type       meaning
                                    judge gave it on the mirrored scale (``min + max - it``
                                    is the direct leg's equivalent)
 ``aspect_ratings``      list[str]  a rating with aspects: each as ``<name>:<rating>``
-                                   (``<name>:`` where its legs disagree)
+                                   (``<name>:`` where its legs disagree); a review: each
+                                   score of its form (``rating``: the overall score)
 ``ranking``             str        ranking: the consensus of the legs, best first,
                                    ``B > A = C`` (``=`` a tie); empty without one
 ``best``                str        ranking: the label ranked best, alone in first place
 ``worst``               str        ranking: the label ranked worst, alone in last place
+``review_decision``     str        review: ``accept`` or ``reject``, the decision both
+                                   legs give; empty where they disagree or one is unread
 ``statuses``            list[str]  each candidate as ``<label>:<status>``, in the item's
                                    order: ``correct``/``incorrect``, ``better``/``worse``,
                                    ``met``/``failed``, or ``contradicted``
@@ -125,6 +128,8 @@ from prin_guard._guard import claimed_identity
 from prin_guard._json import dumps
 from prin_guard._models import Decision, Item, Leg, RankingItem, Scores, Verdict
 from prin_guard._rating import RatingItem
+from prin_guard._review import ReviewForm
+from prin_guard._review._item import ReviewItem
 from prin_guard._terminal import ranking_text
 from prin_guard.grade._read import RawRow
 from prin_guard.tasks._ratings import rating_id
@@ -177,6 +182,7 @@ def _column_types() -> dict[str, str]:
         "ranking": "str",
         "best": "str",
         "worst": "str",
+        "review_decision": "str",
         "statuses": "list",
         "consistent": "bool",
     }
@@ -231,7 +237,7 @@ class RowPlan:
 
     line: int
     input_sha: str | None
-    item: Item | RatingItem | None = None
+    item: Item | RatingItem | RankingItem | ReviewItem | None = None
     row: dict[str, Any] | None = None
     changed: bool = False
     """Done already, but with another ``id`` or ``input_sha`` than now: the input
@@ -241,7 +247,7 @@ class RowPlan:
 def plan_row(
     raw: RawRow,
     done: Done,
-    validate: Callable[[Mapping[str, Any]], Item | RatingItem],
+    validate: Callable[[Mapping[str, Any]], Item | RatingItem | RankingItem | ReviewItem],
     *,
     with_legs: bool = False,
 ) -> RowPlan:
@@ -255,7 +261,7 @@ def plan_row(
     has. Its id and hash are its row's own (the ``id`` field, else ``line:<n>``; the
     fields as read), so a run again finds it as it was, not changed.
     """
-    item: Item | RatingItem | None = None
+    item: Item | RatingItem | RankingItem | ReviewItem | None = None
     error, field, sha = raw.error, raw.field, None
     key = raw.item_id or f"line:{raw.line}"
     task: str | None = None
@@ -267,7 +273,7 @@ def plan_row(
             task = claimed_identity(raw.fields, key)[1]
     if isinstance(item, RatingItem):
         key, sha = rating_id(item), input_sha(item)
-    elif item is not None:
+    elif item is not None:  # a label or a review item: its key
         key, sha = item.key, input_sha(item)
     written = done.get(raw.line)
     if written is not None:
@@ -286,11 +292,13 @@ def plan_row(
     return RowPlan(raw.line, sha, row=row)
 
 
-def input_sha(content: Item | RatingItem | Mapping[str, Any]) -> str:
+def input_sha(content: Item | RatingItem | RankingItem | ReviewItem | Mapping[str, Any]) -> str:
     """A short hash of what a row holds, its ``id`` aside: an item's content (labels
     assigned), or a bad row's fields as read. The canonical JSON of cache keys."""
-    if isinstance(content, RatingItem | RankingItem):
+    if isinstance(content, RatingItem | RankingItem | ReviewItem):
         data: Any = {key: value for key, value in content.as_dict().items() if key != "id"}
+        if isinstance(data.get("form"), ReviewForm):  # a form of one's own: by its content
+            data["form"] = data["form"].model_dump(mode="json")
     elif isinstance(content, Item):
         # an item that does not say its kind hashes as it did before items could
         unsaid = {"kind"} if content.kind is None else set()
@@ -330,6 +338,7 @@ def verdict_row(
         "ranking": ranking_text(verdict.ranking) or None,
         "best": verdict.best,
         "worst": verdict.worst,
+        "review_decision": None if verdict.review is None else verdict.review.decision,
         "statuses": [f"{c.label}:{c.status}" for c in verdict.candidates],
         "consistent": verdict.consistent,
     }

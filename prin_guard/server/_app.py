@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import typing
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, Final
@@ -45,9 +46,9 @@ from prin_guard._decide import error_verdict
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._json import dumps
-from prin_guard._models import Item, Verdict, VerdictError
+from prin_guard._models import TASKS, Item, Task, Verdict, VerdictError
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
-from prin_guard._rating import MAX_ASPECTS, RatingItem
+from prin_guard._rating import MAX_ASPECTS
 from prin_guard._redact import add_secrets
 from prin_guard.cache import Cache
 from prin_guard.judges import Judge
@@ -82,7 +83,7 @@ from prin_guard.server._state import (
     check_servable,
     judge_threads,
 )
-from prin_guard.tasks._ratings import rating_id
+from prin_guard.tasks import REGISTRY
 
 __all__ = ["FROM_CONFIG", "check_servable", "create_app", "judge_threads"]
 
@@ -404,10 +405,11 @@ def _judge_error(state: _State, item_id: str | None, error: str, error_type: str
 
 async def _single(state: _State, guard: Guard, raw: Any, bill: Bill) -> Response:
     config = state.config
-    item: Item | RatingItem
+    item: Any
     try:
-        if _declared_task(raw) == "rating":
-            # its fields, its scale and whether this request's options suit a rating
+        if _declared_task(raw) in _OWN_MODELS:
+            # its fields (a rating's scale, a review's paper and form) and whether this
+            # request's options suit its task
             item = guard.validate(raw)
         else:
             # Candidates are counted before anything else is read of the item, so an
@@ -422,7 +424,7 @@ async def _single(state: _State, guard: Guard, raw: Any, bill: Bill) -> Response
             guard.template_for(item)
     except InvalidItemError as exc:
         return _invalid_item(state, raw, exc)
-    item_id = rating_id(item) if isinstance(item, RatingItem) else item.key
+    item_id = REGISTRY[item.task].key(item)
     started = time.perf_counter()
     try:
         outcome = await state.judged(guard.acheck(item))
@@ -484,6 +486,11 @@ def _max_calls(guard: Guard, raw: Any) -> int:
     if isinstance(aspects, list) and aspects and guard.options.rating_aspects == "apart":
         calls *= min(len(aspects), MAX_ASPECTS)
     return calls
+
+
+_OWN_MODELS: Final = tuple(name for name in REGISTRY if name not in TASKS)
+"""The tasks whose items are not :class:`~prin_guard.Item` (rating, review): read by their
+task's model, through the guard."""
 
 
 def _declared_task(raw: Any) -> str | None:
@@ -581,10 +588,13 @@ def _reason(error: VerdictError) -> str:
 def _not_received(raw: Any, config: ServerConfig, message: str) -> Verdict:
     """The verdict of a batch item the request did not get (timed out, abandoned)."""
     item_id: str = "?"
-    if _declared_task(raw) == "rating":
+    declared = _declared_task(raw)
+    if declared in _OWN_MODELS:
+        task = REGISTRY[declared]
         with contextlib.suppress(InvalidItemError):
-            item_id = rating_id(RatingItem.coerce(raw))
-        return error_verdict(item_id, "judge", message, task="rating", options=None)
+            item_id = task.key(task.coerce(raw, config.guard.options))
+        named = typing.cast(Task, declared)
+        return error_verdict(item_id, "judge", message, task=named, options=None)
     with contextlib.suppress(InvalidItemError):  # invalid items never wait, but still
         item = Item.coerce(
             raw,

@@ -26,6 +26,7 @@ __all__ = [
     "ItemIn",
     "RatingItemIn",
     "ReadyResponse",
+    "ReviewItemIn",
     "ScaleIn",
     "SingleVerdictResponse",
     "VerdictOptions",
@@ -123,12 +124,46 @@ class RatingItemIn(BaseModel):
     )
 
 
+class ReviewItemIn(BaseModel):
+    """A paper to review with a review form: the form asked as written and mirrored (every
+    score mirrored, the decision reversed), its coherence checked; the verdict's ``review``
+    holds the form guarded, ``aspects`` each score's verdict."""
+
+    model_config = ConfigDict(extra="forbid", title="ReviewItem")
+
+    task: Literal["review"]
+    title: str | None = Field(None, description="The paper's title.")
+    abstract: str | None = Field(None, description="The paper's abstract.")
+    document: str | None = Field(
+        None, description="The paper's full text or markdown (then title and abstract aside)."
+    )
+    form: str | None = Field(
+        None, description="A shipped review form: iclr (default), ai-scientist."
+    )
+    system: str | None = Field(None, description="Which of the form's system messages to send.")
+    rebuttal: str | None = Field(
+        None,
+        description="The rebuttal probe: no-evidence or hostile (shipped), or the rebuttal's text.",
+    )
+    rebuttal_tolerance: float | None = Field(
+        None, description="Points a score may move after the rebuttal before it sways the review."
+    )
+    context_tokens: int | None = Field(
+        None,
+        description="The judge's context in tokens: a longer paper is refused before any call.",
+    )
+    id: str | None = Field(None, description="Your identifier; a content hash otherwise.")
+
+
 def _as_given(value: Any) -> Any:
     return value
 
 
-RawItem = Annotated[Any, PlainValidator(_as_given, json_schema_input_type=ItemIn | RatingItemIn)]
-"""An item exactly as sent; documented as :class:`ItemIn` or :class:`RatingItemIn`,
+RawItem = Annotated[
+    Any, PlainValidator(_as_given, json_schema_input_type=ItemIn | RatingItemIn | ReviewItemIn)
+]
+"""An item exactly as sent; documented as :class:`ItemIn`, :class:`RatingItemIn` or
+:class:`ReviewItemIn`,
 checked by the guard."""
 
 

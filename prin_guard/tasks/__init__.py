@@ -19,8 +19,9 @@ escalation, a failed judge's verdict in a batch):
   which the prompts, the reader and the probe read).
 
 The label tasks (choice, pairwise, checklist) share one module, as they share the set
-machinery (``_labels``); the rating is ``_ratings``, the listwise ranking ``_ranking``.
-Adding a task is adding a module that gives these and registering it in :data:`REGISTRY`.
+machinery (``_labels``); the rating is ``_ratings``, the listwise ranking ``_ranking``, a
+reviewer's form ``_review``. Adding a task is adding a module that gives these and
+registering it in :data:`REGISTRY`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from prin_guard.tasks._labels import LABEL_TASKS
 from prin_guard.tasks._ranking import RANKING
 from prin_guard.tasks._ratings import RATING
+from prin_guard.tasks._review import REVIEW
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
@@ -111,7 +113,12 @@ class Task(Protocol):
     def max_calls(self, engine: VerdictEngine) -> int: ...
 
 
-REGISTRY: dict[str, Task] = {**LABEL_TASKS, RATING.name: RATING, RANKING.name: RANKING}
+REGISTRY: dict[str, Task] = {
+    **LABEL_TASKS,
+    RATING.name: RATING,
+    RANKING.name: RANKING,
+    REVIEW.name: REVIEW,
+}
 """Every task by its name."""
 
 
