@@ -119,6 +119,13 @@ def _answer(leg: Leg | Mapping[str, Any], labels: Sequence[str]) -> str | None:
         return "none"
     named = list(_field(leg, "labels") or ())
     order = _field(leg, "order")
+    ranking = _field(leg, "ranking")
+    if ranking:  # a ranking leg: its whole ranking, by the positions shown
+        at = {label: index for index, label in enumerate(order or ())}
+        shown = [
+            [labels[at[label]] if label in at else label for label in tier] for tier in ranking
+        ]
+        return " > ".join(" = ".join(sorted(tier)) for tier in shown)
     if order:  # back to the positions shown: the judge wrote labels by position
         at = {label: index for index, label in enumerate(order)}
         named = sorted(labels[at[label]] for label in named if label in at)
