@@ -45,7 +45,7 @@ from prin_guard._decide import error_verdict
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._json import dumps
-from prin_guard._models import Item, Verdict, VerdictError
+from prin_guard._models import RANKING_MAX_CANDIDATES, Item, RankingItem, Verdict, VerdictError
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._rating import MAX_ASPECTS, RatingItem
 from prin_guard._redact import add_secrets
@@ -82,6 +82,7 @@ from prin_guard.server._state import (
     check_servable,
     judge_threads,
 )
+from prin_guard.tasks._ranking import ranking_calls
 from prin_guard.tasks._ratings import rating_id
 
 __all__ = ["FROM_CONFIG", "check_servable", "create_app", "judge_threads"]
@@ -404,10 +405,11 @@ def _judge_error(state: _State, item_id: str | None, error: str, error_type: str
 
 async def _single(state: _State, guard: Guard, raw: Any, bill: Bill) -> Response:
     config = state.config
-    item: Item | RatingItem
+    item: Item | RatingItem | RankingItem
     try:
-        if _declared_task(raw) == "rating":
-            # its fields, its scale and whether this request's options suit a rating
+        if _declared_task(raw) in ("rating", "ranking"):
+            # its fields (a rating's scale, a ranking's 3-20 responses) and whether this
+            # request's options suit its task
             item = guard.validate(raw)
         else:
             # Candidates are counted before anything else is read of the item, so an
@@ -480,6 +482,9 @@ def _max_calls(guard: Guard, raw: Any) -> int:
     reserves the most an item may have)."""
     task = _declared_task(raw)
     calls = guard.max_judge_calls_for(task)
+    if task == "ranking":  # legs x orders x the windows of the list as sent
+        count = min(max(_candidate_count(raw), 3), RANKING_MAX_CANDIDATES)
+        calls = calls // ranking_calls(guard.options) * ranking_calls(guard.options, count)
     aspects = raw.get("aspects") if task == "rating" and isinstance(raw, Mapping) else None
     if isinstance(aspects, list) and aspects and guard.options.rating_aspects == "apart":
         calls *= min(len(aspects), MAX_ASPECTS)
@@ -581,6 +586,11 @@ def _reason(error: VerdictError) -> str:
 def _not_received(raw: Any, config: ServerConfig, message: str) -> Verdict:
     """The verdict of a batch item the request did not get (timed out, abandoned)."""
     item_id: str = "?"
+    if _declared_task(raw) == "ranking":
+        with contextlib.suppress(InvalidItemError):
+            ranking = RankingItem.coerce(raw)
+            return error_verdict(ranking.key, "judge", message, item=ranking, options=None)
+        return error_verdict(item_id, "judge", message, task="ranking", options=None)
     if _declared_task(raw) == "rating":
         with contextlib.suppress(InvalidItemError):
             item_id = rating_id(RatingItem.coerce(raw))

@@ -77,6 +77,7 @@ __all__ = [
     "RankingPlan",
     "RankingTask",
     "ranking_messages",
+    "ranking_calls",
     "ranking_plans",
     "read_pick",
     "window_calls",
@@ -612,13 +613,20 @@ class RankingTask:
         """Each order's legs (both in the first; both, or the direct one with the swap
         check, in each other), each as many calls as the sliding window makes over the
         longest list a ranking holds."""
-        options = engine.options
-        orders = options.ranking_order_count()
-        legs = 2 + (orders - 1) * len(_order_polarities(options))
-        passes = 1
-        if options.ranking_mode == "full":
-            passes = window_calls(RANKING_MAX_CANDIDATES, options.ranking_window)
-        return legs * passes * len(engine.callers)
+        return ranking_calls(engine.options) * len(engine.callers)
+
+
+def ranking_calls(options: GuardOptions, count: int = RANKING_MAX_CANDIDATES) -> int:
+    """The most calls one judge makes on a ranking of ``count`` responses (default the
+    most a ranking holds): each order's legs (both in the first; both, or the direct one
+    with the swap check, in each other), each as many calls as its sliding window makes
+    (what the service's budget reserves for a ranking item as sent)."""
+    orders = options.ranking_order_count()
+    legs = 2 + (orders - 1) * len(_order_polarities(options))
+    passes = 1
+    if options.ranking_mode == "full" and count > options.ranking_window:
+        passes = window_calls(count, options.ranking_window)
+    return legs * passes
 
 
 RANKING = RankingTask()
