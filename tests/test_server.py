@@ -8,9 +8,9 @@ prin_guard.server`` in a subprocess with several workers) and talk to it with ht
 from __future__ import annotations
 
 import json
-import re
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
