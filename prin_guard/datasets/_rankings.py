@@ -304,7 +304,7 @@ def load_mt_bench_rankings(
 def _mt_bench_rankings(rows: Iterator[LabeledItem]) -> Iterator[RankedItem]:
     questions: dict[str, list[LabeledItem]] = {}
     for row in rows:
-        questions.setdefault(row.item.question, []).append(row)
+        questions.setdefault(row.item.question or "", []).append(row)
     for question, group in questions.items():
         texts: list[str] = []
         votes: dict[tuple[int, int], list[float]] = {}
@@ -373,8 +373,9 @@ def _mt_bench_item(
         score[high] += 1
         score[low] -= 1
     first = group[0]
+    key = (first.item.id or str(first.line)).removeprefix("llmbar-").removeprefix("mtbench-")
     return RankedItem(
-        id=f"mt-bench-{first.item.id.removeprefix('llmbar-').removeprefix('mtbench-')}-{number}",
+        id=f"mt-bench-{key}-{number}",
         question=question,
         candidates=candidates,
         gold=from_ranks(score, higher_is_better=True),
