@@ -101,6 +101,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_ITEMS",
     "MIN_KEY_BYTES",
+    "RANKING_OPTIONS",
     "SIGNAL_RANGE",
     "SIGNATURE_FIELD",
     "VERSION",
@@ -110,9 +111,11 @@ __all__ = [
     "Tier",
     "binomial_cdf",
     "candidate_errors",
+    "compared_options",
     "content_sha256",
     "inconsistency",
     "min_items",
+    "ranking_wrong",
     "rating_wrong",
     "signature",
     "verdict_wrong",
@@ -126,6 +129,23 @@ COMPARED_OPTIONS: tuple[str, ...] = ("template", "mitigations", "policy", "check
 """The guard options an acceptance file is bound to: they change the verdict's correct
 set (``policy``) or its scores (the prompt wording and layout, the mitigations, the checks
 run)."""
+RANKING_OPTIONS: tuple[str, ...] = (
+    "ranking_mode",
+    "ranking_orders",
+    "ranking_adaptive",
+    "ranking_window",
+    "ranking_tolerance",
+    "ranking_tournament",
+)
+"""The options a ranking file is bound to besides :data:`COMPARED_OPTIONS`: they change
+which legs a ranking asks, its ranking or its flags."""
+
+
+def compared_options(task: str) -> tuple[str, ...]:
+    """The options an acceptance file of ``task`` is bound to."""
+    return COMPARED_OPTIONS + RANKING_OPTIONS if task == "ranking" else COMPARED_OPTIONS
+
+
 _LATER_OPTIONS: Final[Mapping[str, Any]] = {"prompt_layout": "template"}
 """Options bound since files were first written, with the value every guard had before
 (a file without one was calibrated with it)."""
@@ -141,6 +161,7 @@ FIELDS_SINCE: Final[Mapping[str, int]] = {
     CHECKSUM_FIELD: 2,
     "scales": 3,
     SIGNATURE_FIELD: 3,
+    "min_tau": 3,
 }
 """The fields a version-1 file never had, with the version that brought each: a file
 holding one under an earlier version was rewritten as that version (its digest deleted,
@@ -187,6 +208,30 @@ def rating_wrong(rating: float | None, human: float, tolerance: float) -> bool:
     calibration and the guarantee of a rating acceptance file use: ``P(|rating - human|
     > tolerance | accepted) <= alpha``. Exactly ``tolerance`` away is not wrong."""
     return rating is None or abs(rating - human) > tolerance
+
+
+def ranking_wrong(
+    ranking: Sequence[Sequence[str]] | None,
+    gold: Sequence[Sequence[str]],
+    min_tau: float | None = None,
+) -> bool:
+    """Whether a ranking verdict is wrong: it gives no ranking (a leg unread, or best-of-n
+    naming one response best and worst), its best are not all among the human ranking's
+    best (top-1 wrong: :func:`~prin_guard._ranking.top_agrees`), or, with ``min_tau``,
+    its Kendall's tau-b with the human ranking is under ``min_tau`` (or undefined: a
+    ranking that ties everything). The one definition of a ranking's error, which
+    calibration and the guarantee of a ranking acceptance file use."""
+    if ranking is None:
+        return True
+    from prin_guard._ranking import check_ranking, kendall_tau_b, top_agrees
+
+    ours, theirs = check_ranking(ranking), check_ranking(gold, "gold")
+    if not top_agrees(ours, theirs):
+        return True
+    if min_tau is None:
+        return False
+    tau = kendall_tau_b(ours, theirs)
+    return tau is None or tau < min_tau
 
 
 def candidate_errors(labels: Iterable[str], correct: Iterable[str], gold: Iterable[str]) -> int:
@@ -398,7 +443,8 @@ class Tier(Frozen):
     """The judge's identity (``judge.identity()``) in the calibration runs."""
     options: dict[str, Any]
     """The guard options of the calibration runs that an acceptance is bound to: every
-    one of :data:`COMPARED_OPTIONS`, and nothing else."""
+    one of :data:`COMPARED_OPTIONS`, a ranking file's :data:`RANKING_OPTIONS` too, and
+    nothing else."""
     rule: Rule
     asked: float = Field(ge=0.0, le=1.0)
     """Share of the tested calibration items that reached this tier."""
@@ -421,7 +467,7 @@ class Tier(Frozen):
             raise ValueError(
                 f"lacks {', '.join(missing)}: a tier is bound to {', '.join(COMPARED_OPTIONS)}"
             )
-        extra = sorted(set(value) - set(COMPARED_OPTIONS))
+        extra = sorted(set(value) - set(COMPARED_OPTIONS) - set(RANKING_OPTIONS))
         if extra:
             raise ValueError(
                 f"{', '.join(extra)}: not an option a tier is bound to "
@@ -483,14 +529,19 @@ class Acceptance(Frozen):
     """Largest error rate among accepted verdicts that is guaranteed."""
     delta: float = Field(gt=0.0, lt=1.0)
     """Probability that the calibration draw misleads (the guarantee fails)."""
-    error: Literal["set", "rating"] = "set"
+    error: Literal["set", "rating", "ranking"] = "set"
     """``set``: an accepted verdict is an error when its ``correct`` set differs from the
     gold set (:func:`verdict_wrong`: the options, the winner, the met set, by task).
     ``rating`` (task ``rating``): when it gives no rating or one further than
-    ``tolerance`` from the human score (:func:`rating_wrong`)."""
+    ``tolerance`` from the human score (:func:`rating_wrong`). ``ranking`` (task
+    ``ranking``): when it gives no ranking, its best is not among the human ranking's
+    best, or its Kendall's tau-b with it is under ``min_tau`` (:func:`ranking_wrong`)."""
     tolerance: float | None = Field(None, gt=0.0, allow_inf_nan=False)
     """A rating file's tolerance, in the scale's points: how far a rating may lie from
     the human score and still be right. None for the label tasks."""
+    min_tau: float | None = Field(None, ge=-1.0, le=1.0, allow_inf_nan=False)
+    """A ranking file's least Kendall's tau-b with the human ranking that is still right
+    (``None``: top-1 alone decides). None for the other tasks."""
     task: Task = "choice"
     """The task of the calibration items; a guard with the file judges items of this task
     only. Files written before tasks existed are ``choice``."""
@@ -745,7 +796,7 @@ class Acceptance(Frozen):
             view = _options_view(opts, self.task)
             bound = _options_view(tier.options, self.task)  # read as a guard's are
             # every bound option, even one a tier somehow lacks: absent is no wildcard
-            for name in COMPARED_OPTIONS:
+            for name in compared_options(self.task):
                 if name not in bound:
                     raise UsageError(f"{where}: the file does not record the option {name!r}")
                 calibrated = bound[name]
@@ -781,11 +832,14 @@ def inconsistency(acceptance: Acceptance) -> str | None:
     acc = acceptance
     n, tested, accepted, errors = acc.n, acc.tested, acc.accepted, acc.errors
     one = acc.method == "fixed_sequence"
-    if (acc.task == "rating") != (acc.error == "rating"):
+    expected = acc.task if acc.task in ("rating", "ranking") else "set"
+    if acc.error != expected:
         return (
             f"error: {acc.error!r} for {acc.task} verdicts (a rating's error is 'rating', "
-            "every other task's 'set')"
+            "a ranking's 'ranking', every other task's 'set')"
         )
+    if acc.min_tau is not None and acc.task != "ranking":
+        return f"min_tau: {acc.min_tau!r}, but a {acc.task} file has no ranking"
     if (acc.error == "rating") != (acc.tolerance is not None):
         if acc.tolerance is None:
             return "tolerance: missing; a rating file says how far from the human score is right"

@@ -84,6 +84,7 @@ from prin_guard._models import (
     RankingItem,
     Scores,
     Task,
+    Tournament,
     Usage,
     Verdict,
     VerdictError,
@@ -92,7 +93,9 @@ from prin_guard._options import GuardOptions
 from prin_guard._ranking import (
     Ranking,
     Vote,
+    bradley_terry,
     consensus,
+    intransitive_triples,
     kendall_distance,
     kendall_tau_b,
     mean_places,
@@ -100,6 +103,7 @@ from prin_guard._ranking import (
 )
 from prin_guard._rating import RatingItem, Scale, reconcile
 from prin_guard._usage import Answered, answers_of, premium, verdict_answers
+from prin_guard._usage import split as split_usage
 
 __all__ = [
     "SIGNALS",
@@ -126,6 +130,7 @@ __all__ = [
     "score_flags",
     "signal_value",
     "synergy",
+    "tournament_verdict",
 ]
 
 
@@ -1203,7 +1208,7 @@ def ranking_verdict(
             legs_tau = kendall_tau_b(ours, theirs)
             if prin > tolerance:
                 flags.add(Flag.INCONSISTENT)
-            if prin >= 1 - tolerance:
+            if prin > 0.5 and prin >= 1 - tolerance:  # the reverse leg listed best first
                 flags.add(Flag.POLARITY_CONFUSION)
             if len(ours) > 1 and len(theirs) > 1 and set(ours[0]) & set(theirs[-1]):
                 flags.add(Flag.BEST_IS_WORST)
@@ -1277,4 +1282,53 @@ def ranking_verdict(
         usage=paid,
         saved_usage=saved,
         premium=premium(answers_of([*firsts, *permuted], direct=firsts[:1])),
+    )
+
+
+def _pair_score(verdict: Verdict) -> float:
+    """A pairwise verdict as a tournament's outcome for its first response: 1 its winner,
+    0 the other's, 0.5 a tie or no winner (the legs disagree, a leg unread, no verdict)."""
+    if verdict.winner is None:
+        return 0.5
+    return 1.0 if verdict.winner == verdict.labels[0] else 0.0
+
+
+def tournament_verdict(verdict: Verdict, pairs: Sequence[tuple[str, str, Verdict]]) -> Verdict:
+    """A ranking's ``verdict`` with its pairwise tournament: ``pairs`` holds each pair of
+    its responses (their labels) with the pairwise verdict on them (the first shown as
+    A). The tournament's cycles flag ``intransitive``; its Bradley-Terry ranking (95%
+    Wald intervals) is compared with the listwise ranking (``scores.tournament_tau``);
+    the pairs' calls and cost join the verdict's."""
+    outcomes = [(a, b, _pair_score(pair)) for a, b, pair in pairs]
+    found = intransitive_triples(outcomes)
+    fit = bradley_terry(outcomes)
+    flags = set(verdict.flags)
+    if found.cycles:
+        flags.add(Flag.INTRANSITIVE)
+    tau = None if verdict.ranking is None else kendall_tau_b(fit.ranking, verdict.ranking)
+    answers = verdict_answers(verdict)
+    for _, _, pair in pairs:
+        answers += [Answered(a.usage, a.cached) for a in verdict_answers(pair)]
+    paid, saved = split_usage(answers)
+    return verdict.model_copy(
+        update={
+            "tournament": Tournament(
+                outcomes=tuple(outcomes),
+                cycles=found.cycles,
+                decided=found.decided,
+                ranking=fit.ranking,
+                strength=fit.strength,
+                lower=fit.lower,
+                upper=fit.upper,
+                level=fit.level,
+            ),
+            "flags": _flag_tuple(flags),
+            "scores": verdict.scores.model_copy(update={"tournament_tau": tau}),
+            "consistent": verdict.consistent and not found.cycles,
+            "judge_calls": verdict.judge_calls + sum(pair.judge_calls for _, _, pair in pairs),
+            "cached": verdict.cached and all(pair.cached for _, _, pair in pairs),
+            "usage": paid,
+            "saved_usage": saved,
+            "premium": premium(answers),
+        }
     )

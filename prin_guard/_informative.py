@@ -117,15 +117,15 @@ def _answer(leg: Leg | Mapping[str, Any], labels: Sequence[str]) -> str | None:
         return f"{score:g}"
     if status == "none":
         return "none"
-    named = list(_field(leg, "labels") or ())
     order = _field(leg, "order")
     ranking = _field(leg, "ranking")
-    if ranking:  # a ranking leg: its whole ranking, by the positions shown
+    if ranking:  # a ranking's leg: its ranking as written, by the positions shown
         at = {label: index for index, label in enumerate(order or ())}
-        shown = [
-            [labels[at[label]] if label in at else label for label in tier] for tier in ranking
-        ]
-        return " > ".join(" = ".join(sorted(tier)) for tier in shown)
+        return " > ".join(
+            " = ".join(labels[at[label]] if label in at else label for label in tier)
+            for tier in ranking
+        )
+    named = list(_field(leg, "labels") or ())
     if order:  # back to the positions shown: the judge wrote labels by position
         at = {label: index for index, label in enumerate(order)}
         named = sorted(labels[at[label]] for label in named if label in at)

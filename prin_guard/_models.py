@@ -63,6 +63,7 @@ __all__ = [
     "Reading",
     "Scores",
     "Task",
+    "Tournament",
     "Usage",
     "Verdict",
     "VerdictError",
@@ -151,6 +152,9 @@ class Flag(enum.StrEnum):
     BEST_IS_WORST = "best_is_worst"
     """A ranking: the response the direct leg ranks best is the one the reverse leg ranks
     worst (or, asked which is best and which is worst, the judge named the same one)."""
+    INTRANSITIVE = "intransitive"
+    """A ranking's pairwise tournament (``ranking_tournament``) holds a cycle: three
+    responses whose pairwise majorities go round (A over B, B over C, C over A)."""
     POSITION_BIAS = "position_bias"
     """A ranking asked in several orders: a response's place follows where it was shown
     (the within-response correlation of shown position and place is at least 0.5 and
@@ -445,6 +449,9 @@ class Scores(Frozen):
     """A ranking asked in several orders: the within-response correlation between the
     position a response was shown in and its place (positive: shown earlier, ranked
     better), flagged ``position_bias`` when strong and significant."""
+    tournament_tau: float | None = None
+    """A ranking with its pairwise tournament: Kendall's tau-b between the tournament's
+    Bradley-Terry ranking and the listwise ``ranking``."""
 
 
 class Member(Frozen):
@@ -466,6 +473,27 @@ class Member(Frozen):
     """Why it abstained."""
     rating: float | None = None
     """A rating's panel: the member's own rating (its two legs reconciled)."""
+
+
+class Tournament(Frozen):
+    """A ranking's pairwise tournament: every pair of responses judged through the
+    pairwise task (both orders), its cycles and a Bradley-Terry ranking."""
+
+    outcomes: tuple[tuple[str, str, float], ...]
+    """Each pair as ``(a, b, score)``: 1 when the pairwise verdict's winner is ``a``, 0
+    when it is ``b``, 0.5 for a tie or a verdict with no winner (its legs disagree)."""
+    cycles: tuple[tuple[str, str, str], ...]
+    """The intransitive triples ``(a, b, c)``: ``a`` over ``b`` over ``c`` over ``a``."""
+    decided: int
+    """Triples whose three pairs all have a winner (the cycles' denominator)."""
+    ranking: tuple[tuple[str, ...], ...]
+    """The Bradley-Terry ranking, best first (equal strengths tie)."""
+    strength: dict[str, float]
+    """Each response's Bradley-Terry log-strength, centred to mean 0."""
+    lower: dict[str, float]
+    """The lower end of each strength's Wald interval at :attr:`level`."""
+    upper: dict[str, float]
+    level: float = 0.95
 
 
 class Decision(Frozen):
@@ -556,6 +584,9 @@ class Verdict(Frozen):
     positions: dict[str, float] = {}
     """Ranking: each label's place in ``ranking``, 1 the best, tied labels sharing the
     mean of the places they cover."""
+    tournament: Tournament | None = None
+    """Ranking with ``ranking_tournament``: every pair judged through the pairwise task,
+    its cycles (flagged ``intransitive``) and its Bradley-Terry ranking."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""
@@ -857,6 +888,12 @@ class Item(Frozen):
                 "'response': ..., 'scale': {'min': 1, 'max': 10}}) to Guard.check, "
                 "check_many, astream, prompts, grade or the service, or as a RatingItem"
             )
+        if isinstance(value, str) and value.strip().lower() == "ranking":
+            raise ValueError(
+                "a ranking item is not an Item: give it as a mapping ({'task': 'ranking', "
+                "'question': ..., 'candidates': [...]}) to Guard.check, check_many, astream, "
+                "prompts or grade, or as a RankingItem"
+            )
         return known_word(value, TASKS, "task")
 
     @field_validator("kind", mode="before")
@@ -1103,6 +1140,13 @@ class RankingItem(Frozen):
             raise ValueError("must not be empty or whitespace")
         return value
 
+    @field_validator("candidates", mode="before")
+    @classmethod
+    def _coerce_candidates(cls, value: Any) -> Any:
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+            raise ValueError("must be a list of responses (strings or Candidates)")
+        return tuple({"text": entry} if isinstance(entry, str) else entry for entry in value)
+
     @model_validator(mode="after")
     def _labelled(self) -> RankingItem:
         count = len(self.candidates)
@@ -1149,13 +1193,6 @@ class RankingItem(Frozen):
         elif isinstance(value, Mapping):
             given = dict(value)
             given.pop("gold", None)  # eval's, as for the other items
-            raw = given.get("candidates")
-            if isinstance(raw, list | tuple):
-                given["candidates"] = tuple(
-                    {"text": entry} if isinstance(entry, str) else entry for entry in raw
-                )
-            elif raw is not None:
-                raise InvalidItemError("candidates", "must be a list of responses")
             try:
                 checked = cls.model_validate(given, strict=False)
             except ValidationError as exc:

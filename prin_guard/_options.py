@@ -259,6 +259,12 @@ class GuardOptions(BaseModel):
         "window at a time, each window ranked and put back in its place; each leg is then "
         "several calls in turn.",
     )
+    ranking_tournament: bool = Field(
+        False,
+        description="A ranking item: also judge every pair of its responses through the "
+        "pairwise task, in both orders (four legs a pair), and report the tournament: its "
+        "cycles (flag intransitive) and a Bradley-Terry ranking with 95% intervals.",
+    )
     on_inconsistent: Literal["flag", "raise"] = Field(
         "flag",
         description="flag: an inconsistency is a flag on the verdict; raise: "

@@ -257,10 +257,15 @@ class Template:
                 )
         if self.positive.lower() == self.negative.lower():
             raise UsageError("template: the positive and the negative words must differ")
-        if self.task not in TASKS:
-            raise UsageError(f"template: unknown task {self.task!r}; use {', '.join(TASKS)}")
+        # a ranking's template declares how its judge writes a ranking (its contract),
+        # what read_reply reads a recorded ranking with; the guard asks rankings in
+        # prin-guard's own wording (tasks._ranking)
+        known = (*TASKS, "ranking")
+        if self.task not in known:
+            raise UsageError(f"template: unknown task {self.task!r}; use {', '.join(known)}")
         if not self.noun:
-            object.__setattr__(self, "noun", TASK_WORDS[self.task].noun)
+            words = TASK_WORDS.get(self.task)
+            object.__setattr__(self, "noun", words.noun if words else "responses")
         for name in ("flips", "placeholders", "values"):
             pairs = getattr(self, name)
             if isinstance(pairs, Mapping):  # as a file or a JSON object spells them

@@ -476,11 +476,12 @@ def rating_lines(
     return lines
 
 
-def ranking_text(ranking: Sequence[Sequence[str]] | None) -> str:
-    """A ranking as one line, best first: ``B > A = C`` (``=`` a tie); ``""`` for none."""
+def ranking_text(ranking: Sequence[Sequence[str]] | None, *, worst_first: bool = False) -> str:
+    """A ranking as one line, best first: ``B > A = C`` (``=`` a tie); listed worst first
+    (a reverse leg's): ``C = A < B``; ``""`` for none."""
     if ranking is None:
         return ""
-    return " > ".join(" = ".join(tier) for tier in ranking)
+    return (" < " if worst_first else " > ").join(" = ".join(tier) for tier in ranking)
 
 
 def _ranking_leg_line(leg: Leg, indent: str) -> str:
@@ -488,8 +489,9 @@ def _ranking_leg_line(leg: Leg, indent: str) -> str:
     pick (best-of-n), or that it was not read."""
     shown = f" (shown as {', '.join(leg.order)})" if leg.order else ""
     if leg.ranking is not None:
-        listed = "best first" if leg.polarity is Polarity.DIRECT else "worst first"
-        said = f"{ranking_text(leg.ranking)} ({listed})"
+        worst_first = leg.polarity is Polarity.REVERSE
+        listed = "worst first" if worst_first else "best first"
+        said = f"{ranking_text(leg.ranking, worst_first=worst_first)} ({listed})"
     elif leg.labels:
         said = ("best " if leg.polarity is Polarity.DIRECT else "worst ") + leg.labels[0]
     else:

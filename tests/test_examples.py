@@ -226,11 +226,6 @@ def test_peer_review_checklist_example_ticks_criteria_per_section() -> None:
             id="ratings",
         ),
         pytest.param(
-            "ranking/rank_responses.py",
-            r"^questions: 1, consistent: [01], flagged: [01]$",
-            id="ranking",
-        ),
-        pytest.param(
             "peer_review/checklist.py",
             r"^sections: 1, checklist as the reviewer's: [01], criteria to check by hand: \d$",
             id="peer-review-checklist",

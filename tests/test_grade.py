@@ -250,6 +250,7 @@ def test_the_column_set_is_stable() -> None:
         "score_legs_tau",
         "score_orders_tau",
         "score_position_bias",
+        "score_tournament_tau",
         "flags",
         "accepted",
         "decision_score",

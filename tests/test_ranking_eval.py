@@ -1,5 +1,5 @@
 """Rankings measured against human rankings (issue 40, item 7): the MT-Bench ranking
-loader's aggregation, ``run_rankings``'s modes with scripted judges that know the gold
+loader's aggregation, ``run_ranking_modes``'s modes with scripted judges that know the gold
 (an oracle), read only the order shown (positional) or prefer by text, and
 ``prin-guard eval`` on a ranking dataset."""
 
@@ -20,7 +20,7 @@ from prin_guard.eval._rankings import (
     load_ranked,
     pairs_agreement,
     ranking_report_text,
-    run_rankings,
+    run_ranking_modes,
 )
 
 _SHOWN = re.compile(r"\[The Start of Response (\w+)\]\n(.*?)\n\[The End of Response \1\]", re.S)
@@ -165,7 +165,7 @@ def positional(prompt: str) -> str:
 
 def test_an_oracle_agrees_with_the_humans_in_every_mode() -> None:
     modes = ("one-pass", "direct+reverse", "permutations", "adaptive", "best-of-n", "tournament")
-    summary = run_rankings(oracle, "test", _items(), modes=modes, orders=4, cache=None)
+    summary = run_ranking_modes(oracle, "test", _items(), modes=modes, orders=4, cache=None)
     figures = summary["modes"]
     for mode in ("one-pass", "direct+reverse", "permutations", "adaptive", "tournament"):
         assert figures[mode]["tau"] == 1.0, mode
@@ -184,7 +184,7 @@ def test_an_oracle_agrees_with_the_humans_in_every_mode() -> None:
 
 
 def test_a_positional_judge_is_caught_by_the_orders_not_by_the_legs() -> None:
-    summary = run_rankings(
+    summary = run_ranking_modes(
         positional,
         "test",
         _items(),
@@ -213,15 +213,15 @@ def test_uninformative_names_a_judge_that_writes_one_ranking_always() -> None:
 
 def test_run_rankings_writes_a_run_and_refuses_bad_modes(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="unknown mode 'fast'"):
-        run_rankings(oracle, "test", _items(), modes=("fast",))
+        run_ranking_modes(oracle, "test", _items(), modes=("fast",))
     with pytest.raises(UsageError, match="2 or more orders"):
-        run_rankings(oracle, "test", _items(), modes=("permutations",), orders=1)
-    run_rankings(oracle, "test", _items(2), modes=("one-pass", "direct+reverse"), out=tmp_path)
+        run_ranking_modes(oracle, "test", _items(), modes=("permutations",), orders=1)
+    run_ranking_modes(oracle, "test", _items(2), modes=("one-pass", "direct+reverse"), out=tmp_path)
     rows = [json.loads(line) for line in (tmp_path / "items.jsonl").read_text().splitlines()]
     assert [row["id"] for row in rows] == ["i0", "i1"]
     assert rows[0]["modes"]["one-pass"]["tau"] == 1.0
-    assert rows[0]["modes"]["direct+reverse"]["verdict"]["task"] == "ranking"
-    assert "verdict" not in rows[0]["modes"]["one-pass"]
+    assert rows[0]["configs"]["direct+reverse"]["task"] == "ranking"
+    assert list(rows[0]["configs"]) == ["direct+reverse"]  # one-pass has no verdict of its own
     assert json.loads((tmp_path / "summary.json").read_text())["items"] == 2
     assert "Agreement with the human rankings" in (tmp_path / "report.md").read_text()
 

@@ -4,9 +4,12 @@ that read the prompt they are sent."""
 
 from __future__ import annotations
 
+import asyncio
+import csv
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +17,7 @@ from prin_guard import Guard, read_reply
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import Flag, ParseStatus, Polarity, RankingItem
 from prin_guard._options import GuardOptions
+from prin_guard.judges import JudgeResponse
 from prin_guard.models import AnswerContract, Ranked
 from prin_guard.tasks import REGISTRY
 from prin_guard.tasks._ranking import (
@@ -435,9 +439,13 @@ def test_a_contract_with_the_wrong_number_of_labels_is_refused() -> None:
         ({"template": "pairwise"}, "template"),
         ({"checks": "reverse,confidence"}, "checks"),
         ({"probe": "closed"}, "probe"),
+        ({"mitigations": "cot"}, "mitigations"),
+        ({"reask": True}, "reask"),
     ],
 )
-def test_options_a_ranking_cannot_honour_are_refused(options: dict[str, str], field: str) -> None:
+def test_options_a_ranking_cannot_honour_are_refused(
+    options: dict[str, object], field: str
+) -> None:
     with pytest.raises(UsageError, match=f"^{field}"):
         Guard(content_judge(quality), cache=None, **options).check(item())
 
@@ -479,3 +487,259 @@ def test_max_calls_bounds_what_a_ranking_asks() -> None:
     # a list of twenty in windows of ten: six calls a leg at most
     assert Guard(content_judge(quality), cache=None).max_judge_calls_for("ranking") == 12
     assert GuardOptions().ranking_order_count() == 1
+
+
+# -- the pairwise tournament ------------------------------------------------------------------
+
+_PAIR = re.compile(r"Response A:\n```\n(.*?)\n```\nResponse B:\n```\n(.*?)\n```", re.S)
+
+
+def pairwise_judge(prefers: Callable[[str, str], bool]) -> Callable[[str], str]:
+    """A judge of the ranking legs by quality and of pairs by ``prefers(a, b)``."""
+    listwise = content_judge(quality)
+
+    def judge(prompt: str) -> str:
+        pair = _PAIR.search(prompt)
+        if pair is None:
+            return listwise(prompt)
+        a, b = pair.groups()
+        better = "A" if prefers(a, b) else "B"
+        worse = "B" if better == "A" else "A"
+        return f"Answer: {better if 'the better one' in prompt else worse}"
+
+    return judge
+
+
+def test_a_tournament_of_a_consistent_judge_agrees_with_its_ranking() -> None:
+    judge = pairwise_judge(lambda a, b: quality(a) > quality(b))
+    guard = Guard(judge, cache=None, ranking_tournament=True)
+    verdict = guard.check(item(4))
+    assert verdict.tournament is not None
+    assert verdict.tournament.ranking == verdict.ranking == (("A",), ("B",), ("C",), ("D",))
+    assert verdict.tournament.cycles == () and verdict.tournament.decided == 4
+    assert verdict.scores.tournament_tau == 1.0
+    assert verdict.judge_calls == 2 + 6 * 4  # both legs, six pairs of four legs
+    strength = verdict.tournament.strength
+    assert strength["A"] > strength["B"] > strength["C"] > strength["D"]
+    assert all(
+        verdict.tournament.lower[x] < strength[x] < verdict.tournament.upper[x] for x in "ABCD"
+    )
+    assert verdict.consistent and verdict.flags == ()
+    assert len(guard.cache_keys(item(4))) == 26
+    names = [leg.name for leg in guard.prompts(item(4))]
+    assert names[:2] == ["direct", "reverse"] and "pair A-B: direct, second order" in names
+    assert guard.max_judge_calls_for("ranking") == 12 + 190 * 4
+
+
+def test_a_tournament_counts_the_cycles_of_an_intransitive_judge() -> None:
+    beats = {("a thorough, correct answer", "a correct but terse answer"),
+             ("a correct but terse answer", "a partly wrong answer"),
+             ("a partly wrong answer", "a thorough, correct answer")}  # fmt: skip
+
+    def prefers(a: str, b: str) -> bool:
+        return (a, b) in beats or ((b, a) not in beats and quality(a) > quality(b))
+
+    verdict = Guard(pairwise_judge(prefers), cache=None, ranking_tournament=True).check(item(3))
+    assert verdict.tournament is not None
+    assert verdict.tournament.cycles == (("A", "B", "C"),)
+    assert Flag.INTRANSITIVE in verdict.flags and not verdict.consistent
+    assert verdict.tournament.ranking == (("A", "B", "C"),)  # a cycle: equal strengths
+
+
+@pytest.mark.model
+def test_the_bundled_model_ranks_through_the_route() -> None:
+    """SmolLM2-135M shows the mechanics only: both legs asked and read or flagged
+    unreadable, never a guessed ranking."""
+    from prin_guard import LocalJudge
+
+    guard = Guard(LocalJudge(), cache=None)
+    verdict = guard.check(item())
+    assert verdict.judge_calls == 2
+    for leg, flag in (
+        (verdict.direct, Flag.UNPARSEABLE_DIRECT),
+        (verdict.reverse, Flag.UNPARSEABLE_REVERSE),
+    ):
+        assert leg is not None and leg.raw_text is not None
+        if leg.ranking is None:
+            assert flag in verdict.flags
+        else:
+            assert sorted(label for tier in leg.ranking for label in tier) == ["A", "B", "C"]
+    assert (verdict.ranking is None) == (
+        verdict.direct.ranking is None and verdict.reverse.ranking is None
+    )
+
+
+def test_grade_writes_a_rankings_columns_and_resumes(tmp_path: Path) -> None:
+    from prin_guard.grade import grade
+
+    given = tmp_path / "in.jsonl"
+    given.write_text(json.dumps(item(4, id="one")) + "\n" + json.dumps(item(2, id="bad")) + "\n")
+    out = tmp_path / "out.csv"
+    summary = grade(content_judge(quality), given, out)
+    rows = sorted(csv.DictReader(out.open(encoding="utf-8")), key=lambda row: row["line"])
+    assert [row["id"] for row in rows] == ["one", "bad"]
+    first, bad = rows
+    assert (first["task"], first["ranking"], first["best"], first["worst"]) == (
+        "ranking",
+        "A > B > C > D",
+        "A",
+        "D",
+    )
+    assert first["score_legs_tau"] == "1.0" and first["consistent"] == "true"
+    assert (bad["task"], bad["flags"], bad["error_field"]) == (
+        "ranking",
+        "invalid_item",
+        "candidates",
+    )
+    assert summary.items == 2
+    again = grade(content_judge(quality), given, out)
+    assert again.skipped == 2 and again.changed == 0
+
+
+def test_a_ranking_template_declares_how_recorded_replies_are_read() -> None:
+    from prin_guard.models import Template
+
+    llmzoo = Template(
+        id="llmzoo-ordering",
+        version=1,
+        positive="better",
+        negative="worse",
+        task="ranking",
+        contract=AnswerContract(
+            labels=("Assistant 1", "Assistant 2", "Assistant 3"), format=Ranked(form="ordering")
+        ),
+    )
+    reply = "Assistant 1 > Assistant 3 in terms of detail.\nAssistant 2 > Assistant 1 = Assistant 3"
+    reading = read_reply(reply, item(), template=llmzoo)
+    assert reading.ranking == (("B",), ("A", "C"))
+    assert read_reply(reply, item(), template=llmzoo, polarity="reverse").ranking == (
+        ("B",),
+        ("A", "C"),
+    )  # as the reply lists it: the caller reverses a reverse leg's
+    with pytest.raises(UsageError, match=r"^template"):
+        Guard(content_judge(quality), cache=None, template=llmzoo).check(item())
+
+
+_CLI_JUDGE = """
+import re
+
+def judge(prompt):
+    shown = re.findall(r"\\[The Start of Response (\\w+)\\]\\n(.*?)\\n\\[The End", prompt, re.S)
+    ranked = [label for label, text in sorted(shown, key=lambda pair: -len(pair[1]))]
+    if "from the worst to the best" in prompt:
+        return "Ranking from worst to best: " + ", ".join(reversed(ranked))
+    return "Ranking from best to worst: " + ", ".join(ranked)
+"""
+
+
+def test_check_on_the_command_line_prints_the_ranking_and_each_leg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from prin_guard.cli import main
+
+    (tmp_path / "ranking_judge.py").write_text(_CLI_JUDGE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["check", "--task", "ranking", "--question", "Say hello", "--judge"]
+    args += ["python:ranking_judge:judge", "--candidate", "hi", "--candidate"]
+    args += ["hello there, friend", "--candidate", "hello"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ranking: B > C > A\n  Best: B  hello there, friend\n  Worst: A  hi\n")
+    assert "  direct leg: B > C > A (best first)\n  reverse leg: A < C < B (worst first)\n" in out
+    assert "legs' Kendall tau 1.00" in out and "Flags: none" in out and "judge calls 2" in out
+    assert main([*args, "--json", "--ranking-mode", "best"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["task"] == "ranking" and verdict["judge_calls"] == 2
+    assert main([*args[:-6], "--candidate", "hi", "--candidate", "hello"]) == 2
+    assert "candidates: a ranking has 3 to 20 responses, got 2" in capsys.readouterr().err
+
+
+class Holding:
+    """A judge whose provider caches prefixes: the first leg says it has begun, then
+    holds its answer until another leg has arrived (a test hangs, and fails, if the
+    others waited for the first to finish)."""
+
+    def __init__(self, mode: str | None = "stream") -> None:
+        self.mode = mode
+        self.calls: list[tuple[str, object]] = []
+        self.arrived = asyncio.Event()
+        self.before_start: int | None = None
+        self.rank = content_judge(quality)
+
+    def identity(self) -> dict[str, object]:
+        return {"kind": "test", "name": "holding"}
+
+    def prefix_caching(self, messages: object, prefix: object) -> str | None:
+        return self.mode
+
+    async def complete(
+        self, messages: list[dict[str, str]], *, labels: object = (), prefix: object = None
+    ) -> JudgeResponse:
+        text = messages[-1]["content"]
+        self.calls.append(("reverse" if "from the worst" in text else "direct", prefix))
+        started = getattr(prefix, "started", None)
+        if started is not None:
+            for _ in range(20):  # a leg asked at once would have arrived by now
+                await asyncio.sleep(0)
+            self.before_start = len(self.calls)
+            started()
+            await asyncio.wait_for(self.arrived.wait(), 10)
+        else:
+            self.arrived.set()
+        return JudgeResponse(text=self.rank(text))
+
+
+async def test_the_reverse_leg_goes_once_the_direct_one_has_begun_and_reads_its_prefix() -> None:
+    judge = Holding()
+    verdict = await Guard(judge, cache=None).acheck(item(4))
+    assert verdict.consistent and verdict.ranking == (("A",), ("B",), ("C",), ("D",))
+    assert judge.before_start == 1  # only the direct leg, until it had begun
+    (lead, lead_prefix), (other, other_prefix) = judge.calls
+    assert (lead, other) == ("direct", "reverse")
+    assert lead_prefix is not None and other_prefix is not None
+    assert lead_prefix.key == other_prefix.key and other_prefix.started is None  # type: ignore[attr-defined]
+    shared = lead_prefix.chars  # type: ignore[attr-defined]
+    prompts = Guard(judge, cache=None).prompts(item(4))
+    assert prompts[0].messages[1]["content"][:shared].endswith("[Instruction]\n")
+    # stagger off: both at once, no prefix given
+    plain = Holding(mode=None)
+    await Guard(plain, cache=None, stagger="off").acheck(item(4))
+    assert [prefix for _, prefix in plain.calls] == [None, None]
+
+
+def test_a_judge_that_ranks_by_position_alone_carries_no_information() -> None:
+    from prin_guard._informative import uninformative
+
+    raws = [{**item(4), "question": f"Question {n}?"} for n in range(12)]
+    biased = Guard(positional_judge, cache=None).check_many(raws)
+    found = {finding.kind: finding for finding in uninformative(biased)}
+    assert found["one_answer"].answer.startswith('"A > B > C > D"')
+    # a judge that reads the responses answers differently as the order differs
+    texts = list(QUALITY)[:4]
+    shuffled = [
+        {**raw, "candidates": texts[n % 4 :] + texts[: n % 4]} for n, raw in enumerate(raws)
+    ]
+    assert uninformative(Guard(content_judge(quality), cache=None).check_many(shuffled)) == []
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sliding_windows_give_a_consistent_judge_its_whole_order(seed: int) -> None:
+    import random
+
+    draw = random.Random(seed)
+    count = draw.randint(5, 20)
+    window = draw.randint(3, count - 1)
+    scores = draw.sample(range(100), count)
+    raw = {"task": "ranking", "question": "q?", "candidates": [f"answer {s}" for s in scores]}
+
+    def judge(prompt: str) -> str:
+        shown = shown_in(prompt)
+        assert len(shown) <= window
+        ranked = sorted(shown, key=lambda pair: -int(pair[1].split()[-1]))
+        return reply_for(prompt, [label for label, _ in ranked])
+
+    verdict = Guard(judge, cache=None, ranking_window=window).check(raw)
+    labels = RankingItem.coerce(raw).labels
+    truth = tuple((labels[i],) for i in sorted(range(count), key=lambda i: -scores[i]))
+    assert verdict.ranking == truth, (count, window)
+    assert verdict.judge_calls <= 2 * window_calls(count, window)

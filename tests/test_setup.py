@@ -131,6 +131,7 @@ def test_every_setting_is_a_variable_and_a_file_key_of_the_service(tmp_path: Pat
         "ranking_adaptive": "true",
         "ranking_tolerance": "0.2",
         "ranking_window": "8",
+        "ranking_tournament": "true",
         "on_inconsistent": "flag",
     }
     # every setting but who judges instead of the judge (panel, tiers, acceptance: below)

@@ -363,7 +363,9 @@ def test_a_panel_that_answers_none_is_not_an_empty_verdict() -> None:
 def test_the_task_is_trimmed_and_lower_cased_like_every_other_word() -> None:
     verdict = Guard(judge_of("Answer: A", "Answer: B")).check({**PAIR, "task": " Pairwise "})
     assert verdict.task == "pairwise" and verdict.winner == "A"
-    with pytest.raises(InvalidItemError, match=r"^task: unknown task 'ranking'"):
+    with pytest.raises(InvalidItemError, match=r"^task: unknown task 'sorting'"):
+        Item.coerce({**PAIR, "task": "sorting"})
+    with pytest.raises(InvalidItemError, match=r"^task: a ranking item is not an Item"):
         Item.coerce({**PAIR, "task": "ranking"})
 
 

@@ -13,7 +13,12 @@ the met set, by task). A rating run (``prin-guard eval summeval``: records of ta
 ``rating`` with the ``human`` score and the ``scale`` rated on) is read with a
 ``tolerance``: a rating verdict is wrong when it gives no rating or one further than that
 from the human score (:func:`~prin_guard._acceptance.rating_wrong`); the file records the
-scales, and a guard with it rates on those only. A record whose judge failed has no
+scales, and a guard with it rates on those only. A ranking run (records of task
+``ranking`` whose ``gold`` is the human ranking, tiers of labels best first:
+``[["B"], ["A", "C"]]``) is read with an optional ``min_tau``: a ranking verdict is wrong
+when it gives no ranking, its best is not among the human best, or its Kendall's tau-b
+with the human ranking is under ``min_tau``
+(:func:`~prin_guard._acceptance.ranking_wrong`). A record whose judge failed has no
 verdict: it is never accepted (it counts in the coverage denominator, as a guard would return a
 ``judge_error`` verdict for it). Items are matched across the tiers of a cascade by
 id; each tier's runs must hold the same items, once each, and every item the same task
@@ -30,9 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._acceptance import (
-    COMPARED_OPTIONS,
     CalibratedScale,
     _options_view,
+    compared_options,
+    ranking_wrong,
     rating_wrong,
     verdict_wrong,
 )
@@ -40,6 +46,7 @@ from prin_guard._decide import SIGNALS, signal_value
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import Task, Verdict
 from prin_guard._options import GuardOptions
+from prin_guard._ranking import Ranking, check_ranking
 from prin_guard._rating import Scale
 from prin_guard._runs import ITEMS, SUMMARY, read_records
 from prin_guard.calibrate._stats import numpy
@@ -53,7 +60,7 @@ class TierData:
 
     judge: dict[str, Any]
     options: dict[str, Any]
-    """The compared options (:data:`~prin_guard._acceptance.COMPARED_OPTIONS`)."""
+    """The compared options (:func:`~prin_guard._acceptance.compared_options`)."""
     verdicts: tuple[Verdict | None, ...]
     """None where the judge failed on the item."""
     runs: tuple[str, ...] = ()
@@ -119,6 +126,11 @@ class CalibrationData:
     """A rating run's tolerance: how far from the human score a rating is still right."""
     item_scales: tuple[CalibratedScale, ...] = ()
     """A rating run's scale per item (empty for the label tasks)."""
+    rankings: tuple[Ranking, ...] = ()
+    """A ranking run's human ranking per item (empty for the other tasks)."""
+    min_tau: float | None = None
+    """A ranking run's least Kendall's tau-b with the human ranking still right (None:
+    top-1 alone)."""
 
     @property
     def n(self) -> int:
@@ -136,6 +148,8 @@ class CalibrationData:
         if self.task == "rating":
             assert self.tolerance is not None
             return rating_wrong(verdict.rating, self.human[index], self.tolerance)
+        if self.task == "ranking":
+            return ranking_wrong(verdict.ranking, self.rankings[index], self.min_tau)
         return verdict_wrong(verdict.correct, self.gold[index])
 
     def wrong(self, tier: int) -> Any:
@@ -155,6 +169,7 @@ class CalibrationData:
             gold=tuple(self.gold[i] for i in chosen),
             human=tuple(self.human[i] for i in chosen) if self.human else (),
             item_scales=tuple(self.item_scales[i] for i in chosen) if self.item_scales else (),
+            rankings=tuple(self.rankings[i] for i in chosen) if self.rankings else (),
             tiers=tuple(
                 replace(t, verdicts=tuple(t.verdicts[i] for i in chosen)) for t in self.tiers
             ),
@@ -177,6 +192,8 @@ class CalibrationData:
                     }
                     if self.task == "rating":
                         seen["rating"] = verdict.rating
+                    if self.task == "ranking":
+                        seen["ranking"] = verdict.ranking
                 tiers.append(seen)
             row: dict[str, Any] = {
                 "id": self.ids[index],
@@ -187,6 +204,9 @@ class CalibrationData:
                 row["human"] = self.human[index]
                 row["tolerance"] = self.tolerance
                 row["scale"] = self.item_scales[index].model_dump(mode="json")
+            if self.task == "ranking":
+                row["ranking"] = self.rankings[index]
+                row["min_tau"] = self.min_tau
             rows.append(row)
         canonical = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
@@ -217,11 +237,12 @@ def _tier_identity(run: Path, config_key: str, task: str) -> tuple[dict[str, Any
     options = GuardOptions.of(recorded, mitigations=mitigations, template=template)
     # as a guard's options are read when compared with the file (no template: the default)
     dumped = _options_view(options, task)
-    return dict(config["judge"]), {name: dumped[name] for name in COMPARED_OPTIONS}
+    return dict(config["judge"]), {name: dumped[name] for name in compared_options(task)}
 
 
-Gold = frozenset[str] | float
-"""An item's gold: its gold set, or a rating item's human score."""
+Gold = frozenset[str] | float | Ranking
+"""An item's gold: its gold set, a rating item's human score, or a ranking item's human
+ranking."""
 
 
 def _gold(record: dict[str, Any], task: str) -> Gold | None:
@@ -234,6 +255,14 @@ def _gold(record: dict[str, Any], task: str) -> Gold | None:
         if isinstance(human, bool) or not isinstance(human, int | float) or human != human:
             raise UsageError(f"runs: item {record['id']!r}: human score {human!r} is not a number")
         return float(human)
+    if task == "ranking":
+        gold = record.get("gold")
+        if gold is None or not record.get("gold_known", True):
+            return None
+        try:
+            return check_ranking(gold, "gold")
+        except UsageError as exc:
+            raise UsageError(f"runs: item {record['id']!r}: {exc}") from None
     return frozenset(record.get("gold") or ()) if record.get("gold_known", True) else None
 
 
@@ -309,11 +338,13 @@ def load_runs(
     *,
     config: str = "none",
     tolerance: float | None = None,
+    min_tau: float | None = None,
 ) -> CalibrationData:
     """The calibration items of eval runs: ``tiers[k]`` lists the run directories of
     tier k's judge (one list for a single judge). ``tolerance``: for rating runs (and
     only for them), how far from the human score a rating is still right, in the
-    scale's points."""
+    scale's points. ``min_tau``: for ranking runs (and only for them), the least
+    Kendall's tau-b with the human ranking that is still right (None: top-1 alone)."""
     if not tiers or not all(tiers):
         raise UsageError("runs: give at least one eval run directory per tier")
     read = [_read_tier([Path(r) for r in runs], config) for runs in tiers]
@@ -331,6 +362,12 @@ def load_runs(
             raise UsageError(f"tolerance: must be a positive number of points, got {tolerance!r}")
     elif tolerance is not None:
         raise UsageError(f"tolerance: the runs judged {task} items, which have no scale")
+    if min_tau is not None and task != "ranking":
+        raise UsageError(f"min_tau: the runs judged {task} items, which have no ranking")
+    if min_tau is not None and (
+        isinstance(min_tau, bool) or not isinstance(min_tau, int | float) or not -1 <= min_tau <= 1
+    ):
+        raise UsageError(f"min_tau: must be a Kendall's tau from -1 to 1, got {min_tau!r}")
     for index, (_, items, tier_task) in enumerate(read[1:], start=1):
         if tier_task != task:
             raise UsageError(f"runs: tier {index} judged {tier_task} items, tier 0 {task} items")
@@ -353,9 +390,10 @@ def load_runs(
     skipped = len(first) - len(ids)
     golds = [first[key][0] for key in ids]
     rating = task == "rating"
+    ranking = task == "ranking"
     return CalibrationData(
         ids=tuple(ids),
-        gold=tuple(frozenset() if rating else g for g in golds),  # type: ignore[misc]
+        gold=tuple(frozenset() if rating or ranking else g for g in golds),  # type: ignore[misc]
         tiers=tuple(
             replace(tier, verdicts=tuple(items[key][1] for key in ids)) for tier, items, _ in read
         ),
@@ -364,4 +402,6 @@ def load_runs(
         human=tuple(float(g) for g in golds) if rating else (),  # type: ignore[arg-type]
         tolerance=float(tolerance) if rating and tolerance is not None else None,
         item_scales=tuple(first[key][2] for key in ids) if rating else (),  # type: ignore[misc]
+        rankings=tuple(golds) if ranking else (),  # type: ignore[arg-type]
+        min_tau=float(min_tau) if ranking and min_tau is not None else None,
     )

@@ -46,6 +46,16 @@ def summary_lines(cal: Calibration, holdout: Outcome | None = None) -> list[str]
             f"a rating is wrong when it is none or more than {acc.tolerance:g} points from "
             f"the human score: P(|rating - human| > {acc.tolerance:g} | accepted) <= {acc.alpha}"
         )
+    if acc.error == "ranking":
+        tau = (
+            f" or its Kendall's tau-b with it is under {acc.min_tau:g}"
+            if acc.min_tau is not None
+            else ""
+        )
+        lines.append(
+            "a ranking is wrong when it is none, its best is not among the human ranking's "
+            f"best{tau}"
+        )
     names = _tier_names(cal)
     for index, tier in enumerate(acc.tiers):
         lines.append(
@@ -319,6 +329,13 @@ def write_report(cal: Calibration, folder: str | Path, *, holdout: Outcome | Non
         + (
             f" (a rating none or more than {acc.tolerance:g} points from the human score)"
             if acc.tolerance is not None
+            else " (a ranking none, or whose best is not among the human best"
+            + (
+                f", or with a Kendall's tau-b under {acc.min_tau:g})"
+                if acc.min_tau is not None
+                else ")"
+            )
+            if acc.error == "ranking"
             else ""
         )
         + ", "

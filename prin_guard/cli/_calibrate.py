@@ -52,6 +52,13 @@ def add_calibrate(commands: Any) -> None:
         "score is right; the guarantee is P(|rating - human| > POINTS | accepted) <= alpha",
     )
     cal.add_argument(
+        "--min-tau",
+        type=float,
+        metavar="TAU",
+        help="ranking runs: a ranking is right when its best is among the human best and its "
+        "Kendall's tau-b with the human ranking is at least TAU (default: top-1 alone)",
+    )
+    cal.add_argument(
         "--signal",
         action="append",
         metavar="NAME",
@@ -157,7 +164,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from prin_guard.calibrate._report import summary_lines, write_report
 
     tiers = [list(args.runs)] + [[p for p in spec.split(",") if p] for spec in args.tier]
-    data = load_runs(tiers, config=args.config, tolerance=args.tolerance)
+    data = load_runs(tiers, config=args.config, tolerance=args.tolerance, min_tau=args.min_tau)
     if args.evaluate:
         acceptance = Acceptance.load(args.evaluate)
         outcome = evaluate(acceptance, data)

@@ -225,7 +225,7 @@ def _eval_rankings(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from prin_guard.eval._rankings import load_ranked, ranking_report_text, run_rankings
+    from prin_guard.eval._rankings import load_ranked, ranking_report_text, run_ranking_modes
 
     aspects = [a.strip() for a in (args.aspects or "coherence").split(",") if a.strip()]
     if len(aspects) != 1:
@@ -244,7 +244,7 @@ def _eval_rankings(args: argparse.Namespace) -> int:
     if len(level) != 1:
         raise UsageError("--judge: a ranking is judged by one judge, not by a panel")
     out = args.out or f"runs/{args.dataset}-{time.strftime('%Y%m%d-%H%M%S')}"
-    summary = run_rankings(
+    summary = run_ranking_modes(
         level[0],
         args.dataset,
         items,

@@ -21,11 +21,11 @@ so a call two modes share is asked once and counted in each mode's calls):
 * ``adaptive``: the same with ``ranking_adaptive`` (stop once two orders agree);
 * ``best-of-n``: ``ranking_mode="best"``: which is the best, which is the worst (2 calls);
   its ranking is (best, the rest tied, worst);
-* ``tournament``: every pair of responses as a pairwise item through the pairwise task
-  with the reverse and order checks (both legs in both orders: four calls a pair); each
-  verdict an outcome (its winner 1, a tie or no winner 1/2) and the ranking a
-  Bradley-Terry fit's (:func:`~prin_guard._ranking.bradley_terry`, with its default prior);
-  also its intransitive triples. ``2 n (n - 1)`` calls per item: asked only when named.
+* ``tournament``: the guard's ``ranking_tournament``: every pair of responses through the
+  pairwise task with the reverse and order checks (four calls a pair), the ranking the
+  Bradley-Terry fit's (``Verdict.tournament``), its intransitive triples; its calls are
+  the pairs' (``2 n (n - 1)``; the legs it also asks are the direct+reverse mode's).
+  Asked only when named.
 
 Figures per mode: ``tau`` the mean Kendall's tau-b between the mode's ranking and the
 humans' over the items it ranks (an undefined tau, a ranking that ties everything,
@@ -35,6 +35,25 @@ a miss), ``ranked`` the share with a ranking, ``calls`` the mean judge calls per
 ``consistent`` the share of consistent verdicts and the mean tau of the consistent ones
 against the flagged ones (a flag worth having marks the worse rankings); on MT-Bench also
 ``pairs`` the share of the experts' judged pairs the ranking orders their way (a tie half).
+
+**One guard's run** (:func:`run_rankings`, what ``prin-guard calibrate`` reads; E1's):
+the run is written as ``prin-guard calibrate`` reads an eval run.
+
+:func:`run_rankings` asks ``guard`` about each :class:`~prin_guard.datasets.RankedItem`
+(OpenAssistant's crowd rankings, SummEval's ranks, or your own) and writes under ``out``:
+
+- ``items.jsonl``: per item its ``id``, ``task`` (``ranking``), the human ranking as
+  ``gold`` (tiers of labels, best first), its Kendall's tau-b with the verdict's ranking
+  and whether the verdict's best is among the human best (``top1``), and the whole verdict
+  under ``configs.none``;
+- ``summary.json``: the judge's identity and the guard's options (``run.config``, what
+  calibration binds a file to) and the run's figures: mean tau-b (over items with a
+  ranking and a defined tau), top-1 agreement (an item without a ranking counts as a
+  miss), the share flagged, judge calls per item.
+
+The figures are the judge's under the guard's options: one pass (``checks="reverse"``
+still asks both legs; ``ranking_mode="best"`` the best and the worst only), permutations
+(``checks="reverse,order"``), adaptive stopping (``ranking_adaptive``).
 """
 
 from __future__ import annotations
@@ -49,11 +68,10 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard._exceptions import UsageError
+from prin_guard._models import Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._ranking import (
     Ranking,
-    bradley_terry,
-    intransitive_triples,
     kendall_tau_b,
     tier_index,
     top_agrees,
@@ -75,7 +93,10 @@ __all__ = [
     "ModeFigures",
     "load_ranked",
     "pairs_agreement",
+    "ranked_item",
+    "ranking_figures",
     "ranking_report_text",
+    "run_ranking_modes",
     "run_rankings",
 ]
 
@@ -213,56 +234,33 @@ def _mode_options(base: GuardOptions, mode: str, orders: int) -> GuardOptions:
         update.update(checks=("reverse", "order"), ranking_orders=orders)
     if mode == "adaptive":
         update["ranking_adaptive"] = True
-    if mode == "best-of-n":
-        update["ranking_mode"] = "best"
-    else:
-        update["ranking_mode"] = "full"
+    update["ranking_mode"] = "best" if mode == "best-of-n" else "full"
+    update["ranking_tournament"] = mode == "tournament"
     return base.model_copy(update=update)
 
 
-def _tournament(
-    guard: Any, ranked: RankedItem, item: dict[str, Any]
-) -> tuple[Ranking | None, int, dict[str, Any]]:
-    """Every pair of the item's responses as a pairwise item (the guard asks both orders);
-    the outcomes' Bradley-Terry ranking, the calls, and the cycles."""
-    labels = ranked.labels
-    texts = item["candidates"]
-    asked = list(itertools.combinations(range(len(labels)), 2))
-    pairwise = [
-        {
-            "task": "pairwise",
-            "id": f"{item['id']}:{labels[i]}-{labels[j]}",
-            "question": item["question"],
-            "candidates": [texts[i], texts[j]],
-            **({"context": item["context"]} if item.get("context") else {}),
-        }
-        for i, j in asked
-    ]
-    verdicts = guard.check_many(pairwise)
-    outcomes = []
-    calls = 0
-    for (i, j), verdict in zip(asked, verdicts, strict=True):
-        calls += verdict.judge_calls
-        if verdict.winner == "A" and not verdict.tie:
-            score = 1.0
-        elif verdict.winner == "B" and not verdict.tie:
-            score = 0.0
-        else:
-            score = 0.5
-        outcomes.append((labels[i], labels[j], score))
-    cycles = intransitive_triples(outcomes)
-    fit = bradley_terry(outcomes)
+def _tournament_figures(verdict: Verdict) -> tuple[Ranking | None, int, dict[str, Any]]:
+    """A tournament verdict's Bradley-Terry ranking, the pairs' calls (its legs' left
+    out) and its cycles."""
+    found = verdict.tournament
+    legs = sum(_leg_calls(leg) for leg in (verdict.direct, verdict.reverse) if leg is not None)
+    if found is None:
+        return (
+            None,
+            verdict.judge_calls - legs,
+            {"cycles": [], "decided": 0, "intransitive_rate": None},
+        )
     extra = {
-        "cycles": [list(c) for c in cycles.cycles],
-        "decided": cycles.decided,
-        "intransitive_rate": cycles.rate,
-        "strength": fit.strength,
-        "interval": {label: [fit.lower[label], fit.upper[label]] for label in labels},
+        "cycles": [list(cycle) for cycle in found.cycles],
+        "decided": found.decided,
+        "intransitive_rate": len(found.cycles) / found.decided if found.decided else None,
+        "strength": dict(found.strength),
+        "interval": {label: [found.lower[label], found.upper[label]] for label in found.lower},
     }
-    return fit.ranking, calls, extra
+    return found.ranking, verdict.judge_calls - legs, extra
 
 
-def run_rankings(
+def run_ranking_modes(
     judge: Any,
     dataset: str,
     items: Sequence[tuple[RankedItem, dict[str, Any]]],
@@ -297,7 +295,7 @@ def run_rankings(
     verdicts: dict[str, list[Any]] = {}
     guards = []
     try:
-        asked = [m for m in modes if m not in ("one-pass", "tournament")]
+        asked = [m for m in modes if m != "one-pass"]
         if "one-pass" in modes and "direct+reverse" not in asked:
             asked.insert(0, "direct+reverse")
         for mode in asked:
@@ -307,7 +305,7 @@ def run_rankings(
                 progress(f"{mode}: {len(items)} items")
             verdicts[mode] = guard.check_many([item for _, item in items])
         for mode in asked:
-            if mode not in results:
+            if mode not in results or mode == "tournament":
                 continue
             for verdict in verdicts[mode]:
                 results[mode].rankings.append(verdict.ranking)
@@ -320,13 +318,8 @@ def run_rankings(
                 results["one-pass"].calls.append(_leg_calls(leg) if leg is not None else 0)
                 results["one-pass"].consistent.append(None)
         if "tournament" in results:
-            both = base.model_copy(update={"checks": ("reverse", "order")})
-            guard = Guard(judge, options=both, cache=shared)
-            guards.append(guard)
-            if progress:
-                progress(f"tournament: {len(items)} items")
-            for ranked, item in items:
-                ranking, calls, extra = _tournament(guard, ranked, item)
+            for verdict in verdicts["tournament"]:
+                ranking, calls, extra = _tournament_figures(verdict)
                 results["tournament"].rankings.append(ranking)
                 results["tournament"].calls.append(calls)
                 results["tournament"].consistent.append(None)
@@ -379,7 +372,14 @@ def _write(
                 "id": ranked.id,
                 "task": "ranking",
                 "gold": [list(tier) for tier in ranked.gold],
+                "gold_known": True,
                 "modes": {},
+                # each mode's whole verdict, as eval runs keep their configurations'
+                "configs": {
+                    mode: verdicts[mode][number].model_dump(mode="json")
+                    for mode in results
+                    if mode in verdicts
+                },
             }
             for mode, figures in results.items():
                 ranking = figures.rankings[number]
@@ -388,8 +388,6 @@ def _write(
                     "tau": None if ranking is None else kendall_tau_b(ranking, ranked.gold),
                     "calls": figures.calls[number],
                 }
-                if mode in verdicts:
-                    entry["verdict"] = verdicts[mode][number].model_dump(mode="json")
                 if figures.extra:
                     entry.update(figures.extra[number])
                 row["modes"][mode] = entry
@@ -471,3 +469,75 @@ def ranking_report_text(summary: dict[str, Any]) -> str:
             f"{_num(tournament['intransitive_rate'])})."
         )
     return "\n".join(lines) + "\n"
+
+
+# -- one guard's run, as calibrate reads it ---------------------------------------------
+
+
+def ranked_item(entry: RankedItem) -> dict[str, Any]:
+    """A ranked dataset row as a ranking item (its labels kept)."""
+    item: dict[str, Any] = {
+        "task": "ranking",
+        "id": entry.id,
+        "question": entry.question,
+        "candidates": [{"text": c.text, "label": c.label} for c in entry.candidates],
+    }
+    if entry.context is not None:
+        item["context"] = entry.context
+    return item
+
+
+def ranking_figures(verdict: Verdict, gold: Any) -> tuple[float | None, bool]:
+    """A verdict's Kendall's tau-b with the human ranking (None without a ranking, or
+    where it is not defined) and whether its best is among the human best."""
+    if verdict.ranking is None:
+        return None, False
+    return kendall_tau_b(verdict.ranking, gold), top_agrees(verdict.ranking, gold)
+
+
+def run_rankings(guard: Any, entries: Iterable[RankedItem], *, out: str | Path) -> dict[str, Any]:
+    """Rank every entry with ``guard`` and write the run (see the module); returns the
+    summary."""
+    directory = Path(out)
+    directory.mkdir(parents=True, exist_ok=True)
+    ranked = list(entries)
+    verdicts = guard.check_many([ranked_item(entry) for entry in ranked])
+    taus: list[float] = []
+    tops = flagged = calls = 0
+    with (directory / "items.jsonl").open("w", encoding="utf-8") as rows:
+        for entry, verdict in zip(ranked, verdicts, strict=True):
+            tau, top = ranking_figures(verdict, entry.gold)
+            if tau is not None:
+                taus.append(tau)
+            tops += top
+            flagged += bool(verdict.flags)
+            calls += verdict.judge_calls
+            record = {
+                "id": entry.id,
+                "task": "ranking",
+                "gold": [list(tier) for tier in entry.gold],
+                "gold_known": True,
+                "tau": tau,
+                "top1": top,
+                "configs": {"none": json.loads(verdict.model_dump_json())},
+            }
+            rows.write(json.dumps(record, ensure_ascii=False) + "\n")
+    count = len(ranked)
+    summary: dict[str, Any] = {
+        "task": "ranking",
+        "items": count,
+        "kendall_tau_b": statistics.fmean(taus) if taus else None,
+        "tau_items": len(taus),
+        "top1_agreement": tops / count if count else None,
+        "flagged": flagged / count if count else None,
+        "calls_per_item": calls / count if count else None,
+        # what `prin-guard calibrate` reads to bind an acceptance file to this judge
+        "run": {
+            "config": {
+                "judge": dict(guard.tiers[0]),
+                "options": guard.options.model_dump(mode="json"),
+            }
+        },
+    }
+    (directory / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return summary

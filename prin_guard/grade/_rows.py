@@ -60,7 +60,8 @@ column                  type       meaning
                                    ``score_confidence``,
                                    ``score_direct_confidence``, a ranking's
                                    ``score_legs_tau``: the legs' agreement,
-                                   ``score_orders_tau``, ``score_position_bias``);
+                                   ``score_orders_tau``, ``score_position_bias``,
+                                   ``score_tournament_tau``);
                                    empty where the check did not run
 ``flags``               list[str]  the verdict's flags (``invalid_item`` for a bad row)
 ``accepted``            bool       the acceptance rule's decision; empty without a rule

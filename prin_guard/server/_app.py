@@ -482,13 +482,30 @@ def _max_calls(guard: Guard, raw: Any) -> int:
     reserves the most an item may have)."""
     task = _declared_task(raw)
     calls = guard.max_judge_calls_for(task)
-    if task == "ranking":  # legs x orders x the windows of the list as sent
+    if task == "ranking":  # legs x orders x the windows (and pairs) of the list as sent
         count = min(max(_candidate_count(raw), 3), RANKING_MAX_CANDIDATES)
-        calls = calls // ranking_calls(guard.options) * ranking_calls(guard.options, count)
+        options = guard.options
+        tiers = calls // ranking_calls(options, pair_calls=_pair_calls(guard))
+        calls = tiers * ranking_calls(options, count, pair_calls=_pair_calls(guard))
     aspects = raw.get("aspects") if task == "rating" and isinstance(raw, Mapping) else None
     if isinstance(aspects, list) and aspects and guard.options.rating_aspects == "apart":
         calls *= min(len(aspects), MAX_ASPECTS)
     return calls
+
+
+def _pair_calls(guard: Guard) -> int:
+    """The calls one pair of a ranking's tournament makes (0 without the tournament)."""
+    if not guard.options.ranking_tournament:
+        return 0
+    pairs = Guard(
+        guard.judge,
+        options=guard.options.model_copy(update={"checks": ("reverse", "order")}),
+        cache=None,
+    )
+    try:
+        return pairs.max_judge_calls_for("pairwise")
+    finally:
+        pairs.close()
 
 
 def _declared_task(raw: Any) -> str | None:

@@ -4,12 +4,16 @@ worst, guarded (issue 40). Its item model is :class:`~prin_guard.models.RankingI
 **The legs.** The direct leg asks for the ranking from the best to the worst, the reverse
 leg from the worst to the best; both show the question, the context and the responses
 first and end with their own instruction, so the two prompts share everything but their
-last paragraph (a provider's prompt cache serves the rest). A consistent judge's reverse
-ranking is its direct ranking upside down: the verdict compares the direct ranking with
-the reverse one reversed (Kendall's tau-b, and the normalised Kendall distance as the
-PRIN-like score) and reconciles them into their Kemeny consensus (``_decide``,
-:func:`~prin_guard._decide.ranking_verdict`). The cheap best-of-n mode
-(``ranking_mode="best"``) asks only which response is the best and which is the worst.
+last paragraph; where the judge's provider caches prompt prefixes, the reverse leg of each
+order goes once the direct one has begun answering (``stagger``), so that the provider's
+cache serves it the shared part. Orders after the first show the responses in another
+order: they share little with the first (its price is each order's full prompt).
+
+A consistent judge's reverse ranking is its direct ranking upside down: the verdict
+compares the direct ranking with the reverse one reversed (Kendall's tau-b, and the
+normalised Kendall distance as the PRIN-like score) and reconciles them into their Kemeny
+consensus (``_decide``, :func:`~prin_guard._decide.ranking_verdict`). The cheap best-of-n
+mode (``ranking_mode="best"``) asks only which response is the best and which the worst.
 
 **Orders.** With the order check (or ``ranking_orders``) each leg is asked again with the
 responses in other orders, balanced so that each response stands in each position about
@@ -37,19 +41,22 @@ or a "Best: B" / "Worst: B" line; several different ones are no answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._calls import Answer, Call, JudgeCaller
-from prin_guard._decide import error_verdict, ranking_verdict
+from prin_guard._decide import error_verdict, ranking_verdict, tournament_verdict
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._legs import LegPrompt
+from prin_guard._judging import VerdictEngine
+from prin_guard._legs import LegPlan, LegPrompt, shared_prefix
 from prin_guard._models import (
     RANKING_MAX_CANDIDATES,
+    Item,
     Leg,
     Message,
     ParseMethod,
@@ -61,12 +68,13 @@ from prin_guard._models import (
 )
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._ranking import Ranking, balanced_orders, orders_agree
+from prin_guard.judges import SharedPrefix
 from prin_guard.reader._ranking import read_ranking
+from prin_guard.tasks._labels import LABEL_TASKS
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
     from prin_guard._exceptions import JudgeError
-    from prin_guard._judging import VerdictEngine
     from prin_guard._options import GuardOptions
 
 __all__ = [
@@ -74,6 +82,7 @@ __all__ = [
     "RANKING_BEST_TEMPLATE",
     "RANKING_TEMPLATE",
     "RANKING_TEMPLATE_VERSION",
+    "PairPlan",
     "RankingPlan",
     "RankingTask",
     "ranking_calls",
@@ -274,6 +283,80 @@ def ranking_plans(
     return plans
 
 
+# -- the pairwise tournament ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PairPlan:
+    """One leg of the tournament's pairwise verdict on two of the responses."""
+
+    pair: tuple[int, int]
+    """The two responses' indexes, the first shown as A in the pair's first order."""
+    plan: LegPlan
+
+    @property
+    def key(self) -> str:
+        return self.plan.key
+
+    @property
+    def polarity(self) -> Polarity:
+        return self.plan.polarity
+
+
+def _pair_engine(engine: VerdictEngine) -> VerdictEngine:
+    """The engine that asks the tournament's pairs: the guard's judge, the pairwise
+    task's template, the reverse and the order check (both orders of every pair)."""
+    options = engine.options.model_copy(update={"checks": ("reverse", "order")})
+    return VerdictEngine(engine.callers, engine.asker, options, None)
+
+
+def _pair_item(item: RankingItem, first: int, second: int) -> Item:
+    candidates = item.candidates
+    return Item.coerce(
+        {
+            "task": "pairwise",
+            "question": item.question,
+            "candidates": [candidates[first].text, candidates[second].text],
+            **({"context": item.context} if item.context else {}),
+        }
+    )
+
+
+def _pair_plans(engine: VerdictEngine, item: RankingItem) -> list[PairPlan]:
+    pairs = _pair_engine(engine)
+    count = len(item.candidates)
+    return [
+        PairPlan((first, second), plan)
+        for first in range(count)
+        for second in range(first + 1, count)
+        for plan in pairs.plan(_pair_item(item, first, second))
+    ]
+
+
+async def _tournament(
+    engine: VerdictEngine,
+    item: RankingItem,
+    plans: Sequence[PairPlan],
+    prefetched: Mapping[str, str | None],
+) -> list[tuple[str, str, Verdict]]:
+    """Every pair's pairwise verdict, asked by the route's label machinery."""
+    pairs = _pair_engine(engine)
+    by_pair: dict[tuple[int, int], list[LegPlan]] = {}
+    for plan in plans:
+        by_pair.setdefault(plan.pair, []).append(plan.plan)
+    verdicts = await asyncio.gather(
+        *(
+            pairs.ask_labels(_pair_item(item, first, second), legs, prefetched)
+            for (first, second), legs in by_pair.items()
+        )
+    )
+    labels = item.labels
+    return [
+        (labels[first], labels[second], verdict)
+        for (first, second), verdict in zip(by_pair, verdicts, strict=True)
+    ]
+
+
 # -- reading --------------------------------------------------------------------------------
 
 _PICK_TAG = re.compile(r"\[\[\s*([A-Za-z0-9]{1,4})\s*\]\]")
@@ -355,8 +438,10 @@ async def _ask(
     plan: RankingPlan,
     prefetched: Mapping[str, str | None],
     options: GuardOptions,
+    prefix: SharedPrefix | None = None,
 ) -> _Asked:
-    """One leg asked and read: one call, or the sliding window's calls in turn."""
+    """One leg asked and read: one call, or the sliding window's calls in turn (``prefix``:
+    what its first call shares with the other leg of its order, when staggered)."""
     mode = _mode(options)
     window = _window(item, options)
     purpose = plan.polarity.value if plan.number == 0 else f"{plan.polarity.value}_order"
@@ -365,14 +450,14 @@ async def _ask(
     where: list[tuple[int, int]] = []
 
     async def asked(shown: Sequence[int]) -> tuple[tuple[int, ...], ...] | None:
+        shared = None
         if not answers:  # the planned call
-            key, messages = plan.key, plan.messages
+            key, messages, shared = plan.key, plan.messages, prefix
         else:
             messages = ranking_messages(item, plan.polarity, shown, mode=mode)
             key = caller.conversation_key(messages)
-        answer = await caller.answer(
-            Call(key, messages, (), item.key, purpose), prefetched=prefetched
-        )
+        call = Call(key, messages, (), item.key, purpose, prefix=shared)
+        answer = await caller.answer(call, prefetched=prefetched)
         answers.append(answer)
         reply = answer.response.text or ""
         replies.append(reply)
@@ -456,6 +541,104 @@ def _agreed(asked: Sequence[_Asked], mode: str) -> bool:
     return len(read) > 1 and orders_agree(read) is not None
 
 
+async def _order_asked(
+    caller: JudgeCaller,
+    item: RankingItem,
+    plans: Sequence[RankingPlan],
+    prefetched: Mapping[str, str | None],
+    options: GuardOptions,
+) -> list[_Asked]:
+    """One order's legs: at once, or staggered where the judge's provider caches the
+    prefix they share (the question, the context and the responses: all but the last
+    paragraph) and neither is cached here: the direct leg first, the reverse leg once it
+    has begun answering (its first token with a streaming judge, else after
+    ``stagger_delay``), so that it reads the prefix from the provider's cache."""
+    lead, rest = plans[0], plans[1:]
+    prefix = shared_prefix([plan.messages for plan in plans])
+    mode = None
+    if (
+        options.stagger == "auto"
+        and prefix is not None
+        and rest
+        and prefetched.get(lead.key) is None
+        and any(prefetched.get(plan.key) is None for plan in rest)
+    ):
+        mode = caller.prefix_caching(lead.messages, prefix)
+    if mode is None or prefix is None:
+        return list(
+            await asyncio.gather(*(_ask(caller, item, plan, prefetched, options) for plan in plans))
+        )
+    loop = asyncio.get_running_loop()
+    began = asyncio.Event()
+
+    def started() -> None:  # the judge may call it from another thread
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(began.set)
+
+    first_prefix = replace(prefix, started=started if mode == "stream" else None)
+
+    async def first() -> _Asked:
+        try:
+            return await _ask(caller, item, lead, prefetched, options, first_prefix)
+        finally:
+            began.set()
+
+    async def then(plan: RankingPlan) -> _Asked:
+        if mode == "stream":
+            await began.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(began.wait(), options.stagger_delay)
+        return await _ask(caller, item, plan, prefetched, options, prefix)
+
+    return list(await asyncio.gather(first(), *(then(plan) for plan in rest)))
+
+
+async def _listwise(
+    engine: VerdictEngine,
+    item: RankingItem,
+    planned: Sequence[RankingPlan],
+    prefetched: Mapping[str, str | None],
+) -> Verdict:
+    """The ranking's verdict from its listwise legs (see :meth:`RankingTask.ask`)."""
+    options = engine.options
+    caller = engine.callers[0]
+    by_order: dict[int, list[RankingPlan]] = {}
+    for plan in planned:
+        by_order.setdefault(plan.number, []).append(plan)
+    numbers = sorted(by_order)
+
+    async def asked_in(orders: Sequence[int]) -> list[_Asked]:
+        groups = await asyncio.gather(
+            *(
+                _order_asked(caller, item, by_order[number], prefetched, options)
+                for number in orders
+            )
+        )
+        return [one for group in groups for one in group]
+
+    if options.ranking_adaptive and len(numbers) > 2:
+        asked = await asked_in(numbers[:2])
+        for number in numbers[2:]:
+            if _agreed(asked, options.ranking_mode):
+                break
+            asked += await asked_in([number])
+    else:
+        asked = await asked_in(numbers)
+    direct = [one.leg for one in asked if one.leg.polarity is Polarity.DIRECT]
+    reverse = [one.leg for one in asked if one.leg.polarity is Polarity.REVERSE]
+    calls = [(answer.response.usage, answer.cached) for one in asked for answer in one.answers]
+    return ranking_verdict(
+        item,
+        direct,
+        reverse,
+        mode=options.ranking_mode,
+        tolerance=options.ranking_tolerance,
+        checks=options.checks_for("ranking"),
+        calls=calls,
+    )
+
+
 # -- the task, as the route sees it ---------------------------------------------------------
 
 
@@ -481,6 +664,13 @@ class RankingTask:
             raise UsageError("checks: a ranking is guarded by the reverse, order and swap checks")
         if options.probe is not None:
             raise UsageError("probe: a ranking is not probed with follow-up questions")
+        if options.mitigations:
+            raise UsageError(
+                "mitigations: a ranking's prompts have no cot or neg_exp wording (its "
+                "reverse leg says what the reversed order means)"
+            )
+        if options.reask:
+            raise UsageError("reask: an unread ranking leg is not asked again (it is flagged)")
         if options.reverse_legs != "always":
             raise UsageError("reverse_legs: a ranking asks every leg (reverse_legs='always')")
 
@@ -500,8 +690,13 @@ class RankingTask:
     def chars(self, item: RankingItem) -> int:
         return sum(len(text) for text in item.texts)
 
-    def plan(self, engine: VerdictEngine, item: RankingItem) -> list[RankingPlan]:
-        return ranking_plans(engine.callers, item, engine.options)
+    def plan(self, engine: VerdictEngine, item: RankingItem) -> list[RankingPlan | PairPlan]:
+        plans: list[RankingPlan | PairPlan] = list(
+            ranking_plans(engine.callers, item, engine.options)
+        )
+        if engine.options.ranking_tournament:
+            plans += _pair_plans(engine, item)
+        return plans
 
     async def ask(
         self,
@@ -511,46 +706,17 @@ class RankingTask:
         prefetched: Mapping[str, str | None],
     ) -> Verdict:
         """Every planned leg asked (with ``ranking_adaptive``, the orders after the first
-        two one at a time until two agree), read and reconciled."""
-        options = engine.options
-        caller = engine.callers[0]
-        planned = typing.cast(Sequence[RankingPlan], plans)
-        by_order: dict[int, list[RankingPlan]] = {}
-        for plan in planned:
-            by_order.setdefault(plan.number, []).append(plan)
-        numbers = sorted(by_order)
-
-        async def asked_in(orders: Sequence[int]) -> list[_Asked]:
-            return list(
-                await asyncio.gather(
-                    *(
-                        _ask(caller, item, plan, prefetched, options)
-                        for number in orders
-                        for plan in by_order[number]
-                    )
-                )
-            )
-
-        if options.ranking_adaptive and len(numbers) > 2:
-            asked = await asked_in(numbers[:2])
-            for number in numbers[2:]:
-                if _agreed(asked, options.ranking_mode):
-                    break
-                asked += await asked_in([number])
-        else:
-            asked = await asked_in(numbers)
-        direct = [one.leg for one in asked if one.leg.polarity is Polarity.DIRECT]
-        reverse = [one.leg for one in asked if one.leg.polarity is Polarity.REVERSE]
-        calls = [(answer.response.usage, answer.cached) for one in asked for answer in one.answers]
-        return ranking_verdict(
-            item,
-            direct,
-            reverse,
-            mode=options.ranking_mode,
-            tolerance=options.ranking_tolerance,
-            checks=options.checks_for("ranking"),
-            calls=calls,
+        two one at a time until two agree), read and reconciled; with the tournament, its
+        pairs asked at the same time."""
+        planned = [plan for plan in plans if isinstance(plan, RankingPlan)]
+        pair_plans = [plan for plan in plans if isinstance(plan, PairPlan)]
+        if not pair_plans:
+            return await _listwise(engine, item, planned, prefetched)
+        verdict, pairs = await asyncio.gather(
+            _listwise(engine, item, planned, prefetched),
+            _tournament(engine, item, pair_plans, prefetched),
         )
+        return tournament_verdict(verdict, pairs)
 
     async def ask_leg(
         self,
@@ -591,11 +757,12 @@ class RankingTask:
                     f'label), else a "{word.capitalize()}: X" line; several different: none'
                 )
             else:
-                listed = "best first" if plan.polarity is Polarity.DIRECT else "worst first"
+                way = "best to worst" if plan.polarity is Polarity.DIRECT else "worst to best"
                 reads = (
-                    f"a ranking of every response shown ({listed}): an ordering line, a "
-                    "ranking line, numbered lines, bracket tags or JSON; each label exactly "
-                    "once, or the leg is unread"
+                    f'the line "Ranking from {way}: ..." first (every response shown '
+                    'exactly once, "=" a tie), else a ranking in another form (an ordering '
+                    "line, numbered lines, bracket tags, JSON); a label left out or named "
+                    "twice, or two different rankings: unread"
                 )
             if window is not None:
                 name += f", window 1 of {plan.windows}"
@@ -607,26 +774,45 @@ class RankingTask:
             if plan.number:
                 order = tuple(item.labels[index] for index in plan.order)
             prompts.append(LegPrompt(name, plan.polarity, plan.messages, reads, order))
+        if options.ranking_tournament:
+            pairs = _pair_engine(engine)
+            for first in range(count):
+                for second in range(first + 1, count):
+                    asked = _pair_item(item, first, second)
+                    tag = f"pair {item.labels[first]}-{item.labels[second]}"
+                    for leg in LABEL_TASKS["pairwise"].prompts(pairs, asked):
+                        prompts.append(replace(leg, name=f"{tag}: {leg.name}"))
         return prompts
 
     def max_calls(self, engine: VerdictEngine) -> int:
         """Each order's legs (both in the first; both, or the direct one with the swap
         check, in each other), each as many calls as the sliding window makes over the
-        longest list a ranking holds."""
-        return ranking_calls(engine.options) * len(engine.callers)
+        longest list a ranking holds; with the tournament, every pair's calls."""
+        pair = 0
+        if engine.options.ranking_tournament:  # both orders through the pairwise task
+            pair = _pair_engine(engine).max_calls("pairwise")
+        return ranking_calls(engine.options, callers=len(engine.callers), pair_calls=pair)
 
 
-def ranking_calls(options: GuardOptions, count: int = RANKING_MAX_CANDIDATES) -> int:
-    """The most calls one judge makes on a ranking of ``count`` responses (default the
-    most a ranking holds): each order's legs (both in the first; both, or the direct one
-    with the swap check, in each other), each as many calls as its sliding window makes
-    (what the service's budget reserves for a ranking item as sent)."""
+def ranking_calls(
+    options: GuardOptions,
+    count: int = RANKING_MAX_CANDIDATES,
+    *,
+    callers: int = 1,
+    pair_calls: int = 0,
+) -> int:
+    """The most calls a ranking of ``count`` responses (default the most a ranking holds)
+    makes: each order's legs (both in the first; both, or the direct one with the swap
+    check, in each other), each as many calls as its sliding window makes, for each of
+    ``callers``; with ``ranking_tournament``, ``pair_calls`` for each pair. What the
+    service's budget reserves for a ranking item as sent."""
     orders = options.ranking_order_count()
     legs = 2 + (orders - 1) * len(_order_polarities(options))
     passes = 1
     if options.ranking_mode == "full" and count > options.ranking_window:
         passes = window_calls(count, options.ranking_window)
-    return legs * passes
+    pairs = count * (count - 1) // 2 * pair_calls if options.ranking_tournament else 0
+    return legs * passes * callers + pairs
 
 
 RANKING = RankingTask()

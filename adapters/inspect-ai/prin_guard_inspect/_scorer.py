@@ -227,6 +227,7 @@ def prin_guard_scorer(
     ranking_adaptive: bool = False,
     ranking_tolerance: float = 0.1,
     ranking_window: int = 10,
+    ranking_tournament: bool = False,
     task: Task = "choice",
     scale: Mapping[str, Any] | str | None = None,
     cache: Cache | None = None,
@@ -306,6 +307,7 @@ def prin_guard_scorer(
         ranking_adaptive=ranking_adaptive,
         ranking_tolerance=ranking_tolerance,
         ranking_window=ranking_window,
+        ranking_tournament=ranking_tournament,
         on_inconsistent="flag",  # an inconsistency is data for the metrics, not an error
     )
     Guard(ScriptedJudge(), options=options, cache=cache, concurrency=concurrency)
