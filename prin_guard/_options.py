@@ -263,7 +263,7 @@ class GuardOptions(BaseModel):
         False,
         description="A ranking item: also judge every pair of its responses through the "
         "pairwise task, in both orders (four legs a pair), and report the tournament: its "
-        "cycles (flag intransitive) and a Bradley-Terry ranking with 95% intervals.",
+        "cycles (flag intransitive) and a Bradley-Terry ranking with 95 per cent intervals.",
     )
     on_inconsistent: Literal["flag", "raise"] = Field(
         "flag",

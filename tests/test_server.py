@@ -1196,6 +1196,12 @@ def test_openapi_schema() -> None:
         "stagger",
         "stagger_delay",
         "rating_aspects",
+        "ranking_mode",
+        "ranking_orders",
+        "ranking_adaptive",
+        "ranking_tolerance",
+        "ranking_window",
+        "ranking_tournament",
     }
     assert {"200", "401", "413", "422", "502"} <= set(operation["responses"])
     assert {"/healthz", "/metrics"} <= set(schema["paths"])
