@@ -405,7 +405,7 @@ def _judge_error(state: _State, item_id: str | None, error: str, error_type: str
 
 async def _single(state: _State, guard: Guard, raw: Any, bill: Bill) -> Response:
     config = state.config
-    item: Item | RatingItem | RankingItem
+    item: Item | RatingItem  # a ranking too: Guard.validate is typed for these two
     try:
         if _declared_task(raw) in ("rating", "ranking"):
             # its fields (a rating's scale, a ranking's 3-20 responses) and whether this
