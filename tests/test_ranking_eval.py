@@ -221,7 +221,8 @@ def test_run_rankings_writes_a_run_and_refuses_bad_modes(tmp_path: Path) -> None
     assert [row["id"] for row in rows] == ["i0", "i1"]
     assert rows[0]["modes"]["one-pass"]["tau"] == 1.0
     assert rows[0]["configs"]["direct+reverse"]["task"] == "ranking"
-    assert list(rows[0]["configs"]) == ["direct+reverse"]  # one-pass has no verdict of its own
+    # one-pass has no verdict of its own: one guard's run, its verdict also config none
+    assert list(rows[0]["configs"]) == ["direct+reverse", "none"]
     assert json.loads((tmp_path / "summary.json").read_text())["items"] == 2
     assert "Agreement with the human rankings" in (tmp_path / "report.md").read_text()
 
@@ -275,3 +276,17 @@ def test_eval_command_runs_a_ranking_dataset(
     for row in rows:  # the judge ranked in the order shown: A, B, C, ...
         ranking = tuple(tuple(tier) for tier in row["modes"]["one-pass"]["ranking"])
         assert list(tier_index(ranking)) == list(gold[row["id"]].labels)
+
+
+def test_a_run_of_one_mode_is_what_calibrate_reads(tmp_path: Path) -> None:
+    from prin_guard.calibrate._data import load_runs
+
+    run_ranking_modes(oracle, "test", _items(), modes=("one-pass", "permutations"), out=tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["run"]["config"]["options"]["ranking_orders"] == 4
+    data = load_runs([[tmp_path]], min_tau=0.5)
+    assert data.task == "ranking" and data.n == 6
+    assert not data.wrong(0).any()  # the oracle is right on every item
+    several = tmp_path / "several"
+    run_ranking_modes(oracle, "test", _items(), modes=("direct+reverse", "adaptive"), out=several)
+    assert "run" not in json.loads((several / "summary.json").read_text())

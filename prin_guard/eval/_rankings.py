@@ -36,6 +36,11 @@ a miss), ``ranked`` the share with a ranking, ``calls`` the mean judge calls per
 against the flagged ones (a flag worth having marks the worse rankings); on MT-Bench also
 ``pairs`` the share of the experts' judged pairs the ranking orders their way (a tie half).
 
+A run of one mode that has verdicts of its own (``--ranking-modes permutations``, with or
+without ``one-pass``) is also one guard's run: its ``summary.json`` records that guard's
+judge and options and each item's verdict is its ``none`` configuration, so ``prin-guard
+calibrate RUN [--min-tau TAU]`` reads it.
+
 **One guard's run** (:func:`run_rankings`, what ``prin-guard calibrate`` reads; E1's):
 the run is written as ``prin-guard calibrate`` reads an eval run.
 
@@ -293,6 +298,7 @@ def run_ranking_modes(
     gold = [ranked for ranked, _ in items]
     results = {mode: ModeFigures(mode) for mode in modes}
     verdicts: dict[str, list[Any]] = {}
+    configs: dict[str, dict[str, Any]] = {}
     guards = []
     try:
         asked = [m for m in modes if m != "one-pass"]
@@ -304,6 +310,10 @@ def run_ranking_modes(
             if progress:
                 progress(f"{mode}: {len(items)} items")
             verdicts[mode] = guard.check_many([item for _, item in items])
+            configs[mode] = {
+                "judge": dict(guard.tiers[0]),
+                "options": guard.options.model_dump(mode="json"),
+            }
         for mode in asked:
             if mode not in results or mode == "tournament":
                 continue
@@ -337,8 +347,14 @@ def run_ranking_modes(
         "sizes": _sizes(gold),
         "modes": {mode: results[mode].figures(gold) for mode in modes},
     }
+    judged = [mode for mode in modes if mode in configs]
+    if len(judged) == 1:
+        # one guard's run: what `prin-guard calibrate` reads (its verdicts as config none)
+        summary["run"] = {"config": configs[judged[0]]}
     if out is not None:
-        _write(Path(out), summary, items, results, verdicts)
+        _write(
+            Path(out), summary, items, results, verdicts, judged[0] if len(judged) == 1 else None
+        )
     return summary
 
 
@@ -364,6 +380,7 @@ def _write(
     items: Sequence[tuple[RankedItem, dict[str, Any]]],
     results: dict[str, ModeFigures],
     verdicts: dict[str, list[Any]],
+    calibrated: str | None = None,
 ) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     with (directory / "items.jsonl").open("w", encoding="utf-8") as rows:
@@ -381,6 +398,8 @@ def _write(
                     if mode in verdicts
                 },
             }
+            if calibrated is not None:
+                row["configs"]["none"] = row["configs"][calibrated]
             for mode, figures in results.items():
                 ranking = figures.rankings[number]
                 entry: dict[str, Any] = {
