@@ -252,7 +252,8 @@ def _reading_a_score() -> Figure:
     import timeit
 
     from bench._common import RATING_REPLY
-    from prin_guard._rating import Scale, read_score
+    from prin_guard._rating import Scale
+    from prin_guard.reader import read_score
 
     scale = Scale(1, 10)
     texts = ("What is the capital of France?", "Paris is the capital of France.")

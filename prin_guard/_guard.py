@@ -28,7 +28,7 @@ One route for every task (``astream`` takes the same steps per item, batched):
    and log line, around ``Task.ask``: every leg asked at once (or staggered) through
    ``JudgeCaller.answer`` (cache, single flight, retries, the limit in flight; ``judges/``:
    the model), each reply read once (a label leg by ``LegAsker.read`` ->
-   ``_reading.read_answer`` -> ``reader/``; a rating leg by ``_rating.read_score``) and the
+   ``_reading.read_answer`` -> ``reader/``; a rating leg by ``reader.read_score``) and the
    legs reconciled (``_decide.make_verdict``: PRIN, the policy's set, the flags; a rating's:
    ``_rating.reconcile``; the Verdict built by ``_decide``).
 5. With an acceptance file, ``_judging.escalate``: the rule of each tier

@@ -316,7 +316,7 @@ class Leg(Frozen):
     """A rating's leg: the probability-weighted score at the declared score's position
     (G-Eval's expected score, from the judge's top token alternatives, on the scale the
     leg asked); ``None`` when the judge gave no alternatives there or they cannot be told
-    apart (see :func:`prin_guard._rating.expected_score`)."""
+    apart (see :func:`prin_guard.reader.expected_score`)."""
     order: tuple[str, ...] | None = None
     """For the ``order`` check: the item's labels in the order the candidates were shown
     (the judge saw them labelled A, B, ... by position; ``raw_text`` uses those labels,

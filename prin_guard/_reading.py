@@ -33,8 +33,14 @@ from prin_guard._prompts import (
     parse_mitigations,
     template_for,
 )
-from prin_guard._rating import RatingItem, read_aspect_scores, read_score
-from prin_guard.reader import ParseResult, detect_polarity_confusion, parse_reply
+from prin_guard._rating import RatingItem
+from prin_guard.reader import (
+    ParseResult,
+    detect_polarity_confusion,
+    parse_reply,
+    read_aspect_scores,
+    read_score,
+)
 from prin_guard.reader._ranking import read_ranking
 
 __all__ = ["prompt_frame", "read_answer", "read_reply"]
@@ -278,7 +284,7 @@ def _read_ranking_reply(
             form = "tags"
     found = read_ranking(reply or "", shown, echo=item.texts, form=form)
     if found.ranking is None:
-        return Reading(labels=(), status=ParseStatus.FAILED)
+        return Reading(labels=(), status=ParseStatus.FAILED, copied=found.copied)
     to_item = dict(zip(shown, item.labels, strict=True))
     ranking = tuple(tuple(to_item[label] for label in tier) for tier in found.ranking)
     method = (
@@ -291,7 +297,12 @@ def _read_ranking_reply(
         else ParseMethod.LABEL_FORMS
     )
     return Reading(
-        labels=(), status=ParseStatus.OK, method=method, span=found.span, ranking=ranking
+        labels=(),
+        status=ParseStatus.OK,
+        method=method,
+        span=found.span,
+        ranking=ranking,
+        copied=found.copied,
     )
 
 

@@ -401,3 +401,19 @@ def test_a_demo_of_a_local_model_says_it_is_loading(
     assert "prin-guard: model loaded in " in err
     assert main(["demo", "--limit", "1", "--judge", "python:nowhere:judge"]) == 0
     assert "loading the model" not in capsys.readouterr().err
+
+
+def test_fail_on_flag_does_not_take_the_input_file(
+    python_judge: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # nargs="?" would take in.jsonl as the flag list and then say INPUT is missing
+    rows = [{"question": "2 + 2?", "candidates": ["4", "5"], "id": "0"}]
+    (tmp_path / "in.jsonl").write_text(json.dumps(rows[0]) + "\n")
+    judge = ["--judge", "python:cli_test_judge:contradict", "--no-progress"]
+    with pytest.raises(SystemExit) as exited:
+        main(["grade", "--fail-on-flag", "in.jsonl", "--out", "o.jsonl", *judge])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err
+    assert "'in.jsonl' is not a list of flag names" in error
+    assert "required: INPUT" not in error
+    assert main(["grade", "--fail-on-flag=any", "in.jsonl", "--out", "o.jsonl", *judge]) == 1

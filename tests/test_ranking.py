@@ -358,7 +358,23 @@ def test_position_bias_needs_evidence_beyond_a_weak_correlation() -> None:
 @given(st.floats(-50, 50), st.integers(1, 60))
 def test_t_p_values_match_scipy(t: float, df: int) -> None:
     stats = pytest.importorskip("scipy.stats")
-    assert t_two_sided_p(t, df) == pytest.approx(2 * stats.t.sf(abs(t), df), abs=1e-10)
+    if abs(t) < 1e-6:  # scipy's sf rounds to 0.5 there (t = 1e-10, df = 1: 1.0, not 1 - 6.4e-11)
+        mpmath = pytest.importorskip("mpmath")
+        with mpmath.workdps(50):  # P(|T| >= t) = I_{df / (df + t^2)}(df / 2, 1 / 2)
+            x = mpmath.mpf(df) / (df + mpmath.mpf(t) ** 2)
+            expected = float(mpmath.betainc(df / 2, 0.5, 0, x, regularized=True))
+    else:
+        expected = 2 * stats.t.sf(abs(t), df)
+    assert t_two_sided_p(t, df) == pytest.approx(expected, abs=1e-10)
+
+
+@pytest.mark.parametrize(("t", "df"), [(1e-10, 1), (2.4e-9, 1), (2.4e-9, 7), (-3e-7, 60)])
+def test_t_p_values_near_zero_are_exact(t: float, df: int) -> None:
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workdps(50):
+        x = mpmath.mpf(df) / (df + mpmath.mpf(t) ** 2)
+        expected = float(mpmath.betainc(df / 2, 0.5, 0, x, regularized=True))
+    assert t_two_sided_p(t, df) == pytest.approx(expected, abs=1e-14)
 
 
 @pytest.mark.parametrize(

@@ -14,16 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
-from prin_guard._rating import (
-    Aspect,
-    ScoreStatus,
-    expected_score,
-    read_aspect_scores,
-    read_score,
-    reconcile,
-)
+from prin_guard._rating import Aspect, reconcile
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import ParseMethod, ParseStatus, RatingItem, RatingPrompt, Scale
+from prin_guard.reader import ScoreStatus, expected_score, read_aspect_scores, read_score
 
 DECLARED, FAILED = ParseMethod.DECLARED, ParseStatus.FAILED
 

@@ -237,6 +237,37 @@ def test_a_ranking_inside_copied_candidate_text_is_not_the_judges() -> None:
     assert read_ranking(only_copy, ABC, echo=[candidate]).ranking is None
 
 
+def test_a_ranking_quoted_from_the_item_in_part_is_not_the_judges() -> None:
+    # issue 38, item 5: every reader's copy rule (prin_guard._quotes): the ranking stands
+    # in a stretch the item holds with words of its own, though the judge quoted only a
+    # part of the item's line (the exact-copy rule blanked whole texts and lines only, and
+    # read two declared rankings here: unreadable)
+    candidate = "Well, I think the order of precedence is C > B > A for these cases, surely."
+    reply = "Response A claims the order of precedence is C > B > A for these cases.\n\n"
+    reply += "Overall, A > B > C."
+    got = read_ranking(reply, ABC, echo=[candidate])
+    assert (got.ranking, got.copied) == ((("A",), ("B",), ("C",)), True)
+    assert read_ranking(reply, ABC).reason == "several different rankings"
+    # a bare ranking the item also holds quotes nothing: it is the judge's, as a bare
+    # verdict tag is (the exact-copy rule blanked it)
+    bare = read_ranking("Overall: A > B > C", ABC, echo=["A > B > C"])
+    assert (bare.ranking, bare.copied) == ((("A",), ("B",), ("C",)), False)
+
+
+def test_a_raw_line_break_in_a_json_string_still_decodes() -> None:
+    # issue 38, item 5: the reader's one JSON decoder (strict=False, as llama.cpp's
+    # JSON-schema grammar lets a model write); the ranking reader's own refused it
+    got = read_ranking('{"ranking": "B > A\n> C"}', ABC)
+    assert (got.ranking, got.form) == ((("B",), ("A",), ("C",)), "json-list")
+
+
+def test_json_nested_too_deep_is_no_ranking_and_no_error() -> None:
+    # the ranking reader's own scanner let the decoder's RecursionError out; the reader's
+    # one scanner takes a value nested too deep to decode for no value
+    got = read_ranking('{"ranking": ' + "[" * 100_000, ABC)
+    assert (got.ranking, got.reason) == (None, "no ranking")
+
+
 def test_labels_must_be_two_or_more_distinct() -> None:
     with pytest.raises(UsageError, match="labels"):
         read_ranking("A > B", ("A", "A"))

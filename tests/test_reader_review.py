@@ -248,3 +248,19 @@ def test_arbitrary_text_never_yields_a_score_it_does_not_declare(text: str) -> N
     # no JSON object naming the form's fields in it: nothing is read
     if "{" not in text:
         assert not reading.found and reading.scores == {}
+
+
+def test_a_review_quoted_from_the_prompts_examples_is_not_the_reviewers() -> None:
+    # issue 38, item 5: every reader's copy rule (prin_guard._quotes); the AI Scientist's
+    # prompt shows example reviews, and a reviewer may restate one before its own
+    example = json.dumps(_review(Overall=8, Decision="Accept", Summary="A sparse graph study."))
+    own = json.dumps(_review(Overall=3))
+    reply = f"REVIEW JSON:\n```json\n{example}\n```\n\n```json\n{own}\n```\n"
+    assert read_review(reply, FORM).reason == "several different review JSON objects"
+    prompt = f"Here is an example review:\n{example}\n\nHere is the paper: ..."
+    reading = read_review(reply, FORM, echo=[prompt])
+    assert (reading.scores["Overall"], reading.decision, reading.copied) == (3, "reject", True)
+    only = read_review(f"```json\n{example}\n```", FORM, echo=[prompt])
+    assert (only.found, only.copied) == (False, True)
+    # a review the item does not hold is the reviewer's, echo or not
+    assert not read_review(_reply(_review(Overall=6)), FORM, echo=[prompt]).copied

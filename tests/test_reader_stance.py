@@ -440,3 +440,14 @@ async def test_a_long_reply_is_read_off_the_event_loop(monkeypatch: pytest.Monke
         guard = Guard(lambda prompt, reply=reply: reply, cache=None)
         await guard.acheck(item)
         assert readers and set(readers) == {on_loop}
+
+
+def test_parse_reply_takes_the_polarity_by_its_name() -> None:
+    # "direct" as a string was compared by identity with Polarity.DIRECT: read as reverse
+    labels, texts = ["A", "B", "C"], ["Paris", "Sydney", "Rome"]
+    for given in ("direct", Polarity.DIRECT):
+        reading = parse_reply("A is correct.", labels, texts, polarity=given)  # type: ignore[arg-type]
+        assert reading.labels == ("A",)
+    assert parse_reply("A is correct.", labels, texts, polarity="reverse").labels == ()  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="polarity: unknown polarity 'up'"):
+        parse_reply("A is correct.", labels, texts, polarity="up")  # type: ignore[arg-type]

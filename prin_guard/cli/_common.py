@@ -7,6 +7,7 @@ The flags that describe a guard are derived from :class:`~prin_guard.GuardConfig
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -64,11 +65,37 @@ def add_fail_on_flag(parser: argparse.ArgumentParser, what: str) -> None:
         "--fail-on-flag",
         nargs="?",
         const="any",
+        action=_FlagNames,
         metavar="FLAG,...",
         help=f"exit with status 1 when {what} carries a flag: any flag when none is named "
         "(--fail-on-flag), or only those named (--fail-on-flag inconsistent,order_sensitive; "
         "the names are the verdict's flags, docs/verdict.md)",
     )
+
+
+_FLAG_NAMES = re.compile(r"\s*[A-Za-z_-]+(?:\s*,\s*[A-Za-z_-]+)*\s*")
+
+
+class _FlagNames(argparse.Action):
+    """``--fail-on-flag``'s value, refused at once when it is not a list of names: its
+    optional value would otherwise take the command's input file (``grade --fail-on-flag
+    in.jsonl``) and the error would say the input is missing."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Any,
+        option_string: str | None = None,
+    ) -> None:
+        if isinstance(values, str) and not _FLAG_NAMES.fullmatch(values):
+            raise argparse.ArgumentError(
+                self,
+                f"{values!r} is not a list of flag names (a file or another option's "
+                "value?): write --fail-on-flag=any or name the flags, or put the option "
+                "after the input",
+            )
+        setattr(namespace, self.dest, values)
 
 
 def fails_on(args: argparse.Namespace, flags: Iterable[str]) -> bool:

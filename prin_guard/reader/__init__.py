@@ -1,5 +1,5 @@
-"""Reading a judge's reply: the candidates it names, for every judging task. Pure
-functions, no I/O.
+"""Reading a judge's reply: the candidates it names, for every judging task, and the
+score a rating's reply declares. Pure functions, no I/O.
 
 One reader serves the three tasks (``task``): ``choice`` (which answer options are
 correct / incorrect), ``pairwise`` (which of two responses is better / worse) and
@@ -130,6 +130,15 @@ reply as given, tight around what was read ("A, C" of "Answer: A, C"; "a" of "Ou
 (a) is better"), for the answer's probability from token log-probabilities. It is None
 on failure and when the labels were read from more than one place.
 
+**Scores, rankings, reviews.** The other tasks' readers are stages of this package too:
+:func:`read_score` and :func:`read_aspect_scores` read the score a rating's reply
+declares, strictly (``_scores``; :func:`expected_score` weighs the scores the judge could
+have written there), ``_ranking`` a ranking, ``_review`` a review form. All of them find
+JSON with the one scanner (``_json``: the last values first, bounded), and a place that
+stands in a quotation of the item (a declared format's place, a score's declaration, a
+ranking, a review's object) is the item's by one rule
+(``prin_guard._quotes.quoted_places``).
+
 **Cost.** Parsing is linear in the reply's length (plus one pass over the item's labels,
 texts and echo), whatever the number of candidates. Patterns are compiled once, on first
 use (:class:`_Pattern`: importing the parser compiles nothing), and match any
@@ -139,7 +148,8 @@ normalised text to label, only at token boundaries and for texts of at most
 ``MAX_TEXT_TOKENS`` tokens. Forms that repeat are kept from rescanning the text: runs of
 labels are matched possessively, a sentence's answer is looked for in at most 1,000
 characters, claims look at most a few hundred characters around them, at most
-``MAX_JSON_TRIES`` JSON objects (the last ones) are decoded, and "all" and "all except
+``MAX_JSON_TRIES`` JSON objects (the last ones) are decoded (and at most 64 places
+fail to), and "all" and "all except
 B" are kept as the labels left out until the result is built. Copies are found through
 sets of the echo's word runs and pieces, built once per echo (cached: the legs of an item
 share its echo, the items of a shape their prompt frame) and only when a run or piece of
@@ -159,8 +169,15 @@ from __future__ import annotations
 from prin_guard.reader._confusion import detect_polarity_confusion
 from prin_guard.reader._copies import COPY_WORDS, MAX_SHORT_COPIES, detect_echo
 from prin_guard.reader._evidence import ParseResult
+from prin_guard.reader._json import MAX_JSON_TRIES
 from prin_guard.reader._read import parse_reply
-from prin_guard.reader._structures import MAX_JSON_TRIES
+from prin_guard.reader._scores import (
+    ScoreReading,
+    ScoreStatus,
+    expected_score,
+    read_aspect_scores,
+    read_score,
+)
 from prin_guard.reader._text import MAX_TEXT_TOKENS
 
 __all__ = [
@@ -169,7 +186,12 @@ __all__ = [
     "MAX_SHORT_COPIES",
     "MAX_TEXT_TOKENS",
     "ParseResult",
+    "ScoreReading",
+    "ScoreStatus",
     "detect_echo",
     "detect_polarity_confusion",
+    "expected_score",
     "parse_reply",
+    "read_aspect_scores",
+    "read_score",
 ]

@@ -16,14 +16,13 @@ readable is read as the general reader reads an answer line.
 
 from __future__ import annotations
 
-import ast
-import json
 import re
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias
 
 from prin_guard.reader._answers import _ASIDE, _read_answer
 from prin_guard.reader._evidence import _Context, _Reading, _tie_free
+from prin_guard.reader._json import json_values
 from prin_guard.reader._text import _Pattern, _strip_bounds
 
 __all__ = [
@@ -49,8 +48,6 @@ SLOT_STRIP = " \t\r\n*_`\"'“”‘’.!:;()[]{}<>"
 _SLOT_SEP = _Pattern(r"\s*(?:,|;|&|/|\band\b|\bor\b)\s*", re.IGNORECASE)
 _NONE_WORDS = frozenset({"none", "neither", "nothing", "no one", "n/a"})
 _ALL_WORDS = frozenset({"both", "all", "all of them", "both of them"})
-_MAX_JSON = 16
-_MAX_JSON_FAILURES = 64
 
 
 class _Format(Protocol):
@@ -188,30 +185,7 @@ def bulleted(
 
 
 def decoded(text: str, opener: str) -> list[tuple[Any, int, int]]:
-    """The last ``_MAX_JSON`` JSON (or Python literal) values of ``text`` that start with
-    ``opener``, with their offsets, last first."""
-    out: list[tuple[Any, int, int]] = []
-    decoder = json.JSONDecoder(strict=False)  # raw line breaks in strings: see _structures
-    pos = len(text)
-    failed = 0  # a failed decode counts the lines before it: bounded, or a run of "{"
-    # would be read in time quadratic in its length
-    while (
-        len(out) < _MAX_JSON
-        and failed < _MAX_JSON_FAILURES
-        and (start := text.rfind(opener, 0, pos)) >= 0
-    ):
-        pos = start
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            failed += 1
-            closer = "]" if opener == "[" else "}"
-            stop = text.find(closer, start, start + 4097)
-            if stop < 0:
-                continue
-            try:  # AlpacaEval records its rankings as Python literals
-                value, end = ast.literal_eval(text[start : stop + 1]), stop + 1
-            except (ValueError, SyntaxError, RecursionError, MemoryError):
-                continue
-        out.append((value, start, end))
-    return out
+    """The last JSON (or Python literal: AlpacaEval records its rankings so) values of
+    ``text`` that start with ``opener``, with their offsets, last first: the reader's one
+    JSON scanner (:func:`~prin_guard.reader._json.json_values`), its bounds included."""
+    return [(value, start, end) for start, end, value in json_values(text, opener, literals=True)]

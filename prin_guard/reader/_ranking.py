@@ -45,29 +45,30 @@ rankings"). Only mentions is unreadable too. So "Therefore, Assistant 1 > Assist
 terms of level of details. ... Therefore, the final order is Assistant 1 = Assistant 2."
 reads the tie (LLMZoo's own parser took the first line and recorded 1 > 2).
 
-**Copies of the item.** Text of the prompt that the reply repeats (``echo``: the question,
-the candidates' texts, the context) is blanked before reading, exact copies of 8 or more
-characters, whole or line by line: a ranking written inside a candidate's text is not the
-judge's. This is the exact-copy rule only; the general reader's fuzzy copy masking
-(``_copies``) is for the task route to apply when it wires this stage in.
+**Copies of the item.** A ranking that stands in a quotation of the item's texts
+(``echo``: the question, the candidates' texts, the context) is the item's, not the
+judge's: it is not read, and the reading says ``copied``. The rule is every reader's for a
+place (:func:`prin_guard._quotes.quoted_places`, as for a declared format's place and a
+score's declaration): the longest stretch around the ranking that the item holds (case and
+spacing aside) holds a word that is no label's. A bare ranking the item also holds
+("A > B > C" and nothing else) quotes nothing: it is the judge's.
+
+**JSON** is found by the reader's one scanner (:mod:`prin_guard.reader._json`: its last
+values first, within its bounds, raw line breaks in strings allowed).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prin_guard._exceptions import UsageError
+from prin_guard._quotes import quoted_places
 from prin_guard._ranking import Ranking
+from prin_guard.reader._json import json_values
 
 __all__ = ["FORMS", "RankingReading", "read_ranking"]
-
-MIN_COPY = 8
-"""The shortest stretch of the echo that is blanked as a copy."""
-MAX_JSON_TRIES = 64
-"""At most this many JSON values are decoded per reply (the last ones)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,8 @@ class RankingReading:
     span: tuple[int, int] | None = None
     """Where the ranking stands in the reply, ``[start, end)``; ``None`` when several
     identical expressions were read or none."""
+    copied: bool = False
+    """A ranking stood in text copied from the item (``echo``); it was not read."""
 
 
 _NOUN = (
@@ -177,55 +180,19 @@ def _name_token(match: re.Match[str]) -> tuple[str, str]:
     raise AssertionError("a name matched no group")
 
 
-# --------------------------------------------------------------------------- copies
-
-
-def _blank_copies(reply: str, echo: Sequence[str]) -> str:
-    pieces: set[str] = set()
-    for text in echo:
-        for piece in (text, *text.splitlines()):
-            piece = piece.strip()
-            if len(piece) >= MIN_COPY:
-                pieces.add(piece)
-    out = reply
-    for piece in sorted(pieces, key=len, reverse=True):
-        start = out.find(piece)
-        while start != -1:
-            out = out[:start] + " " * len(piece) + out[start + len(piece) :]
-            start = out.find(piece, start + len(piece))
-    return out
-
-
 # --------------------------------------------------------------------------- JSON
 
 
-def _json_values(text: str) -> list[tuple[int, int, object]]:
-    decoder = json.JSONDecoder()
-    found: list[tuple[int, int, object]] = []
-    starts = [m.start() for m in re.finditer(r"[\[{]", text)]
-    end_of_last = -1
-    tries = 0
-    for start in starts:
-        if start < end_of_last:
-            continue
-        if tries >= MAX_JSON_TRIES * 4:
-            break
-        tries += 1
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            continue
-        end_of_last = end  # a value's inside is part of it, never a value of its own
-        if isinstance(value, dict) or (
-            isinstance(value, list)
-            # [[1]] is a bracket tag; [["A", "B"]] ties everything
-            and (
-                len(value) >= 2
-                or (len(value) == 1 and isinstance(value[0], list) and len(value[0]) >= 2)
-            )
-        ):
-            found.append((start, end, value))
-    return found[-MAX_JSON_TRIES:]
+def _ranking_json(value: object) -> bool:
+    """Whether a JSON value may be a ranking: an object, or a list of two or more places
+    (``[[1]]`` is a bracket tag; ``[["A", "B"]]`` ties everything)."""
+    return isinstance(value, dict) or (
+        isinstance(value, list)
+        and (
+            len(value) >= 2
+            or (len(value) == 1 and isinstance(value[0], list) and len(value[0]) >= 2)
+        )
+    )
 
 
 def _element(value: object, labels: _Labels) -> tuple[str, str | None] | None:
@@ -300,7 +267,10 @@ def _from_ranks(
 
 def _json_found(text: str, labels: _Labels) -> list[_Found]:
     out: list[_Found] = []
-    for start, end, value in _json_values(text):
+    # the reader's one JSON scanner, its bounds; a value's inside is a part of it, never
+    # a value of its own
+    values = json_values(text, "[{", outermost=True)
+    for start, end, value in reversed([found for found in values if _ranking_json(found[2])]):
         target: object = value
         if isinstance(value, dict):
             lowered = {str(k).lower(): v for k, v in value.items()}
@@ -516,7 +486,7 @@ def read_ranking(
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise UsageError(f"labels: {list(labels)!r} are not two or more distinct labels")
     names = _Labels(labels)
-    text = _blank_copies(reply, echo)
+    text = reply  # copies of the item are dropped where found, below
     found = _json_found(text, names)
     # JSON is read; the rest of the reading sees it blanked
     for item in found:
@@ -536,24 +506,27 @@ def read_ranking(
             )
             found.append(chain)
         pos += len(line)
+    quoted = set(quoted_places(reply, [(item.start, item.end) for item in found], echo, labels))
+    copied = any((item.start, item.end) in quoted for item in found)
+    found = [item for item in found if (item.start, item.end) not in quoted]
     declared = [item for item in found if item.form == form and item.strength > 0]
     if declared:
         found = declared  # what the judge was asked to write decides
     top = max((item.strength for item in found), default=0)
     if top == 0:
         reason = "rankings only in the reasoning" if found else "no ranking"
-        return RankingReading(None, None, reason)
+        return RankingReading(None, None, reason, copied=copied)
     chosen = [item for item in found if item.strength == top]
     for item in chosen:
         problem = _problem(item, names)
         if problem is not None:
-            return RankingReading(None, item.form, problem)
+            return RankingReading(None, item.form, problem, copied=copied)
     shapes = {tuple(frozenset(tier) for tier in item.names) for item in chosen}
     if len(shapes) > 1:
-        return RankingReading(None, None, "several different rankings")
+        return RankingReading(None, None, "several different rankings", copied=copied)
     first = chosen[-1]
     ranking: Ranking = tuple(
         tuple(label for label in tier if label is not None) for tier in first.names
     )
     span = (first.start, first.end) if len(chosen) == 1 else None
-    return RankingReading(ranking, first.form, None, span)
+    return RankingReading(ranking, first.form, None, span, copied)

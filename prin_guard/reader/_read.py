@@ -96,6 +96,13 @@ def parse_reply(
     """
     if task not in TASKS:
         raise ValueError(f"task: unknown task {task!r}; use choice, pairwise or checklist")
+    if polarity is not None and not isinstance(polarity, Polarity):
+        try:  # "direct" given as a string is the direct question, not "not direct"
+            polarity = Polarity(polarity)
+        except ValueError:
+            raise ValueError(
+                f"polarity: unknown polarity {polarity!r}; use direct or reverse"
+            ) from None
     if text is None or not text.strip():
         return _FAILED
     long = len(text) > 2 * WINDOW

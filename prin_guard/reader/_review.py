@@ -16,6 +16,12 @@ review JSON objects"). A reply with no such object is unreadable; prose is never
 scores. Control characters inside JSON strings (a raw line break in a summary) are allowed,
 as the AI Scientist's own parser allows them, without changing any text.
 
+**Copies of the item.** A review object that stands in a quotation of the item's texts
+(``echo``: the paper, the example reviews a prompt shows) is the item's, not the
+reviewer's: it is not read, and the reading says ``copied``. The rule is every reader's for
+a place (:func:`prin_guard._quotes.quoted_places`): the longest stretch around the object
+that the item holds holds a word that is none of the form's names and decision words.
+
 **Fields** are matched by name, case, spaces, underscores and hyphens ignored ("overall",
 "Ethical_Concerns"). A field given twice (the same key twice, or two spellings of it) with
 different values is unread; with the same value it is read.
@@ -38,10 +44,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from prin_guard._quotes import quoted_places
 from prin_guard._review import ReviewForm, ReviewScale, field_key
+from prin_guard.reader._json import DECODER, whole_json
 
 __all__ = ["ReviewReading", "Side", "read_review"]
 
@@ -70,6 +79,8 @@ class ReviewReading:
     """The reviewer's notes before the JSON ("THOUGHT:" ...), stripped; ``None`` if none."""
     reason: str | None = None
     """Why no review was found in the reply; ``None`` when one was."""
+    copied: bool = False
+    """A review JSON object stood in text copied from the item (``echo``); it was not read."""
 
     @property
     def found(self) -> bool:
@@ -91,27 +102,32 @@ class _Pairs(dict[str, Any]):
         self.pairs = pairs
 
 
+# the reader's decoding (:data:`~prin_guard.reader._json.DECODER`: raw control characters
+# in strings allowed), every member kept
+_PAIRS = json.JSONDecoder(strict=DECODER.strict, object_pairs_hook=_Pairs)
+
+
 def _decode(text: str) -> _Pairs | None:
-    try:
-        value = json.loads(text, strict=False, object_pairs_hook=_Pairs)
-    except (json.JSONDecodeError, RecursionError):
-        return None
+    value = whole_json(text, _PAIRS.raw_decode)
     return value if isinstance(value, _Pairs) else None
 
 
-def _objects(reply: str) -> list[_Pairs]:
+def _objects(reply: str) -> list[tuple[int, int, _Pairs]]:
+    """The review JSON objects of the reply, each with where it stands."""
     markers = list(_MARKER.finditer(reply))
-    tail = reply[markers[-1].end() :] if markers else reply
+    offset = markers[-1].end() if markers else 0
     found = [
-        decoded
-        for fence in _FENCE.finditer(tail)
+        (fence.start("body"), fence.end("body"), decoded)
+        for fence in _FENCE.finditer(reply, offset)
         if fence.group("lang").lower() in ("", "json")
         and (decoded := _decode(fence.group("body"))) is not None
     ]
     if not found:
+        tail = reply[offset:]
+        start = offset + len(tail) - len(tail.lstrip())
         decoded = _decode(tail.strip())
         if decoded is not None:
-            found.append(decoded)
+            found.append((start, start + len(tail.strip()), decoded))
     return found
 
 
@@ -168,13 +184,25 @@ def _thought(reply: str) -> str | None:
     return reply[start.end() : stop].strip() or None
 
 
-def read_review(reply: str, form: ReviewForm) -> ReviewReading:
-    """The review form ``reply`` fills in (see the module's docstring for every rule)."""
-    objects = [obj for obj in _objects(reply) if _fills_in(obj, form)]
+def read_review(reply: str, form: ReviewForm, *, echo: Sequence[str] = ()) -> ReviewReading:
+    """The review form ``reply`` fills in (see the module's docstring for every rule);
+    ``echo``: the item's texts (the paper, the example reviews the prompt shows), whose
+    reviews quoted back are not the reviewer's."""
+    placed = [(lo, hi, obj) for lo, hi, obj in _objects(reply) if _fills_in(obj, form)]
+    names = (
+        *(f.name for f in form.scores),
+        form.decision.name,
+        *form.decision.accept,
+        *form.decision.reject,
+        *form.text_fields,
+    )
+    quoted = set(quoted_places(reply, [(lo, hi) for lo, hi, _ in placed], echo, names))
+    copied = bool(quoted)
+    objects = [obj for lo, hi, obj in placed if (lo, hi) not in quoted]
     if not objects:
-        return ReviewReading(reason="no JSON object with the form's fields")
+        return ReviewReading(reason="no JSON object with the form's fields", copied=copied)
     if len({_canonical(obj) for obj in objects}) > 1:
-        return ReviewReading(reason="several different review JSON objects")
+        return ReviewReading(reason="several different review JSON objects", copied=copied)
     review = objects[0]
     scores: dict[str, int] = {}
     unread: dict[str, str] = {}
@@ -215,6 +243,7 @@ def read_review(reply: str, form: ReviewForm) -> ReviewReading:
         text=text,
         unread=unread,
         thought=_thought(reply),
+        copied=copied,
     )
 
 

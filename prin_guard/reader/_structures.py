@@ -4,7 +4,6 @@ per-candidate statuses.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from itertools import pairwise
@@ -20,31 +19,16 @@ from prin_guard.reader._evidence import (
     _Status,
     _union,
 )
+from prin_guard.reader._json import json_values, members
 from prin_guard.reader._names import _named, _nth_label
 from prin_guard.reader._resolve import _resolve
 from prin_guard.reader._text import _ALNUM, _SENTENCE_END, _line_end, _Pattern, _strip_bounds
 from prin_guard.reader._vocab import _MARK_CLASS, _STATUS_MARKS, _name_sign, _status_sign
 
-MAX_JSON_TRIES = 16
-"""JSON objects tried per reply, from its end: bounds the cost of replies full of braces."""
-
-
-_OBJECT_START = _Pattern(r"\{(?=\s*[\"}])")
-
-
-_JSON_SPACE = _Pattern(r"[ \t\n\r]*")
-
-
 _FENCE_BEFORE = _Pattern(r"\s*(?:`{3,}[A-Za-z]*\s*)?")
 
 
 _FENCE_AFTER = _Pattern(r"\s*(?:`{3,}\s*)?")
-
-
-# strict=False: a line break or a tab written raw inside a string, as llama.cpp's
-# JSON-schema grammar lets a model write (its string rule admits control characters),
-# still decodes; nothing else is relaxed, and the text is never repaired.
-_DECODER = json.JSONDecoder(strict=False)
 
 
 _JSON_LIST_STRIP = " \t\r\n[]\"'"
@@ -100,37 +84,6 @@ def _json_value(text: str, value: Any, lo: int, hi: int, ctx: _Context) -> _Read
     return _Reading(labels, span if span[0] < span[1] else (lo, hi), inverted, disagrees)
 
 
-def _skip_space(text: str, pos: int) -> int:
-    space = _JSON_SPACE.match(text, pos)
-    return space.end() if space is not None else pos
-
-
-def _members(text: str, start: int) -> tuple[list[tuple[str, Any, int, int]], int] | None:
-    """The top-level members of the JSON object at ``text[start]`` (key, value and
-    the value's offsets) and where the object ends; None when it is not one."""
-    members: list[tuple[str, Any, int, int]] = []
-    pos = _skip_space(text, start + 1)
-    if text.startswith("}", pos):
-        return members, pos + 1
-    try:
-        while True:
-            key, pos = _DECODER.raw_decode(text, pos)
-            pos = _skip_space(text, pos)
-            if not isinstance(key, str) or not text.startswith(":", pos):
-                return None
-            value_start = _skip_space(text, pos + 1)
-            value, pos = _DECODER.raw_decode(text, value_start)
-            members.append((key, value, value_start, pos))
-            pos = _skip_space(text, pos)
-            if text.startswith("}", pos):
-                return members, pos + 1
-            if not text.startswith(",", pos):
-                return None
-            pos = _skip_space(text, pos + 1)
-    except (ValueError, RecursionError):  # not JSON; nested too deep to decode
-        return None
-
-
 def _read_json(text: str, ctx: _Context) -> _Found:
     """The last JSON object of the reply that holds an answer, whatever its key.
 
@@ -144,16 +97,13 @@ def _read_json(text: str, ctx: _Context) -> _Found:
     keys disagree is not read.
     """
     out = _Found()
-    starts = [match.start() for match in _OBJECT_START.finditer(text)]
-    for start in reversed(starts[-MAX_JSON_TRIES:]):
-        decoded = _members(text, start)
-        if decoded is None or not decoded[0]:
+    for start, end, found in json_values(text, decode=members):
+        if not found:
             continue
-        members, end = decoded
         alone = bool(_FENCE_BEFORE.fullmatch(text, 0, start) and _FENCE_AFTER.fullmatch(text, end))
         places: list[tuple[int, int, _Reading]] = []
         statuses: list[_Status] = []
-        for key, value, lo, hi in members:
+        for key, value, lo, hi in found:
             named = _name_sign(key, ctx)
             if len(ctx.labels) == 1 and isinstance(value, bool) and named and named[0]:
                 # one criterion: {"met": true}

@@ -418,18 +418,19 @@ class _Asked:
 
 def _reading(
     item: RankingItem, reply: str, shown: Sequence[int], polarity: Polarity, mode: str
-) -> tuple[tuple[int, ...], ...] | None:
+) -> tuple[tuple[tuple[int, ...], ...] | None, bool]:
     """A reply read: the tiers of candidate indexes as listed (best-of-n: one tier of
-    the pick), or ``None``: unread."""
+    the pick), or ``None``: unread; and whether a ranking stood in a copy of the item's
+    text (not read)."""
     labels = _shown_labels(item, len(shown))
     index_of = dict(zip(labels, shown, strict=True))
     if mode == "best":
         pick, _why = read_pick(reply, labels, polarity, echo=item.texts)
-        return None if pick is None else ((index_of[pick],),)
+        return (None if pick is None else ((index_of[pick],),)), False
     found = read_ranking(reply, labels, echo=item.texts, form="headed-list")
     if found.ranking is None:
-        return None
-    return tuple(tuple(index_of[label] for label in tier) for tier in found.ranking)
+        return None, found.copied
+    return tuple(tuple(index_of[label] for label in tier) for tier in found.ranking), found.copied
 
 
 async def _ask(
@@ -448,6 +449,7 @@ async def _ask(
     answers: list[Answer] = []
     replies: list[str] = []
     where: list[tuple[int, int]] = []
+    copied: list[bool] = []
 
     async def asked(shown: Sequence[int]) -> tuple[tuple[int, ...], ...] | None:
         shared = None
@@ -462,7 +464,9 @@ async def _ask(
         reply = answer.response.text or ""
         replies.append(reply)
         read = functools.partial(_reading, item, reply, shown, plan.polarity, mode)
-        return await off_loop_if(len(reply) > OFF_LOOP_CHARS, read)
+        found, copy = await off_loop_if(len(reply) > OFF_LOOP_CHARS, read)
+        copied.append(copy)
+        return found
 
     tiers: tuple[tuple[int, ...], ...] | None
     if window is None:
@@ -506,6 +510,7 @@ async def _ask(
         latency_ms=sum(answer.latency_ms for answer in answers),
         usage=_summed([answer.response.usage for answer in answers]),
         cached=all(answer.cached for answer in answers),
+        copied=any(copied),
         order=None if plan.order == identity else tuple(item.labels[i] for i in plan.order),
         ranking=ranking,
     )

@@ -52,11 +52,8 @@ from prin_guard._rating import (
     Aspect,
     RatingItem,
     RatingPrompt,
-    ScoreReading,
-    expected_score,
-    read_aspect_scores,
-    read_score,
 )
+from prin_guard.reader import ScoreReading, expected_score, read_aspect_scores, read_score
 
 if TYPE_CHECKING:
     from prin_guard._acceptance import Acceptance
@@ -608,7 +605,7 @@ async def rate_together(
 ) -> Verdict:
     """A rating's aspects asked together (``rating_aspects="together"``): one direct and
     one mirrored call, each reply read for a score per aspect
-    (:func:`~prin_guard._rating.read_aspect_scores`), each aspect's two scores reconciled
+    (:func:`~prin_guard.reader.read_aspect_scores`), each aspect's two scores reconciled
     as a rating's are. Each aspect's verdict holds its legs (the shared reply, with its own
     score) and costs nothing of its own: the item's verdict counts the two calls. An
     aspect a reply gives no unambiguous score for is flagged ``unparseable_*`` alone."""
