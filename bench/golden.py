@@ -462,6 +462,7 @@ EXAMPLES = [
     ["compare_models/compare.py"],
     ["rubric/grade_answers.py"],
     ["ratings/rate_responses.py"],
+    ["ranking/rank_responses.py"],
     ["rag_claims/check_claims.py", "--limit", "3"],
     ["peer_review/checklist.py"],
     ["own_prompt/guard_mt_bench.py"],

@@ -7,6 +7,7 @@ Nothing here may reach the network: every test runs with outbound connections re
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,9 +41,11 @@ from inspect_ai.solver import TaskState  # noqa: E402
 from prin_guard_inspect import (  # noqa: E402
     InspectJudge,
     prin_guard_scorer,
+    ranking_item,
     rating_item,
     sample_item,
     target_labels,
+    target_ranking,
     verdict_from_score,
 )
 
@@ -231,6 +234,8 @@ def test_eval_log_carries_each_verdict_and_the_prin_metrics(tmp_path: Path) -> N
             "mean_score": 0.0,  # no checklist sample
             "mean_rating": 0.0,  # no rating sample
             "rating_error": 0.0,
+            "mean_tau": 0.0,  # no ranking sample
+            "top1_agreement": 0.0,
         }
     )
 
@@ -538,3 +543,47 @@ def test_rating_samples_are_scored_by_their_rating(tmp_path: Path) -> None:
         prin_guard_scorer(judge, task="rating", scale="ten")
     with pytest.raises(InvalidItemError, match=r"scale: .*\(sample 7\)"):
         rating_item(state(metadata={"response": "Paris."}))
+
+
+def test_ranking_samples_are_scored_by_their_tau(tmp_path: Path) -> None:
+    # issue 40: the value is Kendall's tau-b with the target ranking (N without a
+    # ranking), mean_tau and top1_agreement in the results, accuracy untouched
+    def judge(prompt: str) -> str:
+        shown = re.findall(r"\[The Start of Response (\w+)\]\n(.*?)\n\[The End", prompt, re.S)
+        if "Lyon" in prompt:  # leaves a response out: unreadable on both legs
+            return "Ranking from best to worst: A, B"
+        labels = [label for label, _ in sorted(shown, key=lambda pair: -len(pair[1]))]
+        if "from the worst to the best" in prompt:
+            return "Ranking from worst to best: " + ", ".join(reversed(labels))
+        return "Ranking from best to worst: " + ", ".join(labels)
+
+    ranked = [
+        Sample(id="paris", input="The capital of France?", target="C > B > A",
+               choices=["Rome.", "Paris.", "Paris, on the Seine."]),
+        Sample(id="wrong", input="The capital of France?", target="B, A, C",
+               choices=["Paris.", "It is Paris.", "Paris, of course, on the Seine."]),
+        Sample(id="lyon", input="The capital of France?", target="A > B = C",
+               choices=["Paris.", "Lyon.", "Nice."]),
+    ]  # fmt: skip
+    log = run(
+        Task(dataset=ranked, solver=[], scorer=prin_guard_scorer(judge, task="ranking")),
+        tmp_path,
+        model="mockllm/model",
+    )
+    assert log.samples is not None
+    scored = {s.id: s.scores["prin_guard_scorer"] for s in log.samples}  # type: ignore[index]
+    assert scored["paris"].value == 1.0 and scored["paris"].answer == "C > B > A"
+    assert scored["wrong"].value == pytest.approx(-1 / 3)  # C > B > A against B > A > C
+    assert scored["lyon"].value == "N"
+    assert scored["lyon"].metadata is not None
+    assert "unparseable_direct" in scored["lyon"].metadata["flags"]
+    values = metrics(log)
+    assert values["mean_tau"] == pytest.approx(1 / 3)
+    assert values["top1_agreement"] == pytest.approx(1 / 3)  # paris only
+    assert values["accuracy"] == 0.0  # no sample with a right-or-wrong target
+    assert target_ranking("B > A = C", ("A", "B", "C")) == (("B",), ("A", "C"))
+    assert target_ranking(["c", "a", "b"], ("A", "B", "C")) == (("C",), ("A",), ("B",))
+    with pytest.raises(ValueError, match="exactly once"):
+        target_ranking("B > A", ("A", "B", "C"))
+    with pytest.raises(InvalidItemError, match=r"candidates: .*\(sample 7\)"):
+        ranking_item(state(metadata={"candidates": ["one", "two"]}))

@@ -18,6 +18,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -256,6 +257,65 @@ async def test_a_rating_judge_request_gets_a_rating_verdict(adapter: ModuleType)
     with pytest.raises(Exception, match=r"metadata\.prin_guard\.scale\.max") as caught:
         await guardrail.async_pre_call_hook(
             user_api_key_dict=None, cache=None, data=bad, call_type="acompletion"
+        )
+    assert getattr(caught.value, "status_code", None) == 400
+
+
+def _ranked_reply(prompt: str) -> str:
+    """Ranks the responses shown by length, longest first, whatever their order."""
+    shown = re.findall(r"\[The Start of Response (\w+)\]\n(.*?)\n\[The End", prompt, re.S)
+    labels = [label for label, _ in sorted(shown, key=lambda pair: -len(pair[1]))]
+    if "from the worst to the best" in prompt:
+        return "Ranking from worst to best: " + ", ".join(reversed(labels))
+    return "Ranking from best to worst: " + ", ".join(labels)
+
+
+async def test_a_ranking_judge_request_gets_a_ranking_verdict(adapter: ModuleType) -> None:
+    # issue 40: the pre-call hook asks the direct ranking and starts the reverse one; the
+    # model's answer is the direct leg; the order check's legs go through the router; a
+    # list of two is a 400 naming candidates
+    router = ScriptedRouter(adapter)
+
+    async def ask(model: str, messages: Any, params: Any, parent_call_id: Any) -> Any:
+        router.calls.append((model, [dict(m) for m in messages], dict(params)))
+        return adapter._Answer(JudgeResponse(text=_ranked_reply(messages[-1]["content"])), 7.0)
+
+    ranking = {
+        "task": "ranking",
+        "question": "Is 91 prime?",
+        "candidates": ["No.", "No: 91 = 7 x 13.", "No, it is 7 times 13, so not prime."],
+    }
+    for checks, calls in ((None, 1), (["reverse", "order"], 5)):
+        guardrail = guardrail_with(adapter, router, **({"checks": checks} if checks else {}))
+        guardrail._ask = ask
+        router.calls.clear()
+        data = request_data(metadata={"prin_guard": ranking})
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=data, call_type="acompletion"
+        )
+        await asyncio.sleep(0)
+        direct = data["messages"][-1]["content"]
+        assert "rank all 3 responses from the best to the worst" in direct
+        response = model_response("Weighed.\n" + _ranked_reply(direct))
+        out = await guardrail.async_post_call_success_hook(
+            data=data, user_api_key_dict=None, response=response
+        )
+        verdict = read_verdict(out.prin_guard)
+        assert (verdict.task, verdict.ranking, verdict.flags) == (
+            "ranking",
+            (("C",), ("B",), ("A",)),
+            (),
+        )
+        assert len(router.calls) == calls  # the reverse leg (and four order legs)
+        assert verdict.judge_calls == calls + 1
+        headers = response._hidden_params["additional_headers"]
+        assert headers["x-prin-guard-ranking"] == "C > B > A"
+        assert (headers["x-prin-guard-best"], headers["x-prin-guard-worst"]) == ("C", "A")
+        assert headers["x-prin-guard-direct-leg"] == "response"
+    pair = request_data(metadata={"prin_guard": {**ranking, "candidates": ["a", "b"]}})
+    with pytest.raises(Exception, match=r"metadata\.prin_guard\.candidates") as caught:
+        await guardrail.async_pre_call_hook(
+            user_api_key_dict=None, cache=None, data=pair, call_type="acompletion"
         )
     assert getattr(caught.value, "status_code", None) == 400
 

@@ -38,15 +38,31 @@ def test_oasst_rankings_load_as_source_md_counts_them(shared_data: Path) -> None
         assert all(len(tier) == 1 for tier in item.gold)  # the crowd's rank has no ties
     assert sum(item.context is not None for item in items) == 64
     first = items[0]
-    assert first.id == "oasst-000" and first.gold == (("A",), ("B",), ("C",))
+    assert first.id == "oasst-000" and first.gold != (("A",), ("B",), ("C",))  # shuffled
     assert first.question == "How can I find the best 401k plan for my needs?"
+
+
+def test_oasst_replies_are_shown_shuffled_since_the_file_lists_them_best_first(
+    shared_data: Path,
+) -> None:
+    # the file order is the crowd's order on every row: shown so, position is the answer
+    path = shared_data / "rankings" / "oasst-rankings.jsonl"
+    in_file = list(load_oasst_rankings(path, seed=None))
+    assert all(item.gold == tuple((label,) for label in item.labels) for item in in_file)
+    shown = list(load_oasst_rankings(path))
+    firsts = sum(item.gold[0] == ("A",) for item in shown)
+    assert 30 < firsts < 80  # about one in three (117 of the 155 rows have 3 replies)
+    assert [item.gold for item in shown] == [item.gold for item in load_oasst_rankings(path)]
+    assert [item.gold for item in load_oasst_rankings(path, seed=1)] != [
+        item.gold for item in shown
+    ]
 
 
 def test_oasst_gold_follows_the_recorded_indexes(shared_data: Path) -> None:
     path = shared_data / "rankings" / "oasst-rankings.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     for row, item in zip(rows, load_oasst_rankings(path), strict=True):
-        best_first = [item.candidates[i].text for i in row["recorded_ranking"]]
+        best_first = [row["shown_texts"][i] for i in row["recorded_ranking"]]
         by_label = {c.label: c.text for c in item.candidates}
         assert [by_label[tier[0]] for tier in item.gold] == best_first
 
@@ -80,7 +96,7 @@ def test_a_malformed_oasst_row_is_skipped_and_the_rest_loads(
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps({**GOOD, **change}) + "\n" + json.dumps(GOOD) + "\n")
     skipped, on_skip = _skips()
-    items = list(load_oasst_rankings(path, on_skip=on_skip))  # type: ignore[arg-type]
+    items = list(load_oasst_rankings(path, seed=None, on_skip=on_skip))  # type: ignore[arg-type]
     assert len(items) == 1 and items[0].gold == (("B",), ("A",), ("C",))
     assert items[0].context == "User: Hello\n\nAssistant: Hi!"
     assert len(skipped) == 1 and skipped[0][0] == 1 and reason in skipped[0][1]

@@ -159,6 +159,20 @@ def test_ratings_example_flags_the_judge_that_ignores_the_mirror() -> None:
     assert "responses: 4, rated: 3, flagged: 1" in result.stdout
 
 
+def test_ranking_example_flags_the_judge_that_ranks_in_the_order_shown() -> None:
+    # issue 40: the stand-in ranks the primes' responses in the order shown; its legs
+    # agree (both follow the order), its orders do not: flagged
+    result = run_example(str(EXAMPLES / "ranking" / "rank_responses.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert re.search(r"^photosynthesis +ranking C > B > A ", out, re.M)
+    assert re.search(r"^boiling +ranking B > A > C > D ", out, re.M)
+    primes = out[out.index("primes") : out.index("== Summary ==")]
+    assert "legs tau 1.00" in primes
+    assert "flags order_sensitive, position_bias" in primes
+    assert "questions: 3, consistent: 2, flagged: 1" in out
+
+
 def test_rag_claims_example_checks_real_claims_against_their_sources() -> None:
     result = run_example(str(EXAMPLES / "rag_claims" / "check_claims.py"), "--limit", "3")
 

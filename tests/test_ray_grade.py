@@ -48,6 +48,12 @@ from prin_guard.ray import WorkerSpec
 _client = redis.Redis.from_url("redis://127.0.0.1:6379/0")
 
 def answer(prompt):
+    shown = re.findall(r"\\[The Start of Response (\\w+)\\]\\n(.*?)\\n\\[The End", prompt, re.S)
+    if shown:  # a ranking's leg: the longer the better
+        ranked = [label for label, _ in sorted(shown, key=lambda pair: -len(pair[1]))]
+        if "from the worst to the best" in prompt:
+            return "Ranking from worst to best: " + ", ".join(reversed(ranked))
+        return "Ranking from best to worst: " + ", ".join(ranked)
     labels = re.findall(r'"([A-Z])\\)', prompt)
     if "incorrect ones" in prompt:
         return "Answer: " + (", ".join(l for l in labels if l != "A") or "none")
@@ -340,6 +346,42 @@ def test_ray_writes_the_rows_the_local_engine_writes(judges: ModuleType, tmp_pat
     assert len(_rows(tmp_path / "ray.parquet")) == 63
     # and the local engine resumes the Ray engine's file (one writer, one format)
     assert grade_locally(judges.answer, given, tmp_path / "ray.jsonl").skipped == 63
+    import redis
+
+    redis.Redis.from_url(REDIS).delete(
+        *(f"{key}{suffix}:{kind}" for suffix in ("", ":local") for kind in ("started", "finished"))
+    )
+
+
+def test_rankings_go_through_ray_as_through_the_local_engine(
+    judges: ModuleType, tmp_path: Path
+) -> None:
+    # issue 40: ranking items (and a list of two, invalid) among label items: the same
+    # rows (ranking, best, worst columns) from both engines
+    key = f"ray-test:{uuid.uuid4().hex}"
+    ranked = [
+        {
+            "id": f"r{k}",
+            "task": "ranking",
+            "question": f"Rank {k}?",
+            "candidates": ["no" * (k + 1), "yes, because " * 3, "maybe" + "!" * (k + 2)],
+        }
+        for k in range(6)
+    ]
+    pair = '{"id": "two", "task": "ranking", "question": "q?", "candidates": ["a", "b"]}'
+    given = _write(tmp_path / "in.jsonl", [*ranked, *_items(3)], {4: pair})
+    local = grade_locally(
+        functools.partial(judges.make, key + ":local", 0.0)(), given, tmp_path / "local.jsonl"
+    )
+    on_ray = grade_on_ray(given, tmp_path / "ray.jsonl", _spec(judges, key), rows_per_chunk=4)
+    expected = _rows(tmp_path / "local.jsonl")
+    assert _rows(tmp_path / "ray.jsonl") == expected
+    assert (on_ray.items, on_ray.invalid, on_ray.judge_calls) == (10, 1, 18)
+    assert local.invalid == 1
+    rankings = [row for row in expected if str(row.get("id", "")).startswith("r")]
+    assert len(rankings) == 6 and all(row["best"] == "B" for row in rankings)
+    assert rankings[0]["ranking"] == "B > C > A"
+    assert next(row for row in expected if row["line"] == 4)["error_field"] == "candidates"
     import redis
 
     redis.Redis.from_url(REDIS).delete(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -518,6 +519,79 @@ def test_the_order_check_through_the_service() -> None:
     assert verdict["judge_calls"] == 4
     assert unknown.status_code == 422
     assert unknown.json()["error"]["field"] == "options.checks"
+
+
+_RANKED = re.compile(r"\[The Start of Response (\w+)\]\n(.*?)\n\[The End of Response", re.S)
+
+
+def ranking_judge(prompt: str) -> str:
+    """Ranks the responses shown by length, longest first, whatever their order."""
+    labels = [label for label, _ in sorted(_RANKED.findall(prompt), key=lambda p: -len(p[1]))]
+    if "from the worst to the best" in prompt:
+        return "Ranking from worst to best: " + ", ".join(reversed(labels))
+    return "Ranking from best to worst: " + ", ".join(labels)
+
+
+RANKING = {
+    "task": "ranking",
+    "id": "k1",
+    "question": "Is 91 prime?",
+    "candidates": ["No.", "No: 91 = 7 x 13.", "No, it is 7 times 13, so not prime."],
+}
+
+
+@pytest.mark.server
+def test_a_ranking_through_the_service() -> None:
+    # issue 40: a ranking item is judged alone or in a batch, with a request's checks; a
+    # list of two is a 422 naming candidates (in a batch, that item's invalid_item verdict)
+    with service(judge=FunctionJudge(ranking_judge)) as client:
+        one = client.post("/v1/verdicts", json={"item": RANKING}, headers=AUTH)
+        pair = {**RANKING, "id": "k2", "candidates": ["a", "b"]}
+        batch = client.post("/v1/verdicts", json={"items": [RANKING, ITEM, pair]}, headers=AUTH)
+        bad = client.post("/v1/verdicts", json={"item": pair}, headers=AUTH)
+        ordered = client.post(
+            "/v1/verdicts",
+            json={"item": RANKING, "options": {"checks": ["reverse", "order"]}},
+            headers=AUTH,
+        )
+    assert one.status_code == 200, one.text
+    verdict = one.json()["verdict"]
+    assert (verdict["task"], verdict["item_id"], verdict["best"]) == ("ranking", "k1", "C")
+    assert verdict["ranking"] == [["C"], ["B"], ["A"]]
+    assert verdict["flags"] == [] and verdict["judge_calls"] == 2
+    verdicts, errors = batch.json()["verdicts"], batch.json()["errors"]
+    assert [v["task"] for v in verdicts] == ["ranking", "choice", "ranking"]
+    assert verdicts[0]["ranking"] == [["C"], ["B"], ["A"]]
+    assert errors == [
+        {"index": 2, "kind": "input", "field": "candidates", "reason": errors[0]["reason"]}
+    ]
+    assert "pairwise" in errors[0]["reason"]
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "candidates"
+    assert ordered.status_code == 200, ordered.text
+    assert ordered.json()["verdict"]["judge_calls"] == 6
+    assert len(ordered.json()["verdict"]["permuted"]) == 4
+
+
+def test_the_budget_reserves_a_ranking_legs_times_orders_times_windows() -> None:
+    # issue 40: what a request reserves is the most its ranking item, as sent, can cost
+    from prin_guard import Guard
+    from prin_guard.server._app import _max_calls
+
+    def ranked(count: int) -> dict[str, Any]:
+        return {**RANKING, "candidates": [f"response {i}" for i in range(count)]}
+
+    plain = Guard(ranking_judge)
+    assert _max_calls(plain, ranked(3)) == 2
+    ordered = Guard(ranking_judge, checks=("reverse", "order"))
+    assert _max_calls(ordered, ranked(3)) == 6  # both legs in three orders
+    assert _max_calls(Guard(ranking_judge, checks=("reverse", "swap")), ranked(3)) == 4
+    assert _max_calls(Guard(ranking_judge, ranking_orders=5), ranked(4)) == 10
+    # 12 responses over a window of 10: three calls a leg
+    assert _max_calls(ordered, ranked(12)) == 18
+    assert _max_calls(ordered, ranked(12)) < ordered.max_judge_calls_for("ranking") == 36
+    assert _max_calls(Guard(ranking_judge, ranking_mode="best"), ranked(12)) == 2
+    # a list too long is refused before any call: it reserves the most a ranking may have
+    assert _max_calls(ordered, ranked(30)) == ordered.max_judge_calls_for("ranking")
 
 
 @pytest.mark.server

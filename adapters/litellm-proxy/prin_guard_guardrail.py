@@ -23,6 +23,13 @@ poor; the verdict's ``rating`` reconciles the two)::
     "metadata": {"prin_guard": {"task": "rating", "question": "...", "response": "...",
                                 "scale": {"min": 1, "max": 10}}}
 
+or a ranking of 3 to 20 responses (best to worst, and worst to best; the verdict's
+``ranking`` is their consensus, with ``best`` and ``worst``; with the ``order`` check
+each leg is asked again in two more orders, through the router)::
+
+    "metadata": {"prin_guard": {"task": "ranking", "question": "...",
+                                "candidates": ["...", "...", "..."]}}
+
 The options are prin-guard's :class:`~prin_guard.GuardOptions`, spelled and checked
 as everywhere else (``neg-exp`` works for ``neg_exp``). A request may set the ones
 the operator lists in the ``request_options`` setting (by default ``template`` and
@@ -78,7 +85,15 @@ from prin_guard import (
     Verdict,
 )
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import TEMPLATES, Message, Polarity, RatingItem, Template, Usage
+from prin_guard.models import (
+    TEMPLATES,
+    Message,
+    Polarity,
+    RankingItem,
+    RatingItem,
+    Template,
+    Usage,
+)
 
 __all__ = [
     "DEFAULT_REQUEST_OPTIONS",
@@ -157,7 +172,7 @@ class _Request:
 
     __slots__ = ("item", "options")
 
-    def __init__(self, item: Item | RatingItem, options: GuardOptions) -> None:
+    def __init__(self, item: Item | RatingItem | RankingItem, options: GuardOptions) -> None:
         self.item = item
         self.options = options
 
@@ -457,9 +472,12 @@ class PrinGuardGuardrail(CustomGuardrail):
             raise _http_error(400, "metadata.prin_guard: must be an object")
         fields = dict(raw)
         overrides = {name: fields.pop(name) for name in GuardOptions.model_fields if name in fields}
-        item: Item | RatingItem
+        item: Item | RatingItem | RankingItem
         try:
-            if fields.get("task") == "rating":
+            if fields.get("task") == "ranking":
+                # 3 to 20 responses (more is refused before anything else is read)
+                item = RankingItem.coerce(fields, max_chars=self.options.max_chars)
+            elif fields.get("task") == "rating":
                 item = RatingItem.coerce(fields, max_chars=self.options.max_chars)
                 if item.aspects:
                     # each aspect is a question of its own: the request's one answer
@@ -596,12 +614,17 @@ def _build_guard(judge: _ProxyJudge, options: GuardOptions) -> Guard:
     )
 
 
-def _leg_messages(guard: Guard, item: Item | RatingItem, polarity: Polarity) -> list[Message]:
+def _leg_messages(
+    guard: Guard, item: Item | RatingItem | RankingItem, polarity: Polarity
+) -> list[Message]:
     return guard.messages(item, polarity)
 
 
 def _with_latencies(
-    verdict: Verdict, guard: Guard, item: Item | RatingItem, latency_ms: Mapping[str, float]
+    verdict: Verdict,
+    guard: Guard,
+    item: Item | RatingItem | RankingItem,
+    latency_ms: Mapping[str, float],
 ) -> Verdict:
     """The verdict with each leg's latency the model's own, not the guard's wait for it.
 
@@ -771,6 +794,11 @@ def _summary(verdict: Verdict) -> dict[str, Any]:
         "item_id": verdict.item_id,
         "correct": list(verdict.correct),
         **({"rating": verdict.rating} if verdict.task == "rating" else {}),
+        **(
+            {"ranking": _ranking_text(verdict), "best": verdict.best, "worst": verdict.worst}
+            if verdict.task == "ranking"
+            else {}
+        ),
         "prin_score": verdict.prin_score,
         "consistent": verdict.consistent,
         "flags": [flag.value for flag in verdict.flags],
@@ -790,7 +818,18 @@ def _summary_headers(verdict: Verdict, direct_leg: str) -> dict[str, str]:
         headers["x-prin-guard-prin-score"] = repr(round(verdict.prin_score, 6))
     if verdict.task == "rating":
         headers["x-prin-guard-rating"] = "none" if verdict.rating is None else repr(verdict.rating)
+    if verdict.task == "ranking":
+        headers["x-prin-guard-ranking"] = _ranking_text(verdict) or "none"
+        headers["x-prin-guard-best"] = verdict.best or "none"
+        headers["x-prin-guard-worst"] = verdict.worst or "none"
     return headers
+
+
+def _ranking_text(verdict: Verdict) -> str | None:
+    """A ranking as one line, best first: "B > A = C"; ``None`` without one."""
+    if verdict.ranking is None:
+        return None
+    return " > ".join(" = ".join(tier) for tier in verdict.ranking)
 
 
 def _for_client(verdict: Verdict, call_id: Any) -> tuple[Verdict, str | None]:

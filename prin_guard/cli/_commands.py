@@ -157,6 +157,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     if args.dataset == "summeval":
         return _eval_ratings(args)
+    from prin_guard.eval._rankings import RANKING_DATASETS
+
+    if args.dataset in RANKING_DATASETS:
+        return _eval_rankings(args)
     given = args.mitigations or []
     mitigations = [] if given == ["none"] else (given or ["cot", "neg_exp"])
     # The mitigations are what the runs compare, not one guard's option.
@@ -213,6 +217,44 @@ def _eval_ratings(args: argparse.Namespace) -> int:
     out = args.out or f"runs/summeval-{time.strftime('%Y%m%d-%H%M%S')}"
     summary = run_ratings(guard, args.path, aspects=aspects, articles=articles, out=out)
     emit(report_text(summary))
+    emit(f"report: {out}/report.md")
+    return 0
+
+
+def _eval_rankings(args: argparse.Namespace) -> int:
+    import sys
+    import time
+
+    from prin_guard.eval._rankings import load_ranked, ranking_report_text, run_ranking_modes
+
+    aspects = [a.strip() for a in (args.aspects or "coherence").split(",") if a.strip()]
+    if len(aspects) != 1:
+        raise UsageError("--aspects: a ranking run ranks by one aspect; run once per aspect")
+    modes = [m.strip() for m in args.ranking_modes.split(",") if m.strip()]
+    items = load_ranked(
+        args.dataset,
+        args.path,
+        aspect=aspects[0],
+        summaries=args.summaries,
+        seed=args.seed,
+        limit=args.limit,
+    )
+    config = config_from_args(args, mitigations=())
+    (level,) = config.build_judges()
+    if len(level) != 1:
+        raise UsageError("--judge: a ranking is judged by one judge, not by a panel")
+    out = args.out or f"runs/{args.dataset}-{time.strftime('%Y%m%d-%H%M%S')}"
+    summary = run_ranking_modes(
+        level[0],
+        args.dataset,
+        items,
+        options=config.options,
+        modes=modes,
+        cache=None if args.cache == "none" else "memory",
+        out=out,
+        progress=lambda line: print(f"prin-guard: {line}", file=sys.stderr, flush=True),
+    )
+    emit(ranking_report_text(summary))
     emit(f"report: {out}/report.md")
     return 0
 
@@ -329,7 +371,8 @@ def add_eval(commands: Any) -> None:
         "summary.json, report.md and report.html. DATASET is a name (multiple choice: "
         "mathqa, aqua-rat, commonsenseqa, mmlu, strategyqa, coinflip, gsm8k-solutions; "
         "pairwise: llmbar, mt-bench-human; checklist: expertqa-claims; the shipped sample, "
-        "or --path for the full original file; ratings: summeval, with --path only) or a "
+        "or --path for the full original file; ratings: summeval, with --path only; "
+        "rankings: oasst-rankings and summeval-rankings with --path, mt-bench-rankings) or a "
         "generic .jsonl file of one task. On "
         "pairwise and checklist items, self-consistency and the paraphrase and options "
         "analyses (multiple choice only) are skipped with a note.",
@@ -383,6 +426,20 @@ def add_eval(commands: Any) -> None:
         "--aspects",
         help="summeval: comma-separated aspects to rate (default all four: coherence, "
         "consistency, fluency, relevance)",
+    )
+    ev.add_argument(
+        "--ranking-modes",
+        default="one-pass,direct+reverse,permutations,adaptive",
+        help="rankings (oasst-rankings, summeval-rankings, mt-bench-rankings): comma-"
+        "separated modes to compare: one-pass, direct+reverse, permutations, adaptive, "
+        "best-of-n, tournament (every pair in both orders through the pairwise task); "
+        "permutations and adaptive use --ranking-orders orders (default 4)",
+    )
+    ev.add_argument(
+        "--summaries",
+        type=int,
+        default=4,
+        help="summeval-rankings: how many of an article's summaries to rank (default 4)",
     )
     ev.add_argument("--name", help="the run's name in reports")
     add_rate_limit_options(ev)

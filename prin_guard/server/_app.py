@@ -46,7 +46,14 @@ from prin_guard._decide import error_verdict
 from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
 from prin_guard._guard import Guard
 from prin_guard._json import dumps
-from prin_guard._models import TASKS, Item, Task, Verdict, VerdictError
+from prin_guard._models import (
+    RANKING_MAX_CANDIDATES,
+    TASKS,
+    Item,
+    Task,
+    Verdict,
+    VerdictError,
+)
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._rating import MAX_ASPECTS
 from prin_guard._redact import add_secrets
@@ -84,6 +91,7 @@ from prin_guard.server._state import (
     judge_threads,
 )
 from prin_guard.tasks import REGISTRY
+from prin_guard.tasks._ranking import ranking_calls
 
 __all__ = ["FROM_CONFIG", "check_servable", "create_app", "judge_threads"]
 
@@ -482,6 +490,11 @@ def _max_calls(guard: Guard, raw: Any) -> int:
     reserves the most an item may have)."""
     task = _declared_task(raw)
     calls = guard.max_judge_calls_for(task)
+    if task == "ranking":  # legs x orders x the windows (and pairs) of the list as sent
+        count = min(max(_candidate_count(raw), 3), RANKING_MAX_CANDIDATES)
+        options = guard.options
+        tiers = calls // ranking_calls(options, pair_calls=_pair_calls(guard))
+        calls = tiers * ranking_calls(options, count, pair_calls=_pair_calls(guard))
     aspects = raw.get("aspects") if task == "rating" and isinstance(raw, Mapping) else None
     if isinstance(aspects, list) and aspects and guard.options.rating_aspects == "apart":
         calls *= min(len(aspects), MAX_ASPECTS)
@@ -491,6 +504,21 @@ def _max_calls(guard: Guard, raw: Any) -> int:
 _OWN_MODELS: Final = tuple(name for name in REGISTRY if name not in TASKS)
 """The tasks whose items are not :class:`~prin_guard.Item` (rating, review): read by their
 task's model, through the guard."""
+
+
+def _pair_calls(guard: Guard) -> int:
+    """The calls one pair of a ranking's tournament makes (0 without the tournament)."""
+    if not guard.options.ranking_tournament:
+        return 0
+    pairs = Guard(
+        guard.judge,
+        options=guard.options.model_copy(update={"checks": ("reverse", "order")}),
+        cache=None,
+    )
+    try:
+        return pairs.max_judge_calls_for("pairwise")
+    finally:
+        pairs.close()
 
 
 def _declared_task(raw: Any) -> str | None:

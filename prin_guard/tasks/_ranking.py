@@ -85,6 +85,7 @@ __all__ = [
     "PairPlan",
     "RankingPlan",
     "RankingTask",
+    "ranking_calls",
     "ranking_messages",
     "ranking_plans",
     "read_pick",
@@ -791,18 +792,32 @@ class RankingTask:
     def max_calls(self, engine: VerdictEngine) -> int:
         """Each order's legs (both in the first; both, or the direct one with the swap
         check, in each other), each as many calls as the sliding window makes over the
-        longest list a ranking holds."""
-        options = engine.options
-        orders = options.ranking_order_count()
-        legs = 2 + (orders - 1) * len(_order_polarities(options))
-        passes = 1
-        if options.ranking_mode == "full":
-            passes = window_calls(RANKING_MAX_CANDIDATES, options.ranking_window)
-        pairs = 0
-        if options.ranking_tournament:  # every pair, both orders through the pairwise task
-            count = RANKING_MAX_CANDIDATES
-            pairs = count * (count - 1) // 2 * _pair_engine(engine).max_calls("pairwise")
-        return legs * passes * len(engine.callers) + pairs
+        longest list a ranking holds; with the tournament, every pair's calls."""
+        pair = 0
+        if engine.options.ranking_tournament:  # both orders through the pairwise task
+            pair = _pair_engine(engine).max_calls("pairwise")
+        return ranking_calls(engine.options, callers=len(engine.callers), pair_calls=pair)
+
+
+def ranking_calls(
+    options: GuardOptions,
+    count: int = RANKING_MAX_CANDIDATES,
+    *,
+    callers: int = 1,
+    pair_calls: int = 0,
+) -> int:
+    """The most calls a ranking of ``count`` responses (default the most a ranking holds)
+    makes: each order's legs (both in the first; both, or the direct one with the swap
+    check, in each other), each as many calls as its sliding window makes, for each of
+    ``callers``; with ``ranking_tournament``, ``pair_calls`` for each pair. What the
+    service's budget reserves for a ranking item as sent."""
+    orders = options.ranking_order_count()
+    legs = 2 + (orders - 1) * len(_order_polarities(options))
+    passes = 1
+    if options.ranking_mode == "full" and count > options.ranking_window:
+        passes = window_calls(count, options.ranking_window)
+    pairs = count * (count - 1) // 2 * pair_calls if options.ranking_tournament else 0
+    return legs * passes * callers + pairs
 
 
 RANKING = RankingTask()

@@ -13,7 +13,8 @@
 Each score's value is ``C`` when the judge's reconciled verdict equals the target,
 ``I`` otherwise; its metadata holds PRIN, the flags and both legs' answers, and the
 results carry ``accuracy``, ``stderr``, ``mean_prin``, ``inconsistent_rate`` and
-``flagged_rate`` (and, for ratings, ``mean_rating`` and ``rating_error``).
+``flagged_rate`` (for ratings, ``mean_rating`` and ``rating_error``; for rankings,
+``mean_tau`` and ``top1_agreement``).
 """
 
 from prin_guard_inspect._judge import InspectJudge
@@ -22,11 +23,15 @@ from prin_guard_inspect._scorer import (
     inconsistent_rate,
     mean_prin,
     mean_rating,
+    mean_tau,
     prin_guard_scorer,
+    ranking_item,
     rating_error,
     rating_item,
     sample_item,
     target_labels,
+    target_ranking,
+    top1_agreement,
     verdict_from_score,
 )
 
@@ -38,10 +43,14 @@ __all__ = [
     "inconsistent_rate",
     "mean_prin",
     "mean_rating",
+    "mean_tau",
     "prin_guard_scorer",
+    "ranking_item",
     "rating_error",
     "rating_item",
     "sample_item",
     "target_labels",
+    "target_ranking",
+    "top1_agreement",
     "verdict_from_score",
 ]

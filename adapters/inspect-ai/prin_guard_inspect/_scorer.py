@@ -17,6 +17,13 @@ A rating sample (``task="rating"``) is scored by the verdict's rating, a number 
 scale (``N``, no answer, when the judge's two legs disagree); ``mean_rating`` averages the
 ratings given, ``rating_error`` is their mean absolute error against a numeric target (a
 human score), and neither enters ``accuracy``.
+
+A ranking sample (``task="ranking"``: three to twenty candidates, as choices or
+``metadata["candidates"]``) is scored by Kendall's tau-b between the verdict's ranking and
+the target's (``"B > A = C"``, ``"B, A, C"`` or ``["B", "A", "C"]``, best first; ``N``
+when the verdict has no ranking); ``mean_tau`` averages the taus, ``top1_agreement`` is
+the share of ranking samples with a target whose predicted best are all among the
+target's best (no ranking is a miss); neither enters ``accuracy``.
 """
 
 from __future__ import annotations
@@ -47,9 +54,17 @@ from inspect_ai.solver import TaskState
 
 from prin_guard import Flag, Guard, GuardOptions, InvalidItemError, Item, Judge, Verdict
 from prin_guard.cache import Cache
-from prin_guard.errors import UsageError
 from prin_guard.judges import ScriptedJudge
-from prin_guard.models import Leg, Policy, ProbeKind, RatingItem, Scale, Task, Template
+from prin_guard.models import (
+    Leg,
+    Policy,
+    ProbeKind,
+    RankingItem,
+    RatingItem,
+    Scale,
+    Task,
+    Template,
+)
 from prin_guard_inspect._judge import InspectJudge
 
 __all__ = [
@@ -59,11 +74,15 @@ __all__ = [
     "mean_prin",
     "mean_rating",
     "mean_score",
+    "mean_tau",
     "prin_guard_scorer",
+    "ranking_item",
     "rating_error",
     "rating_item",
     "sample_item",
     "target_labels",
+    "target_ranking",
+    "top1_agreement",
     "verdict_from_score",
 ]
 
@@ -143,6 +162,30 @@ def rating_error() -> Metric:
 
 
 @metric
+def mean_tau() -> Metric:
+    """Mean Kendall's tau-b of the ranking verdicts against their targets (those with a
+    ranking and a target; 0 when none has)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        taus = [float(m["tau"]) for m in _verdicts(scores) if m.get("tau") is not None]
+        return sum(taus) / len(taus) if taus else 0.0
+
+    return compute
+
+
+@metric
+def top1_agreement() -> Metric:
+    """Share of the ranking samples with a target whose predicted best are all among the
+    target's best (a verdict with no ranking is a miss; 0 when there is none)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        ranked = [m for m in _verdicts(scores) if m.get("task") == "ranking" and m.get("gold")]
+        return sum(bool(m["top1"]) for m in ranked) / len(ranked) if ranked else 0.0
+
+    return compute
+
+
+@metric
 def mean_prin() -> Metric:
     """Mean PRIN of the scored verdicts: 0 when every judge answer was consistent."""
 
@@ -198,6 +241,8 @@ def _share(scores: list[SampleScore], test: Callable[[list[str]], bool]) -> floa
         mean_score(),
         mean_rating(),
         rating_error(),
+        mean_tau(),
+        top1_agreement(),
     ]
 )
 def prin_guard_scorer(
@@ -242,8 +287,7 @@ def prin_guard_scorer(
     ``threshold``, ``probe``, ``reask``, ``checks``, ``min_confidence``, ``max_chars``,
     ``max_candidates``, ``reverse_legs``, ``reverse_below``, ``monitor_share``,
     ``prompt_layout``, ``stagger``, ``stagger_delay``, ``rating_aspects`` and the
-    ``ranking_*`` options (for a guard that also ranks; this scorer scores no ranking
-    samples yet) are
+    ``ranking_*`` options (for ranking samples) are
     :class:`prin_guard.GuardOptions` (spelled as everywhere in
     prin-guard: ``neg-exp`` is ``neg_exp``); ``probe`` asks each leg again and flags
     ``vacillating`` (more judge calls); ``checks=("reverse", "order")`` asks again with
@@ -268,7 +312,10 @@ def prin_guard_scorer(
     takes it, or ``metadata["scale"]``; the response is ``metadata["response"]``, else
     the output of the model being evaluated, ``metadata["reference"]`` a reference answer;
     the score's value is the verdict's rating, ``N`` when there is none, and a numeric
-    target is the human score ``rating_error`` compares with).
+    target is the human score ``rating_error`` compares with) or ``ranking`` (three to
+    twenty responses, as for choices, ranked best first; the target is the human ranking,
+    ``"B > A = C"``; the score's value is Kendall's tau-b with it, ``N`` when the verdict
+    has no ranking, read by ``mean_tau`` and ``top1_agreement``).
 
     Candidates come from ``metadata["candidates"]`` (strings, or objects with
     ``text`` and optional ``label`` and ``reasoning``) when present, else from the
@@ -279,8 +326,6 @@ def prin_guard_scorer(
     has (``ValueError``), a judge that keeps failing (:class:`prin_guard.JudgeError`).
     A judge answer that cannot be read is not a failure: it is scored and flagged.
     """
-    if task == "ranking":
-        raise UsageError("task: this scorer does not score ranking samples yet")
     # Bad options fail when the task is built, not in the middle of an eval: the
     # options (a UsageError naming the field), then what only a guard checks (the
     # cache, the concurrency, a probe it can run).
@@ -327,6 +372,15 @@ def prin_guard_scorer(
         rating_scale(scale)  # a bad scale fails here, naming its field
 
     async def score(state: TaskState, target: Target) -> Score:
+        if task == "ranking":
+            ranked = ranking_item(state, max_chars=options.max_chars)
+            ranks = target_ranking(target, ranked.labels) if target.text.strip() else None
+            guard = (
+                guard_for(judge, "")
+                if judge is not None
+                else _inspect_guard(guard_for, model, model_role)
+            )
+            return _ranking_score(await guard.acheck(ranked), ranks)
         if task == "rating":
             rated = rating_item(state, scale, max_chars=options.max_chars)
             guard = (
@@ -441,6 +495,97 @@ def _rating_score(verdict: Verdict, target: Target) -> Score:
             "score": None,
             "direct": legs[0],
             "reverse": legs[1],
+            "verdict": verdict.model_dump(mode="json"),
+        },
+    )
+
+
+def ranking_item(state: TaskState, *, max_chars: int | None = None) -> RankingItem:
+    """The prin-guard ranking item of a sample: the sample's input is the question, the
+    responses ``metadata["candidates"]`` (else the sample's choices in their original
+    order), labelled A, B, C, ...; checked, errors naming the field and the sample."""
+    metadata = state.metadata or {}
+    candidates: Any = metadata.get("candidates")
+    if candidates is None and state.choices:
+        ordered = sorted(state.choices, key=lambda choice: choice.original_position)
+        candidates = [choice.value for choice in ordered]
+    fields: dict[str, Any] = {
+        "task": "ranking",
+        "question": state.input_text,
+        "candidates": candidates,
+        "id": str(state.sample_id),
+    }
+    if metadata.get("context") is not None:
+        fields["context"] = metadata["context"]
+    try:
+        if candidates is None:
+            raise InvalidItemError(
+                "candidates",
+                f"sample {state.sample_id!r} has neither choices nor metadata['candidates']",
+            )
+        return RankingItem.coerce(fields, max_chars=max_chars)
+    except InvalidItemError as exc:
+        raise InvalidItemError(exc.field, f"{exc.reason} (sample {state.sample_id!r})") from None
+
+
+def target_ranking(
+    target: Target | str | Sequence[str], labels: Sequence[str]
+) -> tuple[tuple[str, ...], ...]:
+    """The ranking a target gives, best first: ``"B > A = C"`` (``>`` a lower place, ``=``
+    a tie), ``"B, A, C"`` or ``["B", "A", "C"]`` (one place each). Every label exactly
+    once, or a ``ValueError`` naming what is wrong: a ranking is never completed."""
+    if isinstance(target, Target):
+        values = list(target.target)
+        text = values[0] if len(values) == 1 else None
+    else:
+        text = target if isinstance(target, str) else None
+        values = [target] if isinstance(target, str) else list(target)
+    if text is not None and ">" in text:
+        tiers = [[part.strip() for part in tier.split("=")] for tier in text.split(">")]
+    elif text is not None:
+        tiers = [[part.strip()] for part in re.split(r"[\s,;]+", text.strip()) if part.strip()]
+    else:
+        tiers = [[value.strip()] for value in values]
+    ranking = tuple(tuple(label.strip("()[]'\"").upper() for label in tier) for tier in tiers)
+    named = [label for tier in ranking for label in tier]
+    if sorted(named) != sorted(labels):
+        raise ValueError(
+            f"target {values!r} does not rank every candidate ({', '.join(labels)}) exactly once"
+        )
+    return ranking
+
+
+def _ranking_score(verdict: Verdict, gold: tuple[tuple[str, ...], ...] | None) -> Score:
+    from prin_guard._ranking import kendall_tau_b, top_agrees
+
+    ranking = verdict.ranking
+    shown = " > ".join(" = ".join(tier) for tier in ranking) if ranking is not None else None
+    tau = kendall_tau_b(ranking, gold) if ranking is not None and gold is not None else None
+    top = ranking is not None and gold is not None and top_agrees(ranking, gold)
+    flags = [flag.value for flag in verdict.flags]
+    value: str | float = NOANSWER if ranking is None else (tau if tau is not None else 0.0)
+    return Score(
+        value=value,
+        answer=shown,
+        explanation=(
+            f"ranking: {shown or 'none'}; best {verdict.best or '-'}, worst "
+            f"{verdict.worst or '-'}; legs tau {verdict.scores.legs_tau}; PRIN "
+            f"{verdict.prin_score}; flags: {', '.join(flags) or 'none'}"
+        ),
+        metadata={
+            "target_known": False,  # a tau is no right or wrong answer for accuracy
+            "prin": verdict.prin_score,
+            "scores": verdict.scores.model_dump(mode="json"),
+            "consistent": verdict.consistent,
+            "flags": flags,
+            "task": "ranking",
+            "ranking": None if ranking is None else [list(tier) for tier in ranking],
+            "gold": None if gold is None else [list(tier) for tier in gold],
+            "tau": tau,
+            "top1": top,
+            "best": verdict.best,
+            "worst": verdict.worst,
+            "score": None,
             "verdict": verdict.model_dump(mode="json"),
         },
     )
