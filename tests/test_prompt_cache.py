@@ -269,6 +269,54 @@ def test_the_legs_share_the_whole_item_first_and_differ_only_in_their_instructio
     assert prefix.split(legs[1])[0] == shared
 
 
+RATED = {
+    "task": "rating",
+    "question": "Summarize the report in two sentences.",
+    "response": "The report finds that sales rose. " * 20,
+    "scale": {"min": 1, "max": 5},
+}
+
+
+@pytest.mark.parametrize(
+    ("item", "options"),
+    [
+        pytest.param(RATED, {}, id="plain"),
+        pytest.param(
+            {**RATED, "reference": "Sales rose 4%.", "context": "A quarterly report."},
+            {},
+            id="reference-context",
+        ),
+        pytest.param(
+            {**RATED, "scale": {"min": 1, "max": 5, "rubric": {str(n): f"level {n}" for n in range(1, 6)}}},
+            {"checks": "reverse,order"},
+            id="rubric-order",
+        ),
+        pytest.param({**RATED, "aspects": ["coherence", "fluency"]}, {}, id="an-aspect"),
+        pytest.param(
+            {**RATED, "aspects": ["coherence", "fluency"]},
+            {"rating_aspects": "together"},
+            id="aspects-together",
+        ),
+    ],
+)
+def test_a_ratings_legs_share_the_whole_item_first(item: dict, options: dict) -> None:
+    # issue 39, item 6: the default rating prompt put its instruction first, so the
+    # mirrored leg shared the system message and a few words with the direct one (25 of
+    # about 700 prompt tokens from llama.cpp's cache); the item comes first now
+    prompts = Guard(lambda prompt: "", cache=None, **options).prompts(item)
+    legs = [leg.messages for leg in prompts if not leg.name.startswith("fluency")]
+    prefix = shared_prefix(legs)
+    assert prefix is not None
+    shared, own = prefix.split(legs[0])
+    for text in (item["question"], item["response"], item.get("reference"), item.get("context")):
+        assert text is None or text in shared
+    # what is left is each leg's own instruction (its question, its scale, its rubric)
+    assert shared.endswith("[The End of Assistant's Answer]\n\n[Instruction]\n")
+    assert own.startswith("Please act as an impartial judge") and item["response"] not in own
+    for leg in legs[1:]:
+        assert prefix.split(leg)[0] == shared
+
+
 async def test_the_second_order_legs_share_their_own_prefix() -> None:
     judge = Recording("delay")
     await Guard(judge, cache=None, checks="reverse,order", stagger_delay=0.0).acheck(LONG_PAIR)

@@ -81,14 +81,20 @@ __all__ = [
 ]
 
 RATING_TEMPLATE = "rating"
-RATING_TEMPLATE_VERSION = 1
-"""Version of the rating prompts' wording: part of each call's cache key."""
+RATING_TEMPLATE_VERSION = 2
+"""Version of the rating prompts' wording (prin-guard's own, one aspect and every aspect
+together), on each leg (``template_version``). Version 2: what the legs share first (the
+item: its context, question, reference answer and response), each leg's own instruction
+and rubric after it, so that a prompt cache serves the mirrored leg's item from the direct
+one's ("displayed above"); and an aspect's name shown quoted (which version 1's prompts
+had started doing unversioned). A leg's cache key is its messages' hash, so every key of
+these prompts moved with version 2; a pack's did not."""
 
 _SYSTEM = "You are a helpful assistant."
 
 _DIRECT = (
     "Please act as an impartial judge and evaluate the quality of the response provided by "
-    "an AI assistant to the user question displayed below. Your evaluation should consider "
+    "an AI assistant to the user question displayed above. Your evaluation should consider "
     "{factors}.{reference} Begin your evaluation by providing a short "
     "explanation. Be as objective as possible. After providing your explanation, you must "
     "rate the response on a scale of {low} to {high}, where {low} means very poor and {high} "
@@ -97,7 +103,7 @@ _DIRECT = (
 )
 _REVERSE = (
     "Please act as an impartial judge and evaluate how poor the response provided by an AI "
-    "assistant to the user question displayed below is. Your evaluation should consider "
+    "assistant to the user question displayed above is. Your evaluation should consider "
     "{factors}.{reference} Begin your evaluation by providing a short "
     "explanation. Be as objective as possible. After providing your explanation, you must "
     "rate how poor the response is on a scale of {low} to {high}, where {low} means "
@@ -159,22 +165,24 @@ def rating_messages(
 
 
 def _conversation(parts: list[str], item: RatingItem) -> list[Message]:
-    """A rating leg's messages: the instruction ``parts``, then the item (its context,
-    question, reference answer and the response), MT-Bench's blocks."""
+    """A rating leg's messages: the item first (its context, question, reference answer
+    and the response, MT-Bench's blocks), what every leg of it shares byte for byte, then
+    the leg's own instruction ``parts`` (its question, its scale, its rubric)."""
+    shared: list[str] = []
     if item.context:
-        parts.append(f"[Context]\n{item.context}")
+        shared.append(f"[Context]\n{item.context}")
     if item.question:
-        parts.append(f"[Question]\n{item.question}")
+        shared.append(f"[Question]\n{item.question}")
     if item.reference:
-        parts.append(
+        shared.append(
             f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
         )
-    parts.append(
+    shared.append(
         f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
     )
     return [
         {"role": "system", "content": _SYSTEM},
-        {"role": "user", "content": "\n\n".join(parts)},
+        {"role": "user", "content": "\n\n".join([*shared, *parts])},
     ]
 
 
@@ -183,7 +191,7 @@ RATING_ASPECTS_TEMPLATE = "rating-aspects"
 
 _DIRECT_ASPECTS = (
     "Please act as an impartial judge and evaluate the quality of the response provided by "
-    "an AI assistant to the user question displayed below, on each of the aspects listed "
+    "an AI assistant to the user question displayed above, on each of the aspects listed "
     "below, each on its own scale.{reference} Begin your evaluation by providing a short "
     "explanation. Be as objective as possible. After providing your explanation, you must "
     "rate the response on every aspect, each on a line of its own, by strictly following "
@@ -191,7 +199,7 @@ _DIRECT_ASPECTS = (
 )
 _REVERSE_ASPECTS = (
     "Please act as an impartial judge and evaluate how poor the response provided by an AI "
-    "assistant to the user question displayed below is, on each of the aspects listed "
+    "assistant to the user question displayed above is, on each of the aspects listed "
     "below, each on its own scale.{reference} Begin your evaluation by providing a short "
     "explanation. Be as objective as possible. After providing your explanation, you must "
     "rate how poor the response is on every aspect, each on a line of its own, by strictly "
