@@ -47,7 +47,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import PROBE_KINDS, GuardOptions, ProbeKind
 from prin_guard._prompts import TEMPLATES, Mitigation, Template
-from prin_guard._rating import RatingItem, RatingPrompt, Scale
+from prin_guard._rating import RatingItem, Scale
 
 __all__ = [
     "CHECKS",
@@ -81,7 +81,6 @@ __all__ = [
     "ProbeKind",
     "ProbeRound",
     "RatingItem",
-    "RatingPrompt",
     "Reading",
     "Scale",
     "Scores",

@@ -72,7 +72,6 @@ PUBLIC = {
         "ProbeKind",
         "ProbeRound",
         "RatingItem",
-        "RatingPrompt",
         "Reading",
         "Scale",
         "Scores",
