@@ -646,22 +646,33 @@ async def _local_times(judge: Any, items: Sequence[Any], rounds: int) -> list[di
 # -- the benchmark -----------------------------------------------------------------------
 
 
-def run(ctx: Context) -> Section:
+def run(
+    ctx: Context,
+    *,
+    configs: Sequence[str] = tuple(CONFIGS),
+    local: bool = True,
+    rounds: int | None = None,
+    chars: int | None = None,
+) -> Section:
+    """The benchmark: every part (``bench/run.py``); or, from :func:`main`, the server's
+    part (A and B) alone, for the pair's ``configs`` (``unguarded`` among them) and the
+    rating beside them, on ``rounds`` items of ``chars`` characters."""
     import litellm
 
     from prin_guard import LiteLLMJudge
     from prin_guard.datasets import load_dataset
 
     section = Section(NAME, TITLE, TARGET)
-    rounds = ctx.pick(4, 1)
-    chars = ctx.pick(6800, 600)
+    rounds = rounds if rounds is not None else ctx.pick(4, 1)
+    chars = chars if chars is not None else ctx.pick(6800, 600)
     max_tokens = ctx.pick(30, 4)
+    pair_configs = {name: CONFIGS[name] for name in CONFIGS if name in configs}
     items = [_big_pair(index, chars) for index in range(rounds + 1)]
     ratings = [_big_rating(item) for item in items]
     old_ratings = _old_rating_messages(ratings)
 
     # -- A. llama.cpp's server ------------------------------------------------------------
-    runs: dict[str, list[_Run]] = {name: [] for name in CONFIGS}
+    runs: dict[str, list[_Run]] = {name: [] for name in pair_configs}
     rating_runs: dict[str, list[_Run]] = {name: [] for name in RATING_CONFIGS}
     with _llama_server() as server:
         judge = LiteLLMJudge(
@@ -676,7 +687,7 @@ def run(ctx: Context) -> Section:
         async def measure_all() -> None:
             await _measure(server, judge, items[-1], "staggered")  # warm up
             for index, item in enumerate(items[:rounds]):
-                order = list(CONFIGS) if index % 2 == 0 else list(CONFIGS)[::-1]
+                order = list(pair_configs) if index % 2 == 0 else list(pair_configs)[::-1]
                 for config in order:
                     runs[config].append(await _measure(server, judge, item, config))
                 rated = list(RATING_CONFIGS) if index % 2 == 0 else list(RATING_CONFIGS)[::-1]
@@ -743,7 +754,7 @@ def run(ctx: Context) -> Section:
         f"{max_tokens} tokens (`max_tokens`)."
     )
     base_seconds = [run.seconds for run in runs["unguarded"]]
-    for config in ("parallel", "staggered", "staggered3", "staggered4"):
+    for config in (c for c in ("parallel", "staggered", "staggered3", "staggered4") if c in runs):
         seconds = [run.seconds for run in runs[config]]
         per = [s / b for s, b in zip(seconds, base_seconds, strict=True)]
         read = [max((r.cached for r in run.requests[1:]), default=0) for run in runs[config]]
@@ -763,7 +774,7 @@ def run(ctx: Context) -> Section:
             )
         )
     table = []
-    for config, described in CONFIGS.items():
+    for config, described in pair_configs.items():
         for index, run in enumerate(runs[config]):
             table.append(
                 [
@@ -838,7 +849,9 @@ def run(ctx: Context) -> Section:
             for r, k, c in zip(runs["unguarded"], shared, common, strict=True)
         ]
         row = [described, f"${median(base) * 1000:.3f}"]
-        for config in ("parallel", "staggered", "staggered3", "staggered4"):
+        for config in (
+            c for c in ("parallel", "staggered", "staggered3", "staggered4") if c in runs
+        ):
             billed = [
                 _billed(litellm, provider, model, r, config, k, c)
                 for r, k, c in zip(runs[config], shared, common, strict=True)
@@ -901,10 +914,16 @@ def run(ctx: Context) -> Section:
                 [
                     "priced as",
                     "one call",
-                    "2 legs at once",
-                    "2 legs staggered",
-                    "3 legs staggered",
-                    "4 legs staggered",
+                    *(
+                        header
+                        for config, header in (
+                            ("parallel", "2 legs at once"),
+                            ("staggered", "2 legs staggered"),
+                            ("staggered3", "3 legs staggered"),
+                            ("staggered4", "4 legs staggered"),
+                        )
+                        if config in runs
+                    ),
                     "rating: one call",
                     "rating@1: 2 legs at once",
                     "rating@2: 2 legs staggered",
@@ -928,6 +947,9 @@ def run(ctx: Context) -> Section:
             "at 0.5× reads (GPT-4o) every leg after the first costs at least half a call: "
             "four legs cannot come under 2.0×."
         )
+
+    if not local:
+        return section
 
     # -- C. the local judge ---------------------------------------------------------------------
     from bench._common import local_judge
@@ -1030,3 +1052,36 @@ def run(ctx: Context) -> Section:
         "and the second reads it (OpenAI: from 1,024 tokens, in steps of 128)."
     )
     return section
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The server's part alone (A and B: llama.cpp's server, the requests repriced) for a
+    pair's one call and two staggered legs and the rating beside them, printed as
+    BENCHMARKS.md writes a section; for a machine too busy for the whole benchmark."""
+    import argparse
+
+    from bench._common import quiet_logging
+    from bench.run import render_section
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--rounds", type=int, default=3, help="items (default 3)")
+    parser.add_argument("--chars", type=int, default=2000, help="characters of context an item")
+    parser.add_argument(
+        "--configs",
+        default="unguarded,staggered",
+        help=f"the pair's configurations, comma-separated: {', '.join(CONFIGS)}",
+    )
+    args = parser.parse_args(argv)
+    configs = [name.strip() for name in args.configs.split(",") if name.strip()]
+    if "unguarded" not in configs or not set(configs) <= set(CONFIGS):
+        parser.error(f"--configs: unguarded and any of {', '.join(CONFIGS)}")
+    quiet_logging()
+    started = time.perf_counter()
+    section = run(Context(), configs=configs, local=False, rounds=args.rounds, chars=args.chars)
+    section.seconds = time.perf_counter() - started
+    print(render_section(section))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -469,7 +469,7 @@ class Template:
         ``neg_exp``, ``reasoning``, ``structured``, ``contract`` (``labels``, ``tie``,
         ``format``: ``{kind = "tag"}``, ...), ``source``, ``licence``; a rating template's
         (``task = "rating"``) ``scale`` (``[min, max]``), ``rubric_line`` and
-        ``rubric_header`` (a file written for 0.x's ``RatingPrompt`` loads as it is)."""
+        ``rubric_header`` (a file written for 0.1's ``RatingPrompt`` loads as it is)."""
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
