@@ -51,7 +51,6 @@ from typing import Any
 
 from prin_guard import Guard, Item, read_reply
 from prin_guard._prompts import TEMPLATES, packs
-from prin_guard._rating import rating_prompts
 from prin_guard.errors import PrinGuardError
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import Message
@@ -413,6 +412,8 @@ def _setups() -> Iterator[tuple[str, dict[str, Any], list[str]]]:
         "checklist": ["checklist", "claims"],
     }
     for name, template in {**TEMPLATES, **packs()}.items():
+        if template.task == "rating":
+            continue  # below, with the rating items
         items = by_task[template.task]
         yield f"template:{name}", {"template": name}, items
         yield f"template:{name}:order", {"template": name, "checks": "reverse,order"}, items
@@ -426,7 +427,7 @@ def _setups() -> Iterator[tuple[str, dict[str, Any], list[str]]]:
     yield "rating", {}, rated
     yield "rating:order", {"checks": "reverse,order"}, rated
     yield "rating:together", {"rating_aspects": "together"}, ["rating-aspects"]
-    for name in rating_prompts():
+    for name in (name for name, t in packs().items() if t.task == "rating"):
         yield f"rating:{name}", {"template": name}, rated
         yield f"rating:{name}:order", {"template": name, "checks": "reverse,order"}, rated
 

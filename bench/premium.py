@@ -13,11 +13,18 @@ A. llama.cpp's server (llama-cpp-python, the bundled GGUF, on loopback; one requ
    the order check (four legs, a pair's default). Every configuration names its checks.
    Wall time, and the prompt tokens each request took from
    the server's cache as the server reports them (its log's ``prefix-match hit``).
+   Beside them, in the same run, a rating of the same text (the pair's question and its
+   first response, on 1-10): one call (its direct question alone), the guarded rating
+   (the direct and the mirrored leg, staggered) in prin-guard's own wording ``rating@2``
+   (the item first, each leg's instruction after it), and the two legs of ``rating@1``
+   (the instruction first), as the guard sent them before issue 39 (at once, unmarked;
+   their messages made by that commit's code, :data:`RATING_BEFORE`).
 B. The same requests' tokens repriced with litellm's price table for an Anthropic model
    (reads 0.1x, writes 1.25x) and OpenAI models (reads 0.25x and 0.5x): the billed cost
-   of each configuration over the unguarded call's. Legs sent at once all miss a hosted
-   provider's cache (none has been written yet), so they are priced fresh; staggered
-   legs read the prefix the first one wrote (OpenAI: in steps of 128 tokens, from 1,024).
+   of each configuration over the unguarded call's (a rating's over its one call).
+   Legs sent at once all miss a hosted provider's cache (none has been written yet), so
+   they are priced fresh; staggered legs read the prefix the first one wrote (OpenAI: in
+   steps of 128 tokens, from 1,024).
 C. The local judge (LocalJudge, the bundled model in this process): the guarded verdict
    against its direct leg alone, and against its longer leg alone, on the same item size
    and on 170-token MathQA items.
@@ -57,10 +64,13 @@ TARGET = (
     "two legs on a 2,000-token pairwise item ≤ 1.3× one call's billed cost where cached "
     "reads cost ≤ 0.25× (≤ 1.45× with Anthropic's 1.25× writes; about 1.5× at 0.5× reads), "
     "four legs ≤ 2.0×, wall time ≤ 1.2× one call; the local judge's guarded verdict ≤ 1.15× "
-    "one leg; the layout changes no verdict beyond noise"
+    "one leg; the layout changes no verdict beyond noise; a rating's two legs priced beside "
+    "the pair's, its mirrored leg reading the item from the cache"
 )
 BEFORE = "f6ee851"
 """The commit before the layout of issue 31 (pairwise@1)."""
+RATING_BEFORE = "65f9ae7"
+"""The commit before the rating layout of issue 39, item 6 (rating@1, legs at once)."""
 SHARED_DATA = next(
     (
         folder / "shared" / "data" / "llmbar"
@@ -112,6 +122,50 @@ def _big_pair(index: int, chars: int) -> Any:
         candidates=[first["output_1"], first["output_2"]],
         id=f"big-{index}",
     )
+
+
+def _big_rating(pair: Any) -> dict[str, Any]:
+    """The rating of the same text as ``pair``: its question and its first response."""
+    return {
+        "task": "rating",
+        "question": pair.question,
+        "response": pair.candidates[0].text,
+        "scale": {"min": 1, "max": 10},
+        "id": f"{pair.id}-rating",
+    }
+
+
+def _old_rating_messages(items: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    """Each rating item's direct and mirrored messages in rating@1, as the code of
+    :data:`RATING_BEFORE` writes them (run from that commit's tree, in a child process)."""
+    script = (
+        "import json, sys\n"
+        "from prin_guard import Guard\n"
+        "guard = Guard(lambda prompt: '', cache=None)\n"
+        "items = json.load(sys.stdin)\n"
+        "print(json.dumps([[guard.messages(item, leg) for leg in ('direct', 'reverse')] "
+        "for item in items]))\n"
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-premium-rating-") as folder:
+        tree = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", RATING_BEFORE, "prin_guard"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=tree, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            input=json.dumps(list(items)),
+            env={**os.environ, "PYTHONPATH": folder},
+            cwd=folder,  # python -c puts the working directory first on sys.path
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    messages: list[list[Any]] = json.loads(out)
+    if not all(legs[0][-1]["content"].startswith("[Instruction]\n") for legs in messages):
+        raise RuntimeError(f"not rating@1's layout (the instruction first): {RATING_BEFORE}")
+    return messages
 
 
 # -- llama.cpp's server ------------------------------------------------------------------
@@ -240,6 +294,20 @@ none measured four legs under a two-leg name."""
 LEGS = {"parallel": 2, "staggered": 2, "staggered4": 4, "staggered3": 3}
 """The judge calls each guarded configuration's verdict makes, as its name says."""
 
+RATING_CONFIGS = {
+    "rating_unguarded": "rating: one call, the direct question alone (rating@2)",
+    "rating_v1": "rating@1 (instruction first): two legs at once, as the guard sent them",
+    "rating_staggered": "rating@2 (the item first): guarded, two legs staggered",
+}
+"""A rating of the same text, side by side with the pair."""
+PRICED_AS = {
+    "rating_unguarded": "unguarded",
+    "rating_v1": "parallel",
+    "rating_staggered": "staggered",
+}
+"""How each rating configuration is billed: as the pair's configuration that sends its
+calls the same way (one call; legs at once; two legs staggered)."""
+
 
 def guard_options(config: str) -> dict[str, Any]:
     """The guard's options for a guarded configuration: its checks named, never left to
@@ -279,6 +347,36 @@ async def _measure(server: _Server, judge: Any, item: Any, config: str) -> _Run:
     requests = [_Request(int(a) + int(b), int(a)) for a, b in hits]
     completion = [server.tokens(text) if text else 0 for text in texts]
     return _Run(seconds, requests, completion, groups, legs)
+
+
+async def _measure_rating(
+    server: _Server, judge: Any, item: dict[str, Any], config: str, old: list[Any]
+) -> _Run:
+    """One rating configuration on one item, as :func:`_measure` measures a pair's."""
+    from prin_guard import Guard
+
+    await judge.complete([{"role": "user", "content": f"Say hello. ({config} {item['id']})"}])
+    before = len(_PREFIX_HIT.findall(server.output()))
+    started = time.perf_counter()
+    legs: list[Any] = []
+    if config == "rating_unguarded":
+        response = await judge.complete(Guard(judge, cache=None).messages(item, "direct"))
+        texts = [response.text or ""]
+    elif config == "rating_v1":
+        # the old guard sent both legs at once; the server takes them one after the other
+        replies = [await judge.complete(messages) for messages in old]
+        texts = [reply.text or "" for reply in replies]
+    else:
+        verdict = await Guard(judge, cache=None).acheck(item)
+        legs = list(verdict.legs())
+        if len(legs) != 2:
+            raise RuntimeError(f"{config}: {len(legs)} legs asked, 2 named")
+        texts = [leg.raw_text or "" for leg in legs]
+    seconds = time.perf_counter() - started
+    hits = _PREFIX_HIT.findall(server.output())[before:]
+    requests = [_Request(int(a) + int(b), int(a)) for a, b in hits]
+    completion = [server.tokens(text) if text else 0 for text in texts]
+    return _Run(seconds, requests, completion, 0 if config == "rating_unguarded" else 1, legs)
 
 
 # -- repricing ---------------------------------------------------------------------------
@@ -548,20 +646,34 @@ async def _local_times(judge: Any, items: Sequence[Any], rounds: int) -> list[di
 # -- the benchmark -----------------------------------------------------------------------
 
 
-def run(ctx: Context) -> Section:
+def run(
+    ctx: Context,
+    *,
+    configs: Sequence[str] = tuple(CONFIGS),
+    local: bool = True,
+    rounds: int | None = None,
+    chars: int | None = None,
+) -> Section:
+    """The benchmark: every part (``bench/run.py``); or, from :func:`main`, the server's
+    part (A and B) alone, for the pair's ``configs`` (``unguarded`` among them) and the
+    rating beside them, on ``rounds`` items of ``chars`` characters."""
     import litellm
 
     from prin_guard import LiteLLMJudge
     from prin_guard.datasets import load_dataset
 
     section = Section(NAME, TITLE, TARGET)
-    rounds = ctx.pick(4, 1)
-    chars = ctx.pick(6800, 600)
+    rounds = rounds if rounds is not None else ctx.pick(4, 1)
+    chars = chars if chars is not None else ctx.pick(6800, 600)
     max_tokens = ctx.pick(30, 4)
+    pair_configs = {name: CONFIGS[name] for name in CONFIGS if name in configs}
     items = [_big_pair(index, chars) for index in range(rounds + 1)]
+    ratings = [_big_rating(item) for item in items]
+    old_ratings = _old_rating_messages(ratings)
 
     # -- A. llama.cpp's server ------------------------------------------------------------
-    runs: dict[str, list[_Run]] = {name: [] for name in CONFIGS}
+    runs: dict[str, list[_Run]] = {name: [] for name in pair_configs}
+    rating_runs: dict[str, list[_Run]] = {name: [] for name in RATING_CONFIGS}
     with _llama_server() as server:
         judge = LiteLLMJudge(
             "openai/smollm2",
@@ -575,9 +687,16 @@ def run(ctx: Context) -> Section:
         async def measure_all() -> None:
             await _measure(server, judge, items[-1], "staggered")  # warm up
             for index, item in enumerate(items[:rounds]):
-                order = list(CONFIGS) if index % 2 == 0 else list(CONFIGS)[::-1]
+                order = list(pair_configs) if index % 2 == 0 else list(pair_configs)[::-1]
                 for config in order:
                     runs[config].append(await _measure(server, judge, item, config))
+                rated = list(RATING_CONFIGS) if index % 2 == 0 else list(RATING_CONFIGS)[::-1]
+                for config in rated:
+                    rating_runs[config].append(
+                        await _measure_rating(
+                            server, judge, ratings[index], config, old_ratings[index]
+                        )
+                    )
 
         asyncio.run(measure_all())
         prompt_tokens = [run.requests[0].prompt for run in runs["unguarded"] if run.requests]
@@ -595,8 +714,38 @@ def run(ctx: Context) -> Section:
             swapped, _ = permuted_item(item, second_order(item.labels, item.key))
             every = shared_prefix([legs[0], guard.messages(swapped, Polarity.DIRECT)])
             common.append(server.tokens(every.split(legs[0])[0]) if every else 0)
+        # what a rating's two legs share, in either wording (system message and all)
+        rating_shared: dict[str, list[int]] = {"rating_v1": [], "rating_staggered": []}
+        for rating, old in zip(ratings[:rounds], old_ratings, strict=False):
+            from prin_guard import Guard
+            from prin_guard._legs import shared_prefix
+
+            for config, legs in (
+                ("rating_v1", old),
+                (
+                    "rating_staggered",
+                    [Guard(judge).messages(rating, p) for p in ("direct", "reverse")],
+                ),
+            ):
+                prefix = shared_prefix(legs)
+                text = "".join(m["content"] for m in legs[0][:-1])
+                shown = text + (prefix.split(legs[0])[0] if prefix is not None else "")
+                rating_shared[config].append(server.tokens(shown) if shown else 0)
 
     size = median(prompt_tokens) if prompt_tokens else 0
+    rating_size = median(
+        [run.requests[0].prompt for run in rating_runs["rating_unguarded"] if run.requests] or [0]
+    )
+    section.notes.append(
+        "The rating: the pair's question and its first response on 1-10, "
+        f"{rating_size:,.0f} "
+        "prompt tokens (median); rating@1's legs are the messages the code of "
+        f"{RATING_BEFORE} writes, sent to the server as that guard sent them (at once, "
+        "unmarked: the server takes them one after the other); rating@2's are the guard's "
+        "own (`Guard(judge, cache=None).acheck(item)`, staggered: the judge says its "
+        "server caches any prefix, `prompt_cache=0`). A hosted provider bills legs sent at "
+        "once fresh, so rating@1 is priced so; rating@2 as the pair's two staggered legs."
+    )
     section.notes.append(
         f"The item: {size:,.0f} prompt tokens (median over {rounds} items; SmolLM2's "
         f"tokenizer, as the server counts them), of which the legs share "
@@ -605,7 +754,7 @@ def run(ctx: Context) -> Section:
         f"{max_tokens} tokens (`max_tokens`)."
     )
     base_seconds = [run.seconds for run in runs["unguarded"]]
-    for config in ("parallel", "staggered", "staggered3", "staggered4"):
+    for config in (c for c in ("parallel", "staggered", "staggered3", "staggered4") if c in runs):
         seconds = [run.seconds for run in runs[config]]
         per = [s / b for s, b in zip(seconds, base_seconds, strict=True)]
         read = [max((r.cached for r in run.requests[1:]), default=0) for run in runs[config]]
@@ -625,7 +774,7 @@ def run(ctx: Context) -> Section:
             )
         )
     table = []
-    for config, described in CONFIGS.items():
+    for config, described in pair_configs.items():
         for index, run in enumerate(runs[config]):
             table.append(
                 [
@@ -643,6 +792,54 @@ def run(ctx: Context) -> Section:
             md_table(["configuration", "item", "wall (s)", "cached / prompt", "completion"], table),
         )
     )
+    for config in ("rating_v1", "rating_staggered"):
+        read = [max((r.cached for r in run.requests[1:]), default=0) for run in rating_runs[config]]
+        prompts = [
+            max((r.prompt for r in run.requests[1:]), default=0) for run in rating_runs[config]
+        ]
+        section.add(
+            Figure(
+                f"llama.cpp server, a rating's mirrored leg: prompt tokens from the cache, "
+                f"{RATING_CONFIGS[config]}",
+                median(read),
+                unit=f"of {median(prompts):,.0f}",
+                note=f"the legs share {median(rating_shared[config]):,.0f} tokens before "
+                "their own instruction (the system message included)",
+            )
+        )
+    base_seconds = [run.seconds for run in rating_runs["rating_unguarded"]]
+    for config in ("rating_v1", "rating_staggered"):
+        seconds = [run.seconds for run in rating_runs[config]]
+        per = [s / b for s, b in zip(seconds, base_seconds, strict=True)]
+        section.add(
+            Figure(
+                f"wall time, llama.cpp server: {RATING_CONFIGS[config]}",
+                median(seconds),
+                unit="s",
+                baseline=RATING_CONFIGS["rating_unguarded"],
+                baseline_value=median(base_seconds),
+                ratio=median(per),
+                spread=spread(per),
+            )
+        )
+    table = []
+    for config, described in RATING_CONFIGS.items():
+        for index, run in enumerate(rating_runs[config]):
+            table.append(
+                [
+                    described if index == 0 else "",
+                    index + 1,
+                    f"{run.seconds:.2f}",
+                    ", ".join(f"{r.cached}/{r.prompt}" for r in run.requests),
+                    ", ".join(str(c) for c in run.completion),
+                ]
+            )
+    section.tables.append(
+        (
+            "The rating of the same text on llama.cpp's server, request by request (as above)",
+            md_table(["configuration", "item", "wall (s)", "cached / prompt", "completion"], table),
+        )
+    )
 
     # -- B. repriced -----------------------------------------------------------------------
     priced_rows = []
@@ -652,7 +849,9 @@ def run(ctx: Context) -> Section:
             for r, k, c in zip(runs["unguarded"], shared, common, strict=True)
         ]
         row = [described, f"${median(base) * 1000:.3f}"]
-        for config in ("parallel", "staggered", "staggered3", "staggered4"):
+        for config in (
+            c for c in ("parallel", "staggered", "staggered3", "staggered4") if c in runs
+        ):
             billed = [
                 _billed(litellm, provider, model, r, config, k, c)
                 for r, k, c in zip(runs[config], shared, common, strict=True)
@@ -683,6 +882,29 @@ def run(ctx: Context) -> Section:
                     note=note,
                 )
             )
+        rating_base = [
+            _billed(litellm, provider, model, r, "unguarded", 0, 0)
+            for r in rating_runs["rating_unguarded"]
+        ]
+        row.append(f"${median(rating_base) * 1000:.3f}")
+        for config in ("rating_v1", "rating_staggered"):
+            billed = [
+                _billed(litellm, provider, model, r, PRICED_AS[config], k, k)
+                for r, k in zip(rating_runs[config], rating_shared[config], strict=True)
+            ]
+            per = [b / u for b, u in zip(billed, rating_base, strict=True)]
+            row.append(f"{median(per):.2f}×")
+            section.add(
+                Figure(
+                    f"billed cost, {described}: {RATING_CONFIGS[config]}",
+                    median(billed) * 1000,
+                    unit="m$",
+                    baseline=RATING_CONFIGS["rating_unguarded"],
+                    baseline_value=median(rating_base) * 1000,
+                    ratio=median(per),
+                    spread=spread(per),
+                )
+            )
         priced_rows.append(row)
     section.tables.append(
         (
@@ -692,10 +914,19 @@ def run(ctx: Context) -> Section:
                 [
                     "priced as",
                     "one call",
-                    "2 legs at once",
-                    "2 legs staggered",
-                    "3 legs staggered",
-                    "4 legs staggered",
+                    *(
+                        header
+                        for config, header in (
+                            ("parallel", "2 legs at once"),
+                            ("staggered", "2 legs staggered"),
+                            ("staggered3", "3 legs staggered"),
+                            ("staggered4", "4 legs staggered"),
+                        )
+                        if config in runs
+                    ),
+                    "rating: one call",
+                    "rating@1: 2 legs at once",
+                    "rating@2: 2 legs staggered",
                 ],
                 priced_rows,
             ),
@@ -716,6 +947,9 @@ def run(ctx: Context) -> Section:
             "at 0.5× reads (GPT-4o) every leg after the first costs at least half a call: "
             "four legs cannot come under 2.0×."
         )
+
+    if not local:
+        return section
 
     # -- C. the local judge ---------------------------------------------------------------------
     from bench._common import local_judge
@@ -818,3 +1052,36 @@ def run(ctx: Context) -> Section:
         "and the second reads it (OpenAI: from 1,024 tokens, in steps of 128)."
     )
     return section
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The server's part alone (A and B: llama.cpp's server, the requests repriced) for a
+    pair's one call and two staggered legs and the rating beside them, printed as
+    BENCHMARKS.md writes a section; for a machine too busy for the whole benchmark."""
+    import argparse
+
+    from bench._common import quiet_logging
+    from bench.run import render_section
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--rounds", type=int, default=3, help="items (default 3)")
+    parser.add_argument("--chars", type=int, default=2000, help="characters of context an item")
+    parser.add_argument(
+        "--configs",
+        default="unguarded,staggered",
+        help=f"the pair's configurations, comma-separated: {', '.join(CONFIGS)}",
+    )
+    args = parser.parse_args(argv)
+    configs = [name.strip() for name in args.configs.split(",") if name.strip()]
+    if "unguarded" not in configs or not set(configs) <= set(CONFIGS):
+        parser.error(f"--configs: unguarded and any of {', '.join(CONFIGS)}")
+    quiet_logging()
+    started = time.perf_counter()
+    section = run(Context(), configs=configs, local=False, rounds=args.rounds, chars=args.chars)
+    section.seconds = time.perf_counter() - started
+    print(render_section(section))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

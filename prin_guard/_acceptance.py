@@ -985,8 +985,9 @@ def _options_view(options: Any, task: str = "choice") -> dict[str, Any]:
         )
     if "template" in data and data["template"] is None:
         # no template named: the task's default, which is what calibration ran with (a
-        # rating's: prin-guard's own wording, which has no template id)
-        data["template"] = DEFAULT_TEMPLATES.get(task)
+        # rating's: prin-guard's own wording, recorded as no template, as files written
+        # before it was the template 'rating' say)
+        data["template"] = None if task == "rating" else DEFAULT_TEMPLATES.get(task)
     if isinstance(raw, Template):
         data["template"] = _template_identity(raw)
     elif data.get("template") is not None:

@@ -66,7 +66,7 @@ from prin_guard._models import (
 )
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template, get_template, template_file
+from prin_guard._prompts import Template, get_template, template_file, template_for
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
@@ -280,7 +280,7 @@ class Guard:
                     f"one reply, without {what}; use rating_aspects='apart' for it"
                 )
         self._asker = LegAsker(
-            None if self._options.rating_prompt is not None else self._options.label_template,
+            None if self._options.rating_template is not None else self._options.label_template,
             self._options.mitigations,
             reask=self._options.reask,
             layout=self._options.prompt_layout,
@@ -395,16 +395,18 @@ class Guard:
     @property
     def template(self) -> Template | None:
         """The guard's own template, or ``None``: each task's default
-        (:meth:`template_for` says which an item is asked in; a rating prompt asks rating
-        items only, and is not a template of the label tasks)."""
-        if self._options.rating_prompt is not None:
-            return None
-        option = self._options.label_template
+        (:meth:`template_for` says which an item is asked in; a rating template asks rating
+        items only, a label template label items only)."""
+        option = self._options.template
         return None if option is None else get_template(option)
 
-    def template_for(self, item: Item | Mapping[str, Any]) -> Template:
-        """The template ``item`` is asked in (its task's, unless the guard names one)."""
-        return self._asker.template_for(self._item(item))
+    def template_for(self, item: Item | RatingItem | Mapping[str, Any]) -> Template:
+        """The template ``item`` is asked in (its task's, unless the guard names one): a
+        rating item's is prin-guard's own ``rating`` or the guard's rating template."""
+        _task, checked = self._validated(item)
+        if isinstance(checked, RatingItem):
+            return template_for(self._options.template, checked)
+        return self._asker.template_for(checked)
 
     @typing.overload
     def validate(self, item: Item) -> Item: ...
@@ -668,13 +670,6 @@ class Guard:
         task = REGISTRY[item.task]  # the label task the item turned out to be
         task.check(item, self._engine, self._acceptance)
         return task, item
-
-    def _item(self, raw: Item | Mapping[str, Any]) -> Item:
-        """A label item checked for this guard (what its templates are chosen for)."""
-        _task, item = self._validated(raw)
-        if not isinstance(item, Item):
-            raise InvalidItemError("task", "a label item (choice, pairwise, checklist)")
-        return item
 
     async def _verdict(
         self,

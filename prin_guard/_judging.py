@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from prin_guard._calls import JudgeCaller, KeyScope
+from prin_guard._calls import Answer, Call, JudgeCaller, KeyScope
 from prin_guard._decide import (
     Answers,
     MemberLegs,
@@ -29,7 +30,7 @@ from prin_guard._decide import (
 )
 from prin_guard._events import log
 from prin_guard._exceptions import JudgeError
-from prin_guard._legs import LegAsker, LegPlan, ReadLeg, scope_parts
+from prin_guard._legs import LegAsker, LegPlan, ReadLeg, prefix_route, scope_parts, shared_prefix
 from prin_guard._models import (
     TASKS,
     Item,
@@ -367,49 +368,77 @@ class VerdictEngine:
         after: asyncio.Event | None = None,
     ) -> tuple[list[Coroutine[Any, Any, ReadLeg]], asyncio.Event]:
         """The first leg asked at once (or once ``after`` is set: another group's first leg
-        has begun answering), the others once it has begun answering (its first token with
-        ``stream``, else after ``stagger_delay``), or when it is done. Returns the legs'
-        coroutines and the event that says the first has begun."""
+        has begun answering), the others once it has begun answering (:func:`stagger`).
+        Returns the legs' coroutines and the event that says the first has begun."""
         lead, rest = group[0], group[1:]
         assert lead.prefix is not None
-        loop = asyncio.get_running_loop()
-        began = asyncio.Event()
+        prefix = lead.prefix
 
-        def started() -> None:  # the judge may call it from another thread
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(began.set)
+        def first(started: Callable[[], None] | None) -> Awaitable[ReadLeg]:
+            shared = dataclasses.replace(prefix, started=started)
+            return self._asker.read(caller, item, lead, prefetched, prefix=shared)
 
-        streamed = mode == "stream"
-        first_prefix = dataclasses.replace(lead.prefix, started=started if streamed else None)
-        delay = self._options.stagger_delay
+        return stagger(
+            first,
+            [
+                functools.partial(
+                    self._asker.read, caller, item, plan, prefetched, prefix=plan.prefix
+                )
+                for plan in rest
+            ],
+            mode,
+            self._options.stagger_delay,
+            after,
+            [(item.key, plan.polarity.value) for plan in group],
+        )
 
-        async def wait(event: asyncio.Event, plan: LegPlan) -> None:
-            waited = time.perf_counter()
-            if streamed:
-                await event.wait()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), delay)
-            log().debug(
-                "leg_staggered",
-                item_id=item.key,
-                call=plan.polarity.value,
-                waited_ms=round((time.perf_counter() - waited) * 1000, 3),
+    def staggered_answers(
+        self,
+        caller: JudgeCaller,
+        calls: Sequence[Call],
+        prefetched: Mapping[str, str | None] | None,
+    ) -> list[Coroutine[Any, Any, Answer]]:
+        """One verdict's ``calls`` of one judge (a rating's legs, the first the direct one)
+        as coroutines: the others staggered behind the first (:func:`stagger`) where the
+        guard staggers and the judge's provider would cache the prefix they share (each
+        call marked with it, routed by the item), else all at once."""
+        cached = prefetched or {}
+
+        def ask(call: Call) -> Coroutine[Any, Any, Answer]:
+            return caller.answer(call, prefetched=prefetched)
+
+        lead = calls[0] if calls else None
+        prefix = shared_prefix([call.messages for call in calls])
+        mode = (
+            None
+            if self._options.stagger == "off"
+            or lead is None
+            or prefix is None
+            or cached.get(lead.key) is not None
+            or all(cached.get(call.key) is not None for call in calls[1:])
+            else caller.prefix_caching(lead.messages, prefix)
+        )
+        if mode is None or lead is None or prefix is None:
+            return [ask(call) for call in calls]
+        shared = dataclasses.replace(prefix, route=prefix_route(lead.item_id))
+
+        def first(started: Callable[[], None] | None) -> Awaitable[Answer]:
+            return ask(
+                dataclasses.replace(lead, prefix=dataclasses.replace(shared, started=started))
             )
 
-        async def first() -> ReadLeg:
-            try:
-                if after is not None:
-                    await wait(after, lead)
-                return await self._asker.read(caller, item, lead, prefetched, prefix=first_prefix)
-            finally:
-                began.set()
-
-        async def then(plan: LegPlan) -> ReadLeg:
-            await wait(began, plan)
-            return await self._asker.read(caller, item, plan, prefetched, prefix=plan.prefix)
-
-        return [first(), *(then(plan) for plan in rest)], began
+        asks, _ = stagger(
+            first,
+            [
+                functools.partial(ask, dataclasses.replace(call, prefix=shared))
+                for call in calls[1:]
+            ],
+            mode,
+            self._options.stagger_delay,
+            None,
+            [(call.item_id, call.purpose) for call in calls],
+        )
+        return asks
 
     async def _follow_up(
         self, caller: JudgeCaller, item: Item, plans: Sequence[LegPlan], legs: Sequence[Leg]
@@ -435,6 +464,62 @@ class VerdictEngine:
         ]
         results = await asyncio.gather(*jobs)
         return tuple(entry for rounds in results for entry in rounds)
+
+
+_T = TypeVar("_T")
+
+
+def stagger(
+    first: Callable[[Callable[[], None] | None], Awaitable[_T]],
+    rest: Sequence[Callable[[], Awaitable[_T]]],
+    mode: Stagger,
+    delay: float,
+    after: asyncio.Event | None,
+    named: Sequence[tuple[str, str]],
+) -> tuple[list[Coroutine[Any, Any, _T]], asyncio.Event]:
+    """One verdict's legs that share a prefix, staggered: ``first`` asked at once (or once
+    ``after`` is set), given the callback that says it has begun answering (with
+    ``stream``; ``None`` otherwise), the ``rest`` once it has begun (its first token with
+    ``stream``, else after ``delay`` seconds) or is done, so that they read the prefix it
+    wrote from the provider's cache. ``named``: each leg's item id and call, for the
+    ``leg_staggered`` event. Returns the legs' coroutines and the event that says the
+    first has begun. Every task's legs are staggered by it."""
+    loop = asyncio.get_running_loop()
+    began = asyncio.Event()
+
+    def started() -> None:  # the judge may call it from another thread
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(began.set)
+
+    streamed = mode == "stream"
+
+    async def wait(event: asyncio.Event, name: tuple[str, str]) -> None:
+        waited = time.perf_counter()
+        if streamed:
+            await event.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), delay)
+        log().debug(
+            "leg_staggered",
+            item_id=name[0],
+            call=name[1],
+            waited_ms=round((time.perf_counter() - waited) * 1000, 3),
+        )
+
+    async def lead() -> _T:
+        try:
+            if after is not None:
+                await wait(after, named[0])
+            return await first(started if streamed else None)
+        finally:
+            began.set()
+
+    async def then(ask: Callable[[], Awaitable[_T]], name: tuple[str, str]) -> _T:
+        await wait(began, name)
+        return await ask()
+
+    return [lead(), *(then(ask, name) for ask, name in zip(rest, named[1:], strict=True))], began
 
 
 async def _done(read: ReadLeg) -> ReadLeg:

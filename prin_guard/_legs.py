@@ -68,7 +68,9 @@ __all__ = [
     "leg_prompts",
     "map_back",
     "permuted_item",
+    "prefix_route",
     "second_order",
+    "shared_prefix",
 ]
 
 
@@ -335,7 +337,7 @@ def _with_prefixes(plans: list[LegPlan], item_key: str) -> list[LegPlan]:
     groups: dict[tuple[int, bool], list[int]] = {}
     for index, plan in enumerate(plans):
         groups.setdefault((plan.member, plan.order is None), []).append(index)
-    route = "prin-guard-" + hashlib.sha256(("route\x00" + item_key).encode()).hexdigest()[:32]
+    route = prefix_route(item_key)
     out = list(plans)
     commons: dict[int, SharedPrefix | None] = {}
     for member in {plan.member for plan in plans}:
@@ -360,6 +362,12 @@ def _with_prefixes(plans: list[LegPlan], item_key: str) -> list[LegPlan]:
             for index in indexes:
                 out[index] = dataclasses.replace(plans[index], prefix=prefix)
     return out
+
+
+def prefix_route(item_key: str) -> str:
+    """Where a provider's prompt cache keeps an item's legs (OpenAI's ``prompt_cache_key``):
+    every leg of one verdict to one cache, whatever its prefix."""
+    return "prin-guard-" + hashlib.sha256(("route\x00" + item_key).encode()).hexdigest()[:32]
 
 
 def shared_prefix(conversations: Sequence[Sequence[Message]]) -> SharedPrefix | None:

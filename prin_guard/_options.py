@@ -41,10 +41,10 @@ from prin_guard._prompts import (
     Mitigation,
     PromptLayout,
     Template,
+    get_template,
     packs,
     parse_mitigations,
 )
-from prin_guard._rating import RatingPrompt, rating_prompts
 
 __all__ = ["DEFAULT_CHECKS", "PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
 
@@ -80,7 +80,7 @@ class GuardOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", title="GuardOptions")
 
-    template: str | Template | RatingPrompt | None = Field(
+    template: str | Template | None = Field(
         None,
         description="Prompt wording. None: the task's default (choice v0, pairwise "
         "pairwise, checklist criteria). Choice: v0 the PRIN paper's (correct/incorrect), v1 "
@@ -91,9 +91,10 @@ class GuardOptions(BaseModel):
         "arena-hard, prometheus-relative), a path to a .toml or .json template file, or a "
         "template of your own: an object with id, version, task, positive, negative, noun "
         "and, for your own prompt text, system, instruction, contract, ... (Template). "
-        "Ratings: a rating prompt (mt-bench-single, mt-bench-single-ref, "
-        "arena-hard-v1-single, prometheus-absolute, or your own: task rating, instruction, "
-        "... (RatingPrompt)); a guard with one asks rating items only.",
+        "Ratings: none for prin-guard's own (rating), a rating pack (mt-bench-single, "
+        "mt-bench-single-ref, arena-hard-v1-single, prometheus-absolute) or your own: a "
+        "template with task rating, instruction, ...; a guard with one asks rating items "
+        "only.",
         json_schema_extra={
             "anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "string"}, {"type": "object"}]
         },
@@ -285,27 +286,13 @@ class GuardOptions(BaseModel):
                 raise ValueError(f"not a template id and not JSON: {exc}") from None
         if isinstance(value, dict):
             try:
-                if value.get("task") == "rating":
-                    value = RatingPrompt.from_mapping(value)
-                else:
-                    value = Template.from_mapping(value)
+                value = Template.from_mapping(value)  # a label or a rating template
             except UsageError as exc:
                 raise ValueError(str(exc).removeprefix("template: ")) from None
-        if isinstance(value, RatingPrompt):
-            named_prompt = rating_prompts().get(value.id)
-            if named_prompt is not None:
-                if named_prompt != value:
-                    raise ValueError(
-                        f"{value.id!r} is one of prin-guard's rating prompts; give yours another id"
-                    )
-                return value.id
-            return value
-        if isinstance(value, str) and value in rating_prompts():
-            return value
         if isinstance(value, str) and value not in TEMPLATES and value not in packs():
             # never a file: options may come from a request (a file is read by the
             # program's own surfaces: Guard(template=path), --template, a configuration)
-            known = ", ".join([*sorted(TEMPLATES), *sorted(packs()), *sorted(rating_prompts())])
+            known = ", ".join([*sorted(TEMPLATES), *sorted(packs())])
             raise ValueError(
                 f"unknown template {value!r}; known: {known} (a template file is loaded by "
                 "Guard(template=path), --template and a service's configuration)"
@@ -438,24 +425,22 @@ class GuardOptions(BaseModel):
         )
 
     @property
-    def rating_prompt(self) -> RatingPrompt | None:
-        """The rating prompt ``template`` names, if it names one."""
-        if isinstance(self.template, RatingPrompt):
-            return self.template
-        if isinstance(self.template, str):
-            return rating_prompts().get(self.template)
-        return None
+    def rating_template(self) -> Template | None:
+        """``template`` when it is a rating template (a pack, or one's own)."""
+        if self.template is None:
+            return None
+        chosen = get_template(self.template)  # an id or an object: never a file here
+        return chosen if chosen.task == "rating" else None
 
     @property
     def label_template(self) -> str | Template | None:
         """``template`` as the label tasks (choice, pairwise, checklist) read it; a
-        UsageError when it is a rating prompt, which asks rating items only."""
-        prompt = self.rating_prompt
-        if prompt is not None:
+        UsageError when it is a rating template, which asks rating items only."""
+        rating = self.rating_template
+        if rating is not None:
             raise UsageError(
-                f"template: {prompt.id!r} is a rating prompt: it asks rating items only"
+                f"template: {rating.id!r} is a rating prompt: it asks rating items only"
             )
-        assert not isinstance(self.template, RatingPrompt)
         return self.template
 
     def checks_for(self, task: Task) -> tuple[CheckName, ...]:

@@ -70,6 +70,21 @@ each task's words. A template of your own is a :class:`Template` (in Python, or 
 JSON object ``{"id", "version", "task", "positive", "negative", "noun"}`` wherever
 options are read: the command line, the service, a config file); its words go into the
 cache keys of its legs, so two different wordings under one id never share answers.
+
+Ratings. A template of task ``rating`` asks how good one response is on a scale (its item is
+a :class:`~prin_guard._rating.RatingItem`). Its reverse leg asks how poor the response is on
+the scale mirrored, and is written (``reverse_instruction``), derived by flips (``flips``,
+and the positive and negative words when given, as a label template's), or derived by the
+mirrored scale: :data:`MIRROR_NOTE` said before the instruction. ``rating`` (version 2) is
+prin-guard's own wording, MT-Bench's single-answer grading laid out as the label templates
+are: the item first, then each leg's instruction and rubric. The packs in
+``prin_guard/data/templates`` (label and rating alike, one registry: :func:`packs`) render
+their sources' prompts byte for byte.
+
+Placeholders. Every template's text follows one rule (:func:`prin_guard._wording.fields_of`
+and :func:`~prin_guard._wording.fill`, through :func:`_check_placeholders`): ``{name}``,
+a field of the template's task (:data:`FIELDS`, :data:`RATING_FIELDS`), a name of its own
+for one (``placeholders``) or a fixed text (``values``); a literal brace written twice.
 """
 
 from __future__ import annotations
@@ -94,19 +109,24 @@ from pydantic import ValidationError
 from prin_guard._contract import AnswerContract, Line
 from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._models import TASKS, Item, Message, Polarity, Task
+from prin_guard._rating import MAX_LEVELS, RatingItem
 from prin_guard._tasks import TASK_WORDS
-from prin_guard._wording import check_legs_differ, check_words, fields_of
+from prin_guard._wording import check_legs_differ, check_words, fields_of, fill
 
 __all__ = [
     "ANSWER_FORMAT",
     "ANSWER_FORMAT_COT",
     "DEFAULT_TEMPLATES",
     "FIELDS",
+    "MIRROR_NOTE",
+    "RATING_ASPECTS",
+    "RATING_FIELDS",
     "TEMPLATES",
     "Mitigation",
     "PromptLayout",
     "Template",
     "answer_instruction",
+    "aspects_messages",
     "build_messages",
     "build_prompt",
     "fence",
@@ -115,6 +135,8 @@ __all__ = [
     "packs",
     "parse_mitigations",
     "quote_option",
+    "rating_control",
+    "rating_messages",
     "reask_prompt",
     "template_digest",
     "template_file",
@@ -130,6 +152,10 @@ class Mitigation(enum.StrEnum):
     NEG_EXP = "neg_exp"
     """Explain the negation at the end of the reverse prompt."""
 
+
+TEMPLATE_TASKS: tuple[Task, ...] = (*TASKS, "rating", "ranking")
+"""The tasks a template asks: the label tasks' questions about candidates, a rating's, and a
+ranking's (its answer contract, for reading recorded rankings)."""
 
 MAX_WORDS_CHARS = 40
 """The longest a template's word (positive, negative, noun) may be."""
@@ -176,19 +202,21 @@ def _shown(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """The wording of one direct/reverse prompt pair, for one task."""
+    """The wording of one direct/reverse prompt pair, for one task (a label task's, or a
+    rating's: ``task="rating"``)."""
 
     id: str
     version: int
-    positive: str
+    positive: str = ""
     """The word of the direct question: "correct", "better", "meets", "support". A word
     or a short phrase: letters, single spaces, hyphens, apostrophes, at most
-    :data:`MAX_WORDS_CHARS` characters (it goes into the prompt unquoted)."""
-    negative: str
+    :data:`MAX_WORDS_CHARS` characters (it goes into the prompt unquoted). Required for a
+    label task; a rating template may give the pair (it is then one of its flips)."""
+    negative: str = ""
     """The word of the reverse question: "incorrect", "worse", "fails to meet" (the same
     form)."""
     task: Task = "choice"
-    """Which task's items it asks about."""
+    """Which task's items it asks about (``rating``: a score on a scale)."""
     noun: str = ""
     """What the prompt calls the candidates ("options", "responses", "criteria",
     "claims"; the same form as the words); empty: the task's usual noun. A checklist's
@@ -234,6 +262,15 @@ class Template:
     """Where the prompt's text comes from (a pack's attribution)."""
     licence: str | None = None
     """The licence of that text."""
+    # -- a rating template's own (task "rating") --
+    scale: tuple[int, int] | None = None
+    """The bounds a rating prompt's own words state (an item on another scale is refused);
+    ``None``: any scale (the words use ``{min}`` and ``{max}``, or state none)."""
+    rubric_line: str = "{level}: {text}"
+    """How ``{rubric}`` shows each level of the item's rubric (``{level}``, ``{text}``)."""
+    rubric_header: str = ""
+    """A line above the rubric's levels, with ``{context}`` (Prometheus's criteria line);
+    shown when the item has a context."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.fullmatch(
@@ -242,28 +279,37 @@ class Template:
             raise UsageError(f"template: id {self.id!r} is not 1-64 letters, digits, '_', '.', '-'")
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
             raise UsageError(f"template: version must be a positive integer, got {self.version!r}")
+        if self.task not in TEMPLATE_TASKS:
+            raise UsageError(
+                f"template: unknown task {self.task!r}; use {', '.join(TEMPLATE_TASKS)}"
+            )
+        rating = self.task == "rating"
         for name in ("positive", "negative", "noun"):
             word = getattr(self, name)
             if isinstance(word, str):
                 word = word.strip()
                 object.__setattr__(self, name, word)
-            if name == "noun" and word == "":
-                continue  # the task's usual noun
+            if word == "" and (name == "noun" or rating):
+                continue  # the task's usual noun; a rating's words are flips of its own
+            if word == "":
+                raise UsageError(f"template: {name}: missing")
             if not isinstance(word, str) or not _WORDS.fullmatch(word):
                 raise UsageError(
                     f"template: {name} must be a word or a short phrase (letters, single "
                     f"spaces, hyphens, apostrophes; at most {MAX_WORDS_CHARS} characters), "
                     f"got {_shown(word)}"
                 )
-        if self.positive.lower() == self.negative.lower():
+        if rating and bool(self.positive) != bool(self.negative):
+            raise UsageError(
+                f"template: {'negative' if self.positive else 'positive'}: a rating template's "
+                "words come as a pair (each flipped into the other on the reverse leg), or not "
+                "at all"
+            )
+        if self.positive and self.positive.lower() == self.negative.lower():
             raise UsageError("template: the positive and the negative words must differ")
-        # a ranking's template declares how its judge writes a ranking (its contract),
-        # what read_reply reads a recorded ranking with; the guard asks rankings in
-        # prin-guard's own wording (tasks._ranking)
-        known = (*TASKS, "ranking")
-        if self.task not in known:
-            raise UsageError(f"template: unknown task {self.task!r}; use {', '.join(known)}")
-        if not self.noun:
+        if not self.noun and not rating:
+            # a ranking's template declares how its judge writes a ranking (its contract),
+            # what read_reply reads a recorded ranking with
             words = TASK_WORDS.get(self.task)
             object.__setattr__(self, "noun", words.noun if words else "responses")
         for name in ("flips", "placeholders", "values"):
@@ -294,6 +340,10 @@ class Template:
             ]
             + [("values", text) for _, text in self.values],
         )  # fmt: skip
+        _check_fields_of_task(self)
+        if rating:
+            _check_rating(self)
+            return
         if isinstance(self.contract, Mapping):
             try:
                 object.__setattr__(
@@ -322,6 +372,17 @@ class Template:
         return f"{self.id}@{self.version}"
 
     @property
+    def reverse_by(self) -> Literal["written", "flips", "mirror"]:
+        """How the reverse leg of a prompt of one's own is made: ``written``
+        (``reverse_instruction``), derived by ``flips`` (the template's, and its positive
+        and negative words swapped), or, for a rating template with neither, by the
+        ``mirror``: :data:`MIRROR_NOTE` said before the instruction (the rubric's levels at
+        their mirrored scores, as on every rating's reverse leg)."""
+        if self.reverse_instruction is not None:
+            return "written"
+        return "flips" if _flips(self) else "mirror"
+
+    @property
     def claims(self) -> bool:
         """A checklist of claims checked against the item's sources."""
         return self.task == "checklist" and self.noun == "claims"
@@ -347,7 +408,8 @@ class Template:
 
     def texts(self, polarity: Polarity) -> tuple[str | None, str]:
         """The system message and the instruction of a leg, placeholders unfilled: the
-        reverse leg's as given, else derived by the flips."""
+        reverse leg's as given, else derived by the flips (a rating template's derived by
+        the mirror: the direct leg's, which :data:`MIRROR_NOTE` precedes when rendered)."""
         if self.instruction is None:
             raise UsageError(f"template: {self.id!r} has no text of its own")
         if polarity is Polarity.DIRECT:
@@ -356,18 +418,28 @@ class Template:
 
     def render(
         self,
-        item: Item | Mapping[str, Any],
+        item: Item | RatingItem | Mapping[str, Any],
         polarity: Polarity | str = Polarity.DIRECT,
         mitigations: object = (),
+        *,
+        rubric_reversed: bool = False,
     ) -> list[Message]:
-        """The messages of one leg of ``item`` in this template (what the judge is sent)."""
-        item = Item.coerce(item)
-        return build_messages(
-            item,
-            Polarity(getattr(polarity, "value", polarity)),
-            self,
-            parse_mitigations(mitigations),
-        )
+        """The messages of one leg of ``item`` in this template (what the judge is sent);
+        a rating template's of a rating item (``rubric_reversed``: the rubric's levels from
+        the top down, the order check's leg). A rating is asked without mitigations."""
+        leg = Polarity(getattr(polarity, "value", polarity))
+        asked = parse_mitigations(mitigations)
+        if self.task == "rating":
+            if asked:
+                raise UsageError(
+                    "mitigations: cot and neg_exp are a label task's; a rating's reverse leg "
+                    "explains its mirrored scale in its own words"
+                )
+            rated = item if isinstance(item, RatingItem) else RatingItem.coerce(item)  # type: ignore[arg-type]
+            return rating_messages(rated, leg, self, rubric_reversed=rubric_reversed)
+        if rubric_reversed:
+            raise UsageError("rubric_reversed: a rating's order check; this template asks labels")
+        return build_messages(Item.coerce(item), leg, self, asked)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Template:
@@ -390,33 +462,7 @@ class Template:
             ) from None
         if not isinstance(data, dict):
             raise UsageError(f"template: {file} must hold one table of fields")
-        if data.get("task") == "rating":
-            raise UsageError(
-                f"template: {file} is a rating prompt (task = 'rating'): give it as a "
-                "guard's template (Guard(template=path), --template), which reads it as one"
-            )
         return cls.from_mapping(data)
-
-    @staticmethod
-    def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-        """A template file's fields, as a mapping (a label template's or a rating
-        prompt's, which its ``task`` tells apart)."""
-        file = Path(path)
-        try:
-            raw = file.read_bytes()
-            if file.suffix.lower() == ".json":
-                data = json.loads(raw)
-            else:
-                data = tomllib.loads(raw.decode("utf-8"))
-        except OSError as exc:
-            raise UsageError(f"template: cannot read {file}: {exc.strerror or exc}") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise UsageError(
-                f"template: {file} is not valid {file.suffix or 'TOML'}: {exc}"
-            ) from None
-        if not isinstance(data, dict):
-            raise UsageError(f"template: {file} must hold one table of fields")
-        return data
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Template:
@@ -425,46 +471,19 @@ class Template:
         one's own ``system``, ``instruction``, ``reverse_system``, ``reverse_instruction``,
         ``flips``, ``placeholders``, ``values``, ``candidate_format``, ``cot``,
         ``neg_exp``, ``reasoning``, ``structured``, ``contract`` (``labels``, ``tie``,
-        ``format``: ``{kind = "tag"}``, ...), ``source``, ``licence``."""
+        ``format``: ``{kind = "tag"}``, ...), ``source``, ``licence``; a rating template's
+        (``task = "rating"``) ``scale`` (``[min, max]``), ``rubric_line`` and
+        ``rubric_header`` (a file written for 0.1's ``RatingPrompt`` loads as it is)."""
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise UsageError(
                 f"template: unknown field {unknown[0]!r}; the fields are {', '.join(sorted(known))}"
             )
-        missing = [name for name in ("id", "version", "positive", "negative") if name not in data]
+        missing = [name for name in ("id", "version") if name not in data]
         if missing:
             raise UsageError(f"template: {missing[0]}: missing")
         return cls(**data)
-
-
-TEMPLATES: dict[str, Template] = {
-    t.id: t
-    for t in (
-        # Version 2: options as JSON strings, question, context and reasoning fenced.
-        Template("v0", 2, "correct", "incorrect"),
-        Template("v1", 2, "right", "wrong"),
-        Template("v2", 2, "appropriate", "inappropriate"),
-        # Two more paraphrases for the paper's Paraphrase Inconsistency (section 4.4),
-        # which needs five direct prompts; the paper had GPT-4 write its two extra
-        # ones and does not print them, so these are ours.
-        Template("v3", 2, "accurate", "inaccurate"),
-        Template("v4", 2, "valid", "invalid"),
-        # The other tasks, in the same structure (ours).
-        # Version 2: what the legs share first (the item, the candidates, the reasoning
-        # paths), each leg's own instruction last, for providers' prompt caches.
-        Template("pairwise", 2, "better", "worse", task="pairwise"),
-        Template("criteria", 2, "meets", "fails to meet", task="checklist"),
-        Template("claims", 2, "support", "do not support", task="checklist", noun="claims"),
-    )
-}
-
-DEFAULT_TEMPLATES: dict[str, str] = {
-    "choice": "v0",
-    "pairwise": "pairwise",
-    "checklist": "criteria",
-}
-"""The template a task is asked in when the options name none."""
 
 
 ANSWER_FORMAT = (
@@ -507,10 +526,7 @@ def template_file(value: object) -> object:
         and value not in TEMPLATES
         and (value.lower().endswith((".toml", ".json")) or os.sep in value or "/" in value)
     ):
-        data = Template.read_file(os.fspath(value))
-        if data.get("task") == "rating":
-            return data  # a rating prompt: the options read it as one
-        return Template.from_mapping(data)
+        return Template.from_file(os.fspath(value))  # a label or a rating template
     return value
 
 
@@ -520,8 +536,8 @@ _PACKS = "templates"
 
 @functools.cache
 def packs() -> dict[str, Template]:
-    """The judge prompts people run, shipped as templates (``prin_guard/data/templates``):
-    each with its source and licence. Loaded on first use."""
+    """The judge prompts people run, shipped as templates (``prin_guard/data/templates``),
+    label and rating prompts alike: each with its source and licence. Loaded on first use."""
     folder = importlib.resources.files("prin_guard.data").joinpath(_PACKS)
     out: dict[str, Template] = {}
     for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
@@ -532,7 +548,7 @@ def packs() -> dict[str, Template]:
     return out
 
 
-def template_for(template: str | Template | None, item: Item) -> Template:
+def template_for(template: str | Template | None, item: Item | RatingItem) -> Template:
     """The template ``item`` is asked in: ``template``, or its task's default.
 
     A checklist that says its ``kind`` is asked in that kind's template (``criteria`` or
@@ -540,9 +556,14 @@ def template_for(template: str | Template | None, item: Item) -> Template:
 
     Raises :class:`~prin_guard.InvalidItemError` (naming ``task``) when the template is
     another task's, (naming ``kind``) when it asks about criteria and the item's
-    candidates are claims or the other way round, and (naming ``context``) when claims
-    have no sources to check.
+    candidates are claims or the other way round, (naming ``context``) when claims
+    have no sources to check, and (naming the field) when a rating item does not fit the
+    rating template (its scale, a field the prompt shows, aspects).
     """
+    if isinstance(item, RatingItem):
+        chosen = get_template(DEFAULT_TEMPLATES["rating"] if template is None else template)
+        _fits(chosen, item)
+        return chosen
     if template is None:
         template = item.kind if item.kind is not None else DEFAULT_TEMPLATES[item.task]
     chosen = get_template(template)
@@ -816,13 +837,22 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
 ``{candidate_<n>}``)."""
 
 
+_RATING_ONLY = ("scale", "rubric_line", "rubric_header")
+"""A rating template's own fields (a label template leaves them at their defaults)."""
+_LABEL_ONLY = ("noun", "contract", "candidate_format", "cot", "neg_exp", "reasoning", "structured")
+"""A label template's own fields (a rating template leaves them at their defaults)."""
+_DEFAULTS = {field.name: field.default for field in dataclasses.fields(Template)}
+
+
 def template_digest(template: Template) -> str:
     """A hash of everything a template says (its words, texts, contract): two templates
-    with the same digest ask the same questions."""
+    with the same digest ask the same questions. A rating template's own fields count
+    where they are set (a label template's digest is what it was before they existed)."""
     data = {
         field.name: getattr(template, field.name)
         for field in dataclasses.fields(template)
         if field.name not in ("source", "licence")
+        and not (field.name in _RATING_ONLY and getattr(template, field.name) == field.default)
     }
     if template.contract is not None:
         data["contract"] = template.contract.model_dump(mode="json")
@@ -852,13 +882,102 @@ def _known_field(name: str) -> bool:
     return name in _PLAIN_FIELDS or _NUMBERED.match(name) is not None
 
 
-def _check_text(template: Template) -> None:
-    """Check a prompt of one's own when it is made (not on its first item)."""
+def _known_rating_field(name: str) -> bool:
+    return name in RATING_FIELDS
+
+
+def _check_fields_of_task(template: Template) -> None:
+    """A field of the other kind of template set is a UsageError naming it: a label
+    template has no scale or rubric, a rating template no candidates, contract or
+    mitigations (its reply is a score, read on the item's scale)."""
+    rating = template.task == "rating"
+    for name in _LABEL_ONLY if rating else _RATING_ONLY:
+        if getattr(template, name) != _DEFAULTS[name]:
+            raise UsageError(
+                f"template: {name}: a label task's (candidates, their contract, the "
+                "mitigations); a rating's reply is a score read on the item's scale"
+                if rating
+                else f"template: {name}: a rating template's (task = 'rating'); this "
+                f"template asks {template.task} questions"
+            )
+
+
+def _check_rating(template: Template) -> None:
+    """Check a rating template when it is made: its scale, and for a prompt of one's own
+    its placeholders (:func:`_check_placeholders`), the response shown, the rubric's layout
+    and a reverse leg that asks the reverse question."""
+    if template.scale is not None:
+        object.__setattr__(template, "scale", _scale_bounds(template.scale))
     if template.instruction is None:
-        raise UsageError("template: instruction: a prompt of one's own needs its instruction")
+        given = [name for name in ("system", *_LEG_TEXTS[2:]) if getattr(template, name)]
+        if given or template.flips or template.positive or template.values:
+            named = (
+                given[0] if given else "flips" if template.flips or template.positive else "values"
+            )
+            raise UsageError(
+                f"template: {named}: belongs to a rating prompt of one's own: give its "
+                "instruction (without one, the template asks in prin-guard's own words)"
+            )
+        return
+    shown = _check_placeholders(template)
+    if not isinstance(template.instruction, str) or not template.instruction.strip():
+        raise UsageError("template: instruction must be text")
+    for name, allowed in (("rubric_line", {"level", "text"}), ("rubric_header", {"context"})):
+        extra = set(_fields_of(getattr(template, name), name)) - allowed
+        if extra:
+            raise UsageError(
+                f"template: {name}: {{{sorted(extra)[0]}}} is not one of "
+                f"{', '.join('{' + a + '}' for a in sorted(allowed))}"
+            )
+    if "response" not in shown["instruction"]:
+        raise UsageError("template: instruction: never shows the response ({response})")
+    by = template.reverse_by
+    if by == "mirror":
+        return  # the mirror note makes the reverse leg another question
+    check_legs_differ(
+        (template.system, template.instruction),
+        _reverse_texts(template),
+        "reverse_instruction" if by == "written" else "flips",
+        hint=" (how poor the response is, or on the scale mirrored); leave it out to have it "
+        "derived"
+        if by == "written"
+        else " (no flip changes the text: give reverse_instruction, flips that occur in it, "
+        "or neither, for the mirrored scale's note)",
+    )
+
+
+def _scale_bounds(raw: object) -> tuple[int, int]:
+    """A rating template's ``scale``: ``[min, max]``, integers, ``min < max``, at most
+    :data:`~prin_guard._rating.MAX_LEVELS` levels."""
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        raise UsageError("template: scale must be [min, max]")
+    low, high = raw
+    for name, value in (("min", low), ("max", high)):
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+            raise UsageError(f"template: scale: {name} must be an integer (|n| <= 1,000,000)")
+    if low >= high:
+        raise UsageError(f"template: scale: max must be above min ({low}), got {high}")
+    if high - low + 1 > MAX_LEVELS:
+        raise UsageError(f"template: scale: {high - low + 1} levels; at most {MAX_LEVELS}")
+    return int(low), int(high)
+
+
+_LEG_TEXTS = ("system", "instruction", "reverse_system", "reverse_instruction")
+"""A template's texts that become a leg's messages (where placeholders are filled)."""
+
+
+def _check_placeholders(template: Template) -> dict[str, set[str]]:
+    """The one placeholder rule of every template, label or rating: each text's
+    placeholders plain names (:func:`fields_of`), each a field of the template's task
+    (:data:`FIELDS`, :data:`RATING_FIELDS`), a name of the template's own for one
+    (``placeholders``) or a fixed text (``values``). Returns the fields each leg text
+    shows (fixed texts by their own name), or a UsageError naming the field."""
+    rating = template.task == "rating"
+    known = _known_rating_field if rating else _known_field
+    fields = RATING_FIELDS if rating else FIELDS
     texts = (
-        "system", "instruction", "reverse_system", "reverse_instruction", "cot", "neg_exp",
-        "reasoning", "candidate_format", "source", "licence",
+        *_LEG_TEXTS, "cot", "neg_exp", "reasoning", "candidate_format", "rubric_line",
+        "rubric_header", "source", "licence",
     )  # fmt: skip
     for name in texts:
         value = getattr(template, name)
@@ -867,24 +986,33 @@ def _check_text(template: Template) -> None:
     for own, field in template.placeholders:
         if not own.isidentifier():
             raise UsageError(f"template: placeholders: {own!r} is not a placeholder name")
-        if not _known_field(field):
+        if not known(field):
             raise UsageError(
                 f"template: placeholders: {own} stands for {field!r}, which is no field; "
-                f"the fields are {', '.join(FIELDS)}"
+                f"the fields are {', '.join(fields)}"
             )
     constants = dict(template.values)
-    used: set[str] = set()
-    for where in ("system", "instruction", "reverse_system", "reverse_instruction"):
+    shown: dict[str, set[str]] = {}
+    for where in _LEG_TEXTS:
         text = getattr(template, where)
         if text is None:
             continue
+        shown[where] = set()
         for name in _fields_of(text, where):
-            if name not in constants and not _known_field(_canonical(name, template)):
+            if name not in constants and not known(_canonical(name, template)):
                 raise UsageError(
                     f"template: {where}: unknown placeholder {{{name}}}; the fields are "
-                    f"{', '.join(FIELDS)} (or name yours in placeholders, or give it in values)"
+                    f"{', '.join(fields)} (or name yours in placeholders, or give it in values)"
                 )
-            used.add(_canonical(name, template) if name not in constants else name)
+            shown[where].add(_canonical(name, template) if name not in constants else name)
+    return shown
+
+
+def _check_text(template: Template) -> None:
+    """Check a label task's prompt of one's own when it is made (not on its first item)."""
+    if template.instruction is None:
+        raise UsageError("template: instruction: a prompt of one's own needs its instruction")
+    used = set().union(*_check_placeholders(template).values())
     format_fields = set(_fields_of(template.candidate_format, "candidate_format"))
     if not format_fields <= {"label", "text"} or "text" not in format_fields:
         raise UsageError("template: candidate_format: use {label} and {text} only, {text} at least")
@@ -951,7 +1079,7 @@ def _flips(template: Template) -> tuple[tuple[str, str], ...]:
     given = {source.casefold() for source, _ in flips}
     swapped = ((template.positive, template.negative), (template.negative, template.positive))
     for source, target in swapped:
-        if source.casefold() not in given:
+        if source and source.casefold() not in given:  # a rating template may have none
             flips.append((source, target))
     return tuple(flips)
 
@@ -1034,7 +1162,7 @@ def _field_values(item: Item, template: Template) -> dict[str, str]:
         "labels": ", ".join(shown[: len(item.candidates)]),
         "noun": template.noun,
         "candidates": "\n".join(
-            template.candidate_format.format_map({"label": label, "text": candidate.text})
+            fill(template.candidate_format, {"label": label, "text": candidate.text})
             for label, candidate in zip(shown, item.candidates, strict=False)
         ),
     }
@@ -1066,7 +1194,7 @@ def _render_text(
     mitigations in the template's words (after the prompt, the leg's own part)."""
     system, instruction = template.texts(polarity)
     values = _Fields(_field_values(item, template))
-    user = instruction.format_map(values)
+    user = fill(instruction, values)
     extra: list[str] = []
     if Mitigation.COT in mitigations:
         reasoned = [c for c in item.candidates if c.reasoning]
@@ -1077,7 +1205,7 @@ def _render_text(
                 f"Each of the {template.noun} was derived through the reasoning path below."
             )
             extra.extend(
-                line.format_map({"label": label, "reasoning": candidate.reasoning or "(not given)"})
+                fill(line, {"label": label, "reasoning": candidate.reasoning or "(not given)"})
                 for label, candidate in zip(shown, item.candidates, strict=False)
             )
         else:
@@ -1088,6 +1216,312 @@ def _render_text(
         user = user + "\n\n" + "\n\n".join(extra)
     messages: list[Message] = []
     if system is not None:
-        messages.append({"role": "system", "content": system.format_map(values)})
+        messages.append({"role": "system", "content": fill(system, values)})
     messages.append({"role": "user", "content": user})
     return messages
+
+
+# -- rating templates ----------------------------------------------------------------------
+
+RATING_FIELDS: dict[str, str] = {
+    "question": "the item's question (the user question the response answers)",
+    "response": "the response to rate",
+    "reference": "the item's reference answer",
+    "context": "the item's context",
+    "rubric": "the scale's rubric, one level a line, as rubric_line shows it (mirrored on the "
+    "reverse leg)",
+    "min": "the scale's lowest score",
+    "max": "the scale's highest score",
+}
+"""The placeholders a rating template's text may use; its ``placeholders`` give them other
+names."""
+
+MIRROR_NOTE = (
+    "Note: this time, rate how poor the response is, on the same scale mirrored: {min} "
+    "means excellent and {max} means very poor, so a higher number means a worse response. "
+    "Answer in the format asked below.\n\n"
+)
+"""What a reverse leg derived by the mirror says before the prompt's own words (the
+explanation of the negation, for a prompt whose words prin-guard does not rewrite)."""
+
+RATING_ASPECTS = "rating-aspects"
+"""The name on the legs of a rating whose aspects are asked together
+(``rating_aspects="together"``): prin-guard's own wording, the ``rating`` template's
+version."""
+
+
+def rating_messages(
+    item: RatingItem,
+    polarity: Polarity,
+    template: Template,
+    *,
+    rubric_reversed: bool = False,
+) -> list[Message]:
+    """The conversation one leg of ``item`` sends in the rating ``template``: the direct
+    question, or the mirrored one (with the rubric's descriptions at their mirrored
+    levels). ``rubric_reversed`` lists the rubric's levels from the top down (the order
+    check's leg)."""
+    _fits(template, item)
+    if template.text:
+        return _render_rating_text(item, polarity, template, rubric_reversed)
+    mirrored = polarity is Polarity.REVERSE
+    scale = item.scale
+    example = (scale.min + scale.max + 1) // 2
+    words = (_REVERSE if mirrored else _DIRECT).format(
+        factors=_factors(item),
+        reference=_REFERENCE if item.reference else "",
+        low=scale.min,
+        high=scale.max,
+        example=example,
+    )
+    parts = ["[Instruction]\n" + words]
+    rubric = scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
+    if rubric:
+        parts.append("[Score Rubric]\n" + "\n".join(rubric))
+    return _conversation(parts, item)
+
+
+def _fits(template: Template, item: RatingItem) -> None:
+    """An InvalidItemError naming the field when ``item`` does not fit the rating
+    ``template``: another scale than the one its words state, a field it shows and the
+    item lacks, aspects (a prompt of one's own rates one)."""
+    if template.task != "rating":
+        raise InvalidItemError(
+            "task",
+            f"the item is a rating item; the template {template.id!r} asks {template.task} "
+            "questions: rate under a rating template",
+        )
+    if not template.text:
+        return  # prin-guard's own words: any scale, any fields, aspects too
+    if item.aspects:
+        raise InvalidItemError(
+            "aspects",
+            f"the prompt {template.id!r} names no aspect: rate aspects with prin-guard's own "
+            "wording (no rating prompt)",
+        )
+    if template.scale is not None and (item.scale.min, item.scale.max) != template.scale:
+        low, high = template.scale
+        raise InvalidItemError(
+            "scale",
+            f"the prompt {template.id!r} rates on {low}-{high}; the item asks "
+            f"{item.scale.min}-{item.scale.max}",
+        )
+    texts = [text for name in _LEG_TEXTS if (text := getattr(template, name))]
+    for found in {name for text in texts for name in _fields_of(text, "text")}:
+        field = _canonical(found, template)
+        if field in ("reference", "question") and not getattr(item, field).strip():
+            raise InvalidItemError(field, f"required: the prompt {template.id!r} shows it")
+        if field == "rubric" and not item.scale.rubric:
+            raise InvalidItemError(
+                "scale.rubric", f"required: the prompt {template.id!r} shows the rubric"
+            )
+
+
+def _render_rating_text(
+    item: RatingItem, polarity: Polarity, template: Template, rubric_reversed: bool
+) -> list[Message]:
+    """A leg of a rating prompt of one's own: its texts filled with the item's fields, in
+    one pass (the item's texts are never read for placeholders of their own)."""
+    mirrored = polarity is Polarity.REVERSE
+    rubric = [
+        fill(template.rubric_line, {"level": level, "text": text})
+        for level, text in (
+            line.split(": ", 1)
+            for line in item.scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
+        )
+    ]
+    if rubric and template.rubric_header and item.context:
+        rubric.insert(0, fill(template.rubric_header, {"context": item.context}))
+    values = {
+        "question": item.question,
+        "response": item.response,
+        "reference": item.reference,
+        "context": item.context,
+        "rubric": "\n".join(rubric),
+        "min": str(item.scale.min),
+        "max": str(item.scale.max),
+    }
+    for own, field in template.placeholders:
+        values[own] = values[field]
+    values.update(template.values)
+    system, instruction = template.texts(polarity)
+    user = fill(instruction, values)
+    if mirrored and template.reverse_by == "mirror":
+        user = MIRROR_NOTE.format(min=item.scale.min, max=item.scale.max) + user
+    out: list[Message] = (
+        [] if system is None else [{"role": "system", "content": fill(system, values)}]
+    )
+    out.append({"role": "user", "content": user})
+    return out
+
+
+# prin-guard's own rating wording (the template ``rating``): MT-Bench's single-answer
+# grading ("Rating: [[5]]"), whose format the reader knows best; the reverse leg asks how
+# poor the response is, on the scale mirrored, and says so in words (the paper's
+# explanation of the negation, carried over: a judge that does not notice the mirror
+# answers as if it were the direct question, which is the polarity confusion the verdict
+# flags). Version 2 lays it out as the label templates are: the item first, then the
+# leg's own instruction and rubric.
+
+_SYSTEM = "You are a helpful assistant."
+
+_DIRECT = (
+    "Please act as an impartial judge and evaluate the quality of the response provided by "
+    "an AI assistant to the user question displayed above. Your evaluation should consider "
+    "{factors}.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate the response on a scale of {low} to {high}, where {low} means very poor and {high} "
+    'means excellent, by strictly following this format: "[[rating]]", for example: '
+    '"Rating: [[{example}]]".'
+)
+_REVERSE = (
+    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
+    "assistant to the user question displayed above is. Your evaluation should consider "
+    "{factors}.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate how poor the response is on a scale of {low} to {high}, where {low} means "
+    "excellent and {high} means very poor, by strictly following this format: "
+    '"[[rating]]", for example: "Rating: [[{example}]]". Note that this scale is mirrored: '
+    "a higher number means a worse response, so an excellent response gets {low} and a "
+    "very poor one gets {high}."
+)
+_REFERENCE = " Compare the response with the reference answer; identify and correct any mistakes."
+_FACTORS = (
+    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
+    "detail of the response"
+)
+
+
+def _ends(low: int, high: int, mirrored: bool) -> str:
+    """What a scale's ends mean, as the prompts say it (mirrored: the worst at the top)."""
+    if mirrored:
+        return f"{low} means excellent and {high} means very poor"
+    return f"{low} means very poor and {high} means excellent"
+
+
+def _factors(item: RatingItem) -> str:
+    """What the judge weighs: MT-Bench's factors, or the one aspect the item asks about."""
+    if item.focus is None:
+        return _FACTORS
+    described = item.focus.description.rstrip(" .")
+    return f'only the "{item.focus.name}" of the response' + (f": {described}" if described else "")
+
+
+def _conversation(parts: list[str], item: RatingItem) -> list[Message]:
+    """A rating leg's messages: the item first (its context, question, reference answer
+    and the response, MT-Bench's blocks), what every leg of it shares byte for byte, then
+    the leg's own instruction ``parts`` (its question, its scale, its rubric)."""
+    shared: list[str] = []
+    if item.context:
+        shared.append(f"[Context]\n{item.context}")
+    if item.question:
+        shared.append(f"[Question]\n{item.question}")
+    if item.reference:
+        shared.append(
+            f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
+        )
+    shared.append(
+        f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
+    )
+    return [
+        {"role": "system", "content": _SYSTEM},
+        {"role": "user", "content": "\n\n".join([*shared, *parts])},
+    ]
+
+
+_DIRECT_ASPECTS = (
+    "Please act as an impartial judge and evaluate the quality of the response provided by "
+    "an AI assistant to the user question displayed above, on each of the aspects listed "
+    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate the response on every aspect, each on a line of its own, by strictly following "
+    'this format: "<aspect>: [[rating]]", for example:\n{example}'
+)
+_REVERSE_ASPECTS = (
+    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
+    "assistant to the user question displayed above is, on each of the aspects listed "
+    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
+    "explanation. Be as objective as possible. After providing your explanation, you must "
+    "rate how poor the response is on every aspect, each on a line of its own, by strictly "
+    'following this format: "<aspect>: [[rating]]", for example:\n{example}\nNote that '
+    "these scales are mirrored: a higher number means a worse response on that aspect, so "
+    "an excellent response gets each scale's lowest number and a very poor one its highest."
+)
+
+
+def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
+    """The conversation of one leg of a rating whose aspects are asked together: every
+    aspect with its scale (mirrored on the reverse leg), its description and its rubric,
+    and one line per aspect asked of the reply."""
+    mirrored = polarity is Polarity.REVERSE
+    example = "\n".join(
+        f"{aspect.name}: [[{(aspect.scale.min + aspect.scale.max + 1) // 2}]]"
+        for aspect in item.aspects
+    )
+    words = (_REVERSE_ASPECTS if mirrored else _DIRECT_ASPECTS).format(
+        reference=_REFERENCE if item.reference else "", example=example
+    )
+    lines = []
+    rubrics = []
+    for aspect in item.aspects:
+        low, high = aspect.scale.min, aspect.scale.max
+        ends = _ends(low, high, mirrored)
+        described = aspect.description.rstrip(" .")
+        lines.append(
+            f'- "{aspect.name}", from {low} to {high}, where {ends}'
+            + (f": {described}" if described else "")
+        )
+        rubric = aspect.scale.rubric_lines(mirrored=mirrored)
+        if rubric:
+            rubrics.append(f'[Score Rubric: "{aspect.name}"]\n' + "\n".join(rubric))
+    return _conversation(
+        ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
+    )
+
+
+def rating_control(item: RatingItem, polarity: Polarity) -> str:
+    """The last line of every follow-up turn of a rating leg (the probe's): the leg's own
+    answer format, on its scale."""
+    scale = item.scale
+    ends = _ends(scale.min, scale.max, polarity is Polarity.REVERSE)
+    example = (scale.min + scale.max + 1) // 2
+    return (
+        f"Give your rating on the scale of {scale.min} to {scale.max} ({ends}) by strictly "
+        f'following this format: "[[rating]]", for example: "Rating: [[{example}]]".'
+    )
+
+
+# -- the bundled templates ------------------------------------------------------------------
+
+TEMPLATES: dict[str, Template] = {
+    t.id: t
+    for t in (
+        # Version 2: options as JSON strings, question, context and reasoning fenced.
+        Template("v0", 2, "correct", "incorrect"),
+        Template("v1", 2, "right", "wrong"),
+        Template("v2", 2, "appropriate", "inappropriate"),
+        # Two more paraphrases for the paper's Paraphrase Inconsistency (section 4.4),
+        # which needs five direct prompts; the paper had GPT-4 write its two extra
+        # ones and does not print them, so these are ours.
+        Template("v3", 2, "accurate", "inaccurate"),
+        Template("v4", 2, "valid", "invalid"),
+        # The other tasks, in the same structure (ours).
+        # Version 2: what the legs share first (the item, the candidates, the reasoning
+        # paths), each leg's own instruction last, for providers' prompt caches.
+        Template("pairwise", 2, "better", "worse", task="pairwise"),
+        Template("criteria", 2, "meets", "fails to meet", task="checklist"),
+        Template("claims", 2, "support", "do not support", task="checklist", noun="claims"),
+        # A rating: MT-Bench's single-answer grading and its mirror (ours). Version 2:
+        # the item first, each leg's instruction and rubric after it (as the task
+        # templates), and an aspect's name quoted (version 1 started quoting unversioned).
+        Template("rating", 2, task="rating"),
+    )
+}
+
+DEFAULT_TEMPLATES: dict[str, str] = {
+    "choice": "v0",
+    "pairwise": "pairwise",
+    "checklist": "criteria",
+    "rating": "rating",
+}
+"""The template a task is asked in when the options name none."""

@@ -31,28 +31,21 @@ Choices, written down because the issue leaves them open:
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib.resources
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._wording import check_legs_differ, fields_of, fill
+from prin_guard._exceptions import InvalidItemError
 
 __all__ = [
     "MAX_ASPECTS",
     "MAX_LEVELS",
-    "PROMPT_FIELDS",
     "Aspect",
     "RatingDecision",
     "RatingItem",
-    "RatingPrompt",
     "Scale",
-    "rating_prompts",
     "reconcile",
 ]
 
@@ -427,210 +420,3 @@ class RatingItem:
     def texts(self) -> tuple[str, ...]:
         """The item's own texts, where a reply's copies come from."""
         return tuple(t for t in (self.response, self.question, self.reference, self.context) if t)
-
-
-# -- judge prompts of one's own for ratings -------------------------------------------------
-
-PROMPT_FIELDS = ("question", "response", "reference", "context", "rubric", "min", "max")
-"""What a rating prompt's text may hold, as ``{name}`` (or the prompt's own names for them,
-``placeholders``)."""
-
-MIRROR_NOTE = (
-    "Note: this time, rate how poor the response is, on the same scale mirrored: {min} "
-    "means excellent and {max} means very poor, so a higher number means a worse response. "
-    "Answer in the format asked below.\n\n"
-)
-"""What a derived reverse leg says before the prompt's own words (the explanation of the
-negation, for a prompt whose words prin-guard does not rewrite)."""
-
-
-@dataclass(frozen=True)
-class RatingPrompt:
-    """A rating judge prompt of one's own (or a pack: MT-Bench single, Prometheus
-    absolute): the direct leg's system message and instruction with placeholders for the
-    item's fields (``{question}``, ``{response}``, ``{reference}``, ``{context}``,
-    ``{rubric}``, ``{min}``, ``{max}``); the reverse leg's, written, or derived by saying
-    before the instruction that the scale is mirrored (:data:`MIRROR_NOTE`). ``scale``:
-    the bounds the prompt's own words state (an item on another scale is refused).
-    The reply is read by the same strict reader as every rating."""
-
-    id: str
-    version: int
-    instruction: str
-    system: str | None = None
-    reverse_instruction: str | None = None
-    reverse_system: str | None = None
-    scale: tuple[int, int] | None = None
-    rubric_line: str = "{level}: {text}"
-    """How ``{rubric}`` shows each level of the item's rubric."""
-    rubric_header: str = ""
-    """A line above the rubric's levels, with ``{context}`` (Prometheus's criteria line);
-    shown when the item has a context."""
-    placeholders: tuple[tuple[str, str], ...] = ()
-    """The prompt's own names for the fields: ``(("answer", "response"),)``."""
-    source: str | None = None
-    licence: str | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.id, str) or not re.fullmatch(
-            r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", self.id
-        ):
-            raise UsageError(f"template: id {self.id!r} is not 1-64 letters, digits, '_', '.', '-'")
-        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
-            raise UsageError(f"template: version must be a positive integer, got {self.version!r}")
-        pairs = self.placeholders
-        if isinstance(pairs, Mapping):
-            pairs = tuple(pairs.items())
-        object.__setattr__(self, "placeholders", tuple((str(a), str(b)) for a, b in pairs))
-        for name, field in self.placeholders:
-            if field not in PROMPT_FIELDS:
-                raise UsageError(
-                    f"template: placeholders.{name}: {field!r} is not one of {list(PROMPT_FIELDS)}"
-                )
-        if self.scale is not None:
-            low, high = self.scale
-            Scale.coerce({"min": low, "max": high}, "template.scale")
-            object.__setattr__(self, "scale", (int(low), int(high)))
-        # the one placeholder rule of every prompt kind (prin_guard._wording.fields_of)
-        shown: dict[str, list[str]] = {}
-        for name in ("instruction", "system", "reverse_instruction", "reverse_system"):
-            text = getattr(self, name)
-            if text is None:
-                continue
-            if not isinstance(text, str) or (name == "instruction" and not text.strip()):
-                raise UsageError(f"template: {name} must be text")
-            shown[name] = fields_of(text, name)
-            for found in shown[name]:
-                if self._field(found) is None:
-                    known = [*PROMPT_FIELDS, *(a for a, _ in self.placeholders)]
-                    raise UsageError(
-                        f"template: {name}: unknown placeholder {{{found}}}; known: {known}"
-                    )
-        for name, allowed in (("rubric_line", {"level", "text"}), ("rubric_header", {"context"})):
-            text = getattr(self, name)
-            if not isinstance(text, str):
-                raise UsageError(f"template: {name} must be text")
-            extra = set(fields_of(text, name)) - allowed
-            if extra:
-                raise UsageError(
-                    f"template: {name}: {{{sorted(extra)[0]}}} is not one of "
-                    f"{', '.join('{' + a + '}' for a in sorted(allowed))}"
-                )
-        if "response" not in map(self._field, shown["instruction"]):
-            raise UsageError("template: instruction: never shows the response ({response})")
-        if self.reverse_instruction is not None:
-            check_legs_differ(
-                (self.system, self.instruction),
-                (self.reverse_system or self.system, self.reverse_instruction),
-                "reverse_instruction",
-                hint=" (how poor the response is, or on the scale mirrored); leave it out "
-                "to have it derived",
-            )
-
-    def _field(self, name: str) -> str | None:
-        renamed = dict(self.placeholders).get(name)
-        if renamed is not None:
-            return renamed
-        return name if name in PROMPT_FIELDS else None
-
-    @property
-    def prompt_id(self) -> str:
-        return f"{self.id}@{self.version}"
-
-    def check(self, item: RatingItem) -> None:
-        """An :class:`~prin_guard.InvalidItemError` when ``item`` does not fit the prompt:
-        another scale than the one its words state, or a field it shows and the item lacks."""
-        if self.scale is not None and (item.scale.min, item.scale.max) != self.scale:
-            low, high = self.scale
-            raise InvalidItemError(
-                "scale",
-                f"the prompt {self.id!r} rates on {low}-{high}; the item asks "
-                f"{item.scale.min}-{item.scale.max}",
-            )
-        texts = (self.instruction, self.reverse_instruction, self.system, self.reverse_system)
-        for found in {name for text in texts if text for name in fields_of(text, "text")}:
-            field = self._field(found)
-            if field in ("reference", "question") and not getattr(item, field).strip():
-                raise InvalidItemError(field, f"required: the prompt {self.id!r} shows it")
-            if field == "rubric" and not item.scale.rubric:
-                raise InvalidItemError(
-                    "scale.rubric", f"required: the prompt {self.id!r} shows the rubric"
-                )
-
-    def messages(
-        self, item: RatingItem, mirrored: bool, *, rubric_reversed: bool = False
-    ) -> list[dict[str, str]]:
-        """One leg's messages for ``item``: the prompt's text with the item's fields."""
-        self.check(item)
-        rubric = [
-            fill(self.rubric_line, {"level": level, "text": text})
-            for level, text in (
-                line.split(": ", 1)
-                for line in item.scale.rubric_lines(
-                    mirrored=mirrored, reverse_order=rubric_reversed
-                )
-            )
-        ]
-        if rubric and self.rubric_header and item.context:
-            rubric.insert(0, fill(self.rubric_header, {"context": item.context}))
-        values = {
-            "question": item.question,
-            "response": item.response,
-            "reference": item.reference,
-            "context": item.context,
-            "rubric": "\n".join(rubric),
-            "min": str(item.scale.min),
-            "max": str(item.scale.max),
-        }
-
-        named = {own: values[field] for own, field in self.placeholders} | values
-
-        def filled(text: str) -> str:
-            # one pass over the template's text: the item's texts are never read for
-            # placeholders of their own
-            return fill(text, named)
-
-        system = self.reverse_system if mirrored and self.reverse_system else self.system
-        if mirrored and self.reverse_instruction is not None:
-            instruction = filled(self.reverse_instruction)
-        elif mirrored:
-            instruction = MIRROR_NOTE.format(min=item.scale.min, max=item.scale.max)
-            instruction += filled(self.instruction)
-        else:
-            instruction = filled(self.instruction)
-        out = [] if system is None else [{"role": "system", "content": filled(system)}]
-        out.append({"role": "user", "content": instruction})
-        return out
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> RatingPrompt:
-        """A prompt from its TOML/JSON form (``task = "rating"``, the fields above)."""
-        given = dict(data)
-        if given.pop("task", "rating") != "rating":
-            raise UsageError("template: a rating prompt's task is 'rating'")
-        known = {f.name for f in dataclasses.fields(cls)}
-        for key in given:
-            if key not in known:
-                raise UsageError(f"template: {key}: unknown; known: {sorted(known)}")
-        scale = given.get("scale")
-        if scale is not None:
-            if not isinstance(scale, list | tuple) or len(scale) != 2:
-                raise UsageError("template: scale must be [min, max]")
-            given["scale"] = tuple(scale)
-        try:
-            return cls(**given)
-        except TypeError as exc:
-            raise UsageError(f"template: {exc}") from None
-
-
-@functools.cache
-def rating_prompts() -> dict[str, RatingPrompt]:
-    """The rating judge prompts people run, shipped as packs
-    (``prin_guard/data/rating-prompts``), each with its source and licence."""
-    folder = importlib.resources.files("prin_guard.data").joinpath("rating-prompts")
-    out: dict[str, RatingPrompt] = {}
-    for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
-        if entry.name.endswith(".toml"):
-            prompt = RatingPrompt.from_mapping(tomllib.loads(entry.read_text(encoding="utf-8")))
-            out[prompt.id] = prompt
-    return out

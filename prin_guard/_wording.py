@@ -1,6 +1,5 @@
-"""The rules for a judge prompt's own text, one for every prompt kind: a label template
-(:class:`~prin_guard._prompts.Template`) and a rating prompt
-(:class:`~prin_guard._rating.RatingPrompt`) both go through these functions.
+"""The rules for a judge prompt's own text, one for every template (a label task's and a
+rating's, :class:`~prin_guard._prompts.Template`): they all go through these functions.
 
 - **Placeholders** (:func:`fields_of`, :func:`fill`): ``{name}`` and nothing else. No
   attribute or index (``{level.__class__}``, ``{0}``), no conversion (``{text!r}``), no

@@ -52,7 +52,7 @@ from prin_guard._models import (
 )
 from prin_guard._options import PROBE_KINDS, GuardOptions, ProbeKind
 from prin_guard._prompts import TEMPLATES, Mitigation, Template
-from prin_guard._rating import RatingItem, RatingPrompt, Scale
+from prin_guard._rating import RatingItem, Scale
 from prin_guard._review import ReviewForm
 from prin_guard._review._item import REBUTTALS, ReviewItem
 
@@ -91,7 +91,6 @@ __all__ = [
     "Ranked",
     "RankingItem",
     "RatingItem",
-    "RatingPrompt",
     "Reading",
     "Review",
     "ReviewForm",

@@ -281,7 +281,7 @@ def test_any_prin_guard_judge_can_grade(tmp_path: Path) -> None:
     [
         pytest.param(
             {"template": "v9"},
-            r"^template: unknown template 'v9'; known: claims, criteria, pairwise, v0, v1, v2, v3, v4",  # noqa: E501
+            r"^template: unknown template 'v9'; known: claims, criteria, pairwise, rating, v0, v1, v2, v3, v4",  # noqa: E501
             id="template",
         ),
         pytest.param({"mitigations": ["louder"]}, r"^mitigations: unknown", id="mitigations"),

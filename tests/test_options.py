@@ -67,7 +67,7 @@ def test_accepted_spellings(changes: dict[str, Any], field: str, expected: Any) 
         pytest.param(
             {"template": "v9"},
             "template",
-            "unknown template 'v9'; known: claims, criteria, pairwise, v0, v1, v2, v3, v4",
+            "unknown template 'v9'; known: claims, criteria, pairwise, rating, v0, v1, v2, v3, v4",
             id="unknown-template-lists-the-known",
         ),
         pytest.param(
@@ -159,7 +159,7 @@ def test_a_request_model_has_the_options_fields_checks_and_schema_minus_the_excl
     with pytest.raises(ValidationError) as caught:
         model.model_validate({"template": "v9"})
     assert caught.value.errors()[0]["loc"] == ("template",)
-    known = "known: claims, criteria, pairwise, v0, v1, v2, v3, v4"
+    known = "known: claims, criteria, pairwise, rating, v0, v1, v2, v3, v4"
     assert known in caught.value.errors()[0]["msg"]
     with pytest.raises(ValidationError, match="frozen"):
         sent.template = "v1"  # type: ignore[misc]

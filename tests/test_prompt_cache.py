@@ -269,6 +269,61 @@ def test_the_legs_share_the_whole_item_first_and_differ_only_in_their_instructio
     assert prefix.split(legs[1])[0] == shared
 
 
+RATED = {
+    "task": "rating",
+    "question": "Summarize the report in two sentences.",
+    "response": "The report finds that sales rose. " * 20,
+    "scale": {"min": 1, "max": 5},
+}
+
+
+@pytest.mark.parametrize(
+    ("item", "options"),
+    [
+        pytest.param(RATED, {}, id="plain"),
+        pytest.param(
+            {**RATED, "reference": "Sales rose 4%.", "context": "A quarterly report."},
+            {},
+            id="reference-context",
+        ),
+        pytest.param(
+            {
+                **RATED,
+                "scale": {
+                    "min": 1,
+                    "max": 5,
+                    "rubric": {str(n): f"level {n}" for n in range(1, 6)},
+                },
+            },
+            {"checks": "reverse,order"},
+            id="rubric-order",
+        ),
+        pytest.param({**RATED, "aspects": ["coherence", "fluency"]}, {}, id="an-aspect"),
+        pytest.param(
+            {**RATED, "aspects": ["coherence", "fluency"]},
+            {"rating_aspects": "together"},
+            id="aspects-together",
+        ),
+    ],
+)
+def test_a_ratings_legs_share_the_whole_item_first(item: dict, options: dict) -> None:
+    # issue 39, item 6: the default rating prompt put its instruction first, so the
+    # mirrored leg shared the system message and a few words with the direct one (25 of
+    # about 700 prompt tokens from llama.cpp's cache); the item comes first now
+    prompts = Guard(lambda prompt: "", cache=None, **options).prompts(item)
+    legs = [leg.messages for leg in prompts if not leg.name.startswith("fluency")]
+    prefix = shared_prefix(legs)
+    assert prefix is not None
+    shared, own = prefix.split(legs[0])
+    for text in (item["question"], item["response"], item.get("reference"), item.get("context")):
+        assert text is None or text in shared
+    # what is left is each leg's own instruction (its question, its scale, its rubric)
+    assert shared.endswith("[The End of Assistant's Answer]\n\n[Instruction]\n")
+    assert own.startswith("Please act as an impartial judge") and item["response"] not in own
+    for leg in legs[1:]:
+        assert prefix.split(leg)[0] == shared
+
+
 async def test_the_second_order_legs_share_their_own_prefix() -> None:
     judge = Recording("delay")
     await Guard(judge, cache=None, checks="reverse,order", stagger_delay=0.0).acheck(LONG_PAIR)
@@ -328,6 +383,38 @@ async def test_anthropic_legs_mark_the_shared_block_and_the_second_reads_it(
     assert verdict.usage.cache_write_tokens == direct.cache_write_tokens
     # priced by litellm at Anthropic's prices: writes 1.25x (in the direct leg's price
     # too), reads 0.1x
+    assert verdict.premium is not None and 1.0 < verdict.premium < 1.3
+
+
+LONG_RATING = {
+    "task": "rating",
+    "question": LONG_PAIR.question,
+    "response": LONG_PAIR.candidates[0].text,
+    "scale": {"min": 1, "max": 10},
+    "id": "long-rating",
+}
+
+
+async def test_a_ratings_mirrored_leg_waits_for_the_direct_one_and_reads_the_item(
+    provider: CachingProvider,
+) -> None:
+    # issue 39, item 6: a rating's legs went at once, unmarked: each paid the whole prompt
+    guard = Guard(anthropic(provider), cache=None)
+    verdict = await guard.acheck(LONG_RATING)
+    first, second = provider.server.chat_requests
+    assert provider.began_before_arrived(0, 1)
+    assert first.body.get("stream") is True
+    blocks = [request.body["messages"][-1]["content"] for request in (first, second)]
+    for content, polarity in zip(blocks, Polarity, strict=True):
+        assert content[0]["cache_control"] == {"type": "ephemeral"}
+        joined = "".join(block["text"] for block in content)
+        assert joined == guard.messages(LONG_RATING, polarity)[-1]["content"]
+    assert blocks[0][0]["text"] == blocks[1][0]["text"]
+    assert LONG_RATING["response"] in blocks[0][0]["text"]
+    assert verdict.direct is not None and verdict.reverse is not None
+    direct, reverse = verdict.direct.usage, verdict.reverse.usage
+    assert direct is not None and reverse is not None
+    assert direct.cache_write_tokens and reverse.cached_prompt_tokens == direct.cache_write_tokens
     assert verdict.premium is not None and 1.0 < verdict.premium < 1.3
 
 

@@ -87,7 +87,9 @@ def test_mitigations_accept_cli_spelling_and_reject_unknown() -> None:
 
 
 def test_unknown_template_lists_known_ones() -> None:
-    with pytest.raises(UsageError, match="known: claims, criteria, pairwise, v0, v1, v2, v3, v4"):
+    with pytest.raises(
+        UsageError, match="known: claims, criteria, pairwise, rating, v0, v1, v2, v3, v4"
+    ):
         get_template("v9")
 
 
@@ -98,6 +100,8 @@ def test_template_ids_carry_versions() -> None:
         "pairwise@2",
         "criteria@2",
         "claims@2",
+        # a rating, version 2: the item first, each leg's instruction after it (issue 39)
+        "rating@2",
     ]
 
 

@@ -75,7 +75,6 @@ PUBLIC = {
         "Ranked",
         "RankingItem",
         "RatingItem",
-        "RatingPrompt",
         "Reading",
         "Review",
         "ReviewForm",

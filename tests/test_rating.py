@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
 from prin_guard._rating import Aspect, reconcile
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import ParseMethod, ParseStatus, RatingItem, RatingPrompt, Scale
+from prin_guard.models import (
+    TEMPLATES,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    RatingItem,
+    Scale,
+    Template,
+)
 from prin_guard.reader import ScoreStatus, expected_score, read_aspect_scores, read_score
 
 DECLARED, FAILED = ParseMethod.DECLARED, ParseStatus.FAILED
@@ -832,14 +840,12 @@ def test_plain_aspect_names_load(name: str) -> None:
 
 def test_aspect_names_are_shown_quoted() -> None:
     from prin_guard._models import Polarity
-    from prin_guard.tasks._ratings import aspects_messages, rating_messages
+    from prin_guard._prompts import aspects_messages
 
     item = RatingItem.coerce({**_aspects_item(), "aspects": ["fluency", "fluency score"]})
     together = "\n".join(m["content"] for m in aspects_messages(item, Polarity.DIRECT))
     assert '- "fluency", from 1 to' in together and '- "fluency score", from 1 to' in together
-    one = "\n".join(
-        m["content"] for m in rating_messages(item.on(item.aspects[1]), Polarity.DIRECT)
-    )
+    one = "\n".join(m["content"] for m in TEMPLATES["rating"].render(item.on(item.aspects[1])))
     assert 'only the "fluency score" of the response' in one
 
 
@@ -1008,9 +1014,102 @@ def test_a_rating_prompt_of_ones_own_from_a_file(tmp_path: Path) -> None:
     )
     assert "Answer: Paris is the capital of France.\nRate the answer from 1 to 10." in mirrored
     with pytest.raises(UsageError, match=r"unknown placeholder \{answer\}"):
-        RatingPrompt(id="x", version=1, instruction="{answer}")
+        Template(id="x", version=1, task="rating", instruction="{answer}")
     with pytest.raises(UsageError, match="never shows the response"):
-        RatingPrompt(id="x", version=1, instruction="Rate {question}")
+        Template(id="x", version=1, task="rating", instruction="Rate {question}")
+
+
+# -- one prompt kind: a rating prompt is a template (issue 39, item 3) ----------------------
+
+
+def test_a_rating_prompt_file_loads_as_a_template_and_is_found_where_label_ones_are(
+    tmp_path: Path,
+) -> None:
+    # a file written for RatingPrompt: Template.from_file refused it ("give it as a
+    # guard's template"); the one registry holds the rating packs beside the label ones
+    file = tmp_path / "house.toml"
+    file.write_text(
+        'id = "house-rating"\nversion = 1\ntask = "rating"\nscale = [1, 10]\n'
+        "instruction = '''{question}\n{reply}\nRate it from {min} to {max}.'''\n"
+        '[placeholders]\nreply = "response"\n'
+    )
+    loaded = Template.from_file(file)
+    assert (loaded.task, loaded.scale, loaded.reverse_by) == ("rating", (1, 10), "mirror")
+    from prin_guard._prompts import packs
+
+    assert {"mt-bench-single", "prometheus-absolute", "mt-bench-pair"} <= set(packs())
+    assert packs()["mt-bench-single"].task == "rating"
+    judge = _judge("Rating: [[8]]", "Rating: [[3]]")
+    assert Guard(judge).template_for(_rating()) == TEMPLATES["rating"]
+    pack = Guard(judge, template="mt-bench-single")
+    assert pack.template_for(_rating()).id == "mt-bench-single"
+    assert pack.template == packs()["mt-bench-single"]
+    assert Guard(judge, template=str(file)).template_for(_rating()) == loaded
+
+
+def test_a_rating_templates_reverse_leg_derived_by_flips() -> None:
+    # the author's words flipped, never the item's; the rubric at its mirrored scores; with
+    # the instruction after the item, the legs share the whole item
+    template = Template(
+        id="flipped",
+        version=1,
+        task="rating",
+        system="You rate answers.",
+        instruction="{question}\n{response}\n{rubric}\nHow good is the answer, from {min} "
+        "(very poor) to {max} (excellent)? End with Score: n",
+        flips=(("How good", "How poor"), ("very poor", "excellent"), ("excellent", "very poor")),
+    )
+    assert template.reverse_by == "flips"
+    item = {
+        **_rating("A very poor guess: Lyon. How good is that?"),
+        "scale": {"min": 1, "max": 3, "rubric": {"1": "wrong", "2": "vague", "3": "right"}},
+    }
+    direct, reverse = (template.render(item, polarity)[-1]["content"] for polarity in Polarity)
+    assert direct.endswith(
+        "1: wrong\n2: vague\n3: right\nHow good is the answer, from 1 (very poor) to 3 "
+        "(excellent)? End with Score: n"
+    )
+    assert reverse == (
+        "What is the capital of France?\nA very poor guess: Lyon. How good is that?\n"
+        "1: right\n2: vague\n3: wrong\nHow poor is the answer, from 1 (excellent) to 3 "
+        "(very poor)? End with Score: n"
+    )
+    verdict = Guard(
+        lambda prompt: "Score: 3" if "How poor" in prompt else "Score: 1", template=template
+    ).check(item)
+    assert (verdict.rating, verdict.flags) == (1.0, ())
+    with pytest.raises(UsageError, match=r"^template: flips: the reverse leg is identical"):
+        Template(id="x", version=1, task="rating", instruction="{response}", flips={"a": "b"})
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        pytest.param({"task": "rating", "instruction": "{response}", "noun": "answers"}, "noun"),
+        pytest.param({"task": "rating", "instruction": "{response}", "cot": "Think."}, "cot"),
+        pytest.param(
+            {"task": "rating", "instruction": "{response}", "contract": {"tie": "tie"}},
+            "contract",
+        ),
+        pytest.param(
+            {"task": "rating", "instruction": "{response}", "positive": "good"}, "negative"
+        ),
+        pytest.param({"task": "rating", "system": "You rate."}, "system"),
+        pytest.param({"task": "rating", "instruction": "{response}", "scale": [5, 1]}, "scale"),
+        pytest.param({"positive": "good", "negative": "bad", "scale": [1, 5]}, "scale"),
+        pytest.param(
+            {"positive": "good", "negative": "bad", "rubric_header": "[{context}]"},
+            "rubric_header",
+        ),
+        pytest.param({"task": "choice", "negative": "bad"}, "positive"),
+    ],
+)
+def test_a_field_of_the_other_kind_of_template_is_refused_naming_it(
+    fields: dict, field: str
+) -> None:
+    with pytest.raises(UsageError) as raised:
+        Template.from_mapping({"id": "x", "version": 1, **fields})
+    assert str(raised.value).startswith(f"template: {field}"), str(raised.value)
 
 
 # -- found by review ------------------------------------------------------------------------
@@ -1043,7 +1142,9 @@ def test_a_rating_prompt_takes_no_aspects_and_checks_its_rubric_layout() -> None
     with pytest.raises(InvalidItemError, match=r"^aspects: the prompt 'mt-bench-single'"):
         guard.check({**_rating(), "aspects": ["fluency"]})
     with pytest.raises(UsageError, match="rubric_line"):
-        RatingPrompt(id="x", version=1, instruction="{response}", rubric_line="Score {score}")
+        Template(
+            id="x", version=1, task="rating", instruction="{response}", rubric_line="Score {score}"
+        )
 
 
 @pytest.mark.parametrize(
@@ -1091,11 +1192,12 @@ def test_a_rating_prompt_is_refused_naming_the_field(fields: dict, field: str, r
     given = {
         "id": "x",
         "version": 1,
+        "task": "rating",
         "instruction": "Rate {response} from {min} to {max}.",
         **fields,
     }
     with pytest.raises(UsageError) as raised:
-        RatingPrompt(**given)
+        Template(**given)
     message = str(raised.value)
     assert message.startswith(f"template: {field}: "), message
     assert reason in message, message
@@ -1103,21 +1205,22 @@ def test_a_rating_prompt_is_refused_naming_the_field(fields: dict, field: str, r
 
 def test_a_rating_prompts_literal_braces_show_as_braces() -> None:
     # issue 37, item 11: "{{response}}" rendered as "{4}"
-    prompt = RatingPrompt(
+    prompt = Template(
         id="x",
         version=1,
+        task="rating",
         instruction='Rate {response} from {min} to {max}. Reply {{"score": n}}, not {{response}}.',
         rubric_line="{{{level}}} {text}",
     )
     item = RatingItem.coerce(
         {**_rating("4"), "scale": {"min": 1, "max": 2, "rubric": {"1": "bad", "2": "good"}}}
     )
-    assert prompt.messages(item, False)[-1]["content"] == (
+    assert prompt.render(item)[-1]["content"] == (
         'Rate 4 from 1 to 2. Reply {"score": n}, not {response}.'
     )
-    with_rubric = RatingPrompt(id="y", version=1, instruction="{response}\n{rubric}")
+    with_rubric = Template(id="y", version=1, task="rating", instruction="{response}\n{rubric}")
     shown = dataclasses.replace(with_rubric, rubric_line="{{{level}}} {text}")
-    assert shown.messages(item, False)[-1]["content"] == "4\n{1} bad\n{2} good"
+    assert shown.render(item)[-1]["content"] == "4\n{1} bad\n{2} good"
 
 
 def test_a_rating_item_object_is_read_too() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Guard, InvalidItemError
-from prin_guard._rating import rating_prompts
+from prin_guard._prompts import packs
 
 PACKS = Path(__file__).parent / "data" / "packs"
 PACK = "arena-hard-v1-single"
@@ -53,7 +53,7 @@ def test_the_sample_is_what_the_recorded_prompts_hold() -> None:
 
 
 def test_the_packs_system_is_the_configs_system_prompt() -> None:
-    pack = rating_prompts()[PACK]
+    pack = packs()[PACK]
     assert pack.system == SYSTEM and SYSTEM.endswith('"Rating: [[5]]".\n\n')
     assert pack.scale == (1, 10) and pack.licence == "Apache-2.0"
     assert pack.source is not None and "4a705dd6963f777aba2ae79259e3013934e6e012" in pack.source

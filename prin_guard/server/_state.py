@@ -41,7 +41,6 @@ from prin_guard._models import Message, Verdict
 from prin_guard._options import GuardOptions
 from prin_guard._prompts import TEMPLATES, Template, get_template, packs, template_file
 from prin_guard._ratelimit import provider_limit
-from prin_guard._rating import RatingPrompt, rating_prompts
 from prin_guard._redact import redact
 from prin_guard._retry import CallLimit
 from prin_guard._tasks import TASKS
@@ -219,7 +218,7 @@ class _State:
     background: set[asyncio.Future[Any]] = field(default_factory=set)
     """Judging that requests abandoned (timed out, client gone), still cleaning up, and
     settlements of their budget: kept referenced until done."""
-    _offered: dict[str, str | Template | RatingPrompt] | None = None
+    _offered: dict[str, str | Template] | None = None
     """The templates a request may choose, by id (built on first use)."""
 
     @property
@@ -412,7 +411,7 @@ class _State:
             **fixed,
         )
 
-    def request_templates(self) -> dict[str, str | Template | RatingPrompt]:
+    def request_templates(self) -> dict[str, str | Template]:
         """The templates a request may choose, by id (the ``request_templates`` setting):
         built-in and pack ids, and the operator's own templates (files), loaded at start."""
         if self._offered is None:
@@ -422,28 +421,23 @@ class _State:
                 [
                     *TEMPLATES,
                     *packs(),
-                    *rating_prompts(),
                     *([configured] if configured is not None else []),
                 ]
                 if given is None
                 else list(given)
             )
-            offered: dict[str, str | Template | RatingPrompt] = {}
+            offered: dict[str, str | Template] = {}
             for entry in entries:
-                template = template_file(entry)
-                if isinstance(template, dict):  # a rating prompt's file
-                    template = RatingPrompt.from_mapping(template)
-                if isinstance(template, Template | RatingPrompt):
+                template = template_file(entry)  # a label or a rating template
+                if isinstance(template, Template):
                     offered[template.id] = template
-                elif isinstance(template, str) and template in rating_prompts():
-                    offered[template] = template
                 elif isinstance(template, str):
                     get_template(template)  # an unknown id fails at start
                     offered[template] = template
             self._offered = offered
         return self._offered
 
-    def _template(self, name: str) -> str | Template | RatingPrompt:
+    def _template(self, name: str) -> str | Template:
         offered = self.request_templates()
         if name not in offered:
             raise UsageError(

@@ -41,11 +41,11 @@ class LabelTask:
         return None  # every option is a label task's
 
     def check(self, item: Item, engine: VerdictEngine, acceptance: Acceptance | None) -> None:
-        prompt = engine.options.rating_prompt
-        if prompt is not None:
+        rating = engine.options.rating_template
+        if rating is not None:
             raise InvalidItemError(
                 "task",
-                f"the item is a {item.task} item; the guard's template {prompt.id!r} is a "
+                f"the item is a {item.task} item; the guard's template {rating.id!r} is a "
                 "rating prompt: it asks rating items only",
             )
         if acceptance is not None:

@@ -7,11 +7,9 @@ single-flighted like every leg); each reply's declared score is read strictly an
 reconciled into ``rating`` (:mod:`prin_guard._rating` holds the rules, ``_decide`` builds
 the verdict).
 
-The prompts follow MT-Bench's single-answer grading ("Rating: [[5]]"), whose format the
-reader knows best. The reverse leg asks how poor the response is, on the scale mirrored,
-and says so in words (the paper's explanation of the negation, carried over: a judge that
-does not notice the mirror answers as if it were the direct question, which is the
-polarity confusion the verdict flags).
+Its prompts are templates of task ``rating`` (:mod:`prin_guard._prompts`): prin-guard's own
+wording (the template ``rating``: MT-Bench's single-answer grading, "Rating: [[5]]", and its
+mirror), a pack or a prompt of one's own, as the guard's ``template`` says.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ import functools
 import hashlib
 import json
 import typing
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -47,11 +45,19 @@ from prin_guard._models import (
 )
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._options import GuardOptions
-from prin_guard._prompts import get_template
+from prin_guard._prompts import (
+    DEFAULT_TEMPLATES,
+    RATING_ASPECTS,
+    Template,
+    aspects_messages,
+    get_template,
+    rating_control,
+    rating_messages,
+    template_for,
+)
 from prin_guard._rating import (
     Aspect,
     RatingItem,
-    RatingPrompt,
 )
 from prin_guard.reader import ScoreReading, expected_score, read_aspect_scores, read_score
 
@@ -64,173 +70,42 @@ if TYPE_CHECKING:
 
 _R = TypeVar("_R")
 
+Asks = Callable[
+    [JudgeCaller, Sequence[Call], Mapping[str, str | None] | None],
+    list[Coroutine[Any, Any, Answer]],
+]
+"""How one judge's calls of one verdict are sent (``VerdictEngine.staggered_answers``)."""
+
+
+def _at_once(
+    caller: JudgeCaller, calls: Sequence[Call], prefetched: Mapping[str, str | None] | None
+) -> list[Coroutine[Any, Any, Answer]]:
+    return [caller.answer(call, prefetched=prefetched) for call in calls]
+
+
 __all__ = [
     "RATING",
-    "RATING_TEMPLATE",
     "RatingPlan",
     "RatingTask",
     "rate",
     "rate_aspects",
     "rate_panel",
     "rating_legs",
-    "rating_messages",
     "rating_plans",
 ]
 
-RATING_TEMPLATE = "rating"
-RATING_TEMPLATE_VERSION = 1
-"""Version of the rating prompts' wording: part of each call's cache key."""
 
-_SYSTEM = "You are a helpful assistant."
-
-_DIRECT = (
-    "Please act as an impartial judge and evaluate the quality of the response provided by "
-    "an AI assistant to the user question displayed below. Your evaluation should consider "
-    "{factors}.{reference} Begin your evaluation by providing a short "
-    "explanation. Be as objective as possible. After providing your explanation, you must "
-    "rate the response on a scale of {low} to {high}, where {low} means very poor and {high} "
-    'means excellent, by strictly following this format: "[[rating]]", for example: '
-    '"Rating: [[{example}]]".'
-)
-_REVERSE = (
-    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
-    "assistant to the user question displayed below is. Your evaluation should consider "
-    "{factors}.{reference} Begin your evaluation by providing a short "
-    "explanation. Be as objective as possible. After providing your explanation, you must "
-    "rate how poor the response is on a scale of {low} to {high}, where {low} means "
-    "excellent and {high} means very poor, by strictly following this format: "
-    '"[[rating]]", for example: "Rating: [[{example}]]". Note that this scale is mirrored: '
-    "a higher number means a worse response, so an excellent response gets {low} and a "
-    "very poor one gets {high}."
-)
-_REFERENCE = " Compare the response with the reference answer; identify and correct any mistakes."
-_FACTORS = (
-    "factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of "
-    "detail of the response"
-)
-
-
-def _ends(low: int, high: int, mirrored: bool) -> str:
-    """What a scale's ends mean, as the prompts say it (mirrored: the worst at the top)."""
-    if mirrored:
-        return f"{low} means excellent and {high} means very poor"
-    return f"{low} means very poor and {high} means excellent"
-
-
-def _factors(item: RatingItem) -> str:
-    """What the judge weighs: MT-Bench's factors, or the one aspect the item asks about."""
-    if item.focus is None:
-        return _FACTORS
-    described = item.focus.description.rstrip(" .")
-    return f'only the "{item.focus.name}" of the response' + (f": {described}" if described else "")
-
-
-def rating_messages(
-    item: RatingItem,
-    polarity: Polarity,
-    *,
-    rubric_reversed: bool = False,
-    prompt: RatingPrompt | None = None,
-) -> list[Message]:
-    """The conversation one leg of ``item`` sends: the direct question, or the mirrored one
-    (with the rubric's descriptions at their mirrored levels). ``rubric_reversed`` lists the
-    rubric's levels from the top down (for the rubric-order check). ``prompt``: a judge
-    prompt of one's own (or a pack) instead of prin-guard's wording."""
-    mirrored = polarity is Polarity.REVERSE
-    if prompt is not None:
-        return prompt.messages(item, mirrored, rubric_reversed=rubric_reversed)  # type: ignore[return-value]
-    scale = item.scale
-    example = (scale.min + scale.max + 1) // 2
-    words = (_REVERSE if mirrored else _DIRECT).format(
-        factors=_factors(item),
-        reference=_REFERENCE if item.reference else "",
-        low=scale.min,
-        high=scale.max,
-        example=example,
-    )
-    parts = ["[Instruction]\n" + words]
-    rubric = scale.rubric_lines(mirrored=mirrored, reverse_order=rubric_reversed)
-    if rubric:
-        parts.append("[Score Rubric]\n" + "\n".join(rubric))
-    return _conversation(parts, item)
-
-
-def _conversation(parts: list[str], item: RatingItem) -> list[Message]:
-    """A rating leg's messages: the instruction ``parts``, then the item (its context,
-    question, reference answer and the response), MT-Bench's blocks."""
-    if item.context:
-        parts.append(f"[Context]\n{item.context}")
-    if item.question:
-        parts.append(f"[Question]\n{item.question}")
-    if item.reference:
-        parts.append(
-            f"[The Start of Reference Answer]\n{item.reference}\n[The End of Reference Answer]"
-        )
-    parts.append(
-        f"[The Start of Assistant's Answer]\n{item.response}\n[The End of Assistant's Answer]"
-    )
-    return [
-        {"role": "system", "content": _SYSTEM},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
-
-
-RATING_ASPECTS_TEMPLATE = "rating-aspects"
-"""The wording of a rating's aspects asked together (``rating_aspects="together"``)."""
-
-_DIRECT_ASPECTS = (
-    "Please act as an impartial judge and evaluate the quality of the response provided by "
-    "an AI assistant to the user question displayed below, on each of the aspects listed "
-    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
-    "explanation. Be as objective as possible. After providing your explanation, you must "
-    "rate the response on every aspect, each on a line of its own, by strictly following "
-    'this format: "<aspect>: [[rating]]", for example:\n{example}'
-)
-_REVERSE_ASPECTS = (
-    "Please act as an impartial judge and evaluate how poor the response provided by an AI "
-    "assistant to the user question displayed below is, on each of the aspects listed "
-    "below, each on its own scale.{reference} Begin your evaluation by providing a short "
-    "explanation. Be as objective as possible. After providing your explanation, you must "
-    "rate how poor the response is on every aspect, each on a line of its own, by strictly "
-    'following this format: "<aspect>: [[rating]]", for example:\n{example}\nNote that '
-    "these scales are mirrored: a higher number means a worse response on that aspect, so "
-    "an excellent response gets each scale's lowest number and a very poor one its highest."
-)
-
-
-def aspects_messages(item: RatingItem, polarity: Polarity) -> list[Message]:
-    """The conversation of one leg of a rating whose aspects are asked together: every
-    aspect with its scale (mirrored on the reverse leg), its description and its rubric,
-    and one line per aspect asked of the reply."""
-    mirrored = polarity is Polarity.REVERSE
-    example = "\n".join(
-        f"{aspect.name}: [[{(aspect.scale.min + aspect.scale.max + 1) // 2}]]"
-        for aspect in item.aspects
-    )
-    words = (_REVERSE_ASPECTS if mirrored else _DIRECT_ASPECTS).format(
-        reference=_REFERENCE if item.reference else "", example=example
-    )
-    lines = []
-    rubrics = []
-    for aspect in item.aspects:
-        low, high = aspect.scale.min, aspect.scale.max
-        ends = _ends(low, high, mirrored)
-        described = aspect.description.rstrip(" .")
-        lines.append(
-            f'- "{aspect.name}", from {low} to {high}, where {ends}'
-            + (f": {described}" if described else "")
-        )
-        rubric = aspect.scale.rubric_lines(mirrored=mirrored)
-        if rubric:
-            rubrics.append(f'[Score Rubric: "{aspect.name}"]\n' + "\n".join(rubric))
-    return _conversation(
-        ["[Instruction]\n" + words, "[Aspects]\n" + "\n".join(lines), *rubrics], item
+def rating_template(options: GuardOptions) -> Template:
+    """The rating template a guard with ``options`` asks in: its own template (a rating
+    template, as :meth:`RatingTask.refuse` made sure), or prin-guard's own (``rating``)."""
+    return get_template(
+        options.template if options.template is not None else DEFAULT_TEMPLATES["rating"]
     )
 
 
 def rating_legs(
     item: RatingItem,
-    prompt: RatingPrompt | None = None,
+    template: Template,
     *,
     order: bool = False,
     together: bool = False,
@@ -256,7 +131,7 @@ def rating_legs(
         return [
             replace(leg, name=f"{aspect.name}: {leg.name}")
             for aspect in item.aspects
-            for leg in rating_legs(item.on(aspect), prompt, order=order)
+            for leg in rating_legs(item.on(aspect), template, order=order)
         ]
     reads = (
         f'one score from {scale.min} to {scale.max}, declared ("Rating: [[n]]", "[RESULT] '
@@ -270,7 +145,7 @@ def rating_legs(
         LegPrompt(
             f"{polarity.value}{suffix}",
             polarity,
-            rating_messages(item, polarity, rubric_reversed=reordered, prompt=prompt),
+            rating_messages(item, polarity, template, rubric_reversed=reordered),
             reads
             if polarity is Polarity.DIRECT
             else f"{reads}; read back through the mirror ({scale.min} + {scale.max} - n)",
@@ -297,7 +172,7 @@ class RatingPlan:
 def rating_plans(
     callers: Sequence[JudgeCaller],
     item: RatingItem,
-    prompt: RatingPrompt | None = None,
+    template: Template,
     *,
     order: bool = False,
     together: bool = False,
@@ -319,7 +194,7 @@ def rating_plans(
             name,
             polarity,
             reordered,
-            rating_messages(one, polarity, rubric_reversed=reordered, prompt=prompt),
+            rating_messages(one, polarity, template, rubric_reversed=reordered),
         )
         for name, one in asked
         for polarity, reordered in (
@@ -354,17 +229,6 @@ def rating_id(item: RatingItem) -> str:
         ensure_ascii=False,
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
-
-
-def _control(item: RatingItem, polarity: Polarity) -> str:
-    """The last line of every follow-up turn: the leg's own answer format, on its scale."""
-    scale = item.scale
-    ends = _ends(scale.min, scale.max, polarity is Polarity.REVERSE)
-    example = (scale.min + scale.max + 1) // 2
-    return (
-        f"Give your rating on the scale of {scale.min} to {scale.max} ({ends}) by strictly "
-        f'following this format: "[[rating]]", for example: "Rating: [[{example}]]".'
-    )
 
 
 async def _probe(
@@ -407,7 +271,7 @@ async def _probe(
         messages,
         leg.raw_text or "",
         misleading=misleading,
-        control=_control(item, leg.polarity),
+        control=rating_control(item, leg.polarity),
         labels=(),
         item_id=rating_id(item),
         read=read,
@@ -419,14 +283,17 @@ async def rate(
     item: RatingItem,
     plans: Sequence[RatingPlan],
     *,
+    template: Template,
     order: bool = False,
     probe: Probe | None = None,
-    prompt: RatingPrompt | None = None,
     prefetched: Mapping[str, str | None] | None = None,
+    asks: Asks | None = None,
 ) -> Verdict:
-    """Both legs of ``item`` asked at once, as ``plans`` (:func:`rating_plans`, this
-    judge's) say, and reconciled into a verdict with ``rating`` (``prefetched``: the
-    cached replies the route read for the planned legs).
+    """Both legs of ``item`` asked, as ``plans`` (:func:`rating_plans`, this judge's, in
+    ``template``) say, and reconciled into a verdict with ``rating`` (``prefetched``: the
+    cached replies the route read for the planned legs; ``asks``: how the route sends one
+    verdict's calls, staggered where the provider caches the prefix they share; none:
+    all at once).
 
     ``order`` (the ``order`` check): when the scale has a rubric, the direct question is
     asked a third time with the rubric's levels listed from the top down (the analogue of
@@ -435,31 +302,25 @@ async def rate(
     range. Without a rubric there is no order to change and nothing more is asked.
     """
     item_id = rating_id(item)
-    asks = [(plan.polarity, plan.reordered) for plan in plans]
+    legs = [(plan.polarity, plan.reordered) for plan in plans]
     conversations = [plan.messages for plan in plans]
-    answers = await asyncio.gather(
-        *(
-            caller.answer(
-                Call(
-                    plan.key,
-                    plan.messages,
-                    (),
-                    item_id,
-                    f"{plan.polarity.value}_order" if plan.reordered else plan.polarity.value,
-                ),
-                prefetched=prefetched,
-            )
-            for plan in plans
+    calls = [
+        Call(
+            plan.key,
+            plan.messages,
+            (),
+            item_id,
+            f"{plan.polarity.value}_order" if plan.reordered else plan.polarity.value,
         )
-    )
-    template = RATING_TEMPLATE if prompt is None else prompt.id
-    version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+        for plan in plans
+    ]
+    answers = await asyncio.gather(*(asks or _at_once)(caller, calls, prefetched))
     found = await _read_replies(
         answers, lambda text: read_score(text, item.scale, copied_from=item.texts)
     )
     direct, reverse, *permuted = (
-        _leg(item, polarity, answer, template, version, read)
-        for (polarity, _), answer, read in zip(asks, answers, found, strict=True)
+        _leg(item, polarity, answer, template.id, template.version, read)
+        for (polarity, _), answer, read in zip(legs, answers, found, strict=True)
     )
     rounds: list[ProbeRound] = []
     if probe is not None:
@@ -471,8 +332,8 @@ async def rate(
             )
         )
         rounds = [entry for found in probed for entry in found]
-    calls = [(a.response.usage, a.cached) for a in answers]
-    calls += [(entry.usage, entry.cached) for entry in rounds]
+    costs = [(a.response.usage, a.cached) for a in answers]
+    costs += [(entry.usage, entry.cached) for entry in rounds]
     return rating_verdict(
         item_id,
         item,
@@ -482,7 +343,7 @@ async def rate(
         rounds,
         order=order,
         probed=probe is not None,
-        calls=calls,
+        calls=costs,
     )
 
 
@@ -536,10 +397,11 @@ async def rate_panel(
     item: RatingItem,
     plans: Sequence[RatingPlan],
     *,
+    template: Template,
     order: bool,
     probe: Probe | None = None,
-    prompt: RatingPrompt | None = None,
     prefetched: Mapping[str, str | None] | None = None,
+    asks: Asks | None = None,
 ) -> Verdict:
     """A panel's rating: each member rates ``item`` (both legs, and the order check's),
     all at once; the rating is the median of the members' ratings, flagged
@@ -553,10 +415,11 @@ async def rate_panel(
                 caller,
                 item,
                 [plan for plan in plans if plan.member == member],
+                template=template,
                 order=order,
                 probe=probe,
-                prompt=prompt,
                 prefetched=prefetched,
+                asks=asks,
             )
             for member, caller in enumerate(callers)
         ),
@@ -601,33 +464,29 @@ async def rate_together(
     caller: JudgeCaller,
     item: RatingItem,
     plans: Sequence[RatingPlan],
+    template: Template,
     prefetched: Mapping[str, str | None] | None = None,
+    asks: Asks | None = None,
 ) -> Verdict:
-    """A rating's aspects asked together (``rating_aspects="together"``): one direct and
-    one mirrored call, each reply read for a score per aspect
-    (:func:`~prin_guard.reader.read_aspect_scores`), each aspect's two scores reconciled
-    as a rating's are. Each aspect's verdict holds its legs (the shared reply, with its own
-    score) and costs nothing of its own: the item's verdict counts the two calls. An
-    aspect a reply gives no unambiguous score for is flagged ``unparseable_*`` alone."""
+    """A rating's aspects asked together (``rating_aspects="together"``, in
+    ``template``'s wording: prin-guard's own): one direct and one mirrored call, each reply
+    read for a score per aspect (:func:`~prin_guard.reader.read_aspect_scores`), each
+    aspect's two scores reconciled as a rating's are. Each aspect's verdict holds its legs
+    (the shared reply, with its own score) and costs nothing of its own: the item's verdict
+    counts the two calls. An aspect a reply gives no unambiguous score for is flagged
+    ``unparseable_*`` alone."""
     item_id = rating_id(item)
-    answers = await asyncio.gather(
-        *(
-            caller.answer(
-                Call(plan.key, plan.messages, (), item_id, plan.polarity.value),
-                prefetched=prefetched,
-            )
-            for plan in plans
-        )
-    )
+    calls = [Call(plan.key, plan.messages, (), item_id, plan.polarity.value) for plan in plans]
+    answers = await asyncio.gather(*(asks or _at_once)(caller, calls, prefetched))
     found = await _read_replies(
         answers, lambda text: read_aspect_scores(text, item.aspects, copied_from=item.texts)
     )
-    template, version = RATING_ASPECTS_TEMPLATE, RATING_TEMPLATE_VERSION
+    name, version = RATING_ASPECTS, template.version
     verdicts = []
     for aspect in item.aspects:
         asked = item.on(aspect)
         direct, reverse = (
-            _leg(asked, polarity, answer, template, version, read[aspect.name])
+            _leg(asked, polarity, answer, name, version, read[aspect.name])
             for polarity, answer, read in zip(
                 (Polarity.DIRECT, Polarity.REVERSE), answers, found, strict=True
             )
@@ -672,9 +531,8 @@ class RatingTask:
         return RatingItem.coerce(raw, max_chars=options.max_chars)
 
     def refuse(self, options: GuardOptions) -> None:
-        rating_prompt = options.rating_prompt
-        template = None if rating_prompt is not None else options.label_template
-        if template is not None:
+        template = options.template
+        if template is not None and options.rating_template is None:
             # asked anyway, a rating would get prin-guard's own rating prompt, not the
             # words the guard was set up with: refused, as a rating prompt refuses labels
             named = template if isinstance(template, str) else template.id
@@ -700,15 +558,8 @@ class RatingTask:
                     "the guard's acceptance file was calibrated on ratings of one "
                     "aspect each; rate each aspect as an item of its own",
                 )
-        prompt = engine.options.rating_prompt
-        if prompt is not None:  # the item fits the prompt: its scale, the fields shown
-            if item.aspects:
-                raise InvalidItemError(
-                    "aspects",
-                    f"the prompt {prompt.id!r} names no aspect: rate aspects with "
-                    "prin-guard's own wording (no rating prompt)",
-                )
-            prompt.check(item)
+        # the item fits the template: its scale, the fields shown, aspects
+        template_for(engine.options.template, item)
 
     def key(self, item: RatingItem) -> str:
         return rating_id(item)
@@ -721,7 +572,7 @@ class RatingTask:
         return rating_plans(
             engine.callers,
             item,
-            options.rating_prompt,
+            rating_template(options),
             order=bool(options.second_order("rating")),
             together=options.rating_aspects == "together",
         )
@@ -738,7 +589,15 @@ class RatingTask:
         planned = typing.cast(Sequence[RatingPlan], plans)
         if item.aspects:
             if engine.options.rating_aspects == "together":
-                return await rate_together(engine.callers[0], item, planned, prefetched)
+                template = rating_template(engine.options)
+                return await rate_together(
+                    engine.callers[0],
+                    item,
+                    planned,
+                    template,
+                    prefetched,
+                    asks=engine.staggered_answers,
+                )
             return await rate_aspects(
                 item, functools.partial(_rate_with, engine, planned, prefetched), engine.options
             )
@@ -761,13 +620,11 @@ class RatingTask:
         caller = engine.callers[asked.member]
         call = Call(asked.key, asked.messages, (), rating_id(item), asked.polarity.value)
         answer = await caller.answer(call, prefetched=prefetched)
-        prompt = engine.options.rating_prompt
-        template = RATING_TEMPLATE if prompt is None else prompt.id
-        version = RATING_TEMPLATE_VERSION if prompt is None else prompt.version
+        template = rating_template(engine.options)
         (found,) = await _read_replies(
             [answer], lambda text: read_score(text, item.scale, copied_from=item.texts)
         )
-        return _leg(item, asked.polarity, answer, template, version, found)
+        return _leg(item, asked.polarity, answer, template.id, template.version, found)
 
     def failed(self, item: RatingItem, error: JudgeError, options: GuardOptions) -> Verdict:
         return error_verdict(rating_id(item), "judge", str(error), task="rating", options=options)
@@ -775,13 +632,13 @@ class RatingTask:
     def messages(
         self, engine: VerdictEngine, item: RatingItem, polarity: Polarity
     ) -> list[Message]:
-        return rating_messages(item, polarity, prompt=engine.options.rating_prompt)
+        return rating_messages(item, polarity, rating_template(engine.options))
 
     def prompts(self, engine: VerdictEngine, item: RatingItem) -> list[LegPrompt]:
         options = engine.options
         return rating_legs(
             item,
-            options.rating_prompt,
+            rating_template(options),
             order=bool(options.second_order("rating")),
             together=options.rating_aspects == "together",
         )
@@ -807,26 +664,28 @@ async def _rate_with(
     # a rating's order check is one leg (the direct question, its rubric listed the
     # other way): what 'swap' asks, and all 'order' can
     order = bool(engine.options.second_order("rating"))
-    prompt = engine.options.rating_prompt
+    template = rating_template(engine.options)
     if engine.names is not None:
         return await rate_panel(
             engine.callers,
             engine.names,
             asked,
             plans,
+            template=template,
             order=order,
             probe=engine.probe,
-            prompt=prompt,
             prefetched=prefetched,
+            asks=engine.staggered_answers,
         )
     return await rate(
         engine.callers[0],
         asked,
         plans,
+        template=template,
         order=order,
         probe=engine.probe,
-        prompt=prompt,
         prefetched=prefetched,
+        asks=engine.staggered_answers,
     )
 
 

@@ -304,8 +304,8 @@ class ReviewTask:
         return ReviewItem.coerce(raw, max_chars=options.max_chars)
 
     def refuse(self, options: GuardOptions) -> None:
-        if options.label_template is not None or options.rating_prompt is not None:
-            named = options.rating_prompt or options.label_template
+        if options.template is not None:  # a label, rating or ranking template alike
+            named = options.template
             shown = named if isinstance(named, str) else getattr(named, "id", named)
             raise UsageError(
                 f"template: the guard's template {shown!r} is not a review form; a review "
