@@ -111,6 +111,7 @@ __all__ = [
     "binomial_cdf",
     "candidate_errors",
     "content_sha256",
+    "decision_wrong",
     "inconsistency",
     "min_items",
     "rating_wrong",
@@ -187,6 +188,13 @@ def rating_wrong(rating: float | None, human: float, tolerance: float) -> bool:
     calibration and the guarantee of a rating acceptance file use: ``P(|rating - human|
     > tolerance | accepted) <= alpha``. Exactly ``tolerance`` away is not wrong."""
     return rating is None or abs(rating - human) > tolerance
+
+
+def decision_wrong(decision: str | None, accepted: bool) -> bool:
+    """Whether a review's decision is wrong: it gives none (its two legs disagree, or a
+    reply was unreadable) or it is not the venue's (``accepted``). The one definition of a
+    review's error, which the calibrated acceptance of ``eval iclr2017`` uses."""
+    return decision is None or (decision == "accept") != accepted
 
 
 def candidate_errors(labels: Iterable[str], correct: Iterable[str], gold: Iterable[str]) -> int:
