@@ -34,9 +34,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from bench._common import ROOT, md_table
@@ -71,115 +71,164 @@ def paper_of(server: _Server, tokens: int, start: int = 0) -> str:
         index += 1
 
 
-async def _measure(server: _Server, judge: Any, item: dict[str, Any], config: str) -> dict[str, Any]:
+_TIMES = re.compile(r"total time =\s+([\d.]+) ms")
+
+
+async def _measure(server: _Server, judge: Any, item: dict[str, Any]) -> dict[str, Any]:
+    """The review with the rebuttal probe on a server that has not seen the paper: each
+    request's prompt tokens, those read from the server's cache, its time (the server's
+    log) and its completion tokens."""
     from prin_guard import Guard
-    from prin_guard.models import Polarity
 
-    await judge.complete([{"role": "user", "content": f"Say hello. ({config} {item['id']})"}])
-    before = len(_PREFIX_HIT.findall(server.output()))
+    await judge.complete([{"role": "user", "content": f"Say hello. ({item['id']})"}])
+    log = server.output()
+    before, times_before = len(_PREFIX_HIT.findall(log)), len(_TIMES.findall(log))
     started = time.perf_counter()
-    guard = Guard(judge, cache=None)
-    if config == "one review":
-        response = await judge.complete(guard.messages(item, Polarity.DIRECT))
-        completions = [response.usage.completion_tokens if response.usage else None]
-    else:
-        asked = dict(item, rebuttal="no-evidence") if config == "guarded + rebuttal" else item
-        verdict = await guard.acheck(asked)
-        legs = [verdict.direct, verdict.reverse]
-        completions = [leg.usage.completion_tokens if leg and leg.usage else None for leg in legs]
-        if verdict.review is not None and verdict.review.rebuttal is not None:
-            usage = verdict.review.rebuttal.usage
-            completions.append(usage.completion_tokens if usage else None)
+    verdict = await Guard(judge, cache=None).acheck(dict(item, rebuttal="no-evidence"))
     seconds = time.perf_counter() - started
-    hits = _PREFIX_HIT.findall(server.output())[before:]
-    requests = [(int(a) + int(b), int(a)) for a, b in hits]  # (prompt, from the cache)
-    return {"seconds": seconds, "requests": requests, "completions": completions}
+    legs = [verdict.direct, verdict.reverse]
+    completions = [leg.usage.completion_tokens if leg and leg.usage else None for leg in legs]
+    if verdict.review is not None and verdict.review.rebuttal is not None:
+        usage = verdict.review.rebuttal.usage
+        completions.append(usage.completion_tokens if usage else None)
+    log = server.output()
+    hits = _PREFIX_HIT.findall(log)[before:]
+    times = [float(t) / 1000 for t in _TIMES.findall(log)[times_before:]]
+    return {
+        "seconds": seconds,
+        "requests": [(int(a) + int(b), int(a)) for a, b in hits],  # (prompt, from the cache)
+        "request_seconds": times,
+        "completions": completions,
+    }
 
 
-def _billed(litellm: Any, provider: str, model: str, run: dict[str, Any], staggered: bool) -> float:
-    """The run's requests at ``model``'s prices: each fresh (sent at once), or, staggered,
-    the first writing the prefix the others read (the server's measured hits)."""
+def _tokens(server: _Server, item: dict[str, Any], reply: str) -> dict[str, int]:
+    """Each call's prompt tokens and what it shares with the call before it, counted by
+    the server's tokenizer over the messages' text (the chat template adds a few)."""
+    from prin_guard import Guard
+    from prin_guard._legs import shared_prefix
+    from prin_guard.models import Polarity
+    from prin_guard.tasks._review import rebuttal_turn
+
+    guard = Guard(lambda prompt: "")
+    direct, mirrored = (guard.messages(item, polarity) for polarity in Polarity)
+
+    def count(messages: Any) -> int:
+        return server.tokens("".join(m["content"] for m in messages))
+
+    prefix = shared_prefix([direct, mirrored])
+    head = [*direct[:-1], {"role": "user", "content": prefix.split(direct)[0]}] if prefix else []
+    shared = count(head) if head else 0
+    turn = rebuttal_turn(guard.validate(dict(item, rebuttal="no-evidence"))) or ""
+    conversation = [*direct, {"role": "assistant", "content": reply}]
+    return {
+        "direct": count(direct),
+        "mirrored": count(mirrored),
+        "shared": shared,
+        "rebuttal": count([*conversation, {"role": "user", "content": turn}]),
+        "rebuttal_shared": count(conversation),
+    }
+
+
+def _billed(litellm: Any, provider: str, model: str, calls: list[tuple[int, int, int]]) -> float:
+    """``calls`` (prompt tokens, tokens read from the provider's cache, completion tokens)
+    at ``model``'s prices; Anthropic writes what a later call reads (1.25×)."""
     total = 0.0
-    for index, ((prompt, cached), completion) in enumerate(
-        zip(run["requests"], run["completions"], strict=False)
-    ):
-        completion = completion or 0
-        if not staggered or len(run["requests"]) == 1:
-            total += _price(litellm, provider, model, prompt, completion)
-        elif index == 0:
-            write = run["requests"][1][1] if provider == "anthropic" else 0
-            total += _price(litellm, provider, model, prompt, completion, write=write)
-        else:
-            total += _price(litellm, provider, model, prompt, completion, read=cached)
+    for index, (prompt, read, completion) in enumerate(calls):
+        write = 0
+        if provider == "anthropic" and index + 1 < len(calls):
+            write = calls[index + 1][1]
+        total += _price(litellm, provider, model, prompt, completion, read=read, write=write)
     return total
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="5000,15000,30000", help="paper sizes in tokens")
+    parser.add_argument("--sizes", default="5000", help="paper sizes reviewed, in tokens")
+    parser.add_argument(
+        "--counted", default="5000,15000,30000", help="paper sizes counted and priced, in tokens"
+    )
     parser.add_argument("--max-tokens", type=int, default=48, help="cap on each reply")
-    parser.add_argument("--rounds", type=int, default=1, help="papers per size")
     args = parser.parse_args(argv)
     import litellm
 
     from prin_guard import LiteLLMJudge
 
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    configs = ("one review", "guarded", "guarded + rebuttal")
-    results: list[dict[str, Any]] = []
-    context = max(sizes) + 4096
+    counted = [int(s) for s in args.counted.split(",") if s.strip()]
+    measured: list[dict[str, Any]] = []
+    priced: list[dict[str, Any]] = []
+    context = max(sizes + counted) + 4096
     with _llama_server("--n_ctx", str(context)) as server:
         judge = LiteLLMJudge(
             "openai/smollm2",
             api_base=server.base,
             api_key="no-key",
             max_tokens=args.max_tokens,
-            timeout=3600,
+            timeout=7200,
             prompt_cache=0,
         )
         for size in sizes:
-            for round_ in range(args.rounds):
-                paper = paper_of(server, size, start=37 * round_ + size // 1000)
-                item = {"task": "review", "id": f"long-{size}-{round_}", "document": paper}
-                for config in configs:
-                    run = asyncio.run(_measure(server, judge, item, config))
-                    run.update(size=size, round=round_, config=config)
-                    results.append(run)
-                    print(json.dumps(run), file=sys.stderr, flush=True)
+            paper = paper_of(server, size, start=size // 1000)
+            item = {"task": "review", "id": f"long-{size}", "document": paper}
+            run = asyncio.run(_measure(server, judge, item))
+            run.update(size=size, counts=_tokens(server, item, "x" * 4 * args.max_tokens))
+            measured.append(run)
+            print(json.dumps(run), file=sys.stderr, flush=True)
+        for size in counted:
+            paper = paper_of(server, size, start=size // 1000)
+            item = {"task": "review", "id": f"long-{size}", "document": paper}
+            counts = _tokens(server, item, "x" * 4 * args.max_tokens)
+            priced.append({"size": size, "counts": counts})
+            print(json.dumps(priced[-1]), file=sys.stderr, flush=True)
     rows = []
-    for run in results:
-        requests = ", ".join(f"{cached:,}/{prompt:,}" for prompt, cached in run["requests"])
+    for run in measured:
+        requests = [f"{cached:,}/{prompt:,}" for prompt, cached in run["requests"]]
+        times = run["request_seconds"]
+        premium = (times[0] + times[1]) / times[0] if len(times) >= 2 and times[0] else None
         rows.append(
             [
                 f"{run['size']:,}",
-                run["config"],
+                f"{run['counts']['shared']:,}",
+                "; ".join(requests),
+                "; ".join(f"{t:.1f}" for t in times),
                 f"{run['seconds']:.1f}",
-                requests,
-                ", ".join(str(c) for c in run["completions"]),
+                "—" if premium is None else f"{premium:.2f}×",
             ]
         )
-    print("Requests (prompt tokens read from the server's cache / prompt tokens):\n")
-    print(
-        md_table(["paper (tokens)", "calls", "wall (s)", "cached / prompt", "completion"], rows)
-    )
-    priced = []
-    for size in sizes:
-        by = {r["config"]: r for r in results if r["size"] == size and r["round"] == 0}
-        base = by["one review"]
-        wall = by["guarded"]["seconds"] / base["seconds"]
-        row = [f"{size:,}", f"{wall:.2f}×"]
+    print("Measured on llama.cpp's server (the bundled model):\n")
+    header = [
+        "paper (tokens)",
+        "legs share (tokens)",
+        "cached / prompt: direct; mirrored; rebuttal",
+        "seconds per request",
+        "wall (s)",
+        "server time, guarded / one review",
+    ]
+    print(md_table(header, rows))
+    table = []
+    completion = args.max_tokens
+    for entry in priced:
+        c = entry["counts"]
+        one = [(c["direct"], 0, completion)]
+        at_once = [(c["direct"], 0, completion), (c["mirrored"], 0, completion)]
+        staggered = [(c["direct"], 0, completion), (c["mirrored"], c["shared"], completion)]
+        rebutted = [*staggered, (c["rebuttal"], c["rebuttal_shared"], completion)]
+        row = [f"{entry['size']:,}", f"{c['shared'] / c['mirrored']:.1%}"]
         for provider, model, _ in PRICED[:2]:
-            one = _billed(litellm, provider, model, base, False)
-            for config in ("guarded", "guarded + rebuttal"):
-                at_once = _billed(litellm, provider, model, by[config], False) / one
-                staggered = _billed(litellm, provider, model, by[config], True) / one
-                row.append(f"{at_once:.2f}× / {staggered:.2f}×")
-        priced.append(row)
-    header = ["paper (tokens)", "wall, guarded / one review (llama.cpp)"]
+            base = _billed(litellm, provider, model, one)
+            for calls in (at_once, staggered, rebutted):
+                row.append(f"{_billed(litellm, provider, model, calls) / base:.2f}×")
+        table.append(row)
+    header = ["paper (tokens)", "mirrored prompt from the cache"]
     for _, _, described in PRICED[:2]:
-        header += [f"{described}: guarded", f"{described}: + rebuttal"]
-    print("\nPremium (cost / one review's), legs at once / staggered:\n")
-    print(md_table(header, priced))
+        header += [
+            f"{described}: guarded, legs at once",
+            "guarded, staggered",
+            "+ rebuttal, staggered",
+        ]
+    print(f"\nPremium (billed cost / one review's), {completion}-token replies:\n")
+    print(md_table(header, table))
     return 0
 
 

@@ -26,6 +26,7 @@ from prin_guard.eval._reviews import (
     report_text,
     review_item,
     review_summary,
+    run_reviews,
     sample_papers,
 )
 
@@ -237,3 +238,35 @@ def test_eval_iclr2017_from_the_command_line(
     assert "--alpha" in capsys.readouterr().err
     assert main([*args, "--path", str(papers_file), "--form", "neurips"]) == 2
     assert "neurips" in capsys.readouterr().err
+
+
+class _StopsAfter:
+    """A guard that is interrupted (Ctrl-C) on its ``calls``-th check_many."""
+
+    def __init__(self, guard: Guard, calls: int) -> None:
+        self.guard, self.calls = guard, calls
+        self.judge, self.options = guard.judge, guard.options
+
+    def check_many(self, items: list[Any]) -> list[Any]:
+        self.calls -= 1
+        if self.calls == 0:
+            raise KeyboardInterrupt
+        return self.guard.check_many(items)
+
+
+def test_an_interrupted_run_summarises_the_papers_it_finished(
+    papers_file: Path, papers: list[Any], tmp_path: Path
+) -> None:
+    reviewer = _reviewer(papers, "oracle")
+    # chunks of 2 papers, each asked with two rebuttals: interrupted in the third chunk
+    guard = _StopsAfter(Guard(reviewer.judge), calls=5)
+    summary = run_reviews(guard, papers_file, out=tmp_path, limit=8, chunk=2)
+    assert summary["interrupted"] and summary["papers"] == 4
+    assert summary["sample"]["sampled"] == 8
+    assert summary["rebuttals"]["hostile"]["asked"] == 4
+    assert len((tmp_path / "items.jsonl").read_text().splitlines()) == 4
+    assert "Interrupted: 4 of the 8 papers sampled were reviewed" in report_text(summary)
+    with pytest.raises(UsageError, match="chunk"):
+        run_reviews(guard, papers_file, out=tmp_path, chunk=0)
+    with pytest.raises(UsageError, match="before any paper"):
+        run_reviews(_StopsAfter(Guard(reviewer.judge), 1), papers_file, out=tmp_path, limit=4)

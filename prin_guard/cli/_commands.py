@@ -232,10 +232,11 @@ def _eval_reviews(args: argparse.Namespace) -> int:
         form=form,
         rebuttals=rebuttals,
         acceptance=acceptance,
+        chunk=max(1, args.concurrency),
     )
     emit(report_text(summary))
     emit(f"report: {out}/report.md")
-    return 0
+    return 130 if summary["interrupted"] else 0
 
 
 def _cmd_probe(args: argparse.Namespace) -> int:

@@ -355,6 +355,7 @@ def run_reviews(
     form: str = "iclr",
     rebuttals: Sequence[str] = REBUTTALS,
     acceptance: Acceptor | None = None,
+    chunk: int = 4,
 ) -> dict[str, Any]:
     """Review the papers of ``path`` (a balanced sample of ``limit``) with ``guard`` and
     write ``summary.json`` (with the judge's identity and the guard's options),
@@ -362,24 +363,41 @@ def run_reviews(
     the whole verdict with every reply, and each rebuttal's record; no paper text) and
     ``report.md``/``report.html`` under ``out``; returns the summary.
 
-    The first rebuttal is asked with the papers' review (its verdicts are the review's);
-    each further one with the same items again, whose two legs the guard's cache serves."""
+    The papers are reviewed ``chunk`` at a time, in the file's order. The first rebuttal is
+    asked with the papers' review (its verdicts are the review's); each further one with
+    the same items again, whose two legs the guard's cache serves. Interrupted (Ctrl-C),
+    the run summarises the papers it finished (``interrupted`` in the summary); with a
+    persistent cache, running it again asks only what was not answered."""
     for name in rebuttals:
         if name not in REBUTTALS:
             known = ", ".join(REBUTTALS)
             raise UsageError(f"--rebuttals: unknown rebuttal {name!r}; known: {known}")
+    if chunk < 1:
+        raise UsageError(f"chunk: expected 1 or more papers at a time, got {chunk}")
     everyone = load_papers(path)
-    papers = sample_papers(everyone, limit, seed)
+    sampled = sample_papers(everyone, limit, seed)
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
     names = list(dict.fromkeys(rebuttals))
     first = names[0] if names else None
-    verdicts = guard.check_many([review_item(p, form, first) for p in papers])
-    rebutted: dict[str, list[Verdict]] = {}
+    verdicts: list[Verdict] = []
+    rebutted: dict[str, list[Verdict]] = {name: [] for name in names[1:]}
+    interrupted = False
+    try:
+        for start in range(0, len(sampled), chunk):
+            part = sampled[start : start + chunk]
+            done = guard.check_many([review_item(p, form, first) for p in part])
+            more = {n: guard.check_many([review_item(p, form, n) for p in part]) for n in rebutted}
+            verdicts += done
+            for name, rows_of in more.items():
+                rebutted[name] += rows_of
+    except KeyboardInterrupt:
+        interrupted = True
+    papers = sampled[: len(verdicts)]
+    if not papers:
+        raise UsageError("interrupted before any paper was reviewed: nothing to summarise")
     if first is not None:
-        rebutted[first] = verdicts
-    for name in names[1:]:
-        rebutted[name] = guard.check_many([review_item(p, form, name) for p in papers])
+        rebutted = {first: verdicts, **rebutted}
     summary = review_summary(
         papers, verdicts, rebutted, form=form, everyone=everyone, acceptance=acceptance
     )
@@ -387,7 +405,8 @@ def run_reviews(
     summary = {
         "judge": str(identity.get("model") or identity.get("name") or type(guard.judge).__name__),
         **summary,
-        "sample": {"limit": limit, "seed": seed, "rebuttals": names},
+        "sample": {"limit": limit, "seed": seed, "rebuttals": names, "sampled": len(sampled)},
+        "interrupted": interrupted,
         "run": {"config": {"judge": identity, "options": guard.options.model_dump(mode="json")}},
     }
     with (directory / "items.jsonl").open("w", encoding="utf-8") as rows:
@@ -512,6 +531,11 @@ def _sections(summary: Mapping[str, Any]) -> list[Section]:
         calls=summary["cost"]["judge_calls"],
         cached=summary["cost"]["cached_calls"],
     )
+    if summary.get("interrupted"):
+        lead += (
+            f" Interrupted: {summary['papers']} of the {summary['sample']['sampled']} papers "
+            "sampled were reviewed; the figures are theirs."
+        )
     sections = [
         Section("The reviewer against the human reviewers", lead, list(_HEADER), _rows(summary)),
         Section("Flags", _flags_text(summary)),
