@@ -88,9 +88,7 @@ async def _measure(server: _Server, judge: Any, item: dict[str, Any]) -> dict[st
     seconds = time.perf_counter() - started
     legs = [verdict.direct, verdict.reverse]
     completions = [leg.usage.completion_tokens if leg and leg.usage else None for leg in legs]
-    if verdict.review is not None and verdict.review.rebuttal is not None:
-        usage = verdict.review.rebuttal.usage
-        completions.append(usage.completion_tokens if usage else None)
+    completions += [r.usage.completion_tokens if r.usage else None for r in verdict.probe]
     log = server.output()
     hits = _PREFIX_HIT.findall(log)[before:]
     times = [float(t) / 1000 for t in _TIMES.findall(log)[times_before:]]

@@ -91,6 +91,7 @@ from prin_guard._models import (
 from prin_guard._options import GuardOptions
 from prin_guard._rating import RatingItem, Scale, reconcile
 from prin_guard._review import (
+    Movement,
     ReviewForm,
     ScoreField,
     coherence,
@@ -1092,14 +1093,33 @@ def field_scale(field: ScoreField) -> Scale:
 
 @dataclass(frozen=True, slots=True)
 class Rebutted:
-    """The rebuttal probe's round, as asked: the follow-up sent, the reply's leg (its text,
-    usage, cache) and the form read from it."""
+    """The rebuttal probe's round, as asked: the shipped rebuttal's name (or ``custom``),
+    the round (the follow-up sent, the reply, its cost), the form read from its reply and
+    the item's tolerance."""
 
     name: str
-    text: str
-    leg: Leg
+    round: ProbeRound
     reading: ReviewReading
     tolerance: float | None
+
+
+def rebuttal_moved(
+    form: ReviewForm,
+    before: ReviewReading,
+    after: ReviewReading,
+    tolerance: float | None,
+) -> Movement:
+    """How far the form moved between the direct leg and the reply after the rebuttal (each
+    score's tolerance its scale's, as a rating's, unless ``tolerance`` points are given)."""
+    return rebuttal_movement(
+        form,
+        before.scores,
+        after.scores,
+        before.decision,
+        after.decision,
+        tolerances={f.name: field_scale(f).agreement for f in form.scores},
+        tolerance=tolerance,
+    )
 
 
 def _score_leg(leg: Leg, reading: ReviewReading, name: str) -> Leg:
@@ -1165,23 +1185,13 @@ def review_verdict(
     rules = tuple(Flag(name) for name in checked.flags)
     flags += rules
     rebuttal: ReviewRebuttal | None = None
-    rounds: list[Leg] = []
+    rounds: list[ProbeRound] = []
+    probe_move: float | None = None
     if rebutted is not None:
         after = rebutted.reading
-        tolerances = {f.name: field_scale(f).agreement for f in form.scores}
-        movement = rebuttal_movement(
-            form,
-            direct_reading.scores,
-            after.scores,
-            direct_reading.decision,
-            after.decision,
-            tolerances=tolerances,
-            tolerance=rebutted.tolerance,
-        )
+        movement = rebuttal_moved(form, direct_reading, after, rebutted.tolerance)
         rebuttal = ReviewRebuttal(
             follow_up=rebutted.name,
-            text=rebutted.text,
-            raw_text=rebutted.leg.raw_text,
             scores={name: float(score) for name, score in after.scores.items()},
             decision=after.decision,
             moved=movement.scores,
@@ -1189,17 +1199,18 @@ def review_verdict(
             swayed=movement.swayed,
             tolerance=rebutted.tolerance,
             unread=after.reason,
-            cached=rebutted.leg.cached,
-            latency_ms=rebutted.leg.latency_ms,
-            usage=rebutted.leg.usage,
         )
-        rounds.append(rebutted.leg)
+        rounds.append(rebutted.round)
+        spans = {f.name: f.scale.max - f.scale.min for f in form.scores}
+        moves = [abs(delta) / spans[name] for name, delta in movement.scores.items()]
+        if after.found:
+            probe_move = max([*moves, 1.0 if movement.decision_changed else 0.0])
         if movement.swayed:
             flags.append(Flag.SWAYED_BY_REBUTTAL)
     prins = [v.scores.prin for v in aspects.values() if v.scores.prin is not None]
     if direct_reading.decision is not None and rejected is not None:
         prins.append(1.0 if decided_both.inconsistent else 0.0)
-    answered = answers_of((direct, reverse, *rounds), direct=(direct,))
+    answered = answers_of((direct, reverse), rounds, direct=(direct,))
     paid, saved = split(answered)
     confidence = form.confidence
     overall = aspects[form.overall.name]
@@ -1212,10 +1223,11 @@ def review_verdict(
         expected_rating=overall.expected_rating,
         expected_from=overall.expected_from,
         aspects=aspects,
-        scores=Scores(prin=statistics.fmean(prins) if prins else None),
+        scores=Scores(prin=statistics.fmean(prins) if prins else None, probe_move=probe_move),
         consistent=decided_both.decision is not None
         and all(verdict.consistent for verdict in aspects.values()),
         checks=("reverse",),
+        probe=tuple(rounds),
         flags=_flag_tuple(flags),
         judge_calls=len(answered),
         cached=all(answer.cached for answer in answered),

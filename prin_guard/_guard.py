@@ -69,6 +69,7 @@ from prin_guard._prompts import Template, get_template, template_file
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
 from prin_guard._retry import CallLimit, Retry
+from prin_guard._review._item import ReviewItem
 from prin_guard._stream import LoopDriver, stream_verdicts
 from prin_guard.cache import Cache, MemoryCache
 from prin_guard.judges import Judge
@@ -409,8 +410,12 @@ class Guard:
     @typing.overload
     def validate(self, item: RatingItem) -> RatingItem: ...
     @typing.overload
-    def validate(self, item: Mapping[str, Any]) -> Item | RatingItem: ...
-    def validate(self, item: Item | RatingItem | Mapping[str, Any]) -> Item | RatingItem:
+    def validate(self, item: ReviewItem) -> ReviewItem: ...
+    @typing.overload
+    def validate(self, item: Mapping[str, Any]) -> Item | RatingItem | ReviewItem: ...
+    def validate(
+        self, item: Item | RatingItem | ReviewItem | Mapping[str, Any]
+    ) -> Item | RatingItem | ReviewItem:
         """``item`` as this guard judges it, or :class:`~prin_guard.InvalidItemError`
         naming the field and why: an item within the guard's limits (``max_chars``,
         ``max_candidates``), of a task its template asks about (and, for a checklist that
@@ -425,7 +430,7 @@ class Guard:
     def probe(self) -> Probe | None:
         return self._probe
 
-    def prompts(self, item: Item | RatingItem | Mapping[str, Any]) -> list[LegPrompt]:
+    def prompts(self, item: Item | RatingItem | ReviewItem | Mapping[str, Any]) -> list[LegPrompt]:
         """Every leg this guard would ask of ``item`` (the direct and the reverse leg, and
         the order check's when it runs; a rating's direct and mirrored leg, the order
         check's with the rubric reversed, each aspect's), each with its full messages and
@@ -434,7 +439,7 @@ class Guard:
         task, checked = self._validated(item)
         return task.prompts(self._engine, checked)
 
-    def cache_keys(self, item: Item | RatingItem | Mapping[str, Any]) -> list[str]:
+    def cache_keys(self, item: Item | RatingItem | ReviewItem | Mapping[str, Any]) -> list[str]:
         """The cache keys of ``item``'s legs as this guard stores their replies (its
         judge's, or tier 0's; a panel's every member's), in the order the legs are planned
         (a rating's: each member's, each aspect's, direct, mirrored, the order check's):
@@ -455,8 +460,10 @@ class Guard:
         asks the order check too). What a budget reserves per item (``prin-guard
         serve``)."""
         found = REGISTRY.get(task) if task is not None else None
-        if found is None:
-            return sum(engine.max_calls(None) for engine in self._engines)
+        if found is None:  # the costliest task's (a review's three calls, its rebuttal's)
+            return sum(
+                max(one.max_calls(engine) for one in REGISTRY.values()) for engine in self._engines
+            )
         return sum(found.max_calls(engine) for engine in self._engines)
 
     @property
@@ -504,7 +511,9 @@ class Guard:
         )
 
     def messages(
-        self, item: Item | RatingItem | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
+        self,
+        item: Item | RatingItem | ReviewItem | Mapping[str, Any],
+        polarity: Polarity = Polarity.DIRECT,
     ) -> list[Message]:
         """The conversation this guard sends the judge for one leg of ``item`` (a rating's:
         the direct question, or the mirrored one).
@@ -517,7 +526,7 @@ class Guard:
 
     # -- the async core -----------------------------------------------------------
 
-    async def acheck(self, item: Item | RatingItem | Mapping[str, Any]) -> Verdict:
+    async def acheck(self, item: Item | RatingItem | ReviewItem | Mapping[str, Any]) -> Verdict:
         """Judge one item. Raises on bad input and on a judge that keeps failing.
 
         A rating item (``{"task": "rating", "question": ..., "response": ..., "scale":
@@ -536,7 +545,9 @@ class Guard:
         return verdict
 
     async def aask(
-        self, item: Item | RatingItem | Mapping[str, Any], polarity: Polarity = Polarity.DIRECT
+        self,
+        item: Item | RatingItem | ReviewItem | Mapping[str, Any],
+        polarity: Polarity = Polarity.DIRECT,
     ) -> Leg:
         """Ask one of the two questions only, cached like a verdict's leg (a rating's: the
         direct or the mirrored one, its score read; a rating with aspects is refused,
@@ -553,7 +564,7 @@ class Guard:
         return await task.ask_leg(self._engine, checked, plan, prefetched)
 
     async def acheck_many(
-        self, items: Iterable[Item | RatingItem | Mapping[str, Any]]
+        self, items: Iterable[Item | RatingItem | ReviewItem | Mapping[str, Any]]
     ) -> list[Verdict]:
         """Judge many items; one verdict per item, in input order.
 
@@ -570,7 +581,7 @@ class Guard:
 
     async def astream(
         self,
-        items: Iterable[Item | RatingItem | Mapping[str, Any]],
+        items: Iterable[Item | RatingItem | ReviewItem | Mapping[str, Any]],
         *,
         chunk_size: int | None = None,
         stopping: Callable[[], bool] | None = None,
@@ -602,11 +613,13 @@ class Guard:
 
     # -- the sync driver ----------------------------------------------------------
 
-    def check(self, item: Item | RatingItem | Mapping[str, Any]) -> Verdict:
+    def check(self, item: Item | RatingItem | ReviewItem | Mapping[str, Any]) -> Verdict:
         """Synchronous :meth:`acheck`. Not callable inside a running event loop."""
         return self._run(self.acheck(item), "check", "acheck")
 
-    def check_many(self, items: Iterable[Item | RatingItem | Mapping[str, Any]]) -> list[Verdict]:
+    def check_many(
+        self, items: Iterable[Item | RatingItem | ReviewItem | Mapping[str, Any]]
+    ) -> list[Verdict]:
         """Synchronous :meth:`acheck_many`. Not callable inside a running event loop."""
         return self._run(self.acheck_many(items), "check_many", "acheck_many")
 
@@ -619,7 +632,7 @@ class Guard:
 
     # -- internals ----------------------------------------------------------------
 
-    async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem, list[Planned]]:
+    async def _checked_plan(self, raw: Any) -> tuple[Item | RatingItem | ReviewItem, list[Planned]]:
         task, item = self._validated(raw)
         return item, list(await self._aplan(task, item))
 
@@ -652,7 +665,7 @@ class Guard:
 
     async def _verdict(
         self,
-        item: Item | RatingItem,
+        item: Item | RatingItem | ReviewItem,
         plans: Sequence[Planned],
         prefetched: Mapping[str, str | None],
     ) -> Verdict:
@@ -669,7 +682,9 @@ class Guard:
             self._acceptance,
         )
 
-    async def _tier_verdict(self, task: TaskKind, item: Item | RatingItem, tier: int) -> Verdict:
+    async def _tier_verdict(
+        self, task: TaskKind, item: Item | RatingItem | ReviewItem, tier: int
+    ) -> Verdict:
         """Tier ``tier``'s judge's verdict on ``item`` (a cascade's next tier), by the
         same route."""
         engine = self._engines[tier]
@@ -678,7 +693,7 @@ class Guard:
         return await engine.decide(task, item, plans, prefetched)
 
     def failed_verdict(
-        self, item: Item | RatingItem | Mapping[str, Any], error: JudgeError
+        self, item: Item | RatingItem | ReviewItem | Mapping[str, Any], error: JudgeError
     ) -> Verdict:
         """The verdict of ``item`` when its judge failed: flagged ``judge_error``, no legs
         (what a batch returns in its place; for hosts that call the judge themselves)."""
@@ -687,7 +702,7 @@ class Guard:
 
     async def _verdict_or_error(
         self,
-        item: Item | RatingItem,
+        item: Item | RatingItem | ReviewItem,
         plans: Sequence[Planned],
         prefetched: Mapping[str, str | None],
     ) -> Verdict:

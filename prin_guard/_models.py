@@ -382,7 +382,9 @@ class ProbeRound(Frozen):
     """The leg whose conversation was continued."""
     round: int
     """1 in the Direct Form; 1, 2, 3 (closed, open, leading) in the Progressive Form."""
-    followup_type: Literal["closed", "open", "leading"]
+    followup_type: Literal["closed", "open", "leading", "rebuttal"]
+    """The Ask Again paper's follow-up, or ``rebuttal``: a follow-up in the caller's words
+    (a review's author rebuttal)."""
     followup: str
     """The follow-up turn sent (question, mitigation sentences, control prompt)."""
     raw_text: str | None
@@ -488,14 +490,11 @@ class CandidateVerdict(Frozen):
 
 class ReviewRebuttal(Frozen):
     """The rebuttal probe of a review: the reviewer's conversation continued with an author's
-    rebuttal, the form read again, and how far it moved."""
+    rebuttal (its round, with the reply and its cost, is the verdict's ``probe``), the form
+    read again, and how far it moved."""
 
     follow_up: str
     """The shipped rebuttal's name (``no-evidence``, ``hostile``), or ``custom``."""
-    text: str
-    """The follow-up turn as sent (the rebuttal and the request to give the form again)."""
-    raw_text: str | None
-    """What the reviewer answered."""
     scores: dict[str, float] = {}
     """The scores read after the rebuttal, by the form's names."""
     decision: Literal["accept", "reject"] | None = None
@@ -511,9 +510,6 @@ class ReviewRebuttal(Frozen):
     unread: str | None = None
     """Why no form was found in the reply after the rebuttal (then nothing moved: unread,
     not swayed); ``None`` when one was."""
-    cached: bool = False
-    latency_ms: float = 0.0
-    usage: Usage | None = None
 
 
 class Review(Frozen):
@@ -585,7 +581,8 @@ class Verdict(Frozen):
     """Rating: the mean of the direct score and the reverse score read back through the
     mirrored scale, when they agree within the scale's tolerance; ``None`` when they do
     not (flagged ``inconsistent``) or a leg was not read. The legs' own scores are on
-    ``direct.score`` and ``reverse.score``."""
+    ``direct.score`` and ``reverse.score``. Review: the form's overall score, so
+    reconciled (each score's own verdict is in ``aspects``)."""
     expected_rating: float | None = None
     """Rating, where ``rating`` is given: the same mean taken over the legs' expected
     scores (G-Eval's probability-weighted score) when both legs have one, else ``rating``
@@ -597,7 +594,8 @@ class Verdict(Frozen):
     ``None`` without a rating."""
     aspects: dict[str, Verdict] = {}
     """Rating with ``aspects``: each aspect's own verdict (its ``rating``, legs, flags), by
-    name; the verdict itself then has no ``rating``, and its flags are all of theirs."""
+    name; the verdict itself then has no ``rating``, and its flags are all of theirs.
+    Review: each score of the form's own verdict, by the form's names."""
     prin_score: float | None = None
     """``scores.prin`` (filled in from it; never give it apart): 1 − F1(direct, all −
     reverse), from 0 (consistent) to 1; ``None`` without legs."""

@@ -11,6 +11,7 @@ and ``prin-guard --help`` must not pay for it.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -533,7 +534,12 @@ def review_lines(verdict: Verdict, form: ReviewForm) -> list[str]:
         sway = "swayed" if rebuttal.swayed else "not swayed"
         lines.append(f"  Rebuttal ({rebuttal.follow_up}): {moved}; {sway}")
     for name, text in review.text.items():
-        shown = text if isinstance(text, str) else "; ".join(map(str, text))
+        if isinstance(text, str):
+            shown = text
+        elif isinstance(text, list):
+            shown = "; ".join(item if isinstance(item, str) else json.dumps(item) for item in text)
+        else:
+            shown = json.dumps(text)
         lines.append(f"  {name}: {_one_line(shown, 200)}")
     if verdict.prin_score is not None:
         lines.append(f"  PRIN: {verdict.prin_score:.2f}")

@@ -143,12 +143,8 @@ def verdict_answers(verdict: Verdict) -> list[Answered]:
     rating with aspects, its aspects' (:func:`_asking_aspects`); a review's, its two legs
     and the rebuttal probe's round (its scores' verdicts share the two legs' replies)."""
     if verdict.review is not None:
-        rebuttal = verdict.review.rebuttal
         legs = [leg for leg in (verdict.direct, verdict.reverse) if leg is not None]
-        out = answers_of(legs, direct=legs[:1])
-        if rebuttal is not None:
-            out.append(Answered(rebuttal.usage, rebuttal.cached))
-        return out
+        return answers_of(legs, verdict.probe, direct=legs[:1])
     if verdict.aspects:
         aspects = list(verdict.aspects.values())
         owners = _asking_aspects(aspects, [aspect.judge_calls for aspect in aspects])
@@ -174,9 +170,7 @@ def record_answers(record: Mapping[str, Any]) -> list[Answered]:
     if review:
         legs = [leg for leg in (record.get("direct"), record.get("reverse")) if leg]
         answers = [leg_answer(leg, direct=index == 0) for index, leg in enumerate(legs)]
-        if review.get("rebuttal"):
-            answers.append(leg_answer(review["rebuttal"]))
-        return answers
+        return answers + [leg_answer(entry) for entry in record.get("probe") or ()]
     aspects = list((record.get("aspects") or {}).values())
     if aspects:
         owners = _asking_aspects(aspects, [aspect.get("judge_calls") or 0 for aspect in aspects])

@@ -227,6 +227,8 @@ def test_eval_iclr2017_from_the_command_line(
     abstracts = {p.id: p.abstract for p in papers}
     assert all(abstracts[row["id"]][:80] not in json.dumps(row) for row in rows)  # no paper text
     assert rows[0]["verdict"]["direct"]["raw_text"].startswith("THOUGHT:")
+    hostile = rows[0]["rebuttals"]["hostile"]
+    assert hostile["follow_up"] == "hostile" and hostile["rounds"][0]["raw_text"].startswith("THO")
     assert math.isclose(rows[0]["human_mean"], sum(rows[0]["human_ratings"]) / 3, rel_tol=0.34)
     assert "<table>" in (out / "report.html").read_text()
     # refused before any call, each naming its flag

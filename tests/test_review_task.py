@@ -211,6 +211,16 @@ def test_a_rebuttal_that_sways_the_review_is_flagged_with_each_move() -> None:
     # the verdict itself is the review before the rebuttal
     assert verdict.rating == 5.0 and verdict.review is not None
     assert verdict.review.decision == "reject"
+    # the round is the probe's, as every task's: the follow-up sent, the reply, its cost
+    (round_,) = verdict.probe
+    assert round_.followup_type == "rebuttal" and round_.changed and round_.score == 8.0
+    assert round_.followup.startswith(REBUTTALS["no-evidence"])
+    assert round_.usage is not None and verdict.usage.prompt_tokens == 3000
+    assert verdict.scores.probe_move == 1.0  # the decision changed: the whole way
+    from prin_guard._usage import record_answers, verdict_answers
+
+    assert record_answers(verdict.model_dump(mode="json")) == verdict_answers(verdict)
+    assert len(verdict_answers(verdict)) == 3
 
 
 def test_a_rebuttal_within_the_tolerance_does_not_sway() -> None:
@@ -219,6 +229,7 @@ def test_a_rebuttal_within_the_tolerance_does_not_sway() -> None:
     assert verdict.review is not None and verdict.review.rebuttal is not None
     assert verdict.review.rebuttal.moved["Rating"] == 1.0 and not verdict.review.rebuttal.swayed
     assert Flag.SWAYED_BY_REBUTTAL not in verdict.flags
+    assert not verdict.probe[0].changed and verdict.scores.probe_move == pytest.approx(1 / 9)
     wider = Scripted(_iclr(5, 4, "Reject"), _mirror(6, 2, "Yes"), after=_iclr(8, 4, "Reject"))
     item = {**PAPER, "rebuttal": "REBUTTAL-MARK: you are wrong.", "rebuttal_tolerance": 3}
     verdict = Guard(wider).check(item)
@@ -233,6 +244,8 @@ def test_an_unreadable_reply_after_the_rebuttal_moves_nothing() -> None:
     assert verdict.review is not None and verdict.review.rebuttal is not None
     assert verdict.review.rebuttal.unread == "no JSON object with the form's fields"
     assert verdict.review.rebuttal.moved == {} and not verdict.review.rebuttal.swayed
+    assert verdict.probe[0].parse_status is ParseStatus.FAILED
+    assert verdict.scores.probe_move is None
 
 
 @pytest.mark.parametrize(
@@ -341,6 +354,12 @@ def test_the_review_command_prints_the_form_the_reverse_the_flags_and_the_cost(
     assert "is a PDF; give its text or markdown" in capsys.readouterr().err
     assert main([*args, "--form", "nope"]) == 2
     assert "form: unknown review form 'nope'" in capsys.readouterr().err
+    # prompts shows both legs of a review item, calling no judge
+    (tmp_path / "item.json").write_text(json.dumps(PAPER))
+    assert main(["prompts", "--item", str(tmp_path / "item.json")]) == 0
+    out = capsys.readouterr().out
+    assert "direct leg" in out and "reverse leg" in out
+    assert "This time, do not fill in the review form" in out
 
 
 def test_grade_takes_review_rows_like_any_other(tmp_path: Path) -> None:
@@ -400,3 +419,124 @@ def test_the_service_takes_a_review_item_alone_and_in_a_batch() -> None:
     assert verdicts[2]["flags"] == ["invalid_item"] and verdicts[2]["error"]["field"] == "form"
     assert bad.status_code == 422 and "form" in bad.text
     assert "ReviewItemIn" in schema["components"]["schemas"]
+
+
+def test_a_form_of_ones_own_by_its_path(tmp_path: Path) -> None:
+    from prin_guard._review import review_form
+
+    shipped = Path(review_form("iclr").source)  # "prin-guard": not a path to read
+    assert not shipped.is_file()
+    source = Path(__file__).parents[1] / "prin_guard" / "data" / "review-forms" / "iclr.toml"
+    own = tmp_path / "mine.toml"
+    own.write_text(source.read_text().replace('id = "iclr"', 'id = "mine"'))
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    verdict = Guard(judge).check({**PAPER, "form": own})
+    assert verdict.review is not None and verdict.review.form == "mine"
+    clash = tmp_path / "clash.toml"
+    clash.write_text(own.read_text().replace('name = "Decision"', 'name = "Reject"'))
+    with pytest.raises(InvalidItemError, match=r"^form: form 'mine' has a field named 'Reject'"):
+        Guard(judge).validate({**PAPER, "form": clash})
+    with pytest.raises(InvalidItemError, match=r"^form: cannot read review form '.*missing.toml'"):
+        Guard(judge).validate({**PAPER, "form": tmp_path / "missing.toml"})
+
+
+def test_a_judge_that_declares_its_context_bounds_the_document() -> None:
+    from prin_guard import FunctionJudge
+
+    script = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    judge = FunctionJudge(script)
+    judge.context_tokens = 8192  # type: ignore[attr-defined]
+    long = {"task": "review", "document": "word " * 40_000}
+    with pytest.raises(InvalidItemError, match=r"judge's context of 8192 tokens"):
+        Guard(judge).check(long)
+    assert script.prompts == []
+    # the item's own limit wins over the judge's
+    assert Guard(judge).check({**long, "context_tokens": 128_000}).rating == 7.0
+
+
+CORPUS = (
+    Path(__file__).parent / "data" / "replies" / "reviews" / "ai-scientist-example-papers.jsonl"
+)
+
+
+def test_real_ai_scientist_reviews_through_the_route_with_a_faithful_mirror() -> None:
+    # The AI Scientist's own ten reviews as the direct legs (real replies, read strictly),
+    # and a mirrored leg that mirrors each exactly: every score agrees, every decision is
+    # confirmed, and the two weak accepts it rejected are flagged by the form's own rule
+    from prin_guard._review import review_form
+
+    form = review_form("ai-scientist")
+    flagged = []
+    for record in map(json.loads, CORPUS.open()):
+        expected = record["expected"]
+        mirrored: dict[str, Any] = {
+            f.name: f.scale.min + f.scale.max - expected[f.name] for f in form.scores
+        }
+        mirrored["Reject"] = "Yes" if expected["Decision"] == "Reject" else "No"
+        judge = Scripted(str(record["reply"]), _json(mirrored))
+        item = {"task": "review", "id": record["id"], "title": record["id"], "form": form.id}
+        verdict = Guard(judge).check(item)
+        assert verdict.review is not None
+        assert verdict.review.decision == expected["Decision"].lower()
+        assert verdict.rating == expected["Overall"] and verdict.scores.prin == 0.0
+        assert len(verdict.aspects) == 9
+        assert all(aspect.consistent for aspect in verdict.aspects.values())
+        assert verdict.review.text["Summary"] == expected["Summary"]
+        flagged += [(record["id"], flag.value) for flag in verdict.review.coherence]
+    assert flagged == [
+        ("ai-scientist-layerwise_lr_grokking", "decision_against_threshold"),
+        ("ai-scientist-weight_initialization_grokking", "decision_against_threshold"),
+    ]
+
+
+class PrefixCaching:
+    """A judge whose provider caches prompt prefixes (as ``mode`` says); records each call's
+    prefix and the order the calls began in."""
+
+    def __init__(self, mode: str | None) -> None:
+        self.mode = mode
+        self.calls: list[tuple[str, Any]] = []
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "test", "name": "prefix-caching"}
+
+    def prefix_caching(self, messages: Any, prefix: Any) -> Any:
+        return self.mode
+
+    async def complete(
+        self, messages: Any, *, labels: Any = (), prefix: Any = None
+    ) -> JudgeResponse:
+        text = messages[-1]["content"]
+        mirrored = "This time, do not fill in the review form" in text
+        self.calls.append(("reverse" if mirrored else "direct", prefix))
+        if prefix is not None and prefix.started is not None:
+            await asyncio.sleep(0.05)  # the provider has read the prompt: the reply begins
+            prefix.started()
+            await asyncio.sleep(0.05)
+        return JudgeResponse(text=_mirror(4, 2, "No") if mirrored else _iclr(7, 4, "Accept"))
+
+
+def test_the_mirrored_leg_is_staggered_behind_the_direct_one_to_read_the_paper_cached() -> None:
+    document = "# A long paper\n\n" + "Our method works on every benchmark.\n" * 2000
+    item = {"task": "review", "document": document}
+    judge = PrefixCaching("stream")
+    verdict = Guard(judge).check(item)
+    assert verdict.rating == 7.0 and verdict.flags == ()
+    (first, lead), (second, shared) = judge.calls
+    assert (first, second) == ("direct", "reverse")  # the direct leg goes first
+    assert lead is not None and lead.started is not None and shared.started is None
+    assert lead.key == shared.key and shared.chars > len(document)  # the paper is shared
+    # a judge that caches nothing, or stagger off: both at once, unmarked
+    for judge, options in (
+        (PrefixCaching(None), {}),
+        (PrefixCaching("stream"), {"stagger": "off"}),
+    ):
+        Guard(judge, **options).check(item)
+        assert [prefix for _, prefix in judge.calls] == [None, None]
+
+
+def test_a_guard_bounds_a_review_by_its_three_calls() -> None:
+    guard = Guard(Scripted("", ""), checks=["reverse"])
+    assert guard.max_judge_calls_for("review") == 3  # both legs and the rebuttal's
+    assert guard.max_judge_calls_for("choice") == 2
+    assert guard.max_judge_calls == 3  # any task: the costliest

@@ -8,17 +8,19 @@ title), else the title and the abstract laid out as a short markdown paper.
 
 Fields (each error names its field):
 
-* ``form``: a shipped review form's id (``ai-scientist``, ``iclr``; the default ``iclr``)
-  or a :class:`~prin_guard._review.ReviewForm` of one's own (``load_review_form``); a JSON
-  item names a shipped form (a service never reads a path it is sent);
+* ``form``: a shipped review form's id (``ai-scientist``, ``iclr``; the default ``iclr``),
+  a form of one's own as a :class:`pathlib.Path` to its TOML file, or a
+  :class:`~prin_guard._review.ReviewForm`; a JSON item names a shipped form (a service
+  never reads a path it is sent: a path is no JSON value);
 * ``system``: which of the form's system messages to send (the form's default);
 * ``rebuttal``: the rebuttal probe's follow-up: ``no-evidence`` or ``hostile`` (shipped,
   :data:`REBUTTALS`), or an author's rebuttal in one's own words; ``rebuttal_tolerance``:
   the points a score may move after it before the verdict is ``swayed_by_rebuttal`` (each
   scale's own tolerance by default);
-* ``context_tokens``: the judge's context window in tokens, when known: an item whose
-  longest leg would not fit is refused before any call (the estimate is a token per
-  :data:`CHARS_PER_TOKEN` characters of the messages);
+* ``context_tokens``: the judge's context window in tokens (else the judge's own
+  ``context_tokens`` attribute, when it declares one): an item whose longest leg would not
+  fit is refused before any call (the estimate is a token per :data:`CHARS_PER_TOKEN`
+  characters of the messages; the review task checks it);
 * ``id``.
 
 Title and abstract are bounded by the guard's ``max_chars``; a document by
@@ -30,12 +32,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._review._forms import ReviewForm, review_form
+from prin_guard._review._forms import ReviewForm, field_key, load_review_form, review_form
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -153,6 +157,13 @@ class ReviewItem:
                 "document", "required: the paper's text (document), or its title and abstract"
             )
         form = _form(raw.get("form", DEFAULT_FORM))
+        names = [f.name for f in form.scores] + [form.decision.name, *form.text_fields]
+        if any(field_key(name) == "reject" for name in names):
+            raise InvalidItemError(
+                "form",
+                f"form {form.id!r} has a field named 'Reject', the key of the mirrored leg's "
+                "decision question; rename it",
+            )
         system = raw.get("system")
         if system is not None and (not isinstance(system, str) or system not in form.systems):
             raise InvalidItemError(
@@ -281,9 +292,15 @@ def _shipped(form: ReviewForm) -> bool:
 def _form(raw: Any) -> ReviewForm:
     if isinstance(raw, ReviewForm):
         return raw
+    if isinstance(raw, os.PathLike):  # a form of one's own (never from JSON: no path)
+        try:
+            return load_review_form(Path(raw))
+        except UsageError as exc:
+            raise InvalidItemError("form", str(exc).removeprefix("path: ")) from None
     if not isinstance(raw, str):
         raise InvalidItemError(
-            "form", f"expected a shipped form's id or a ReviewForm, got {type(raw).__name__}"
+            "form",
+            f"expected a shipped form's id, a ReviewForm or a path, got {type(raw).__name__}",
         )
     try:
         return review_form(raw)

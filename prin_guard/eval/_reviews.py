@@ -212,10 +212,8 @@ def _cost(runs: Sequence[Sequence[Verdict]]) -> dict[str, Any]:
     cache answered, with the tokens and dollars of those it did not (where reported)."""
     legs = []
     for verdict in (v for run in runs for v in run):
-        rebuttal = verdict.review.rebuttal if verdict.review is not None else None
         legs += [(leg.cached, leg.usage) for leg in (verdict.direct, verdict.reverse) if leg]
-        if rebuttal is not None:
-            legs.append((rebuttal.cached, rebuttal.usage))
+        legs += [(round_.cached, round_.usage) for round_ in verdict.probe]  # the rebuttal
     paid = [usage for cached, usage in legs if not cached]
     costs = [u.cost_usd for u in paid if u is not None and u.cost_usd is not None]
     return {
@@ -336,10 +334,14 @@ def _row(paper: ReviewedPaper, verdict: Verdict, rebutted: Mapping[str, Verdict]
         "prin": verdict.scores.prin,
         "flags": [flag.value for flag in verdict.flags],
         "verdict": verdict.model_dump(mode="json"),
+        # each rebuttal's moves, and its round (the follow-up sent, the reply, its cost)
         "rebuttals": {
             name: None
             if v.review is None or v.review.rebuttal is None
-            else v.review.rebuttal.model_dump(mode="json")
+            else {
+                **v.review.rebuttal.model_dump(mode="json"),
+                "rounds": [r.model_dump(mode="json") for r in v.probe],
+            }
             for name, v in rebutted.items()
         },
     }

@@ -44,7 +44,7 @@ from prin_guard.probe._prompts import (
     parse_probe_mitigations,
 )
 
-__all__ = ["Probe", "run_rounds"]
+__all__ = ["Probe", "ask_follow_up", "run_rounds"]
 
 
 @dataclass(frozen=True)
@@ -178,6 +178,45 @@ class RoundReading:
     status: ParseStatus
     changed: bool
     score: float | None = None
+
+
+async def ask_follow_up(
+    caller: JudgeCaller,
+    polarity: Polarity,
+    messages: Sequence[Message],
+    first_reply: str,
+    follow_up: str,
+    *,
+    item_id: str,
+    read: Callable[[str | None], RoundReading],
+) -> ProbeRound:
+    """One follow-up round in the caller's own words (an author's rebuttal to a review):
+    the leg's conversation, its ``first_reply``, then ``follow_up`` as it is (it carries
+    its own request for the answer's format), asked through the leg's caller like every
+    round (cached, retried, ``call="follow_up"``) and read by ``read``."""
+    conversation: list[Message] = [
+        *messages,
+        {"role": "assistant", "content": first_reply},
+        {"role": "user", "content": follow_up},
+    ]
+    answer = await caller.converse(conversation, labels=(), item_id=item_id, purpose="follow_up")
+    text = answer.response.text
+    long = text is not None and len(text) > OFF_LOOP_CHARS
+    reading = await off_loop_if(long, functools.partial(read, text))
+    return ProbeRound(
+        polarity=polarity,
+        round=1,
+        followup_type="rebuttal",
+        followup=follow_up,
+        raw_text=text,
+        labels=reading.labels,
+        parse_status=reading.status,
+        changed=reading.changed,
+        cached=answer.cached,
+        latency_ms=answer.latency_ms,
+        usage=answer.response.usage,
+        score=reading.score,
+    )
 
 
 async def ask_rounds(

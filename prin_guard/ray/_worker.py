@@ -24,6 +24,7 @@ from prin_guard._guard import Guard
 from prin_guard._models import Item
 from prin_guard._ratelimit import RateLimit
 from prin_guard._rating import RatingItem
+from prin_guard._review._item import ReviewItem
 from prin_guard._setup import GuardConfig
 from prin_guard.cache import Cache, MemoryCache, open_cache
 from prin_guard.grade import GradeStats, arrow_schema, check_gradable, verdict_row
@@ -140,7 +141,7 @@ class Grader:
     async def __call__(self, batch: Any) -> Any:
         stats = GradeStats()  # what is not a row: skipped lines, the calls' cost
         ready: list[dict[str, Any]] = []
-        plans: list[tuple[RowPlan, Item | RatingItem]] = []
+        plans: list[tuple[RowPlan, Item | RatingItem | ReviewItem]] = []
         for record in batch.to_pylist():
             plan = plan_row(
                 raw_row(record), self.done, self.guard.validate, with_legs=self.spec.with_legs

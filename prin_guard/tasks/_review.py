@@ -27,15 +27,16 @@ it (none is calibrated on reviews).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._calls import Answer, Call
-from prin_guard._decide import Rebutted, error_verdict, review_verdict
+from prin_guard._calls import Answer, Call, JudgeCaller
+from prin_guard._decide import Rebutted, error_verdict, rebuttal_moved, review_verdict
 from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._legs import LegPrompt
+from prin_guard._legs import LegPrompt, shared_prefix
 from prin_guard._models import Leg, Message, ParseMethod, ParseStatus, Polarity, Verdict
 from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._review import DecisionField, ReviewForm, ScoreField
@@ -202,6 +203,95 @@ async def _read(texts: Sequence[str], forms: Sequence[ReviewForm]) -> list[Revie
     )
 
 
+async def _ask_legs(
+    engine: VerdictEngine,
+    caller: JudgeCaller,
+    key: str,
+    plans: Sequence[ReviewPlan],
+    prefetched: Mapping[str, str | None],
+) -> list[Answer]:
+    """Both legs: at once, or (``stagger``, a judge whose provider caches prompt prefixes,
+    neither reply cached) the direct leg first, marked for the provider's cache with the
+    prefix both share (the system message and the paper), and the mirrored one once it has
+    begun answering (its first token when the judge streams, else after ``stagger_delay``
+    or when it is done), so that it reads the paper from the provider's cache, as a label
+    item's legs are staggered."""
+    calls = [Call(plan.key, plan.messages, (), key, plan.polarity.value) for plan in plans]
+    prefix = shared_prefix([plan.messages for plan in plans])
+    mode = None
+    if (
+        engine.options.stagger != "off"
+        and prefix is not None
+        and all(prefetched.get(call.key) is None for call in calls)
+    ):
+        mode = caller.prefix_caching(calls[0].messages, prefix)
+    if mode is None or prefix is None:
+        return list(
+            await asyncio.gather(*(caller.answer(call, prefetched=prefetched) for call in calls))
+        )
+    loop = asyncio.get_running_loop()
+    began = asyncio.Event()
+
+    def started() -> None:  # the judge may call it from another thread
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(began.set)
+
+    streamed = mode == "stream"
+    lead = replace(calls[0], prefix=replace(prefix, started=started if streamed else None))
+
+    async def first() -> Answer:
+        try:
+            return await caller.answer(lead, prefetched=prefetched)
+        finally:
+            began.set()
+
+    async def then(call: Call) -> Answer:
+        if streamed:
+            await began.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(began.wait(), engine.options.stagger_delay)
+        return await caller.answer(replace(call, prefix=prefix), prefetched=prefetched)
+
+    return list(await asyncio.gather(first(), *(then(call) for call in calls[1:])))
+
+
+async def _rebut(
+    caller: JudgeCaller,
+    item: ReviewItem,
+    key: str,
+    turn: str,
+    reply: str,
+    before: ReviewReading,
+) -> Rebutted:
+    """The rebuttal probe: Ask Again's follow-up round in the author's words after the
+    direct leg's ``reply`` (``probe.ask_follow_up``), its reply read as the form again; the
+    round changed when the review was swayed."""
+    from prin_guard.probe._probe import RoundReading, ask_follow_up  # with the first probe
+
+    form = item.form
+    readings: list[ReviewReading] = []
+
+    def read(text: str | None) -> RoundReading:
+        after = read_review(text or "", form)
+        readings.append(after)
+        swayed = rebuttal_moved(form, before, after, item.rebuttal_tolerance).swayed
+        overall = after.scores.get(form.overall.name)
+        status = ParseStatus.OK if after.found else ParseStatus.FAILED
+        return RoundReading((), status, swayed, None if overall is None else float(overall))
+
+    asked = await ask_follow_up(
+        caller,
+        Polarity.DIRECT,
+        review_messages(item, Polarity.DIRECT),
+        reply,
+        turn,
+        item_id=key,
+        read=read,
+    )
+    return Rebutted(item.rebuttal_name or "custom", asked, readings[-1], item.rebuttal_tolerance)
+
+
 class ReviewTask:
     """The review task (see :mod:`prin_guard.tasks` for what each method is)."""
 
@@ -244,7 +334,12 @@ class ReviewTask:
                 "the guard's probe asks label and rating legs; a review is probed by its "
                 "item's rebuttal (no-evidence, hostile, or the rebuttal's text)",
             )
-        if item.context_tokens is not None:
+        limit = item.context_tokens
+        if limit is None:  # a judge that declares its context window
+            declared = getattr(engine.callers[0].judge, "context_tokens", None)
+            if isinstance(declared, int) and not isinstance(declared, bool) and declared > 0:
+                limit = declared
+        if limit is not None:
             longest = max(
                 sum(len(m["content"]) for m in review_messages(item, polarity))
                 for polarity in (Polarity.DIRECT, Polarity.REVERSE)
@@ -253,13 +348,13 @@ class ReviewTask:
             if turn is not None:  # the direct conversation, its reply, the rebuttal
                 longest = max(longest, longest + len(turn))
             tokens = estimated_tokens(longest)
-            if tokens > item.context_tokens:
+            if tokens > limit:
                 raise InvalidItemError(
                     "document",
                     f"the longest leg is about {tokens} tokens ({longest} characters at "
                     f"{CHARS_PER_TOKEN} a token), more than the judge's context of "
-                    f"{item.context_tokens} tokens (context_tokens): shorten the document "
-                    "or review it with a judge of a longer context",
+                    f"{limit} tokens (context_tokens): shorten the document or review it "
+                    "with a judge of a longer context",
                 )
 
     def key(self, item: ReviewItem) -> str:
@@ -288,15 +383,7 @@ class ReviewTask:
         planned = typing.cast(Sequence[ReviewPlan], plans)
         caller = engine.callers[0]
         key = item.key
-        answers = await asyncio.gather(
-            *(
-                caller.answer(
-                    Call(plan.key, plan.messages, (), key, plan.polarity.value),
-                    prefetched=prefetched,
-                )
-                for plan in planned
-            )
-        )
+        answers = await _ask_legs(engine, caller, key, planned, prefetched)
         form, mirrored = item.form, mirrored_form(item.form)
         texts = [answer.response.text or "" for answer in answers]
         direct_reading, reverse_reading = await _read(texts, (form, mirrored))
@@ -305,18 +392,7 @@ class ReviewTask:
         rebutted = None
         turn = rebuttal_turn(item)
         if turn is not None and direct_reading.found:
-            conversation = form.follow_up_messages(
-                item.paper, texts[0], system=item.system, follow_up=turn
-            )
-            answer = await caller.converse(conversation, labels=(), item_id=key)
-            (after,) = await _read([answer.response.text or ""], (form,))
-            rebutted = Rebutted(
-                item.rebuttal_name or "custom",
-                turn,
-                _leg(form, Polarity.DIRECT, answer, after),
-                after,
-                item.rebuttal_tolerance,
-            )
+            rebutted = await _rebut(caller, item, key, turn, texts[0], direct_reading)
         return review_verdict(
             key, form, item.paper, direct, reverse, direct_reading, reverse_reading, rebutted
         )
