@@ -134,7 +134,7 @@ def _share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def human_ceiling(papers: Sequence[ReviewedPaper], threshold: int) -> dict[str, Any]:
+def human_ceiling(papers: Sequence[ReviewedPaper], threshold: float) -> dict[str, Any]:
     """What the human reviewers reach on ``papers`` (see the module): ``threshold`` is the
     form's, for one reviewer's decision."""
     best, share = best_threshold(papers)
@@ -447,7 +447,7 @@ def _rows(summary: Mapping[str, Any]) -> list[list[str]]:
             "balanced accuracy of the decision (papers)",
             f"{_pct(direct['balanced_accuracy'])} ({direct['papers']})",
             f"{_pct(guarded['balanced_accuracy'])} ({guarded['papers']})",
-            f"one reviewer (rating ≥ {everyone['one_reviewer_threshold']}): "
+            f"one reviewer (rating ≥ {everyone['one_reviewer_threshold']:g}): "
             f"{_pct(everyone['one_reviewer_balanced_accuracy'])} / "
             f"{_pct(sample.get('one_reviewer_balanced_accuracy'))}",
         ],
