@@ -272,3 +272,21 @@ def test_an_interrupted_run_summarises_the_papers_it_finished(
         run_reviews(guard, papers_file, out=tmp_path, chunk=0)
     with pytest.raises(UsageError, match="before any paper"):
         run_reviews(_StopsAfter(Guard(reviewer.judge), 1), papers_file, out=tmp_path, limit=4)
+
+
+def test_papers_the_judge_failed_on_count_in_no_figure(papers: list[Any]) -> None:
+    sample = sample_papers(papers, 6, seed=5)
+    reviewer = _reviewer(papers, "oracle")
+    failing = sample[0].title
+
+    def judge(prompt: str) -> str:
+        if f"# {failing}\n" in prompt:
+            raise RuntimeError("server gone")
+        return str(reviewer.judge(prompt))
+
+    verdicts = Guard(judge).check_many([review_item(p) for p in sample])
+    summary = review_summary(sample, verdicts, everyone=papers)
+    assert summary["errors"] == 1 and summary["flags"]["counts"] == {"judge_error": 1}
+    assert summary["flags"]["flagged_share"] == 0  # of the 5 papers reviewed
+    assert summary["decision"]["direct"]["papers"] == 5
+    assert "1 papers were not reviewed (the judge failed" in report_text(summary)

@@ -265,6 +265,7 @@ def review_summary(
         for flag in verdict.flags:
             flags[flag.value] = flags.get(flag.value, 0) + 1
     n = len(papers)
+    reviewed = [v for v in verdicts if v.error is None]  # a judge error reviewed nothing
     summary: dict[str, Any] = {
         "dataset": "iclr2017",
         "form": shape.id,
@@ -290,7 +291,7 @@ def review_summary(
             },
         },
         "flags": {
-            "flagged_share": _share(sum(bool(v.flags) for v in verdicts), n),
+            "flagged_share": _share(sum(bool(v.flags) for v in reviewed), len(reviewed)),
             "counts": dict(sorted(flags.items())),
             "flagged": len(flagged),
             "unflagged": len(clean),
@@ -478,7 +479,7 @@ def _flags_text(summary: Mapping[str, Any]) -> str:
     flags = summary["flags"]
     counts = ", ".join(f"{k} {v}" for k, v in flags["counts"].items()) or "no flag"
     return (
-        f"Flagged: {_pct(flags['flagged_share'])} of the papers ({counts}). The direct "
+        f"Flagged: {_pct(flags['flagged_share'])} of the papers reviewed ({counts}). The direct "
         f"decision is wrong for {_pct(flags['error_flagged'])} of the flagged papers (of "
         f"{flags['flagged']} with a direct decision) and {_pct(flags['error_unflagged'])} of "
         f"the unflagged ones (of {flags['unflagged']})."
@@ -533,6 +534,11 @@ def _sections(summary: Mapping[str, Any]) -> list[Section]:
         calls=summary["cost"]["judge_calls"],
         cached=summary["cost"]["cached_calls"],
     )
+    if summary["errors"]:
+        lead += (
+            f" {summary['errors']} papers were not reviewed (the judge failed: "
+            "judge_error); they count in no figure but the flags' counts."
+        )
     if summary.get("interrupted"):
         lead += (
             f" Interrupted: {summary['papers']} of the {summary['sample']['sampled']} papers "
