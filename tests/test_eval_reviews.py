@@ -290,3 +290,34 @@ def test_papers_the_judge_failed_on_count_in_no_figure(papers: list[Any]) -> Non
     assert summary["flags"]["flagged_share"] == 0  # of the 5 papers reviewed
     assert summary["decision"]["direct"]["papers"] == 5
     assert "1 papers were not reviewed (the judge failed" in report_text(summary)
+
+
+RECORDED = Path(__file__).parent / "data" / "reviews" / "qwen2.5-coder-1.5b-iclr2017.jsonl"
+
+
+def test_a_real_reviewers_recorded_replies_are_read_as_they_were(papers: list[Any]) -> None:
+    # Qwen2.5-Coder-1.5B's replies on two ICLR 2017 papers (tests/data/reviews/SOURCE.md),
+    # replayed: the same forms, flags and rebuttal moves as when they were recorded
+    by_id = {p.id: p for p in papers}
+    rows = [json.loads(line) for line in RECORDED.read_text().splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        replies = row["replies"]
+
+        def judge(prompt: str, replies: dict[str, str] = replies) -> str:
+            if "Author rebuttal:" in prompt:
+                return replies["rebuttal"]
+            if "This time, do not fill in the review form" in prompt:
+                return replies["reverse"]
+            return replies["direct"]
+
+        paper = by_id[row["id"]]
+        verdict = Guard(judge).check(review_item(paper, row["form"], row["rebuttal"]))
+        recorded = row["recorded"]
+        assert [f.value for f in verdict.flags] == recorded["flags"]
+        assert verdict.rating == recorded["rating"]
+        assert verdict.aspects["Rating"].direct.score == recorded["direct_overall"]
+        assert verdict.review.decision == recorded["decision"]
+        assert verdict.review.rejected == recorded["rejected"]
+        assert verdict.review.rebuttal.moved == recorded["rebuttal_moved"]
+        assert paper.accepted == row["accepted"]
