@@ -128,16 +128,13 @@ def _tokens(server: _Server, item: dict[str, Any], reply: str) -> dict[str, int]
     }
 
 
-def _billed(litellm: Any, provider: str, model: str, calls: list[tuple[int, int, int]]) -> float:
-    """``calls`` (prompt tokens, tokens read from the provider's cache, completion tokens)
-    at ``model``'s prices; Anthropic writes what a later call reads (1.25×)."""
-    total = 0.0
-    for index, (prompt, read, completion) in enumerate(calls):
-        write = 0
-        if provider == "anthropic" and index + 1 < len(calls):
-            write = calls[index + 1][1]
-        total += _price(litellm, provider, model, prompt, completion, read=read, write=write)
-    return total
+def _billed(litellm: Any, provider: str, model: str, calls: list[tuple[int, ...]]) -> float:
+    """``calls`` (prompt tokens, read from the provider's cache, written to it, completion
+    tokens) at ``model``'s prices (writes billed by Anthropic only)."""
+    return sum(
+        _price(litellm, provider, model, prompt, completion, read=read, write=write)
+        for prompt, read, write, completion in calls
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +144,13 @@ def main(argv: list[str] | None = None) -> int:
         "--counted", default="5000,15000,30000", help="paper sizes counted and priced, in tokens"
     )
     parser.add_argument("--max-tokens", type=int, default=48, help="cap on each reply")
+    parser.add_argument(
+        "--priced-reply",
+        type=int,
+        default=400,
+        help="tokens of each reply in the repricing (a review form with its reasoning: the "
+        "recorded Qwen replies were 220-280 tokens, the AI Scientist's form asks for more)",
+    )
     args = parser.parse_args(argv)
     import litellm
 
@@ -176,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         for size in counted:
             paper = paper_of(server, size, start=size // 1000)
             item = {"task": "review", "id": f"long-{size}", "document": paper}
-            counts = _tokens(server, item, "x" * 4 * args.max_tokens)
+            counts = _tokens(server, item, "x" * 4 * args.priced_reply)
             priced.append({"size": size, "counts": counts})
             print(json.dumps(priced[-1]), file=sys.stderr, flush=True)
     rows = []
@@ -205,13 +209,23 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(md_table(header, rows))
     table = []
-    completion = args.max_tokens
+    completion = args.priced_reply
     for entry in priced:
         c = entry["counts"]
-        one = [(c["direct"], 0, completion)]
-        at_once = [(c["direct"], 0, completion), (c["mirrored"], 0, completion)]
-        staggered = [(c["direct"], 0, completion), (c["mirrored"], c["shared"], completion)]
-        rebutted = [*staggered, (c["rebuttal"], c["rebuttal_shared"], completion)]
+        # A hosted provider caches prompts, never a reply: the rebuttal's call reads the
+        # direct call's prompt (which Anthropic's direct call writes whole, marked at the
+        # end of the paper for the mirrored leg and at its own end for the rebuttal).
+        one = [(c["direct"], 0, 0, completion)]
+        at_once = [(c["direct"], 0, 0, completion), (c["mirrored"], 0, 0, completion)]
+        staggered = [
+            (c["direct"], 0, c["shared"], completion),
+            (c["mirrored"], c["shared"], 0, completion),
+        ]
+        rebutted = [
+            (c["direct"], 0, c["direct"], completion),
+            (c["mirrored"], c["shared"], 0, completion),
+            (c["rebuttal"], c["direct"], 0, completion),
+        ]
         row = [f"{entry['size']:,}", f"{c['shared'] / c['mirrored']:.1%}"]
         for provider, model, _ in PRICED[:2]:
             base = _billed(litellm, provider, model, one)
