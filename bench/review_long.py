@@ -3,22 +3,24 @@
 A review item's paper (its ``document``) is laid out first in the ICLR form, so the mirrored
 leg shares the system message and the user message through the end of the paper with the
 direct leg (``tasks/_review.py``); a server or provider that caches prompt prefixes computes
-that prefix once. This bench measures it on llama.cpp's server (llama-cpp-python, the
-bundled SmolLM2-135M GGUF on loopback, one request at a time, as ``bench/premium.py``
-starts it; the context raised to hold the paper): for papers of about 5,000, 15,000 and
-30,000 tokens, each round on a server that has not seen the paper,
+that prefix once.
 
-* **one review**: the direct leg alone (the form as written), one call;
-* **guarded**: the review task's two calls (direct and mirrored);
-* **guarded with a rebuttal**: the same two and the rebuttal probe's third call, which
-  continues the direct conversation.
+This bench measures it on llama.cpp's server (llama-cpp-python, the bundled SmolLM2-135M
+GGUF on loopback, one request at a time, as ``bench/premium.py`` starts it; the context
+raised to hold the paper): for each paper of ``--sizes`` tokens, on a server that has not
+seen it, the review with the ``no-evidence`` rebuttal (two calls, and the rebuttal's third
+when the direct form was read): per request the prompt tokens, those the server took from
+its cache (its log's ``prefix-match hit``) and its time (the log's ``total time``); the
+guarded review's server time over the direct call's is the premium over one review.
 
-For each: wall time, and per request the prompt tokens and those the server took from its
-cache (its log's ``prefix-match hit``). Then the same requests repriced with litellm's
-price table (``bench.premium._price``) for hosted models, two ways: as the review task sends
-its legs today, **at once** (both miss a hosted provider's cache: neither has written it),
-and **staggered** (the mirrored leg after the direct one has begun, reading the prefix it
-wrote; Anthropic bills the write at 1.25×, OpenAI reads in steps of 128 from 1,024).
+Then, for each paper of ``--counted`` tokens (counted by the server's tokenizer, not
+asked), each call's prompt tokens and what it shares, priced with litellm's price table
+(``bench.premium._price``) for hosted models as a multiple of one review: legs **at once**
+(``stagger="off"``, or a judge whose provider caches nothing: both miss a hosted provider's
+cache, neither has written it) and **staggered** (the default where the provider caches
+prefixes: the mirrored leg after the direct one has begun, reading the paper it wrote;
+Anthropic bills the write at 1.25×, OpenAI reads in steps of 128 from 1,024), and with the
+rebuttal's call (it reads the direct call's prompt: a provider caches no reply).
 
 The paper is made of real text that may be redistributed: the titles and abstracts of the
 ICLR 2017 papers (CC0; ``../shared/data/reviews``), one section each, until the size is
@@ -26,7 +28,8 @@ reached (the server's tokenizer counts). SmolLM2-135M's own context is 8,192 tok
 it the bundled model's replies mean nothing, and this bench measures prices and caches
 only. Replies are capped (``--max-tokens``).
 
-    .venv/bin/python -m bench.review_long --sizes 5000,15000,30000 --max-tokens 48
+    .venv/bin/python -m bench.review_long --sizes 5000 --counted 5000 --max-tokens 48
+    .venv/bin/python -m bench.review_long --sizes "" --counted 5000,15000,30000 --priced-reply 400
 """
 
 from __future__ import annotations
