@@ -466,6 +466,7 @@ EXAMPLES = [
     ["ranking/rank_responses.py"],
     ["rag_claims/check_claims.py", "--limit", "3"],
     ["peer_review/checklist.py"],
+    ["peer_review/guarded_review.py"],
     ["own_prompt/guard_mt_bench.py"],
     ["own_prompt/guard_mt_bench.py", "--show-prompts"],
     ["own_prompt/guard_mt_bench.py", "--template", "examples/own_prompt/my_prompt.toml"],

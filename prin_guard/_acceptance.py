@@ -113,6 +113,7 @@ __all__ = [
     "candidate_errors",
     "compared_options",
     "content_sha256",
+    "decision_wrong",
     "inconsistency",
     "min_items",
     "ranking_wrong",
@@ -232,6 +233,13 @@ def ranking_wrong(
         return False
     tau = kendall_tau_b(ours, theirs)
     return tau is None or tau < min_tau
+
+
+def decision_wrong(decision: str | None, accepted: bool) -> bool:
+    """Whether a review's decision is wrong: it gives none (its two legs disagree, or a
+    reply was unreadable) or it is not the venue's (``accepted``). The one definition of a
+    review's error, which the calibrated acceptance of ``eval iclr2017`` uses."""
+    return decision is None or (decision == "accept") != accepted
 
 
 def candidate_errors(labels: Iterable[str], correct: Iterable[str], gold: Iterable[str]) -> int:

@@ -201,6 +201,20 @@ def test_peer_review_checklist_example_ticks_criteria_per_section() -> None:
     assert "sections: 3, checklist as the reviewer's: 2, criteria to check by hand: 1" in out
 
 
+def test_peer_review_guarded_review_example_flags_the_reviews_to_read() -> None:
+    result = run_example(str(EXAMPLES / "peer_review" / "guarded_review.py"))
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    universal = out[out.index("[universal]") : out.index("[pruning]")]
+    assert "guarded: none (the two calls disagree)" in universal
+    assert "flags: inconsistent, polarity_confusion" in universal
+    pruning = out[out.index("[pruning]") :]
+    assert "Rating +2" in pruning and "decision accept" in pruning
+    assert 'confidence_disowned, swayed_by_rebuttal ("outside my expertise")' in pruning
+    assert "papers: 3, decided both ways: 2, for a person to read: 2" in out
+
+
 @pytest.mark.model
 @pytest.mark.parametrize(
     ("script", "summary"),
@@ -229,6 +243,11 @@ def test_peer_review_checklist_example_ticks_criteria_per_section() -> None:
             "peer_review/checklist.py",
             r"^sections: 1, checklist as the reviewer's: [01], criteria to check by hand: \d$",
             id="peer-review-checklist",
+        ),
+        pytest.param(
+            "peer_review/guarded_review.py",
+            r"^papers: 1, decided both ways: [01], for a person to read: [01]$",
+            id="peer-review-guarded-review",
         ),
     ],
 )

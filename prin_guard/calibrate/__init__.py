@@ -44,6 +44,7 @@ from prin_guard.calibrate._fit import (
     evaluate,
     holdout_split,
 )
+from prin_guard.calibrate._reviews import decision_acceptance
 from prin_guard.calibrate._stats import (
     Curve,
     SignalScore,
@@ -69,6 +70,7 @@ __all__ = [
     "TierData",
     "binomial_p_values",
     "calibrate",
+    "decision_acceptance",
     "evaluate",
     "fit_cascade",
     "fit_threshold",

@@ -161,6 +161,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     if args.dataset in RANKING_DATASETS:
         return _eval_rankings(args)
+    if args.dataset == "iclr2017":
+        return _eval_reviews(args)
     given = args.mitigations or []
     mitigations = [] if given == ["none"] else (given or ["cot", "neg_exp"])
     # The mitigations are what the runs compare, not one guard's option.
@@ -257,6 +259,54 @@ def _eval_rankings(args: argparse.Namespace) -> int:
     emit(ranking_report_text(summary))
     emit(f"report: {out}/report.md")
     return 0
+
+
+def _eval_reviews(args: argparse.Namespace) -> int:
+    import functools
+    import time
+
+    from prin_guard._review import review_form
+    from prin_guard._runs import open_run_cache
+    from prin_guard.calibrate import decision_acceptance
+    from prin_guard.eval._reviews import REBUTTALS, report_text, run_reviews
+
+    if args.path is None:
+        raise UsageError(
+            "--path: the ICLR 2017 reviews are not shipped; give their papers.jsonl "
+            "(../shared/data/reviews/papers.jsonl in this project)"
+        )
+    form = args.form or "iclr"
+    review_form(form)  # an unknown form fails before a model loads
+    given = args.rebuttals if args.rebuttals is not None else ",".join(REBUTTALS)
+    rebuttals = [] if given == "none" else [r.strip() for r in given.split(",") if r.strip()]
+    for name in rebuttals:
+        if name not in REBUTTALS:
+            raise UsageError(
+                f"--rebuttals: unknown rebuttal {name!r}; known: {', '.join(REBUTTALS)}, or none"
+            )
+    for name in ("alpha", "delta"):  # a bad level fails before a model loads
+        if not 0 < getattr(args, name) < 1:
+            raise UsageError(f"--{name}: must be between 0 and 1, got {getattr(args, name)}")
+    acceptance = functools.partial(
+        decision_acceptance, alpha=args.alpha, delta=args.delta, seed=args.seed
+    )
+    config = config_from_args(args, mitigations=())
+    guard = build_guard(config, cache=open_run_cache(args.cache), concurrency=args.concurrency)
+    out = args.out or f"runs/iclr2017-{time.strftime('%Y%m%d-%H%M%S')}"
+    summary = run_reviews(
+        guard,
+        args.path,
+        out=out,
+        limit=args.limit,
+        seed=args.seed,
+        form=form,
+        rebuttals=rebuttals,
+        acceptance=acceptance,
+        chunk=max(1, args.concurrency),
+    )
+    emit(report_text(summary))
+    emit(f"report: {out}/report.md")
+    return 130 if summary["interrupted"] else 0
 
 
 def _cmd_probe(args: argparse.Namespace) -> int:
@@ -372,7 +422,8 @@ def add_eval(commands: Any) -> None:
         "mathqa, aqua-rat, commonsenseqa, mmlu, strategyqa, coinflip, gsm8k-solutions; "
         "pairwise: llmbar, mt-bench-human; checklist: expertqa-claims; the shipped sample, "
         "or --path for the full original file; ratings: summeval, with --path only; "
-        "rankings: oasst-rankings and summeval-rankings with --path, mt-bench-rankings) or a "
+        "rankings: oasst-rankings and summeval-rankings with --path, mt-bench-rankings; "
+        "reviews: iclr2017, with --path only) or a "
         "generic .jsonl file of one task. On "
         "pairwise and checklist items, self-consistency and the paraphrase and options "
         "analyses (multiple choice only) are skipped with a note.",
@@ -440,6 +491,29 @@ def add_eval(commands: Any) -> None:
         type=int,
         default=4,
         help="summeval-rankings: how many of an article's summaries to rank (default 4)",
+    )
+    ev.add_argument(
+        "--form",
+        help="iclr2017: the review form the papers are reviewed in (iclr, the default, or "
+        "ai-scientist)",
+    )
+    ev.add_argument(
+        "--rebuttals",
+        help="iclr2017: comma-separated rebuttals to probe each review with (default "
+        "no-evidence,hostile; one more call each), or none",
+    )
+    ev.add_argument(
+        "--alpha",
+        type=float,
+        default=0.1,
+        help="iclr2017: the error rate the calibrated acceptance of decisions guarantees "
+        "(default 0.1)",
+    )
+    ev.add_argument(
+        "--delta",
+        type=float,
+        default=0.1,
+        help="iclr2017: the probability that guarantee may fail (default 0.1)",
     )
     ev.add_argument("--name", help="the run's name in reports")
     add_rate_limit_options(ev)

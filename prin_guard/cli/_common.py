@@ -160,9 +160,10 @@ def config_from_args(args: argparse.Namespace, **changes: Any) -> GuardConfig:
     return GuardConfig.from_settings({**settings_from_args(args), **changes})
 
 
-def build_guard(config: GuardConfig) -> Any:
+def build_guard(config: GuardConfig, **calling: Any) -> Any:
     """``config``'s guard, saying on stderr while a local model loads: the first verdict of
-    a cold local model takes seconds (tens on a small CPU), and silence looks like a hang."""
+    a cold local model takes seconds (tens on a small CPU), and silence looks like a hang.
+    ``calling``: what :meth:`GuardConfig.build` takes besides (a cache, the concurrency)."""
     import time
 
     local = [
@@ -172,10 +173,10 @@ def build_guard(config: GuardConfig) -> Any:
         if spec == "local" or spec.startswith("local:")
     ]
     if not local:
-        return config.build()
+        return config.build(**calling)
     print(f"prin-guard: loading the model of {', '.join(local)} ...", file=sys.stderr, flush=True)
     started = time.monotonic()
-    guard = config.build()
+    guard = config.build(**calling)
     print(
         f"prin-guard: model loaded in {time.monotonic() - started:.1f} s; the first verdict "
         "also warms it up and takes longest",
