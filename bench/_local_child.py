@@ -71,7 +71,7 @@ def _llamacpp() -> dict[str, Any]:
     started = time.perf_counter()
     from llama_cpp import Llama
 
-    from prin_guard._prompts import build_messages, get_template
+    from prin_guard._prompting._prompts import build_messages, get_template
     from prin_guard.datasets import load_dataset
     from prin_guard.judges._local import LocalJudge
     from prin_guard.models import Polarity
@@ -96,7 +96,7 @@ def _llamacpp() -> dict[str, Any]:
 
 
 def _phases() -> dict[str, Any]:
-    from prin_guard._settings import model_cache_dir
+    from prin_guard._infra._settings import model_cache_dir
 
     times: dict[str, float] = {}
     t = time.perf_counter()

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard import Guard, Item, read_reply
-from prin_guard._prompts import TEMPLATES, packs
+from prin_guard._prompting._prompts import TEMPLATES, packs
 from prin_guard.errors import PrinGuardError
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import Message

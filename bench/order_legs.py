@@ -3,7 +3,7 @@ in the swapped order) against four (the reverse question swapped too), on LLMBar
 
 The order check flags a verdict ``order_sensitive`` when a leg and its twin asked with the
 candidates swapped disagree: the direct pair, and with four legs the reverse pair too
-(``prin_guard._decide.assess``). Three legs (``checks="reverse,swap"``) compare the direct
+(``prin_guard._route._decide.assess``). Three legs (``checks="reverse,swap"``) compare the direct
 pair only. The three-leg verdicts are made from the four-leg verdicts' cached legs (a
 subset, with the same cache keys; the run stops if a judge is asked again), so the
 comparison is paired: a verdict flagged by four legs and not by

@@ -292,8 +292,8 @@ def _per_call(fn: Callable[[], Any], calls: int) -> float:
 
 def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
     from prin_guard import Guard
-    from prin_guard._decide import MemberLegs, assess
-    from prin_guard._events import log as events_log
+    from prin_guard._infra._events import log as events_log
+    from prin_guard._route._decide import MemberLegs, assess
     from prin_guard.cache import SingleFlight
     from prin_guard.models import Item, Leg, Polarity, Usage, Verdict
     from prin_guard.reader import detect_polarity_confusion, parse_reply
@@ -560,8 +560,8 @@ def count_uses(data: list[dict[str, Any]]) -> dict[str, float]:
 def _count_events(data: list[dict[str, Any]]) -> list[list[Any]]:
     """How many events a verdict emits, counted by wrapping ``log`` where it is called.
 
-    The guard emits ``verdict`` (``prin_guard._judging``); the judge-call layer emits
-    the per-call events (``prin_guard._calls``). Both modules' ``log`` are wrapped.
+    The guard emits ``verdict`` (``prin_guard._route._judging``); the judge-call layer emits
+    the per-call events (``prin_guard.calls``). Both modules' ``log`` are wrapped.
     """
     from prin_guard import Guard
 
@@ -693,8 +693,8 @@ def applicable_patches() -> list[str]:
 
 def _event_modules() -> list[Any]:
     """The modules that emit events, each through its own imported ``log``."""
-    import prin_guard._calls as calls
-    import prin_guard._judging as engine
+    import prin_guard._route._judging as engine
+    import prin_guard.calls as calls
 
     return [calls, engine]
 
@@ -703,17 +703,17 @@ def _event_modules() -> list[Any]:
 def _patched(kind: str | None, guard: Any) -> Iterator[None]:
     """Apply the what-if ``kind`` to ``guard`` (already built) and the engine's modules.
 
-    Events come from ``prin_guard._calls`` (judge calls) and ``prin_guard._judging``
+    Events come from ``prin_guard.calls`` (judge calls) and ``prin_guard._route._judging``
     (``verdict``): ``logging`` silences both. Single-flight support is decided in
     ``JudgeCaller.__init__``: ``singleflight`` swaps the Protocol in ``_calls`` and
     decides ``guard.caller._flight`` again as a caller built under the swap would.
     ``tenacity`` swaps the caller's retry policy (``guard.retry`` is read-only).
-    ``Leg`` is built in ``prin_guard._legs`` and ``Verdict`` in ``prin_guard._judging``.
+    ``Leg`` is built in ``prin_guard._route._legs`` and ``Verdict`` in ``prin_guard._route._judging``.
     """
-    import prin_guard._calls as calls
-    import prin_guard._judging as engine
-    import prin_guard._legs as legs
-    import prin_guard._models as models
+    import prin_guard._route._judging as engine
+    import prin_guard._route._legs as legs
+    import prin_guard.calls as calls
+    import prin_guard.models as models
 
     if kind is None:
         yield

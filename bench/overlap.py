@@ -252,7 +252,7 @@ def _reading_a_score() -> Figure:
     import timeit
 
     from bench._common import RATING_REPLY
-    from prin_guard._rating import Scale
+    from prin_guard._prompting._rating import Scale
     from prin_guard.reader import read_score
 
     scale = Scale(1, 10)

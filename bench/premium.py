@@ -488,9 +488,9 @@ def _billed(
 
 
 def _old_prompts() -> types.ModuleType:
-    """``prin_guard/_prompts.py`` as it was at :data:`BEFORE` (pairwise@1)."""
+    """``prin_guard/_prompting/_prompts.py`` as it was at :data:`BEFORE` (pairwise@1)."""
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{BEFORE}:prin_guard/_prompts.py"],
+        ["git", "-C", str(ROOT), "show", f"{BEFORE}:prin_guard/_prompting/_prompts.py"],
         check=True,
         capture_output=True,
         text=True,
@@ -514,7 +514,7 @@ async def _layout_verdicts(judge: Any, items: Sequence[Any]) -> dict[str, list[s
     """The bundled model's winner per item under the old layout, the new one, and the new
     one with a trailing space after the instruction (an edit that changes nothing)."""
     from prin_guard import read_reply
-    from prin_guard._prompts import build_messages, get_template
+    from prin_guard._prompting._prompts import build_messages, get_template
     from prin_guard.models import Polarity
 
     old = _old_prompts()
@@ -583,8 +583,8 @@ def _reader_on_recorded(frames: dict[str, Any]) -> tuple[int, int, int]:
 
 def _frames() -> dict[str, Any]:
     """Each layout's prompt frame (the prompt's own words, the item's texts taken out)."""
-    from prin_guard import _reading
-    from prin_guard._prompts import build_messages, get_template
+    from prin_guard._prompting._prompts import build_messages, get_template
+    from prin_guard._route import _reading
     from prin_guard.models import Polarity
 
     old = _old_prompts()
@@ -703,7 +703,7 @@ def run(
         shared, common = [], []
         for item in items[:rounds]:
             from prin_guard import Guard
-            from prin_guard._legs import permuted_item, second_order, shared_prefix
+            from prin_guard._route._legs import permuted_item, second_order, shared_prefix
             from prin_guard.models import Polarity
 
             guard = Guard(judge)
@@ -718,7 +718,7 @@ def run(
         rating_shared: dict[str, list[int]] = {"rating_v1": [], "rating_staggered": []}
         for rating, old in zip(ratings[:rounds], old_ratings, strict=False):
             from prin_guard import Guard
-            from prin_guard._legs import shared_prefix
+            from prin_guard._route._legs import shared_prefix
 
             for config, legs in (
                 ("rating_v1", old),

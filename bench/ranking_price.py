@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from prin_guard import Guard
-from prin_guard._options import GuardOptions
+from prin_guard._route._options import GuardOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

@@ -107,7 +107,7 @@ def _tokens(server: _Server, item: dict[str, Any], reply: str) -> dict[str, int]
     """Each call's prompt tokens and what it shares with the call before it, counted by
     the server's tokenizer over the messages' text (the chat template adds a few)."""
     from prin_guard import Guard
-    from prin_guard._legs import shared_prefix
+    from prin_guard._route._legs import shared_prefix
     from prin_guard.models import Polarity
     from prin_guard.tasks._review import rebuttal_turn
 

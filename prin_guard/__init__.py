@@ -16,22 +16,22 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
-    from prin_guard._decorator import guard
-    from prin_guard._exceptions import InvalidItemError, JudgeError, PrinGuardError, UsageError
-    from prin_guard._guard import Guard
-    from prin_guard._models import Flag, Item, Verdict
-    from prin_guard._options import GuardOptions
-    from prin_guard._prompts import Template
-    from prin_guard._ratelimit import RateLimit
-    from prin_guard._reading import read_reply
-    from prin_guard._retry import Retry
-    from prin_guard._setup import GuardConfig
+    from prin_guard._infra._ratelimit import RateLimit
+    from prin_guard._infra._retry import Retry
+    from prin_guard._prompting._prompts import Template
+    from prin_guard._route._acceptance import Acceptance
+    from prin_guard._route._decorator import guard
+    from prin_guard._route._guard import Guard
+    from prin_guard._route._options import GuardOptions
+    from prin_guard._route._reading import read_reply
+    from prin_guard._route._setup import GuardConfig
     from prin_guard.cache import MemoryCache
     from prin_guard.cache._redis import RedisCache
+    from prin_guard.errors import InvalidItemError, JudgeError, PrinGuardError, UsageError
     from prin_guard.judges import FunctionJudge, Judge
     from prin_guard.judges._litellm import LiteLLMJudge
     from prin_guard.judges._local import LocalJudge
+    from prin_guard.models import Flag, Item, Verdict
 
 __version__ = "0.1.0"
 
@@ -40,28 +40,28 @@ __version__ = "0.1.0"
 # touches a name that needs them (`prin_guard.guard`, `from prin_guard import Guard`).
 # The heavy judges' modules load only when such a judge is built.
 _HOMES = {
-    "Acceptance": "prin_guard._acceptance",
-    "Flag": "prin_guard._models",
+    "Acceptance": "prin_guard._route._acceptance",
+    "Flag": "prin_guard.models",
     "FunctionJudge": "prin_guard.judges",
-    "Guard": "prin_guard._guard",
-    "GuardConfig": "prin_guard._setup",
-    "GuardOptions": "prin_guard._options",
-    "InvalidItemError": "prin_guard._exceptions",
-    "Item": "prin_guard._models",
+    "Guard": "prin_guard._route._guard",
+    "GuardConfig": "prin_guard._route._setup",
+    "GuardOptions": "prin_guard._route._options",
+    "InvalidItemError": "prin_guard.errors",
+    "Item": "prin_guard.models",
     "Judge": "prin_guard.judges",
-    "JudgeError": "prin_guard._exceptions",
+    "JudgeError": "prin_guard.errors",
     "LiteLLMJudge": "prin_guard.judges._litellm",
     "LocalJudge": "prin_guard.judges._local",
     "MemoryCache": "prin_guard.cache",
-    "PrinGuardError": "prin_guard._exceptions",
-    "RateLimit": "prin_guard._ratelimit",
+    "PrinGuardError": "prin_guard.errors",
+    "RateLimit": "prin_guard._infra._ratelimit",
     "RedisCache": "prin_guard.cache._redis",
-    "Retry": "prin_guard._retry",
-    "Template": "prin_guard._prompts",
-    "UsageError": "prin_guard._exceptions",
-    "Verdict": "prin_guard._models",
-    "guard": "prin_guard._decorator",
-    "read_reply": "prin_guard._reading",
+    "Retry": "prin_guard._infra._retry",
+    "Template": "prin_guard._prompting._prompts",
+    "UsageError": "prin_guard.errors",
+    "Verdict": "prin_guard.models",
+    "guard": "prin_guard._route._decorator",
+    "read_reply": "prin_guard._route._reading",
 }
 
 __all__ = [

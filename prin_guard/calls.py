@@ -41,16 +41,16 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from prin_guard._events import bounded, log
-from prin_guard._exceptions import CacheError, JudgeError, TransientJudgeError, UsageError
-from prin_guard._models import Message, Usage
-from prin_guard._ratelimit import RateLimit
-from prin_guard._retry import CallLimit, Retry
-from prin_guard._tracing import record_attempt, record_usage, set_attributes, span
+from prin_guard._infra._events import bounded, log
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._infra._retry import CallLimit, Retry
+from prin_guard._infra._tracing import record_attempt, record_usage, set_attributes, span
 from prin_guard.cache import Cache, MemoryCache, SingleFlight, cache_key
 from prin_guard.cache._base import KEY_PREFIX
+from prin_guard.errors import CacheError, JudgeError, TransientJudgeError, UsageError
 from prin_guard.judges import FunctionJudge, Judge, JudgeResponse
 from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger, checked, is_logprob
+from prin_guard.models import Message, Usage
 
 __all__ = [
     "Answer",

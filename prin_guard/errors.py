@@ -18,7 +18,7 @@ running (a judge that fails, a cache that fails) are :class:`RunError`::
 An inconsistency is data (a flag on the verdict), not an exception, unless the
 caller asks for :class:`InconsistentVerdictError`.
 
-An error's message is redacted as the error is made (:func:`prin_guard._redact.redact`):
+An error's message is redacted as the error is made (:func:`prin_guard._infra._redact.redact`):
 this is where a judge's failure becomes text (a JudgeError wraps whatever the judge
 raised), so a key quoted in it reaches no verdict, report, file or log line.
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from prin_guard._redact import redact
+from prin_guard._infra._redact import redact
 
 __all__ = [
     "CacheError",

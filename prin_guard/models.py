@@ -31,8 +31,8 @@ from pydantic import (
     model_validator,
 )
 
-from prin_guard._exceptions import InvalidItemError, RunError
-from prin_guard._tasks import TASK_WORDS, TASKS, CandidateStatus, Task
+from prin_guard.errors import InvalidItemError, RunError
+from prin_guard.tasks._words import TASK_WORDS, TASKS, CandidateStatus, Task
 
 __all__ = [
     "CHECKLIST_KINDS",

@@ -16,7 +16,7 @@ from scipy import stats
 from structlog.testing import capture_logs
 
 from prin_guard import Acceptance, GuardOptions, UsageError
-from prin_guard._acceptance import (
+from prin_guard._route._acceptance import (
     FIELDS_SINCE,
     MAX_FILE_BYTES,
     SIGNALS,
@@ -660,7 +660,7 @@ def test_min_items_is_where_an_error_free_rule_first_passes() -> None:
 def test_the_error_of_a_verdict_is_its_set_against_the_gold_for_every_task(
     labels: str, correct: str, gold: str, wrong: bool, off: int
 ) -> None:
-    from prin_guard._acceptance import candidate_errors, verdict_wrong
+    from prin_guard._route._acceptance import candidate_errors, verdict_wrong
 
     assert verdict_wrong(correct, gold) is wrong
     assert candidate_errors(labels, correct, gold) == off

@@ -38,7 +38,7 @@ from _helpers import free_port
 from fault_server import Behaviour, FaultServer, RecordedRequest, error, ok, slow
 
 from prin_guard import Flag, Guard, UsageError, Verdict
-from prin_guard._settings import prefer_bundled_litellm_cost_map
+from prin_guard._infra._settings import prefer_bundled_litellm_cost_map
 from prin_guard.judges import JudgeResponse, ScriptedJudge
 from prin_guard.models import TEMPLATES, Polarity
 

@@ -552,7 +552,7 @@ def test_a_naive_cascade_breaks_the_guarantee_in_the_same_simulation() -> None:
 def test_cascade_thresholds_mean_what_the_rules_apply_for_either_direction() -> None:
     # Three tiers, the last one's signal better when higher: the rules built from the
     # chosen thresholds accept, tier by tier, exactly the items calibration counted.
-    from prin_guard._acceptance import Rule
+    from prin_guard._route._acceptance import Rule
 
     rng = np.random.default_rng(3)
     n = 900

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Acceptance, Flag, Guard, InvalidItemError, UsageError
-from prin_guard._acceptance import ranking_wrong
-from prin_guard._models import Candidate
+from prin_guard._route._acceptance import ranking_wrong
 from prin_guard.calibrate import calibrate, load_runs
 from prin_guard.datasets._rankings import RankedItem
 from prin_guard.eval._rankings import ranked_item, run_rankings
+from prin_guard.models import Candidate
 
 ITEMS = 64
 SHOWN = re.compile(r"\[The Start of Response (\w+)\]\nreply (\d+) of item (\d+)\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Acceptance, Flag, Guard, InvalidItemError, UsageError
-from prin_guard._acceptance import rating_wrong
+from prin_guard._route._acceptance import rating_wrong
 from prin_guard.calibrate import calibrate, evaluate, load_runs
 from prin_guard.eval._ratings import run_ratings
 
@@ -152,7 +152,7 @@ def test_a_rating_file_is_refused_without_its_tolerance(runs: dict) -> None:
     record = json.loads(text)
     record.pop("content_sha256")
     record["tolerance"] = None
-    from prin_guard._acceptance import content_sha256
+    from prin_guard._route._acceptance import content_sha256
 
     record["content_sha256"] = content_sha256(record)
     with pytest.raises(UsageError, match=r"tolerance: missing"):
@@ -198,7 +198,7 @@ def test_a_rating_file_records_its_scales_and_refuses_others(runs: dict, tmp_pat
     record = json.loads(acc.to_json())
     record.pop("content_sha256")
     record["scales"] = []
-    from prin_guard._acceptance import content_sha256
+    from prin_guard._route._acceptance import content_sha256
 
     record["content_sha256"] = content_sha256(record)
     with pytest.raises(UsageError, match=r"scales: missing; a rating file records the scales"):

@@ -186,7 +186,7 @@ def test_check_with_an_acceptance_file_and_a_cascade(
     python_judge: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from prin_guard import Acceptance
-    from prin_guard._acceptance import Rule, Tier, binomial_cdf
+    from prin_guard._route._acceptance import Rule, Tier, binomial_cdf
 
     cheap, strong = "python:cli_test_judge:contradict", python_judge
     options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}

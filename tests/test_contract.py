@@ -15,7 +15,7 @@ from typing import Literal
 
 import pytest
 
-from prin_guard._contract import _Format
+from prin_guard._prompting._contract import _Format
 from prin_guard.errors import UsageError
 from prin_guard.models import (
     AnswerContract,

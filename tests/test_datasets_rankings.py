@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard._exceptions import UsageError
 from prin_guard._ranking import kendall_tau_b, labels_of
 from prin_guard.datasets._rankings import (
     SUMMEVAL_ASPECTS,
     load_oasst_rankings,
     load_summeval_rankings,
 )
+from prin_guard.errors import UsageError
 
 
 def _skips() -> tuple[list[tuple[int, str]], object]:

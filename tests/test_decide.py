@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import Flag, GuardOptions, Item, UsageError
-from prin_guard._decide import (
+from prin_guard._route._decide import (
     SIGNALS,
     Answers,
     MemberLegs,

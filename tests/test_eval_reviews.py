@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from prin_guard import Guard
-from prin_guard._acceptance import decision_wrong
+from prin_guard._route._acceptance import decision_wrong
 from prin_guard.calibrate import decision_acceptance
 from prin_guard.cli import main
 from prin_guard.datasets._reviews import load_iclr2017_reviews

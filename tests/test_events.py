@@ -11,9 +11,9 @@ import structlog
 from structlog.testing import capture_logs
 
 from prin_guard import FunctionJudge, Guard, JudgeError, Retry
-from prin_guard import _events as events_module
-from prin_guard._events import bind_context, log, reset_context
-from prin_guard._redact import add_secrets, redact
+from prin_guard._infra import _events as events_module
+from prin_guard._infra._events import bind_context, log, reset_context
+from prin_guard._infra._redact import add_secrets, redact
 
 ITEM = {"id": "q1", "question": "What is 2 + 2?", "candidates": ["3", "5", "4"]}
 PROVIDER_KEY = "sk-provider-events-0123456789"

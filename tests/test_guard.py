@@ -566,7 +566,7 @@ def test_warnings_carry_a_bounded_error_message(table1_item: Item) -> None:
 
 
 def test_bounded_keeps_short_text_and_cuts_long_text() -> None:
-    from prin_guard._events import bounded
+    from prin_guard._infra._events import bounded
 
     assert bounded("short") == "short"
     assert bounded("x" * 500) == "x" * 500
@@ -622,7 +622,7 @@ def test_a_garbage_collected_guards_loop_is_closed_without_waiting() -> None:
     # there must not wait for its executor's threads, or a later check deadlocks.
     import threading
 
-    from prin_guard._stream import LoopDriver
+    from prin_guard._route._stream import LoopDriver
 
     release = threading.Event()
     driver = LoopDriver()

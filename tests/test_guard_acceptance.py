@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from prin_guard import Acceptance, Flag, Guard, Item, UsageError
-from prin_guard._acceptance import Rule, Tier, binomial_cdf
+from prin_guard._route._acceptance import Rule, Tier, binomial_cdf
 from prin_guard.judges import ScriptedJudge
 
 ITEM = Item(question="What is 2+2?", candidates=["3", "4", "5"], id="sum")
@@ -172,7 +172,7 @@ def test_an_acceptance_is_bound_to_every_word_of_a_template_of_ones_own() -> Non
     from dataclasses import replace
 
     from prin_guard import Template
-    from prin_guard._acceptance import _options_view
+    from prin_guard._route._acceptance import _options_view
 
     mine = Template.from_mapping(
         {

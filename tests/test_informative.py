@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Guard, Item
-from prin_guard._informative import (
+from prin_guard._route._informative import (
     MIN_VERDICTS,
     ONE_ANSWER_SHARE,
     SAME_POSITION_SHARE,

@@ -47,7 +47,7 @@ def test_the_reader_and_the_formats_import_no_module_back_even_for_annotations()
     graph = grimp.build_graph("prin_guard", exclude_type_checking_imports=False, cache_dir=None)
     watched = sorted(m for m in graph.modules if m.startswith("prin_guard.reader"))
     found = []
-    for importer in [*watched, "prin_guard._contract"]:
+    for importer in [*watched, "prin_guard._prompting._contract"]:
         for imported in sorted(graph.find_modules_directly_imported_by(importer)):
             back = graph.find_shortest_chain(importer=imported, imported=importer)
             if back is not None:

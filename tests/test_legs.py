@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import Item
-from prin_guard._legs import answer_confidence, map_back, permuted_item, second_order
+from prin_guard._route._legs import answer_confidence, map_back, permuted_item, second_order
 
 LETTERS = "ABCDEFGHIJ"
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import LlamaServer
 
 from prin_guard import Guard, Item, LiteLLMJudge
-from prin_guard._legs import shared_prefix
+from prin_guard._route._legs import shared_prefix
 from prin_guard.models import ParseMethod, ParseStatus, Polarity
 
 pytestmark = pytest.mark.model

@@ -17,8 +17,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prin_guard import Guard, Item, _legs, _offloop, read_reply
-from prin_guard._judging import VerdictEngine
+from prin_guard import Guard, Item, read_reply
+from prin_guard._infra import _offloop
+from prin_guard._route import _legs
+from prin_guard._route._judging import VerdictEngine
 from prin_guard.reader import _copies, _text
 from prin_guard.tasks import _ratings
 

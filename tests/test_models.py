@@ -5,9 +5,9 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from prin_guard import Flag, InvalidItemError, Item, Verdict, _models
-from prin_guard._models import _nth_label
-from prin_guard.models import Candidate, Leg, ParseMethod, ParseStatus, Polarity
+from prin_guard import Flag, InvalidItemError, Item, Verdict
+from prin_guard import models as _models
+from prin_guard.models import Candidate, Leg, ParseMethod, ParseStatus, Polarity, _nth_label
 
 
 def test_labels_are_assigned_in_order_when_not_given() -> None:

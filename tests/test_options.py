@@ -14,7 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from prin_guard import GuardConfig, GuardOptions, UsageError
-from prin_guard._options import OptionsRequest
+from prin_guard._route._options import OptionsRequest
 from prin_guard.models import POLICIES, PROBE_KINDS, TEMPLATES, Mitigation
 
 COT, NEG_EXP = Mitigation.COT, Mitigation.NEG_EXP
@@ -255,7 +255,7 @@ def test_the_default_options_bound_the_number_of_candidates() -> None:
     ],
 )
 def test_a_config_round_trips_through_the_command_line(changes: dict[str, Any]) -> None:
-    from prin_guard._setup import to_args
+    from prin_guard._route._setup import to_args
     from prin_guard.cli import _parser
     from prin_guard.cli._common import config_from_args
 

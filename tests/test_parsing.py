@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from prin_guard import Item, reader
-from prin_guard._prompts import build_prompt
+from prin_guard._prompting._prompts import build_prompt
 from prin_guard.models import TEMPLATES, ParseMethod, ParseStatus, Polarity, Template
 from prin_guard.reader import (
     MAX_JSON_TRIES,
@@ -289,7 +289,7 @@ def test_the_bundled_templates_words_are_known_without_being_passed(template: Te
 def test_the_prompts_nouns_are_known_without_being_passed(task: str) -> None:
     # Every noun of the task's words names a candidate by position ("Response 2",
     # "criterion 2") without the caller passing it.
-    from prin_guard._tasks import TASK_WORDS
+    from prin_guard.tasks._words import TASK_WORDS
 
     labels, texts = ("A", "B"), ("x", "y")
     for noun in sorted(TASK_WORDS[task].names):

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import Item, UsageError
-from prin_guard._prompts import build_messages, get_template
+from prin_guard._prompting._prompts import build_messages, get_template
 from prin_guard.models import Message, Polarity
 from prin_guard.probe import (
     FollowUpType,

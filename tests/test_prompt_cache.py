@@ -29,8 +29,8 @@ from fault_server import (
 )
 
 from prin_guard import Guard, Item, LiteLLMJudge
-from prin_guard._legs import shared_prefix
-from prin_guard._prompts import build_messages, get_template
+from prin_guard._prompting._prompts import build_messages, get_template
+from prin_guard._route._legs import shared_prefix
 from prin_guard.errors import TransientJudgeError
 from prin_guard.judges import JudgeResponse, SharedPrefix, Stagger
 from prin_guard.models import Candidate, Message, Mitigation, Polarity

@@ -7,7 +7,13 @@ import pytest
 
 import prin_guard
 from prin_guard import Flag, Item, UsageError
-from prin_guard._prompts import build_prompt, fence, get_template, parse_mitigations, quote_option
+from prin_guard._prompting._prompts import (
+    build_prompt,
+    fence,
+    get_template,
+    parse_mitigations,
+    quote_option,
+)
 from prin_guard.models import TEMPLATES, Candidate, Mitigation, ParseStatus, Polarity
 
 ITEM = Item(question="What is 2 + 2?", candidates=["3", "4", "5"])
@@ -238,7 +244,7 @@ def test_the_negation_is_explained_in_the_tasks_words(
 
 
 def test_each_item_is_asked_in_its_tasks_template() -> None:
-    from prin_guard._prompts import template_for
+    from prin_guard._prompting._prompts import template_for
 
     assert template_for(None, ITEM).id == "v0"
     assert template_for(None, PAIR).id == "pairwise"

@@ -274,7 +274,7 @@ def test_import_loads_no_name_until_it_is_used() -> None:
     # for none (the rating task is registered with the others: issue 39).
     code = (
         "import sys, prin_guard\n"
-        "watched = ('pydantic', 'asyncio', 'prin_guard._models', 'prin_guard._guard',"
+        "watched = ('pydantic', 'asyncio', 'prin_guard.models', 'prin_guard._route._guard',"
         " 'prin_guard.reader', 'prin_guard.probe')\n"
         "before = [m for m in watched if m in sys.modules]\n"
         "@prin_guard.guard\n"
@@ -287,7 +287,7 @@ def test_import_loads_no_name_until_it_is_used() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, after = (part.strip() for part in out.stdout.split("|"))
     assert before == ""
-    assert after == "pydantic,asyncio,prin_guard._models,prin_guard._guard,prin_guard.reader"
+    assert after == "pydantic,asyncio,prin_guard.models,prin_guard._route._guard,prin_guard.reader"
 
 
 def test_names_resolve_once_and_star_import_gives_all() -> None:

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prin_guard._exceptions import UsageError
 from prin_guard._ranking import (
     Ranking,
     Vote,
@@ -32,6 +31,7 @@ from prin_guard._ranking import (
     t_two_sided_p,
     top_agrees,
 )
+from prin_guard.errors import UsageError
 
 LABELS = "ABCDEFGHIJKL"
 

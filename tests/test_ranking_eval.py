@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard._exceptions import UsageError
-from prin_guard._informative import uninformative
 from prin_guard._ranking import tier_index
+from prin_guard._route._informative import uninformative
 from prin_guard.cli import main
 from prin_guard.datasets._rankings import RankedItem, load_mt_bench_rankings
+from prin_guard.errors import UsageError
 from prin_guard.eval._rankings import (
     load_ranked,
     pairs_agreement,
@@ -110,7 +110,7 @@ def test_pairs_agreement_counts_a_tie_half() -> None:
 
 def _items(count: int = 6) -> list[tuple[RankedItem, dict[str, object]]]:
     """Items of four responses whose gold orders them by the number in their text."""
-    from prin_guard._models import Candidate
+    from prin_guard.models import Candidate
 
     out = []
     for number in range(count):

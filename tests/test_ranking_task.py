@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Guard, read_reply
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._models import Flag, ParseStatus, Polarity, RankingItem
-from prin_guard._options import GuardOptions
+from prin_guard._route._options import GuardOptions
+from prin_guard.errors import InvalidItemError, UsageError
 from prin_guard.judges import JudgeResponse
-from prin_guard.models import AnswerContract, Ranked
+from prin_guard.models import AnswerContract, Flag, ParseStatus, Polarity, Ranked, RankingItem
 from prin_guard.tasks import REGISTRY
 from prin_guard.tasks._ranking import (
     RANKING,
@@ -708,7 +707,7 @@ async def test_the_reverse_leg_goes_once_the_direct_one_has_begun_and_reads_its_
 
 
 def test_a_judge_that_ranks_by_position_alone_carries_no_information() -> None:
-    from prin_guard._informative import uninformative
+    from prin_guard._route._informative import uninformative
 
     raws = [{**item(4), "question": f"Question {n}?"} for n in range(12)]
     biased = Guard(positional_judge, cache=None).check_many(raws)

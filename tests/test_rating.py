@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prin_guard import Flag, Guard, InvalidItemError, MemoryCache, Retry, UsageError, read_reply
-from prin_guard._rating import Aspect, reconcile
+from prin_guard._prompting._rating import Aspect, reconcile
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import (
     TEMPLATES,
@@ -839,8 +839,8 @@ def test_plain_aspect_names_load(name: str) -> None:
 
 
 def test_aspect_names_are_shown_quoted() -> None:
-    from prin_guard._models import Polarity
-    from prin_guard._prompts import aspects_messages
+    from prin_guard._prompting._prompts import aspects_messages
+    from prin_guard.models import Polarity
 
     item = RatingItem.coerce({**_aspects_item(), "aspects": ["fluency", "fluency score"]})
     together = "\n".join(m["content"] for m in aspects_messages(item, Polarity.DIRECT))
@@ -1035,7 +1035,7 @@ def test_a_rating_prompt_file_loads_as_a_template_and_is_found_where_label_ones_
     )
     loaded = Template.from_file(file)
     assert (loaded.task, loaded.scale, loaded.reverse_by) == ("rating", (1, 10), "mirror")
-    from prin_guard._prompts import packs
+    from prin_guard._prompting._prompts import packs
 
     assert {"mt-bench-single", "prometheus-absolute", "mt-bench-pair"} <= set(packs())
     assert packs()["mt-bench-single"].task == "rating"

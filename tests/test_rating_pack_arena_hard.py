@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from prin_guard import Guard, InvalidItemError
-from prin_guard._prompts import packs
+from prin_guard._prompting._prompts import packs
 
 PACKS = Path(__file__).parent / "data" / "packs"
 PACK = "arena-hard-v1-single"

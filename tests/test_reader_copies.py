@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from prin_guard import Item
-from prin_guard._prompts import build_prompt
+from prin_guard._prompting._prompts import build_prompt
 from prin_guard.models import TEMPLATES, ParseMethod, ParseStatus, Polarity
 from prin_guard.reader import parse_reply
 
@@ -125,7 +125,7 @@ def _prompt(
     mitigations: tuple[str, ...] = (),
     polarity: Polarity = DIRECT,
 ) -> str:
-    from prin_guard._prompts import parse_mitigations
+    from prin_guard._prompting._prompts import parse_mitigations
 
     item = Item(question=question, candidates=list(TEXTS))
     return build_prompt(item, polarity, TEMPLATES[template], parse_mitigations(list(mitigations)))
@@ -239,7 +239,7 @@ def test_a_reading_does_not_depend_on_the_replies_read_before_it() -> None:
     # The bound on short copied stretches looked up per reply was counted on the cached
     # index of the prompt's frame, shared by every item of a shape: after 64 lookups
     # anywhere in the process, every short stretch of every later reply read as copied.
-    from prin_guard._reading import prompt_frame
+    from prin_guard._route._reading import prompt_frame
 
     # seven candidates: a frame of its own, whatever the tests before this one read
     item = Item(question="What is 2+2?", candidates=["1", "2", "3", "4", "5", "6", "7"])
@@ -360,8 +360,8 @@ def test_checklist_copies_are_no_answer(
 def test_a_judge_that_echoes_the_pairwise_prompt_is_echoed() -> None:
     # The pairwise prompt shows "Response A:" blocks, not "A)" options: the echo is
     # told by the prompt's own words (issue 27, item 12).
-    from prin_guard._prompts import build_prompt
-    from prin_guard._reading import prompt_frame
+    from prin_guard._prompting._prompts import build_prompt
+    from prin_guard._route._reading import prompt_frame
 
     item = Item(task="pairwise", question=ROME_Q, candidates=["Visit the Colosseum.", ROME_B])
     template = TEMPLATES["pairwise"]

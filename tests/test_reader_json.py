@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from prin_guard import _rating
+from prin_guard._prompting import _rating
 from prin_guard._review import review_form
 from prin_guard.models import ParseMethod
 from prin_guard.reader import MAX_JSON_TRIES, parse_reply, read_score

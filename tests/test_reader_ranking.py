@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prin_guard._exceptions import UsageError
+from prin_guard.errors import UsageError
 from prin_guard.reader._ranking import read_ranking
 
 REPLIES = Path(__file__).parent / "data" / "replies"
@@ -238,7 +238,7 @@ def test_a_ranking_inside_copied_candidate_text_is_not_the_judges() -> None:
 
 
 def test_a_ranking_quoted_from_the_item_in_part_is_not_the_judges() -> None:
-    # issue 38, item 5: every reader's copy rule (prin_guard._quotes): the ranking stands
+    # issue 38, item 5: every reader's copy rule (prin_guard._prompting._quotes): the ranking stands
     # in a stretch the item holds with words of its own, though the judge quoted only a
     # part of the item's line (the exact-copy rule blanked whole texts and lines only, and
     # read two declared rankings here: unreadable)

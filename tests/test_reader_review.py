@@ -251,7 +251,7 @@ def test_arbitrary_text_never_yields_a_score_it_does_not_declare(text: str) -> N
 
 
 def test_a_review_quoted_from_the_prompts_examples_is_not_the_reviewers() -> None:
-    # issue 38, item 5: every reader's copy rule (prin_guard._quotes); the AI Scientist's
+    # issue 38, item 5: every reader's copy rule (prin_guard._prompting._quotes); the AI Scientist's
     # prompt shows example reviews, and a reviewer may restate one before its own
     example = json.dumps(_review(Overall=8, Decision="Accept", Summary="A sparse graph study."))
     own = json.dumps(_review(Overall=3))

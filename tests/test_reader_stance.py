@@ -422,7 +422,8 @@ def test_a_long_reply_is_read_from_its_ends_and_marked_weak() -> None:
 async def test_a_long_reply_is_read_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from prin_guard import Guard, Item, _legs
+    from prin_guard import Guard, Item
+    from prin_guard._route import _legs
 
     readers: list[bool] = []
     original = _legs.read_answer

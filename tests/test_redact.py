@@ -1,4 +1,4 @@
-"""One redaction for every surface (``prin_guard._redact``), and what each surface writes
+"""One redaction for every surface (``prin_guard._infra._redact``), and what each surface writes
 when a judge's failure quotes secrets: no secret in any file or line (issue 27, item 1).
 
 The judge is ``python:leaky_judges:leaky``: its error quotes ``token=``, ``api_key=``,
@@ -18,7 +18,12 @@ import pytest
 from leaky_judges import ENV_NAME, ENV_VALUE, FORMS, assert_clean
 
 from prin_guard import Guard, InvalidItemError, JudgeError, Retry
-from prin_guard._redact import MIN_SECRET_CHARS, environment_secrets, is_secret_variable, redact
+from prin_guard._infra._redact import (
+    MIN_SECRET_CHARS,
+    environment_secrets,
+    is_secret_variable,
+    redact,
+)
 from prin_guard.cli import main
 
 QUESTION = ["--question", "2 + 2?", "--candidate", "3", "--candidate", "5", "--candidate", "4"]
@@ -253,7 +258,7 @@ def test_evals_four_files_hold_no_secret(
 
 
 def test_prose_about_a_signature_or_credential_is_not_redacted() -> None:
-    from prin_guard._redact import redact
+    from prin_guard._infra._redact import redact
 
     text = "signature: does not match the file's content; credential: none given"
     assert redact(text) == text

@@ -162,7 +162,7 @@ def test_the_threshold_of_an_acceptance_rule_on_direct_confidence_is_the_guards(
     from test_acceptance import acceptance
 
     from prin_guard import Acceptance
-    from prin_guard._acceptance import Rule
+    from prin_guard._route._acceptance import Rule
 
     judge = Sure()
     options = {

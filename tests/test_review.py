@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prin_guard._decide import field_scale
-from prin_guard._rating import reconcile
+from prin_guard._prompting._rating import reconcile
 from prin_guard._review import (
     ReviewScale,
     coherence,
@@ -22,6 +21,7 @@ from prin_guard._review import (
     reconcile_decision,
     review_form,
 )
+from prin_guard._route._decide import field_scale
 from prin_guard.errors import UsageError
 from prin_guard.reader._review import read_review
 

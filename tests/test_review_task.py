@@ -217,7 +217,7 @@ def test_a_rebuttal_that_sways_the_review_is_flagged_with_each_move() -> None:
     assert round_.followup.startswith(REBUTTALS["no-evidence"])
     assert round_.usage is not None and verdict.usage.prompt_tokens == 3000
     assert verdict.scores.probe_move == 1.0  # the decision changed: the whole way
-    from prin_guard._usage import record_answers, verdict_answers
+    from prin_guard._route._usage import record_answers, verdict_answers
 
     assert record_answers(verdict.model_dump(mode="json")) == verdict_answers(verdict)
     assert len(verdict_answers(verdict)) == 3

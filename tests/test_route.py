@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
-from prin_guard import Guard, MemoryCache, _tracing
+from prin_guard import Guard, MemoryCache
+from prin_guard._infra import _tracing
 from prin_guard.judges import ScriptedJudge
 from prin_guard.tasks import REGISTRY, task_of
 

@@ -696,7 +696,7 @@ def test_the_example_client_sends_a_rating_to_the_service() -> None:
 @pytest.mark.server
 def test_a_panel_and_a_cascade_configured_for_the_service(tmp_path: Path) -> None:
     from prin_guard import Acceptance
-    from prin_guard._acceptance import Rule, Tier, binomial_cdf
+    from prin_guard._route._acceptance import Rule, Tier, binomial_cdf
     from prin_guard.judges import judge_from_spec
 
     panel = ("python:server_judges:consistent", "python:server_judges:contradicting")
@@ -1830,14 +1830,14 @@ SCRUB_CASES = [
 
 @pytest.mark.parametrize(("text", "secrets", "expected"), SCRUB_CASES)
 def test_scrub(text: str, secrets: tuple[str, ...], expected: str) -> None:
-    from prin_guard._redact import add_secrets, redact
+    from prin_guard._infra._redact import add_secrets, redact
 
     add_secrets(secrets)  # as create_app registers the configured keys
     assert redact(text) == expected
 
 
 def test_provider_keys_from_the_environment() -> None:
-    from prin_guard._redact import environment_secrets
+    from prin_guard._infra._redact import environment_secrets
 
     found = environment_secrets(
         {"OPENAI_API_KEY": " sk-0123456789 ", "ANTHROPIC_API_KEY": "short", "HOME": "/root"}
@@ -1846,7 +1846,7 @@ def test_provider_keys_from_the_environment() -> None:
 
 
 def test_responses_only_lose_exact_secrets() -> None:
-    from prin_guard._redact import add_secrets, redact
+    from prin_guard._infra._redact import add_secrets, redact
 
     add_secrets([KEY])
     text = f"password=hunter2 at ssh://git@host.example, {KEY}"
@@ -2193,7 +2193,7 @@ SHOWN_PATHS = [
 
 @pytest.mark.parametrize(("target", "shown"), SHOWN_PATHS)
 def test_shown_path(target: str, shown: str) -> None:
-    from prin_guard._redact import add_secrets
+    from prin_guard._infra._redact import add_secrets
     from prin_guard.server._logs import shown_path
 
     add_secrets([KEY])  # as create_app registers it

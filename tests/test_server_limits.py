@@ -471,7 +471,7 @@ CLAIMS = {
 def pairwise_acceptance(path: Any) -> Any:
     """An acceptance file calibrated on pairwise verdicts of ``server_judges:scripted``."""
     from prin_guard import Acceptance
-    from prin_guard._acceptance import Rule, Tier, binomial_cdf
+    from prin_guard._route._acceptance import Rule, Tier, binomial_cdf
 
     options = {
         "template": "pairwise",
@@ -807,7 +807,7 @@ def test_a_cascade_is_charged_every_tiers_calls(tmp_path: Any) -> None:
     """The bill meters every judge call made for a request: the first tier's too, which a
     verdict decided by the second tier does not show as legs (it was charged nothing)."""
     from prin_guard import Acceptance
-    from prin_guard._acceptance import Rule, Tier, binomial_cdf
+    from prin_guard._route._acceptance import Rule, Tier, binomial_cdf
     from prin_guard.judges import judge_from_spec
 
     options = {"template": "v0", "mitigations": [], "policy": "synergy", "checks": ["reverse"]}

@@ -1,6 +1,6 @@
 """GuardConfig: one description of who judges and how, read by every surface.
 
-The drift test: every setting of :data:`prin_guard._setup.SETTINGS` reaches the
+The drift test: every setting of :data:`prin_guard._route._setup.SETTINGS` reaches the
 command line, the service (environment and file), the Ray workers and both
 adapters, or is left out of one of them on purpose, with the reason written down.
 And the bugs found where the surfaces had drifted (issue 20, bugs 2, 4, 5, 6).
@@ -20,8 +20,8 @@ import pytest
 
 import prin_guard
 from prin_guard import Guard, GuardConfig, GuardOptions, UsageError
-from prin_guard._acceptance import content_sha256
-from prin_guard._setup import CLI_EXCLUDED, JUDGE_SETTINGS, SETTINGS, flag_of
+from prin_guard._route._acceptance import content_sha256
+from prin_guard._route._setup import CLI_EXCLUDED, JUDGE_SETTINGS, SETTINGS, flag_of
 from prin_guard.judges import ScriptedJudge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,7 +159,7 @@ def test_the_ray_workers_take_the_config_itself() -> None:
 @pytest.fixture(scope="module")
 def guardrail() -> ModuleType:
     pytest.importorskip("litellm")
-    from prin_guard._settings import prefer_bundled_litellm_cost_map
+    from prin_guard._infra._settings import prefer_bundled_litellm_cost_map
 
     prefer_bundled_litellm_cost_map()
     spec = importlib.util.spec_from_file_location("prin_guard_guardrail_setup", GUARDRAIL_FILE)
@@ -258,7 +258,7 @@ def test_bug2_grade_on_ray_keeps_logprobs_and_serve_keeps_logprobs_and_max_token
     )  # fmt: skip
     assert config_from_args(grade).logprobs is True  # what the Ray WorkerSpec is given
     pytest.importorskip("pydantic_settings")
-    from prin_guard._setup import settings_from_args
+    from prin_guard._route._setup import settings_from_args
     from prin_guard.server import load_config
 
     serve = parser.parse_args(["serve", "--judge", "openai/x", "--logprobs", "--max-tokens", "5"])

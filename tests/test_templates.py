@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from prin_guard import Guard, Item, Template, UsageError, read_reply
-from prin_guard._prompts import get_template, packs
+from prin_guard._prompting._prompts import get_template, packs
 from prin_guard.models import AnswerContract, FirstLine, Polarity, ScoresFormat, Tag
 
 DATA = Path(__file__).parent / "data" / "packs"
@@ -662,7 +662,7 @@ def test_the_reference_spells_every_verdict_format_in_toml_as_in_python() -> Non
     import tomllib
 
     import prin_guard.models as models
-    from prin_guard._contract import FORMAT_KINDS
+    from prin_guard._prompting._contract import FORMAT_KINDS
 
     *_, formats = _reference_tables()
     assert [_code(row[0]) for row in formats] == list(FORMAT_KINDS)

@@ -1,4 +1,4 @@
-"""prin_guard._terminal: plain output for logs and pipes, rich output on a terminal.
+"""prin_guard._output._terminal: plain output for logs and pipes, rich output on a terminal.
 
 The plain forms are pinned to concrete strings: CI logs and tools read them. They
 are the forms the command line printed before this module (the progress line is
@@ -17,8 +17,8 @@ import pytest
 
 import prin_guard
 from prin_guard import Flag, Verdict
-from prin_guard import _terminal as terminal
-from prin_guard._terminal import (
+from prin_guard._output import _terminal as terminal
+from prin_guard._output._terminal import (
     Progress,
     eval_summary_text,
     print_eval_summary,
@@ -447,7 +447,7 @@ def test_the_package_and_this_module_import_without_rich() -> None:
     # rich is needed only once something is drawn on a terminal
     _python(
         "import sys; sys.modules['rich'] = None\n"
-        "import prin_guard, prin_guard._terminal as t\n"
+        "import prin_guard, prin_guard._output._terminal as t\n"
         "assert t.probe_table({'items': 1, 'items_judged': 1, 'by_type': {}, 'by_round': {}})"
     )
 
@@ -458,7 +458,7 @@ def test_importing_loads_no_rich_module_of_its_own() -> None:
     _python(
         "import sys, structlog\n"
         "before = {m for m in sys.modules if m.split('.')[0] == 'rich'}\n"
-        "import prin_guard, prin_guard._terminal\n"
+        "import prin_guard, prin_guard._output._terminal\n"
         "after = {m for m in sys.modules if m.split('.')[0] == 'rich'}\n"
         "assert after == before, sorted(after - before)\n"
         "assert 'rich.progress' not in sys.modules and 'rich.live' not in sys.modules"

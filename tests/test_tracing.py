@@ -20,7 +20,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from prin_guard import Guard, JudgeError, MemoryCache, Retry, _tracing
+from prin_guard import Guard, JudgeError, MemoryCache, Retry
+from prin_guard._infra import _tracing
 from prin_guard.errors import TransientJudgeError
 from prin_guard.judges import ScriptedJudge
 from prin_guard.models import Usage

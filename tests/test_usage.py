@@ -13,7 +13,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from prin_guard import Guard, Item
-from prin_guard._usage import UsageTally, record_answers, usage_line, verdict_answers
+from prin_guard._route._usage import UsageTally, record_answers, usage_line, verdict_answers
 from prin_guard.grade import grade, summary_text
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import Message, Usage

@@ -12,7 +12,7 @@ from outside (an exception's message) is cut to a bounded length with
 :func:`bounded` before it goes into an info or warning event.
 
 Every event is scrubbed here, whoever emits it (the library, the server) and
-whichever way it goes, by :func:`prin_guard._redact.redact`, the one redaction of
+whichever way it goes, by :func:`prin_guard._infra._redact.redact`, the one redaction of
 every surface (what it replaces: that module's docstring). An event is scrubbed only
 once it is known to be wanted: on the standard-library path, an event below the logger's level is
 dropped before anything else is done with it, as it is on structlog's filtering
@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from typing import Any
 
-from prin_guard._redact import redact
+from prin_guard._infra._redact import redact
 
 __all__ = ["bind_context", "bounded", "log", "reset_context"]
 

@@ -38,9 +38,9 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from prin_guard._events import bounded, log
-from prin_guard._exceptions import TransientJudgeError, UsageError
-from prin_guard._models import Usage
+from prin_guard._infra._events import bounded, log
+from prin_guard.errors import TransientJudgeError, UsageError
+from prin_guard.models import Usage
 
 if TYPE_CHECKING:
     from limits import RateLimitItem

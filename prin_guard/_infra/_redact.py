@@ -5,7 +5,7 @@ A judge's failure becomes text once, when a prin-guard error is made of it
 is what a verdict's ``error.message``, a panel member's abstain reason, the line
 ``check`` prints, grade's ``error`` column, eval's reports and the service's and the
 guardrail's logs show. Every log event is redacted again on its way out
-(``prin_guard._events``), and the service's responses lose the exact secrets.
+(``prin_guard._infra._events``), and the service's responses lose the exact secrets.
 
 What is replaced by ``[redacted]``:
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import tenacity
 
-from prin_guard._exceptions import TransientJudgeError, UsageError
+from prin_guard.errors import TransientJudgeError, UsageError
 
 __all__ = ["CallLimit", "Retry"]
 

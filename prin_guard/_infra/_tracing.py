@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer
 
-    from prin_guard._models import Usage, Verdict
+    from prin_guard.models import Usage, Verdict
 
 __all__ = ["record_attempt", "record_usage", "record_verdict", "set_attributes", "span", "tracer"]
 

@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
-from prin_guard._exceptions import MissingExtraError, UsageError
-from prin_guard._json import dumps, finite
+from prin_guard._infra._json import dumps, finite
 from prin_guard.cache import Cache, open_cache
 from prin_guard.datasets import SkipHandler
+from prin_guard.errors import MissingExtraError, UsageError
 
 if TYPE_CHECKING:
-    from prin_guard._terminal import Progress
+    from prin_guard._output._terminal import Progress
 
 __all__ = [
     "ITEMS",
@@ -100,7 +100,7 @@ def progress_meter(
     if not enabled:
         yield None
         return
-    from prin_guard._terminal import Progress
+    from prin_guard._output._terminal import Progress
 
     meter = Progress(total, show_prin=show_prin)
     try:

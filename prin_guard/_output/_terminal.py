@@ -18,16 +18,16 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prin_guard._models import STATUS_WORDS, ParseStatus, Polarity
-from prin_guard._usage import UsageSummary, UsageTally, usage_line
+from prin_guard._route._usage import UsageSummary, UsageTally, usage_line
+from prin_guard.models import STATUS_WORDS, ParseStatus, Polarity
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
-    from prin_guard._models import Decision, Leg, Member, Verdict
     from prin_guard._review import ReviewForm
+    from prin_guard.models import Decision, Leg, Member, Verdict
 
 __all__ = [
     "Progress",

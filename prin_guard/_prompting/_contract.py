@@ -37,8 +37,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Frozen
+from prin_guard.errors import UsageError
+from prin_guard.models import Frozen
 from prin_guard.reader._declared import (
     SLOT_STRIP,
     VOID,

@@ -72,7 +72,7 @@ options are read: the command line, the service, a config file); its words go in
 cache keys of its legs, so two different wordings under one id never share answers.
 
 Ratings. A template of task ``rating`` asks how good one response is on a scale (its item is
-a :class:`~prin_guard._rating.RatingItem`). Its reverse leg asks how poor the response is on
+a :class:`~prin_guard._prompting._rating.RatingItem`). Its reverse leg asks how poor the response is on
 the scale mirrored, and is written (``reverse_instruction``), derived by flips (``flips``,
 and the positive and negative words when given, as a label template's), or derived by the
 mirrored scale: :data:`MIRROR_NOTE` said before the instruction. ``rating`` (version 2) is
@@ -81,8 +81,8 @@ are: the item first, then each leg's instruction and rubric. The packs in
 ``prin_guard/data/templates`` (label and rating alike, one registry: :func:`packs`) render
 their sources' prompts byte for byte.
 
-Placeholders. Every template's text follows one rule (:func:`prin_guard._wording.fields_of`
-and :func:`~prin_guard._wording.fill`, through :func:`_check_placeholders`): ``{name}``,
+Placeholders. Every template's text follows one rule (:func:`prin_guard._prompting._wording.fields_of`
+and :func:`~prin_guard._prompting._wording.fill`, through :func:`_check_placeholders`): ``{name}``,
 a field of the template's task (:data:`FIELDS`, :data:`RATING_FIELDS`), a name of its own
 for one (``placeholders``) or a fixed text (``values``); a literal brace written twice.
 """
@@ -106,12 +106,12 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from prin_guard._contract import AnswerContract, Line
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._models import TASKS, Item, Message, Polarity, Task
-from prin_guard._rating import MAX_LEVELS, RatingItem
-from prin_guard._tasks import TASK_WORDS
-from prin_guard._wording import check_legs_differ, check_words, fields_of, fill
+from prin_guard._prompting._contract import AnswerContract, Line
+from prin_guard._prompting._rating import MAX_LEVELS, RatingItem
+from prin_guard._prompting._wording import check_legs_differ, check_words, fields_of, fill
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.models import TASKS, Item, Message, Polarity, Task
+from prin_guard.tasks._words import TASK_WORDS
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -869,7 +869,7 @@ def usage_error_of(field: str, exc: ValidationError) -> UsageError:
 
 def _fields_of(text: str, where: str) -> list[str]:
     """The placeholders of ``text``: the one rule of every prompt kind
-    (:func:`prin_guard._wording.fields_of`)."""
+    (:func:`prin_guard._prompting._wording.fields_of`)."""
     return fields_of(text, where)
 
 
@@ -948,7 +948,7 @@ def _check_rating(template: Template) -> None:
 
 def _scale_bounds(raw: object) -> tuple[int, int]:
     """A rating template's ``scale``: ``[min, max]``, integers, ``min < max``, at most
-    :data:`~prin_guard._rating.MAX_LEVELS` levels."""
+    :data:`~prin_guard._prompting._rating.MAX_LEVELS` levels."""
     if not isinstance(raw, list | tuple) or len(raw) != 2:
         raise UsageError("template: scale must be [min, max]")
     low, high = raw

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from prin_guard._exceptions import InvalidItemError
+from prin_guard.errors import InvalidItemError
 
 __all__ = [
     "MAX_ASPECTS",

@@ -1,5 +1,5 @@
 """The rules for a judge prompt's own text, one for every template (a label task's and a
-rating's, :class:`~prin_guard._prompts.Template`): they all go through these functions.
+rating's, :class:`~prin_guard._prompting._prompts.Template`): they all go through these functions.
 
 - **Placeholders** (:func:`fields_of`, :func:`fill`): ``{name}`` and nothing else. No
   attribute or index (``{level.__class__}``, ``{0}``), no conversion (``{text!r}``), no
@@ -28,7 +28,7 @@ import string
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from prin_guard._exceptions import UsageError
+from prin_guard.errors import UsageError
 
 __all__ = ["LOOK_ALIKES", "check_legs_differ", "check_words", "fields_of", "fill", "scripts_of"]
 

@@ -41,8 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from prin_guard._exceptions import UsageError
 from prin_guard._ranking._types import Ranking, check_ranking, labels_of, reverse, tier_index
+from prin_guard.errors import UsageError
 
 __all__ = [
     "KEMENY_EXACT_MAX",

@@ -43,9 +43,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prin_guard._exceptions import UsageError
 from prin_guard._ranking._agreement import kendall_tau_b
 from prin_guard._ranking._types import Ranking, check_ranking, labels_of, mean_places
+from prin_guard.errors import UsageError
 
 __all__ = [
     "ADAPTIVE_MIN_TAU",

@@ -42,8 +42,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from prin_guard._exceptions import UsageError
 from prin_guard._ranking._types import Ranking
+from prin_guard.errors import UsageError
 
 __all__ = [
     "BradleyTerry",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from prin_guard._exceptions import UsageError
+from prin_guard.errors import UsageError
 
 __all__ = [
     "Ranking",

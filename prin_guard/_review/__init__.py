@@ -7,7 +7,7 @@ judge: the review task module of the tasks package (issue 39) calls them.
   threshold, the messages), the shipped forms and forms of one's own in TOML;
 * ``_coherence``: the rules that flag a form contradicting itself;
 * ``_reconcile``: the reverse decision question, rebuttal movement (a mirrored score is the
-  rating task's rule, ``prin_guard._rating.reconcile``).
+  rating task's rule, ``prin_guard._prompting._rating.reconcile``).
 """
 
 from __future__ import annotations

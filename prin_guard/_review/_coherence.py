@@ -41,8 +41,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from prin_guard._exceptions import UsageError
 from prin_guard._review._forms import ReviewForm
+from prin_guard.errors import UsageError
 
 __all__ = [
     "DISOWNING",

@@ -37,8 +37,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Message
+from prin_guard.errors import UsageError
+from prin_guard.models import Message
 
 __all__ = [
     "DecisionField",

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from prin_guard._exceptions import InvalidItemError, UsageError
 from prin_guard._review._forms import ReviewForm, field_key, load_review_form, review_form
+from prin_guard.errors import InvalidItemError, UsageError
 
 __all__ = [
     "CHARS_PER_TOKEN",

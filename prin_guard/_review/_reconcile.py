@@ -1,6 +1,6 @@
 """A review form asked both ways, and asked again after a rebuttal.
 
-**A mirrored score** is the rating task's: ``prin_guard._rating.reconcile`` on the field's
+**A mirrored score** is the rating task's: ``prin_guard._prompting._rating.reconcile`` on the field's
 scale (the review task converts each field's scale; one rule, in one place).
 
 **The decision's reverse question** (:func:`reconcile_decision`). The direct leg asks for the
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from prin_guard._exceptions import UsageError
 from prin_guard._review._forms import ReviewForm
+from prin_guard.errors import UsageError
 
 __all__ = [
     "DecisionAgreement",

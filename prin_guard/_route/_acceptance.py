@@ -8,7 +8,7 @@ module only reads, checks and applies the file; it needs neither numpy nor scipy
 a guard that applies a rule imports nothing heavy.
 
 A rule compares one signal of a verdict with a threshold. The signals are the one
-registry of ``_decide`` (:data:`~prin_guard._decide.SIGNALS`), each with the direction
+registry of ``_decide`` (:data:`~prin_guard._route._decide.SIGNALS`), each with the direction
 in which it is good:
 
 ========================  =========  ================================================
@@ -40,7 +40,7 @@ warning; a file of a later version rewritten as an earlier one (its digest delet
 ``"version": 1``) holds fields its version never had (:data:`FIELDS_SINCE`) and is refused.
 
 **Tamper evidence** needs a secret: with the operator's key set
-(``PRIN_GUARD_ACCEPTANCE_KEY``, read by :func:`~prin_guard._settings.acceptance_key`),
+(``PRIN_GUARD_ACCEPTANCE_KEY``, read by :func:`~prin_guard._infra._settings.acceptance_key`),
 ``save`` adds ``signature``, an HMAC-SHA256 of the same content under that key, and
 ``load`` refuses a file whose signature is missing or does not match. Without the key a
 signature is not checked (an ``acceptance_signature_unchecked`` warning says so).
@@ -77,21 +77,21 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from prin_guard._decide import SIGNALS, SignalName, signal_value
-from prin_guard._events import log
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._json import dumps
-from prin_guard._models import Decision, Frozen, Task, Verdict
-from prin_guard._options import DEFAULT_CHECKS, GuardOptions
-from prin_guard._prompts import (
+from prin_guard._infra._events import log
+from prin_guard._infra._json import dumps
+from prin_guard._infra._settings import ACCEPTANCE_KEY_VARIABLE, acceptance_key
+from prin_guard._prompting._prompts import (
     DEFAULT_TEMPLATES,
     TEMPLATES,
     Template,
     get_template,
     template_digest,
 )
-from prin_guard._rating import Scale
-from prin_guard._settings import ACCEPTANCE_KEY_VARIABLE, acceptance_key
+from prin_guard._prompting._rating import Scale
+from prin_guard._route._decide import SIGNALS, SignalName, signal_value
+from prin_guard._route._options import DEFAULT_CHECKS, GuardOptions
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.models import Decision, Frozen, Task, Verdict
 
 __all__ = [
     "CHECKSUM_FIELD",
@@ -174,7 +174,7 @@ MAX_FILE_BYTES: Final = 1 << 20
 MAX_ITEMS: Final = 10**9
 """The most calibration items a file may count."""
 SIGNAL_RANGE: Final = (0.0, 1.0)
-"""Where every signal of :data:`~prin_guard._decide.SIGNALS` lies (shares, F1 distances
+"""Where every signal of :data:`~prin_guard._route._decide.SIGNALS` lies (shares, F1 distances
 and probabilities), so where a threshold can mean anything."""
 _SHARE_TOLERANCE: Final = 1e-9  # a share written as count / tested, read back
 _P_TOLERANCE: Final = 1e-6  # relative: binomial_cdf against scipy's, with room to spare

@@ -67,8 +67,30 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from prin_guard._exceptions import JudgeError
-from prin_guard._models import (
+from prin_guard._prompting._rating import RatingItem, Scale, reconcile
+from prin_guard._ranking import (
+    Ranking,
+    Vote,
+    bradley_terry,
+    consensus,
+    intransitive_triples,
+    kendall_distance,
+    kendall_tau_b,
+    mean_places,
+    position_bias,
+)
+from prin_guard._review import (
+    Movement,
+    ReviewForm,
+    ScoreField,
+    coherence,
+    rebuttal_movement,
+    reconcile_decision,
+)
+from prin_guard._route._options import GuardOptions
+from prin_guard._route._usage import Answered, answers_of, premium, split, verdict_answers
+from prin_guard.errors import JudgeError
+from prin_guard.models import (
     SECOND_ORDER_CHECKS,
     STATUS_WORDS,
     CandidateStatus,
@@ -91,28 +113,6 @@ from prin_guard._models import (
     Verdict,
     VerdictError,
 )
-from prin_guard._options import GuardOptions
-from prin_guard._ranking import (
-    Ranking,
-    Vote,
-    bradley_terry,
-    consensus,
-    intransitive_triples,
-    kendall_distance,
-    kendall_tau_b,
-    mean_places,
-    position_bias,
-)
-from prin_guard._rating import RatingItem, Scale, reconcile
-from prin_guard._review import (
-    Movement,
-    ReviewForm,
-    ScoreField,
-    coherence,
-    rebuttal_movement,
-    reconcile_decision,
-)
-from prin_guard._usage import Answered, answers_of, premium, split, verdict_answers
 from prin_guard.reader._review import ReviewReading
 
 __all__ = [

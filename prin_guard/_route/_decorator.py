@@ -7,9 +7,9 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
-from prin_guard._guard import Guard
-from prin_guard._models import Item, Verdict
+from prin_guard._route._guard import Guard
 from prin_guard.judges import FunctionJudge
+from prin_guard.models import Item, Verdict
 
 __all__ = ["GuardedFunction", "guard"]
 

@@ -44,16 +44,26 @@ import typing
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._decide import error_verdict
-from prin_guard._exceptions import (
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._infra._retry import CallLimit, Retry
+from prin_guard._prompting._prompts import Template, get_template, template_file, template_for
+from prin_guard._prompting._rating import RatingItem
+from prin_guard._review._item import ReviewItem
+from prin_guard._route._decide import error_verdict
+from prin_guard._route._judging import VerdictEngine, escalate, judges_identity
+from prin_guard._route._legs import LegAsker, LegPrompt
+from prin_guard._route._options import GuardOptions
+from prin_guard._route._stream import LoopDriver, stream_verdicts
+from prin_guard.cache import Cache, MemoryCache
+from prin_guard.calls import JudgeCaller
+from prin_guard.errors import (
     InvalidItemError,
     JudgeError,
     UsageError,
 )
-from prin_guard._judging import VerdictEngine, escalate, judges_identity
-from prin_guard._legs import LegAsker, LegPrompt
-from prin_guard._models import (
+from prin_guard.judges import Judge
+from prin_guard.models import (
     Flag,
     InconsistentVerdictError,
     Item,
@@ -64,21 +74,11 @@ from prin_guard._models import (
     Task,
     Verdict,
 )
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
-from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template, get_template, template_file, template_for
-from prin_guard._ratelimit import RateLimit
-from prin_guard._rating import RatingItem
-from prin_guard._retry import CallLimit, Retry
-from prin_guard._review._item import ReviewItem
-from prin_guard._stream import LoopDriver, stream_verdicts
-from prin_guard.cache import Cache, MemoryCache
-from prin_guard.judges import Judge
 from prin_guard.tasks import REGISTRY, Planned, task_of
 from prin_guard.tasks import Task as TaskKind
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
+    from prin_guard._route._acceptance import Acceptance
     from prin_guard.probe import Probe
 
 __all__ = ["Guard", "JudgeLike", "claimed_identity", "who_judges_problem"]
@@ -319,7 +319,7 @@ class Guard:
         if acceptance is None:
             return None
         # imported here: a guard without a calibrated rule never loads one
-        from prin_guard._acceptance import Acceptance
+        from prin_guard._route._acceptance import Acceptance
 
         if isinstance(acceptance, str | os.PathLike):
             acceptance = Acceptance.load(os.fspath(acceptance))
@@ -543,7 +543,7 @@ class Guard:
         A rating item (``{"task": "rating", "question": ..., "response": ..., "scale":
         {"min": 1, "max": 10}}``) is asked how good the response is and, on the mirrored
         scale, how poor; the verdict's ``rating`` reconciles the two (see
-        :mod:`prin_guard._rating`). Ratings take a judge, a panel or tiers with an
+        :mod:`prin_guard._prompting._rating`). Ratings take a judge, a panel or tiers with an
         acceptance file, and the reverse and order checks (the order check lists a
         rubric's levels the other way).
         """

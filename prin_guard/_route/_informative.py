@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from prin_guard._models import Leg, Verdict
+from prin_guard.models import Leg, Verdict
 
 __all__ = [
     "MIN_VERDICTS",

@@ -19,8 +19,10 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from prin_guard._calls import Answer, Call, JudgeCaller, KeyScope
-from prin_guard._decide import (
+from prin_guard._infra._events import log
+from prin_guard._infra._tracing import record_verdict, span
+from prin_guard._prompting._prompts import Template
+from prin_guard._route._decide import (
     Answers,
     MemberLegs,
     confident_verdict,
@@ -28,10 +30,20 @@ from prin_guard._decide import (
     identical_pair_verdict,
     make_verdict,
 )
-from prin_guard._events import log
-from prin_guard._exceptions import JudgeError
-from prin_guard._legs import LegAsker, LegPlan, ReadLeg, prefix_route, scope_parts, shared_prefix
-from prin_guard._models import (
+from prin_guard._route._legs import (
+    LegAsker,
+    LegPlan,
+    ReadLeg,
+    prefix_route,
+    scope_parts,
+    shared_prefix,
+)
+from prin_guard._route._options import GuardOptions
+from prin_guard._route._usage import answers_of, split
+from prin_guard.calls import Answer, Call, JudgeCaller, KeyScope
+from prin_guard.errors import JudgeError
+from prin_guard.judges import Stagger
+from prin_guard.models import (
     TASKS,
     Item,
     Leg,
@@ -41,14 +53,9 @@ from prin_guard._models import (
     Task,
     Verdict,
 )
-from prin_guard._options import GuardOptions
-from prin_guard._prompts import Template
-from prin_guard._tracing import record_verdict, span
-from prin_guard._usage import answers_of, split
-from prin_guard.judges import Stagger
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
+    from prin_guard._route._acceptance import Acceptance
     from prin_guard.probe._probe import Probe
     from prin_guard.tasks import Planned
     from prin_guard.tasks import Task as TaskKind

@@ -34,18 +34,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from prin_guard._calls import Call, JudgeCaller, KeyScope
-from prin_guard._models import (
-    Item,
-    Leg,
-    Message,
-    ParseMethod,
-    ParseStatus,
-    Polarity,
-    Usage,
-)
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
-from prin_guard._prompts import (
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop
+from prin_guard._prompting._prompts import (
     Mitigation,
     PromptLayout,
     Template,
@@ -56,8 +46,18 @@ from prin_guard._prompts import (
     template_digest,
     template_for,
 )
-from prin_guard._reading import read_answer
+from prin_guard._route._reading import read_answer
+from prin_guard.calls import Call, JudgeCaller, KeyScope
 from prin_guard.judges._base import SharedPrefix
+from prin_guard.models import (
+    Item,
+    Leg,
+    Message,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    Usage,
+)
 
 __all__ = [
     "LegAsker",
@@ -160,7 +160,7 @@ class LegAsker:
     """Plans and reads the legs of one guard (its template choice and mitigations).
 
     ``template`` is the guard's: a template, or ``None`` for each task's default. Each
-    item is asked in the template of its task (:func:`~prin_guard._prompts.template_for`).
+    item is asked in the template of its task (:func:`~prin_guard._prompting._prompts.template_for`).
     """
 
     def __init__(

@@ -34,9 +34,7 @@ from pydantic import (
     field_validator,
 )
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import CHECKS, POLICIES, CheckName, Polarity, Policy, Task, known_word
-from prin_guard._prompts import (
+from prin_guard._prompting._prompts import (
     TEMPLATES,
     Mitigation,
     PromptLayout,
@@ -45,6 +43,8 @@ from prin_guard._prompts import (
     packs,
     parse_mitigations,
 )
+from prin_guard.errors import UsageError
+from prin_guard.models import CHECKS, POLICIES, CheckName, Polarity, Policy, Task, known_word
 
 __all__ = ["DEFAULT_CHECKS", "PROBE_KINDS", "GuardOptions", "OptionsRequest", "ProbeKind"]
 

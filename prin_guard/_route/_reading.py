@@ -13,9 +13,18 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 
-from prin_guard._contract import AnswerContract, Ordering, Ranked, Tag
-from prin_guard._exceptions import UsageError
-from prin_guard._models import (
+from prin_guard._prompting._contract import AnswerContract, Ordering, Ranked, Tag
+from prin_guard._prompting._prompts import (
+    Mitigation,
+    PromptLayout,
+    Template,
+    build_messages,
+    parse_mitigations,
+    template_for,
+)
+from prin_guard._prompting._rating import RatingItem
+from prin_guard.errors import UsageError
+from prin_guard.models import (
     Candidate,
     Item,
     ParseMethod,
@@ -25,15 +34,6 @@ from prin_guard._models import (
     Reading,
     Task,
 )
-from prin_guard._prompts import (
-    Mitigation,
-    PromptLayout,
-    Template,
-    build_messages,
-    parse_mitigations,
-    template_for,
-)
-from prin_guard._rating import RatingItem
 from prin_guard.reader import (
     ParseResult,
     detect_polarity_confusion,
@@ -202,7 +202,7 @@ def read_reply(
 
     A rating item (``{"task": "rating", "response": ..., "scale": {"min": 1, "max":
     10}}``) is read for the score the reply declares (``Reading.score``; see
-    :mod:`prin_guard._rating` for what counts); on the reverse leg, the score as written
+    :mod:`prin_guard._prompting._rating` for what counts); on the reverse leg, the score as written
     on the mirrored scale. A rating item with ``aspects`` is read as one reply rating
     every aspect (``Reading.aspect_scores``: ``Coherence: 4`` on a line of its own per
     aspect, or a JSON field per aspect, each on its aspect's scale).

@@ -30,15 +30,15 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from prin_guard._acceptance import Acceptance
-from prin_guard._calls import JudgeCaller
-from prin_guard._exceptions import UsageError
-from prin_guard._guard import Guard, JudgeLike, who_judges_problem
-from prin_guard._options import GuardOptions, usage_error
-from prin_guard._prompts import template_file
-from prin_guard._ratelimit import RateLimit
-from prin_guard._retry import CallLimit, Retry
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._infra._retry import CallLimit, Retry
+from prin_guard._prompting._prompts import template_file
+from prin_guard._route._acceptance import Acceptance
+from prin_guard._route._guard import Guard, JudgeLike, who_judges_problem
+from prin_guard._route._options import GuardOptions, usage_error
 from prin_guard.cache import Cache
+from prin_guard.calls import JudgeCaller
+from prin_guard.errors import UsageError
 from prin_guard.judges import Judge, judge_from_spec
 
 __all__ = [

@@ -7,9 +7,9 @@ yielding ``(index, verdict)`` as verdicts complete. Nothing is kept once
 yielded, so memory stays flat however many items there are. Given ``stopping``
 (a Ctrl-C), it stops at once: no row is read and no judge call is started after
 it says so, except for the items whose calls had started (each item's task runs
-behind a :class:`~prin_guard._calls.StartGate`); those finish and are yielded,
+behind a :class:`~prin_guard.calls.StartGate`); those finish and are yielded,
 the others are dropped, unjudged. A stream whose judge's answers carry no
-information (:mod:`prin_guard._informative`: one answer to most items, one position
+information (:mod:`prin_guard._route._informative`: one answer to most items, one position
 whatever the order, most legs unreadable) logs an ``uninformative_judge`` warning,
 once per stream and kind, with the share and the threshold.
 
@@ -29,11 +29,11 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
-from prin_guard._calls import NotStarted, StartGate
-from prin_guard._events import log
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._informative import AnswerTally, Uninformative
-from prin_guard._models import Verdict
+from prin_guard._infra._events import log
+from prin_guard._route._informative import AnswerTally, Uninformative
+from prin_guard.calls import NotStarted, StartGate
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.models import Verdict
 
 __all__ = ["LoopDriver", "stream_verdicts"]
 

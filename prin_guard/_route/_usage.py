@@ -39,7 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from prin_guard._models import Leg, ProbeRound, Usage, Verdict
+from prin_guard.models import Leg, ProbeRound, Usage, Verdict
 
 __all__ = [
     "Answered",

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
-from prin_guard._settings import home_dir
+from prin_guard._infra._settings import home_dir
 from prin_guard.cache._base import Cache
 from prin_guard.cache._memory import MemoryCache
 from prin_guard.cache._sqlite import SQLiteCache
+from prin_guard.errors import UsageError
 
 __all__ = ["REDIS_SCHEMES", "open_cache", "redis_connections"]
 

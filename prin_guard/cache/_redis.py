@@ -42,9 +42,9 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from prin_guard._events import log
-from prin_guard._exceptions import CacheError, UsageError
+from prin_guard._infra._events import log
 from prin_guard.cache._base import KEY_PREFIX
+from prin_guard.errors import CacheError, UsageError
 
 __all__ = ["RedisCache"]
 

@@ -4,7 +4,7 @@
 reads eval runs (:func:`load_runs`), finds the most permissive acceptance rule whose
 error rate among accepted verdicts is at most ``alpha`` with probability at least
 ``1 - delta`` over the draw of the calibration items (:func:`calibrate`), and writes
-an :class:`~prin_guard._acceptance.Acceptance` that a guard applies. With more than one
+an :class:`~prin_guard._route._acceptance.Acceptance` that a guard applies. With more than one
 tier (a cheap judge, then a stronger one) the thresholds are calibrated jointly, so
 that the guarantee holds for the whole cascade's accepted set.
 
@@ -12,7 +12,7 @@ The method, in short (docs/calibration.md has it in full, with what the guarante
 does and does not cover):
 
 - a verdict is wrong when its ``correct`` set differs from the gold set (the options,
-  the winner, the met set, by task: :func:`~prin_guard._acceptance.verdict_wrong`); the
+  the winner, the met set, by task: :func:`~prin_guard._route._acceptance.verdict_wrong`); the
   file records the task, and a guard with it judges items of that task only;
 - a rule accepts a verdict when one signal (PRIN, order inconsistency, panel
   agreement, confidence) is on the good side of a threshold;
@@ -28,7 +28,7 @@ does and does not cover):
 
 The file it writes holds only what calibration can have written, and carries a digest
 (sha256) of its own content, and a signature when the operator's key is set;
-:class:`~prin_guard._acceptance.Acceptance` checks them when it loads one.
+:class:`~prin_guard._route._acceptance.Acceptance` checks them when it loads one.
 
 numpy and scipy come with the ``eval`` extra and are imported when a function here
 first needs them.

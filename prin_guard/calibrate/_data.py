@@ -8,17 +8,17 @@ run's ``summary.json`` for the judge identity and options.
 
 An item counts for calibration when its gold set is known. A verdict is *wrong* when
 its ``correct`` set (the guard's policy set, synergy by default) differs from the
-gold set (:func:`~prin_guard._acceptance.verdict_wrong`: the options, the winner or
+gold set (:func:`~prin_guard._route._acceptance.verdict_wrong`: the options, the winner or
 the met set, by task). A rating run (``prin-guard eval summeval``: records of task
 ``rating`` with the ``human`` score and the ``scale`` rated on) is read with a
 ``tolerance``: a rating verdict is wrong when it gives no rating or one further than that
-from the human score (:func:`~prin_guard._acceptance.rating_wrong`); the file records the
+from the human score (:func:`~prin_guard._route._acceptance.rating_wrong`); the file records the
 scales, and a guard with it rates on those only. A ranking run (records of task
 ``ranking`` whose ``gold`` is the human ranking, tiers of labels best first:
 ``[["B"], ["A", "C"]]``) is read with an optional ``min_tau``: a ranking verdict is wrong
 when it gives no ranking, its best is not among the human best, or its Kendall's tau-b
 with the human ranking is under ``min_tau``
-(:func:`~prin_guard._acceptance.ranking_wrong`). A record whose judge failed has no
+(:func:`~prin_guard._route._acceptance.ranking_wrong`). A record whose judge failed has no
 verdict: it is never accepted (it counts in the coverage denominator, as a guard would return a
 ``judge_error`` verdict for it). Items are matched across the tiers of a cascade by
 id; each tier's runs must hold the same items, once each, and every item the same task
@@ -34,7 +34,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from prin_guard._acceptance import (
+from prin_guard._output._runs import ITEMS, SUMMARY, read_records
+from prin_guard._prompting._rating import Scale
+from prin_guard._ranking import Ranking, check_ranking
+from prin_guard._route._acceptance import (
     CalibratedScale,
     _options_view,
     compared_options,
@@ -42,14 +45,11 @@ from prin_guard._acceptance import (
     rating_wrong,
     verdict_wrong,
 )
-from prin_guard._decide import SIGNALS, signal_value
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._models import Task, Verdict
-from prin_guard._options import GuardOptions
-from prin_guard._ranking import Ranking, check_ranking
-from prin_guard._rating import Scale
-from prin_guard._runs import ITEMS, SUMMARY, read_records
+from prin_guard._route._decide import SIGNALS, signal_value
+from prin_guard._route._options import GuardOptions
 from prin_guard.calibrate._stats import numpy
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.models import Task, Verdict
 
 __all__ = ["CalibrationData", "TierData", "load_runs"]
 
@@ -60,7 +60,7 @@ class TierData:
 
     judge: dict[str, Any]
     options: dict[str, Any]
-    """The compared options (:func:`~prin_guard._acceptance.compared_options`)."""
+    """The compared options (:func:`~prin_guard._route._acceptance.compared_options`)."""
     verdicts: tuple[Verdict | None, ...]
     """None where the judge failed on the item."""
     runs: tuple[str, ...] = ()

@@ -1,4 +1,4 @@
-"""From calibration items to an :class:`~prin_guard._acceptance.Acceptance`, and back.
+"""From calibration items to an :class:`~prin_guard._route._acceptance.Acceptance`, and back.
 
 :func:`calibrate` fits one tier with fixed-sequence testing over a signal's thresholds
 (``_stats``) and a cascade jointly (``_cascade``); :func:`evaluate` applies an
@@ -25,10 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from prin_guard._acceptance import Acceptance, Rule, Tier
-from prin_guard._decide import SIGNALS
-from prin_guard._events import log
-from prin_guard._exceptions import UsageError
+from prin_guard._infra._events import log
+from prin_guard._route._acceptance import Acceptance, Rule, Tier
+from prin_guard._route._decide import SIGNALS
 from prin_guard.calibrate._cascade import CHAINS, CascadeFit, fit_cascade
 from prin_guard.calibrate._data import CalibrationData
 from prin_guard.calibrate._stats import (
@@ -40,6 +39,7 @@ from prin_guard.calibrate._stats import (
     min_items,
     numpy,
 )
+from prin_guard.errors import UsageError
 
 __all__ = ["Baseline", "Calibration", "Outcome", "calibrate", "evaluate", "holdout_split"]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prin_guard._acceptance import Rule
-from prin_guard._exceptions import MissingExtraError
+from prin_guard._route._acceptance import Rule
 from prin_guard.calibrate._fit import Calibration, Outcome
 from prin_guard.calibrate._stats import SignalScore, numpy, upper_bounds
+from prin_guard.errors import MissingExtraError
 
 __all__ = ["cal_judges", "left_out_lines", "risk_coverage_png", "summary_lines", "write_report"]
 
@@ -249,7 +249,7 @@ def _signal_rows(cal: Calibration, name: str) -> list[str]:
 
 def risk_coverage_png(cal: Calibration) -> bytes:
     """The error rate among accepted verdicts against coverage, calibrated point marked."""
-    from prin_guard._runs import figure_png, pyplot
+    from prin_guard._output._runs import figure_png, pyplot
 
     np = numpy()
     plt = pyplot()

@@ -5,7 +5,7 @@ The machinery is calibration's (:func:`~prin_guard.calibrate.fit_threshold`: the
 thresholds, strict to permissive, each tested with the exact binomial p-value and
 fixed-sequence testing at ``delta``), on one signal, PRIN (``prin <= t``: the mean of every
 score's PRIN and the decision's disagreement), with the error of a review defined once
-(:func:`~prin_guard._acceptance.decision_wrong`: no decision, or not the venue's). A review
+(:func:`~prin_guard._route._acceptance.decision_wrong`: no decision, or not the venue's). A review
 without a guarded decision has no signal and is never accepted.
 
 The papers are split with a seed: one part calibrates the rule, the held-out part is decided
@@ -19,9 +19,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from prin_guard._acceptance import Rule, min_items
-from prin_guard._exceptions import UsageError
+from prin_guard._route._acceptance import Rule, min_items
 from prin_guard.calibrate._stats import fit_threshold, numpy
+from prin_guard.errors import UsageError
 
 __all__ = ["decision_acceptance"]
 

@@ -32,8 +32,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from prin_guard._acceptance import min_items
-from prin_guard._exceptions import MissingExtraError
+from prin_guard._route._acceptance import min_items
+from prin_guard.errors import MissingExtraError
 
 __all__ = [
     "Curve",

@@ -96,7 +96,7 @@ def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command != "serve":  # serve hands logging to uvicorn (--log-level)
         _common.configure_logging(args.verbose)
-    from prin_guard._exceptions import PrinGuardError
+    from prin_guard.errors import PrinGuardError
 
     _common.use_stdout(sys.stdout)
     try:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from prin_guard._json import dumps, finite
+from prin_guard._infra._json import dumps, finite
 from prin_guard.cli._common import emit
 
 __all__ = ["add_calibrate"]
@@ -24,7 +24,7 @@ _DESCRIPTION = (
 
 def add_calibrate(commands: Any) -> None:
     """Register ``calibrate`` on the command line's subparsers."""
-    from prin_guard._decide import SIGNALS
+    from prin_guard._route._decide import SIGNALS
 
     cal = commands.add_parser(
         "calibrate",
@@ -159,7 +159,7 @@ def _score(score: Any, *, chosen: bool) -> dict[str, Any]:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from prin_guard._acceptance import Acceptance
+    from prin_guard._route._acceptance import Acceptance
     from prin_guard.calibrate import calibrate, evaluate, holdout_split, load_runs
     from prin_guard.calibrate._report import summary_lines, write_report
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import CHECKLIST_KINDS, TASKS
-from prin_guard._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
+from prin_guard._route._setup import JUDGE_SETTINGS, SETTINGS, add_arguments
 from prin_guard.cli._common import (
     FAILED_ON_FLAG,
     add_fail_on_flag,
@@ -19,13 +17,15 @@ from prin_guard.cli._common import (
     stdout,
 )
 from prin_guard.cli._grade import add_rate_limit_options, rate_limit_from_args
+from prin_guard.errors import UsageError
+from prin_guard.models import CHECKLIST_KINDS, TASKS
 
 # -- commands ---------------------------------------------------------------------
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from prin_guard import Item
-    from prin_guard._terminal import print_verdict
+    from prin_guard._output._terminal import print_verdict
 
     counted_flags(args)  # an unknown flag name fails before a model loads
     config = config_from_args(args)
@@ -64,8 +64,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check_ranking(args: argparse.Namespace, config: Any) -> int:
-    from prin_guard._models import RankingItem
-    from prin_guard._terminal import ranking_lines
+    from prin_guard._output._terminal import ranking_lines
+    from prin_guard.models import RankingItem
 
     for flag, value in (("--response", args.response), ("--kind", args.kind)):
         if value is not None:
@@ -90,8 +90,8 @@ def _check_ranking(args: argparse.Namespace, config: Any) -> int:
 
 
 def _check_rating(args: argparse.Namespace, config: Any) -> int:
-    from prin_guard._rating import RatingItem
-    from prin_guard._terminal import rating_lines
+    from prin_guard._output._terminal import rating_lines
+    from prin_guard._prompting._rating import RatingItem
 
     if args.candidate:
         raise UsageError("--candidate: a rating has no candidates; give --response")
@@ -126,7 +126,7 @@ def _check_rating(args: argparse.Namespace, config: Any) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     import itertools
 
-    from prin_guard._terminal import print_verdict
+    from prin_guard._output._terminal import print_verdict
     from prin_guard.datasets import load_mathqa, sample_path
 
     config = config_from_args(args)
@@ -153,7 +153,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from prin_guard import eval as evaluation
-    from prin_guard._terminal import print_eval_summary
+    from prin_guard._output._terminal import print_eval_summary
 
     if args.dataset == "summeval":
         return _eval_ratings(args)
@@ -265,8 +265,8 @@ def _eval_reviews(args: argparse.Namespace) -> int:
     import functools
     import time
 
+    from prin_guard._output._runs import open_run_cache
     from prin_guard._review import review_form
-    from prin_guard._runs import open_run_cache
     from prin_guard.calibrate import decision_acceptance
     from prin_guard.eval._reviews import REBUTTALS, report_text, run_reviews
 
@@ -311,7 +311,7 @@ def _eval_reviews(args: argparse.Namespace) -> int:
 
 def _cmd_probe(args: argparse.Namespace) -> int:
     from prin_guard import probe as probing
-    from prin_guard._terminal import print_probe_table
+    from prin_guard._output._terminal import print_probe_table
 
     form = probing.FollowUpForm(args.form)
     types = list(probing.FollowUpType) if args.type == "all" else [probing.FollowUpType(args.type)]
@@ -587,7 +587,7 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from prin_guard import Guard
-    from prin_guard._exceptions import UsageError
+    from prin_guard.errors import UsageError
 
     config = config_from_args(args)
     try:

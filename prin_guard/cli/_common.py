@@ -1,7 +1,7 @@
 """What every command shares: the real stdout, logging, and the guard's set-up.
 
 The flags that describe a guard are derived from :class:`~prin_guard.GuardConfig` by
-:func:`prin_guard._setup.add_arguments`; :func:`config_from_args` reads them back.
+:func:`prin_guard._route._setup.add_arguments`; :func:`config_from_args` reads them back.
 """
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ def counted_flags(args: argparse.Namespace) -> frozenset[str] | str | None:
         return None
     if given.strip() == "any":
         return "any"
-    from prin_guard._exceptions import UsageError
-    from prin_guard._models import Flag
+    from prin_guard.errors import UsageError
+    from prin_guard.models import Flag
 
     known = [flag.value for flag in Flag]
     names = frozenset(name.strip().replace("-", "_") for name in given.split(",") if name.strip())
@@ -155,7 +155,7 @@ def config_from_args(args: argparse.Namespace, **changes: Any) -> GuardConfig:
     Only the flags given count: an unset flag keeps the setting's default.
     """
     from prin_guard import GuardConfig
-    from prin_guard._setup import settings_from_args
+    from prin_guard._route._setup import settings_from_args
 
     return GuardConfig.from_settings({**settings_from_args(args), **changes})
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._setup import add_arguments
+from prin_guard._route._setup import add_arguments
 from prin_guard.cli._common import (
     FAILED_ON_FLAG,
     add_fail_on_flag,
@@ -17,7 +17,7 @@ from prin_guard.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from prin_guard._ratelimit import RateLimit
+    from prin_guard._infra._ratelimit import RateLimit
 
 __all__ = ["add_grade", "add_rate_limit_options", "rate_limit_from_args"]
 
@@ -46,7 +46,7 @@ def rate_limit_from_args(
     args: argparse.Namespace, cache: str | None, judge: str
 ) -> RateLimit | None:
     """The RateLimit the options ask for: in the cache's Redis when it is one."""
-    from prin_guard._ratelimit import provider_limit
+    from prin_guard._infra._ratelimit import provider_limit
 
     return provider_limit(args.rate_limit, args.token_limit, cache=cache, judge=judge)
 
@@ -88,7 +88,7 @@ def _say_invalid(line: int, reason: str) -> None:
 
 
 def _ray(args: argparse.Namespace, config: Any, rate_limit: RateLimit | None) -> Any:
-    from prin_guard._exceptions import UsageError
+    from prin_guard.errors import UsageError
 
     if args.cache not in ("memory", "none") and not args.cache.startswith(_REDIS):
         raise UsageError("cache: the Ray engine shares a redis:// cache (or 'memory' per actor)")

@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
-from prin_guard._setup import add_arguments
+from prin_guard._route._setup import add_arguments
 from prin_guard.cli._common import (
     FAILED_ON_FLAG,
     add_fail_on_flag,
@@ -17,6 +16,7 @@ from prin_guard.cli._common import (
     emit,
     fails_on,
 )
+from prin_guard.errors import UsageError
 
 __all__ = ["add_review"]
 
@@ -46,8 +46,8 @@ def _paper(path: str) -> str:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
+    from prin_guard._output._terminal import review_lines
     from prin_guard._review._item import ReviewItem
-    from prin_guard._terminal import review_lines
 
     counted_flags(args)  # an unknown flag name fails before a model loads
     config = config_from_args(args)

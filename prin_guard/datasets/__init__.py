@@ -49,7 +49,7 @@ same id as in the full file.
 The gold set per task
 ---------------------
 ``gold`` is always a set of labels, and a verdict is right when its ``correct`` set is that
-set (``prin_guard._acceptance.verdict_wrong``, the one definition eval and calibrate use).
+set (``prin_guard._route._acceptance.verdict_wrong``, the one definition eval and calibrate use).
 What the set holds depends on the task: the correct options (``choice``); the better
 response, or both responses for a tie (``pairwise``: LLMBar and MT-Bench-human have no
 ties); the criteria met or the claims supported (``checklist``).

@@ -11,8 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from prin_guard._json import dumps
-from prin_guard._models import Item
+from prin_guard._infra._json import dumps
 from prin_guard.datasets._rows import (
     LabeledItem,
     SkipHandler,
@@ -26,6 +25,7 @@ from prin_guard.datasets._rows import (
     _RowError,
     _warn_skip,
 )
+from prin_guard.models import Item
 
 __all__ = ["load_jsonl", "write_jsonl"]
 

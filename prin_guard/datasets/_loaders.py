@@ -23,8 +23,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Candidate, Item
 from prin_guard.datasets._rows import (
     LabeledItem,
     Problem,
@@ -43,6 +41,8 @@ from prin_guard.datasets._rows import (
     _text,
     _warn_skip,
 )
+from prin_guard.errors import UsageError
+from prin_guard.models import Candidate, Item
 
 __all__ = [
     "EXPERTQA_SYSTEMS",

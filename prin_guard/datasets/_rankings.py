@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Candidate, _nth_label
 from prin_guard._ranking import Ranking, from_ranks
 from prin_guard.datasets._loaders import load_mt_bench_human
 from prin_guard.datasets._rows import (
@@ -39,6 +37,8 @@ from prin_guard.datasets._rows import (
     _text,
     _warn_skip,
 )
+from prin_guard.errors import UsageError
+from prin_guard.models import Candidate, _nth_label
 
 __all__ = [
     "SUMMEVAL_ASPECTS",

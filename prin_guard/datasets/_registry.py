@@ -14,8 +14,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Task
 from prin_guard.datasets._jsonl import load_jsonl
 from prin_guard.datasets._loaders import (
     load_aqua_rat,
@@ -30,6 +28,8 @@ from prin_guard.datasets._loaders import (
     load_strategyqa,
 )
 from prin_guard.datasets._rows import LabeledItem, SkipHandler, _warn_skip
+from prin_guard.errors import UsageError
+from prin_guard.models import Task
 
 __all__ = ["DATASETS", "DatasetInfo", "Loader", "load_dataset", "sample_path"]
 

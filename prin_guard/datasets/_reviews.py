@@ -35,7 +35,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
 from prin_guard._ranking import average_ranks
 from prin_guard.datasets._rows import (
     SkipHandler,
@@ -49,6 +48,7 @@ from prin_guard.datasets._rows import (
     _text,
     _warn_skip,
 )
+from prin_guard.errors import UsageError
 
 __all__ = [
     "HumanReview",

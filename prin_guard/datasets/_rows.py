@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from prin_guard._events import log
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Item
+from prin_guard._infra._events import log
+from prin_guard.errors import UsageError
+from prin_guard.models import Item
 
 __all__ = [
     "LabeledItem",

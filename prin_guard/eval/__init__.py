@@ -14,7 +14,7 @@ functions the guard decides with; :func:`signal_auroc` is how well a verdict's s
 tells wrong verdicts from right ones (calibration reads it too).
 """
 
-from prin_guard._decide import f1, prin_score, synergy
+from prin_guard._route._decide import f1, prin_score, synergy
 from prin_guard.eval._metrics import signal_auroc
 from prin_guard.eval._run import EvalConfig, EvalRun, run
 from prin_guard.eval._summary_models import EvalSummary

@@ -12,7 +12,7 @@ Definitions follow the PRIN paper where it has one:
   unreadable reply counts as its own distinct answer (the empty set), as the
   paper's empty span extraction would.
 - Accuracy is exact match of the chosen set with the gold set (the error of a verdict,
-  ``prin_guard._acceptance.verdict_wrong``: for pairwise items the winner, for
+  ``prin_guard._route._acceptance.verdict_wrong``: for pairwise items the winner, for
   checklists the met set); for set-valued gold we also report mean per-item F1 (F1 of
   two empty sets is 1), and for checklists the share of candidates on the gold's side.
 - Self-Consistency (Wang et al., the paper's baseline): ``k`` sampled direct
@@ -74,8 +74,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from prin_guard._acceptance import verdict_wrong
-from prin_guard._decide import Riskier, f1
+from prin_guard._route._acceptance import verdict_wrong
+from prin_guard._route._decide import Riskier, f1
 
 __all__ = [
     "Agreement",
@@ -121,7 +121,7 @@ def mean_std(values: Sequence[float]) -> tuple[float | None, float | None]:
 
 def accuracy(chosen: Sequence[Iterable[str]], gold: Sequence[Iterable[str]]) -> float | None:
     """Share of items whose chosen set equals the gold set exactly: those not
-    :func:`~prin_guard._acceptance.verdict_wrong`."""
+    :func:`~prin_guard._route._acceptance.verdict_wrong`."""
     if len(chosen) != len(gold):
         raise ValueError("chosen and gold must have the same length")
     if not chosen:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from prin_guard._runs import figure_png, pyplot
+from prin_guard._output._runs import figure_png, pyplot
 from prin_guard.eval._summary_models import (
     ConfigSummary,
     CurvePoint,

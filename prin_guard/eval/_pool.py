@@ -24,12 +24,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Candidate, Item, Message
-from prin_guard._ratelimit import RateLimit
-from prin_guard._retry import CallLimit
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._infra._retry import CallLimit
 from prin_guard.cache import Cache
+from prin_guard.calls import JudgeCaller
 from prin_guard.datasets import (
     LabeledItem,
     Problem,
@@ -40,7 +38,9 @@ from prin_guard.datasets import (
     load_multiarith,
     load_svamp,
 )
+from prin_guard.errors import UsageError
 from prin_guard.judges import Judge
+from prin_guard.models import Candidate, Item, Message
 
 __all__ = ["PROBLEM_DATASETS", "build_pool", "final_answer", "load_problems", "same_answer"]
 

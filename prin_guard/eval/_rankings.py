@@ -72,16 +72,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Verdict
-from prin_guard._options import GuardOptions
+from prin_guard._output._runs import Section, write_files
 from prin_guard._ranking import (
     Ranking,
     kendall_tau_b,
     tier_index,
     top_agrees,
 )
-from prin_guard._runs import Section, write_files
+from prin_guard._route._options import GuardOptions
 from prin_guard.datasets._rankings import (
     SUMMEVAL_ASPECTS,
     RankedItem,
@@ -89,7 +87,9 @@ from prin_guard.datasets._rankings import (
     load_oasst_rankings,
     load_summeval_rankings,
 )
+from prin_guard.errors import UsageError
 from prin_guard.eval._ratings import ASPECTS
+from prin_guard.models import Verdict
 
 __all__ = [
     "DEFAULT_MODES",

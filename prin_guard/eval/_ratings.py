@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prin_guard._exceptions import MissingExtraError, UsageError
+from prin_guard._output._runs import Section, figure_png, pyplot, write_files
 from prin_guard._ranking import average_ranks
-from prin_guard._runs import Section, figure_png, pyplot, write_files
+from prin_guard.errors import MissingExtraError, UsageError
 
 __all__ = [
     "ASPECTS",

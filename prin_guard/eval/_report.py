@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from prin_guard._exceptions import UsageError
-from prin_guard._runs import ITEMS, SUMMARY, Section, num, pct, read_records, write_files
-from prin_guard._usage import UsageSummary
+from prin_guard._output._runs import ITEMS, SUMMARY, Section, num, pct, read_records, write_files
+from prin_guard._route._usage import UsageSummary
+from prin_guard.errors import UsageError
 from prin_guard.eval._plots import (
     accuracy_plot,
     coverage_plot,

@@ -43,12 +43,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from prin_guard._acceptance import decision_wrong
-from prin_guard._decide import signal_value
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Verdict
+from prin_guard._output._runs import Section, write_files
 from prin_guard._review import review_form
-from prin_guard._runs import Section, write_files
+from prin_guard._route._acceptance import decision_wrong
+from prin_guard._route._decide import signal_value
 from prin_guard.datasets._reviews import (
     ReviewedPaper,
     balanced_accuracy,
@@ -58,6 +56,8 @@ from prin_guard.datasets._reviews import (
     reviewer_pairs,
     spearman,
 )
+from prin_guard.errors import UsageError
+from prin_guard.models import Verdict
 
 __all__ = [
     "REBUTTALS",

@@ -60,16 +60,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._exceptions import JudgeError, UsageError
-from prin_guard._guard import Guard
-from prin_guard._judging import judges_identity
-from prin_guard._models import SECOND_ORDER_CHECKS, Candidate, Item, Leg, Polarity, Task, Verdict
-from prin_guard._options import GuardOptions
-from prin_guard._prompts import DEFAULT_TEMPLATES, Template, get_template
-from prin_guard._ratelimit import RateLimit
-from prin_guard._retry import CallLimit
-from prin_guard._runs import (
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._infra._retry import CallLimit
+from prin_guard._output._runs import (
     ITEMS,
     SUMMARY,
     drive,
@@ -81,13 +74,20 @@ from prin_guard._runs import (
     skip_reporter,
     write_records,
 )
+from prin_guard._prompting._prompts import DEFAULT_TEMPLATES, Template, get_template
+from prin_guard._route._guard import Guard
+from prin_guard._route._judging import judges_identity
+from prin_guard._route._options import GuardOptions
 from prin_guard.cache import Cache
+from prin_guard.calls import JudgeCaller
 from prin_guard.datasets import DATASETS, LabeledItem, SkipHandler, load_dataset
+from prin_guard.errors import JudgeError, UsageError
 from prin_guard.eval._pool import PROBLEM_DATASETS, build_pool, load_problems
 from prin_guard.eval._report import Run, write_report
 from prin_guard.eval._summary import summarize
 from prin_guard.eval._summary_models import EvalSummary
 from prin_guard.judges import Judge
+from prin_guard.models import SECOND_ORDER_CHECKS, Candidate, Item, Leg, Polarity, Task, Verdict
 
 __all__ = ["ANALYSES", "METHODS", "EvalConfig", "EvalRun", "run", "run_eval"]
 
@@ -492,7 +492,7 @@ def run(
     every subset of ``mitigations`` is compared. ``cache`` is a Cache or its
     command-line spelling (``sqlite`` by default: a re-run costs no judge call for
     finished items). ``rate_limit`` is the judge provider's (a
-    :class:`~prin_guard._ratelimit.RateLimit`, shared through Redis by every process
+    :class:`~prin_guard._infra._ratelimit.RateLimit`, shared through Redis by every process
     using it). Ctrl-C stops the run; what was finished is summarised and reported,
     and the result says ``interrupted``.
     """

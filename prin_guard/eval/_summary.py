@@ -18,7 +18,7 @@ confidence, every signal's quality) is written for records whose verdicts record
 their checks, and measured on the base configuration's verdicts (the only ones the
 runner asks in a second order). There a verdict is wrong when its ``correct`` set
 (what the guard hands the caller, under its policy) is not the gold set
-(:func:`~prin_guard._acceptance.verdict_wrong`, the one definition: the options, the
+(:func:`~prin_guard._route._acceptance.verdict_wrong`, the one definition: the options, the
 winner, the met set); items with unknown gold count for every rate and distribution
 but not for flag and score quality. The metrics and their edge cases are those of
 :mod:`prin_guard.eval._metrics`.
@@ -36,12 +36,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from prin_guard._acceptance import candidate_errors, verdict_wrong
-from prin_guard._decide import SIGNALS, could_fire, order_inconsistency, panel_majority
-from prin_guard._informative import uninformative
-from prin_guard._models import SECOND_ORDER_CHECKS, Flag, Scores
-from prin_guard._runs import Failure
-from prin_guard._usage import UsageSummary, UsageTally, leg_answer, premium, record_answers
+from prin_guard._output._runs import Failure
+from prin_guard._route._acceptance import candidate_errors, verdict_wrong
+from prin_guard._route._decide import SIGNALS, could_fire, order_inconsistency, panel_majority
+from prin_guard._route._informative import uninformative
+from prin_guard._route._usage import UsageSummary, UsageTally, leg_answer, premium, record_answers
 from prin_guard.eval._metrics import (
     CoveragePoint,
     FlagQuality,
@@ -86,6 +85,7 @@ from prin_guard.eval._summary_models import (
     SelfConsistencySummary,
     UninformativeSummary,
 )
+from prin_guard.models import SECOND_ORDER_CHECKS, Flag, Scores
 
 __all__ = ["checklist_block", "pairwise_block", "record_task", "summarize", "verdict_legs"]
 

@@ -7,7 +7,7 @@ earlier versions validate into these models.
 
 A section a run did not measure (no paraphrases, no repeats, no item judged) is
 left out of the JSON rather than written as null: models derived from
-:class:`~prin_guard._runs.SparseModel` drop the optional fields that were never
+:class:`~prin_guard._output._runs.SparseModel` drop the optional fields that were never
 set, and keep the ones set to None. Run information is whatever the caller
 recorded: its known fields are typed, any other key is kept as it is.
 
@@ -26,10 +26,10 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from prin_guard._decide import Riskier
-from prin_guard._models import Task
-from prin_guard._runs import Failure, SparseModel, SummaryModel
-from prin_guard._usage import UsageSummary
+from prin_guard._output._runs import Failure, SparseModel, SummaryModel
+from prin_guard._route._decide import Riskier
+from prin_guard._route._usage import UsageSummary
+from prin_guard.models import Task
 
 __all__ = [
     "ChecklistSummary",
@@ -512,7 +512,7 @@ class CostSummary(SparseModel):
 
 
 class UninformativeSummary(SummaryModel):
-    """One way the run's judge answers carry no information (:mod:`prin_guard._informative`)."""
+    """One way the run's judge answers carry no information (:mod:`prin_guard._route._informative`)."""
 
     kind: Literal["one_answer", "same_position", "unreadable"]
     """``one_answer``: one answer on most legs of a polarity; ``same_position``: the same

@@ -26,16 +26,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-from prin_guard._events import bounded, log
-from prin_guard._exceptions import UsageError
-from prin_guard._guard import Guard, JudgeLike
-from prin_guard._models import Item, RankingItem
-from prin_guard._options import GuardOptions
-from prin_guard._ratelimit import RateLimit
-from prin_guard._rating import RatingItem
+from prin_guard._infra._events import bounded, log
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._prompting._rating import RatingItem
 from prin_guard._review._item import ReviewItem
-from prin_guard._setup import GuardConfig
+from prin_guard._route._guard import Guard, JudgeLike
+from prin_guard._route._options import GuardOptions
+from prin_guard._route._setup import GuardConfig
 from prin_guard.cache import Cache, open_cache
+from prin_guard.errors import UsageError
 from prin_guard.grade._read import (
     DEFAULT_MAX_ROW_BYTES,
     RawRow,
@@ -46,6 +45,7 @@ from prin_guard.grade._read import (
 from prin_guard.grade._rows import Done, RowPlan, plan_row, verdict_row
 from prin_guard.grade._summary import GradeStats, GradeSummary
 from prin_guard.grade._write import Sink, open_sink
+from prin_guard.models import Item, RankingItem
 
 __all__ = ["agrade", "build_guard", "check_gradable", "grade"]
 

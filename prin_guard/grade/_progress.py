@@ -12,7 +12,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prin_guard._terminal import PLAIN_INTERVAL_S, duration, isatty
+from prin_guard._output._terminal import PLAIN_INTERVAL_S, duration, isatty
 
 if TYPE_CHECKING:
     from prin_guard.grade._summary import GradeStats

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from prin_guard._exceptions import MissingExtraError, UsageError
+from prin_guard.errors import MissingExtraError, UsageError
 
 __all__ = [
     "DEFAULT_MAX_ROW_BYTES",

@@ -123,15 +123,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
-from prin_guard._exceptions import InvalidItemError
-from prin_guard._guard import claimed_identity
-from prin_guard._json import dumps
-from prin_guard._models import Decision, Item, Leg, RankingItem, Scores, Verdict
-from prin_guard._rating import RatingItem
+from prin_guard._infra._json import dumps
+from prin_guard._output._terminal import ranking_text
+from prin_guard._prompting._rating import RatingItem
 from prin_guard._review import ReviewForm
 from prin_guard._review._item import ReviewItem
-from prin_guard._terminal import ranking_text
+from prin_guard._route._guard import claimed_identity
+from prin_guard.errors import InvalidItemError
 from prin_guard.grade._read import RawRow
+from prin_guard.models import Decision, Item, Leg, RankingItem, Scores, Verdict
 from prin_guard.tasks._ratings import rating_id
 
 __all__ = [

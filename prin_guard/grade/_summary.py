@@ -9,9 +9,9 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from prin_guard._informative import AnswerTally
-from prin_guard._models import Verdict
-from prin_guard._usage import UsageSummary, UsageTally, usage_line
+from prin_guard._route._informative import AnswerTally
+from prin_guard._route._usage import UsageSummary, UsageTally, usage_line
+from prin_guard.models import Verdict
 
 __all__ = ["MAX_CHANGED_LINES", "GradeStats", "GradeSummary", "summary_text"]
 
@@ -108,7 +108,7 @@ class GradeSummary(BaseModel):
     uninformative: tuple[dict[str, Any], ...] = ()
     """How this run's judge answers carry no information (one answer to most items, one
     position whatever the order, most legs unreadable), each with its share and threshold
-    (:mod:`prin_guard._informative`); empty when they do."""
+    (:mod:`prin_guard._route._informative`); empty when they do."""
 
     @property
     def items_per_second(self) -> float:

@@ -32,8 +32,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Final, Protocol
 
-from prin_guard._exceptions import RunError, UsageError
-from prin_guard._json import dumps
+from prin_guard._infra._json import dumps
+from prin_guard.errors import RunError, UsageError
 from prin_guard.grade._read import arrow, arrow_errors, records
 from prin_guard.grade._rows import Done, columns, csv_text, csv_value
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from prin_guard._models import Message, Usage
-from prin_guard._usage import checked as checked_usage
+from prin_guard._route._usage import checked as checked_usage
+from prin_guard.models import Message, Usage
 
 __all__ = [
     "Checked",
@@ -68,7 +68,7 @@ class Checked:
 
     response: JudgeResponse
     usage: dict[str, str]
-    """The usage figures made unknown, and why (``prin_guard._usage.checked``)."""
+    """The usage figures made unknown, and why (``prin_guard._route._usage.checked``)."""
     logprobs: str | None = None
     """Why the tokens' log-probabilities were dropped; ``None``: they were not."""
 

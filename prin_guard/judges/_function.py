@@ -15,10 +15,10 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from prin_guard._exceptions import TransientJudgeError, UsageError
-from prin_guard._models import Usage
-from prin_guard._prompts import TEMPLATES
+from prin_guard._prompting._prompts import TEMPLATES
+from prin_guard.errors import TransientJudgeError, UsageError
 from prin_guard.judges._base import JudgeResponse, Message
+from prin_guard.models import Usage
 
 __all__ = ["FunctionJudge", "ScriptedJudge", "SourcedJudge", "source_digest", "source_file"]
 

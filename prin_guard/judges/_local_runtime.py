@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from prin_guard._exceptions import MissingExtraError
+from prin_guard.errors import MissingExtraError
 
 __all__ = ["_Runtime"]
 

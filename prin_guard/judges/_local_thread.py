@@ -40,7 +40,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from prin_guard._events import log
+from prin_guard._infra._events import log
 
 __all__ = ["EXIT_WAIT", "TorchThread"]
 

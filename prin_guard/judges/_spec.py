@@ -14,8 +14,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, TypeGuard
 
-from prin_guard._exceptions import UsageError
-from prin_guard._settings import env_is_set
+from prin_guard._infra._settings import env_is_set
+from prin_guard.errors import UsageError
 from prin_guard.judges._base import Judge
 from prin_guard.judges._function import FunctionJudge, SourcedJudge, source_digest, source_file
 

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from prin_guard._exceptions import UsageError
+from prin_guard.errors import UsageError
 from prin_guard.probe._prompts import PROGRESSIVE_ORDER, FollowUpForm, FollowUpType
 
 __all__ = [

@@ -22,13 +22,13 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Item, Message, ParseStatus, Polarity, ProbeRound
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
-from prin_guard._options import ProbeKind
-from prin_guard._prompts import Mitigation, Template, answer_instruction, template_for
-from prin_guard._reading import read_answer
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._prompting._prompts import Mitigation, Template, answer_instruction, template_for
+from prin_guard._route._options import ProbeKind
+from prin_guard._route._reading import read_answer
+from prin_guard.calls import JudgeCaller
+from prin_guard.errors import UsageError
+from prin_guard.models import Item, Message, ParseStatus, Polarity, ProbeRound
 from prin_guard.probe._prompts import (
     DEFAULT_CONTROL_PROMPT,
     PROGRESSIVE_ORDER,

@@ -44,9 +44,9 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from prin_guard._exceptions import UsageError
-from prin_guard._models import Message
-from prin_guard._prompts import ANSWER_FORMAT
+from prin_guard._prompting._prompts import ANSWER_FORMAT
+from prin_guard.errors import UsageError
+from prin_guard.models import Message
 
 __all__ = [
     "DEFAULT_CONTROL_PROMPT",

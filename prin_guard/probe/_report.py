@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prin_guard._runs import Section, figure_png, pct, pyplot, write_files
+from prin_guard._output._runs import Section, figure_png, pct, pyplot, write_files
 from prin_guard.probe._summary import FollowUpMetrics, ProbeSummary
 
 __all__ = ["consistency_section", "run_section", "write_probe_report"]

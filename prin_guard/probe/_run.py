@@ -25,12 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._exceptions import JudgeError
-from prin_guard._models import Polarity
-from prin_guard._prompts import Template, build_messages, get_template, template_for
-from prin_guard._reading import read_answer
-from prin_guard._runs import (
+from prin_guard._output._runs import (
     ITEMS,
     SUMMARY,
     drive,
@@ -42,9 +37,14 @@ from prin_guard._runs import (
     skip_reporter,
     write_records,
 )
+from prin_guard._prompting._prompts import Template, build_messages, get_template, template_for
+from prin_guard._route._reading import read_answer
 from prin_guard.cache import Cache
+from prin_guard.calls import JudgeCaller
 from prin_guard.datasets import LabeledItem, SkipHandler, load_dataset
+from prin_guard.errors import JudgeError
 from prin_guard.judges import Judge
+from prin_guard.models import Polarity
 from prin_guard.probe._probe import Probe, run_rounds
 from prin_guard.probe._prompts import FollowUpForm, FollowUpType, get_prompt_set
 from prin_guard.probe._report import write_probe_report

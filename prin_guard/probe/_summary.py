@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from prin_guard._models import ParseStatus
-from prin_guard._runs import Failure, SparseModel, SummaryModel
+from prin_guard._output._runs import Failure, SparseModel, SummaryModel
+from prin_guard.models import ParseStatus
 from prin_guard.probe._metrics import ProbeRecord, consistency_metrics
 from prin_guard.probe._prompts import FollowUpType
 

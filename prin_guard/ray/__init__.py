@@ -18,7 +18,7 @@ For a pipeline of your own, :func:`read_items` makes the input rows and
 Ray is imported only here: ``import prin_guard`` never loads it.
 """
 
-from prin_guard._exceptions import MissingExtraError
+from prin_guard.errors import MissingExtraError
 
 try:
     import ray as _ray  # noqa: F401 - fail here, naming the extra

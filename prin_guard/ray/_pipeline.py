@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from prin_guard._exceptions import PrinGuardError, RunError, UsageError
+from prin_guard.errors import PrinGuardError, RunError, UsageError
 from prin_guard.grade import GradeStats, GradeSummary, count_rows, detect_format, open_sink
 from prin_guard.grade._read import DEFAULT_MAX_ROW_BYTES, Chunk, plan_chunks
 from prin_guard.grade._rows import Done
@@ -220,7 +220,7 @@ def grade_on_ray(
             watcher.close()
     summary = stats.summary(str(out), engine="ray", interrupted=interrupted, logs=logs)
     if summary.changed:
-        from prin_guard._events import log
+        from prin_guard._infra._events import log
 
         log().warning("grade_changed_rows", rows=summary.changed, lines=summary.changed_lines)
     return summary

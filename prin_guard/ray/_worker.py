@@ -20,16 +20,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from prin_guard._guard import Guard
-from prin_guard._models import Item, RankingItem
-from prin_guard._ratelimit import RateLimit
-from prin_guard._rating import RatingItem
+from prin_guard._infra._ratelimit import RateLimit
+from prin_guard._prompting._rating import RatingItem
 from prin_guard._review._item import ReviewItem
-from prin_guard._setup import GuardConfig
+from prin_guard._route._guard import Guard
+from prin_guard._route._setup import GuardConfig
 from prin_guard.cache import Cache, MemoryCache, open_cache
 from prin_guard.grade import GradeStats, arrow_schema, check_gradable, verdict_row
 from prin_guard.grade._read import Chunk, RawRow, arrow, read_chunk
 from prin_guard.grade._rows import Done, RowPlan, plan_row
+from prin_guard.models import Item, RankingItem
 
 __all__ = ["INPUT_COLUMNS", "Collector", "Grader", "WorkerSpec", "read_chunks"]
 

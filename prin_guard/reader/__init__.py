@@ -6,7 +6,7 @@ correct / incorrect), ``pairwise`` (which of two responses is better / worse) an
 ``checklist`` (which criteria a response meets / fails to meet, which claims its sources
 support / do not support). What changes per task is only the vocabulary: the task's
 polarity words and the nouns a reply names candidates by (one description per task,
-``prin_guard._tasks.TASK_WORDS``, plus the caller's ``words`` and ``nouns``) and what
+``prin_guard.tasks._words.TASK_WORDS``, plus the caller's ``words`` and ``nouns``) and what
 an empty or full set means (a tie, for a pair).
 
 **The reply's conclusion decides.** Judges discuss every candidate before (or after)
@@ -137,7 +137,7 @@ have written there), ``_ranking`` a ranking, ``_review`` a review form. All of t
 JSON with the one scanner (``_json``: the last values first, bounded), and a place that
 stands in a quotation of the item (a declared format's place, a score's declaration, a
 ranking, a review's object) is the item's by one rule
-(``prin_guard._quotes.quoted_places``).
+(``prin_guard._prompting._quotes.quoted_places``).
 
 **Cost.** Parsing is linear in the reply's length (plus one pass over the item's labels,
 texts and echo), whatever the number of candidates. Patterns are compiled once, on first

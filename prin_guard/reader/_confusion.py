@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from prin_guard._models import Polarity, Task
+from prin_guard.models import Polarity, Task
 from prin_guard.reader._text import WINDOW
 from prin_guard.reader._vocab import _Vocab
 

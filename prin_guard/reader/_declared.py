@@ -1,7 +1,7 @@
 """The declared format: the verdict where the template's answer contract says the judge
-writes it (``prin_guard._contract``), read first and strictly.
+writes it (``prin_guard._prompting._contract``), read first and strictly.
 
-Each format reads itself (its ``read``, in ``prin_guard._contract``) with what this module
+Each format reads itself (its ``read``, in ``prin_guard._prompting._contract``) with what this module
 gives it: the shown labels of the leg and how a *slot* is read with them (:class:`Shown`),
 the first line of a reply, its last JSON values, and the readings the formats return. A
 format returns a reading in the item's labels (the shown labels mapped by position), a
@@ -55,7 +55,7 @@ class _Format(Protocol):
 
 
 class _Contract(Protocol):
-    """What this module reads of a template's answer contract (``prin_guard._contract``,
+    """What this module reads of a template's answer contract (``prin_guard._prompting._contract``,
     which reads through this module: named here by what is used, so neither module
     imports the other back)."""
 

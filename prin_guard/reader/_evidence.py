@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from prin_guard._models import ParseMethod, ParseStatus
-from prin_guard._tasks import Task
+from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._text import _Texts
 from prin_guard.reader._vocab import _Vocab
+from prin_guard.tasks._words import Task
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from prin_guard._tasks import TASK_WORDS
 from prin_guard.reader._evidence import _Context
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _NATIVE_NOUNS
+from prin_guard.tasks._words import TASK_WORDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from prin_guard._models import ParseMethod
+from prin_guard.models import ParseMethod
 from prin_guard.reader._answers import (
     _ASIDE,
     _EXCEPT_AFTER,

@@ -48,7 +48,7 @@ reads the tie (LLMZoo's own parser took the first line and recorded 1 > 2).
 **Copies of the item.** A ranking that stands in a quotation of the item's texts
 (``echo``: the question, the candidates' texts, the context) is the item's, not the
 judge's: it is not read, and the reading says ``copied``. The rule is every reader's for a
-place (:func:`prin_guard._quotes.quoted_places`, as for a declared format's place and a
+place (:func:`prin_guard._prompting._quotes.quoted_places`, as for a declared format's place and a
 score's declaration): the longest stretch around the ranking that the item holds (case and
 spacing aside) holds a word that is no label's. A bare ranking the item also holds
 ("A > B > C" and nothing else) quotes nothing: it is the judge's.
@@ -63,9 +63,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prin_guard._exceptions import UsageError
-from prin_guard._quotes import quoted_places
+from prin_guard._prompting._quotes import quoted_places
 from prin_guard._ranking import Ranking
+from prin_guard.errors import UsageError
 from prin_guard.reader._json import json_values
 
 __all__ = ["FORMS", "RankingReading", "read_ranking"]

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from prin_guard._models import TASKS, ParseMethod, ParseStatus, Polarity, Task
-from prin_guard._offloop import squeeze, unsqueeze
-from prin_guard._quotes import quoted_places
+from prin_guard._infra._offloop import squeeze, unsqueeze
+from prin_guard._prompting._quotes import quoted_places
+from prin_guard.models import TASKS, ParseMethod, ParseStatus, Polarity, Task
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -47,7 +47,7 @@ from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _
 from prin_guard.reader._vocab import _Vocab
 
 if TYPE_CHECKING:
-    from prin_guard._contract import AnswerContract
+    from prin_guard._prompting._contract import AnswerContract
 
 
 def parse_reply(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import filterfalse
 
-from prin_guard._models import ParseMethod, ParseStatus
+from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status, _union
 from prin_guard.reader._text import _ordered
 

@@ -19,7 +19,7 @@ as the AI Scientist's own parser allows them, without changing any text.
 **Copies of the item.** A review object that stands in a quotation of the item's texts
 (``echo``: the paper, the example reviews a prompt shows) is the item's, not the
 reviewer's: it is not read, and the reading says ``copied``. The rule is every reader's for
-a place (:func:`prin_guard._quotes.quoted_places`): the longest stretch around the object
+a place (:func:`prin_guard._prompting._quotes.quoted_places`): the longest stretch around the object
 that the item holds holds a word that is none of the form's names and decision words.
 
 **Fields** are matched by name, case, spaces, underscores and hyphens ignored ("overall",
@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from prin_guard._quotes import quoted_places
+from prin_guard._prompting._quotes import quoted_places
 from prin_guard._review import ReviewForm, ReviewScale, field_key
 from prin_guard.reader._json import DECODER, whole_json
 

@@ -1,5 +1,5 @@
 """The score a rating's reply declares: one stage of the reader, for the rating task (its
-items and reconciliation are :mod:`prin_guard._rating`'s).
+items and reconciliation are :mod:`prin_guard._prompting._rating`'s).
 
 **Strict.** A score is read only from a declaration ("Rating: [[7]]", "[[7]]", "[RESULT]
 4", "Score: 7", "Rating: [7]", "7/10" or "7 out of 10" ending its line, "I would rate it
@@ -17,7 +17,7 @@ JSON field named after it (:func:`read_aspect_scores`).
 **What every reader shares.** JSON is found by the reader's one scanner
 (:mod:`prin_guard.reader._json`, its bounds); a declaration that stands in a quotation of
 the item is the item's, by the one rule for places
-(:func:`prin_guard._quotes.quoted_places`, as a declared format's place, a ranking and a
+(:func:`prin_guard._prompting._quotes.quoted_places`, as a declared format's place, a ranking and a
 review's object are).
 """
 
@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from prin_guard._offloop import squeeze, unsqueeze
-from prin_guard._quotes import quoted_places
+from prin_guard._infra._offloop import squeeze, unsqueeze
+from prin_guard._prompting._quotes import quoted_places
 from prin_guard.reader._json import json_values
 
 __all__ = [
@@ -47,7 +47,7 @@ __all__ = [
 
 
 class _Scale(Protocol):
-    """What reading a score needs of a scale (:class:`prin_guard._rating.Scale`)."""
+    """What reading a score needs of a scale (:class:`prin_guard._prompting._rating.Scale`)."""
 
     @property
     def min(self) -> int: ...
@@ -58,7 +58,7 @@ class _Scale(Protocol):
 
 
 class _Aspect(Protocol):
-    """What reading an aspect's score needs of it (:class:`prin_guard._rating.Aspect`)."""
+    """What reading an aspect's score needs of it (:class:`prin_guard._prompting._rating.Aspect`)."""
 
     @property
     def name(self) -> str: ...

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from prin_guard._tasks import TASK_WORDS, Task
 from prin_guard.reader._text import _Pattern
+from prin_guard.tasks._words import TASK_WORDS, Task
 
 # Nouns that ``_RUN`` already reads before a label ("option C"): not written over.
 _NATIVE_NOUNS = frozenset({"option", "choice", "candidate", "answer", "letter", "label"})

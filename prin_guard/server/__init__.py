@@ -43,7 +43,7 @@ def __getattr__(name: str) -> Any:
             module = importlib.import_module(_LAZY[name])
         except ImportError as exc:
             if exc.name and exc.name.split(".")[0] in {"fastapi", "uvicorn", "prometheus_client"}:
-                from prin_guard._exceptions import MissingExtraError
+                from prin_guard.errors import MissingExtraError
 
                 raise MissingExtraError("prin_guard.server", "server", exc.name) from exc
             raise

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from prin_guard._exceptions import PrinGuardError
+from prin_guard.errors import PrinGuardError
 from prin_guard.server._cli import add_serve_arguments, run_serve
 
 

@@ -42,11 +42,16 @@ from fastapi.responses import Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from prin_guard._decide import error_verdict
-from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
-from prin_guard._guard import Guard
-from prin_guard._json import dumps
-from prin_guard._models import (
+from prin_guard._infra._json import dumps
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop
+from prin_guard._infra._redact import add_secrets
+from prin_guard._prompting._rating import MAX_ASPECTS
+from prin_guard._route._decide import error_verdict
+from prin_guard._route._guard import Guard
+from prin_guard.cache import Cache
+from prin_guard.errors import InvalidItemError, JudgeError, UsageError
+from prin_guard.judges import Judge
+from prin_guard.models import (
     RANKING_MAX_CANDIDATES,
     TASKS,
     Item,
@@ -54,11 +59,6 @@ from prin_guard._models import (
     Verdict,
     VerdictError,
 )
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop
-from prin_guard._rating import MAX_ASPECTS
-from prin_guard._redact import add_secrets
-from prin_guard.cache import Cache
-from prin_guard.judges import Judge
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Reservation, key_identity
 from prin_guard.server._logs import REQUEST_ID, event, install_log_filters

@@ -13,7 +13,7 @@ __all__ = ["add_serve_arguments", "run_serve"]
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` options. Each overrides the config file and the environment."""
-    from prin_guard._setup import add_arguments
+    from prin_guard._route._setup import add_arguments
 
     parser.add_argument(
         "--config",
@@ -52,12 +52,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Load the configuration, apply the options and serve until interrupted."""
-    from prin_guard._setup import settings_from_args
+    from prin_guard._route._setup import settings_from_args
 
     try:
         from prin_guard.server._config import load_config
     except ImportError as exc:
-        from prin_guard._exceptions import MissingExtraError
+        from prin_guard.errors import MissingExtraError
 
         raise MissingExtraError("prin-guard serve", "server", exc.name or "fastapi") from None
 
@@ -75,7 +75,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         from prin_guard.server._serve import serve
     except ImportError as exc:
-        from prin_guard._exceptions import MissingExtraError
+        from prin_guard.errors import MissingExtraError
 
         raise MissingExtraError("prin-guard serve", "server", exc.name or "fastapi") from None
     serve(config, log_level=args.log_level)

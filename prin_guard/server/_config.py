@@ -8,7 +8,7 @@ configuration file are derived. :func:`load_config` merges, lowest first: the mo
 defaults, a TOML or JSON file (``path``, or ``PRIN_GUARD_CONFIG``), then the
 ``PRIN_GUARD_*`` variables that are set, then explicit overrides (command-line
 flags). :func:`server_settings_from_env` is the only function of the server that reads
-environment variables (``prin_guard._redact``, which redacts every log line and error,
+environment variables (``prin_guard._infra._redact``, which redacts every log line and error,
 reads the values of the secret variables: ``*_API_KEY``, ``*_TOKEN``, ...).
 
 Secrets (API keys, the metrics token, a Redis URL with a password) are
@@ -35,9 +35,9 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from prin_guard._exceptions import UsageError
-from prin_guard._setup import SETTINGS, GuardConfig
+from prin_guard._route._setup import SETTINGS, GuardConfig
 from prin_guard.cache._open import REDIS_SCHEMES
+from prin_guard.errors import UsageError
 
 __all__ = [
     "ServerConfig",

@@ -32,7 +32,7 @@ follow-ups, for every panel member and every tier) times the price of one call:
 When the request is done, the reservation is settled: replaced by its actual cost, the
 ``usage.cost_usd`` of the judge calls made for it, as the judge reported them (an answer
 from the cache costs nothing; a call that failed costs nothing). A call whose cost the
-judge did not report (or reported as a figure that cannot be, see ``prin_guard._usage``)
+judge did not report (or reported as a figure that cannot be, see ``prin_guard._route._usage``)
 is charged what the request reserved for one call (:attr:`Reservation.per_call`: the
 estimate's share; without ``estimated_cost_usd``, the key's mean, or for the key's first
 request the rest of its budget over the calls it may make, so a judge that never reports a

@@ -2,7 +2,7 @@
 
 Every request gets an id (the client's ``X-Request-ID`` when it is a short safe
 token, else a fresh one), held in a context variable for the request's duration
-and bound to every prin-guard event emitted meanwhile (``prin_guard._events``, which
+and bound to every prin-guard event emitted meanwhile (``prin_guard._infra._events``, which
 also scrubs every event of secrets). :func:`event` emits a server event with every
 field cut to :data:`MAX_FIELD_CHARS`, so no request can make a log line as long as
 its body. A request's path is logged only as :func:`shown_path` shows it: decoded,
@@ -23,8 +23,8 @@ from contextvars import ContextVar
 from typing import Any, Final
 from urllib.parse import quote, unquote
 
-from prin_guard._events import log
-from prin_guard._redact import REDACTED, redact
+from prin_guard._infra._events import log
+from prin_guard._infra._redact import REDACTED, redact
 
 __all__ = [
     "MAX_FIELD_CHARS",

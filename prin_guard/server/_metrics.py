@@ -27,10 +27,10 @@ from prometheus_client import (
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from prin_guard._events import log
-from prin_guard._informative import AnswerTally
-from prin_guard._models import Flag, Verdict
-from prin_guard._usage import UsageTally, verdict_answers
+from prin_guard._infra._events import log
+from prin_guard._route._informative import AnswerTally
+from prin_guard._route._usage import UsageTally, verdict_answers
+from prin_guard.models import Flag, Verdict
 
 __all__ = ["OUTCOMES", "ServerMetrics", "multiprocess_mode"]
 
@@ -116,7 +116,7 @@ class ServerMetrics:
             ["reason"],
             registry=r,
         )
-        # What verdicts cost, by the one rule of Verdict.usage (prin_guard._usage): paid
+        # What verdicts cost, by the one rule of Verdict.usage (prin_guard._route._usage): paid
         # now, and what the answers from the cache cost when first asked. The guard's
         # premium is guarded / direct (over the verdicts whose answers are all priced),
         # the share from a prompt cache tokens{kind="cached_prompt"} / tokens{kind="prompt"}.
@@ -142,7 +142,7 @@ class ServerMetrics:
             ["part"],
             registry=r,
         )
-        # Whether the judge's answers carry information (prin_guard._informative): a share
+        # Whether the judge's answers carry information (prin_guard._route._informative): a share
         # at or over its threshold is a judge that answers the same whatever it is asked.
         self.uninformative = Gauge(
             "prin_guard_judge_uninformative_share",

@@ -28,8 +28,8 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._events import bind_context, reset_context
-from prin_guard._json import dumps
+from prin_guard._infra._events import bind_context, reset_context
+from prin_guard._infra._json import dumps
 from prin_guard.server._logs import REQUEST_ID, event, request_id_from, shown_path
 from prin_guard.server._metrics import ServerMetrics
 

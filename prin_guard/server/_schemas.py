@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from prin_guard._models import Candidate, ChecklistKind, Verdict
-from prin_guard._options import GuardOptions, OptionsRequest
+from prin_guard._route._options import GuardOptions, OptionsRequest
+from prin_guard.models import Candidate, ChecklistKind, Verdict
 
 __all__ = [
     "SERVER_OWNED_OPTIONS",

@@ -34,25 +34,25 @@ from typing import Any, Final, Literal, TypeVar
 
 from fastapi.responses import Response
 
-from prin_guard._calls import JudgeCaller
-from prin_guard._exceptions import UsageError
-from prin_guard._guard import Guard
-from prin_guard._models import Message, Verdict
-from prin_guard._options import GuardOptions
-from prin_guard._prompts import TEMPLATES, Template, get_template, packs, template_file
-from prin_guard._ratelimit import provider_limit
-from prin_guard._redact import redact
-from prin_guard._retry import CallLimit
-from prin_guard._tasks import TASKS
+from prin_guard._infra._ratelimit import provider_limit
+from prin_guard._infra._redact import redact
+from prin_guard._infra._retry import CallLimit
+from prin_guard._prompting._prompts import TEMPLATES, Template, get_template, packs, template_file
+from prin_guard._route._guard import Guard
+from prin_guard._route._options import GuardOptions
 from prin_guard.cache import Cache, open_cache
+from prin_guard.calls import JudgeCaller
+from prin_guard.errors import UsageError
 from prin_guard.judges import Judge, JudgeResponse, PrefixCachingJudge, SharedPrefix, Stagger
 from prin_guard.judges._base import checked
+from prin_guard.models import Message, Verdict
 from prin_guard.server._config import ServerConfig
 from prin_guard.server._limits import Charge, Limits, Refusal, Reservation
 from prin_guard.server._logs import REQUEST_ID, event
 from prin_guard.server._metrics import ServerMetrics
 from prin_guard.server._schemas import VerdictOptions
 from prin_guard.server._tenants import Tenants
+from prin_guard.tasks._words import TASKS
 
 __all__ = ["FROM_CONFIG", "Bill", "build_judges", "check_servable", "judge_threads"]
 
@@ -652,7 +652,7 @@ def judge_threads(config: ServerConfig) -> int:
 
 
 def _identity(level: list[JudgeCaller]) -> dict[str, Any]:
-    from prin_guard._judging import judges_identity
+    from prin_guard._route._judging import judges_identity
 
     return judges_identity([caller.identity for caller in level])
 

@@ -33,9 +33,9 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from prin_guard._calls import JudgeCaller
 from prin_guard.cache import Cache, SingleFlight
 from prin_guard.cache._base import KEY_PREFIX
+from prin_guard.calls import JudgeCaller
 
 __all__ = ["Tenants", "scoped_cache"]
 

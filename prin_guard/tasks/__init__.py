@@ -15,7 +15,7 @@ escalation, a failed judge's verdict in a batch):
 - asking, reading and reconciling: :meth:`Task.ask` (the planned legs asked through the
   engine's callers, each reply read, the legs reconciled into the verdict's fields),
   :meth:`Task.ask_leg` (one leg alone);
-- its words (:attr:`Task.words`: the label tasks' :data:`~prin_guard._tasks.TASK_WORDS`,
+- its words (:attr:`Task.words`: the label tasks' :data:`~prin_guard.tasks._words.TASK_WORDS`,
   which the prompts, the reader and the probe read).
 
 The label tasks (choice, pairwise, checklist) share one module, as they share the set
@@ -35,12 +35,12 @@ from prin_guard.tasks._ratings import RATING
 from prin_guard.tasks._review import REVIEW
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
-    from prin_guard._exceptions import JudgeError
-    from prin_guard._judging import VerdictEngine
-    from prin_guard._legs import LegPrompt
-    from prin_guard._models import Leg, Message, Polarity, Verdict
-    from prin_guard._options import GuardOptions
+    from prin_guard._route._acceptance import Acceptance
+    from prin_guard._route._judging import VerdictEngine
+    from prin_guard._route._legs import LegPrompt
+    from prin_guard._route._options import GuardOptions
+    from prin_guard.errors import JudgeError
+    from prin_guard.models import Leg, Message, Polarity, Verdict
 
 __all__ = ["REGISTRY", "Planned", "Task", "task_of"]
 

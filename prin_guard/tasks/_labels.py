@@ -1,25 +1,25 @@
 """The label tasks: choice, pairwise and checklist, one module as they share the set
 machinery. Their item model is :class:`~prin_guard.Item`, their legs are planned and read
-by :class:`~prin_guard._legs.LegAsker` (the direct and the reverse question, both again in
+by :class:`~prin_guard._route._legs.LegAsker` (the direct and the reverse question, both again in
 a second order with the order check) and reconciled by ``_decide.make_verdict`` (PRIN,
-the policy's set); their words are :data:`~prin_guard._tasks.TASK_WORDS`."""
+the policy's set); their words are :data:`~prin_guard.tasks._words.TASK_WORDS`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._decide import error_verdict
-from prin_guard._exceptions import InvalidItemError
-from prin_guard._legs import LegPlan, LegPrompt, item_chars, leg_prompts
-from prin_guard._models import Item, Leg, Message, Polarity, Verdict
-from prin_guard._tasks import TASK_WORDS, TASKS, Task, TaskWords
+from prin_guard._route._decide import error_verdict
+from prin_guard._route._legs import LegPlan, LegPrompt, item_chars, leg_prompts
+from prin_guard.errors import InvalidItemError
+from prin_guard.models import Item, Leg, Message, Polarity, Verdict
+from prin_guard.tasks._words import TASK_WORDS, TASKS, Task, TaskWords
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
-    from prin_guard._exceptions import JudgeError
-    from prin_guard._judging import VerdictEngine
-    from prin_guard._options import GuardOptions
+    from prin_guard._route._acceptance import Acceptance
+    from prin_guard._route._judging import VerdictEngine
+    from prin_guard._route._options import GuardOptions
+    from prin_guard.errors import JudgeError
 
 __all__ = ["LABEL_TASKS", "LabelTask"]
 

@@ -12,7 +12,7 @@ order: they share little with the first (its price is each order's full prompt).
 A consistent judge's reverse ranking is its direct ranking upside down: the verdict
 compares the direct ranking with the reverse one reversed (Kendall's tau-b, and the
 normalised Kendall distance as the PRIN-like score) and reconciles them into their Kemeny
-consensus (``_decide``, :func:`~prin_guard._decide.ranking_verdict`). The cheap best-of-n
+consensus (``_decide``, :func:`~prin_guard._route._decide.ranking_verdict`). The cheap best-of-n
 mode (``ranking_mode="best"``) asks only which response is the best and which the worst.
 
 **Orders.** With the order check (or ``ranking_orders``) each leg is asked again with the
@@ -49,12 +49,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._calls import Answer, Call, JudgeCaller
-from prin_guard._decide import error_verdict, ranking_verdict, tournament_verdict
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._judging import VerdictEngine
-from prin_guard._legs import LegPlan, LegPrompt, shared_prefix
-from prin_guard._models import (
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._ranking import Ranking, balanced_orders, orders_agree
+from prin_guard._route._decide import error_verdict, ranking_verdict, tournament_verdict
+from prin_guard._route._judging import VerdictEngine
+from prin_guard._route._legs import LegPlan, LegPrompt, shared_prefix
+from prin_guard.calls import Answer, Call, JudgeCaller
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.judges import SharedPrefix
+from prin_guard.models import (
     RANKING_MAX_CANDIDATES,
     Item,
     Leg,
@@ -66,16 +69,13 @@ from prin_guard._models import (
     Usage,
     Verdict,
 )
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
-from prin_guard._ranking import Ranking, balanced_orders, orders_agree
-from prin_guard.judges import SharedPrefix
 from prin_guard.reader._ranking import read_ranking
 from prin_guard.tasks._labels import LABEL_TASKS
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
-    from prin_guard._exceptions import JudgeError
-    from prin_guard._options import GuardOptions
+    from prin_guard._route._acceptance import Acceptance
+    from prin_guard._route._options import GuardOptions
+    from prin_guard.errors import JudgeError
 
 __all__ = [
     "RANKING",

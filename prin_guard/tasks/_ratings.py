@@ -4,10 +4,10 @@ one (how poor, on the scale mirrored), with the order check the direct one again
 rubric's levels from the top down, each aspect's apart (or every aspect in one reply,
 ``rating_aspects="together"``), asked through the guard's call layer (cached, retried,
 single-flighted like every leg); each reply's declared score is read strictly and the two
-reconciled into ``rating`` (:mod:`prin_guard._rating` holds the rules, ``_decide`` builds
+reconciled into ``rating`` (:mod:`prin_guard._prompting._rating` holds the rules, ``_decide`` builds
 the verdict).
 
-Its prompts are templates of task ``rating`` (:mod:`prin_guard._prompts`): prin-guard's own
+Its prompts are templates of task ``rating`` (:mod:`prin_guard._prompting._prompts`): prin-guard's own
 wording (the template ``rating``: MT-Bench's single-answer grading, "Rating: [[5]]", and its
 mirror), a pack or a prompt of one's own, as the guard's ``template`` says.
 """
@@ -23,29 +23,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from prin_guard._calls import Answer, Call, JudgeCaller
-from prin_guard._decide import (
-    aspects_verdict,
-    call_costs,
-    error_verdict,
-    rating_panel_verdict,
-    rating_verdict,
-)
-from prin_guard._exceptions import InvalidItemError, JudgeError, UsageError
-from prin_guard._legs import LegPrompt
-from prin_guard._models import (
-    Leg,
-    Message,
-    ParseMethod,
-    ParseStatus,
-    Polarity,
-    ProbeRound,
-    Usage,
-    Verdict,
-)
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
-from prin_guard._options import GuardOptions
-from prin_guard._prompts import (
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._prompting._prompts import (
     DEFAULT_TEMPLATES,
     RATING_ASPECTS,
     Template,
@@ -55,17 +34,38 @@ from prin_guard._prompts import (
     rating_messages,
     template_for,
 )
-from prin_guard._rating import (
+from prin_guard._prompting._rating import (
     Aspect,
     RatingItem,
+)
+from prin_guard._route._decide import (
+    aspects_verdict,
+    call_costs,
+    error_verdict,
+    rating_panel_verdict,
+    rating_verdict,
+)
+from prin_guard._route._legs import LegPrompt
+from prin_guard._route._options import GuardOptions
+from prin_guard.calls import Answer, Call, JudgeCaller
+from prin_guard.errors import InvalidItemError, JudgeError, UsageError
+from prin_guard.models import (
+    Leg,
+    Message,
+    ParseMethod,
+    ParseStatus,
+    Polarity,
+    ProbeRound,
+    Usage,
+    Verdict,
 )
 from prin_guard.reader import ScoreReading, expected_score, read_aspect_scores, read_score
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
-    from prin_guard._exceptions import JudgeError
-    from prin_guard._judging import VerdictEngine
-    from prin_guard._options import GuardOptions
+    from prin_guard._route._acceptance import Acceptance
+    from prin_guard._route._judging import VerdictEngine
+    from prin_guard._route._options import GuardOptions
+    from prin_guard.errors import JudgeError
     from prin_guard.probe._probe import Probe
 
 _R = TypeVar("_R")

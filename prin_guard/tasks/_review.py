@@ -33,21 +33,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from prin_guard._calls import Answer, Call, JudgeCaller
-from prin_guard._decide import Rebutted, error_verdict, rebuttal_moved, review_verdict
-from prin_guard._exceptions import InvalidItemError, UsageError
-from prin_guard._legs import LegPrompt, shared_prefix
-from prin_guard._models import Leg, Message, ParseMethod, ParseStatus, Polarity, Verdict
-from prin_guard._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop_if
 from prin_guard._review import DecisionField, ReviewForm, ScoreField
 from prin_guard._review._item import CHARS_PER_TOKEN, ReviewItem, estimated_tokens
+from prin_guard._route._decide import Rebutted, error_verdict, rebuttal_moved, review_verdict
+from prin_guard._route._legs import LegPrompt, shared_prefix
+from prin_guard.calls import Answer, Call, JudgeCaller
+from prin_guard.errors import InvalidItemError, UsageError
+from prin_guard.models import Leg, Message, ParseMethod, ParseStatus, Polarity, Verdict
 from prin_guard.reader._review import ReviewReading, read_review
 
 if TYPE_CHECKING:
-    from prin_guard._acceptance import Acceptance
-    from prin_guard._exceptions import JudgeError
-    from prin_guard._judging import VerdictEngine
-    from prin_guard._options import GuardOptions
+    from prin_guard._route._acceptance import Acceptance
+    from prin_guard._route._judging import VerdictEngine
+    from prin_guard._route._options import GuardOptions
+    from prin_guard.errors import JudgeError
 
 __all__ = [
     "REVIEW",

@@ -27,7 +27,7 @@ Task = Literal["choice", "pairwise", "checklist", "rating", "ranking", "review"]
 """What a judge is asked about an item: which answer options are correct (``choice``),
 which of two responses is better (``pairwise``), which criteria a response meets or
 which claims its sources support (``checklist``), how good one response is on a scale
-(``rating``: no candidates; see :mod:`prin_guard._rating`), how three to twenty responses
+(``rating``: no candidates; see :mod:`prin_guard._prompting._rating`), how three to twenty responses
 rank from best to worst (``ranking``: see :mod:`prin_guard.tasks._ranking`), a reviewer's
 form filled in for a paper (``review``: see :mod:`prin_guard.tasks._review`)."""
 TASKS: tuple[Task, ...] = ("choice", "pairwise", "checklist")

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import prin_guard
-from prin_guard._models import Polarity
-from prin_guard._prompts import Mitigation, build_prompt, get_template
+from prin_guard._prompting._prompts import Mitigation, build_prompt, get_template
 from prin_guard.datasets import (
     LabeledItem,
     load_aqua_rat,
@@ -37,6 +36,7 @@ from prin_guard.datasets import (
 )
 from prin_guard.judges import JudgeResponse
 from prin_guard.judges._base import Message
+from prin_guard.models import Polarity
 
 MMLU_SUBJECTS = (
     "college_biology",

@@ -6,7 +6,7 @@ Not a test dependency: run by hand against an OpenAI-compatible server that serv
 sent straight to the server's ``/v1/chat/completions`` (urllib, no retries, no cache), so
 what is recorded is exactly what was sent and what came back. Two routes:
 
-- ``guard``: the guard's own choice prompts (``prin_guard._prompts.build_prompt``: the text
+- ``guard``: the guard's own choice prompts (``prin_guard._prompting._prompts.build_prompt``: the text
   ``Guard`` sends as the one user message of a leg), templates v0/v1/v2, direct and reverse,
   with and without zero-shot CoT, with and without the paper's NEG_EXP mitigation;
 - ``user``: plain user-style phrasings of the same question ("Which of these options are
@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any
 
 import prin_guard
-from prin_guard._models import Polarity
-from prin_guard._prompts import Mitigation, build_prompt, get_template
+from prin_guard._prompting._prompts import Mitigation, build_prompt, get_template
 from prin_guard.datasets import LabeledItem, load_aqua_rat, load_mathqa, load_mmlu, sample_path
+from prin_guard.models import Polarity
 
 MMLU_SUBJECTS = (
     "high_school_biology",
