@@ -708,7 +708,8 @@ def _patched(kind: str | None, guard: Any) -> Iterator[None]:
     ``JudgeCaller.__init__``: ``singleflight`` swaps the Protocol in ``_calls`` and
     decides ``guard.caller._flight`` again as a caller built under the swap would.
     ``tenacity`` swaps the caller's retry policy (``guard.retry`` is read-only).
-    ``Leg`` is built in ``prin_guard._route._legs`` and ``Verdict`` in ``prin_guard._route._judging``.
+    ``Leg`` is built in ``prin_guard._route._legs`` and ``Verdict`` in
+    ``prin_guard._route._judging``.
     """
     import prin_guard._route._judging as engine
     import prin_guard._route._legs as legs

@@ -1,5 +1,17 @@
 """The judge-call layer: every call prin-guard makes to a judge goes through here.
 
+Public: :class:`JudgeCaller` (the cache key, cache reads and writes, single flight,
+retries and the bound on calls in flight) and :class:`CallLimit` (one bound on calls in
+flight for several callers). A :class:`~prin_guard.Guard` builds its own caller from
+``cache=``, ``concurrency=`` and ``retry=``; guards that should share a cache, a single
+flight and a limit are given one::
+
+    from prin_guard import Guard
+    from prin_guard.calls import JudgeCaller
+
+    caller = JudgeCaller(judge, cache=cache, concurrency=16)
+    strict, lenient = Guard(caller, policy="synergy"), Guard(caller, policy="direct")
+
 A :class:`JudgeCaller` wraps one judge and owns everything about calling it:
 
 - the cache key of a call (the judge's identity plus everything else that
@@ -52,16 +64,7 @@ from prin_guard.judges import FunctionJudge, Judge, JudgeResponse
 from prin_guard.judges._base import PrefixCachingJudge, SharedPrefix, Stagger, checked, is_logprob
 from prin_guard.models import Message, Usage
 
-__all__ = [
-    "Answer",
-    "Call",
-    "JudgeCaller",
-    "KeyScope",
-    "NotStarted",
-    "StartGate",
-    "dump_cached",
-    "read_cached",
-]
+__all__ = ["CallLimit", "JudgeCaller"]  # the public names; the rest is the package's
 
 _CACHE_SCHEMA = 1
 _WARN_INTERVAL = 30.0

@@ -1,4 +1,6 @@
-"""Errors raised by prin-guard.
+"""Every error prin-guard raises, in one place. The top level re-exports the four most
+programs catch: :class:`PrinGuardError`, :class:`UsageError`, :class:`InvalidItemError`
+and :class:`JudgeError`.
 
 Every error derives from :class:`PrinGuardError`. Errors the caller caused (bad
 input, bad configuration) are :class:`UsageError`; errors that happen while
@@ -13,7 +15,7 @@ running (a judge that fails, a cache that fails) are :class:`RunError`::
         │   └── TransientJudgeError a failure worth retrying (timeout, rate limit, 5xx)
         ├── CacheError              the cache failed and the caller asked to see it
         └── InconsistentVerdictError raised only with ``on_inconsistent="raise"``
-                                    (defined beside the Verdict it carries, in ``_models``)
+                                    (it carries the verdict)
 
 An inconsistency is data (a flag on the verdict), not an exception, unless the
 caller asks for :class:`InconsistentVerdictError`.
@@ -25,12 +27,16 @@ raised), so a key quoted in it reaches no verdict, report, file or log line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prin_guard._infra._redact import redact
 
+if TYPE_CHECKING:
+    from prin_guard.models import Verdict
+
 __all__ = [
     "CacheError",
+    "InconsistentVerdictError",
     "InvalidItemError",
     "JudgeError",
     "MissingExtraError",
@@ -98,3 +104,17 @@ class TransientJudgeError(JudgeError):
 
 class CacheError(RunError):
     """The cache failed and the cache was configured to raise."""
+
+
+class InconsistentVerdictError(RunError):
+    """The judge contradicted itself and the guard was told to raise.
+
+    The verdict is on ``verdict``.
+    """
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        super().__init__(
+            f"item {verdict.item_id!r}: inconsistent verdict "
+            f"(PRIN {verdict.prin_score}, flags {[f.value for f in verdict.flags]})"
+        )

@@ -1,4 +1,12 @@
-"""The data prin-guard takes and returns: its vocabulary, items, legs and verdicts.
+"""Every data type prin-guard takes and returns, in one place: its vocabulary, items, legs
+and verdicts (defined here), and the types of a guard's set-up defined beside the code
+that reads them (:class:`GuardOptions`, :class:`Template`, :class:`RatingItem`,
+:class:`Scale`, the verdict formats), imported from here on first
+use.
+
+The top level of ``prin_guard`` re-exports the ones most programs need
+(:class:`Item`, :class:`Verdict`, :class:`Flag`, :class:`GuardOptions`); the enums and
+parts of a verdict are here.
 
 Every model is a frozen pydantic model that rejects unknown fields, so a typo in a
 field name is an error and a verdict read back from JSON equals the one written. The
@@ -13,12 +21,13 @@ from __future__ import annotations
 import enum
 import functools
 import hashlib
+import importlib
 import itertools
 import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from pydantic import (
     BaseModel,
@@ -31,48 +40,116 @@ from pydantic import (
     model_validator,
 )
 
-from prin_guard.errors import InvalidItemError, RunError
+from prin_guard.errors import InvalidItemError
 from prin_guard.tasks._words import TASK_WORDS, TASKS, CandidateStatus, Task
 
+if TYPE_CHECKING:
+    from prin_guard._prompting._contract import (
+        AnswerContract,
+        Conclusion,
+        FirstLine,
+        JsonField,
+        JsonRanking,
+        Line,
+        Ordering,
+        Ranked,
+        ScoresFormat,
+        Tag,
+        VerdictFormat,
+    )
+    from prin_guard._prompting._prompts import TEMPLATES, Mitigation, Template
+    from prin_guard._prompting._rating import RatingItem, Scale
+    from prin_guard._review import ReviewForm
+    from prin_guard._review._item import REBUTTALS, ReviewItem
+    from prin_guard._route._options import PROBE_KINDS, GuardOptions, ProbeKind
+
 __all__ = [
-    "CHECKLIST_KINDS",
     "CHECKS",
     "POLICIES",
-    "RANKING_MAX_CANDIDATES",
-    "RANKING_MIN_CANDIDATES",
-    "SECOND_ORDER_CHECKS",
-    "STATUS_WORDS",
+    "PROBE_KINDS",
+    "REBUTTALS",
     "TASKS",
+    "TEMPLATES",
+    "AnswerContract",
     "Candidate",
     "CandidateStatus",
     "CandidateVerdict",
     "CheckName",
-    "ChecklistKind",
+    "Conclusion",
     "Decision",
+    "FirstLine",
     "Flag",
-    "Frozen",
-    "InconsistentVerdictError",
+    "GuardOptions",
     "Item",
+    "JsonField",
+    "JsonRanking",
     "Leg",
+    "Line",
     "Member",
     "Message",
+    "Mitigation",
+    "Ordering",
     "ParseMethod",
     "ParseStatus",
     "Polarity",
     "Policy",
+    "ProbeKind",
     "ProbeRound",
+    "Ranked",
     "RankingItem",
+    "RatingItem",
     "Reading",
     "Review",
+    "ReviewForm",
+    "ReviewItem",
     "ReviewRebuttal",
+    "Scale",
     "Scores",
+    "ScoresFormat",
+    "Tag",
     "Task",
+    "Template",
     "Tournament",
     "Usage",
     "Verdict",
     "VerdictError",
-    "known_word",
+    "VerdictFormat",
 ]
+
+# The set-up's types live beside the code that reads them, above this module's layer;
+# they are public here, found on first use (PEP 562) as the top level finds its names.
+_ELSEWHERE = {
+    **dict.fromkeys(
+        (
+            "AnswerContract",
+            "Conclusion",
+            "FirstLine",
+            "JsonField",
+            "JsonRanking",
+            "Line",
+            "Ordering",
+            "Ranked",
+            "ScoresFormat",
+            "Tag",
+            "VerdictFormat",
+        ),
+        "prin_guard._prompting._contract",
+    ),
+    **dict.fromkeys(("PROBE_KINDS", "GuardOptions", "ProbeKind"), "prin_guard._route._options"),
+    **dict.fromkeys(("TEMPLATES", "Mitigation", "Template"), "prin_guard._prompting._prompts"),
+    **dict.fromkeys(("RatingItem", "Scale"), "prin_guard._prompting._rating"),
+    **dict.fromkeys(("ReviewForm",), "prin_guard._review"),
+    **dict.fromkeys(("REBUTTALS", "ReviewItem"), "prin_guard._review._item"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _ELSEWHERE.get(name)
+    if home is None:
+        raise AttributeError(f"module 'prin_guard.models' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # found once; later lookups do not come here
+    return value
 
 
 # -- the vocabulary --------------------------------------------------------------------
@@ -824,20 +901,6 @@ _MAX_ID_CHARS = 256
 # an item, to send it to a judge, to write it as JSON), so it is refused up front.
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 _SURROGATE_REASON = "contains an unpaired surrogate (not valid Unicode text)"
-
-
-class InconsistentVerdictError(RunError):
-    """The judge contradicted itself and the guard was told to raise.
-
-    The verdict is on ``verdict``.
-    """
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        super().__init__(
-            f"item {verdict.item_id!r}: inconsistent verdict "
-            f"(PRIN {verdict.prin_score}, flags {[f.value for f in verdict.flags]})"
-        )
 
 
 def known_word(value: Any, known: Sequence[str], noun: str) -> Any:

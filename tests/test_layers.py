@@ -8,6 +8,7 @@ others, anywhere in the package.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,11 @@ def test_the_reader_and_the_formats_import_no_module_back_even_for_annotations()
     # issue 38, item 6: _evidence and _vocab imported each other (one for its annotations);
     # the formats read through reader._declared, which names the contract by a Protocol
     graph = grimp.build_graph("prin_guard", exclude_type_checking_imports=False, cache_dir=None)
+    # but for the public namespace's names found on first use (prin_guard.models: the
+    # set-up's types, GuardOptions, Template, ...), which it names for the type checker
+    # alone: no module of the package reads them from there
+    for home in _typing_only_reexports():
+        graph.remove_import(importer="prin_guard.models", imported=home)
     watched = sorted(m for m in graph.modules if m.startswith("prin_guard.reader"))
     found = []
     for importer in [*watched, "prin_guard._prompting._contract"]:
@@ -53,3 +59,27 @@ def test_the_reader_and_the_formats_import_no_module_back_even_for_annotations()
             if back is not None:
                 found.append((importer, *back))
     assert found == []
+
+
+def _typing_only_reexports() -> set[str]:
+    from prin_guard import models
+
+    return set(models._ELSEWHERE.values())
+
+
+def test_the_public_data_types_import_the_set_up_types_for_the_type_checker_only() -> None:
+    # prin_guard.models sits at the bottom; the set-up's types it makes public
+    # (GuardOptions, Template, RatingItem, the verdict formats) live above it, so it
+    # names them under TYPE_CHECKING and finds them on first use (PEP 562), never
+    # importing them when it is imported
+    runtime = grimp.build_graph("prin_guard", exclude_type_checking_imports=True, cache_dir=None)
+    homes = _typing_only_reexports()
+    assert homes, "prin_guard.models finds no name elsewhere: drop this test"
+    assert not any(
+        runtime.direct_import_exists(importer="prin_guard.models", imported=home) for home in homes
+    )
+    from prin_guard import models
+
+    for name, home in models._ELSEWHERE.items():
+        assert name in models.__all__
+        assert getattr(models, name) is getattr(importlib.import_module(home), name)

@@ -62,7 +62,7 @@ __all__ = [
     "Ordering",
     "Ranked",
     "RankingForm",
-    "Scores",
+    "ScoresFormat",
     "Tag",
     "VerdictFormat",
 ]
@@ -261,7 +261,7 @@ class FirstLine(_Format):
         return f"one line only: one of {_quoted(labels[:count])}{_or_tie(tie)}"
 
 
-class Scores(_Format):
+class ScoresFormat(_Format):
     """A score per candidate, in the order shown: on the first line alone ("8 9", the
     Vicuna review format; "8/10, 9/10"), or as the reply's last tuple ("(7, 9)", the
     Vicuna math review's "Python tuple"). The higher score wins, equal scores are a tie;
@@ -539,7 +539,15 @@ class Conclusion(_Format):
 
 
 VerdictFormat = Annotated[
-    Tag | Line | FirstLine | Scores | JsonField | JsonRanking | Ordering | Ranked | Conclusion,
+    Tag
+    | Line
+    | FirstLine
+    | ScoresFormat
+    | JsonField
+    | JsonRanking
+    | Ordering
+    | Ranked
+    | Conclusion,
     Field(discriminator="kind"),
 ]
 """The verdict formats a contract may declare: each reads, describes, asks for and checks

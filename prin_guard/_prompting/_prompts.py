@@ -72,19 +72,21 @@ options are read: the command line, the service, a config file); its words go in
 cache keys of its legs, so two different wordings under one id never share answers.
 
 Ratings. A template of task ``rating`` asks how good one response is on a scale (its item is
-a :class:`~prin_guard._prompting._rating.RatingItem`). Its reverse leg asks how poor the response is on
-the scale mirrored, and is written (``reverse_instruction``), derived by flips (``flips``,
-and the positive and negative words when given, as a label template's), or derived by the
-mirrored scale: :data:`MIRROR_NOTE` said before the instruction. ``rating`` (version 2) is
-prin-guard's own wording, MT-Bench's single-answer grading laid out as the label templates
-are: the item first, then each leg's instruction and rubric. The packs in
+a :class:`~prin_guard._prompting._rating.RatingItem`). Its reverse leg asks how poor the
+response is on the scale mirrored, and is written (``reverse_instruction``), derived by
+flips (``flips``, and the positive and negative words when given, as a label template's), or
+derived by the mirrored scale: :data:`MIRROR_NOTE` said before the instruction. ``rating``
+(version 2) is prin-guard's own wording, MT-Bench's single-answer grading laid out as the
+label templates are: the item first, then each leg's instruction and rubric. The packs in
 ``prin_guard/data/templates`` (label and rating alike, one registry: :func:`packs`) render
 their sources' prompts byte for byte.
 
-Placeholders. Every template's text follows one rule (:func:`prin_guard._prompting._wording.fields_of`
-and :func:`~prin_guard._prompting._wording.fill`, through :func:`_check_placeholders`): ``{name}``,
-a field of the template's task (:data:`FIELDS`, :data:`RATING_FIELDS`), a name of its own
-for one (``placeholders``) or a fixed text (``values``); a literal brace written twice.
+Placeholders. Every template's text follows one rule
+(:func:`prin_guard._prompting._wording.fields_of` and
+:func:`~prin_guard._prompting._wording.fill`, through :func:`_check_placeholders`):
+``{name}``, a field of the template's task (:data:`FIELDS`, :data:`RATING_FIELDS`), a name
+of its own for one (``placeholders``) or a fixed text (``values``); a literal brace written
+twice.
 """
 
 from __future__ import annotations

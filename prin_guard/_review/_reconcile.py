@@ -1,7 +1,7 @@
 """A review form asked both ways, and asked again after a rebuttal.
 
-**A mirrored score** is the rating task's: ``prin_guard._prompting._rating.reconcile`` on the field's
-scale (the review task converts each field's scale; one rule, in one place).
+**A mirrored score** is the rating task's: ``prin_guard._prompting._rating.reconcile`` on the
+field's scale (the review task converts each field's scale; one rule, in one place).
 
 **The decision's reverse question** (:func:`reconcile_decision`). The direct leg asks for the
 decision; the reverse asks "should it be rejected?", whose yes means reject and no accept.

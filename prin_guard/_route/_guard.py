@@ -37,7 +37,6 @@ One route for every task (``astream`` takes the same steps per item, batched):
 
 from __future__ import annotations
 
-import enum
 import functools
 import os
 import typing
@@ -47,17 +46,19 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop
 from prin_guard._infra._ratelimit import RateLimit
 from prin_guard._infra._retry import CallLimit, Retry
-from prin_guard._prompting._prompts import Template, get_template, template_file, template_for
+from prin_guard._prompting._prompts import Template, get_template, template_for
 from prin_guard._prompting._rating import RatingItem
 from prin_guard._review._item import ReviewItem
+from prin_guard._route._assembly import UNSET, JudgeLike, assemble
 from prin_guard._route._decide import error_verdict
-from prin_guard._route._judging import VerdictEngine, escalate, judges_identity
-from prin_guard._route._legs import LegAsker, LegPrompt
+from prin_guard._route._judging import escalate
+from prin_guard._route._legs import LegPrompt
 from prin_guard._route._options import GuardOptions
 from prin_guard._route._stream import LoopDriver, stream_verdicts
-from prin_guard.cache import Cache, MemoryCache
+from prin_guard.cache import Cache
 from prin_guard.calls import JudgeCaller
 from prin_guard.errors import (
+    InconsistentVerdictError,
     InvalidItemError,
     JudgeError,
     UsageError,
@@ -65,7 +66,6 @@ from prin_guard.errors import (
 from prin_guard.judges import Judge
 from prin_guard.models import (
     Flag,
-    InconsistentVerdictError,
     Item,
     Leg,
     Message,
@@ -74,37 +74,19 @@ from prin_guard.models import (
     Task,
     Verdict,
 )
-from prin_guard.tasks import REGISTRY, Planned, task_of
+from prin_guard.tasks import Planned
 from prin_guard.tasks import Task as TaskKind
+from prin_guard.tasks._registry import REGISTRY, task_of
 
 if TYPE_CHECKING:
     from prin_guard._route._acceptance import Acceptance
     from prin_guard.probe import Probe
 
-__all__ = ["Guard", "JudgeLike", "claimed_identity", "who_judges_problem"]
+__all__ = ["Guard", "JudgeLike", "claimed_identity"]
 
 _KNOWN: tuple[Task, ...] = tuple(typing.cast(Task, name) for name in REGISTRY)
 
 T = TypeVar("T")
-
-
-class _Unset(enum.Enum):
-    UNSET = "unset"
-
-
-_UNSET: Any = _Unset.UNSET
-
-
-JudgeLike = Judge | JudgeCaller | Callable[[str], Any]
-
-
-def _custom_probe(probe: Any) -> Probe | None:
-    """A probe of the caller's own (not a name); the probe package loads only then."""
-    if probe is None or isinstance(probe, str):
-        return None
-    from prin_guard.probe import Probe
-
-    return probe if isinstance(probe, Probe) else None
 
 
 def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
@@ -126,35 +108,6 @@ def claimed_identity(raw: Any, fallback: str) -> tuple[str, Task | None]:
     task = raw.get("task", "choice")
     named = task.strip().lower() if isinstance(task, str) else None
     return item_id, next((known for known in _KNOWN if known == named), None)
-
-
-def who_judges_problem(
-    levels: Sequence[int | None], *, tiers: bool, acceptance: bool, panel: str = "judge"
-) -> str | None:
-    """What is wrong with who judges, or ``None``: the one rule every surface applies.
-
-    ``levels`` has one entry per tier (one for a guard without escalation): ``None``
-    for a judge given alone, the number of judges for a panel. A panel needs at least
-    two judges (one judge is given alone, not as a panel of one); a cascade needs at
-    least two tiers and a calibrated acceptance rule. ``panel`` is what the caller calls
-    a panel's setting, for the message.
-    """
-    for size in levels:
-        if size is not None and size < 2:
-            where = "tiers" if tiers else panel
-            return (
-                f"{where}: a panel needs at least two judges, got {size}; give a single "
-                "judge on its own, not in a list"
-            )
-    if tiers:
-        if len(levels) < 2:
-            return "tiers: a cascade needs at least two tiers, cheapest first"
-        if not acceptance:
-            return (
-                "acceptance: tiers escalate by a calibrated rule; give acceptance= (a file "
-                "from prin-guard calibrate)"
-            )
-    return None
 
 
 class Guard:
@@ -194,151 +147,33 @@ class Guard:
         tiers: Sequence[JudgeLike | Sequence[JudgeLike]] | None = None,
         acceptance: Acceptance | str | os.PathLike[str] | None = None,
         options: GuardOptions | None = None,
-        cache: Cache | Literal["memory"] | None = _UNSET,
+        cache: Cache | Literal["memory"] | None = UNSET,
         concurrency: int | None = None,
         retry: Retry | None = None,
         limit: CallLimit | None = None,
         rate_limit: RateLimit | None = None,
         **option_keywords: Any,
     ) -> None:
-        if "template" in option_keywords:  # Guard(template="mine.toml"): read the file
-            option_keywords["template"] = template_file(option_keywords["template"])
-        custom_probe = _custom_probe(option_keywords.get("probe"))
-        keywords = {**option_keywords, **({"probe": None} if custom_probe is not None else {})}
-        if options is not None:
-            if not isinstance(options, GuardOptions):
-                raise UsageError(f"options: expected GuardOptions, got {type(options).__name__}")
-            if option_keywords:
-                raise UsageError(
-                    "options: pass the guard's options either as options=GuardOptions(...) "
-                    f"or as keywords, not both (got {', '.join(sorted(option_keywords))})"
-                )
-            self._options = options
-        else:
-            self._options = GuardOptions.of(**keywords)
-        if (judge is None) == (tiers is None):
-            raise UsageError("judge: give a judge (or a panel), or tiers=[...], not both")
-        if tiers is not None and (isinstance(tiers, str) or not isinstance(tiers, Sequence)):
-            raise UsageError("tiers: a list of judges (or panels), cheapest first")
-        given = list(tiers) if tiers is not None else [judge]
-        problem = who_judges_problem(
-            [len(level) if isinstance(level, list | tuple) else None for level in given],
-            tiers=tiers is not None,
-            acceptance=acceptance is not None,
+        parts = assemble(
+            judge,
+            tiers=tiers,
+            acceptance=acceptance,
+            options=options,
+            cache=cache,
+            concurrency=concurrency,
+            retry=retry,
+            limit=limit,
+            rate_limit=rate_limit,
+            option_keywords=option_keywords,
         )
-        if problem is not None:
-            raise UsageError(problem)
-        levels = [self._panel(level) for level in given]
-        given_callers = [j for level in levels for j in level if isinstance(j, JudgeCaller)]
-        if given_callers:
-            if len(given_callers) != sum(len(level) for level in levels):
-                raise UsageError("judge: give the judges all as JudgeCallers or none")
-            if cache is not _UNSET or concurrency is not None or retry is not None or limit:
-                raise UsageError(
-                    "judge: a JudgeCaller brings its own cache, concurrency, retry and limit; "
-                    "set them on the JudgeCaller"
-                )
-            if rate_limit is not None:
-                raise UsageError("rate_limit: set it on the JudgeCaller")
-            callers = [tuple(level) for level in levels]
-        else:
-            if concurrency is not None and limit is not None:
-                raise UsageError("concurrency: give concurrency or a shared limit, not both")
-            shared_limit = limit or CallLimit(8 if concurrency is None else concurrency)
-            # one cache for every judge: one prefetch round trip per item
-            shared_cache = MemoryCache() if cache is _UNSET or cache == "memory" else cache
-            callers = [
-                tuple(
-                    JudgeCaller(
-                        member,
-                        cache=shared_cache,
-                        retry=retry,
-                        limit=shared_limit,
-                        rate_limit=rate_limit,
-                    )
-                    for member in level
-                )
-                for level in levels
-            ]
-        self._probe = self._check_probe(custom_probe or self._options.probe)
-        if self._options.rating_aspects == "together":
-            # one reply rating every aspect: no rubric to reorder per aspect, no probe
-            # round per aspect, one judge's reply
-            clash = [
-                (name, what)
-                for name, what, used in (
-                    ("checks", "the order check", bool(self._options.second_order("rating"))),
-                    ("probe", "a probe", self._probe is not None),
-                    ("judge", "a panel", any(len(level) > 1 for level in callers)),
-                )
-                if used
-            ]
-            if clash:
-                name, what = clash[0]
-                raise UsageError(
-                    f"{name}: rating_aspects='together' asks one judge for every aspect in "
-                    f"one reply, without {what}; use rating_aspects='apart' for it"
-                )
-        self._asker = LegAsker(
-            None if self._options.rating_template is not None else self._options.label_template,
-            self._options.mitigations,
-            reask=self._options.reask,
-            layout=self._options.prompt_layout,
-        )
-        identities = [judges_identity([caller.identity for caller in level]) for level in callers]
-        self._acceptance = self._load_acceptance(acceptance, identities)
-        self._options = self._reverse_threshold(self._options, self._acceptance)
-        self._engines = [
-            VerdictEngine(level, self._asker, self._options, self._probe) for level in callers
-        ]
+        self._options = parts.options
+        self._probe = parts.probe
+        self._asker = parts.asker
+        self._acceptance = parts.acceptance
+        self._engines = parts.engines
         self._engine = self._engines[0]
         self._callers = self._engine.callers
         self._driver = LoopDriver()
-
-    @staticmethod
-    def _reverse_threshold(options: GuardOptions, acceptance: Acceptance | None) -> GuardOptions:
-        """The options with ``reverse_below`` where ``reverse_legs='uncertain'`` needs it:
-        as given, else the threshold of the acceptance file's rule on ``direct_confidence``
-        (calibrate chose it for the file's error level)."""
-        if options.reverse_legs != "uncertain" or options.reverse_below is not None:
-            return options
-        rule = acceptance.tiers[0].rule if acceptance is not None else None
-        if rule is None or rule.signal != "direct_confidence" or rule.threshold is None:
-            raise UsageError(
-                "reverse_below: reverse_legs='uncertain' asks the other legs under a "
-                "confidence threshold; give it, or an acceptance file whose rule is on "
-                "direct_confidence (prin-guard calibrate --signal direct_confidence)"
-            )
-        return options.model_copy(update={"reverse_below": rule.threshold})
-
-    def _load_acceptance(
-        self,
-        acceptance: Acceptance | str | os.PathLike[str] | None,
-        identities: Sequence[Mapping[str, Any]],
-    ) -> Acceptance | None:
-        if acceptance is None:
-            return None
-        # imported here: a guard without a calibrated rule never loads one
-        from prin_guard._route._acceptance import Acceptance
-
-        if isinstance(acceptance, str | os.PathLike):
-            acceptance = Acceptance.load(os.fspath(acceptance))
-        elif not isinstance(acceptance, Acceptance):
-            raise UsageError(
-                f"acceptance: expected an Acceptance or a path, got {type(acceptance).__name__}"
-            )
-        # an acceptance file is a promise about one judge (or cascade) asked one way
-        acceptance.check_compatible(list(identities), self._options)
-        return acceptance
-
-    @staticmethod
-    def _panel(judge: Any) -> list[Any]:
-        if isinstance(judge, list | tuple):
-            members = list(judge)
-            if len({id(member) for member in members}) != len(members):
-                raise UsageError("judge: a panel lists the same judge twice")
-            return members
-        return [judge]
 
     # -- read-only configuration -----------------------------------------------------
 
@@ -493,21 +328,6 @@ class Guard:
         """The identity of each tier's judge (or panel), cheapest first; one for a guard
         without escalation."""
         return tuple(engine.identity for engine in self._engines)
-
-    @staticmethod
-    def _check_probe(probe: str | Probe | None) -> Probe | None:
-        if probe is None:
-            return None
-        from prin_guard.probe import Probe
-
-        checked = Probe.of(probe)
-        if checked.changes_first_question():
-            raise UsageError(
-                "probe: in the guard the first question is the verdict's own leg, so probe "
-                "mitigations can only go into follow-ups: use position='follow_up' and no "
-                "few-shot demonstrations (prin-guard probe measures the other placements)"
-            )
-        return checked
 
     def __repr__(self) -> str:
         judges = [c.identity for c in self._callers]

@@ -160,7 +160,8 @@ class LegAsker:
     """Plans and reads the legs of one guard (its template choice and mitigations).
 
     ``template`` is the guard's: a template, or ``None`` for each task's default. Each
-    item is asked in the template of its task (:func:`~prin_guard._prompting._prompts.template_for`).
+    item is asked in the template of its task
+    (:func:`~prin_guard._prompting._prompts.template_for`).
     """
 
     def __init__(

@@ -34,7 +34,8 @@ from prin_guard._infra._ratelimit import RateLimit
 from prin_guard._infra._retry import CallLimit, Retry
 from prin_guard._prompting._prompts import template_file
 from prin_guard._route._acceptance import Acceptance
-from prin_guard._route._guard import Guard, JudgeLike, who_judges_problem
+from prin_guard._route._assembly import JudgeLike, who_judges_problem
+from prin_guard._route._guard import Guard
 from prin_guard._route._options import GuardOptions, usage_error
 from prin_guard.cache import Cache
 from prin_guard.calls import JudgeCaller

@@ -512,7 +512,8 @@ class CostSummary(SparseModel):
 
 
 class UninformativeSummary(SummaryModel):
-    """One way the run's judge answers carry no information (:mod:`prin_guard._route._informative`)."""
+    """One way the run's judge answers carry no information
+    (:mod:`prin_guard._route._informative`)."""
 
     kind: Literal["one_answer", "same_position", "unreadable"]
     """``one_answer``: one answer on most legs of a polarity; ``same_position``: the same

@@ -1,8 +1,8 @@
 """The declared format: the verdict where the template's answer contract says the judge
 writes it (``prin_guard._prompting._contract``), read first and strictly.
 
-Each format reads itself (its ``read``, in ``prin_guard._prompting._contract``) with what this module
-gives it: the shown labels of the leg and how a *slot* is read with them (:class:`Shown`),
+Each format reads itself (its ``read``, in ``prin_guard._prompting._contract``) with what this
+module gives it: the shown labels of the leg and how a *slot* is read with them (:class:`Shown`),
 the first line of a reply, its last JSON values, and the readings the formats return. A
 format returns a reading in the item's labels (the shown labels mapped by position), a
 void reading when the format is there but says nothing readable or says several things

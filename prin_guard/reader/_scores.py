@@ -58,7 +58,8 @@ class _Scale(Protocol):
 
 
 class _Aspect(Protocol):
-    """What reading an aspect's score needs of it (:class:`prin_guard._prompting._rating.Aspect`)."""
+    """What reading an aspect's score needs of it
+    (:class:`prin_guard._prompting._rating.Aspect`)."""
 
     @property
     def name(self) -> str: ...

@@ -26,13 +26,9 @@ registering it in :data:`REGISTRY`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
-
-from prin_guard.tasks._labels import LABEL_TASKS
-from prin_guard.tasks._ranking import RANKING
-from prin_guard.tasks._ratings import RATING
-from prin_guard.tasks._review import REVIEW
 
 if TYPE_CHECKING:
     from prin_guard._route._acceptance import Acceptance
@@ -41,6 +37,7 @@ if TYPE_CHECKING:
     from prin_guard._route._options import GuardOptions
     from prin_guard.errors import JudgeError
     from prin_guard.models import Leg, Message, Polarity, Verdict
+    from prin_guard.tasks._registry import REGISTRY, task_of
 
 __all__ = ["REGISTRY", "Planned", "Task", "task_of"]
 
@@ -113,21 +110,10 @@ class Task(Protocol):
     def max_calls(self, engine: VerdictEngine) -> int: ...
 
 
-REGISTRY: dict[str, Task] = {
-    **LABEL_TASKS,
-    RATING.name: RATING,
-    RANKING.name: RANKING,
-    REVIEW.name: REVIEW,
-}
-"""Every task by its name."""
-
-
-def task_of(raw: Any) -> Task:
-    """The task ``raw`` (an item model, or a mapping) says it is: its ``task`` field when
-    it names a registered task exactly, else the choice task (whose item model reads a
-    missing, a misspelt or an unknown task and says what is wrong)."""
-    named = getattr(raw, "task", None)
-    if isinstance(raw, Mapping):
-        named = raw.get("task")
-    found = REGISTRY.get(named) if isinstance(named, str) else None
-    return found if found is not None else REGISTRY["choice"]
+def __getattr__(name: str) -> Any:
+    # The registry imports every task module, and they import the route's lower layers;
+    # the package itself stays light, so that its words module (``_words``, at the bottom
+    # of the layers: the models, the prompts and the reader read it) imports nothing above.
+    if name in {"REGISTRY", "task_of"}:
+        return getattr(importlib.import_module("prin_guard.tasks._registry"), name)
+    raise AttributeError(f"module 'prin_guard.tasks' has no attribute {name!r}")

@@ -7,9 +7,10 @@ single-flighted like every leg); each reply's declared score is read strictly an
 reconciled into ``rating`` (:mod:`prin_guard._prompting._rating` holds the rules, ``_decide`` builds
 the verdict).
 
-Its prompts are templates of task ``rating`` (:mod:`prin_guard._prompting._prompts`): prin-guard's own
-wording (the template ``rating``: MT-Bench's single-answer grading, "Rating: [[5]]", and its
-mirror), a pack or a prompt of one's own, as the guard's ``template`` says.
+Its prompts are templates of task ``rating`` (:mod:`prin_guard._prompting._prompts`):
+prin-guard's own wording (the template ``rating``: MT-Bench's single-answer grading,
+"Rating: [[5]]", and its mirror), a pack or a prompt of one's own, as the guard's
+``template`` says.
 """
 
 from __future__ import annotations

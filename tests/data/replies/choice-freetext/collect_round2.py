@@ -6,9 +6,9 @@ Not a test dependency: run by hand against an OpenAI-compatible server that serv
 sent straight to the server's ``/v1/chat/completions`` (urllib, no retries, no cache), so
 what is recorded is exactly what was sent and what came back. Two routes:
 
-- ``guard``: the guard's own choice prompts (``prin_guard._prompting._prompts.build_prompt``: the text
-  ``Guard`` sends as the one user message of a leg), templates v0/v1/v2, direct and reverse,
-  with and without zero-shot CoT, with and without the paper's NEG_EXP mitigation;
+- ``guard``: the guard's own choice prompts (``prin_guard._prompting._prompts.build_prompt``:
+  the text ``Guard`` sends as the one user message of a leg), templates v0/v1/v2, direct and
+  reverse, with and without zero-shot CoT, with and without the paper's NEG_EXP mitigation;
 - ``user``: plain user-style phrasings of the same question ("Which of these options are
   correct? Explain."), direct and reverse, with the options listed ``A) text`` per line.
 
