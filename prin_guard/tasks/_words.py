@@ -1,6 +1,12 @@
 """What each judging task is, in words: one description per task, read by the prompts, the
 reader of replies, the probe and the verdict alike.
 
+The tasks' words module: each task module (``tasks._labels``) takes its words from here
+(``LabelTask.words``), and the layers below the tasks (the data types, the prompts, the
+reader) read the same words here, with nothing above imported: the tasks package's
+``__init__`` imports no task module (its registry is ``tasks._registry``). A new task with
+words gives them here, beside its module and its line in the registry.
+
 A task is a question with two sides: the direct question names the candidates on one side
 ("which options are correct?"), the reverse question those on the other ("which are
 incorrect?"). Its description holds what the prompts call the candidates, the names a reply
