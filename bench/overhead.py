@@ -450,7 +450,7 @@ def _breakdown(ctx: Context, data: list[dict[str, Any]]) -> tuple[list[list[Any]
     )
     row(
         "a disabled `log().debug(...)` event",
-        "`_events.log` (stdlib-backed structlog), from `_calls` and `_judging`",
+        "`_events.log` (stdlib-backed structlog), from `calls` and `_judging`",
         per_method["debug"],
         _per_call(
             lambda: log.debug("judge_prompt", item_id="x", call="direct", messages=[]), calls
@@ -705,7 +705,7 @@ def _patched(kind: str | None, guard: Any) -> Iterator[None]:
 
     Events come from ``prin_guard.calls`` (judge calls) and ``prin_guard._route._judging``
     (``verdict``): ``logging`` silences both. Single-flight support is decided in
-    ``JudgeCaller.__init__``: ``singleflight`` swaps the Protocol in ``_calls`` and
+    ``JudgeCaller.__init__``: ``singleflight`` swaps the Protocol in ``calls`` and
     decides ``guard.caller._flight`` again as a caller built under the swap would.
     ``tenacity`` swaps the caller's retry policy (``guard.retry`` is read-only).
     ``Leg`` is built in ``prin_guard._route._legs`` and ``Verdict`` in

@@ -1,6 +1,6 @@
 """How judge calls are retried and bounded: :class:`Retry` and :class:`CallLimit`.
 
-Both are plain configuration objects of the call layer (``_calls``): a
+Both are plain configuration objects of the call layer (``calls``): a
 :class:`~prin_guard.calls.JudgeCaller` retries transient failures as its ``Retry`` says
 and holds one slot of its ``CallLimit`` per call in flight.
 """

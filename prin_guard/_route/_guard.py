@@ -19,10 +19,10 @@ One route for every task (``astream`` takes the same steps per item, batched):
    (``Item.coerce``, ``RatingItem.coerce``) and checks it against the guard's template,
    limits and acceptance file.
 2. ``Guard._aplan`` -> ``Task.plan``: each leg's messages built once and its cache key per
-   judge (a label item's: ``LegAsker.plan`` in ``_legs``, ``_calls.KeyScope``; a rating's:
+   judge (a label item's: ``LegAsker.plan`` in ``_legs``, ``calls.KeyScope``; a rating's:
    ``tasks._ratings.rating_plans``, ``JudgeCaller.conversation_key``); a long item's in the worker
    thread.
-3. ``VerdictEngine.prefetch`` -> ``JudgeCaller.prefetch`` (``_calls``): one cache round trip
+3. ``VerdictEngine.prefetch`` -> ``JudgeCaller.prefetch`` (``calls``): one cache round trip
    for every leg of every task.
 4. ``Guard._verdict`` -> ``VerdictEngine.decide`` (``_judging``): the verdict's tracing span
    and log line, around ``Task.ask``: every leg asked at once (or staggered) through
