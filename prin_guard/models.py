@@ -152,6 +152,10 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
 # -- the vocabulary --------------------------------------------------------------------
 
 ChecklistKind = Literal["criteria", "claims"]
