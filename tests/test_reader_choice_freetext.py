@@ -28,7 +28,9 @@ weak), 88 after the second follow-up (a label and its own text on a line of its 
 the answer sentence; 6 weak); with the second round of the local judge (146 replies), 130
 by the reader of main 65f9ae7 and 143 after the reader work of that round (a reverse leg
 that answers the direct question fails, listings and cut replies are no answer, subjects
-named by texts, per-option lines; 7 weak). A reader may read more, never less."""
+named by texts, per-option lines; 7 weak), 144 after the predicate rule's branch ("None of
+the given ratios form a proportion with 6/9." is the direct question's none). A reader may
+read more, never less."""
 
 
 @pytest.fixture(scope="module")

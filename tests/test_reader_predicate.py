@@ -13,7 +13,7 @@ import pytest
 
 import prin_guard
 from prin_guard.models import Candidate, Item, ParseStatus
-from prin_guard.reader._vocab import predicate_phrase
+from prin_guard.reader._vocab import predicate_phrase, question_noun
 
 
 def _item(question: str, *texts: str) -> Item:
@@ -102,3 +102,46 @@ def test_the_predicate_is_the_questions_own() -> None:
     assert predicate_phrase("Which of these are not mammals?") == ()
     assert predicate_phrase("Which is the answer?") == ()
     assert predicate_phrase("What is 2 + 2?") == ()
+
+
+RATIOS = _item("Which ratio can form a proportion with 6 over 9?", "18/24", "8/12", "3/5", "9/6")
+WORKED = "A. 18/24 = 3/4\nB. 8/12 = 2/3\nC. 3/5\nD. 9/6 = 3/2\n\n"
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "None of the given ratios form a proportion with 6/9.",
+        "Therefore, none of the ratios form a proportion with 6 over 9.",
+        "None of the listed options can form a proportion with 6/9.",
+    ],
+)
+def test_none_of_the_questions_options_is_the_direct_questions_none(last: str) -> None:
+    # the question's own noun, in the reply's last sentence, with no polarity word
+    direct = prin_guard.read_reply(WORKED + last, RATIOS, polarity="direct")
+    assert direct.status is ParseStatus.NONE, direct
+    assert direct.labels == ()
+    # on the reverse leg it says nothing of which are incorrect
+    reverse = prin_guard.read_reply(WORKED + last, RATIOS, polarity="reverse")
+    assert reverse.status is ParseStatus.FAILED, reverse
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "None of the given ratios form a proportion except B.",
+        "None of the ratios seem to form a proportion with 6/9.",
+        "None of the ratios form a proportion with 6/9. Hmm, let me check B again",
+        "None of the numbers form a proportion with 6/9.",
+    ],
+)
+def test_none_of_them_with_an_exception_a_doubt_or_another_noun_is_not_none(last: str) -> None:
+    reading = prin_guard.read_reply(WORKED + last, RATIOS, polarity="direct")
+    assert reading.status is not ParseStatus.NONE, reading
+
+
+def test_the_question_names_its_options() -> None:
+    assert question_noun("Which ratio can form a proportion with 6 over 9?") == "ratio"
+    assert question_noun("Which of these numbers are prime?") == "number"
+    assert question_noun("Which of the following is correct?") == ""
+    assert question_noun("Which is the Red Planet?") == ""

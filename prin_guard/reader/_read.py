@@ -318,6 +318,45 @@ _JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECA
 _ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
 
 
+# "None of the given ratios form a proportion with 6/9.": the question's options, none of
+# them, in a last sentence of its own with no polarity word, exception or condition
+_NONE_OF = re.compile(
+    r"(?:(?:so|therefore|thus|hence|in\s+conclusion|consequently)\s*,?\s+)?none\s+of\s+the"
+    r"\s+(?:(?:given|listed|provided|above|available|offered)\s+)?(?P<n>[a-z]{3,30})\s+"
+    r"(?P<rest>[^.!?\n]{3,160})[.!]?",
+    re.IGNORECASE,
+)
+_NOT_PLAIN = _Pattern(
+    r"(?<![\w-])(?:except|but|other|besides|only|if|unless|maybe|perhaps|might|seem\w*"
+    r"|appear\w*|not|no|never)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _none_of_them(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """On the direct leg, the reply's last sentence says that none of the question's
+    options (by the question's own noun: "None of the given ratios form a proportion
+    with 6/9." on "Which ratio can form a proportion with 6 over 9?") has what it asks:
+    the direct question's none. None elsewhere, or with a polarity word in it."""
+    noun = ctx.vocab.noun
+    if ctx.leg != 1 or ctx.task != "choice" or not noun:
+        return None
+    stripped = text[lo:hi].rstrip(" \t*_`")
+    start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
+    start += len(stripped) - start - len(stripped[start:].lstrip(" \t*_`"))
+    said = _NONE_OF.fullmatch(stripped, start)
+    if said is None:
+        return None
+    named = said.group("n").lower()
+    if named not in {noun, noun + "s", noun + "es", "options", "choices"}:
+        return None
+    rest = said.group("rest")
+    words = {word.lower() for word in re.findall(r"[A-Za-z]+", rest)}
+    if _NOT_PLAIN.search(rest) or words & (ctx.vocab.positive | ctx.vocab.negative):
+        return None
+    return _Reading(frozenset(), (lo + start, lo + len(stripped)))
+
+
 def _affirmed(text: str, ctx: _Context) -> frozenset[str]:
     """The candidates ``text`` says, in a plain sentence, have the question's predicate
     (:func:`_answers_the_predicate`); a negation, a condition or a doubt in the sentence
@@ -642,6 +681,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # the derivation, not an answer
     if cut:
         return _FAILED
+    none = _none_of_them(text, lo, hi, ctx)
+    if none is not None:
+        return _result(none, ParseMethod.NONE_WORD, ctx)
     texts = _texts_list(text, lo, hi, ctx)
     if texts is not None and _PUNCT_ONLY.fullmatch(text, texts[1], hi):  # "Paris and Rome."
         return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)

@@ -28,6 +28,9 @@ class _Vocab:
     """The words of the question's predicate ("red", "planet" of "Which planet is known as
     the Red Planet?"), lower case; none when the question does not end on one
     (:func:`predicate_phrase`)."""
+    noun: str = ""
+    """What the question calls its options ("ratio" of "Which ratio can form ...?"),
+    lower case; empty when it names none (:func:`question_noun`)."""
 
     @classmethod
     def of(
@@ -37,17 +40,18 @@ class _Vocab:
         predicate = _predicate(question) if task == "choice" and question else frozenset()
         positive = positive | (predicate - negative)
         phrase = predicate_phrase(question) if task == "choice" and question else ()
+        noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
             positive |= _DIRECT_SUPERLATIVES
         if words is None:
-            return cls(positive, negative, predicate=phrase)
+            return cls(positive, negative, predicate=phrase, noun=noun)
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
             for word, sign in zip(mine, (1, -1), strict=True)
             if " " in word
         )
-        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase)
+        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun)
 
     def sign(self, word: str, *, negated: bool = False) -> int:
         word = word.lower()
@@ -164,6 +168,32 @@ def predicate_phrase(question: str) -> tuple[str, ...]:
     ):
         return ()
     return phrase
+
+
+# "Which ratio can ...?", "Which of these numbers are ...?", "Which of the following
+# cities ...?": the noun the question names its options by.
+_QUESTION_NOUN = _Pattern(
+    r"^\s*which\s+(?:(?:one\s+)?of\s+(?:the\s+following|these|those|the)\s+)?"
+    r"(?P<n>[a-z]{3,30})\b",
+    re.IGNORECASE,
+)
+_NOT_NOUNS = frozenset(
+    {"is", "are", "was", "were", "can", "could", "would", "should", "does", "do", "did",
+     "has", "have", "will", "must", "might", "may", "statement", "statements", "following",
+     "these", "those", "one", "ones"}
+)  # fmt: skip
+
+
+def question_noun(question: str) -> str:
+    """The noun a choice question names its options by, lower case and singular
+    ("ratio"); empty when it names none ("Which is ...?", "Which of these ...?")."""
+    match = _QUESTION_NOUN.search(question)
+    if match is None:
+        return ""
+    noun = match.group("n").lower()
+    if noun in _NOT_NOUNS or noun in _ANSWER_WORDS or noun in _NOT_PREDICATES:
+        return ""
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def _negated(match: re.Match[str]) -> bool:
