@@ -28,7 +28,9 @@ weak), 88 after the second follow-up (a label and its own text on a line of its 
 the answer sentence; 6 weak); with the second round of the local judge (146 replies), 130
 by the reader of main 65f9ae7 and 143 after the reader work of that round (a reverse leg
 that answers the direct question fails, listings and cut replies are no answer, subjects
-named by texts, per-option lines; 7 weak). A reader may read more, never less."""
+named by texts, per-option lines; 7 weak), 144 after the predicate rule's branch ("None of
+the given ratios form a proportion with 6/9." is the direct question's none). A reader may
+read more, never less."""
 
 
 @pytest.fixture(scope="module")
@@ -94,14 +96,16 @@ def test_the_second_round_reads_at_its_floor(outcomes: list[Outcome]) -> None:
     assert 100 * (kinds["right"] + kinds["right_weak"]) >= ROUND2_RIGHT_FLOOR_PERCENT * len(mine)
 
 
-HOLDOUT_RIGHT_FLOOR_PERCENT = 80
+HOLDOUT_RIGHT_FLOOR_PERCENT = 83
 """The hand-written hold-out (tests/data/replies/choice-holdout, written before the second
 round's reader work and never tuned to): 40 of 56 read right before it, 43 after its
-first commit, 45 after its second (README)."""
-HOLDOUT_KNOWN_CONFIDENT = {"holdout:25", "holdout:37"}
-"""Its two confident misreads, before and after (README): reverse legs that answer the
-direct question with no polarity word ("The Red Planet is Mars.\n\nAnswer: B"). Open: a
-reader may lose them, never add one."""
+first commit, 45 after its second (README), 47 after the predicate rule (a reverse leg
+whose answer names the candidates it said have the question's predicate fails)."""
+HOLDOUT_KNOWN_CONFIDENT: set[str] = set()
+"""Its confident misreads: none. Its two of before (holdout:25 "The Red Planet is
+Mars.\n\nAnswer: B" and holdout:37 "Whales and bats are mammals. The answer is A, C.",
+reverse legs that answer the direct question through its predicate) fail, marked
+polarity-confused. A reader may never add one."""
 
 
 def test_the_holdout_reads_at_its_floor_and_adds_no_confident_misread() -> None:

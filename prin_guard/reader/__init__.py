@@ -72,6 +72,15 @@ table column's header when it has a polarity ("Met?") and else to the leg's ques
 that gives every candidate a status answers "none"; otherwise the reply only answers the
 other question and the leg fails.
 
+**The question's own words.** A choice question's predicate ("Which planet is known as
+the Red Planet?": "red planet"; "Which animals are mammals?": "mammals") is the direct
+side's: on the reverse leg, a concluding answer ("Answer: B", "The answer is A, C") that
+names only candidates the reply said, before it, have that predicate in a plain sentence
+("The Red Planet is Mars.", "Whales and bats are mammals.") answers the direct question,
+and the leg fails (marked polarity-confused). On the direct leg, a last sentence "None of
+the given ratios ..." in the question's own noun ("Which ratio ...?"), with no polarity
+word, exception or doubt, is the direct question's none.
+
 **Every mention accounted for.** For the set tasks a reading is confident only when
 every candidate its concluding part (the answer's line, or in a long line its sentence,
 and what follows) names outside the answer has a side there that agrees with it: a side

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -43,7 +44,15 @@ from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._stance import retracted_before
 from prin_guard.reader._structures import _read_json
-from prin_guard.reader._text import WINDOW, _keys_of, _Pattern, _strip_bounds, _Texts, word_runs
+from prin_guard.reader._text import (
+    WINDOW,
+    _keys_of,
+    _norm,
+    _Pattern,
+    _strip_bounds,
+    _Texts,
+    word_runs,
+)
 from prin_guard.reader._vocab import _Vocab
 
 if TYPE_CHECKING:
@@ -153,6 +162,8 @@ def parse_reply(
             # the declared answer's concluding part: what the reply says after it
             result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
+            if _answers_the_predicate(read, result, ctx):
+                result = _FAILED  # the direct question's answer, in the declared format
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
@@ -265,7 +276,140 @@ def _with_declared(declared: _Reading, general: ParseResult, ctx: _Context) -> P
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
-    return _account(text, _place(text, ctx), ctx)
+    result = _place(text, ctx)
+    if _answers_the_predicate(text, result, ctx):
+        return _FAILED  # the direct question's answer, concluded on the reverse leg
+    return _account(text, result, ctx)
+
+
+def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> bool:
+    """Whether, on the reverse leg, the answer read ("Answer: B", "The answer is A, C")
+    names only candidates the reply itself said, before it, have the question's
+    predicate ("The Red Planet is Mars." on "Which planet is known as the Red Planet?",
+    "Whales and bats are mammals." on "Which animals are mammals?"): the reply answers
+    the direct question in words of its own, with no status word to tell."""
+    if (
+        ctx.leg != -1
+        or not ctx.vocab.predicate
+        or result.status is not ParseStatus.OK
+        or not result.labels
+        or result.span is None
+    ):
+        return False
+    affirmed = _affirmed(text[: result.span[0]], ctx)
+    return bool(affirmed) and set(result.labels) <= affirmed
+
+
+# A sentence (or a clause before a result: "Whales are mammals, so ...") that says
+# candidates have the predicate: "X and Y are (a|the) PRED" or "(The) PRED is X".
+_SEGMENT_END = _Pattern(
+    r"[.!?](?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b|,\s+(?:which|making)\b",
+    re.IGNORECASE,
+)
+_NEGATIVE_WORD = _Pattern(
+    r"(?<![\w-])(?:not|no|never|neither|nor|none|isn[’']t|aren[’']t|if|whether|unless|maybe"
+    r"|perhaps|might|except)(?![\w-])",
+    re.IGNORECASE,
+)
+_COPULA = r"\s+(?:is|are)\s+(?:(?:both|all|also|indeed|clearly)\s+)?(?:(?:known|referred\s+to"
+_COPULA += r"|called|considered|classified|regarded|described)\s+(?:as\s+)?)?"
+_ARTICLE = r"(?:(?:an?|the)\s+)?"
+_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
+_ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
+
+
+# "None of the given ratios form a proportion with 6/9.": the question's options, none of
+# them, in a last sentence of its own with no polarity word, exception or condition
+_NONE_OF = re.compile(
+    r"(?:(?:so|therefore|thus|hence|in\s+conclusion|consequently)\s*,?\s+)?none\s+of\s+the"
+    r"\s+(?:(?:given|listed|provided|above|available|offered)\s+)?(?P<n>[a-z]{3,30})\s+"
+    r"(?P<rest>[^.!?\n]{3,160})[.!]?",
+    re.IGNORECASE,
+)
+_NOT_PLAIN = _Pattern(
+    r"(?<![\w-])(?:except|but|other|besides|only|if|unless|maybe|perhaps|might|seem\w*"
+    r"|appear\w*|not|no|never)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _none_of_them(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """On the direct leg, the reply's last sentence says that none of the question's
+    options (by the question's own noun: "None of the given ratios form a proportion
+    with 6/9." on "Which ratio can form a proportion with 6 over 9?") has what it asks:
+    the direct question's none. None elsewhere, or with a polarity word in it."""
+    noun = ctx.vocab.noun
+    if ctx.leg != 1 or ctx.task != "choice" or not noun:
+        return None
+    stripped = text[lo:hi].rstrip(" \t*_`")
+    start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
+    start += len(stripped) - start - len(stripped[start:].lstrip(" \t*_`"))
+    said = _NONE_OF.fullmatch(stripped, start)
+    if said is None:
+        return None
+    named = said.group("n").lower()
+    if named not in {noun, noun + "s", noun + "es", "options", "choices"}:
+        return None
+    rest = said.group("rest")
+    words = {word.lower() for word in re.findall(r"[A-Za-z]+", rest)}
+    if _NOT_PLAIN.search(rest) or words & (ctx.vocab.positive | ctx.vocab.negative):
+        return None
+    return _Reading(frozenset(), (lo + start, lo + len(stripped)))
+
+
+def _affirmed(text: str, ctx: _Context) -> frozenset[str]:
+    """The candidates ``text`` says, in a plain sentence, have the question's predicate
+    (:func:`_answers_the_predicate`); a negation, a condition or a doubt in the sentence
+    says nothing."""
+    words = ctx.vocab.predicate
+    last = words[-1]
+    forms = {last, last + "s", last + "es"}
+    if last.endswith("s") and not last.endswith("ss"):
+        forms.add(last[:-1])
+    if last.endswith("es"):
+        forms.add(last[:-2])
+    head = r"\s+".join(map(re.escape, words[:-1]))
+    pred = (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
+    subject_first = re.compile(
+        rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{pred}\s*[.!]?\s*$", re.IGNORECASE
+    )
+    predicate_first = re.compile(
+        rf"^\s*{_ARTICLE}{pred}{_COPULA}(?P<s>.{{1,200}}?)\s*[.!]?\s*$", re.IGNORECASE
+    )
+    found: set[str] = set()
+    start = 0
+    for match in [*_SEGMENT_END.finditer(text), None]:
+        end = len(text) if match is None else match.start()
+        segment = text[start:end].strip(" \t*_`>-#")
+        start = len(text) if match is None else match.end()
+        if not segment or _NEGATIVE_WORD.search(segment):
+            continue
+        said = subject_first.match(segment) or predicate_first.match(segment)
+        if said is not None:
+            found |= _named(said.group("s"), ctx)
+    return frozenset(found)
+
+
+def _named(subject: str, ctx: _Context) -> set[str]:
+    """The candidates a subject names, every part of it a candidate's label or text (a
+    plural of it: "whales" for "Whale"); none when a part is something else."""
+    named: set[str] = set()
+    for part in _JOINS.split(subject):
+        part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
+        if not part:
+            continue
+        label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
+        if label is None:
+            by_text = ctx.texts.by_text
+            norm = _norm(part)
+            label = by_text.get(norm)
+            for cut in (1, 2):
+                if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
+                    label = by_text.get(norm[:-cut])
+        if label is None:
+            return set()
+        named.add(label)
+    return named
 
 
 def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
@@ -537,6 +681,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # the derivation, not an answer
     if cut:
         return _FAILED
+    none = _none_of_them(text, lo, hi, ctx)
+    if none is not None:
+        return _result(none, ParseMethod.NONE_WORD, ctx)
     texts = _texts_list(text, lo, hi, ctx)
     if texts is not None and _PUNCT_ONLY.fullmatch(text, texts[1], hi):  # "Paris and Rome."
         return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)

@@ -24,6 +24,13 @@ class _Vocab:
     positive: frozenset[str]
     negative: frozenset[str]
     phrases: tuple[tuple[tuple[str, ...], int], ...] = ()
+    predicate: tuple[str, ...] = ()
+    """The words of the question's predicate ("red", "planet" of "Which planet is known as
+    the Red Planet?"), lower case; none when the question does not end on one
+    (:func:`predicate_phrase`)."""
+    noun: str = ""
+    """What the question calls its options ("ratio" of "Which ratio can form ...?"),
+    lower case; empty when it names none (:func:`question_noun`)."""
 
     @classmethod
     def of(
@@ -32,17 +39,19 @@ class _Vocab:
         positive, negative = TASK_WORDS[task].positive, TASK_WORDS[task].negative
         predicate = _predicate(question) if task == "choice" and question else frozenset()
         positive = positive | (predicate - negative)
+        phrase = predicate_phrase(question) if task == "choice" and question else ()
+        noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
             positive |= _DIRECT_SUPERLATIVES
         if words is None:
-            return cls(positive, negative)
+            return cls(positive, negative, predicate=phrase, noun=noun)
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
             for word, sign in zip(mine, (1, -1), strict=True)
             if " " in word
         )
-        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases)
+        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun)
 
     def sign(self, word: str, *, negated: bool = False) -> int:
         word = word.lower()
@@ -128,6 +137,63 @@ def _predicate(question: str) -> frozenset[str]:
     else:
         forms.add(word + "s")
     return frozenset(forms)
+
+
+# The question's whole predicate, up to four words ending it, after "is" / "are" and what
+# names it ("known as", "called", "considered"): "Which planet is known as the Red
+# Planet?": "red planet"; "Which of the following animals are mammals?": "mammals".
+_QUESTION_PHRASE = _Pattern(
+    r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:(?:known|referred\s+to|called|considered"
+    r"|classified|regarded|described)\s+(?:as\s+)?)?(?:an?\s+|the\s+)?"
+    r"(?P<p>[a-z]{3,30}(?:\s+[a-z]{2,30}){0,3})\s*\?\s*\Z",
+    re.IGNORECASE,
+)
+# Words that make a predicate no predicate of the direct side's own: "Which are not
+# mammals?", "Which is true?" (the polarity words), "Which is the answer?".
+_NOT_PREDICATE_WORDS = frozenset({"not", "never", "no", "neither", "nor", "none"})
+
+
+def predicate_phrase(question: str) -> tuple[str, ...]:
+    """The words of the predicate a choice question asks about, lower case ("red",
+    "planet"); none when the question does not end on one, or it is a polarity word, an
+    answer's noun or a negation ("Which are correct?", "Which are not mammals?")."""
+    match = _QUESTION_PHRASE.search(question.strip())
+    if match is None:
+        return ()
+    phrase = tuple(match.group("p").lower().split())
+    if (
+        phrase[0] in _NOT_PREDICATES
+        or phrase[0] in _ANSWER_WORDS
+        or any(word in _NOT_PREDICATE_WORDS for word in phrase)
+    ):
+        return ()
+    return phrase
+
+
+# "Which ratio can ...?", "Which of these numbers are ...?", "Which of the following
+# cities ...?": the noun the question names its options by.
+_QUESTION_NOUN = _Pattern(
+    r"^\s*which\s+(?:(?:one\s+)?of\s+(?:the\s+following|these|those|the)\s+)?"
+    r"(?P<n>[a-z]{3,30})\b",
+    re.IGNORECASE,
+)
+_NOT_NOUNS = frozenset(
+    {"is", "are", "was", "were", "can", "could", "would", "should", "does", "do", "did",
+     "has", "have", "will", "must", "might", "may", "statement", "statements", "following",
+     "these", "those", "one", "ones"}
+)  # fmt: skip
+
+
+def question_noun(question: str) -> str:
+    """The noun a choice question names its options by, lower case and singular
+    ("ratio"); empty when it names none ("Which is ...?", "Which of these ...?")."""
+    match = _QUESTION_NOUN.search(question)
+    if match is None:
+        return ""
+    noun = match.group("n").lower()
+    if noun in _NOT_NOUNS or noun in _ANSWER_WORDS or noun in _NOT_PREDICATES:
+        return ""
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def _negated(match: re.Match[str]) -> bool:
