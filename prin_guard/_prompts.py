@@ -258,8 +258,7 @@ class Template:
         if self.positive.lower() == self.negative.lower():
             raise UsageError("template: the positive and the negative words must differ")
         # a ranking's template declares how its judge writes a ranking (its contract),
-        # what read_reply reads a recorded ranking with; the guard asks rankings in
-        # prin-guard's own wording (tasks._ranking)
+        # and may give its legs' words (tasks._ranking renders and checks them)
         known = (*TASKS, "ranking")
         if self.task not in known:
             raise UsageError(f"template: unknown task {self.task!r}; use {', '.join(known)}")
@@ -301,7 +300,9 @@ class Template:
                 )
             except ValidationError as exc:
                 raise usage_error_of("contract", exc) from None
-        if self.instruction is not None or self.system is not None:
+        if self.task == "ranking":
+            pass  # a ranking's text and contract: checked by its task (tasks._ranking)
+        elif self.instruction is not None or self.system is not None:
             _check_text(self)
         elif any(
             getattr(self, name) is not None
