@@ -93,7 +93,9 @@ class GuardOptions(BaseModel):
         "and, for your own prompt text, system, instruction, contract, ... (Template). "
         "Ratings: a rating prompt (mt-bench-single, mt-bench-single-ref, "
         "arena-hard-v1-single, prometheus-absolute, or your own: task rating, instruction, "
-        "... (RatingPrompt)); a guard with one asks rating items only.",
+        "... (RatingPrompt)); a guard with one asks rating items only. Rankings: a "
+        "ranking pack (llmzoo-order, rankgpt) or a ranking template of your own (task "
+        "ranking); none: prin-guard's own ranking wording.",
         json_schema_extra={
             "anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "string"}, {"type": "object"}]
         },

@@ -1040,12 +1040,15 @@ class RankingTask:
                 )
             elif template is not None:
                 form = leg_form(template, plan.polarity)
-                who = "prin-guard's" if plan.polarity is Polarity.REVERSE else f"{template.id}'s"
+                who = (
+                    "the reverse leg, listed worst first"
+                    if plan.polarity is Polarity.REVERSE
+                    else f"as {template.id} asks"
+                )
                 reads = (
-                    f"the ranking in the {form} form first ({who} wording; worst first on "
-                    "the reverse leg; every response shown exactly once), else a ranking in "
-                    "another form; a label left out or named twice, or two different "
-                    "rankings: unread"
+                    f"the ranking in the {form} form first ({who}; every response shown "
+                    "exactly once), else a ranking in another form; a label left out or "
+                    "named twice, or two different rankings: unread"
                 )
             else:
                 way = "best to worst" if plan.polarity is Polarity.DIRECT else "worst to best"
