@@ -353,7 +353,9 @@ class Template:
                 )
             except ValidationError as exc:
                 raise usage_error_of("contract", exc) from None
-        if self.instruction is not None or self.system is not None:
+        if self.task == "ranking":
+            pass  # a ranking's text and contract: checked by its task (tasks._ranking)
+        elif self.instruction is not None or self.system is not None:
             _check_text(self)
         elif any(
             getattr(self, name) is not None

@@ -94,7 +94,8 @@ class GuardOptions(BaseModel):
         "Ratings: none for prin-guard's own (rating), a rating pack (mt-bench-single, "
         "mt-bench-single-ref, arena-hard-v1-single, prometheus-absolute) or your own: a "
         "template with task rating, instruction, ...; a guard with one asks rating items "
-        "only.",
+        "only. Rankings: a ranking pack (llmzoo-order, rankgpt) or a ranking template of "
+        "your own (task ranking); none: prin-guard's own ranking wording.",
         json_schema_extra={
             "anyOf": [{"enum": [*sorted(TEMPLATES)]}, {"type": "string"}, {"type": "object"}]
         },

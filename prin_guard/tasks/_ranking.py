@@ -50,6 +50,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop_if
+from prin_guard._prompting._contract import Ordering, Ranked, Tag
+from prin_guard._prompting._prompts import Template, get_template
+from prin_guard._prompting._wording import fields_of
 from prin_guard._ranking import Ranking, balanced_orders, orders_agree
 from prin_guard._route._decide import error_verdict, ranking_verdict, tournament_verdict
 from prin_guard._route._judging import VerdictEngine
@@ -69,7 +72,7 @@ from prin_guard.models import (
     Usage,
     Verdict,
 )
-from prin_guard.reader._ranking import read_ranking
+from prin_guard.reader._ranking import FORMS, read_ranking
 from prin_guard.tasks._labels import LABEL_TASKS
 
 if TYPE_CHECKING:
@@ -80,14 +83,18 @@ if TYPE_CHECKING:
 __all__ = [
     "RANKING",
     "RANKING_BEST_TEMPLATE",
+    "RANKING_FIELDS",
     "RANKING_TEMPLATE",
     "RANKING_TEMPLATE_VERSION",
     "PairPlan",
     "RankingPlan",
     "RankingTask",
+    "check_ranking_template",
+    "leg_form",
     "ranking_calls",
     "ranking_messages",
     "ranking_plans",
+    "ranking_template",
     "read_pick",
     "window_calls",
     "window_starts",
@@ -141,9 +148,239 @@ _BEST = {
 }
 
 
-def _shown_labels(item: RankingItem, count: int) -> tuple[str, ...]:
-    """The labels a prompt showing ``count`` responses gives them, by position."""
+def _shown_labels(
+    item: RankingItem, count: int, template: Template | None = None
+) -> tuple[str, ...]:
+    """The labels a prompt showing ``count`` responses gives them, by position: the
+    item's letters (A, B, C, ...), or 1, 2, 3, ... for a template whose ``values`` say
+    ``label_kind = "numbers"``."""
+    if template is not None and dict(template.values).get("label_kind") == "numbers":
+        return tuple(str(number) for number in range(1, count + 1))
     return item.labels[:count]
+
+
+# -- ranking templates (packs) --------------------------------------------------------------
+
+RANKING_FIELDS: dict[str, str] = {
+    "question": "the item's question",
+    "context": "the item's context (empty when it has none)",
+    "count": "how many responses the prompt shows, in digits (3)",
+    "count_words": "how many responses the prompt shows, in words (three)",
+    "labels": "the shown responses' labels, comma-separated",
+    "responses": "every shown response by candidate_format, separated by a blank line",
+}
+"""The placeholders a ranking template's texts may use (through its ``placeholders`` too)."""
+
+_RANKING_VALUES = ("label_kind", "reverse_form", "intro", "intro_reply", "response_reply")
+"""What a ranking template's ``values`` may hold: ``label_kind`` (``letters``, the default,
+or ``numbers``), ``reverse_form`` (the ranking form its reverse leg asks for; default
+``headed-list``), and for a conversation (RankGPT's) ``intro`` (the first user turn),
+``intro_reply`` (the assistant's answer to it) and ``response_reply`` (the assistant's turn
+after each response's user turn, ``{label}`` its label)."""
+
+_NUMBER_WORDS = (
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen", "twenty"),
+)
+
+
+def _ranking_names(template: Template) -> dict[str, str]:
+    """The field each placeholder name of ``template`` stands for."""
+    names = {name: name for name in RANKING_FIELDS}
+    names.update(dict(template.placeholders))
+    return names
+
+
+def _ranking_texts(template: Template) -> list[tuple[str, str]]:
+    values = dict(template.values)
+    texts = [
+        (name, text)
+        for name in ("system", "instruction", "reverse_system", "reverse_instruction")
+        if isinstance(text := getattr(template, name), str)
+    ]
+    texts += [(f"values.{name}", values[name]) for name in ("intro",) if name in values]
+    return texts
+
+
+@functools.lru_cache(maxsize=64)
+def check_ranking_template(template: Template) -> None:
+    """A UsageError naming the field when ``template`` cannot ask rankings: its task is not
+    ``ranking``; it has no instruction or no reverse_instruction (a ranking's reverse leg
+    is written out: "worst to best" is no word flip); a placeholder is no ranking field
+    (:data:`RANKING_FIELDS`); it never shows the question or the responses; its
+    candidate_format or values are not a ranking's; its contract declares no ranking
+    format (:class:`~prin_guard.models.Ranked`, an ordering or bracket tags)."""
+    if template.task != "ranking":
+        raise UsageError(
+            f"template: the template {template.id!r} asks {template.task} questions, not "
+            "rankings: rank under a ranking template (llmzoo-order, rankgpt) or none"
+        )
+    if template.instruction is None:
+        raise UsageError(
+            f"template: instruction: the ranking template {template.id!r} gives no text: it "
+            "only declares how a recorded ranking is read; a guard asks in a template's text"
+        )
+    if template.reverse_instruction is None:
+        raise UsageError(
+            "template: reverse_instruction: a ranking template writes its reverse leg out "
+            "(from the worst to the best): no word flip turns a ranking around"
+        )
+    if template.flips:
+        raise UsageError("template: flips: a ranking template writes its reverse leg out")
+    values = dict(template.values)
+    unknown = sorted(set(values) - set(_RANKING_VALUES))
+    if unknown:
+        raise UsageError(
+            f"template: values: {unknown[0]!r} is not a ranking template's; they are "
+            f"{', '.join(_RANKING_VALUES)}"
+        )
+    if values.get("label_kind", "letters") not in ("letters", "numbers"):
+        raise UsageError("template: values.label_kind: letters or numbers")
+    conversation = [name for name in ("intro", "intro_reply", "response_reply") if name in values]
+    if conversation and len(conversation) != 3:
+        raise UsageError(
+            "template: values: a conversation gives intro, intro_reply and response_reply"
+        )
+    if values.get("reverse_form", "headed-list") not in FORMS:
+        raise UsageError(f"template: values.reverse_form: one of {', '.join(FORMS)}")
+    names = _ranking_names(template)
+    for own, field in template.placeholders:
+        if field not in RANKING_FIELDS:
+            raise UsageError(
+                f"template: placeholders: {own} stands for {field!r}, which is no ranking "
+                f"field; the fields are {', '.join(RANKING_FIELDS)}"
+            )
+    used: set[str] = set()
+    for where, text in _ranking_texts(template):
+        for name in fields_of(text, where):
+            if name not in names:
+                raise UsageError(
+                    f"template: {where}: unknown placeholder {{{name}}}; a ranking's fields "
+                    f"are {', '.join(RANKING_FIELDS)} (or name yours in placeholders)"
+                )
+            used.add(names[name])
+    if "question" not in used:
+        raise UsageError("template: instruction: a ranking prompt must show {question}")
+    if "responses" not in used and not conversation:
+        raise UsageError(
+            "template: instruction: the prompt never shows the responses: use {responses} "
+            "(or a conversation: values intro, intro_reply, response_reply)"
+        )
+    format_fields = set(fields_of(template.candidate_format, "candidate_format"))
+    if not format_fields <= {"label", "text"} or "text" not in format_fields:
+        raise UsageError("template: candidate_format: use {label} and {text} only, {text} at least")
+    if conversation and set(fields_of(values["response_reply"], "values.response_reply")) - {
+        "label"
+    }:
+        raise UsageError("template: values.response_reply: use {label} only")
+    if template.contract is None or not isinstance(
+        template.contract.format, Ranked | Ordering | Tag
+    ):
+        raise UsageError(
+            "template: contract.format: a ranking template declares the form its direct "
+            'leg asks for: { kind = "ranking", form = "ordering" } (or identifiers, '
+            "json-list, json-ranks, numbered, tags, headed-list)"
+        )
+    if template.contract.labels is not None:
+        raise UsageError(
+            "template: contract.labels: a ranking shows 3 to 20 responses: say how they are "
+            'labelled with values.label_kind ("letters" or "numbers"), not a fixed list'
+        )
+
+
+def ranking_template(template: str | Template | None) -> Template | None:
+    """The ranking template a guard's ``template`` option names (checked), or ``None``."""
+    if template is None:
+        return None
+    chosen = get_template(template)
+    check_ranking_template(chosen)
+    return chosen
+
+
+def _direct_form(template: Template) -> str:
+    declared = template.contract.format if template.contract is not None else None
+    if isinstance(declared, Ranked):
+        return declared.reader_form
+    return "tags" if isinstance(declared, Tag) else "ordering"
+
+
+def leg_form(template: Template | None, polarity: Polarity) -> str:
+    """The ranking form a leg's reply is read in first: prin-guard's own legs ask for a
+    headed list ("Ranking from best to worst: B, A = C"); a template's direct leg for the
+    form its contract declares, its reverse leg for ``values.reverse_form``."""
+    if template is None:
+        return "headed-list"
+    if polarity is Polarity.DIRECT:
+        return _direct_form(template)
+    return dict(template.values).get("reverse_form", "headed-list")
+
+
+def _template_messages(
+    item: RankingItem,
+    polarity: Polarity,
+    indexes: Sequence[int],
+    labels: Sequence[str],
+    template: Template,
+) -> list[Message]:
+    """A leg's conversation in ``template``'s words (see :func:`ranking_messages`)."""
+    check_ranking_template(template)
+    texts = {
+        label: template.candidate_format.format(label=label, text=item.candidates[index].text)
+        for label, index in zip(labels, indexes, strict=True)
+    }
+    count = len(indexes)
+    fields = {
+        "question": item.question,
+        "context": item.context or "",
+        "count": str(count),
+        "count_words": _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count),
+        "labels": ", ".join(labels),
+        "responses": "\n\n".join(texts.values()),
+    }
+    values = {own: fields[field] for own, field in _ranking_names(template).items()}
+
+    def filled(text: str) -> str:
+        return text.format_map(values)
+
+    if polarity is Polarity.DIRECT:
+        system, instruction = template.system, template.instruction
+    else:
+        system = template.reverse_system if template.reverse_system is not None else template.system
+        instruction = template.reverse_instruction
+    assert instruction is not None  # check_ranking_template
+    messages: list[Message] = []
+    if system is not None:
+        messages.append({"role": "system", "content": filled(system)})
+    extra = dict(template.values)
+    if "intro" in extra:  # a conversation: each response a turn of its own (RankGPT)
+        messages.append({"role": "user", "content": filled(extra["intro"])})
+        messages.append({"role": "assistant", "content": extra["intro_reply"]})
+        for label, text in texts.items():
+            messages.append({"role": "user", "content": text})
+            reply = extra["response_reply"].format(label=label)
+            messages.append({"role": "assistant", "content": reply})
+    messages.append({"role": "user", "content": filled(instruction)})
+    return messages
+
+
+def _check_item(item: RankingItem, template: Template | None) -> None:
+    """An item whose context the template never shows is refused (naming ``context``):
+    a judge that is not shown it would rank without it."""
+    if template is None or not item.context:
+        return
+    names = _ranking_names(template)
+    shown = {
+        names.get(name)
+        for where, text in _ranking_texts(template)
+        for name in fields_of(text, where)
+    }
+    if "context" not in shown:
+        raise InvalidItemError(
+            "context",
+            f"the ranking template {template.id!r} never shows a context: judge this item "
+            "without a template, or under one that shows {context}",
+        )
 
 
 def ranking_messages(
@@ -152,14 +389,27 @@ def ranking_messages(
     shown: Sequence[int] | None = None,
     *,
     mode: str = "full",
+    template: Template | None = None,
 ) -> list[Message]:
     """The conversation of one leg of ``item``: the question, the context and the
     responses ``shown`` (the candidates' indexes, first shown first; all of them in the
     item's order when ``None``), each labelled by its position (A, B, C, ...), then the
     leg's instruction: rank from the best to the worst (``direct``) or from the worst to
-    the best (``reverse``); with ``mode="best"``, which is the best (the worst)."""
+    the best (``reverse``); with ``mode="best"``, which is the best (the worst).
+
+    With a ranking ``template`` (a pack such as ``llmzoo-order`` or ``rankgpt``), the
+    template's words: its system message, then its instruction (``reverse_instruction``
+    on the reverse leg) with the ranking's fields filled (:data:`RANKING_FIELDS`), or its
+    conversation (``values.intro``, each response a user turn answered by
+    ``values.response_reply``, then the instruction); labels 1, 2, 3, ... where its
+    ``values.label_kind`` is ``numbers``."""
     indexes = list(range(len(item.candidates))) if shown is None else list(shown)
-    labels = _shown_labels(item, len(indexes))
+    labels = _shown_labels(item, len(indexes), template)
+    if template is not None:
+        if mode != "full":
+            raise UsageError("ranking_mode: a ranking template asks full rankings, not best-of-n")
+        _check_item(item, template)
+        return _template_messages(item, polarity, indexes, labels, template)
     parts = [f"[Question]\n{item.question}"]
     if item.context:
         parts.append(f"[Context]\n{item.context}")
@@ -238,6 +488,12 @@ def _mode(options: GuardOptions) -> str:
     return options.ranking_mode
 
 
+def _template(options: GuardOptions) -> Template | None:
+    """The ranking template the options name (None: prin-guard's own wording)."""
+    chosen = options.template
+    return ranking_template(chosen) if isinstance(chosen, str | Template) else None
+
+
 def _order_polarities(options: GuardOptions) -> tuple[Polarity, ...]:
     """Which legs are asked in the orders after the first: the swap check's direct leg
     alone, else both."""
@@ -268,7 +524,9 @@ def ranking_plans(
             asked = (Polarity.DIRECT, Polarity.REVERSE) if number == 0 else None
             for polarity in asked or _order_polarities(options):
                 first = order[window_starts(count, window)[0] :] if window else order
-                messages = ranking_messages(item, polarity, first, mode=_mode(options))
+                messages = ranking_messages(
+                    item, polarity, first, mode=_mode(options), template=_template(options)
+                )
                 plans.append(
                     RankingPlan(
                         caller.conversation_key(messages),
@@ -417,17 +675,22 @@ class _Asked:
 
 
 def _reading(
-    item: RankingItem, reply: str, shown: Sequence[int], polarity: Polarity, mode: str
+    item: RankingItem,
+    reply: str,
+    shown: Sequence[int],
+    polarity: Polarity,
+    mode: str,
+    template: Template | None = None,
 ) -> tuple[tuple[tuple[int, ...], ...] | None, bool]:
     """A reply read: the tiers of candidate indexes as listed (best-of-n: one tier of
     the pick), or ``None``: unread; and whether a ranking stood in a copy of the item's
-    text (not read)."""
-    labels = _shown_labels(item, len(shown))
+    text (not read). The leg's form (:func:`leg_form`) is read first."""
+    labels = _shown_labels(item, len(shown), template)
     index_of = dict(zip(labels, shown, strict=True))
     if mode == "best":
         pick, _why = read_pick(reply, labels, polarity, echo=item.texts)
         return (None if pick is None else ((index_of[pick],),)), False
-    found = read_ranking(reply, labels, echo=item.texts, form="headed-list")
+    found = read_ranking(reply, labels, echo=item.texts, form=leg_form(template, polarity))
     if found.ranking is None:
         return None, found.copied
     return tuple(tuple(index_of[label] for label in tier) for tier in found.ranking), found.copied
@@ -444,6 +707,7 @@ async def _ask(
     """One leg asked and read: one call, or the sliding window's calls in turn (``prefix``:
     what its first call shares with the other leg of its order, when staggered)."""
     mode = _mode(options)
+    template = _template(options)
     window = _window(item, options)
     purpose = plan.polarity.value if plan.number == 0 else f"{plan.polarity.value}_order"
     answers: list[Answer] = []
@@ -456,14 +720,14 @@ async def _ask(
         if not answers:  # the planned call
             key, messages, shared = plan.key, plan.messages, prefix
         else:
-            messages = ranking_messages(item, plan.polarity, shown, mode=mode)
+            messages = ranking_messages(item, plan.polarity, shown, mode=mode, template=template)
             key = caller.conversation_key(messages)
         call = Call(key, messages, (), item.key, purpose, prefix=shared)
         answer = await caller.answer(call, prefetched=prefetched)
         answers.append(answer)
         reply = answer.response.text or ""
         replies.append(reply)
-        read = functools.partial(_reading, item, reply, shown, plan.polarity, mode)
+        read = functools.partial(_reading, item, reply, shown, plan.polarity, mode, template)
         found, copy = await off_loop_if(len(reply) > OFF_LOOP_CHARS, read)
         copied.append(copy)
         return found
@@ -501,8 +765,14 @@ async def _ask(
     identity = tuple(range(len(item.candidates)))
     leg = Leg(
         polarity=plan.polarity,
-        template=RANKING_BEST_TEMPLATE if mode == "best" else RANKING_TEMPLATE,
-        template_version=RANKING_TEMPLATE_VERSION,
+        template=(
+            template.id
+            if template is not None
+            else RANKING_BEST_TEMPLATE
+            if mode == "best"
+            else RANKING_TEMPLATE
+        ),
+        template_version=template.version if template is not None else RANKING_TEMPLATE_VERSION,
         raw_text=raw if any(answer.response.text is not None for answer in answers) else None,
         labels=labels,
         parse_status=ParseStatus.OK if tiers is not None else ParseStatus.FAILED,
@@ -660,11 +930,17 @@ class RankingTask:
 
     def refuse(self, options: GuardOptions) -> None:
         if options.template is not None:
-            named = options.template if isinstance(options.template, str) else options.template.id
-            raise UsageError(
-                f"template: the guard's template {named!r} asks no rankings; a ranking is "
-                "asked in prin-guard's own wording (no template)"
-            )
+            if not isinstance(options.template, str | Template):
+                raise UsageError(
+                    "template: a rating prompt asks no rankings: rank under a ranking "
+                    "template (llmzoo-order, rankgpt) or none (prin-guard's own wording)"
+                )
+            ranking_template(options.template)  # a UsageError naming the field
+            if options.ranking_mode == "best":
+                raise UsageError(
+                    "ranking_mode: a ranking template asks full rankings; best-of-n is "
+                    "asked in prin-guard's own wording (no template)"
+                )
         if not set(options.checks_for("ranking")) <= {"reverse", "order", "swap"}:
             raise UsageError("checks: a ranking is guarded by the reverse, order and swap checks")
         if options.probe is not None:
@@ -752,6 +1028,7 @@ class RankingTask:
         count = len(item.candidates)
         best = options.ranking_mode == "best"
         window = _window(item, options)
+        template = _template(options)
         prompts = []
         for plan in ranking_plans(engine.callers[:1], item, options):
             name = plan.polarity.value + (f", order {plan.number + 1}" if plan.number else "")
@@ -760,6 +1037,18 @@ class RankingTask:
                 reads = (
                     f'the {word} response: its bracket tag "[[X]]" (all tags the same '
                     f'label), else a "{word.capitalize()}: X" line; several different: none'
+                )
+            elif template is not None:
+                form = leg_form(template, plan.polarity)
+                who = (
+                    "the reverse leg, listed worst first"
+                    if plan.polarity is Polarity.REVERSE
+                    else f"as {template.id} asks"
+                )
+                reads = (
+                    f"the ranking in the {form} form first ({who}; every response shown "
+                    "exactly once), else a ranking in another form; a label left out or "
+                    "named twice, or two different rankings: unread"
                 )
             else:
                 way = "best to worst" if plan.polarity is Polarity.DIRECT else "worst to best"
