@@ -372,6 +372,10 @@ def test_max_judge_calls_bounds_what_an_item_costs(
     """What a budget reserves per item (issue 27, item 2): never fewer calls than made."""
     judges = [_CountingJudge(f"j{n}") for n in range(panel)]
     guard = Guard(judges if panel > 1 else judges[0], cache=None, **options)
-    assert guard.max_judge_calls == per_judge * panel
+    # the label tasks' bound (no checks named: each task's default, a pair's the most)
+    labels = max(guard.max_judge_calls_for(task) for task in ("choice", "pairwise", "checklist"))
+    assert labels == per_judge * panel
+    # any task: the costliest (a ranking's sliding windows over 20), never less
+    assert guard.max_judge_calls >= labels
     guard.check({"question": "2 + 2?", "candidates": ["4", "5"]})
-    assert 0 < sum(judge.calls for judge in judges) <= guard.max_judge_calls
+    assert 0 < sum(judge.calls for judge in judges) <= guard.max_judge_calls_for("choice")

@@ -21,7 +21,7 @@ import pytest
 
 from prin_guard import Item, reader
 from prin_guard._prompting._prompts import build_prompt
-from prin_guard.models import TEMPLATES, ParseMethod, ParseStatus, Polarity, Template
+from prin_guard.models import TASKS, TEMPLATES, ParseMethod, ParseStatus, Polarity, Template
 from prin_guard.reader import (
     MAX_JSON_TRIES,
     ParseResult,
@@ -245,8 +245,10 @@ def test_polarity_confusion_keeps_the_literal_parse() -> None:
 
 # Issue 20, bug 1: on a reverse leg of v3 (accurate/inaccurate), "The accurate answer
 # is C." was not flagged while "The correct answer is C." was.
+# the label tasks' templates (a rating template's words are flips of its scale's)
+LABEL_TEMPLATES = {name: t for name, t in TEMPLATES.items() if t.task in TASKS}
 WORDED_TEMPLATES = [
-    *(pytest.param(template, id=name) for name, template in TEMPLATES.items()),
+    *(pytest.param(template, id=name) for name, template in LABEL_TEMPLATES.items()),
     pytest.param(Template("mine", 1, "good", "bad"), id="custom"),
 ]
 
@@ -265,7 +267,7 @@ def test_polarity_confusion_is_read_in_the_templates_own_words(template: Templat
     assert detect_polarity_confusion("The incorrect options are A and B.", DIRECT, words=words)
 
 
-@pytest.mark.parametrize("template", TEMPLATES.values(), ids=TEMPLATES.keys())
+@pytest.mark.parametrize("template", LABEL_TEMPLATES.values(), ids=LABEL_TEMPLATES.keys())
 def test_the_bundled_templates_words_are_known_without_being_passed(template: Template) -> None:
     # The parser cannot import the templates (they sit side by side in the layers), so
     # this checks that its own word list has every bundled template's words, for the
