@@ -243,3 +243,47 @@ def test_the_question_names_its_options() -> None:
     assert question_noun("Which of these numbers are prime?") == "number"
     assert question_noun("Which of the following is correct?") == ""
     assert question_noun("Which is the Red Planet?") == ""
+
+
+# A last sentence that concludes on labels alone after "so" or "therefore": read only when
+# the reply said, in the question's predicate, that exactly those candidates have it (the
+# direct leg) or have it not (the reverse leg); "so A and C" says not which question it
+# answers. (reply, item, direct leg's reading, reverse leg's reading; None: unread)
+SO_LABELS = [
+    ("Whales and bats are mammals, so A and C.", MAMMALS, ("A", "C"), None),
+    ("Whales and bats are mammals. Therefore, A and C.", MAMMALS, ("A", "C"), None),
+    ("Whales and bats are mammals, thus A, C.", MAMMALS, ("A", "C"), None),
+    ("Sharks and penguins are not mammals, so B and D.", MAMMALS, None, ("B", "D")),
+    (
+        "Whales and bats are mammals; sharks and penguins are not. So B and D.",
+        MAMMALS,
+        None,
+        ("B", "D"),
+    ),
+    ("Mars is the Red Planet, so B.", PLANET, ("B",), None),
+    ("11 and 17 are prime. Therefore B and D.", PRIMES, ("B", "D"), None),
+    # what it said names other candidates, more, fewer, or nothing in the predicate's words
+    ("Whales and bats are mammals, so A.", MAMMALS, None, None),
+    ("Whales and bats are mammals, so A, C and D.", MAMMALS, None, None),
+    ("Sharks are fish and penguins are birds, so B and D.", MAMMALS, None, None),
+    ("So, A and C.", MAMMALS, None, None),
+    ("If whales and bats are mammals, so A and C.", MAMMALS, None, None),
+    ("Whales and bats are mammals, so A and C?", MAMMALS, None, None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "direct", "reverse"), SO_LABELS)
+def test_so_and_labels_reads_only_on_the_side_the_reply_said(
+    reply: str,
+    item: Item,
+    direct: tuple[str, ...] | None,
+    reverse: tuple[str, ...] | None,
+) -> None:
+    for polarity, expected in (("direct", direct), ("reverse", reverse)):
+        reading = prin_guard.read_reply(reply, item, polarity=polarity)
+        if expected is None:
+            assert reading.status is ParseStatus.FAILED, (polarity, reading)
+        else:
+            assert reading.status is ParseStatus.OK, (polarity, reading)
+            assert reading.labels == expected
+            assert not reading.weak

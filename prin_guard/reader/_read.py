@@ -669,6 +669,36 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
     ) == len(ctx.labels)
 
 
+# The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
+# B."
+_SO_LABELS = _Pattern(
+    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*,?[^\S\n]+"
+    r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply whose last sentence concludes, after "so" or "therefore", on labels
+    alone ("Whales and bats are mammals, so A and C."), read as its answer only when the
+    reply said, before it and in the question's own predicate, that exactly those
+    candidates have it (the direct leg) or have it not (the reverse leg), and said the
+    opposite of none of them: "so A and C" itself says not which question it answers."""
+    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+        return None
+    found = _SO_LABELS.search(text[:hi], lo)
+    if found is None:
+        return None
+    listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
+    if listed is None or not listed.labels:
+        return None
+    affirmed, denied = _predicated(text[lo : found.start()].rstrip(" \t,;:"), ctx)
+    said, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
+    if said != listed.labels or listed.labels & other:
+        return None
+    return listed
+
+
 def _after_listing(text: str, line: int, ctx: _Context) -> bool:
     """Whether the line before the one at ``line`` is an option's ("A) 184"): a label
     alone after it ends a listing of the options ("D) 177\nE)", cut there), no answer."""
@@ -741,6 +771,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     ):
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
         return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
+    so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
+    if so is not None:
+        return _result(so, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
