@@ -5,6 +5,11 @@ said have the predicate, with no status word to tell which question it answers. 
 never read: the leg fails, marked polarity-confused. The same sentences on the direct leg
 read as they say; a reverse leg whose answer names the candidates said not to have the
 predicate still reads.
+
+The mirror: a direct leg that answers the reverse question through the predicate negated
+("Sharks and penguins are not mammals. Answer: B, D") fails, marked polarity-confused; the
+same sentences on the reverse leg read as they say; a direct leg whose answer names the
+other candidates still reads.
 """
 
 from __future__ import annotations
@@ -47,6 +52,19 @@ THROUGH_THE_PREDICATE = [
     ("Neon and argon are noble gases. The answer is A, C.", GASES, ("A", "C")),
     ("Paris is the capital of France.\n\nAnswer: B", FRANCE, ("B",)),
     ("The capital of France is Paris. The answer is B.", FRANCE, ("B",)),
+    # a contrast in the sentence: the first clause says it, the second says it not
+    (
+        "Whales and bats are mammals, but sharks and penguins are not. Answer: A, C",
+        MAMMALS,
+        ("A", "C"),
+    ),
+    (
+        "Whales and bats are mammals; sharks and penguins are not.\nAnswer: A, C",
+        MAMMALS,
+        ("A", "C"),
+    ),
+    # candidates named by their text and their label
+    ("Whale (A) and bat (C) are mammals.\n\nAnswer: A, C", MAMMALS, ("A", "C")),
 ]
 
 
@@ -78,6 +96,9 @@ STILL_READ = [
         MAMMALS,
         ("B", "D"),
     ),
+    ("Whale (A) and bat (C) are mammals. Answer: B, D", MAMMALS, ("B", "D")),
+    # a question says nothing
+    ("Are whales and bats mammals? Answer: B, D", MAMMALS, ("B", "D")),
     ("Whales and bats are mammals.\nAnswer: B, D", MAMMALS, ("B", "D")),
     ("If Venus were the Red Planet, A would be right. Answer: A, C, D", PLANET, ("A", "C", "D")),
     ("Mars is the Red Planet, so the incorrect options are A, C and D.", PLANET, ("A", "C", "D")),
@@ -89,6 +110,83 @@ def test_a_reverse_leg_naming_the_others_still_reads(
     reply: str, item: Item, expected: tuple[str, ...]
 ) -> None:
     reading = prin_guard.read_reply(reply, item, polarity="reverse")
+    assert reading.status is ParseStatus.OK, reading
+    assert reading.labels == expected
+
+
+# the reply, its item, and what it says on the reverse question: the predicate negated
+THROUGH_THE_PREDICATE_NEGATED = [
+    ("Sharks and penguins are not mammals. Answer: B, D", MAMMALS, ("B", "D")),
+    ("A shark is not a mammal. A penguin is not a mammal.\nAnswer: B, D", MAMMALS, ("B", "D")),
+    ("Sharks and penguins aren't mammals.\n\nAnswer: B, D", MAMMALS, ("B", "D")),
+    ("Sharks and penguins are not mammals, so the answer is B and D.", MAMMALS, ("B", "D")),
+    ("Neither the shark nor the penguin is a mammal. The answer is B, D.", MAMMALS, ("B", "D")),
+    ("Sharks are fish, not mammals. Answer: B", MAMMALS, ("B",)),
+    ("B (Shark) and D (Penguin) are not mammals.\nAnswer: B, D", MAMMALS, ("B", "D")),
+    ("Sharks are not considered mammals.\n\nAnswer: B", MAMMALS, ("B",)),
+    ("Sharks don't count as mammals. Answer: B", MAMMALS, ("B",)),
+    (
+        "Whales and bats are mammals, but sharks and penguins are not. Answer: B, D",
+        MAMMALS,
+        ("B", "D"),
+    ),
+    (
+        "Whales and bats are mammals; sharks and penguins are not.\nAnswer: B, D",
+        MAMMALS,
+        ("B", "D"),
+    ),
+    ("Venus is not the Red Planet.\n\nAnswer: A", PLANET, ("A",)),
+    ("The Red Planet is not Venus. The answer is A.", PLANET, ("A",)),
+    ("Venus isn't known as the Red Planet. Answer: A", PLANET, ("A",)),
+    ("Barcelona and Milan are not national capitals.\n\nAnswer: B, D", CAPITALS, ("B", "D")),
+    ("9 and 15 are not prime.\nAnswer: A, C", PRIMES, ("A", "C")),
+    ("Iron and carbon are not noble gases. The answer is B, D.", GASES, ("B", "D")),
+    ("Noble gases do not include iron and carbon. Answer: B, D", GASES, ("B", "D")),
+    ("Lyon is not the capital of France.\n\nAnswer: A", FRANCE, ("A",)),
+    ("The capital of France is not Lyon. The answer is A.", FRANCE, ("A",)),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "reverse"), THROUGH_THE_PREDICATE_NEGATED)
+def test_the_direct_leg_answering_through_the_predicate_negated_fails_marked(
+    reply: str, item: Item, reverse: tuple[str, ...]
+) -> None:
+    reading = prin_guard.read_reply(reply, item, polarity="direct")
+    assert reading.status is ParseStatus.FAILED, reading
+    assert reading.polarity_confusion
+
+
+@pytest.mark.parametrize(("reply", "item", "reverse"), THROUGH_THE_PREDICATE_NEGATED)
+def test_the_same_reply_on_the_reverse_leg_reads(
+    reply: str, item: Item, reverse: tuple[str, ...]
+) -> None:
+    reading = prin_guard.read_reply(reply, item, polarity="reverse")
+    assert reading.status is ParseStatus.OK, reading
+    assert reading.labels == reverse
+    assert not reading.polarity_confusion
+
+
+# direct legs whose answer is the other candidates, or names one not said to lack the
+# predicate, or whose sentence says nothing plain of it (a condition, a doubt, a
+# question): read as before
+DIRECT_STILL_READ = [
+    ("Sharks and penguins are not mammals. Answer: A, C", MAMMALS, ("A", "C")),
+    ("Sharks are not mammals; whales and bats are.\nAnswer: A, C", MAMMALS, ("A", "C")),
+    ("Sharks and penguins are not mammals, so the answer is A and C.", MAMMALS, ("A", "C")),
+    ("Venus is not the Red Planet; Mars is. Answer: B", PLANET, ("B",)),
+    ("Lyon is not the capital of France, but Paris is. The answer is B.", FRANCE, ("B",)),
+    ("9 is not prime. Answer: B, D", PRIMES, ("B", "D")),
+    ("Sharks are not mammals.\nAnswer: A, B, C", MAMMALS, ("A", "B", "C")),
+    ("Sharks might not be mammals. Answer: B", MAMMALS, ("B",)),
+    ("Aren't sharks mammals? Answer: B", MAMMALS, ("B",)),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "expected"), DIRECT_STILL_READ)
+def test_a_direct_leg_naming_the_others_still_reads(
+    reply: str, item: Item, expected: tuple[str, ...]
+) -> None:
+    reading = prin_guard.read_reply(reply, item, polarity="direct")
     assert reading.status is ParseStatus.OK, reading
     assert reading.labels == expected
 
@@ -145,3 +243,47 @@ def test_the_question_names_its_options() -> None:
     assert question_noun("Which of these numbers are prime?") == "number"
     assert question_noun("Which of the following is correct?") == ""
     assert question_noun("Which is the Red Planet?") == ""
+
+
+# A last sentence that concludes on labels alone after "so" or "therefore": read only when
+# the reply said, in the question's predicate, that exactly those candidates have it (the
+# direct leg) or have it not (the reverse leg); "so A and C" says not which question it
+# answers. (reply, item, direct leg's reading, reverse leg's reading; None: unread)
+SO_LABELS = [
+    ("Whales and bats are mammals, so A and C.", MAMMALS, ("A", "C"), None),
+    ("Whales and bats are mammals. Therefore, A and C.", MAMMALS, ("A", "C"), None),
+    ("Whales and bats are mammals, thus A, C.", MAMMALS, ("A", "C"), None),
+    ("Sharks and penguins are not mammals, so B and D.", MAMMALS, None, ("B", "D")),
+    (
+        "Whales and bats are mammals; sharks and penguins are not. So B and D.",
+        MAMMALS,
+        None,
+        ("B", "D"),
+    ),
+    ("Mars is the Red Planet, so B.", PLANET, ("B",), None),
+    ("11 and 17 are prime. Therefore B and D.", PRIMES, ("B", "D"), None),
+    # what it said names other candidates, more, fewer, or nothing in the predicate's words
+    ("Whales and bats are mammals, so A.", MAMMALS, None, None),
+    ("Whales and bats are mammals, so A, C and D.", MAMMALS, None, None),
+    ("Sharks are fish and penguins are birds, so B and D.", MAMMALS, None, None),
+    ("So, A and C.", MAMMALS, None, None),
+    ("If whales and bats are mammals, so A and C.", MAMMALS, None, None),
+    ("Whales and bats are mammals, so A and C?", MAMMALS, None, None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "direct", "reverse"), SO_LABELS)
+def test_so_and_labels_reads_only_on_the_side_the_reply_said(
+    reply: str,
+    item: Item,
+    direct: tuple[str, ...] | None,
+    reverse: tuple[str, ...] | None,
+) -> None:
+    for polarity, expected in (("direct", direct), ("reverse", reverse)):
+        reading = prin_guard.read_reply(reply, item, polarity=polarity)
+        if expected is None:
+            assert reading.status is ParseStatus.FAILED, (polarity, reading)
+        else:
+            assert reading.status is ParseStatus.OK, (polarity, reading)
+            assert reading.labels == expected
+            assert not reading.weak

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from prin_guard._infra._offloop import squeeze, unsqueeze
@@ -283,39 +284,160 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
 
 
 def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> bool:
-    """Whether, on the reverse leg, the answer read ("Answer: B", "The answer is A, C")
-    names only candidates the reply itself said, before it, have the question's
-    predicate ("The Red Planet is Mars." on "Which planet is known as the Red Planet?",
-    "Whales and bats are mammals." on "Which animals are mammals?"): the reply answers
-    the direct question in words of its own, with no status word to tell."""
+    """Whether the answer read ("Answer: B", "The answer is A, C") names only candidates
+    the reply itself said, before it, have the question's predicate (on the reverse leg:
+    "The Red Planet is Mars." on "Which planet is known as the Red Planet?", "Whales and
+    bats are mammals." on "Which animals are mammals?"), or have not (on the direct leg:
+    "Sharks and penguins are not mammals.", "The Red Planet is not Venus."): the reply
+    answers the other leg's question in words of its own, with no status word to tell."""
     if (
-        ctx.leg != -1
+        not ctx.leg
         or not ctx.vocab.predicate
         or result.status is not ParseStatus.OK
         or not result.labels
         or result.span is None
     ):
         return False
-    affirmed = _affirmed(text[: result.span[0]], ctx)
-    return bool(affirmed) and set(result.labels) <= affirmed
+    affirmed, denied = _predicated(text[: result.span[0]], ctx)
+    said = affirmed if ctx.leg == -1 else denied
+    return bool(said) and set(result.labels) <= said
 
 
 # A sentence (or a clause before a result: "Whales are mammals, so ...") that says
-# candidates have the predicate: "X and Y are (a|the) PRED" or "(The) PRED is X".
+# candidates have the predicate: "X and Y are (a|the) PRED" or "(The) PRED is X"; or have
+# it not: "X and Y are not PRED", "X isn't a PRED", "Neither X nor Y is a PRED", "X are
+# fish, not PRED", "(The) PRED is not X", "(The) PRED does not include X".
 _SEGMENT_END = _Pattern(
-    r"[.!?](?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b|,\s+(?:which|making)\b",
+    r"([.!?])(?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b|,\s+(?:which|making)\b",
     re.IGNORECASE,
 )
+# A contrast inside a sentence: "Whales are mammals, but sharks are not."
+_CLAUSE_END = _Pattern(r",?\s+(?:but|while|whereas)\s+|,\s+and\s+", re.IGNORECASE)
 _NEGATIVE_WORD = _Pattern(
     r"(?<![\w-])(?:not|no|never|neither|nor|none|isn[’']t|aren[’']t|if|whether|unless|maybe"
     r"|perhaps|might|except)(?![\w-])",
     re.IGNORECASE,
 )
-_COPULA = r"\s+(?:is|are)\s+(?:(?:both|all|also|indeed|clearly)\s+)?(?:(?:known|referred\s+to"
-_COPULA += r"|called|considered|classified|regarded|described)\s+(?:as\s+)?)?"
+_NAMING = r"(?:(?:known|referred\s+to|called|considered|classified|regarded|described)\s+"
+_NAMING += r"(?:as\s+)?)?"
+_COPULA = r"\s+(?:is|are)\s+(?:(?:both|all|also|indeed|clearly)\s+)?" + _NAMING
+_NOT_COPULA = (
+    r"\s+(?:(?:is|are)\s+(?:(?:also|clearly|certainly|definitely)\s+)?not|isn[’']t|aren[’']t)"
+    r"\s+(?:(?:actually|truly)\s+)?" + _NAMING
+)
 _ARTICLE = r"(?:(?:an?|the)\s+)?"
 _JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
 _ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
+# "Sharks are not.", "whales and bats are": a clause that says it of its subject after a
+# clause that said it of others ("Whales are mammals, but sharks are not.")
+_ELLIPTIC = _Pattern(
+    r"^\s*(?P<s>[^,;:]{1,200}?)\s+(?:(?P<n>(?:is|are)\s+not|isn[’']t|aren[’']t)|is|are)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Statements:
+    """The sentences that say a candidate has the question's predicate (``affirm``) or has
+    it not (``deny``), for one predicate; ``neither``: "Neither X nor Y is a PRED"."""
+
+    affirm: tuple[re.Pattern[str], ...]
+    deny: tuple[re.Pattern[str], ...]
+    neither: re.Pattern[str]
+
+
+@functools.lru_cache(maxsize=64)
+def _statements(words: tuple[str, ...]) -> _Statements:
+    """The statement patterns of the predicate ``words`` (its last word in the singular
+    and the plural: "mammal", "mammals")."""
+    last = words[-1]
+    forms = {last, last + "s", last + "es"}
+    if last.endswith("s") and not last.endswith("ss"):
+        forms.add(last[:-1])
+    if last.endswith("es"):
+        forms.add(last[:-2])
+    head = r"\s+".join(map(re.escape, words[:-1]))
+    pred = (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
+    end = r"\s*[.!]?\s*$"
+
+    def compiled(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern, re.IGNORECASE)
+
+    return _Statements(
+        affirm=(
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{pred}{end}"),
+            compiled(rf"^\s*{_ARTICLE}{pred}{_COPULA}(?P<s>.{{1,200}}?){end}"),
+        ),
+        deny=(
+            compiled(rf"^\s*(?P<s>[^;:]{{1,200}}?){_NOT_COPULA}{_ARTICLE}{pred}{end}"),
+            compiled(
+                rf"^\s*(?P<s>[^,;:]{{1,200}}?)\s+(?:is|are)\s+(?:an?\s+)?[a-z][a-z -]{{0,40}}?,?"
+                rf"\s+(?:and\s+)?not\s+{_ARTICLE}{pred}{end}"
+            ),
+            compiled(
+                rf"^\s*(?P<s>[^;:]{{1,200}}?)\s+(?:do|does)(?:\s+not|n[’']t)\s+(?:count|qualify)"
+                rf"\s+as\s+{_ARTICLE}{pred}{end}"
+            ),
+            compiled(rf"^\s*{_ARTICLE}{pred}{_NOT_COPULA}(?P<s>.{{1,200}}?){end}"),
+            compiled(
+                rf"^\s*{_ARTICLE}{pred}\s+(?:do|does)(?:\s+not|n[’']t)\s+include\s+"
+                rf"(?P<s>.{{1,200}}?){end}"
+            ),
+        ),
+        neither=compiled(
+            rf"^\s*neither\s+(?P<s>[^,;:]{{1,100}}?)\s+nor\s+(?P<t>[^,;:]{{1,100}}?)"
+            rf"{_COPULA}{_ARTICLE}{pred}{end}"
+        ),
+    )
+
+
+def _predicated(text: str, ctx: _Context) -> tuple[frozenset[str], frozenset[str]]:
+    """The candidates ``text`` says, in a plain sentence, have the question's predicate,
+    and those it says have it not (:func:`_answers_the_predicate`). A condition or a doubt
+    in the sentence says nothing, nor does a question; a clause that leaves the
+    predicate out ("..., but sharks are not") says it of its subject only right after a
+    clause that said it."""
+    said = _statements(ctx.vocab.predicate)
+    affirmed: set[str] = set()
+    denied: set[str] = set()
+    start = 0
+    before = 0  # the previous clause's statement: 1 said, -1 said not, 0 none
+    for match in [*_SEGMENT_END.finditer(text), None]:
+        end = len(text) if match is None else match.start()
+        segment = text[start:end].strip(" \t*_`>-#")
+        start = len(text) if match is None else match.end()
+        if not segment:
+            continue
+        if match is not None and match.group(1) == "?":
+            before = 0  # a question says nothing
+            continue
+        for clause in _CLAUSE_END.compiled.split(segment):
+            named, sign = _statement(clause, said, before, ctx)
+            (affirmed if sign > 0 else denied).update(named)
+            before = sign if named else 0
+    return frozenset(affirmed), frozenset(denied)
+
+
+def _statement(clause: str, said: _Statements, before: int, ctx: _Context) -> tuple[set[str], int]:
+    """The candidates one clause says have the predicate (1) or have it not (-1); none
+    when it says neither in so many words."""
+    clause = clause.strip(" \t*_`>-#")
+    if not _NEGATIVE_WORD.search(clause):
+        for pattern in said.affirm:
+            if (found := pattern.match(clause)) is not None:
+                return _named(found.group("s"), ctx), 1
+    for pattern in said.deny:
+        found = pattern.match(clause)
+        if found is not None and not _NEGATIVE_WORD.search(found.group("s")):
+            return _named(found.group("s"), ctx), -1
+    found = said.neither.match(clause)
+    if found is not None and not _NEGATIVE_WORD.search(found.group("s") + " " + found.group("t")):
+        first, second = _named(found.group("s"), ctx), _named(found.group("t"), ctx)
+        return (first | second if first and second else set()), -1
+    found = _ELLIPTIC.match(clause) if before else None
+    if found is not None and not _NEGATIVE_WORD.search(found.group("s")):
+        return _named(found.group("s"), ctx), -1 if found.group("n") else 1
+    return set(), 0
 
 
 # "None of the given ratios form a proportion with 6/9.": the question's options, none of
@@ -357,59 +479,44 @@ def _none_of_them(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     return _Reading(frozenset(), (lo + start, lo + len(stripped)))
 
 
-def _affirmed(text: str, ctx: _Context) -> frozenset[str]:
-    """The candidates ``text`` says, in a plain sentence, have the question's predicate
-    (:func:`_answers_the_predicate`); a negation, a condition or a doubt in the sentence
-    says nothing."""
-    words = ctx.vocab.predicate
-    last = words[-1]
-    forms = {last, last + "s", last + "es"}
-    if last.endswith("s") and not last.endswith("ss"):
-        forms.add(last[:-1])
-    if last.endswith("es"):
-        forms.add(last[:-2])
-    head = r"\s+".join(map(re.escape, words[:-1]))
-    pred = (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
-    subject_first = re.compile(
-        rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{pred}\s*[.!]?\s*$", re.IGNORECASE
-    )
-    predicate_first = re.compile(
-        rf"^\s*{_ARTICLE}{pred}{_COPULA}(?P<s>.{{1,200}}?)\s*[.!]?\s*$", re.IGNORECASE
-    )
-    found: set[str] = set()
-    start = 0
-    for match in [*_SEGMENT_END.finditer(text), None]:
-        end = len(text) if match is None else match.start()
-        segment = text[start:end].strip(" \t*_`>-#")
-        start = len(text) if match is None else match.end()
-        if not segment or _NEGATIVE_WORD.search(segment):
-            continue
-        said = subject_first.match(segment) or predicate_first.match(segment)
-        if said is not None:
-            found |= _named(said.group("s"), ctx)
-    return frozenset(found)
-
-
 def _named(subject: str, ctx: _Context) -> set[str]:
     """The candidates a subject names, every part of it a candidate's label or text (a
-    plural of it: "whales" for "Whale"); none when a part is something else."""
+    plural of it: "whales" for "Whale"), or both ("B (Shark)", "sharks (B)"); none when a
+    part is something else."""
     named: set[str] = set()
     for part in _JOINS.split(subject):
-        part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
-        if not part:
-            continue
-        label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
-        if label is None:
-            by_text = ctx.texts.by_text
-            norm = _norm(part)
-            label = by_text.get(norm)
-            for cut in (1, 2):
-                if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
-                    label = by_text.get(norm[:-cut])
+        part = part.strip(" \t*_`[]\"'")
+        both = _BOTH_NAMES.match(part)
+        if both is not None:
+            label = _one_named(both.group("a"), ctx)
+            if label != _one_named(both.group("b"), ctx):
+                return set()  # a label with another candidate's text
+        else:
+            if not part.strip("()"):
+                continue
+            label = _one_named(part, ctx)
         if label is None:
             return set()
         named.add(label)
     return named
+
+
+# A candidate named twice in one part of a subject: "B (Shark)", "sharks (B)"
+_BOTH_NAMES = _Pattern(r"^(?P<a>[^()]{1,80}?)\s*\((?P<b>[^()]{1,80})\)$")
+
+
+def _one_named(part: str, ctx: _Context) -> str | None:
+    """The candidate one part of a subject names by its label or its text."""
+    part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
+    label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
+    if label is None:
+        by_text = ctx.texts.by_text
+        norm = _norm(part)
+        label = by_text.get(norm)
+        for cut in (1, 2):
+            if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
+                label = by_text.get(norm[:-cut])
+    return label
 
 
 def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
@@ -562,6 +669,36 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
     ) == len(ctx.labels)
 
 
+# The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
+# B."
+_SO_LABELS = _Pattern(
+    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*,?[^\S\n]+"
+    r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply whose last sentence concludes, after "so" or "therefore", on labels
+    alone ("Whales and bats are mammals, so A and C."), read as its answer only when the
+    reply said, before it and in the question's own predicate, that exactly those
+    candidates have it (the direct leg) or have it not (the reverse leg), and said the
+    opposite of none of them: "so A and C" itself says not which question it answers."""
+    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+        return None
+    found = _SO_LABELS.search(text[:hi], lo)
+    if found is None:
+        return None
+    listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
+    if listed is None or not listed.labels:
+        return None
+    affirmed, denied = _predicated(text[lo : found.start()].rstrip(" \t,;:"), ctx)
+    said, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
+    if said != listed.labels or listed.labels & other:
+        return None
+    return listed
+
+
 def _after_listing(text: str, line: int, ctx: _Context) -> bool:
     """Whether the line before the one at ``line`` is an option's ("A) 184"): a label
     alone after it ends a listing of the options ("D) 177\nE)", cut there), no answer."""
@@ -634,6 +771,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     ):
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
         return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
+    so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
+    if so is not None:
+        return _result(so, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
