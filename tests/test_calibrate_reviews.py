@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from prin_guard import Acceptance, Flag, Guard, InvalidItemError, UsageError
-from prin_guard._route._acceptance import content_sha256
 from prin_guard._review import form_identity, review_form
+from prin_guard._route._acceptance import content_sha256
 from prin_guard.calibrate import calibrate, load_runs
 from prin_guard.cli import main
 from prin_guard.eval._reviews import review_item, run_reviews
@@ -130,9 +130,7 @@ def test_the_command_line_writes_it_and_a_guard_decides_reviews(
     assert written["task"] == "review" and written["error"] == "decision"
     assert written["forms"] == ["iclr"]
     guard = Guard(careful, acceptance=file)
-    kept, contradicted = guard.check_many(
-        [review_item(_row_paper(2)), review_item(_row_paper(5))]
-    )
+    kept, contradicted = guard.check_many([review_item(_row_paper(2)), review_item(_row_paper(5))])
     assert kept.decision is not None and kept.decision.accepted
     assert kept.review is not None and kept.review.decision == "accept"
     assert Flag.NOT_ACCEPTED not in kept.flags
@@ -232,3 +230,34 @@ def _papers(papers_file: Path) -> None:
 
     if not _PAPERS_CACHE:
         _PAPERS_CACHE.update({int(p.id.split(":")[1]): p for p in load_papers(papers_file)})
+
+
+def test_on_the_real_papers_a_guard_decides_what_the_file_certifies(tmp_path: Path) -> None:
+    real = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "reviews"
+    if not (real / "papers.jsonl").is_file():
+        pytest.skip(f"benchmark data not found at {real}")
+    from prin_guard.eval._reviews import load_papers, sample_papers
+
+    sample = sample_papers(load_papers(real / "papers.jsonl"), 50, seed=0)
+    venue = {p.title: p.accepted for p in sample}
+    doubted = {p.title for p in sample[::5]}  # every fifth paper: the legs contradict
+
+    def reviewer(prompt: str) -> str:
+        found = re.search(r"^# (.+)$", prompt, re.M)
+        assert found is not None
+        title = found.group(1)
+        return _reply(prompt, venue[title], contradicts=title in doubted)
+
+    out = tmp_path / "real"
+    run_reviews(Guard(reviewer, concurrency=4), real / "papers.jsonl", out=out, limit=50)
+    data = load_runs([[out]])
+    assert data.n == 50 and data.forms == ("iclr",)
+    acc = calibrate(data, alpha=0.1, delta=0.1, signals="prin").acceptance
+    assert acc.accepted == 40 and acc.errors == 0 and acc.error == "decision"
+    guard = Guard(reviewer, acceptance=acc)
+    verdicts = guard.check_many([review_item(p) for p in sample[:10]])
+    accepted = [v.decision is not None and v.decision.accepted for v in verdicts]
+    assert accepted == [p.title not in doubted for p in sample[:10]]
+    assert all(
+        Flag.NOT_ACCEPTED in v.flags for v, ok in zip(verdicts, accepted, strict=True) if not ok
+    )

@@ -761,9 +761,7 @@ class Acceptance(Frozen):
     def rules(self) -> tuple[Rule, ...]:
         return tuple(tier.rule for tier in self.tiers)
 
-    def check_task(
-        self, task: str, scale: Scale | None = None, form: str | None = None
-    ) -> None:
+    def check_task(self, task: str, scale: Scale | None = None, form: str | None = None) -> None:
         """Raise :class:`~prin_guard.InvalidItemError` (naming ``task``) unless items of
         ``task`` are what this file was calibrated on, (naming ``scale``) unless a
         rating item's ``scale`` is one of the file's :attr:`scales`, and (naming ``form``)

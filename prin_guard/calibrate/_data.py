@@ -215,7 +215,9 @@ class CalibrationData:
                     if self.task == "ranking":
                         seen["ranking"] = verdict.ranking
                     if self.task == "review":
-                        seen["decision"] = None if verdict.review is None else verdict.review.decision
+                        seen["decision"] = (
+                            None if verdict.review is None else verdict.review.decision
+                        )
                 tiers.append(seen)
             row: dict[str, Any] = {
                 "id": self.ids[index],
