@@ -259,7 +259,7 @@ def error_of(task: str) -> Literal["set", "rating", "ranking", "decision"]:
     return "set"
 
 
-def verdict_signal(verdict: Verdict, name: SignalName) -> float | None:
+def verdict_signal(verdict: Verdict, name: str) -> float | None:
     """The signal a rule reads from ``verdict``, as calibration and a guard read it alike:
     :func:`~prin_guard._route._decide.signal_value`, but none for a review that gives no
     decision (its two legs disagree, a reply unread): never accepted, whatever its PRIN."""

@@ -488,7 +488,7 @@ def load_runs(
         task=task,  # type: ignore[arg-type]
         human=tuple(float(g) for g in golds) if rating else (),  # type: ignore[arg-type]
         tolerance=float(tolerance) if rating and tolerance is not None else None,
-        item_scales=tuple(first[key][2] for key in ids) if rating else (),  # type: ignore[misc]
+        item_scales=tuple(first[key][2] for key in ids) if rating else (),
         rankings=tuple(golds) if ranking else (),  # type: ignore[arg-type]
         min_tau=float(min_tau) if ranking and min_tau is not None else None,
         item_forms=tuple(first[key][2] for key in ids) if review else (),
