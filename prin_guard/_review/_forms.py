@@ -28,6 +28,7 @@ in one pass, so a brace or a placeholder's name inside a paper is never filled a
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
 import re
 import tomllib
@@ -48,6 +49,7 @@ __all__ = [
     "Role",
     "ScoreField",
     "field_key",
+    "form_identity",
     "load_review_form",
     "review_form",
     "review_forms",
@@ -347,6 +349,16 @@ def review_forms() -> dict[str, ReviewForm]:
             form = _parse(entry.read_text(encoding="utf-8"), f"review-forms/{entry.name}")
             forms[form.id] = form
     return forms
+
+
+def form_identity(form: ReviewForm) -> str:
+    """What an acceptance file binds a review to: a shipped form by its id (its words are
+    fixed by id and version); a form of one's own by id, version and the sha256 of all it
+    says, so that no file calibrated on a shipped form decides reviews in an edited copy."""
+    if review_forms().get(form.id) == form:
+        return form.id
+    digest = hashlib.sha256(form.model_dump_json().encode("utf-8")).hexdigest()
+    return f"{form.id}@{form.version} sha256:{digest}"
 
 
 def review_form(name: str) -> ReviewForm:

@@ -114,11 +114,13 @@ __all__ = [
     "compared_options",
     "content_sha256",
     "decision_wrong",
+    "error_of",
     "inconsistency",
     "min_items",
     "ranking_wrong",
     "rating_wrong",
     "signature",
+    "verdict_signal",
     "verdict_wrong",
 ]
 
@@ -163,6 +165,7 @@ FIELDS_SINCE: Final[Mapping[str, int]] = {
     "scales": 3,
     SIGNATURE_FIELD: 3,
     "min_tau": 3,
+    "forms": 3,
 }
 """The fields a version-1 file never had, with the version that brought each: a file
 holding one under an earlier version was rewritten as that version (its digest deleted,
@@ -238,8 +241,31 @@ def ranking_wrong(
 def decision_wrong(decision: str | None, accepted: bool) -> bool:
     """Whether a review's decision is wrong: it gives none (its two legs disagree, or a
     reply was unreadable) or it is not the venue's (``accepted``). The one definition of a
-    review's error, which the calibrated acceptance of ``eval iclr2017`` uses."""
+    review's error, which the calibrated acceptance of ``eval iclr2017`` and a review
+    acceptance file (``prin-guard calibrate`` on an ``eval iclr2017`` run) use."""
     return decision is None or (decision == "accept") != accepted
+
+
+def error_of(task: str) -> Literal["set", "rating", "ranking", "decision"]:
+    """What makes a verdict of ``task`` wrong, as an acceptance file names it: a rating's
+    ``rating``, a ranking's ``ranking``, a review's ``decision``, every other task's
+    ``set``."""
+    if task == "rating":
+        return "rating"
+    if task == "ranking":
+        return "ranking"
+    if task == "review":
+        return "decision"
+    return "set"
+
+
+def verdict_signal(verdict: Verdict, name: str) -> float | None:
+    """The signal a rule reads from ``verdict``, as calibration and a guard read it alike:
+    :func:`~prin_guard._route._decide.signal_value`, but none for a review that gives no
+    decision (its two legs disagree, a reply unread): never accepted, whatever its PRIN."""
+    if verdict.task == "review" and (verdict.review is None or verdict.review.decision is None):
+        return None
+    return signal_value(verdict, name)
 
 
 def candidate_errors(labels: Iterable[str], correct: Iterable[str], gold: Iterable[str]) -> int:
@@ -537,13 +563,15 @@ class Acceptance(Frozen):
     """Largest error rate among accepted verdicts that is guaranteed."""
     delta: float = Field(gt=0.0, lt=1.0)
     """Probability that the calibration draw misleads (the guarantee fails)."""
-    error: Literal["set", "rating", "ranking"] = "set"
+    error: Literal["set", "rating", "ranking", "decision"] = "set"
     """``set``: an accepted verdict is an error when its ``correct`` set differs from the
     gold set (:func:`verdict_wrong`: the options, the winner, the met set, by task).
     ``rating`` (task ``rating``): when it gives no rating or one further than
     ``tolerance`` from the human score (:func:`rating_wrong`). ``ranking`` (task
     ``ranking``): when it gives no ranking, its best is not among the human ranking's
-    best, or its Kendall's tau-b with it is under ``min_tau`` (:func:`ranking_wrong`)."""
+    best, or its Kendall's tau-b with it is under ``min_tau`` (:func:`ranking_wrong`).
+    ``decision`` (task ``review``): when the review gives no decision (its two legs
+    disagree, a reply unread) or not the venue's (:func:`decision_wrong`)."""
     tolerance: float | None = Field(None, gt=0.0, allow_inf_nan=False)
     """A rating file's tolerance, in the scale's points: how far a rating may lie from
     the human score and still be right. None for the label tasks."""
@@ -556,6 +584,10 @@ class Acceptance(Frozen):
     scales: tuple[CalibratedScale, ...] = ()
     """A rating file's scales: those its calibration items were rated on, and the only
     ones a guard with it rates items on. Empty for the label tasks."""
+    forms: tuple[str, ...] = ()
+    """A review file's review forms (their ids: the shipped forms, whose words are fixed
+    by id and version): those its calibration reviews were asked in, and the only ones a
+    guard with it decides reviews in. Empty for the other tasks."""
     n: int = Field(ge=1, le=MAX_ITEMS)
     """Calibration items (with a gold set) the file was fitted on."""
     selection: int = Field(0, ge=0, le=MAX_ITEMS)
@@ -729,10 +761,12 @@ class Acceptance(Frozen):
     def rules(self) -> tuple[Rule, ...]:
         return tuple(tier.rule for tier in self.tiers)
 
-    def check_task(self, task: str, scale: Scale | None = None) -> None:
+    def check_task(self, task: str, scale: Scale | None = None, form: str | None = None) -> None:
         """Raise :class:`~prin_guard.InvalidItemError` (naming ``task``) unless items of
-        ``task`` are what this file was calibrated on, and (naming ``scale``) unless a
-        rating item's ``scale`` is one of the file's :attr:`scales`."""
+        ``task`` are what this file was calibrated on, (naming ``scale``) unless a
+        rating item's ``scale`` is one of the file's :attr:`scales`, and (naming ``form``)
+        unless a review item's form (its identity, ``form_identity``) is one of the
+        file's :attr:`forms`."""
         if task != self.task:
             raise InvalidItemError(
                 "task",
@@ -747,12 +781,21 @@ class Acceptance(Frozen):
                 f"file was calibrated on {', '.join(map(str, self.scales))}, and its "
                 "guarantee says nothing of another scale (calibrate on items of this one)",
             )
+        if form is not None and task == "review" and form not in self.forms:
+            raise InvalidItemError(
+                "form",
+                f"the item is reviewed in the form {form!r}; the guard's acceptance file was "
+                f"calibrated on reviews in {', '.join(map(repr, self.forms))}, and its "
+                "guarantee says nothing of another form (calibrate on reviews in this one)",
+            )
 
     def decide(self, verdict: Verdict, tier: int = 0) -> Decision:
         """What tier ``tier``'s rule decides about ``verdict`` (that tier's judge's verdict).
 
         A verdict of another task than the file's is refused (:meth:`check_task`); an
-        error verdict (no legs) is not accepted, whatever its task."""
+        error verdict (no legs) is not accepted, whatever its task, nor is a review that
+        gives no decision (its two legs disagree, or a reply was unread: wrong by
+        :func:`decision_wrong`, whatever its signal)."""
         if not 0 <= tier < len(self.tiers):
             raise UsageError(
                 f"tier: {tier} is not a tier of this acceptance (0..{len(self.tiers) - 1})"
@@ -760,7 +803,7 @@ class Acceptance(Frozen):
         if verdict.error is None:
             self.check_task(verdict.task)
         rule = self.tiers[tier].rule
-        score = signal_value(verdict, rule.signal)
+        score = verdict_signal(verdict, rule.signal)
         return Decision(
             accepted=rule.accepts(score),
             score=score,
@@ -840,12 +883,18 @@ def inconsistency(acceptance: Acceptance) -> str | None:
     acc = acceptance
     n, tested, accepted, errors = acc.n, acc.tested, acc.accepted, acc.errors
     one = acc.method == "fixed_sequence"
-    expected = acc.task if acc.task in ("rating", "ranking") else "set"
+    expected = error_of(acc.task)
     if acc.error != expected:
         return (
             f"error: {acc.error!r} for {acc.task} verdicts (a rating's error is 'rating', "
-            "a ranking's 'ranking', every other task's 'set')"
+            "a ranking's 'ranking', a review's 'decision', every other task's 'set')"
         )
+    if (acc.task == "review") != bool(acc.forms):
+        if not acc.forms:
+            return "forms: missing; a review file records the review forms it was calibrated on"
+        return f"forms: {list(acc.forms)}, but a {acc.task} file has no review form"
+    if len(set(acc.forms)) != len(acc.forms):
+        return f"forms: {list(acc.forms)} names a form twice"
     if acc.min_tau is not None and acc.task != "ranking":
         return f"min_tau: {acc.min_tau!r}, but a {acc.task} file has no ranking"
     if (acc.error == "rating") != (acc.tolerance is not None):

@@ -18,7 +18,13 @@ scales, and a guard with it rates on those only. A ranking run (records of task
 ``[["B"], ["A", "C"]]``) is read with an optional ``min_tau``: a ranking verdict is wrong
 when it gives no ranking, its best is not among the human best, or its Kendall's tau-b
 with the human ranking is under ``min_tau``
-(:func:`~prin_guard._route._acceptance.ranking_wrong`). A record whose judge failed has no
+(:func:`~prin_guard._route._acceptance.ranking_wrong`). A review run (``prin-guard eval
+iclr2017``: records of task ``review`` with the venue's decision, ``accepted``, and the whole
+``verdict``) has the gold set ``{"accept"}`` or ``{"reject"}``: a review's verdict is wrong
+when it gives no decision (its two legs disagree, a reply unread) or not the venue's
+(:func:`~prin_guard._route._acceptance.decision_wrong`); the file records the review form
+the run asked in (its summary's ``form``), and a guard with it decides reviews in that form
+only. A record whose judge failed has no
 verdict: it is never accepted (it counts in the coverage denominator, as a guard would return a
 ``judge_error`` verdict for it). Items are matched across the tiers of a cascade by
 id; each tier's runs must hold the same items, once each, and every item the same task
@@ -37,12 +43,15 @@ from typing import Any
 from prin_guard._output._runs import ITEMS, SUMMARY, read_records
 from prin_guard._prompting._rating import Scale
 from prin_guard._ranking import Ranking, check_ranking
+from prin_guard._review import form_identity, review_form
 from prin_guard._route._acceptance import (
     CalibratedScale,
     _options_view,
     compared_options,
+    decision_wrong,
     ranking_wrong,
     rating_wrong,
+    verdict_signal,
     verdict_wrong,
 )
 from prin_guard._route._decide import SIGNALS, signal_value
@@ -70,7 +79,7 @@ class TierData:
         np = numpy()
         return np.array(
             [
-                np.nan if v is None or (x := signal_value(v, name)) is None else x
+                np.nan if v is None or (x := verdict_signal(v, name)) is None else x
                 for v in self.verdicts
             ],
             dtype=float,
@@ -82,7 +91,7 @@ class TierData:
         present = [
             name
             for name in SIGNALS
-            if any(v is not None and signal_value(v, name) is not None for v in self.verdicts)
+            if any(v is not None and verdict_signal(v, name) is not None for v in self.verdicts)
         ]
         if "order_inconsistency" not in present and "inconsistency" in present:
             present.remove("inconsistency")
@@ -131,6 +140,8 @@ class CalibrationData:
     min_tau: float | None = None
     """A ranking run's least Kendall's tau-b with the human ranking still right (None:
     top-1 alone)."""
+    item_forms: tuple[str, ...] = ()
+    """A review run's form per item (its identity; empty for the other tasks)."""
 
     @property
     def n(self) -> int:
@@ -141,6 +152,11 @@ class CalibrationData:
         """The distinct scales the items were rated on (what a rating file records)."""
         return tuple(sorted(set(self.item_scales), key=lambda s: s.model_dump_json()))
 
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """The distinct review forms the items were asked in (what a review file records)."""
+        return tuple(sorted(set(self.item_forms)))
+
     def verdict_wrong(self, index: int, verdict: Verdict | None) -> bool:
         """Whether ``verdict`` is wrong on item ``index`` (no verdict: wrong)."""
         if verdict is None:
@@ -150,6 +166,9 @@ class CalibrationData:
             return rating_wrong(verdict.rating, self.human[index], self.tolerance)
         if self.task == "ranking":
             return ranking_wrong(verdict.ranking, self.rankings[index], self.min_tau)
+        if self.task == "review":
+            decision = None if verdict.review is None else verdict.review.decision
+            return decision_wrong(decision, "accept" in self.gold[index])
         return verdict_wrong(verdict.correct, self.gold[index])
 
     def wrong(self, tier: int) -> Any:
@@ -170,6 +189,7 @@ class CalibrationData:
             human=tuple(self.human[i] for i in chosen) if self.human else (),
             item_scales=tuple(self.item_scales[i] for i in chosen) if self.item_scales else (),
             rankings=tuple(self.rankings[i] for i in chosen) if self.rankings else (),
+            item_forms=tuple(self.item_forms[i] for i in chosen) if self.item_forms else (),
             tiers=tuple(
                 replace(t, verdicts=tuple(t.verdicts[i] for i in chosen)) for t in self.tiers
             ),
@@ -194,6 +214,10 @@ class CalibrationData:
                         seen["rating"] = verdict.rating
                     if self.task == "ranking":
                         seen["ranking"] = verdict.ranking
+                    if self.task == "review":
+                        seen["decision"] = (
+                            None if verdict.review is None else verdict.review.decision
+                        )
                 tiers.append(seen)
             row: dict[str, Any] = {
                 "id": self.ids[index],
@@ -207,6 +231,8 @@ class CalibrationData:
             if self.task == "ranking":
                 row["ranking"] = self.rankings[index]
                 row["min_tau"] = self.min_tau
+            if self.task == "review":
+                row["form"] = self.item_forms[index]
             rows.append(row)
         canonical = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
@@ -263,6 +289,16 @@ def _gold(record: dict[str, Any], task: str) -> Gold | None:
             return check_ranking(gold, "gold")
         except UsageError as exc:
             raise UsageError(f"runs: item {record['id']!r}: {exc}") from None
+    if task == "review":
+        accepted = record.get("accepted")
+        if accepted is None:
+            return None
+        if not isinstance(accepted, bool):
+            raise UsageError(
+                f"runs: item {record['id']!r}: accepted {accepted!r} is not true or false "
+                "(the venue's decision)"
+            )
+        return frozenset({"accept" if accepted else "reject"})
     return frozenset(record.get("gold") or ()) if record.get("gold_known", True) else None
 
 
@@ -279,18 +315,57 @@ def _scale(record: dict[str, Any]) -> CalibratedScale:
         raise UsageError(f"runs: item {record['id']!r}: {exc.field}: {exc.reason}") from None
 
 
+def _review_form(run: Path) -> str:
+    """The review form a review run asked in, by its identity (its summary's ``form``, a
+    shipped form: ``eval iclr2017`` asks in no other)."""
+    summary = json.loads((run / SUMMARY).read_text(encoding="utf-8"))
+    name = summary.get("form")
+    if not isinstance(name, str):
+        raise UsageError(
+            f"runs: {str(run)!r}: {SUMMARY} records no review form (form): not an "
+            "`eval iclr2017` run"
+        )
+    try:
+        return form_identity(review_form(name))
+    except UsageError as exc:
+        raise UsageError(f"runs: {str(run)!r}: {exc}") from None
+
+
+def _review_verdict(run: Path, record: dict[str, Any], form: str) -> Verdict:
+    """A review record's verdict (``eval iclr2017`` writes it whole under ``verdict``),
+    asked in ``form`` (at the shipped form's version)."""
+    if not isinstance(record.get("verdict"), dict):
+        raise UsageError(
+            f"runs: item {record['id']!r} of {str(run)!r} records no verdict: not an "
+            "`eval iclr2017` record"
+        )
+    verdict = Verdict.model_validate_json(json.dumps(record["verdict"]))
+    review = verdict.review
+    if review is not None:
+        shipped = review_form(form)
+        if (review.form, review.form_version) != (shipped.id, shipped.version):
+            raise UsageError(
+                f"runs: item {record['id']!r} of {str(run)!r} was reviewed in "
+                f"{review.form}@{review.form_version}, not the form {shipped.id}@"
+                f"{shipped.version} of this prin-guard: run eval again"
+            )
+    return verdict
+
+
 def _read_tier(
     runs: Sequence[Path], config_key: str
-) -> tuple[TierData, dict[str, tuple[Gold | None, Verdict | None, CalibratedScale | None]], str]:
+) -> tuple[TierData, dict[str, tuple[Gold | None, Verdict | None, Any]], str]:
     judge: dict[str, Any] | None = None
     options: dict[str, Any] | None = None
     task: str | None = None
-    items: dict[str, tuple[Gold | None, Verdict | None, CalibratedScale | None]] = {}
+    # the third: a rating item's scale, a review item's form, None for the others
+    items: dict[str, tuple[Gold | None, Verdict | None, Any]] = {}
     # eval's reading of a record's task (imported here: `import prin_guard.calibrate`
     # stays without eval, as in _stats)
     from prin_guard.eval._summary import record_task
 
     for run in runs:
+        form: str | None = None
         records = list(read_records(run / ITEMS))
         for record in records:
             found = record_task(record)
@@ -318,6 +393,10 @@ def _read_tier(
                 )
             gold = _gold(record, task or "choice")
             verdict = None
+            if task == "review":
+                form = form or _review_form(run)
+                items[key] = (gold, _review_verdict(run, record, form), form)
+                continue
             if "configs" in record:
                 if config_key not in record["configs"]:
                     known = ", ".join(sorted(record["configs"]))
@@ -362,6 +441,11 @@ def load_runs(
             raise UsageError(f"tolerance: must be a positive number of points, got {tolerance!r}")
     elif tolerance is not None:
         raise UsageError(f"tolerance: the runs judged {task} items, which have no scale")
+    if task == "review" and config != "none":
+        raise UsageError(
+            f"config: {config!r}; a review run (eval iclr2017) has one configuration, the "
+            "guard's own (give no --config)"
+        )
     if min_tau is not None and task != "ranking":
         raise UsageError(f"min_tau: the runs judged {task} items, which have no ranking")
     if min_tau is not None and (
@@ -382,7 +466,9 @@ def load_runs(
             key for key, (gold, _, scale) in items.items() if (gold, scale) != first[key][::2]
         ]
         if differ:
-            what = "human score or scale" if task == "rating" else "gold set"
+            what = {"rating": "human score or scale", "review": "decision or form"}.get(
+                task, "gold set"
+            )
             raise UsageError(
                 f"runs: tier {index} gives item {differ[0]!r} another {what} than tier 0"
             )
@@ -391,6 +477,7 @@ def load_runs(
     golds = [first[key][0] for key in ids]
     rating = task == "rating"
     ranking = task == "ranking"
+    review = task == "review"
     return CalibrationData(
         ids=tuple(ids),
         gold=tuple(frozenset() if rating or ranking else g for g in golds),  # type: ignore[misc]
@@ -401,7 +488,8 @@ def load_runs(
         task=task,  # type: ignore[arg-type]
         human=tuple(float(g) for g in golds) if rating else (),  # type: ignore[arg-type]
         tolerance=float(tolerance) if rating and tolerance is not None else None,
-        item_scales=tuple(first[key][2] for key in ids) if rating else (),  # type: ignore[misc]
+        item_scales=tuple(first[key][2] for key in ids) if rating else (),
         rankings=tuple(golds) if ranking else (),  # type: ignore[arg-type]
         min_tau=float(min_tau) if ranking and min_tau is not None else None,
+        item_forms=tuple(first[key][2] for key in ids) if review else (),
     )

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from prin_guard._infra._events import log
-from prin_guard._route._acceptance import Acceptance, Rule, Tier
+from prin_guard._route._acceptance import Acceptance, Rule, Tier, error_of
 from prin_guard._route._decide import SIGNALS
 from prin_guard.calibrate._cascade import CHAINS, CascadeFit, fit_cascade
 from prin_guard.calibrate._data import CalibrationData
@@ -175,10 +175,11 @@ def _about(data: CalibrationData, alpha: float, delta: float, seed: int) -> dict
         "alpha": alpha,
         "delta": delta,
         "task": data.task,
-        "error": data.task if data.task in ("rating", "ranking") else "set",
+        "error": error_of(data.task),
         "tolerance": data.tolerance,
         "min_tau": data.min_tau,
         "scales": data.scales,
+        "forms": data.forms,
         "n": data.n,
         "calibration_sha256": data.digest(),
         "seed": seed,

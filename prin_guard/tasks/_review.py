@@ -20,8 +20,10 @@ the form again (``swayed_by_rebuttal``). ``_decide.review_verdict`` builds the v
 
 A review is asked of one judge, under no template or rating prompt of the guard's (the form
 is the item's), with the reverse check; a panel, the order checks, the guard's probe and
-``reverse_legs="uncertain"`` are refused naming the option, and an acceptance file refuses
-it (none is calibrated on reviews).
+``reverse_legs="uncertain"`` are refused naming the option. An acceptance file calibrated on
+reviews (``prin-guard calibrate`` on an ``eval iclr2017`` run) decides a review's decision
+(accepted, or escalated through its tiers and flagged ``not_accepted``) for the forms it
+records; a file of another task, or a review in another form, is refused naming the field.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from prin_guard._infra._offloop import OFF_LOOP_CHARS, off_loop_if
-from prin_guard._review import DecisionField, ReviewForm, ScoreField
+from prin_guard._review import DecisionField, ReviewForm, ScoreField, form_identity
 from prin_guard._review._item import CHARS_PER_TOKEN, ReviewItem, estimated_tokens
 from prin_guard._route._decide import Rebutted, error_verdict, rebuttal_moved, review_verdict
 from prin_guard._route._legs import LegPrompt, shared_prefix
@@ -323,7 +325,7 @@ class ReviewTask:
 
     def check(self, item: ReviewItem, engine: VerdictEngine, acceptance: Acceptance | None) -> None:
         if acceptance is not None:
-            acceptance.check_task("review")  # no acceptance file is calibrated on reviews
+            acceptance.check_task("review", form=form_identity(item.form))
         if engine.names is not None:
             raise InvalidItemError(
                 "task", "a review is asked of one judge, not a panel: review with each judge"
