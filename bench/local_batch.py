@@ -58,6 +58,7 @@ from bench._common import (  # noqa: E402 - the repository root must be on sys.p
     spread,
     wall,
 )
+from bench._moved import moved_imports  # noqa: E402
 
 NAME = "local_batch"
 TITLE = "5b. Local judge batching (bundled model)"
@@ -92,7 +93,7 @@ def _before_tree(revision: str) -> Iterator[Path]:
                 text=True,
                 check=True,
             ).stdout
-            (judges / name).write_text(source, encoding="utf-8")
+            (judges / name).write_text(moved_imports(source), encoding="utf-8")
         yield Path(tmp)
 
 

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._common import ROOT, Context, Figure, Section, md_table, median, spread
+from bench._moved import moved_imports
 
 NAME = "premium"
 TITLE = "13. The guard's premium (prompt caches, staggered legs, prefix reuse)"
@@ -488,13 +489,15 @@ def _billed(
 
 
 def _old_prompts() -> types.ModuleType:
-    """``prin_guard/_prompting/_prompts.py`` as it was at :data:`BEFORE` (pairwise@1)."""
+    """``prin_guard/_prompts.py`` as it was at :data:`BEFORE` (pairwise@1), its imports
+    pointed at where those modules live now (the package was regrouped since)."""
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{BEFORE}:prin_guard/_prompting/_prompts.py"],
+        ["git", "-C", str(ROOT), "show", f"{BEFORE}:prin_guard/_prompts.py"],
         check=True,
         capture_output=True,
         text=True,
     ).stdout
+    source = moved_imports(source)
     spec = importlib.util.spec_from_loader("bench_old_prompts", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
