@@ -278,6 +278,33 @@ def test_eval_command_runs_a_ranking_dataset(
         assert list(tier_index(ranking)) == list(gold[row["id"]].labels)
 
 
+def test_a_ranking_eval_rerun_resumes_from_its_disk_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--cache reaches the ranking eval: a second run asks the judge nothing."""
+    module = tmp_path / "ranking_cache_judge.py"
+    module.write_text(
+        "CALLS = []\n"
+        "def make():\n"
+        "    def judge(prompt):\n"
+        "        CALLS.append(prompt)\n"
+        "        if 'from the worst to the best' in prompt:\n"
+        "            return 'Ranking from worst to best: C, B, A'\n"
+        "        return 'Ranking from best to worst: A, B, C'\n"
+        "    return judge\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import ranking_cache_judge  # type: ignore[import-not-found]
+
+    cache = tmp_path / "run-cache.sqlite3"
+    args = ["eval", "mt-bench-rankings", "--judge", "python:ranking_cache_judge:make"]
+    args += ["--ranking-modes", "direct+reverse", "--cache", str(cache), "--limit", "2"]
+    assert main([*args, "--out", str(tmp_path / "first")]) == 0
+    assert len(ranking_cache_judge.CALLS) == 4 and cache.is_file()
+    assert main([*args, "--out", str(tmp_path / "second")]) == 0
+    assert len(ranking_cache_judge.CALLS) == 4  # every leg read from the cache
+
+
 def test_a_run_of_one_mode_is_what_calibrate_reads(tmp_path: Path) -> None:
     from prin_guard.calibrate._data import load_runs
 

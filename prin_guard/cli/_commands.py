@@ -227,6 +227,7 @@ def _eval_rankings(args: argparse.Namespace) -> int:
     import sys
     import time
 
+    from prin_guard._output._runs import open_run_cache
     from prin_guard.eval._rankings import load_ranked, ranking_report_text, run_ranking_modes
 
     aspects = [a.strip() for a in (args.aspects or "coherence").split(",") if a.strip()]
@@ -252,7 +253,7 @@ def _eval_rankings(args: argparse.Namespace) -> int:
         items,
         options=config.options,
         modes=modes,
-        cache=None if args.cache == "none" else "memory",
+        cache=open_run_cache(args.cache),
         out=out,
         progress=lambda line: print(f"prin-guard: {line}", file=sys.stderr, flush=True),
     )
