@@ -493,8 +493,9 @@ def _max_calls(guard: Guard, raw: Any) -> int:
     if task == "ranking":  # legs x orders x the windows (and pairs) of the list as sent
         count = min(max(_candidate_count(raw), 3), RANKING_MAX_CANDIDATES)
         options = guard.options
-        tiers = calls // ranking_calls(options, pair_calls=_pair_calls(guard))
-        calls = tiers * ranking_calls(options, count, pair_calls=_pair_calls(guard))
+        pairs = _pair_calls(guard)  # builds a guard of its own: once per request
+        tiers = calls // ranking_calls(options, pair_calls=pairs)
+        calls = tiers * ranking_calls(options, count, pair_calls=pairs)
     aspects = raw.get("aspects") if task == "rating" and isinstance(raw, Mapping) else None
     if isinstance(aspects, list) and aspects and guard.options.rating_aspects == "apart":
         calls *= min(len(aspects), MAX_ASPECTS)
