@@ -904,8 +904,7 @@ RECORDS = [
         "pens",
         R,
         ["cot"],
-        "Incorrect options: A, B, D.\n\nStep by step: one pen costs 6/4 = 1.5, so 10 pens "
-        "cost 1",
+        "Incorrect options: A, B, D.\n\nStep by step: one pen costs 6/4 = 1.5, so 10 pens cost 1",
         ["A", "B", "D"],
         "conclusion first then cut off",
     ),
