@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING
 from prin_guard._infra._offloop import squeeze, unsqueeze
 from prin_guard._prompting._quotes import quoted_places
 from prin_guard.models import TASKS, ParseMethod, ParseStatus, Polarity, Task
+from prin_guard.reader._answered import (
+    answers_the_question,
+    bare_none,
+    says_no_side,
+)
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -43,7 +48,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
-from prin_guard.reader._stance import retracted_before
+from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
     WINDOW,
@@ -163,8 +168,10 @@ def parse_reply(
             # the declared answer's concluding part: what the reply says after it
             result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
-            if _answers_the_predicate(read, result, ctx):
+            if _answers_the_predicate(read, result, ctx) or answers_the_question(read, result, ctx):
                 result = _FAILED  # the direct question's answer, in the declared format
+            elif _lines_disagree(read, places, contract, ctx):
+                result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
@@ -278,9 +285,38 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
-    if _answers_the_predicate(text, result, ctx):
+    if _answers_the_predicate(text, result, ctx) or answers_the_question(text, result, ctx):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
-    return _account(text, result, ctx)
+    result = _account(text, result, ctx)
+    if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
+        return replace(result, weak=True)  # "The answer is B." with no reverse word
+    return result
+
+
+_MAX_LINES = 8
+
+
+def _lines_disagree(
+    text: str, places: Sequence[tuple[int, int]], contract: AnswerContract, ctx: _Context
+) -> bool:
+    """Whether the declared answer line is written more than once, with labels that
+    differ and no revision between them ("Answer: B" ... "Answer: C"): two concluding
+    statements that disagree, and neither says it replaces the other. A line that
+    repeats the other's labels, or follows "wait", "correction:", "actually", stands."""
+    if not ctx.leg or ctx.pair or len(places) < 2 or contract.format.kind != "line":
+        return False
+    ordered = sorted(places)[-_MAX_LINES:]
+    readings = []
+    for _, end in ordered:
+        said, _ = read_declared(text[:end], contract, ctx)
+        readings.append(None if said is None else (said.labels, said.inverted))
+    for i in range(1, len(ordered)):
+        before, after = readings[i - 1], readings[i]
+        if before is None or after is None or before == after:
+            continue
+        if _REVISION.search(text, ordered[i - 1][1], ordered[i][0]) is None:
+            return True
+    return False
 
 
 def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> bool:
@@ -590,7 +626,8 @@ def _lead_in(text: str, line: int) -> int:
                 # the line's last sentence, when it states the answer in words ("...
                 # Therefore, the correct answer is "D) Its distance from you".", "The
                 # correct answer is: A"): a lead-in whose sides the answer must agree with
-                said = max(text.rfind(". ", start, end - 1) + 2, start)
+                stop = text.rfind(". ", start, end - 1)
+                said = start if stop < 0 else stop + 2
                 return said if _LEAD_IN.search(text, said, end) else line
             while start > 1 and text[start - 2] != "\n":  # back to the paragraph's start
                 start = text.rfind("\n", 0, start - 1) + 1

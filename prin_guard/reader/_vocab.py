@@ -31,6 +31,10 @@ class _Vocab:
     noun: str = ""
     """What the question calls its options ("ratio" of "Which ratio can form ...?"),
     lower case; empty when it names none (:func:`question_noun`)."""
+    asks: frozenset[str] = frozenset()
+    """The question's own words of three letters or more, lower case (a choice item's):
+    a sentence that names a candidate in them ("Canberra is the capital of Australia.")
+    answers it (``prin_guard.reader._answered``)."""
 
     @classmethod
     def of(
@@ -43,15 +47,20 @@ class _Vocab:
         noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
             positive |= _DIRECT_SUPERLATIVES
+        asks = (
+            frozenset(re.findall(r"[a-z]{3,}", question.lower()))
+            if task == "choice" and question
+            else frozenset()
+        )
         if words is None:
-            return cls(positive, negative, predicate=phrase, noun=noun)
+            return cls(positive, negative, predicate=phrase, noun=noun, asks=asks)
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
             for word, sign in zip(mine, (1, -1), strict=True)
             if " " in word
         )
-        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun)
+        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, asks)
 
     def sign(self, word: str, *, negated: bool = False) -> int:
         word = word.lower()
