@@ -172,10 +172,6 @@ def _named(token: str, ctx: _Context, *, marked: bool) -> str | None:
     """The label a name's letter or number stands for: the label itself when it is one
     (in capitals, or marked "(b)"), else its position ("2", "(b)")."""
     if token.isdigit():
-        if ctx.task == "choice" and not any(label.isdigit() for label in ctx.labels):
-            # "option 3" of options lettered A-D: the third, or the one whose text is 3?
-            # Not a label: a choice's options are named by their letters
-            return None
         return _nth_label(int(token), ctx)
     label = ctx.keys.get(token.upper())
     if label is not None and (marked or token.isupper()):

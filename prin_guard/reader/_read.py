@@ -14,6 +14,7 @@ from prin_guard.models import TASKS, ParseMethod, ParseStatus, Polarity, Task
 from prin_guard.reader._answered import (
     answers_the_question,
     bare_none,
+    endorsed,
     says_no_side,
 )
 from prin_guard.reader._answers import (
@@ -175,6 +176,8 @@ def parse_reply(
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
+        if _by_number(read, view, result, ctx):
+            result = _FAILED  # "The answer is option 3." of options A-D, nothing to pin it
     return ParseResult(
         result.labels,
         result.status,
@@ -192,6 +195,23 @@ def parse_reply(
 
 
 _GAP = "\n\n"
+
+
+def _by_number(text: str, view: _View, result: ParseResult, ctx: _Context) -> bool:
+    """Whether a choice's answer names lettered options by number ("option 3": the
+    third, or the one whose text is 3?) and the reasoning just before it does not pin
+    the same candidates (its value computed: "... = $300.\n\nThe answer is option 2.")."""
+    if ctx.task != "choice" or result.span is None or result.status is not ParseStatus.OK:
+        return False
+    if any(label.isdigit() for label in ctx.labels):
+        return False
+    original = view.original(result.span)
+    if original is None:
+        return False
+    token = text[original[0] : original[1]]
+    if token == view.text[result.span[0] : result.span[1]] or not any(map(str.isdigit, token)):
+        return False  # not a number written over by a label: "9", a candidate's text
+    return not set(result.labels) <= endorsed(view.text, result.span[0], ctx)
 
 
 # Markdown's strong emphasis around a name: "**C** and **D** are correct", "**Response A**"
@@ -689,6 +709,11 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
         if claim.at >= lo and claim.sign and not claim.reading.inverted:
             said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
     said.extend(_heading_sides(text, ctx, lo))  # "Correct: A, C | Incorrect: B, D"
+    if ctx.task == "choice" and ctx.vocab.predicate:  # "Sharks are not mammals."
+        affirmed, denied = _predicated(text[lo:], ctx)
+        if not affirmed & denied:
+            said.extend((lo, label, 1) for label in affirmed)
+            said.extend((lo, label, -1) for label in denied)
     said.sort()
     # what a retraction ("Correction:", "wait, no") takes back is said no more
     cut = retracted_before(text, [at for at, _, _ in said])
@@ -734,6 +759,27 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if said != listed.labels or listed.labels & other:
         return None
     return listed
+
+
+def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
+    """A choice reply that says, in plain sentences of the question's own predicate,
+    which candidates have it and which have it not ("Peru and Chile are not in Africa;
+    Kenya and Egypt are." on "Which of these countries are in Africa?"), with no other
+    answer: the leg's side (those that have it on the direct leg, those that have it not
+    on the reverse one), when it names some and no candidate is said to be on both;
+    weak unless every candidate has a side."""
+    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+        return None
+    for match in _MENTION.finditer(text):
+        token = match.group("l")
+        if token.isupper() and token in ctx.keys:
+            return None  # a label named ("..., so A."): a conclusion of its own, not these
+    affirmed, denied = _predicated(text, ctx)
+    said = affirmed if ctx.leg == 1 else denied
+    if not said or affirmed & denied:
+        return None
+    every = len(affirmed | denied) == len(ctx.labels)
+    return _Reading(said, None, weak=not every)
 
 
 def _after_listing(text: str, line: int, ctx: _Context) -> bool:
@@ -858,6 +904,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # the derivation, not an answer
     if cut:
         return _FAILED
+    stated = _predicate_statuses(text, ctx)  # "Peru and Chile are not in Africa; ..."
+    if stated is not None:
+        return _result(stated, ParseMethod.LABEL_FORMS, ctx)
     none = _none_of_them(text, lo, hi, ctx)
     if none is not None:
         return _result(none, ParseMethod.NONE_WORD, ctx)

@@ -154,7 +154,7 @@ def _predicate(question: str) -> frozenset[str]:
 _QUESTION_PHRASE = _Pattern(
     r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:(?:known|referred\s+to|called|considered"
     r"|classified|regarded|described)\s+(?:as\s+)?)?(?:an?\s+|the\s+)?"
-    r"(?P<p>[a-z]{3,30}(?:\s+[a-z]{2,30}){0,3})\s*\?\s*\Z",
+    r"(?P<p>(?:(?:in|on|at|from)\s+)?[a-z]{3,30}(?:\s+[a-z]{2,30}){0,3})\s*\?\s*\Z",
     re.IGNORECASE,
 )
 # Words that make a predicate no predicate of the direct side's own: "Which are not
