@@ -189,8 +189,23 @@ def _heading_sides(text: str, ctx: _Context, lo: int) -> list[tuple[int, str, in
     ]
 
 
+# A heading of its own line, without a colon, over a list: "### Incorrect options",
+# "**Wrong options**" (its emphasis already written over by spaces)
+_MD_HEADING = _Pattern(
+    r"^[^\S\n]*(?:#{1,6}[^\S\n]+[*_]*|\*\*|__)?(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})"
+    r"[*_]*[^\S\n]*:?[*_]*[^\S\n]*$",
+    re.MULTILINE,
+)
+
+
 def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
+    for match in _MD_HEADING.finditer(text, lo):
+        words = match.group("head").lower().split()
+        sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        block = _read_block(text, match.end(), ctx, texts="whole") if sign else None
+        if block is not None:
+            out.said.append((_signed(sign, block[1], ctx), block[1]))
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
