@@ -33,6 +33,13 @@ _IDENTIFIES = _Pattern(
     r"\(?(?P<l>[A-Za-z][A-Za-z0-9]{0,3})\)?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+# The candidate a clause names as the answer in the direct side's words: "the closest
+# option is C 290", "the correct answer is (B)", "the best choice would be D"
+_POSITIVE_PICK = _Pattern(
+    r"\b(?P<adj>[A-Za-z]+)\s+(?:option|choice|answer)\s+(?:is|would\s+be)\s+(?:option\s+)?"
+    r"\(?(?P<l>[A-Z][A-Z0-9]{0,3})\)?(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
 # A value a clause ends on, the result of what it computes: "x = 12", "the price is $68."
 _VALUE = _Pattern(r"(?:=|\bequals\b|\bis\b|\bare\b)\s*(?P<v>[^=\n]{1,40}?)\s*[.!]?\s*$")
 _NUMBER = _Pattern(r"^[^\d\-−]{0,2}(?P<n>[\-−]?\d[\d,]*(?:\.\d+)?)(?P<rest>.*)$")
@@ -105,13 +112,19 @@ def _named_alone(part: str, ctx: _Context) -> str | None:
 
 def identified(text: str, at: int, ctx: _Context) -> frozenset[str]:
     """The candidates the clauses just before ``at`` identify by label as the result
-    ("…, which is option C.")."""
+    ("…, which is option C.", "the closest option is C 290")."""
     out: set[str] = set()
     for clause in _lead(text, at):
+        if _NEGATIONS.search(clause):
+            continue
         found = _IDENTIFIES.search(clause)
-        if found is not None and not _NEGATIONS.search(clause):
+        if found is not None:
             label = ctx.keys.get(found.group("l").upper()) if found.group("l").isupper() else None
             if label is not None:
+                out.add(label)
+        for pick in _POSITIVE_PICK.finditer(clause):
+            label = ctx.keys.get(pick.group("l")) if pick.group("l").isupper() else None
+            if label is not None and ctx.vocab.sign(pick.group("adj")) > 0:
                 out.add(label)
     return frozenset(out)
 
