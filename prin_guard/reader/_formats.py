@@ -200,12 +200,13 @@ _MD_HEADING = _Pattern(
 
 def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
+    placed: list[tuple[int, int, _Reading]] = []  # where each heading stands: in order
     for match in _MD_HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
         block = _read_block(text, match.end(), ctx, texts="whole") if sign else None
-        if block is not None:
-            out.said.append((_signed(sign, block[1], ctx), block[1]))
+        if sign and block is not None:
+            placed.append((match.start(), _signed(sign, block[1], ctx), block[1]))
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
@@ -220,7 +221,9 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             block = _read_block(text, match.end(), ctx, texts="whole")
             said = block[:2] if block is not None else None
         if said is not None:
-            out.said.append((_signed(sign, said[1], ctx), said[1]))
+            placed.append((match.start(), _signed(sign, said[1], ctx), said[1]))
+    placed.sort(key=lambda place: place[0])
+    out.said.extend((sign, reading) for _, sign, reading in placed)
     return out
 
 
