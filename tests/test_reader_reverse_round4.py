@@ -116,6 +116,8 @@ def test_a_reverse_leg_naming_the_others_still_reads(
         ("The answer is B.", TOKYO, ("B",)),
         ("Final result: the answer is A, B, D.", TOKYO, ("A", "B", "D")),
         ("The answer is A and C.", SPEED, ("A", "C")),
+        ("The final answer is B.", TOKYO, ("B",)),
+        ("B is the final answer: \\boxed{B}", TOKYO, ("B",)),
     ],
 )
 def test_the_answer_with_no_reverse_word_reads_weak_on_the_reverse_leg(
@@ -176,6 +178,9 @@ def test_conclusions_that_disagree_are_no_verdict(reply: str, item: Item, leg: s
         ("Answer: D\n\nActually, 7 × 8 = 56.\n\nAnswer: B", SQUARE, "direct", ("B",)),
         ("Speed = 50 km/h, which is option B.\n\nAnswer: B", SPEED, "direct", ("B",)),
         ("9 × 4 = 36.\n\nAnswer: C", RECT, "direct", ("C",)),
+        # what a revision takes back picks nothing
+        ("The correct option is A. Wait, no: the correct option is B.", SQUARE, "direct", ("B",)),
+        ("7 × 8 = 54. Actually, it is 56.\n\nAnswer: A, C, D", SQUARE, "reverse", ("A", "C", "D")),
     ],
 )
 def test_conclusions_that_agree_or_are_revised_still_read(

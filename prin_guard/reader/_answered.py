@@ -21,6 +21,7 @@ import re
 
 from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._evidence import ParseResult, _Context
+from prin_guard.reader._stance import _REVISION
 from prin_guard.reader._text import _norm, _Pattern
 
 # Where a sentence (or a clause before a result: "x = 12, so ...") ends.
@@ -64,8 +65,11 @@ _LEAD_SPAN = 400
 
 def _lead(text: str, at: int) -> list[str]:
     """The clauses of the reasoning just before ``at``: the sentence or line before the
-    conclusion's own, and the conclusion's sentence up to it, last first."""
+    conclusion's own, and the conclusion's sentence up to it, last first; none from
+    before a revision ("wait", "actually", "correction")."""
     lo = max(0, at - _LEAD_SPAN)
+    for revision in _REVISION.finditer(text, lo, at):
+        lo = revision.end()  # "The correct option is A. Wait, no: ...": what it revised goes
     cuts = [lo, *(match.end() for match in _END.finditer(text, lo, at))]
     clauses: list[str] = []
     for start, end in zip(cuts, [*cuts[1:], at], strict=True):
@@ -178,7 +182,9 @@ def answers_the_question(text: str, result: ParseResult, ctx: _Context) -> bool:
 
 # "The answer is", "\\boxed{": a conclusion that names "the answer" without a side.
 _THE_ANSWER = _Pattern(
-    r"\b(?:answer|solution|result)\s+(?:is|would\s+be|=)\b|\\boxed\b", re.IGNORECASE
+    r"\b(?:answer|solution|result)\s+(?:is|would\s+be|=)|\bthe\s+(?:final\s+)?answer\b"
+    r"|\\boxed\b|\b(?:i\s+(?:would\s+)?(?:choose|pick|select|go\s+with))\b",
+    re.IGNORECASE,
 )
 # The prompt's own answer line ("Answer: B, D", "Final answer: C").
 _FORMAT_LINE = _Pattern(r"[^\S\n]*[*_#>`-]*[^\S\n]*(?:final\s+)?answer\s*:", re.IGNORECASE)
@@ -205,9 +211,10 @@ def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
     if result.span is None:
         return False
     line = text.rfind("\n", 0, result.span[0]) + 1
-    lead = text[line : result.span[0]]
-    if _FORMAT_LINE.match(text, line) is not None or not _THE_ANSWER.search(lead):
-        return False
+    end = text.find("\n", result.span[1])
+    end = len(text) if end < 0 else end
+    if _FORMAT_LINE.match(text, line) is not None or not _THE_ANSWER.search(text, line, end):
+        return False  # "Answer: B, D" as asked, or "B, D" alone
     words = {word.lower() for word in re.findall(r"[A-Za-z']+", text)}
     return not words & (_REVERSE_WORDS | ctx.vocab.negative) and "n't" not in text
 
