@@ -59,6 +59,10 @@ ANSWERS_THE_QUESTION = [
     ("The right answer is:\n\\[\nAnswer: C\n\\]", RECT),
     ("9 × 4 = 36, so the closest option is C 36 m².\n\nAnswer: C", RECT),
     ("The correct choice is B.\n\nAnswer: B", SQUARE),
+    ("Tokyo.\n\nAnswer: C", TOKYO),
+    ("Area: 36 m²\n\nC", RECT),
+    ("56", SQUARE),
+    ("Tokyo", TOKYO),
 ]
 
 

@@ -42,7 +42,7 @@ _POSITIVE_PICK = _Pattern(
     re.IGNORECASE,
 )
 # A value a clause ends on, the result of what it computes: "x = 12", "the price is $68."
-_VALUE = _Pattern(r"(?:=|\bequals\b|\bis\b|\bare\b)\s*(?P<v>[^=\n]{1,40}?)\s*[.!]?\s*$")
+_VALUE = _Pattern(r"(?:=|:|→|\bequals\b|\bis\b|\bare\b)\s*(?P<v>[^=:\n]{1,40}?)\s*[.!]?\s*$")
 _NUMBER = _Pattern(r"^[^\d\-−]{0,2}(?P<n>[\-−]?\d[\d,]*(?:\.\d+)?)(?P<rest>.*)$")
 # What may follow a value: its units ("km/h", "cm²", "%", "dollars", "years old")
 _UNITS = _Pattern(r"[^\S\n]*(?:[A-Za-z°%²³/$.]+[^\S\n]*){0,3}")
@@ -143,11 +143,10 @@ def endorsed(text: str, at: int, ctx: _Context) -> frozenset[str]:
         if _NEGATIONS.search(clause):
             continue
         value = _VALUE.search(clause)
-        if value is not None:
-            label = _by_value(value.group("v"), ctx)
-            if label is not None:
-                out.add(label)
-                continue
+        label = _by_value(value.group("v") if value is not None else clause, ctx)
+        if label is not None:  # "x = 12", "Sale price: $68", or the value alone: "Canberra."
+            out.add(label)
+            continue
         said = _COPULA.match(clause)
         if said is not None and ctx.vocab.asks:
             a, b = said.group("a"), said.group("b")
@@ -213,8 +212,10 @@ def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
     line = text.rfind("\n", 0, result.span[0]) + 1
     end = text.find("\n", result.span[1])
     end = len(text) if end < 0 else end
-    if _FORMAT_LINE.match(text, line) is not None or not _THE_ANSWER.search(text, line, end):
-        return False  # "Answer: B, D" as asked, or "B, D" alone
+    if _FORMAT_LINE.match(text, line) is not None:
+        return False  # "Answer: B, D" as asked
+    if result.method is not ParseMethod.CANDIDATE_TEXT and not _THE_ANSWER.search(text, line, end):
+        return False  # "B, D" alone; candidate texts ("36", "Canberra") are the item's words
     words = {word.lower() for word in re.findall(r"[A-Za-z']+", text)}
     return not words & (_REVERSE_WORDS | ctx.vocab.negative) and "n't" not in text
 
