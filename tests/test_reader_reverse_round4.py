@@ -161,6 +161,7 @@ DISAGREE = [
     ("Answer: A, B, D\n\nOsaka, Kyoto and Nagoya are cities.\n\nAnswer: A, D", TOKYO, "reverse"),
     ("Answer: C\n\nLet me verify with option A.\n\nAnswer: A", RECT, "direct"),
     ("Answer: A, C\n\n4 and 10 are even.\n\nAnswer: A, B, C, D", ODD, "reverse"),
+    ("Area = 9 × 4 = 36 m².\n\nAnswer: D", RECT, "direct"),
 ]
 
 

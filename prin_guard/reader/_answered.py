@@ -176,7 +176,11 @@ def answers_the_question(text: str, result: ParseResult, ctx: _Context) -> bool:
         said = endorsed(text, at, ctx)
         return bool(said) and set(result.labels) <= said
     said = identified(text, at, ctx)
-    return bool(said) and not said & set(result.labels)
+    if said:
+        return not said & set(result.labels)
+    # one value computed, one other label concluded: "… = 68 dollars.\n\nAnswer: D"
+    said = endorsed(text, at, ctx)
+    return len(said) == 1 and len(result.labels) == 1 and not said & set(result.labels)
 
 
 # "The answer is", "\\boxed{": a conclusion that names "the answer" without a side.
