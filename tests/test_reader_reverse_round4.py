@@ -340,3 +340,17 @@ def test_both_sides_stated_read_as_the_incorrect_ones(
     reading = _read(reply, item, "reverse")
     assert reading.status is ParseStatus.OK, reading
     assert reading.labels == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Distance = 58 × 5 = 290, so the closest option is C 290.\n\nAnswer: C",
+        "So the total is 290.\n\nThe correct answer is:\n\\[\nAnswer: C\n\\]",
+    ],
+)
+def test_the_issues_reverse_legs_fail_polarity_confused(reply: str) -> None:
+    item = _item("How far does it go?", "270", "280", "290", "300")
+    reading = _read(reply, item, "reverse")
+    assert reading.status is ParseStatus.FAILED, reading
+    assert reading.polarity_confusion
