@@ -1,4 +1,4 @@
-"""15. How big a verdict's JSON is, and how many times it holds each judge reply.
+"""16. How big a verdict's JSON is, and how many times it holds each judge reply.
 
 A review (the bundled AI Scientist form: nine score fields, each with its own verdict in
 ``aspects``) and a rating of five aspects asked together (``rating_aspects="together"``)
