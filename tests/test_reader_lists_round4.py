@@ -150,7 +150,9 @@ def test_an_opening_answer_is_read(reply: str, item: dict, polarity: str, expect
 @pytest.mark.parametrize(
     ("reply", "item", "polarity", "wrong"),
     [
-        pytest.param("A and C. B is also correct.", FRUITS, "direct", ("A", "C"), id="contradicted"),
+        pytest.param(
+            "A and C. B is also correct.", FRUITS, "direct", ("A", "C"), id="contradicted"
+        ),
         pytest.param(
             "A. Apple\nB. Carrot\nC. Banana\nD. Potato", FRUITS, "direct", ("A",), id="a-listing"
         ),
@@ -165,7 +167,10 @@ def test_an_opening_answer_is_read(reply: str, item: dict, polarity: str, expect
             "A and C. Both are fruits.", FRUITS, "reverse", ("A", "C"), id="reverse-answers-direct"
         ),
         pytest.param(
-            "Two of them: A, C and D. The rest are not.", FRUITS, "direct", ("A", "C", "D"),
+            "Two of them: A, C and D. The rest are not.",
+            FRUITS,
+            "direct",
+            ("A", "C", "D"),
             id="count-disagrees",
         ),
     ],
@@ -230,16 +235,25 @@ def test_a_quantifier_in_the_predicate_is_read(
     ("reply", "item", "polarity", "wrong"),
     [
         pytest.param(
-            "All of them are multiples of 4.", ALL_FOURS, "reverse", ("A", "B", "C", "D"),
+            "All of them are multiples of 4.",
+            ALL_FOURS,
+            "reverse",
+            ("A", "B", "C", "D"),
             id="all-on-reverse",
         ),
         pytest.param(
-            "All of them are multiples of 2.", ALL_FOURS, "direct", ("A", "B", "C", "D"),
+            "All of them are multiples of 2.",
+            ALL_FOURS,
+            "direct",
+            ("A", "B", "C", "D"),
             id="another-predicate",
         ),
         pytest.param(
-            "If they end in 0, all of them are multiples of 4.", ALL_FOURS, "direct",
-            ("A", "B", "C", "D"), id="conditional",
+            "If they end in 0, all of them are multiples of 4.",
+            ALL_FOURS,
+            "direct",
+            ("A", "B", "C", "D"),
+            id="conditional",
         ),
     ],
 )
@@ -267,7 +281,11 @@ def test_a_quantifier_in_another_predicate_is_no_answer(
             id="impossible",
         ),
         pytest.param(
-            "Options B and D are impossible.", EVENTS, "reverse", ("B", "D"), id="options-impossible"
+            "Options B and D are impossible.",
+            EVENTS,
+            "reverse",
+            ("B", "D"),
+            id="options-impossible",
         ),
         pytest.param(
             "A is ungrammatical. C is ungrammatical too.",
@@ -360,7 +378,10 @@ def test_a_labelled_list_whose_texts_disagree_fails() -> None:
     ("reply", "item", "polarity", "expected"),
     [
         pytest.param(
-            "Apples and bananas develop from flowers.\n\nSo: A, C", FRUITS, "direct", ("A", "C"),
+            "Apples and bananas develop from flowers.\n\nSo: A, C",
+            FRUITS,
+            "direct",
+            ("A", "C"),
             id="so-colon",
         ),
         pytest.param(
@@ -378,7 +399,10 @@ def test_a_labelled_list_whose_texts_disagree_fails() -> None:
             id="gsm8k-mark",
         ),
         pytest.param(
-            "Copper and gold are not magnetic.\n\n#### B, D", METALS, "reverse", ("B", "D"),
+            "Copper and gold are not magnetic.\n\n#### B, D",
+            METALS,
+            "reverse",
+            ("B", "D"),
             id="gsm8k-mark-reverse",
         ),
         pytest.param(
@@ -455,7 +479,9 @@ def test_a_last_clause_of_only_labels_is_read(
 
 def test_only_labels_inside_the_reasoning_is_no_answer() -> None:
     _not_confidently(
-        "If only A and C were fruits, the answer would be easy. It is not.", FRUITS, "direct",
+        "If only A and C were fruits, the answer would be easy. It is not.",
+        FRUITS,
+        "direct",
         ("A", "C"),
     )
 
@@ -543,19 +569,31 @@ def test_a_later_statement_that_is_no_correction_never_misleads(
             id="hence-options",
         ),
         pytest.param(
-            "I lean towards options A, C and E here.", METALS, "direct", ("A", "C", "E"),
+            "I lean towards options A, C and E here.",
+            METALS,
+            "direct",
+            ("A", "C", "E"),
             id="lean-towards",
         ),
         pytest.param(
-            "Probably options B and D, given the roots.", FRUITS, "reverse", ("B", "D"),
+            "Probably options B and D, given the roots.",
+            FRUITS,
+            "reverse",
+            ("B", "D"),
             id="probably-reverse",
         ),
         pytest.param(
-            "Something like choices A & C, from what I recall.", FRUITS, "direct", ("A", "C"),
+            "Something like choices A & C, from what I recall.",
+            FRUITS,
+            "direct",
+            ("A", "C"),
             id="choices-ampersand",
         ),
         pytest.param(
-            "My pick would be options B/D, I think.", FRUITS, "reverse", ("B", "D"),
+            "My pick would be options B/D, I think.",
+            FRUITS,
+            "reverse",
+            ("B", "D"),
             id="options-slash",
         ),
     ],
@@ -571,13 +609,13 @@ def test_a_loose_run_after_options_reads_every_label(
     ("reply", "item", "wrong"),
     [
         pytest.param(
-            "The carrot (B) is a root and the potato (D) a tuber; the banana is what we want.",
+            "The carrot (B) is a root. The potato (D) is a tuber. The banana is what we want.",
             FRUITS,
             ("B", "D"),
             id="glosses-of-eliminated",
         ),
         pytest.param(
-            "Copper (B) conducts electricity and gold (D) resists corrosion.",
+            "Copper (B) conducts electricity. Gold (D) resists corrosion.",
             METALS,
             ("B", "D"),
             id="glosses-only",
