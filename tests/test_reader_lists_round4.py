@@ -166,6 +166,20 @@ def test_an_opening_answer_is_read(reply: str, item: dict, polarity: str, expect
         pytest.param(
             "A and C. Both are fruits.", FRUITS, "reverse", ("A", "C"), id="reverse-answers-direct"
         ),
+        pytest.param("B, D — right.", FRUITS, "reverse", ("B", "D"), id="status-after-dash"),
+        pytest.param(
+            "A, C — wrong; B, D — right.", FRUITS, "direct", ("A", "C"), id="statuses-after-dashes"
+        ),
+        pytest.param(
+            "All except B and D. They are fruits.",
+            FRUITS,
+            "reverse",
+            ("A", "C"),
+            id="all-except-reverse-answers-direct",
+        ),
+        pytest.param(
+            "All except B are fruits.", FRUITS, "reverse", ("A", "C", "D"), id="all-except-status"
+        ),
         pytest.param(
             "Two of them: A, C and D. The rest are not.",
             FRUITS,

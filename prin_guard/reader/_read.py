@@ -58,7 +58,7 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
-from prin_guard.reader._vocab import _Vocab
+from prin_guard.reader._vocab import _status_sign, _Vocab
 
 if TYPE_CHECKING:
     from prin_guard._prompting._contract import AnswerContract
@@ -843,10 +843,17 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     ]
     if len(lines) >= 2:
         return None  # per-option lines: "A — wrong. \nB — right."
+    clause = _CLAUSE.match(text, end.end(), hi)
+    if clause is not None and _status_sign(text, clause.start("c"), clause.end("c"), ctx):
+        return None  # "B, D — right.", "A: valid. B is valid. ...": statuses, read as such
     for pronoun in _PRONOUN_SIDE.finditer(text, end.end(), hi):
         if ctx.vocab.verb_sign(pronoun) == -ctx.leg:
             return None  # "A and C. Both are fruits." on the reverse leg
     return reading
+
+
+# A short first clause after the opening answer: "— right.", ": not capitals;"
+_CLAUSE = _Pattern(r"[^\S\n]*(?P<c>(?:[^\W\d_]+[^\S\n]*){1,3})(?=[,;.!?\n]|\Z)")
 
 
 def _lines_from(text: str, lo: int, hi: int) -> Iterable[int]:
