@@ -134,6 +134,13 @@ def _not_confidently(reply: str, item: dict[str, object], polarity: str, wrong: 
             id="slash-reverse",
         ),
         pytest.param(
+            "A and C, because both grow from a flower.",
+            FRUITS,
+            "direct",
+            ("A", "C"),
+            id="because",
+        ),
+        pytest.param(
             "B, D. Neither of those two grows from a flower.",
             FRUITS,
             "reverse",

@@ -788,7 +788,11 @@ _COUNTS = {
     )
 }
 # Where the opening answer ends: a sentence's end, a line's, a dash or a colon
-_OPENING_END = _Pattern(r"[^\S\n]*(?:[.!](?=\s)|\n|[—–:](?=\s)|[^\S\n]-[^\S\n])", re.IGNORECASE)
+_OPENING_END = _Pattern(
+    r"[^\S\n]*(?:[.!](?=\s)|\n|[—–:](?=\s)|[^\S\n]-[^\S\n])"
+    r"|,[^\S\n]+(?:because|since|as)(?![\w-])",
+    re.IGNORECASE,
+)
 _OPENING_LINE = _Pattern(
     r"[^\S\n]*[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{0,3})[)\]]?[^\S\n]*(?:[—–:.)]|[^\S\n]-[^\S\n])"
 )
@@ -844,7 +848,10 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if len(lines) >= 2:
         return None  # per-option lines: "A — wrong. \nB — right."
     clause = _CLAUSE.match(text, end.end(), hi)
-    if clause is not None and _status_sign(text, clause.start("c"), clause.end("c"), ctx):
+    if clause is not None and (
+        _status_sign(text, clause.start("c"), clause.end("c"), ctx)
+        or any(ctx.vocab.sign(word) for word in clause.group("c").split())
+    ):
         return None  # "B, D — right.", "A: valid. B is valid. ...": statuses, read as such
     for pronoun in _PRONOUN_SIDE.finditer(text, end.end(), hi):
         if ctx.vocab.verb_sign(pronoun) == -ctx.leg:
