@@ -902,7 +902,7 @@ FORMS_TABLE = [
         "The incorrect options are D) 10 and E) 11, because they are too big.",
         ("D", "E"),
         FORMS,
-        "D) 10 and E",
+        "D) 10 and E) 11",  # a list of labels with their texts, then the explanation
         polarity=REVERSE,
         id="incorrect-options-marked-because",
     ),
