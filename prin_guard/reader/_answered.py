@@ -42,10 +42,16 @@ _POSITIVE_PICK = _Pattern(
     re.IGNORECASE,
 )
 # A value a clause ends on, the result of what it computes: "x = 12", "the price is $68."
-_VALUE = _Pattern(r"(?:=|:|→|\bequals\b|\bis\b|\bare\b)\s*(?P<v>[^=:\n]{1,40}?)\s*[.!]?\s*$")
+_VALUE = _Pattern(
+    r"^.*(?:=|:|→|\bequals\b|\bis\b|\bare\b)\s*(?P<v>[^=:\n]{1,40}?)\s*[.!]?\s*$", re.DOTALL
+)
 _NUMBER = _Pattern(r"^[^\d\-−]{0,2}(?P<n>[\-−]?\d[\d,]*(?:\.\d+)?)(?P<rest>.*)$")
 # What may follow a value: its units ("km/h", "cm²", "%", "dollars", "years old")
-_UNITS = _Pattern(r"[^\S\n]*(?:[A-Za-z°%²³/$.]+[^\S\n]*){0,3}")
+_UNITS = _Pattern(
+    r"[^\S\n]*(?:(?!(?:is|are|was|were|not|too|so|and|or|but|which|that|than|the|a|an)\b)"
+    r"[A-Za-z°%²³/$.]+[^\S\n]*){0,2}",
+    re.IGNORECASE,
+)
 # A candidate named in the question's own words: "Canberra is the capital of Australia",
 # "The capital of Australia is Canberra".
 _COPULA = _Pattern(
@@ -61,6 +67,10 @@ _FILLER = frozenset(
      "from", "use", "also", "now", "here", "one", "then"}
 )  # fmt: skip
 _LEAD_SPAN = 400
+_TEXTS_LOOKED_AT = 32  # as the mentions of a concluding part (``_read._TEXT_MENTIONS``)
+_LOWER_WORD = _Pattern(r"[a-z]+")
+_WORD = _Pattern(r"[A-Za-z']+")
+_ARTICLE = _Pattern(r"^(?:the|an?)\s+", re.IGNORECASE)
 
 
 def _lead(text: str, at: int) -> list[str]:
@@ -82,6 +92,8 @@ def _lead(text: str, at: int) -> list[str]:
 
 def _by_value(value: str, ctx: _Context) -> str | None:
     """The one candidate whose text is ``value`` (its number, units aside)."""
+    if len(ctx.labels) > _TEXTS_LOOKED_AT:
+        return None  # many candidates: their texts are not indexed for this
     value = value.strip(" \t*_`$\\()[]{}")
     label = ctx.texts.by_text.get(_norm(value))
     if label is not None:
@@ -101,7 +113,7 @@ def _by_value(value: str, ctx: _Context) -> str | None:
 def _in_question_words(phrase: str, ctx: _Context) -> bool:
     """Whether ``phrase`` says only what the question says ("the capital of Australia"
     of "What is the capital city of Australia?"), in two words of it or more."""
-    words = [w for w in re.findall(r"[a-z]+", phrase.lower()) if len(w) >= 3]
+    words = [w for w in _LOWER_WORD.compiled.findall(phrase.lower()) if len(w) >= 3]
     content = [w for w in words if w not in _FILLER]
     return len(content) >= 2 and all(w in ctx.vocab.asks or w in _FILLER for w in words)
 
@@ -111,7 +123,9 @@ def _named_alone(part: str, ctx: _Context) -> str | None:
     part = part.strip(" \t*_`\"'()[]")
     if len(part) <= 4 and part.upper() == part and part in ctx.keys:
         return ctx.keys[part]
-    return ctx.texts.by_text.get(_norm(re.sub(r"^(?:the|an?)\s+", "", part, flags=re.I)))
+    if len(ctx.labels) > _TEXTS_LOOKED_AT:
+        return None
+    return ctx.texts.by_text.get(_norm(_ARTICLE.sub("", part)))
 
 
 def identified(text: str, at: int, ctx: _Context) -> frozenset[str]:
@@ -220,7 +234,7 @@ def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
         return False  # "Answer: B, D" as asked
     if result.method is not ParseMethod.CANDIDATE_TEXT and not _THE_ANSWER.search(text, line, end):
         return False  # "B, D" alone; candidate texts ("36", "Canberra") are the item's words
-    words = {word.lower() for word in re.findall(r"[A-Za-z']+", text)}
+    words = {word.lower() for word in _WORD.compiled.findall(text)}
     return not words & (_REVERSE_WORDS | ctx.vocab.negative) and "n't" not in text
 
 
@@ -233,5 +247,5 @@ def bare_none(text: str, result: ParseResult, ctx: _Context) -> bool:
         return False
     if result.method is not ParseMethod.NONE_WORD:
         return False
-    words = {word.lower() for word in re.findall(r"[A-Za-z']+", text)}
+    words = {word.lower() for word in _WORD.compiled.findall(text)}
     return not words & (ctx.vocab.negative | ctx.vocab.positive)

@@ -26,8 +26,9 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 # starts, an answer may follow the end of a sentence: "C is right. Answer: C".
 _ANSWER_LINE = _Pattern(
     r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our)[^\S\n]++)?"
-    r"(?:final[^\S\n]++)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
-    r"|result|outcome|grade)"
+    r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?"
+    r"(?:final(?=[^\S\n*_`]*+[*_`]*+[^\S\n]*+[:：=\-])|(?:final[^\S\n]++)?(?:answers?|verdict"
+    r"|decision|judge?ment|conclusion|choice|preference|result|outcome|grade))"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
