@@ -1,0 +1,169 @@
+"""The reader, round 4 (issue 38): set C's phrasing classes, in phrasings of this file.
+
+None is copied from a hold-out set: options named by position in a list ("the second and
+fourth options"), labels joined by "plus", "as well as", "together with", "and also", "+",
+lists separated by semicolons or written one label a line under a heading, imperative and
+noun frames ("Go with B", "my picks are A and C"), and reasoning that says in the
+question's own words which candidates have its predicate, then an answer line naming
+others (never a confident reading).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import prin_guard
+from prin_guard.models import Candidate, Item, ParseStatus, Reading
+
+
+def _item(question: str, *texts: str) -> Item:
+    return Item(
+        question=question,
+        candidates=tuple(Candidate(label="ABCDE"[i], text=t) for i, t in enumerate(texts)),
+    )
+
+
+FRUIT = _item("Which of these are fruits?", "apple", "carrot", "pear", "plum", "leek")
+BIRDS = _item("Which of these animals are birds?", "eagle", "frog", "owl", "lizard")
+METALS = _item("Which of these elements are metals?", "iron", "neon", "zinc", "argon")
+NUMS = _item("Which of these numbers are multiples of 5?", "25", "12", "40", "33")
+ORDS = _item("Which words are ordinals?", "first", "blue", "third", "tree")
+
+
+def _read(reply: str, item: Item, leg: str = "direct") -> Reading:
+    return prin_guard.read_reply(reply, item, polarity=leg)
+
+
+def _ok(reading: Reading, labels: tuple[str, ...]) -> None:
+    assert reading.status is not ParseStatus.FAILED, reading
+    assert tuple(sorted(reading.labels)) == labels, reading
+
+
+def _not_confident(reading: Reading) -> None:
+    if reading.status is ParseStatus.FAILED:
+        return
+    assert reading.weak or reading.polarity_confusion, reading
+
+
+# -- options named by their position -----------------------------------------------------
+
+ORDINAL_LISTS = [
+    ("The first and third options are fruits.", FRUIT, "direct", ("A", "C")),
+    ("Eagle and owl: the first and the third options.", BIRDS, "direct", ("A", "C")),
+    ("It's the second and fourth options.", BIRDS, "reverse", ("B", "D")),
+    ("The first, third and fourth options are the fruits.", FRUIT, "direct", ("A", "C", "D")),
+    ("Neon and argon, i.e. the second and the last options.", METALS, "reverse", ("B", "D")),
+    ("So the answer is the first and third choices.", NUMS, "direct", ("A", "C")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), ORDINAL_LISTS)
+def test_ordinal_lists_name_options_by_position(
+    reply: str, item: Item, leg: str, labels: tuple[str, ...]
+) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+def test_ordinal_lists_not_read_when_texts_are_ordinals() -> None:
+    _not_confident(_read("The first and third options.", ORDS))
+    reading = _read("The first and third options are ordinals.", ORDS)
+    assert reading.status is ParseStatus.FAILED or reading.labels == ("A", "C")
+
+
+# -- labels joined by other words ----------------------------------------------------------
+
+JOINED = [
+    ("A plus D.", FRUIT, "direct", ("A", "D")),
+    ("Answer: A + C + D", FRUIT, "direct", ("A", "C", "D")),
+    ("So B + D.", BIRDS, "reverse", ("B", "D")),
+    ("The answer is A as well as C.", BIRDS, "direct", ("A", "C")),
+    ("B together with D; both are noble gases.", METALS, "reverse", ("B", "D")),
+    ("The correct ones are A and also C.", METALS, "direct", ("A", "C")),
+    ("Answer: B plus D", NUMS, "reverse", ("B", "D")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), JOINED)
+def test_joining_words_join_labels(
+    reply: str, item: Item, leg: str, labels: tuple[str, ...]
+) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Let A + C = 10, then B = 3.", "If A plus B were 7 we would know."],
+)
+def test_joining_words_in_formulas_are_no_answer(reply: str) -> None:
+    reading = _read(reply, NUMS)
+    _not_confident(reading)
+
+
+# -- separated and vertical lists ----------------------------------------------------------
+
+SEPARATED = [
+    ("Fruits: A; C; D", FRUIT, "direct", ("A", "C", "D")),
+    ("Wrong options: B; D", BIRDS, "reverse", ("B", "D")),
+    ("Answer: A; C", METALS, "direct", ("A", "C")),
+    ("Correct:\nA\nC", NUMS, "direct", ("A", "C")),
+    ("Incorrect options:\nB\nD\n", METALS, "reverse", ("B", "D")),
+    ("The right ones:\n\nA\nC\nD", FRUIT, "direct", ("A", "C", "D")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), SEPARATED)
+def test_separated_lists_read_whole(
+    reply: str, item: Item, leg: str, labels: tuple[str, ...]
+) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+def test_semicolon_before_a_status_is_no_list() -> None:
+    _not_confident(_read("Answer: A; C is wrong though", METALS))
+
+
+# -- imperative and noun frames ------------------------------------------------------------
+
+FRAMES = [
+    ("Go with B. It is the only amphibian.", BIRDS, "reverse", ("B",)),
+    ("go with A and C.", METALS, "direct", ("A", "C")),
+    ("My picks are A and C.", FRUIT, "direct", ("A", "C")),
+    ("My picks: B and D.", NUMS, "reverse", ("B", "D")),
+    ("Having checked each, my pick is C.", METALS, "direct", ("C",)),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), FRAMES)
+def test_frames_conclude(reply: str, item: Item, leg: str, labels: tuple[str, ...]) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+# -- reasoning in the question's words that an answer line contradicts ---------------------
+
+CONTRADICTED = [
+    ("The birds in the list are eagle and owl.\n\nAnswer: B, D", BIRDS, "direct"),
+    ("The metals here are iron and zinc.\n\nAnswer: B", METALS, "direct"),
+    ("Iron and zinc are metals.\n\nAnswer: B, D", METALS, "direct"),
+    ("Frogs and lizards are not birds.\n\nAnswer: A, C", BIRDS, "reverse"),
+    ("The fruits among them are apple, pear and plum.\n\nAnswer: B, E", FRUIT, "direct"),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg"), CONTRADICTED)
+def test_answer_line_against_the_reasoning_is_not_confident(
+    reply: str, item: Item, leg: str
+) -> None:
+    _not_confident(_read(reply, item, leg))
+
+
+AGREED = [
+    ("The birds in the list are eagle and owl.\n\nAnswer: A, C", BIRDS, "direct", ("A", "C")),
+    ("The metals here are iron and zinc.\n\nAnswer: B, D", METALS, "reverse", ("B", "D")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), AGREED)
+def test_answer_line_with_the_reasoning_reads(
+    reply: str, item: Item, leg: str, labels: tuple[str, ...]
+) -> None:
+    _ok(_read(reply, item, leg), labels)
