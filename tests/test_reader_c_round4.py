@@ -75,9 +75,9 @@ def test_ordinal_lists_not_read_when_texts_are_ordinals() -> None:
 JOINED = [
     ("A plus D.", FRUIT, "direct", ("A", "D")),
     ("Answer: A + C + D", FRUIT, "direct", ("A", "C", "D")),
-    ("So B + D.", BIRDS, "reverse", ("B", "D")),
+    ("So the answer is B + D.", BIRDS, "reverse", ("B", "D")),
     ("The answer is A as well as C.", BIRDS, "direct", ("A", "C")),
-    ("B together with D; both are noble gases.", METALS, "reverse", ("B", "D")),
+    ("B together with D: both are noble gases.", METALS, "reverse", ("B", "D")),
     ("The correct ones are A and also C.", METALS, "direct", ("A", "C")),
     ("Answer: B plus D", NUMS, "reverse", ("B", "D")),
 ]

@@ -158,7 +158,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = _plain(read)
+    read = _joined(_plain(read), ctx)
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -254,6 +254,43 @@ def _plain(text: str) -> str:
     for start, end, inner in spans:
         for at in (*range(start, inner[0]), *range(inner[1], end)):
             out[at] = " "
+    return "".join(out)
+
+
+# Two labels joined by a word or a mark other than "and": "A plus C", "A + C", "A as well
+# as C", "A together with C", "A and also C"; not in a formula ("A + C = 10")
+_JOINED = _Pattern(
+    r"(?<![\w=+*/^-])(?P<a>[A-Z])\)?(?P<j>[^\S\n]+(?:plus|as[^\S\n]+well[^\S\n]+as"
+    r"|together[^\S\n]+with|and[^\S\n]+also)[^\S\n]+)(?=\(?(?P<b>[A-Z])(?![\w-]))"
+)
+_PLUS_CHAIN = _Pattern(
+    r"(?<![\w=+*/^-])(?<![=+*/^-][^\S\n])[A-Z](?:[^\S\n]*\+[^\S\n]*[A-Z])+"
+    r"(?![\w=+*/^<>-])(?![^\S\n][=+*/^<>-])"
+)
+
+
+def _joined(text: str, ctx: _Context) -> str:
+    """``text`` with the words or marks that join two labels besides "and" written as
+    "and" or "&" (the same length: offsets hold): "A plus C" reads as "A and C", "A + C"
+    as "A & C"; not in a formula ("A + C = 10")."""
+    if ctx.task != "choice" or not (
+        "+" in text
+        or any(word in text for word in ("plus", " as well as ", "together with", "and also"))
+    ):
+        return text
+    out = list(text)
+    for match in _JOINED.finditer(text):
+        if match.group("a") not in ctx.keys or match.group("b") not in ctx.keys:
+            continue
+        lo, hi = match.span("j")
+        start = lo + len(match.group("j")) - len(match.group("j").lstrip())
+        out[start:hi] = "and" + " " * (hi - start - 3)
+    for match in _PLUS_CHAIN.finditer(text):
+        chain = match.group()
+        if all(ch in ctx.keys for ch in chain if ch.isalpha()):
+            for at in range(match.start(), match.end()):
+                if text[at] == "+":
+                    out[at] = "&"
     return "".join(out)
 
 
