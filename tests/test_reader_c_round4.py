@@ -125,7 +125,8 @@ def test_semicolon_before_a_status_is_no_list() -> None:
 # -- imperative and noun frames ------------------------------------------------------------
 
 FRAMES = [
-    ("Go with B. It is the only amphibian.", BIRDS, "reverse", ("B",)),
+    ("Go with B. It is the only amphibian.", BIRDS, "direct", ("B",)),
+    ("So, pick A and C.", BIRDS, "direct", ("A", "C")),
     ("go with A and C.", METALS, "direct", ("A", "C")),
     ("My picks are A and C.", FRUIT, "direct", ("A", "C")),
     ("My picks: B and D.", NUMS, "reverse", ("B", "D")),

@@ -183,6 +183,11 @@ def _read_list(
         return None
     cut = _ASIDE.search(text, lo, hi)
     head = cut.start() if cut is not None and cut.start() > lo else hi
+    if head < hi and text[head:hi].lstrip().startswith(";"):
+        # labels separated by semicolons throughout: "B; C", "A; C; E"
+        whole = _only_labels(text, lo, hi, ctx)
+        if whole is not None and not whole.void:
+            return whole, hi
     if (
         head < hi
         and _LABELLED_LIST.match(text, lo, hi)
@@ -414,6 +419,8 @@ def _read_block(
         return None
     lo, hi = first
     following = _next_line(text, hi)
+    if (stacked := _stacked_labels(text, lo, hi, ctx)) is not None:
+        return stacked
     item = _item(text, lo, hi)
     if item is None or following is None or _item(text, *following) is None:
         said = _read_answer(text, lo, hi, ctx, texts=texts)
@@ -436,6 +443,32 @@ def _read_block(
             break
         lo, hi = line
     return (0, _Reading(frozenset(found), None), stop) if found else None
+
+
+def _stacked_labels(text: str, lo: int, hi: int, ctx: _Context) -> tuple[int, _Reading, int] | None:
+    """Labels written one a line under a heading, each line a label alone ("Correct
+    options:\nB\nD"), two or more, up to a blank line or a line that is not one label:
+    their reading and the end of the last."""
+    found: set[str] = set()
+    first: int | None = None
+    stop = hi
+    line: tuple[int, int] | None = (lo, hi)
+    while line is not None:
+        start, end = line
+        one = _labels_only(text, start, end, ctx.keys, upper=True)
+        if one is None or len(one.labels) != 1 or one.void:
+            break
+        found |= one.labels
+        first = start if first is None else first
+        stop = end
+        after = text.find("\n", end) + 1 if end < len(text) else 0
+        if not after or after >= len(text) or text[after] == "\n":
+            break
+        nl = text.find("\n", after)
+        line = (after, len(text) if nl < 0 else nl)
+    if len(found) < 2 or first is None:
+        return None
+    return 0, _Reading(frozenset(found), (first, stop)), stop
 
 
 def _run_labels(

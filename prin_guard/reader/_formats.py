@@ -28,7 +28,7 @@ _ANSWER_LINE = _Pattern(
     r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our)[^\S\n]++)?"
     r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?"
     r"(?:final(?=[^\S\n*_`]*+[*_`]*+[^\S\n]*+[:：=\-])|(?:final[^\S\n]++)?(?:answers?|verdict"
-    r"|decision|judge?ment|conclusion|choice|preference|result|outcome|grade))"
+    r"|decision|judge?ment|conclusion|choice|preference|result|outcome|grade|picks?))"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -38,7 +38,9 @@ _ANSWER_LINE = _Pattern(
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
     r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)[*_`]*+"
-    r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s))*+)",
+    r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
+    # a semicolon between labels alone: "Incorrect: A; C; E" (not "A; Incorrect: B")
+    r"|;(?=[^\S\n]*+[(\[]?[A-Z][)\]]?[^\S\n]*+(?:;|[.!]?[^\S\n]*+$)))*+)",
     re.MULTILINE,
 )
 

@@ -238,7 +238,7 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
 _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|statements?|requirements?|verdict|decision|winner"
-    r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
+    r"|preference|picks?)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
     r"(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
@@ -310,8 +310,11 @@ _REST = _Pattern(
 
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
-    r"(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
-    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+(?:prefer|choose"
+    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
+    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
+    # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
+    r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
+    r"(?:prefer|choose"
     r"|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with)\s+"
     r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
     rf"{_RUN}",

@@ -428,7 +428,22 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
         return False
     affirmed, denied = _predicated(text[: result.span[0]], ctx)
     said = affirmed if ctx.leg == -1 else denied
-    return bool(said) and set(result.labels) <= said
+    if bool(said) and set(result.labels) <= said:
+        return True
+    return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
+
+
+def _against_the_predicate(
+    labels: set[str], affirmed: frozenset[str], denied: frozenset[str], ctx: _Context
+) -> bool:
+    """Whether an answer contradicts what the reply said before it in the question's
+    own words: it names a candidate said to be on the other side, or none of those said
+    to be on its own ("The gas giants in the list are Jupiter and Saturn.\n\nAnswer: A,
+    D" on the direct leg). Either the reasoning or the answer is wrong: no verdict."""
+    if affirmed & denied:
+        return False  # the reasoning disagrees with itself: the resolver's business
+    own, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
+    return bool(labels & other) or (bool(own) and not labels & own)
 
 
 # A sentence (or a clause before a result: "Whales are mammals, so ...") that says
@@ -454,6 +469,10 @@ _NOT_COPULA = (
     r"\s+(?:(?:actually|truly)\s+)?" + _NAMING
 )
 _ARTICLE = r"(?:(?:an?|the)\s+)?"
+_AMONG = (
+    r"(?:\s+(?:here|listed|(?:in|on|from)\s+(?:the|this|that)\s+list|among\s+(?:them|these"
+    r"|those|the\s+(?:options|choices))|of\s+(?:these|those|the\s+(?:options|choices))))?"
+)
 _JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
 _ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
 # "Sharks are not.", "whales and bats are": a clause that says it of its subject after a
@@ -487,14 +506,16 @@ def _statements(words: tuple[str, ...]) -> _Statements:
     head = r"\s+".join(map(re.escape, words[:-1]))
     pred = (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
     end = r"\s*[.!]?\s*$"
+    # where the candidates stand: "The gas giants in the list are ...", "the metals here"
+    among = pred + _AMONG
 
     def compiled(pattern: str) -> re.Pattern[str]:
         return re.compile(pattern, re.IGNORECASE)
 
     return _Statements(
         affirm=(
-            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{pred}{end}"),
-            compiled(rf"^\s*{_ARTICLE}{pred}{_COPULA}(?P<s>.{{1,200}}?){end}"),
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{among}{end}"),
+            compiled(rf"^\s*{_ARTICLE}{among}{_COPULA}(?P<s>.{{1,200}}?){end}"),
         ),
         deny=(
             compiled(rf"^\s*(?P<s>[^;:]{{1,200}}?){_NOT_COPULA}{_ARTICLE}{pred}{end}"),
