@@ -49,10 +49,10 @@ def _not_confident(reading: Reading) -> None:
 
 ORDINAL_LISTS = [
     ("The first and third options are fruits.", FRUIT, "direct", ("A", "C")),
-    ("Eagle and owl: the first and the third options.", BIRDS, "direct", ("A", "C")),
-    ("It's the second and fourth options.", BIRDS, "reverse", ("B", "D")),
+    ("Eagle and owl — the first and the third options.", BIRDS, "direct", ("A", "C")),
+    ("The second and fourth options.", BIRDS, "reverse", ("B", "D")),
     ("The first, third and fourth options are the fruits.", FRUIT, "direct", ("A", "C", "D")),
-    ("Neon and argon, i.e. the second and the last options.", METALS, "reverse", ("B", "D")),
+    ("Neon, argon → the second and the last options.", METALS, "reverse", ("B", "D")),
     ("So the answer is the first and third choices.", NUMS, "direct", ("A", "C")),
 ]
 
@@ -168,3 +168,38 @@ def test_answer_line_with_the_reasoning_reads(
     reply: str, item: Item, leg: str, labels: tuple[str, ...]
 ) -> None:
     _ok(_read(reply, item, leg), labels)
+
+
+# -- the same candidates by texts and labels; labels with "only" or "alone" ----------------
+
+RESTATED = [
+    ("Eagle and owl — A, C", BIRDS, "direct", ("A", "C")),
+    ("frog, lizard → B, D", BIRDS, "reverse", ("B", "D")),
+    ("Iron and zinc -> the first and third options", METALS, "direct", ("A", "C")),
+    ("A and C (apple, pear).", FRUIT, "direct", ("A", "C")),
+    ("B and E (carrot, leek)", FRUIT, "reverse", ("B", "E")),
+    ("B alone.", NUMS, "reverse", ("B",)),
+    ("Only C fits: zinc is a metal, iron too but it rusts.", METALS, "direct", ("C",)),
+    ("Just B and D.", METALS, "reverse", ("B", "D")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), RESTATED)
+def test_restated_and_limited_answers(
+    reply: str, item: Item, leg: str, labels: tuple[str, ...]
+) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "leg"),
+    [
+        ("Eagle and owl — A, D", BIRDS, "direct"),  # the texts name others
+        ("Eagle is not a bird — A", BIRDS, "direct"),  # a side in the words before
+        ("A and C (apple, plum).", FRUIT, "direct"),
+        ("Only B fits: 12 is not a multiple of 5.", NUMS, "reverse"),  # the direct side
+        ("Only B fits: but C might too.", NUMS, "direct"),
+    ],
+)
+def test_restated_that_disagree_are_not_confident(reply: str, item: Item, leg: str) -> None:
+    _not_confident(_read(reply, item, leg))

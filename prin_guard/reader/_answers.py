@@ -209,6 +209,7 @@ def _read_list(
     return (found, hi) if found is not None else None
 
 
+_ARTICLE_HEAD = _Pattern(r"[^\S\n]*(?:the|an?)[^\S\n]+", re.IGNORECASE)
 _TEXT_SEP = _Pattern(r"\s*(?:,\s*(?:and|&)?|;|&|/|\band\b)\s*", re.IGNORECASE)
 
 
@@ -240,6 +241,8 @@ def _texts_list(
                 disagrees, with_text = disagrees or piece[1], with_text or piece[2]
         else:
             named = ctx.texts.exact(text[pos:piece_end])
+            if not named and (article := _ARTICLE_HEAD.match(text, pos, piece_end)):
+                named = ctx.texts.exact(text[article.end() : piece_end])  # "the Nile"
         if len(named) != 1:
             if sep is None:
                 return None

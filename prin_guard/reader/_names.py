@@ -79,6 +79,7 @@ _ORD_LIST = _Pattern(
     rf"(?<![\w-])(?P<ords>{_ORD}(?:(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]+and[^\S\n]+)"
     rf"(?:[Tt]he[^\S\n]+)?{_ORD})+)[^\S\n]+(?P<noun>[A-Za-z]+s)(?![\w-])"
 )
+_THE = _Pattern(r"(?<![\w-])[Tt]he(?![\w-])")
 _ORD_WORD = _Pattern(rf"(?<![\w-]){_ORD}(?![\w-])")
 
 
@@ -115,6 +116,8 @@ def _ordinal_lists(
             out[at : word.end()] = label + " " * (word.end() - at - len(label))
             starts[at] = at
             ends[at + len(label)] = word.end()
+        for the in _THE.finditer(text, found[0].end(), found[-1].start()):
+            out[the.start() : the.end()] = " " * (the.end() - the.start())  # "and the last"
         out[match.start("noun") - 1 : match.end("noun")] = " " * (
             match.end("noun") - match.start("noun") + 1
         )

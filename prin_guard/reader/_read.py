@@ -52,6 +52,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
+from prin_guard.reader._restated import alone, restated
 from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
@@ -1032,6 +1033,9 @@ def _before_last(text: str, reading: _Reading) -> bool:
     return reading.span is None or reading.span[1] <= last
 
 
+_SHORT_REPLY = 80
+
+
 def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
@@ -1094,6 +1098,10 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and (only := _only_last(text, lo, hi, ctx)) is not None:
         return _result(only, ParseMethod.LABEL_FORMS, ctx)  # "..., but strictly, only B and D."
+    if (again := restated(text, lo, hi, ctx)) is not None:  # "Red, green and blue — A, C, D"
+        return _result(again, ParseMethod.LABEL_FORMS, ctx)
+    if (limited := alone(text, lo, hi, ctx)) is not None:  # "B alone.", "Only B fits: ..."
+        return _result(limited, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
@@ -1150,6 +1158,11 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # what it names before it stops ("set A", "c = 1.5", a listing of the options) is
     # the derivation, not an answer
     if cut:
+        # a reply of one short line, candidates' texts alone ("the Nile and the Congo"),
+        # is no derivation cut off: a judge's token limit stops no reply that short
+        texts = _texts_list(text, lo, hi, ctx) if hi - lo <= _SHORT_REPLY else None
+        if texts is not None and "\n" not in text[lo:hi] and texts[1] >= hi:
+            return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)
         return _FAILED
     stated = _predicate_statuses(text, ctx)  # "Peru and Chile are not in Africa; ..."
     if stated is not None:

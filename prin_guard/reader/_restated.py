@@ -1,0 +1,94 @@
+"""Answers a choice reply writes twice or with one word of scope (issue 38, set C's
+phrasings): the same candidates by their texts and by their labels across a dash, an
+arrow or a parenthesis ("Red, green and blue — A, C, D", "RGB → red, green, blue → A, C,
+D", "B and E (yellow, purple)"), and labels with "only" or "alone" ("B alone.", "Only B
+fits: ...")."""
+
+from __future__ import annotations
+
+import re
+
+from prin_guard.reader._answers import _only_labels, _texts_list
+from prin_guard.reader._evidence import _Context, _Reading
+from prin_guard.reader._text import _Pattern
+
+# The last dash or arrow of a line: what stands before it, restated after it
+_RESTATE = _Pattern(r"[^\S\n]*(?:—|–|[^\S\n]-{1,2}[^\S\n]|→|->|=>|⇒)[^\S\n]*")
+# Words that give a side, negate, limit or hedge: a restatement holds none of them
+_SIDED = _Pattern(
+    r"(?<![\w-])(?:not|no|never|neither|nor|none|except|but|only|if|unless|maybe|perhaps"
+    r"|might|probably|\w+n[’']t)(?![\w-])",
+    re.IGNORECASE,
+)
+_WORD = _Pattern(r"[A-Za-z]+")
+_TRAIL = " \t.!*_`"
+_LONGEST = 300
+
+
+def restated(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A one-line reply that names the same candidates by their texts and by their labels
+    across its last dash or arrow ("Red, green and blue — A, C, D"), or with the texts in
+    a closing parenthesis ("B and E (yellow, purple)."): the labels, when the texts name
+    exactly them and nothing on the line gives a side, negates or hedges."""
+    if ctx.task != "choice" or not ctx.leg or hi - lo > _LONGEST or "\n" in text[lo:hi]:
+        return None
+    end = hi
+    while end > lo and text[end - 1] in _TRAIL:
+        end -= 1
+    line = text[lo:end]
+    if _SIDED.search(line) or any(ctx.vocab.sign(w.group()) for w in _WORD.finditer(line)):
+        return None
+    if line.endswith(")") and (open_at := line.rfind("(")) > 0:
+        labels = _only_labels(text, lo, lo + open_at, ctx)
+        inner = lo + open_at + 1, end - 1
+        named = _texts_list(text, *inner, ctx)
+        if labels is None or labels.void or named is None or named[1] < inner[1]:
+            return None
+        return labels if named[0].labels == labels.labels else None
+    marks = list(_RESTATE.finditer(text, lo, end))
+    if not marks:
+        return None
+    mark = marks[-1]
+    labels = _only_labels(text, mark.end(), end, ctx)
+    if labels is None or labels.void or not labels.labels:
+        return None
+    before = text[lo : mark.start()]
+    if labels.labels != ctx.texts.inside(before) or ctx.keys.keys() & {
+        w.group() for w in _WORD.finditer(before)
+    }:
+        return None  # the texts before name others, or labels stand there too
+    return labels
+
+
+# "B alone.", "Only B fits: ...", "Just A and C.": the labels, limited to themselves
+_ALONE = _Pattern(
+    r"[^\S\n*_]*(?:(?P<only>only|just)[^\S\n]+(?P<a>[^\n.:;!?—–]{1,40}?)(?:[^\S\n]+(?P<verb>fits?"
+    r"|qualif(?:y|ies)|holds?|works?|appl(?:y|ies)|counts?|belongs?))?"
+    r"|(?P<b>[^\n.:;!?—–]{1,40}?)[^\S\n]+(?:alone|only))[^\S\n*_]*(?P<end>[.:;!—–]|\Z)",
+    re.IGNORECASE,
+)
+_LABEL_WORD = _Pattern(r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])")
+
+
+def alone(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that opens with labels limited by "only", "just" or "alone" ("B
+    alone.", "Only B fits: the war ended in 1945."), and names no label after it: the
+    leg's answer; with a verb that gives the direct side ("fits", "qualifies"), only on
+    the direct leg."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    found = _ALONE.match(text, lo, hi)
+    if found is None:
+        return None
+    group = "a" if found.group("a") is not None else "b"
+    labels = _only_labels(text, found.start(group), found.end(group), ctx)
+    if labels is None or labels.void or not labels.labels:
+        return None
+    if found.group("verb") and ctx.leg != 1:
+        return None  # "Only B fits" on the reverse leg: the other question's answer
+    if found.group("only") is None and found.group("end") in ":;" and found.end() < hi:
+        return None
+    for word in _LABEL_WORD.finditer(text, found.end(), hi):
+        if word.group() in ctx.keys:
+            return None  # more labels after it: not the reply's one answer
+    return labels
