@@ -203,3 +203,43 @@ def test_restated_and_limited_answers(
 )
 def test_restated_that_disagree_are_not_confident(reply: str, item: Item, leg: str) -> None:
     _not_confident(_read(reply, item, leg))
+
+
+# -- "it's", "neither ... nor ...", "the only one that (doesn't) fit" ----------------------
+
+FRAMED = [
+    ("It's C.", METALS, "direct", ("C",)),
+    ("I'm 80% sure it's A and C.", NUMS, "direct", ("A", "C")),
+    ("I think it is B.", NUMS, "reverse", ("B",)),
+    ("Neither frog nor lizard is right.", BIRDS, "reverse", ("B", "D")),
+    ("Neither neon nor the argon nor B is correct.", METALS, "reverse", ("B", "D")),
+    ("Neither A nor C is wrong.", METALS, "direct", ("A", "C")),
+    ("B is the only one that doesn't fit.", NUMS, "direct", ("A", "C", "D")),
+    ("Frog is the only one that doesn't fit.", BIRDS, "reverse", ("B",)),
+    ("Iron is the only one that fits.", METALS, "reverse", ("B", "C", "D")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), FRAMED)
+def test_framed_answers(reply: str, item: Item, leg: str, labels: tuple[str, ...]) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+def test_hedged_its_are_weak() -> None:
+    assert _read("I'm 80% sure it's A and C.", NUMS).weak
+    assert _read("I think it is B.", NUMS, "reverse").weak
+    assert not _read("It's C.", METALS).weak
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "leg"),
+    [
+        ("It's B or C.", METALS, "direct"),
+        ("Neither frog nor lizard is right.", BIRDS, "direct"),  # the other side only
+        ("Neither A nor C is wrong.", METALS, "reverse"),
+        ("Neither frog nor toad is right.", BIRDS, "reverse"),  # toad is no candidate
+        ("B is the only one that doesn't fit, though D is close.", NUMS, "direct"),
+    ],
+)
+def test_framed_that_say_too_little_are_not_confident(reply: str, item: Item, leg: str) -> None:
+    _not_confident(_read(reply, item, leg))

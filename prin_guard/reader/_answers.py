@@ -185,9 +185,9 @@ def _read_list(
     head = cut.start() if cut is not None and cut.start() > lo else hi
     if head < hi and text[head:hi].lstrip().startswith(";"):
         # labels separated by semicolons throughout: "B; C", "A; C; E"
-        whole = _only_labels(text, lo, hi, ctx)
-        if whole is not None and not whole.void:
-            return whole, hi
+        semi = _only_labels(text, lo, hi, ctx)
+        if semi is not None and not semi.void:
+            return semi, hi
     if (
         head < hi
         and _LABELLED_LIST.match(text, lo, hi)

@@ -52,7 +52,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
-from prin_guard.reader._restated import alone, restated
+from prin_guard.reader._restated import alone, its, neither_nor, only_one, restated
 from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
@@ -1102,6 +1102,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(again, ParseMethod.LABEL_FORMS, ctx)
     if (limited := alone(text, lo, hi, ctx)) is not None:  # "B alone.", "Only B fits: ..."
         return _result(limited, ParseMethod.LABEL_FORMS, ctx)
+    for stage in (its, neither_nor, only_one):  # "It's B.", "Neither X nor Y is right."
+        if (staged := stage(text, lo, hi, ctx)) is not None:
+            return _result(staged, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):

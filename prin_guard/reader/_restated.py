@@ -92,3 +92,100 @@ def alone(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         if word.group() in ctx.keys:
             return None  # more labels after it: not the reply's one answer
     return labels
+
+
+# "It's B.", "I'm 90% sure it's B.", "I think it is A and C.": the whole reply
+_ITS = _Pattern(
+    r"[^\S\n*_]*(?P<hedge>(?:I(?:'m|’m|\s+am)\s+(?:(?:\d{1,3}\s*%|fairly|pretty|quite|very"
+    r"|reasonably)\s+)?(?:sure|certain|confident)(?:\s+that)?|I\s+(?:think|believe|reckon)"
+    r"(?:\s+that)?)\s*,?\s+)?it(?:'s|’s|\s+is|\s+must\s+be|\s+should\s+be)\s+"
+    r"(?P<l>[^\n.!?;:]{1,40}?)[^\S\n*_]*[.!]?[^\S\n*_]*",
+    re.IGNORECASE,
+)
+_SURE = _Pattern(r"I(?:'m|’m|\s+am)\s+(?:sure|certain)", re.IGNORECASE)
+
+
+def its(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that is one sentence, "it's" and labels ("It's B.", "I'm 90% sure
+    it's B."): the leg's answer; weak after a hedge short of certainty."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    found = _ITS.fullmatch(text, lo, hi)
+    if found is None:
+        return None
+    labels = _only_labels(text, found.start("l"), found.end("l"), ctx)
+    if labels is None or labels.void or not labels.labels:
+        return None
+    hedge = found.group("hedge")
+    if hedge and not _SURE.fullmatch(hedge.strip()):
+        labels = _Reading(labels.labels, labels.span, weak=True)
+    return labels
+
+
+# "Neither 1943 nor 1947 nor 1950 is right.", "Neither A nor C is correct": every one named
+# on the side opposite the word's
+_NEITHER = _Pattern(
+    r"[^\S\n*_]*neither\s+(?P<names>[^\n.!?;:]{1,200}?)\s+(?:is|are)\s+(?:(?:an?|the)\s+)?"
+    r"(?P<w>[A-Za-z]+)[^\S\n*_]*[.!]?[^\S\n*_]*",
+    re.IGNORECASE,
+)
+_NOR = _Pattern(r"\s+nor\s+", re.IGNORECASE)
+_ARTICLE_HEAD = _Pattern(r"(?:the|an?)\s+", re.IGNORECASE)
+
+
+def _one(part: str, ctx: _Context) -> str | None:
+    """The candidate a part names by its label or its whole text (an article before)."""
+    part = part.strip(" \t*_`\"'()")
+    if len(part) <= 4 and part.isupper() and part in ctx.keys:
+        return ctx.keys[part]
+    named = ctx.texts.exact(part) or ctx.texts.exact(_ARTICLE_HEAD.compiled.sub("", part, count=1))
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def neither_nor(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that is one sentence, "Neither X nor Y [nor Z] is STATUS", STATUS a
+    word of either side ("right", "wrong", the question's predicate): every one named has
+    the other side; the leg's answer when that is the leg's side."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    found = _NEITHER.fullmatch(text, lo, hi)
+    if found is None:
+        return None
+    sign = ctx.vocab.sign(found.group("w"))
+    if not sign or -sign != ctx.leg:
+        return None
+    parts = _NOR.compiled.split(found.group("names"))
+    named = [_one(part, ctx) for part in parts]
+    if len(parts) < 2 or any(label is None for label in named):
+        return None
+    return _Reading(frozenset(label for label in named if label is not None), found.span("names"))
+
+
+# "B is the only one that doesn't fit.", "vector is the only one that isn't a builtin":
+# the one named on one side, every other on the other
+_ONLY_ONE = _Pattern(
+    r"[^\S\n*_]*(?P<name>[^\n.!?;:]{1,80}?)\s+is\s+the\s+only\s+(?:one|option|choice)\s+"
+    r"(?:that|which)\s+(?:(?P<vneg>doesn[’']t|does\s+not)\s+)?(?P<verb>fits?|belongs?"
+    r"|qualif(?:y|ies)|holds?|works?|appl(?:y|ies)|counts?)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def only_one(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that opens "X is the only one that (doesn't) fit(s)": X on one
+    side, every other candidate on the other; the leg's side read, and no other label
+    named after it."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    found = _ONLY_ONE.match(text, lo, hi)
+    if found is None:
+        return None
+    label = _one(found.group("name"), ctx)
+    if label is None:
+        return None
+    for word in _LABEL_WORD.finditer(text, found.end(), hi):
+        if word.group() in ctx.keys:
+            return None
+    sign = -1 if found.group("vneg") else 1
+    said = {label} if sign == ctx.leg else set(ctx.labels) - {label}
+    return _Reading(frozenset(said), found.span("name"))
