@@ -243,3 +243,45 @@ def test_hedged_its_are_weak() -> None:
 )
 def test_framed_that_say_too_little_are_not_confident(reply: str, item: Item, leg: str) -> None:
     _not_confident(_read(reply, item, leg))
+
+
+# -- odd ones out with the rest's side, no option on the leg's side, verbs of the direct
+# side, a confidence short of certainty ----------------------------------------------------
+
+EXCLUDED = [
+    ("B and E are the odd ones out; the rest qualify.", FRUIT, "direct", ("A", "C", "D")),
+    ("B and E are the odd ones out; the rest qualify.", FRUIT, "reverse", ("B", "E")),
+    ("Neon and argon are the exceptions, the others are metals.", METALS, "direct", ("A", "C")),
+    ("Frog is the odd one out — the rest are birds.", BIRDS, "reverse", ("B",)),
+    ("B is the exception; all the others are correct.", NUMS, "direct", ("A", "C", "D")),
+    ("Each is a fruit, so there are no incorrect options.", FRUIT, "reverse", ()),
+    ("No option is wrong.", METALS, "reverse", ()),
+    ("The ones that qualify are 25 and 40; 12 and 33 are not.", NUMS, "direct", ("A", "C")),
+    ("The options that fit are eagle and owl.", BIRDS, "direct", ("A", "C")),
+    ("I'm fairly confident that frog and lizard are the incorrect ones.", BIRDS, "reverse",
+     ("B", "D")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), EXCLUDED)
+def test_exclusions_and_verbs(reply: str, item: Item, leg: str, labels: tuple[str, ...]) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+def test_a_confidence_short_of_certainty_is_weak() -> None:
+    assert _read("I'm fairly confident that frog and lizard are the incorrect ones.", BIRDS,
+                 "reverse").weak  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "leg"),
+    [
+        ("B is the odd one out.", NUMS, "direct"),  # odd out of what? no side for the rest
+        ("Mars is the exception.", METALS, "reverse"),
+        ("So there are no correct options.", METALS, "reverse"),  # the other side's none
+        ("The ones that hold are 25 and 40.", NUMS, "reverse"),  # the direct side
+        ("B and E are the odd ones out; the rest qualify. Also A.", FRUIT, "direct"),
+    ],
+)
+def test_exclusions_without_the_rest_are_not_confident(reply: str, item: Item, leg: str) -> None:
+    _not_confident(_read(reply, item, leg))

@@ -205,6 +205,8 @@ def _read_list(
         found = _list_at(text, lo, head, ctx, texts=texts)
         if found is not None:
             return found, head
+        if texts != "none" and (listed := _texts_list(text, lo, head, ctx)) is not None:
+            return listed[0], head  # "11 and 17; 9, 15 and 21 all have small factors"
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
 

@@ -52,7 +52,15 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
-from prin_guard.reader._restated import alone, its, neither_nor, only_one, restated
+from prin_guard.reader._restated import (
+    alone,
+    its,
+    neither_nor,
+    no_status,
+    odd_out,
+    only_one,
+    restated,
+)
 from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
@@ -180,6 +188,8 @@ def parse_reply(
                 result = _FAILED  # the direct question's answer, in the declared format
             elif _lines_disagree(read, places, contract, ctx):
                 result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
+            elif _touches_the_other_side(read, result, ctx):
+                result = replace(result, weak=True)
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
@@ -381,6 +391,8 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if _answers_the_predicate(text, result, ctx) or answers_the_question(text, result, ctx):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
     result = _account(text, result, ctx)
+    if _touches_the_other_side(text, result, ctx):
+        result = replace(result, weak=True)  # "Sharks are not mammals.\nAnswer: A, B, C"
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
         return replace(result, weak=True)  # "The answer is B." with no reverse word
     return result
@@ -434,17 +446,39 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
     return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
 
 
+def _touches_the_other_side(text: str, result: ParseResult, ctx: _Context) -> bool:
+    """Whether the answer read names a candidate the reply said before it, in the
+    question's own words, is on the other side ("Sharks are not mammals.\nAnswer: A, B,
+    C" on the direct leg, "Bat is a mammal. ...\n\nAnswer: A, C" on the reverse leg): the
+    reasoning or the answer is wrong, and the reading says so (weak)."""
+    if (
+        not ctx.leg
+        or not ctx.vocab.predicate
+        or result.status is not ParseStatus.OK
+        or not result.labels
+        or result.span is None
+    ):
+        return False
+    affirmed, denied = _predicated(text[: result.span[0]], ctx)
+    if affirmed & denied:
+        return False
+    other = denied if ctx.leg == 1 else affirmed
+    return bool(set(result.labels) & other)
+
+
 def _against_the_predicate(
     labels: set[str], affirmed: frozenset[str], denied: frozenset[str], ctx: _Context
 ) -> bool:
     """Whether an answer contradicts what the reply said before it in the question's
-    own words: it names a candidate said to be on the other side, or none of those said
-    to be on its own ("The gas giants in the list are Jupiter and Saturn.\n\nAnswer: A,
-    D" on the direct leg). Either the reasoning or the answer is wrong: no verdict."""
+    own words: it names none of the candidates said to be on its side ("The gas giants
+    in the list are Jupiter and Saturn.\n\nAnswer: A, D" on the direct leg). Either the
+    reasoning or the answer is wrong: no verdict. (An answer that names some of them and
+    one said to be on the other side is read, as before: "Sharks are not mammals.\nAnswer:
+    A, B, C".)"""
     if affirmed & denied:
         return False  # the reasoning disagrees with itself: the resolver's business
-    own, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
-    return bool(labels & other) or (bool(own) and not labels & own)
+    own = affirmed if ctx.leg == 1 else denied
+    return bool(own) and not labels & own
 
 
 # A sentence (or a clause before a result: "Whales are mammals, so ...") that says
@@ -1102,7 +1136,13 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(again, ParseMethod.LABEL_FORMS, ctx)
     if (limited := alone(text, lo, hi, ctx)) is not None:  # "B alone.", "Only B fits: ..."
         return _result(limited, ParseMethod.LABEL_FORMS, ctx)
-    for stage in (its, neither_nor, only_one):  # "It's B.", "Neither X nor Y is right."
+    for stage in (
+        its,
+        neither_nor,
+        only_one,
+        odd_out,
+        no_status,
+    ):  # "It's B.", "Neither X nor Y is right."
         if (staged := stage(text, lo, hi, ctx)) is not None:
             return _result(staged, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:

@@ -189,3 +189,70 @@ def only_one(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     sign = -1 if found.group("vneg") else 1
     said = {label} if sign == ctx.leg else set(ctx.labels) - {label}
     return _Reading(frozenset(said), found.span("name"))
+
+
+# "B and D are the odd ones out; the rest qualify.", "Mars is the exception, all the
+# others are correct": the named on one side, the rest said to be on the other
+_ODD_OUT = _Pattern(
+    r"[^\S\n*_]*(?P<names>[^\n.!?;:]{1,120}?)\s+(?:is|are)\s+the\s+(?:odd\s+ones?\s+out"
+    r"|exceptions?|outliers?)\s*(?:[;,.:—–]\s*|\s-\s)(?:and\s+|so\s+)?(?:all\s+)?(?:the\s+)?"
+    r"(?:rest|others|other\s+(?:ones|options|choices))(?:\s+of\s+them)?\s+(?:(?P<verb>qualify"
+    r"|fit|belong|hold|count|apply|work)|(?:are|do)\s+(?P<adj>[A-Za-z]+))[^\S\n*_]*[.!]?"
+    r"[^\S\n*_]*",
+    re.IGNORECASE,
+)
+_JOIN = _Pattern(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|&)\s*", re.IGNORECASE)
+
+
+def odd_out(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that is one sentence naming the odd ones out (the exception) and
+    giving the rest a side in so many words ("B and D are the odd ones out; the rest
+    qualify."): the rest on that side, the named on the other, every candidate a side."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    found = _ODD_OUT.fullmatch(text, lo, hi)
+    if found is None:
+        return None
+    sign = 1 if found.group("verb") else ctx.vocab.sign(found.group("adj"))
+    if not sign:
+        return None
+    parts = _JOIN.compiled.split(found.group("names"))
+    named = {_one(part, ctx) for part in parts}
+    if None in named or not named:
+        return None
+    odd = frozenset(label for label in named if label is not None)
+    rest = frozenset(ctx.labels) - odd
+    return _Reading(rest if sign == ctx.leg else odd, found.span("names"))
+
+
+# "there are no incorrect options", "no option is wrong", "none of them is incorrect": the
+# reply's last clause
+_NO_STATUS = _Pattern(
+    r"(?:^|(?<=[.!?;:,\n]))[^\S\n*_]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:there\s+(?:are|is)"
+    r"\s+no\s+(?P<a>[A-Za-z]+)\s+(?:options?|choices?|answers?|ones?)|no\s+(?:options?|choices?"
+    r"|answers?)\s+(?:is|are)\s+(?P<b>[A-Za-z]+)|none\s+of\s+(?:them|the\s+(?:options|choices))"
+    r"\s+(?:is|are)\s+(?P<c>[A-Za-z]+))[^\S\n*_]*[.!]?[^\S\n*_]*\Z",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def no_status(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply whose last clause says no option has the leg's status ("All five
+    are prime, so there are no incorrect options." on the reverse leg): the leg's none.
+    Not the other side's none ("no option is correct" on the reverse leg)."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    start = max(lo, hi - _NONE_WINDOW)
+    found = _NO_STATUS.search(text[:hi], start)
+    if found is None:
+        return None
+    word = found.group("a") or found.group("b") or found.group("c")
+    if ctx.vocab.sign(word) != ctx.leg:
+        return None
+    for label in _LABEL_WORD.finditer(text, lo, hi):
+        if label.group() in ctx.keys:
+            return None  # labels named: an answer of its own, read elsewhere
+    return _Reading(frozenset(), found.span())
+
+
+_NONE_WINDOW = 200
