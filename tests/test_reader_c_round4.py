@@ -285,3 +285,31 @@ def test_a_confidence_short_of_certainty_is_weak() -> None:
 )
 def test_exclusions_without_the_rest_are_not_confident(reply: str, item: Item, leg: str) -> None:
     _not_confident(_read(reply, item, leg))
+
+
+# -- per-option verdicts on one line: bracketed labels with no separator, marks with a gloss
+
+VERDICTS = [
+    ("(A) right (B) wrong (C) right (D) wrong", BIRDS, "reverse", ("B", "D")),
+    ("(A) right (B) wrong (C) right (D) wrong", BIRDS, "direct", ("A", "C")),
+    ("[A] correct [B] incorrect [C] correct [D] incorrect", METALS, "reverse", ("B", "D")),
+    ("A ✔ bird | B ✘ amphibian | C ✔ bird | D ✘ reptile", BIRDS, "reverse", ("B", "D")),
+    ("A ✔ metal, B ✘ noble gas, C ✔ metal, D ✘ noble gas", METALS, "direct", ("A", "C")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), VERDICTS)
+def test_per_option_verdicts(reply: str, item: Item, leg: str, labels: tuple[str, ...]) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "leg"),
+    [
+        ("(A) right (B) wrong (C) wrong (A) wrong", BIRDS, "reverse"),  # A twice
+        ("A ✔ Bird | B ✘ amphibian and more words here", BIRDS, "direct"),
+    ],
+)
+def test_per_option_verdicts_that_do_not_parse(reply: str, item: Item, leg: str) -> None:
+    reading = _read(reply, item, leg)
+    assert reading.status is ParseStatus.FAILED or reading.weak or reading.labels != ("A",)
