@@ -313,3 +313,32 @@ def test_per_option_verdicts(reply: str, item: Item, leg: str, labels: tuple[str
 def test_per_option_verdicts_that_do_not_parse(reply: str, item: Item, leg: str) -> None:
     reading = _read(reply, item, leg)
     assert reading.status is ParseStatus.FAILED or reading.weak or reading.labels != ("A",)
+
+
+# -- LaTeX's text commands and sets; striking options out ----------------------------------
+
+LATEX_AND_STRIKE = [
+    ("The answer is \\textbf{A} and \\textbf{C}.", METALS, "direct", ("A", "C")),
+    ("Answer: \\textbf{B}", NUMS, "reverse", ("B",)),
+    ("$\\text{Incorrect} = \\{B, D\\}$", BIRDS, "reverse", ("B", "D")),
+    ("$\\text{Correct} = \\{A, C\\}$", METALS, "direct", ("A", "C")),
+    ("Neon and argon are gases, so strike B and D.", METALS, "reverse", ("B", "D")),
+    ("Cross out B, E.", FRUIT, "reverse", ("B", "E")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), LATEX_AND_STRIKE)
+def test_latex_and_strike(reply: str, item: Item, leg: str, labels: tuple[str, ...]) -> None:
+    _ok(_read(reply, item, leg), labels)
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "leg"),
+    [
+        ("$\\text{Incorrect} = \\{B, D\\}$", BIRDS, "direct"),  # the other side's set
+        ("Neon and argon are gases, so strike B and D.", METALS, "direct"),
+        ("Strike B or D.", METALS, "reverse"),
+    ],
+)
+def test_latex_and_strike_other_side_fail(reply: str, item: Item, leg: str) -> None:
+    _not_confident(_read(reply, item, leg))

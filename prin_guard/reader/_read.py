@@ -60,6 +60,7 @@ from prin_guard.reader._restated import (
     odd_out,
     only_one,
     restated,
+    struck,
 )
 from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
@@ -167,7 +168,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = _joined(_plain(read), ctx)
+    read = _joined(_plain(_latex(read)), ctx)
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -243,6 +244,37 @@ _LABEL_MATH = _Pattern(
     r"(?:\\\(|\$)[^\S\n]*(?P<inner>\(?[A-Z](?:(?:[^\S\n]*(?:,|&|/|\band\b)[^\S\n]*[A-Z])*"
     r"\)?(?![A-Za-z0-9=])|[.:)][^\S\n]+(?![=<>+*/^-])[^$\n]{1,200}?))[^\S\n]*(?:\\\)|\$)"
 )
+
+
+# LaTeX's text commands around a label, and a set of labels under a heading: "\\textbf{A}",
+# "$\\text{Incorrect} = \\{A, D\\}$"
+_LATEX_LABEL = _Pattern(r"\\(?:textbf|textit|text|mathbf|mathrm|emph)\{(?P<inner>[A-Z])\}")
+_LATEX_SET = _Pattern(
+    r"\$?[^\S\n]*\\text\{(?P<head>[A-Za-z][A-Za-z ]{0,30})\}[^\S\n]*(?P<eq>=)[^\S\n]*"
+    r"\\\{(?P<body>[^{}\n]{1,80})\\\}[^\S\n]*\$?"
+)
+
+
+def _latex(text: str) -> str:
+    """``text`` with LaTeX's text commands around a label written over by spaces
+    ("\\textbf{A}" reads as "A"), and a set under a heading as a heading's line
+    ("$\\text{Incorrect} = \\{A, D\\}$" reads as "Incorrect : A, D"); the same length."""
+    if "\\" not in text:
+        return text
+    out = list(text)
+    for match in _LATEX_LABEL.finditer(text):
+        for at in (
+            *range(match.start(), match.start("inner")),
+            *range(match.end("inner"), match.end()),
+        ):
+            out[at] = " "
+    for match in _LATEX_SET.finditer(text):
+        keep = (match.span("head"), match.span("body"))
+        for at in range(match.start(), match.end()):
+            if not any(a <= at < b for a, b in keep):
+                out[at] = " "
+        out[match.start("eq")] = ":"
+    return "".join(out)
 
 
 def _plain(text: str) -> str:
@@ -1068,6 +1100,8 @@ def _before_last(text: str, reading: _Reading) -> bool:
 
 
 _SHORT_REPLY = 80
+# Whole-reply frames of a choice's answer (:mod:`prin_guard.reader._restated`)
+_FRAMED = (its, neither_nor, only_one, odd_out, no_status, struck)
 
 
 def _place(text: str, ctx: _Context) -> ParseResult:
@@ -1136,13 +1170,7 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(again, ParseMethod.LABEL_FORMS, ctx)
     if (limited := alone(text, lo, hi, ctx)) is not None:  # "B alone.", "Only B fits: ..."
         return _result(limited, ParseMethod.LABEL_FORMS, ctx)
-    for stage in (
-        its,
-        neither_nor,
-        only_one,
-        odd_out,
-        no_status,
-    ):  # "It's B.", "Neither X nor Y is right."
+    for stage in _FRAMED:  # "It's B.", "Neither X nor Y is right.", "strike A, C and D"
         if (staged := stage(text, lo, hi, ctx)) is not None:
             return _result(staged, ParseMethod.LABEL_FORMS, ctx)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:

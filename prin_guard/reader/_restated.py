@@ -256,3 +256,27 @@ def no_status(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
 
 
 _NONE_WINDOW = 200
+
+
+# "strike A, C and D", "so cross out B": the reply's last clause rejects the labels
+_STRIKE = _Pattern(
+    r"(?:^|(?<=[.!?;:,\n]))[^\S\n*_]*(?:(?:so|thus|hence|therefore|then)\s*,?\s+)?(?:strike"
+    r"|cross\s+(?:out|off)|reject|discard)\s+(?:(?:options?|choices?)\s+)?"
+    r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n*_]*[.!]?[^\S\n*_]*\Z",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def struck(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply whose last clause strikes labels out ("Only Austen wrote it, so
+    strike A, C and D."): the wrong ones, the reverse leg's answer (no answer of the
+    direct leg: it says not which are right)."""
+    if ctx.task != "choice" or ctx.leg != -1:
+        return None
+    found = _STRIKE.search(text[:hi], max(lo, hi - _NONE_WINDOW))
+    if found is None:
+        return None
+    labels = _only_labels(text, found.start("l"), found.end("l"), ctx)
+    if labels is None or labels.void or not labels.labels:
+        return None
+    return labels
