@@ -462,7 +462,11 @@ def _stacked_labels(text: str, lo: int, hi: int, ctx: _Context) -> tuple[int, _R
         start, end = line
         one = _labels_only(text, start, end, ctx.keys, upper=True)
         if one is None or len(one.labels) != 1 or one.void:
+            if found and _item(text, start, end) is not None:
+                return None  # "* B\n* C\n* D (15)": a list's items, read as such
             break
+        if text[start:end].lstrip()[:1] in ("*", "-", "•"):
+            return None  # bullets: a list's items, read as such
         found |= one.labels
         first = start if first is None else first
         stop = end

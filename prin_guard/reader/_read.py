@@ -1172,7 +1172,7 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(limited, ParseMethod.LABEL_FORMS, ctx)
     for stage in _FRAMED:  # "It's B.", "Neither X nor Y is right.", "strike A, C and D"
         if (staged := stage(text, lo, hi, ctx)) is not None:
-            return _result(staged, ParseMethod.LABEL_FORMS, ctx)
+            return _result(staged, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):

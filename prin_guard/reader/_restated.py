@@ -225,13 +225,12 @@ def odd_out(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return _Reading(rest if sign == ctx.leg else odd, found.span("names"))
 
 
-# "there are no incorrect options", "no option is wrong", "none of them is incorrect": the
-# reply's last clause
+# "there are no incorrect options", "no option is wrong": the reply's last clause ("none of
+# them is incorrect" is read by the reader's none words)
 _NO_STATUS = _Pattern(
     r"(?:^|(?<=[.!?;:,\n]))[^\S\n*_]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:there\s+(?:are|is)"
     r"\s+no\s+(?P<a>[A-Za-z]+)\s+(?:options?|choices?|answers?|ones?)|no\s+(?:options?|choices?"
-    r"|answers?)\s+(?:is|are)\s+(?P<b>[A-Za-z]+)|none\s+of\s+(?:them|the\s+(?:options|choices))"
-    r"\s+(?:is|are)\s+(?P<c>[A-Za-z]+))[^\S\n*_]*[.!]?[^\S\n*_]*\Z",
+    r"|answers?)\s+(?:is|are)\s+(?P<b>[A-Za-z]+))[^\S\n*_]*[.!]?[^\S\n*_]*\Z",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -246,7 +245,7 @@ def no_status(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     found = _NO_STATUS.search(text[:hi], start)
     if found is None:
         return None
-    word = found.group("a") or found.group("b") or found.group("c")
+    word = found.group("a") or found.group("b")
     if ctx.vocab.sign(word) != ctx.leg:
         return None
     for label in _LABEL_WORD.finditer(text, lo, hi):
