@@ -608,3 +608,47 @@ def _labels_only(
     if first < 0 or not all(p.isspace() or p in _POST for p in gap):
         return None
     return _Reading(frozenset(found), (first, last), void=alternative and len(found) > 1)
+
+
+_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
+_ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
+
+
+def _named(subject: str, ctx: _Context) -> set[str]:
+    """The candidates a subject names, every part of it a candidate's label or text (a
+    plural of it: "whales" for "Whale"), or both ("B (Shark)", "sharks (B)"); none when a
+    part is something else."""
+    named: set[str] = set()
+    for part in _JOINS.split(subject):
+        part = part.strip(" \t*_`[]\"'")
+        both = _BOTH_NAMES.match(part)
+        if both is not None:
+            label = _one_named(both.group("a"), ctx)
+            if label != _one_named(both.group("b"), ctx):
+                return set()  # a label with another candidate's text
+        else:
+            if not part.strip("()"):
+                continue
+            label = _one_named(part, ctx)
+        if label is None:
+            return set()
+        named.add(label)
+    return named
+
+
+# A candidate named twice in one part of a subject: "B (Shark)", "sharks (B)"
+_BOTH_NAMES = _Pattern(r"^(?P<a>[^()]{1,80}?)\s*\((?P<b>[^()]{1,80})\)$")
+
+
+def _one_named(part: str, ctx: _Context) -> str | None:
+    """The candidate one part of a subject names by its label or its text."""
+    part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
+    label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
+    if label is None:
+        by_text = ctx.texts.by_text
+        norm = _norm(part)
+        label = by_text.get(norm)
+        for cut in (1, 2):
+            if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
+                label = by_text.get(norm[:-cut])
+    return label

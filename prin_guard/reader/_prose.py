@@ -5,6 +5,7 @@ pair's ties and preferences; loose forms and candidate texts for the last resort
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from prin_guard.reader._answers import (
     _item,
     _label_and_text,
     _marked_labels,
+    _named,
     _only_labels,
     _quantified,
     _read_answer,
@@ -63,7 +65,7 @@ from prin_guard.reader._text import (
     _Pattern,
     _strip_bounds,
 )
-from prin_guard.reader._vocab import _negated
+from prin_guard.reader._vocab import _negated, predicate_source
 
 _NONE_WORD = _Pattern(r"\bnone\b", re.IGNORECASE)
 
@@ -391,6 +393,8 @@ class _Claims:
             self._pair_forms()
         elif ctx.task == "choice":
             self._choices()
+            if ctx.vocab.predicate:
+                self._predicate_claims()
         if ctx.task != "checklist":
             self._orderings()
         if ctx.task == "checklist":
@@ -743,6 +747,45 @@ class _Claims:
                     run = dataclasses.replace(run, weak=True)
                 self._add(match.start(), match.end(), 1, run, forced=True)
 
+    def _predicate_claims(self) -> None:
+        """A conclusion in the question's own predicate, naming its subject: "Therefore the
+        mammals are A and C.", "So the capitals are Paris and Rome.", "The mammals are the
+        whale and the bat." (the direct question's answer), "The non-mammals are B and
+        D.", "The cities that are not capitals are Sydney and Toronto." (the reverse
+        question's). Only where the predicate starts its clause ("so", "therefore" and
+        the like aside): "the animals that are not mammals are ..." is never read from its
+        last words."""
+        text, ctx = self.text, self.ctx
+        pattern = _predicate_claim(ctx.vocab.predicate, ctx.vocab.noun)
+        for match in pattern.finditer(text):
+            floor = max(0, match.start() - _SUBJECT_WINDOW)  # bounded: linear on long replies
+            found = (text.rfind(mark, floor, match.start()) for mark in _CLAUSE_MARKS)
+            start = max(
+                (at + len(mark) for at, mark in zip(found, _CLAUSE_MARKS, strict=True) if at >= 0),
+                default=floor,
+            )
+            if not _PREDICATE_LEAD.fullmatch(text, start, match.start()):
+                continue
+            lo, hi = match.span("span")
+            said = _read_answer(text, lo, hi, ctx, texts="whole")
+            reading = said[1] if said is not None else None
+            if reading is None:
+                stop = _SUBJECT_END.search(text, lo, hi)
+                head = stop.start() if stop is not None else hi
+                named = _named(text[lo:head], ctx) if head > lo else set()
+                if not named:
+                    continue
+                reading = _Reading(frozenset(named), _strip_bounds(text, lo, head))
+            sign = -1 if match.group("neg") or match.group("rneg") else 1
+            end = reading.span[1] if reading.span else hi
+            qualified = stance(text, match.start(), end)
+            if qualified.hedged or qualified.negated or qualified.excepted:
+                continue
+            if qualified.soft:
+                reading = dataclasses.replace(reading, weak=True)
+            claim = _Claim(match.start(), end, end, sign, reading, stated=True)
+            self.whole.append(claim)
+
     def _orderings(self) -> None:
         """An ordering of every candidate: "Assistant 2 > Assistant 1", "the order is:
         B > C = A > D": the first rank is the answer on a direct leg (for a pair, the last
@@ -887,6 +930,36 @@ class _Claims:
 
 
 _LINE_MARKUP = " \t*_#>-`"
+
+# What may stand before a conclusion in the question's predicate, from its clause's start
+_PREDICATE_LEAD = _Pattern(
+    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|overall|finally|in\s+(?:conclusion|summary)"
+    r"|i\s+(?:would\s+|'d\s+|’d\s+)?(?:think|believe|say|conclude)|then|and)\b[\s,:]*)*",
+    re.IGNORECASE,
+)
+# Where a subject named in words ends: "the whale and the bat. ...", "Paris and Rome;"
+_SUBJECT_END = _Pattern(r"[.!?](?=\s|$)|[;:(]|\s[—–-]\s|,\s*(?:since|because|as|which)\b")
+
+
+@functools.lru_cache(maxsize=64)
+def _predicate_claim(words: tuple[str, ...], noun: str) -> re.Pattern[str]:
+    """A conclusion in the predicate ``words``: "(the) mammals are ...", "the non-mammals
+    are ...", "the animals that are not mammals are ..." (``noun``: the question's own)."""
+    pred = predicate_source(words)
+    nouns = r"ones?|options?|choices?|answers?|items?"
+    if noun:
+        nouns += rf"|{re.escape(noun)}(?:e?s)?"
+        if noun.endswith("y"):
+            nouns += rf"|{re.escape(noun[:-1])}ies"
+    return re.compile(
+        r"(?<![\w-])(?:(?:the|these|those)\s+)?(?:only\s+)?"
+        rf"(?:(?P<neg>non-?\s*)?{pred}|(?:{nouns})\s+(?:that|which)\s+(?:is|are)\s+"
+        rf"(?P<rneg>not\s+)?(?:an?\s+|the\s+)?{pred})"
+        r"(?:\s+(?:here|in\s+(?:this|the)\s+list|among\s+(?:them|these|the\s+(?:options|choices))))?"
+        r"\s+(?:is|are|would\s+be)\b[^\S\n]*:?[^\S\n]*(?P<span>[^\n]{1,300})",
+        re.IGNORECASE,
+    )
+
 
 # Where a clause starts, before a subject: "; nitrogen and oxygen are", ", so Neon is"
 _CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ", "(")

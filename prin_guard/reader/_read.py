@@ -16,6 +16,7 @@ from prin_guard.reader._answers import (
     _NONE_STRIP,
     _PUNCT_ONLY,
     _label_and_text,
+    _named,
     _only_labels,
     _status_only,
     _texts_list,
@@ -48,13 +49,12 @@ from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
     WINDOW,
     _keys_of,
-    _norm,
     _Pattern,
     _strip_bounds,
     _Texts,
     word_runs,
 )
-from prin_guard.reader._vocab import _Vocab
+from prin_guard.reader._vocab import _Vocab, predicate_source
 
 if TYPE_CHECKING:
     from prin_guard._prompting._contract import AnswerContract
@@ -326,8 +326,6 @@ _NOT_COPULA = (
     r"\s+(?:(?:actually|truly)\s+)?" + _NAMING
 )
 _ARTICLE = r"(?:(?:an?|the)\s+)?"
-_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
-_ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
 # "Sharks are not.", "whales and bats are": a clause that says it of its subject after a
 # clause that said it of others ("Whales are mammals, but sharks are not.")
 _ELLIPTIC = _Pattern(
@@ -350,14 +348,7 @@ class _Statements:
 def _statements(words: tuple[str, ...]) -> _Statements:
     """The statement patterns of the predicate ``words`` (its last word in the singular
     and the plural: "mammal", "mammals")."""
-    last = words[-1]
-    forms = {last, last + "s", last + "es"}
-    if last.endswith("s") and not last.endswith("ss"):
-        forms.add(last[:-1])
-    if last.endswith("es"):
-        forms.add(last[:-2])
-    head = r"\s+".join(map(re.escape, words[:-1]))
-    pred = (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
+    pred = predicate_source(words)
     end = r"\s*[.!]?\s*$"
 
     def compiled(pattern: str) -> re.Pattern[str]:
@@ -477,46 +468,6 @@ def _none_of_them(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     if _NOT_PLAIN.search(rest) or words & (ctx.vocab.positive | ctx.vocab.negative):
         return None
     return _Reading(frozenset(), (lo + start, lo + len(stripped)))
-
-
-def _named(subject: str, ctx: _Context) -> set[str]:
-    """The candidates a subject names, every part of it a candidate's label or text (a
-    plural of it: "whales" for "Whale"), or both ("B (Shark)", "sharks (B)"); none when a
-    part is something else."""
-    named: set[str] = set()
-    for part in _JOINS.split(subject):
-        part = part.strip(" \t*_`[]\"'")
-        both = _BOTH_NAMES.match(part)
-        if both is not None:
-            label = _one_named(both.group("a"), ctx)
-            if label != _one_named(both.group("b"), ctx):
-                return set()  # a label with another candidate's text
-        else:
-            if not part.strip("()"):
-                continue
-            label = _one_named(part, ctx)
-        if label is None:
-            return set()
-        named.add(label)
-    return named
-
-
-# A candidate named twice in one part of a subject: "B (Shark)", "sharks (B)"
-_BOTH_NAMES = _Pattern(r"^(?P<a>[^()]{1,80}?)\s*\((?P<b>[^()]{1,80})\)$")
-
-
-def _one_named(part: str, ctx: _Context) -> str | None:
-    """The candidate one part of a subject names by its label or its text."""
-    part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
-    label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
-    if label is None:
-        by_text = ctx.texts.by_text
-        norm = _norm(part)
-        label = by_text.get(norm)
-        for cut in (1, 2):
-            if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
-                label = by_text.get(norm[:-cut])
-    return label
 
 
 def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:

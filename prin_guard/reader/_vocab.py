@@ -170,6 +170,20 @@ def predicate_phrase(question: str) -> tuple[str, ...]:
     return phrase
 
 
+def predicate_source(words: Sequence[str]) -> str:
+    """A pattern's source for the predicate ``words`` (:func:`predicate_phrase`), its last
+    word in the singular and the plural ("mammal", "mammals"; "noble gas", "noble
+    gases"), the words apart by any spacing."""
+    last = words[-1]
+    forms = {last, last + "s", last + "es"}
+    if last.endswith("s") and not last.endswith("ss"):
+        forms.add(last[:-1])
+    if last.endswith("es"):
+        forms.add(last[:-2])
+    head = r"\s+".join(map(re.escape, words[:-1]))
+    return (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
+
+
 # "Which ratio can ...?", "Which of these numbers are ...?", "Which of the following
 # cities ...?": the noun the question names its options by.
 _QUESTION_NOUN = _Pattern(
