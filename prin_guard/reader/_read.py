@@ -632,22 +632,38 @@ _SO_LABELS = _Pattern(
 def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """A choice reply whose last sentence concludes, after "so" or "therefore", on labels
     alone ("Whales and bats are mammals, so A and C."), read as its answer only when the
-    reply said, before it and in the question's own predicate, that exactly those
-    candidates have it (the direct leg) or have it not (the reverse leg), and said the
-    opposite of none of them: "so A and C" itself says not which question it answers."""
-    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+    reply said, before it, in the question's own predicate or in statuses ("Whale:
+    mammal", "B ❌"), that exactly those candidates are on the leg's side, or that exactly
+    the others are on the other side ("Whale: mammal. Bat: mammal. ... So B and D." on the
+    reverse leg), and put none of them on the other side: "so A and C" itself says not
+    which question it answers. Without a leg (the reading that tells a polarity-confused
+    leg), the predicate's own side."""
+    if ctx.task != "choice" or not ctx.vocab.predicate:
         return None
     found = _SO_LABELS.search(text[:hi], lo)
     if found is None:
         return None
     listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
-    if listed is None or not listed.labels:
+    if listed is None or not listed.labels or listed.void:
         return None
-    affirmed, denied = _predicated(text[lo : found.start()].rstrip(" \t,;:"), ctx)
-    said, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
-    if said != listed.labels or listed.labels & other:
+    before = text[lo : found.start()].rstrip(" \t,;:")
+    affirmed, denied = _predicated(before, ctx)
+    sides: dict[str, int] = {}
+    for status in sorted(_Claims(before, ctx).statuses, key=lambda status: status.at):
+        if status.label is not None and status.sign:
+            sides[status.label] = status.sign
+    affirmed |= {label for label, sign in sides.items() if sign > 0}
+    denied |= {label for label, sign in sides.items() if sign < 0}
+    if affirmed & denied:
+        return None  # the reply put a candidate on both sides
+    said, other = (denied, affirmed) if ctx.leg == -1 else (affirmed, denied)
+    if listed.labels & other:
         return None
-    return listed
+    if said == listed.labels or (
+        other and listed.labels == frozenset(ctx.labels) - other and said <= listed.labels
+    ):
+        return listed
+    return None
 
 
 def _after_listing(text: str, line: int, ctx: _Context) -> bool:
