@@ -86,7 +86,7 @@ _PUNCT_ONLY = _Pattern(r"[\s.!?*_`\"')\]]*")
 # a dash or semicolon, the end of a sentence, an explanation or a verb.
 _ASIDE = _Pattern(
     rf"\s*[(\[](?!\s*{_LABEL}\s*[)\]])"
-    r"|\s*[;—–|]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:"
+    r"|\s*[;—–|]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:|,\s*(?:but\s+)?not\s"
     rf"|[.!?](?=\s|$)(?!\s+\(?{_LABEL}\))"
     r"|,?\s+(?:because|since|as|which|due|given|where|while|though|although|so|then|but|if"
     r"|is|are|was|were|isn't|aren't|would|should|will|seems?|appears?|being|has|have|must"
@@ -151,6 +151,36 @@ def _only_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     prefix = _LIST_PREFIX.match(text, lo, hi)
     start = prefix.end() if prefix else lo
     return _labels_only(text, start, hi, ctx.keys) if start < hi else None
+
+
+# What an answer excludes after it: "A and C, not B or D", "C, but not A"
+_EXCLUDED = _Pattern(
+    rf"[^\S\n]*,[^\S\n]*(?:but[^\S\n]+)?not[^\S\n]+{_RUN}[^\S\n]*(?=$|[.;!\n)])",
+    re.IGNORECASE,
+)
+
+
+def _excluded(text: str, end: int, ctx: _Context) -> _Reading | None:
+    """The labels an answer ending at ``end`` excludes right after it ("A and C, not B or
+    D": B and D), in upper case; None when it excludes none."""
+    found = _EXCLUDED.match(text, end)
+    if found is None:
+        return None
+    return _labels_only(text, found.start("run"), found.end("run"), ctx.keys, upper=True)
+
+
+def _but_not(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as labels and those it excludes ("B and D, not A or C."): the
+    labels, when the two lists do not meet."""
+    lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM + ".!")
+    cut = _EXCLUDED.search(text, lo, hi)
+    if cut is None or not _PUNCT_ONLY.fullmatch(text, cut.end(), hi):
+        return None
+    listed = _only_labels(text, lo, cut.start(), ctx)
+    excluded = _excluded(text, cut.start(), ctx)
+    if listed is None or listed.void or excluded is None or listed.labels & excluded.labels:
+        return None
+    return listed
 
 
 def _list_at(text: str, lo: int, hi: int, ctx: _Context, *, texts: _TextsRead) -> _Reading | None:

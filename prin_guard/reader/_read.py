@@ -15,6 +15,8 @@ from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
     _PUNCT_ONLY,
+    _but_not,
+    _excluded,
     _label_and_text,
     _named,
     _only_labels,
@@ -489,7 +491,11 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
         mentions = [
             (label, at) for label, at in mentions if at >= end or label not in result.labels
         ]
-    return _accounted(result, mentions, _sides(text, lo, ctx), ctx)
+    sides = _sides(text, lo, ctx)
+    if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
+        # "The answer is A and C, not B or D": the other side, said with the answer
+        sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
+    return _accounted(result, mentions, sides, ctx)
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
@@ -724,6 +730,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
+    if listed is None:
+        listed = _but_not(text, 0, len(text), ctx)  # "B and D, not A or C."
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
