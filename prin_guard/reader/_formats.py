@@ -27,7 +27,7 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 _ANSWER_LINE = _Pattern(
     r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our)[^\S\n]++)?"
     r"(?:final[^\S\n]++)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
-    r"|result|outcome|grade)"
+    r"|result|outcome|grade|picks?|selections?)"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
