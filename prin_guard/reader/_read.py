@@ -635,6 +635,15 @@ _SO_LABELS = _Pattern(
 )
 
 
+# What may lead into a reply that is only labels: a softener (the reading is weak), or a
+# first-person conclusion ("I think", "I'd say")
+_PICK_LEAD = _Pattern(
+    r"[^\S\n]*(?:(?P<soft>probably|likely|most\s+likely|arguably|presumably|i\s+guess"
+    r"|i\s+suppose)|i\s+(?:would\s+|'d\s+|’d\s+)?(?:think|believe|say))[^\S\n]*[,:]?[^\S\n]+",
+    re.IGNORECASE,
+)
+
+
 def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """A choice reply whose last sentence concludes, after "so" or "therefore", on labels
     alone ("Whales and bats are mammals, so A and C."), read as its answer only when the
@@ -732,6 +741,11 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is None:
         listed = _but_not(text, 0, len(text), ctx)  # "B and D, not A or C."
+    if listed is None and (lead := _PICK_LEAD.match(text, lo, hi)) is not None:
+        # "Probably A and C." (weak), "I think B.": the whole reply, labels after a lead
+        listed = _only_labels(text, lead.end(), hi, ctx)
+        if listed is not None and lead.group("soft"):
+            listed = replace(listed, weak=True)
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
