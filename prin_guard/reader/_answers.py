@@ -212,7 +212,7 @@ def _read_list(
     cut = _ASIDE.search(text, lo, hi)
     head = cut.start() if cut is not None and cut.start() > lo else hi
     if (
-        head < hi
+        (head < hi or "(" in text[lo:hi])
         and _LABELLED_LIST.match(text, lo, hi)
         and (listed := _texts_list(text, lo, hi, ctx, labelled=True)) is not None
     ):
@@ -279,18 +279,25 @@ _LABELLED_PIECE = _Pattern(
 )
 
 
+# A text, then its label in brackets: "Paris (A)"
+_TEXT_LABELLED = _Pattern(rf"(?P<t>[^()\n]{{1,200}}?)[^\S\n]*\((?P<l>{_LABEL})\)")
+
+
 def _labelled_piece(text: str, lo: int, hi: int, ctx: _Context) -> tuple[str, bool, bool] | None:
-    """A list piece that is a label, perhaps with a text ("A (Whale)", "(D) Berlin"):
-    the label, whether the text is another candidate's, whether a text was written."""
+    """A list piece that is a label, perhaps with a text ("A (Whale)", "(D) Berlin",
+    "Paris (A)"): the label, whether the text is another candidate's, whether a text was
+    written."""
     lo, hi = _strip_bounds(text, lo, hi, " \t\r\n*_`\"'")
-    piece = _LABELLED_PIECE.fullmatch(text, lo, hi)
-    if piece is None:
+    for form in (_LABELLED_PIECE, _TEXT_LABELLED):  # "Rome (C)": not the label "Rome"
+        piece = form.fullmatch(text, lo, hi)
+        token = piece.group("l") if piece is not None else ""
+        label = ctx.keys.get(token.upper())
+        if piece is not None and label is not None and (token.isupper() or len(token) == 1):
+            break
+    else:
         return None
-    token = piece.group("l")
-    label = ctx.keys.get(token.upper())
-    if label is None or not (token.isupper() or len(token) == 1):
-        return None
-    written = piece.group("t1") or piece.group("t2")
+    groups = piece.groupdict()
+    written = groups.get("t1") or groups.get("t2") or groups.get("t")
     if written is None:
         return label, False, False
     named = ctx.texts.exact(written)
@@ -301,7 +308,10 @@ def _labelled_piece(text: str, lo: int, hi: int, ctx: _Context) -> tuple[str, bo
 
 # The shape of a list of labels with their texts, looked for before any text is: two
 # pieces or more, one with a text ("A (Whale), B", "(A) Paris and (D) Berlin")
-_PIECE = rf"\(?{_LABEL}\)?[^\S\n]*\([^()\n]{{1,200}}\)|\(?{_LABEL}[).:][^\S\n]*[^()\n,;&]{{1,200}}?"
+_PIECE = (
+    rf"\(?{_LABEL}\)?[^\S\n]*\([^()\n]{{1,200}}\)|\(?{_LABEL}[).:][^\S\n]*[^()\n,;&]{{1,200}}?"
+    rf"|[^()\n,;&]{{1,200}}?[^\S\n]*\({_LABEL}\)"
+)
 _LABELLED_LIST = _Pattern(
     rf"(?:{_PIECE}|\(?{_LABEL}\)?)(?:[^\S\n]*(?:,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]and[^\S\n]+|&|;)"
     rf"[^\S\n]*(?:{_PIECE}|\(?{_LABEL}\)?))+[^\S\n]*(?:$|[.!?;:]|\s+(?:note|n\.?b\.?)\s*:)",

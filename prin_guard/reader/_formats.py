@@ -4,6 +4,7 @@ Arena-Hard, Prometheus), answer lines and headings.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
@@ -19,6 +20,18 @@ _HEADING_WORDS = _ANSWER_WORDS | {
     "criteria", "criterion", "claims", "claim", "requirements", "requirement", "items",
     "statements", "to", "by", "sources", "it", "do", "does",
 }  # fmt: skip
+
+
+@functools.lru_cache(maxsize=64)
+def _heading_words(noun: str) -> frozenset[str]:
+    """The words a heading may have besides its polarity word, with the question's own
+    noun ("Prime numbers: 11, 17" on "Which of these numbers are prime?")."""
+    if not noun:
+        return _HEADING_WORDS
+    forms = {noun, noun + "s", noun + "es"}
+    if noun.endswith("y"):
+        forms.add(noun[:-1] + "ies")
+    return _HEADING_WORDS | forms
 
 
 # Horizontal whitespace only at line starts: a class that also takes newlines would
@@ -193,7 +206,7 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
-        sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
         if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
             sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
