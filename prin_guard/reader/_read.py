@@ -46,7 +46,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
-from prin_guard.reader._stance import retracted_before
+from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
     WINDOW,
@@ -681,6 +681,24 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return None
 
 
+def _revised(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
+    """The conclusion that revises an answer written in a fixed form ("Incorrect: B. Hmm,
+    wait — Toronto isn't a capital either. So the incorrect ones are B and D."): a
+    revision ("wait", "actually", "on second thought") after the answer, and a concluding
+    claim after the revision; None when there is none (the answer stands as written)."""
+    if reading.span is None:
+        return None
+    revision = _REVISION.search(text, reading.span[1])
+    if revision is None:
+        return None
+    concluded = _Claims(text, ctx).conclusion()
+    if concluded is None or concluded.weak or concluded.span is None:
+        return None
+    if concluded.span[0] < revision.end():
+        return None
+    return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+
+
 def _after_listing(text: str, line: int, ctx: _Context) -> bool:
     """Whether the line before the one at ``line`` is an option's ("A) 184"): a label
     alone after it ends a listing of the options ("D) 177\nE)", cut there), no answer."""
@@ -725,13 +743,14 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         formal.append((*line, ParseMethod.FINAL_LINE))
     if formal:
         _, reading, method = max(formal, key=lambda place: place[0])
-        return _result(reading, method, ctx)
+        return _revised(text, reading, ctx) or _result(reading, method, ctx)
 
     # 3. a heading in the leg's own words: "Incorrect: B, D"
     found = _read_headings(text, ctx)
     opposite = opposite or found.opposite
     if found.said:
-        return _result(found.said[-1][1], ParseMethod.HEADING, ctx)
+        heading = found.said[-1][1]
+        return _revised(text, heading, ctx) or _result(heading, ParseMethod.HEADING, ctx)
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))
