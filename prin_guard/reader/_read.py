@@ -38,6 +38,7 @@ from prin_guard.reader._formats import (
     _answer_line,
     _heading_sides,
     _label_line,
+    _lines,
     _option_line,
     _read_headings,
     _read_tags,
@@ -681,6 +682,28 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return None
 
 
+def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A reply that is only lines of a label and its own text ("C — Rome\nA — Paris"),
+    read weakly as the candidates it picks; not a listing of the options (every one, or
+    the first ones in their order: "A) Paris\nB) Sydney"), nor a line whose text is
+    another candidate's."""
+    if "\n" not in text[lo:hi]:
+        return None
+    picked: list[str] = []
+    for start, end in _lines(text[:hi]):
+        if end <= lo or not text[start:end].strip():
+            continue
+        one = _label_and_text(text, max(start, lo), end, ctx)
+        if one is None or one.disagrees or len(one.labels) != 1:
+            return None
+        picked.extend(one.labels)
+    if len(set(picked)) != len(picked) or len(picked) >= len(ctx.labels):
+        return None
+    if picked == list(ctx.labels[: len(picked)]):
+        return None  # the first options in their order: a listing (perhaps cut off)
+    return _Reading(frozenset(picked), None, weak=True)
+
+
 def _revised(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
     """The conclusion that revises an answer written in a fixed form ("Incorrect: B. Hmm,
     wait — Toronto isn't a capital either. So the incorrect ones are B and D."): a
@@ -769,6 +792,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
         return _result(one, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
+    if not ctx.pair and (picked := _picked_lines(text, lo, hi, ctx)) is not None:
+        return _result(picked, ParseMethod.LABEL_FORMS, ctx)  # "C — Rome\nA — Paris"
     # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
     last = text.rfind("\n", 0, hi) + 1
     if (
