@@ -217,6 +217,17 @@ def _read_list(
         and (listed := _texts_list(text, lo, hi, ctx, labelled=True)) is not None
     ):
         return listed  # "A (Whale), B (Dolphin) and C (Bat)", "(A) Paris and (D) Berlin"
+    if (
+        cut is not None
+        and text[cut.start() : cut.end()].strip() in ("(", "[")
+        and (blanked := _asides_blanked(text, lo, hi, ctx)) is not None
+    ):
+        # "B (shark, a fish) and D (penguin, a bird)": the labels, their asides apart
+        stop = _SENTENCE_STOP.search(blanked, lo, hi)
+        end = stop.start() if stop is not None else hi
+        found = _only_labels(blanked, lo, end, ctx)
+        if found is not None and len(found.labels) > 1:
+            return found, end
     if (found := _only_labels(text, lo, head, ctx)) is not None:
         return found, head  # most answers: no need to look at candidate texts
     if texts != "none" and (listed := _texts_list(text, lo, hi, ctx)) is not None:
@@ -230,6 +241,51 @@ def _read_list(
             return found, head
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
+
+
+# A bracketed aside: "(shark, a fish)", "(the others are divisible by 3)"
+_BRACKET_ASIDE = _Pattern(r"\((?P<in>[^()\n]{1,200})\)|\[(?P<sq>[^\[\]\n]{1,200})\]")
+# What makes an aside more than an aside: an alternative, a doubt, a negation, a condition
+_UNSAFE_ASIDE = _Pattern(
+    r"(?<![\w-])(?:or|maybe|perhaps|possibly|might|unless|if|not|no|except|but|either|nor"
+    r"|also|too)(?![\w-])",
+    re.IGNORECASE,
+)
+_SENTENCE_STOP = _Pattern(r"[.!?](?=\s|$)")
+
+
+def _asides_blanked(text: str, lo: int, hi: int, ctx: _Context) -> str | None:
+    """``text`` with each bracketed aside of ``text[lo:hi]`` that is no label's mark
+    written over by spaces (offsets hold); None when there is none, or one names a label,
+    a side, an alternative, a doubt or a negation ("(or C)", "(not B)", "(correct)")."""
+    out: list[str] | None = None
+    words = ctx.vocab.positive | ctx.vocab.negative
+    for match in _BRACKET_ASIDE.finditer(text, lo, hi):
+        group = "in" if match.group("in") is not None else "sq"
+        inner = match.group(group)
+        if _labels_only(text, *match.span(group), ctx.keys) is not None:
+            continue  # "(A)": a label's mark
+        tokens = [word.group() for word in _ALNUM.finditer(inner)]
+        if _UNSAFE_ASIDE.search(inner) or any(
+            (token.isupper() and token in ctx.keys) or token.lower() in words for token in tokens
+        ):
+            return None
+        out = out if out is not None else list(text)
+        for at in range(*match.span()):
+            out[at] = " "
+    return "".join(out) if out is not None else None
+
+
+def _with_note(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as labels and a bracketed note after them ("B, D (the others are
+    divisible by 3)"): the labels."""
+    lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM + ".!")
+    if lo >= hi or text[hi - 1] not in ")]":
+        return None
+    blanked = _asides_blanked(text, lo, hi, ctx)
+    if blanked is None or blanked[lo:hi].rstrip() == blanked[lo:hi]:
+        return None  # no note at the end
+    return _only_labels(blanked, lo, hi, ctx)
 
 
 _TEXT_SEP = _Pattern(r"\s*(?:,\s*(?:and|&)?|;|&|/|\band\b)\s*", re.IGNORECASE)

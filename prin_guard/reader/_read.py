@@ -22,6 +22,7 @@ from prin_guard.reader._answers import (
     _only_labels,
     _status_only,
     _texts_list,
+    _with_note,
 )
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -52,6 +53,7 @@ from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
     WINDOW,
     _keys_of,
+    _next_line,
     _Pattern,
     _strip_bounds,
     _Texts,
@@ -682,6 +684,35 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return None
 
 
+def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that answers in its first paragraph, a line of labels or a label and
+    its own text ("Options B and D.", "**B. Mars**", "B, D (the others ...)"), and
+    explains after a blank line: that line, unless what follows lists the options, revises
+    ("wait", "actually") or concludes otherwise; weak when the reply is cut off."""
+    if ctx.task != "choice":
+        return None
+    end = text.find("\n", lo, hi)
+    if end < 0:
+        return None
+    following = _next_line(text, end)
+    if following is None or following[0] >= hi or "\n\n" not in text[end : following[0]]:
+        return None  # not a paragraph of its own
+    if _option_line(text, following, ctx) or _REVISION.search(text, end, hi):
+        return None
+    reading = (
+        _only_labels(text, lo, end, ctx)
+        or _but_not(text, lo, end, ctx)
+        or _with_note(text, lo, end, ctx)
+        or _label_and_text(text, lo, end, ctx)
+    )
+    if reading is None or reading.void or reading.disagrees or not reading.labels:
+        return None
+    concluded = _Claims(text, ctx).conclusion()
+    if concluded is not None and not concluded.weak and concluded.value != reading.value:
+        return None  # the explanation concludes otherwise
+    return replace(reading, weak=reading.weak or _cut_off(text[:hi]))
+
+
 def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """A reply that is only lines of a label and its own text ("C — Rome\nA — Paris"),
     read weakly as the candidates it picks; not a listing of the options (every one, or
@@ -783,6 +814,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is None:
         listed = _but_not(text, 0, len(text), ctx)  # "B and D, not A or C."
+    if listed is None:
+        listed = _with_note(text, 0, len(text), ctx)  # "B, D (the others are ...)"
     if listed is None and (lead := _PICK_LEAD.match(text, lo, hi)) is not None:
         # "Probably A and C." (weak), "I think B.": the whole reply, labels after a lead
         listed = _only_labels(text, lead.end(), hi, ctx)
@@ -804,6 +837,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     ):
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
         return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
+    first = _answer_first(text, lo, hi, ctx)  # "Options B and D.\n\nExplanation: ..."
+    if first is not None:
+        return _result(first, ParseMethod.LABEL_FORMS, ctx)
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
