@@ -82,6 +82,8 @@ def _loose_forms(text: str, ctx: _Context) -> list[_Reading]:
         for match in _MARKED.finditer(text)
         if not _inside(math, match.start())
         and not (match.lastgroup == "r" and _closes_aside(text, match.start()))
+        # "the conviction for larceny (E) is less clear": no pick
+        and not stance(text, match.start(), match.end()).hedged
     ]
     # a reply that lists the options (two lines or more that restate one): its listing
     # lines are no picks
