@@ -272,6 +272,52 @@ CASES: list[Any] = [
     ),
 ]
 
+# A second batch, written after the round's first rules and before running it: how the
+# rules carry to phrasings they were not written for.
+NOUNS = {
+    "task": "choice",
+    "question": "Which of these words are nouns?",
+    "candidates": ["table", "quickly", "river", "blue"],
+}
+LATER: list[Any] = [
+    ("**Verdict:** A and C are capitals; B and D are not.", CAPITALS, D, AC),
+    ("**Verdict:** A and C are capitals; B and D are not.", CAPITALS, R, BD),
+    ("Hence, the nouns are A and C.", NOUNS, D, AC),
+    ("Hence, the nouns are table and river.", NOUNS, D, AC),
+    ("The non-nouns are B and D.", NOUNS, R, BD),
+    ("The words that are not nouns are quickly and blue.", NOUNS, R, BD),
+    ("The nouns are A and C.", NOUNS, R, None),
+    ("table ✓ quickly ✗ river ✓ blue ✗", NOUNS, D, AC),
+    ("table ✓ quickly ✗ river ✓ blue ✗", NOUNS, R, BD),
+    ("Nouns: table (A), river (C)", NOUNS, D, AC),
+    ("Not nouns: quickly (B), blue (D)", NOUNS, R, BD),
+    ("A, C\n\nBoth name things; B is an adverb and D an adjective.", NOUNS, D, AC),
+    ("**C. Rome**\n\nRome has been Italy's capital since 1871.", PLANET, D, None),
+    ("A and C (both name things).", NOUNS, D, AC),
+    ("Selected: A, C", CAPITALS, D, AC),
+    ("A, C, not B.", CAPITALS, D, AC),
+    ("Most likely A and C.", CAPITALS, D, AC),
+    ("Perhaps A and C.", CAPITALS, D, None),
+    ("Answer: B, D. Hmm, actually Rome is a capital, so the incorrect ones are B and D only.", CAPITALS, R, BD),
+    ("A — Paris\nB — Sydney\nC — Rome\nD — Toronto", CAPITALS, D, None),
+    ("C) Rome\nA) Paris", CAPITALS, D, AC),
+    ("I think the capitals are A and C.", CAPITALS, D, AC),
+    ("I don't think the capitals are A and C.", CAPITALS, D, None),
+    ("If the capitals are A and C, then B is not one.", CAPITALS, D, None),
+    ("Table and river are nouns, so A and C.", NOUNS, D, AC),
+    ("Table and river are nouns, so A and C.", NOUNS, R, None),
+    # what the round's rules must not read
+    ("A (or C)", CAPITALS, D, None),
+    ("A) Paris\n\nB) Sydney is the largest city.", CAPITALS, D, None),
+    ("Options B and D.\n\nWait, actually the answer is A and C.", CAPITALS, D, AC),
+    ("B and D.\n\nExplanation: A and C are capitals.", CAPITALS, D, None),
+    ("C — Rome\nA — Sydney", CAPITALS, D, None),
+    ("A — Paris\nB — Sydney", CAPITALS, D, None),
+    ("The mammals are not A and C.", MAMMALS, D, None),
+    ("If the mammals are A and C, then B is a fish.", MAMMALS, D, None),
+    ("Animals that are not mammals are B and D.", MAMMALS, D, None),
+]
+
 
 def _id(case: Any) -> str:
     reply, _, leg, _ = case.values if hasattr(case, "values") else case
@@ -303,3 +349,10 @@ def test_a_reverse_leg_concluding_on_the_direct_predicate_is_marked(
 ) -> None:
     reading = read_reply(reply, item, polarity="reverse")
     assert reading.status.value == "failed" and reading.polarity_confusion, reading
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "expected"), LATER, ids=map(_id, LATER))
+def test_a_later_batch_reads_as_a_careful_person_reads(
+    reply: str, item: dict[str, Any], leg: str, expected: tuple[str, ...] | None
+) -> None:
+    test_read_as_a_careful_person_reads(reply, item, leg, expected)

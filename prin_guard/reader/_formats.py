@@ -40,7 +40,7 @@ def _heading_words(noun: str) -> frozenset[str]:
 _ANSWER_LINE = _Pattern(
     r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our)[^\S\n]++)?"
     r"(?:final[^\S\n]++)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
-    r"|result|outcome|grade|picks?|selections?)"
+    r"|result|outcome|grade|picks?|selections?|selected|chosen)"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
