@@ -298,7 +298,12 @@ LATER: list[Any] = [
     ("A, C, not B.", CAPITALS, D, AC),
     ("Most likely A and C.", CAPITALS, D, AC),
     ("Perhaps A and C.", CAPITALS, D, None),
-    ("Answer: B, D. Hmm, actually Rome is a capital, so the incorrect ones are B and D only.", CAPITALS, R, BD),
+    (
+        "Answer: B, D. Hmm, actually Rome is a capital, so the incorrect ones are B and D only.",
+        CAPITALS,
+        R,
+        BD,
+    ),
     ("A — Paris\nB — Sydney\nC — Rome\nD — Toronto", CAPITALS, D, None),
     ("C) Rome\nA) Paris", CAPITALS, D, AC),
     ("I think the capitals are A and C.", CAPITALS, D, AC),
