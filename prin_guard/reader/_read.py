@@ -703,7 +703,7 @@ def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
         _only_labels(text, lo, end, ctx)
         or _but_not(text, lo, end, ctx)
         or _with_note(text, lo, end, ctx)
-        or _label_and_text(text, lo, end, ctx)
+        or _own_line(text, lo, end, ctx)
     )
     if reading is None or reading.void or reading.disagrees or not reading.labels:
         return None
@@ -711,6 +711,24 @@ def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     if concluded is not None and not concluded.weak and concluded.value != reading.value:
         return None  # the explanation concludes otherwise
     return replace(reading, weak=reading.weak or _cut_off(text[:hi]))
+
+
+def _own_line(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as a label and its candidate's whole text, and nothing more ("**B.
+    Mars**"): not a line that begins with the option and goes on ("A) A water molecule
+    has two hydrogen atoms: its formula is ...", "A) ... B) ...")."""
+    reading = _label_and_text(text, lo, hi, ctx)
+    if reading is None or len(reading.labels) != 1:
+        return None
+    (label,) = reading.labels
+    own = ctx.texts.norm_of(label) or ""
+    if len(text[lo:hi].strip(" \t*_`.")) > len(own) + _MARK_CHARS:
+        return None
+    return reading
+
+
+_MARK_CHARS = 6
+"""How many characters a label's mark and markup may add to its text on a line of its own."""
 
 
 def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
@@ -724,8 +742,8 @@ def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     for start, end in _lines(text[:hi]):
         if end <= lo or not text[start:end].strip():
             continue
-        one = _label_and_text(text, max(start, lo), end, ctx)
-        if one is None or one.disagrees or len(one.labels) != 1:
+        one = _own_line(text, max(start, lo), end, ctx)
+        if one is None or one.disagrees:
             return None
         picked.extend(one.labels)
     if len(set(picked)) != len(picked) or len(picked) >= len(ctx.labels):
