@@ -323,6 +323,41 @@ LATER: list[Any] = [
     ("Animals that are not mammals are B and D.", MAMMALS, D, None),
 ]
 
+# A third batch, written after the rules above and run once before the fixes it led to
+# (19 of 30 read then, 0 confident misreads).
+THIRD: list[Any] = [
+    ("The correct choices: A and C.", CAPITALS, D, AC),
+    ("Final Answer: (A) Paris, (C) Rome", CAPITALS, D, AC),
+    ("## Answer\nA, C", CAPITALS, D, AC),
+    ("## Final answer\n\n- A\n- C", CAPITALS, D, AC),
+    ("Answer: options A and C", CAPITALS, D, AC),
+    ("The answer: A & C.", CAPITALS, D, AC),
+    ("Both A and C are correct; B and D are incorrect.", CAPITALS, R, BD),
+    ("Only A and C are capitals.", CAPITALS, D, AC),
+    ("Only A and C are capitals.", CAPITALS, R, None),
+    ("Options A and C are correct, the others are not.", CAPITALS, R, BD),
+    ("Paris (A) and Rome (C) are capitals. Answer: A, C", CAPITALS, D, AC),
+    ("✅ A. Paris\n❌ B. Sydney\n✅ C. Rome\n❌ D. Toronto", CAPITALS, D, AC),
+    ("✅ A. Paris\n❌ B. Sydney\n✅ C. Rome\n❌ D. Toronto", CAPITALS, R, BD),
+    ("- [x] A\n- [ ] B\n- [x] C\n- [ ] D", CAPITALS, D, AC),
+    ('```json\n{"answer": ["A", "C"]}\n```', CAPITALS, D, AC),
+    ("11 and 17 (B and D).", PRIMES, D, BD),
+    ("The prime numbers are 11 and 17, so the answer is B and D.", PRIMES, D, BD),
+    ("Mars, option B.", PLANET, D, ("B",)),
+    ("It's B, Mars.", PLANET, D, ("B",)),
+    ("None of the options is a capital.", CAPITALS, D, ()),
+    ("All of them are capitals except Sydney and Toronto.", CAPITALS, D, AC),
+    ("A and C. B and D are not capitals.", CAPITALS, D, AC),
+    ("A and C — Sydney and Toronto are not capitals.", CAPITALS, D, AC),
+    ("So, A and C it is.", CAPITALS, D, AC),
+    ("Answer: A and C (Paris and Rome)", CAPITALS, D, AC),
+    ("Whales (A) and bats (C).", MAMMALS, D, AC),
+    ("The answer should be A and C.", CAPITALS, D, AC),
+    ("My answer is A and C.", CAPITALS, D, AC),
+    ("Correct answer(s): A, C", CAPITALS, D, AC),
+    ("Incorrect answer(s): B, D", CAPITALS, R, BD),
+]
+
 
 def _id(case: Any) -> str:
     reply, _, leg, _ = case.values if hasattr(case, "values") else case
@@ -358,6 +393,13 @@ def test_a_reverse_leg_concluding_on_the_direct_predicate_is_marked(
 
 @pytest.mark.parametrize(("reply", "item", "leg", "expected"), LATER, ids=map(_id, LATER))
 def test_a_later_batch_reads_as_a_careful_person_reads(
+    reply: str, item: dict[str, Any], leg: str, expected: tuple[str, ...] | None
+) -> None:
+    test_read_as_a_careful_person_reads(reply, item, leg, expected)
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "expected"), THIRD, ids=map(_id, THIRD))
+def test_a_third_batch_reads_as_a_careful_person_reads(
     reply: str, item: dict[str, Any], leg: str, expected: tuple[str, ...] | None
 ) -> None:
     test_read_as_a_careful_person_reads(reply, item, leg, expected)
