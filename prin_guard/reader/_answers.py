@@ -401,6 +401,8 @@ def _excepted(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     cut = _ASIDE.search(text, lo, window)
     head = cut.start() if cut is not None else window
     found = ctx.texts.exact(text[lo:head])
+    if not found and (listed := _texts_list(text, lo, head, ctx)) is not None:
+        return listed[0]  # "all except Sydney and Toronto"
     return _Reading(frozenset(found), _strip_bounds(text, lo, head, _NORM_STRIP)) if found else None
 
 

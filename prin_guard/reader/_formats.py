@@ -38,8 +38,8 @@ def _heading_words(noun: str) -> frozenset[str]:
 # rescan every following blank line from every line start (quadratic). Besides line
 # starts, an answer may follow the end of a sentence: "C is right. Answer: C".
 _ANSWER_LINE = _Pattern(
-    r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our)[^\S\n]++)?"
-    r"(?:final[^\S\n]++)?(?:answers?|verdict|decision|judge?ment|conclusion|choice|preference"
+    r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our|the)[^\S\n]++)?"
+    r"(?:final[^\S\n]++)?(?:answer(?:s|\(s\))?|verdict|decision|judge?ment|conclusion|choice|preference"
     r"|result|outcome|grade|picks?|selections?|selected|chosen)"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
@@ -49,7 +49,7 @@ _ANSWER_LINE = _Pattern(
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
-    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)[*_`]*+"
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)(?:\(s\))?[*_`]*+"
     r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s))*+)",
     re.MULTILINE,
 )

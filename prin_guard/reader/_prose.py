@@ -199,7 +199,7 @@ _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|statements?|requirements?|verdict|decision|winner"
     r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
-    r"(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
+    r"(?:is|are|(?:would|should|must|will)\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
@@ -264,6 +264,15 @@ _REST = _Pattern(
     rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     rf"(?P<verb>{_VERB_ADJ_SOURCE})",
+    re.IGNORECASE,
+)
+
+
+# "..., the others are not.", "; the rest aren't"
+_REST_NOT = _Pattern(
+    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
+    r"\s+(?:(?:is|are)\s+not|isn[’']t|aren[’']t)(?=\s*(?:$|[.;!\n]))",
     re.IGNORECASE,
 )
 
@@ -510,6 +519,22 @@ class _Claims:
                     match.start(),
                     False,
                     weak=qualified.negated or qualified.soft,
+                )
+            )
+        for match in _REST_NOT.finditer(text):
+            # "A and C are correct, the others are not": the rest, the side not stated
+            signs = [sign for sign in (1, -1) if stated[sign]]
+            if len(signs) != 1 or stated[signs[0]] == set(ctx.labels):
+                continue
+            qualified = stance(text, match.start("rest"), match.end())
+            if qualified.hedged or qualified.excepted or qualified.negated:
+                continue
+            before = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
+            if not any(before <= s.at < match.start() for s in self.statuses if s.label):
+                continue  # the statement it leaves out is not just before it
+            self.statuses.append(
+                _Status(
+                    None, -signs[0], match.span("rest"), match.start(), False, weak=qualified.soft
                 )
             )
 

@@ -685,32 +685,61 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
 
 
 def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
-    """A choice reply that answers in its first paragraph, a line of labels or a label and
-    its own text ("Options B and D.", "**B. Mars**", "B, D (the others ...)"), and
-    explains after a blank line: that line, unless what follows lists the options, revises
+    """A choice reply that answers first and explains after: its first paragraph a line
+    of labels or a label and its own text ("Options B and D.", "**B. Mars**", "B, D (the
+    others ...)") before a blank line, or its first sentence two labels or more before a
+    sentence's end or a dash ("A and C. B and D are not capitals.", "A and C — Sydney
+    and Toronto are not."): that answer, unless what follows lists the options, revises
     ("wait", "actually") or concludes otherwise; weak when the reply is cut off."""
     if ctx.task != "choice":
         return None
-    end = text.find("\n", lo, hi)
-    if end < 0:
-        return None
-    following = _next_line(text, end)
-    if following is None or following[0] >= hi or "\n\n" not in text[end : following[0]]:
-        return None  # not a paragraph of its own
-    if _option_line(text, following, ctx) or _REVISION.search(text, end, hi):
-        return None
-    reading = (
-        _only_labels(text, lo, end, ctx)
-        or _but_not(text, lo, end, ctx)
-        or _with_note(text, lo, end, ctx)
-        or _own_line(text, lo, end, ctx)
-    )
+    line_end = text.find("\n", lo, hi)
+    following = _next_line(text, line_end) if line_end >= 0 else None
+    reading: _Reading | None = None
+    end = line_end
+    if following is not None and following[0] < hi and "\n\n" in text[line_end : following[0]]:
+        if _option_line(text, following, ctx):
+            return None  # a listing of the options
+        reading = (
+            _only_labels(text, lo, end, ctx)
+            or _but_not(text, lo, end, ctx)
+            or _with_note(text, lo, end, ctx)
+            or _own_line(text, lo, end, ctx)
+        )
+    if reading is None:
+        stop = _FIRST_STOP.search(text, lo, line_end if line_end >= 0 else hi)
+        if stop is None or not text[stop.end() : hi].strip():
+            return None
+        end = stop.start()
+        reading = _only_labels(text, lo, end, ctx)
+        if reading is not None and len(reading.labels) < 2:
+            return None  # "A. Paris is ..." may be an option's line
     if reading is None or reading.void or reading.disagrees or not reading.labels:
+        return None
+    if _REVISION.search(text, end, hi) or _RECHECK.search(text, end, hi):
+        return None
+    # labels alone again at the end ("... So A and C.", a last line "A, C"): the reply
+    # may have answered anew
+    last = text.rfind("\n", 0, hi) + 1
+    again = _only_labels(text, last, hi, ctx) if last > end else None
+    if again is None and (so := _SO_LABELS.search(text[:hi], end)) is not None:
+        again = _only_labels(text, so.start("l"), so.end("l"), ctx)
+    if again is not None and again.value != reading.value:
         return None
     concluded = _Claims(text, ctx).conclusion()
     if concluded is not None and not concluded.weak and concluded.value != reading.value:
         return None  # the explanation concludes otherwise
     return replace(reading, weak=reading.weak or _cut_off(text[:hi]))
+
+
+_RECHECK = _Pattern(
+    r"(?<![\w-])(?:double[\s-]?check\w*|re-?check\w*|let\s+me\s+(?:check|verify|recount|look)"
+    r"|on\s+closer)(?![\w-])",
+    re.IGNORECASE,
+)
+
+# Where a first sentence of labels ends: "A and C. ...", "A and C — ..."
+_FIRST_STOP = _Pattern(r"[.!](?=[^\S\n])|[^\S\n]+[—–][^\S\n]+|[^\S\n]+-[^\S\n]+")
 
 
 def _own_line(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
