@@ -322,6 +322,10 @@ LATER: list[Any] = [
     ("The mammals are not A and C.", MAMMALS, D, None),
     ("If the mammals are A and C, then B is a fish.", MAMMALS, D, None),
     ("Animals that are not mammals are B and D.", MAMMALS, D, None),
+    # the predicate's antonym (written with the rule)
+    ("9 and 15 are composite.", PRIMES, R, ("A", "C")),
+    ("9 and 15 are composite.", PRIMES, D, None),
+    ("A is composite; so is C. B and D are prime.", PRIMES, D, BD),
 ]
 
 # A third batch, written after the rules above and run once before the fixes it led to

@@ -39,6 +39,10 @@ class _Vocab:
         positive, negative = TASK_WORDS[task].positive, TASK_WORDS[task].negative
         predicate = _predicate(question) if task == "choice" and question else frozenset()
         positive = positive | (predicate - negative)
+        # the predicate's antonyms ("composite" of "prime"): the reverse side's words
+        negative = negative | (
+            frozenset(word for form in predicate for word in _ANTONYMS.get(form, ())) - positive
+        )
         phrase = predicate_phrase(question) if task == "choice" and question else ()
         noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
@@ -113,6 +117,31 @@ _QUESTION = _Pattern(
     r"(?P<more>(?:\s+[a-z]{3,30}){0,2})\s*\?\s*\Z",
     re.IGNORECASE,
 )
+
+
+# Antonyms of common predicates, in both numbers: what has not the predicate, in one word
+# ("9 and 15 are composite" on "Which of these numbers are prime?"). Strict ones only, and
+# no word that is also a common adverb ("even")
+_ANTONYM_PAIRS = (
+    ("prime", "composite"),
+    ("rational", "irrational"),
+    ("metal", "nonmetal"),
+    ("living", "nonliving"),
+    ("renewable", "nonrenewable"),
+    ("vertebrate", "invertebrate"),
+    ("organic", "inorganic"),
+)
+
+
+def _antonyms() -> dict[str, tuple[str, ...]]:
+    table: dict[str, tuple[str, ...]] = {}
+    for one, other in _ANTONYM_PAIRS:
+        for a, b in ((one, other), (other, one)):
+            table[a] = table[a + "s"] = (b, b + "s")
+    return table
+
+
+_ANTONYMS = _antonyms()
 
 
 _NOT_PREDICATES = frozenset(
