@@ -384,6 +384,77 @@ THIRD: list[Any] = [
     ("Incorrect answer(s): B, D", CAPITALS, R, BD),
 ]
 
+# A fourth batch, written after the rules above and run once before the fixes it led to
+# (20 of 25 read then; one confident misread, the reverse leg's yes/no lines below).
+EVAL = (
+    "Let's evaluate each option:\n\n"
+    "**A) Paris** — Paris is the capital of France. ✅\n"
+    "**B) Sydney** — Canberra is Australia's capital. ❌\n"
+    "**C) Rome** — Rome is Italy's capital. ✅\n"
+    "**D) Toronto** — Ottawa is Canada's capital. ❌\n\n"
+)
+LINES = (
+    "A) Correct. Paris is the capital of France.\n"
+    "B) Incorrect. The capital of Australia is Canberra.\n"
+    "C) Correct. Rome is the capital of Italy.\n"
+    "D) Incorrect. The capital of Canada is Ottawa."
+)
+FOURTH: list[Any] = [
+    (EVAL + "**Correct answers: A, C**", CAPITALS, D, AC),
+    (EVAL + "**Incorrect answers: B, D**", CAPITALS, R, BD),
+    (
+        (
+            "Step 1: Paris is France's capital. Step 2: Rome is Italy's capital. Thus, "
+            "options (A) and (C) are correct."
+        ),
+        CAPITALS,
+        D,
+        AC,
+    ),
+    (
+        "The capitals in the list are Paris and Rome, which correspond to options A and C.",
+        CAPITALS,
+        D,
+        AC,
+    ),
+    (
+        (
+            "Looking at each: Paris — capital of France (correct). Sydney — not a capital "
+            "(incorrect). Rome — capital of Italy (correct). Toronto — not a capital "
+            "(incorrect).\n\nTherefore: A, C"
+        ),
+        CAPITALS,
+        D,
+        AC,
+    ),
+    ("Answer: A, C\nConfidence: high", CAPITALS, D, AC),
+    (LINES, CAPITALS, D, AC),
+    (LINES, CAPITALS, R, BD),
+    ("The correct options are:\n1. A (Paris)\n2. C (Rome)", CAPITALS, D, AC),
+    ("I would select options A and C.", CAPITALS, D, AC),
+    ("Among the options, only Paris and Rome are capitals (A and C).", CAPITALS, D, AC),
+    ("The options that are not capitals are B (Sydney) and D (Toronto).", CAPITALS, R, BD),
+    ("Answer: B,D", CAPITALS, R, BD),
+    ("B. Sydney\nD. Toronto", CAPITALS, R, BD),
+    ("**A** ✔️ **C** ✔️", CAPITALS, D, AC),
+    ("A: Yes, B: No, C: Yes, D: No", CAPITALS, D, AC),
+    ("Capitals: A, C\nNot capitals: B, D", CAPITALS, R, BD),
+    (
+        (
+            "The answer is A and C because Paris and Rome are capitals, while Sydney and "
+            "Toronto are not."
+        ),
+        CAPITALS,
+        D,
+        AC,
+    ),
+    ("Final: A, C", CAPITALS, D, AC),
+    ("Whale - yes\nShark - no\nBat - yes\nPenguin - no", MAMMALS, D, AC),
+    ("The whale and the bat (A, C) are mammals.", MAMMALS, D, AC),
+    ("Mammals: whale, bat.", MAMMALS, D, AC),
+    ("Not mammals: shark, penguin.", MAMMALS, R, BD),
+]
+
 
 def _id(case: Any) -> str:
     reply, _, leg, _ = case.values if hasattr(case, "values") else case
@@ -429,3 +500,27 @@ def test_a_third_batch_reads_as_a_careful_person_reads(
     reply: str, item: dict[str, Any], leg: str, expected: tuple[str, ...] | None
 ) -> None:
     test_read_as_a_careful_person_reads(reply, item, leg, expected)
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "expected"), FOURTH, ids=map(_id, FOURTH))
+def test_a_fourth_batch_reads_as_a_careful_person_reads(
+    reply: str, item: dict[str, Any], leg: str, expected: tuple[str, ...] | None
+) -> None:
+    test_read_as_a_careful_person_reads(reply, item, leg, expected)
+
+
+@pytest.mark.parametrize(
+    ("reply", "item"),
+    [
+        ("Whale - yes\nShark - no\nBat - yes\nPenguin - no", MAMMALS),
+        ("A: Yes, B: No, C: Yes, D: No", CAPITALS),
+        ("Yes: A, C. No: B, D.", CAPITALS),
+    ],
+)
+def test_yes_and_no_on_the_reverse_leg_of_a_predicate_question_are_never_confident(
+    reply: str, item: dict[str, Any]
+) -> None:
+    # "yes" is read as the leg's ("yes, it is incorrect"), but may answer the question's
+    # predicate ("yes, a mammal"): whatever is read is marked
+    reading = read_reply(reply, item, polarity="reverse")
+    assert reading.status.value == "failed" or reading.weak or reading.polarity_confusion

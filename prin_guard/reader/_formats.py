@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
@@ -40,7 +41,7 @@ def _heading_words(noun: str) -> frozenset[str]:
 _ANSWER_LINE = _Pattern(
     r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our|the)[^\S\n]++)?"
     r"(?:final[^\S\n]++)?(?:answer(?:s|\(s\))?|verdict|decision|judge?ment|conclusion|choice|preference"
-    r"|result|outcome|grade|picks?|selections?|selected|chosen)"
+    r"|result|outcome|grade|picks?|selections?|selected|chosen|final)"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -207,7 +208,8 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
-        if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
+        yes_no = words in (["yes"], ["no"])
+        if yes_no:  # "Yes: A, C": the leg's question answered
             sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
             continue
@@ -218,7 +220,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             block = _read_block(text, match.end(), ctx, texts="whole")
             said = block[:2] if block is not None else None
         if said is not None:
-            out.said.append((_signed(sign, said[1], ctx), said[1]))
+            reading = said[1]
+            if yes_no and ctx.leg == -1 and ctx.vocab.predicate:
+                # on the reverse leg, "Yes: A, C" may answer the question's predicate
+                reading = replace(reading, weak=True)
+            out.said.append((_signed(sign, reading, ctx), reading))
     return out
 
 

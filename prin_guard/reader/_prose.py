@@ -794,11 +794,11 @@ class _Claims:
             if not _PREDICATE_LEAD.fullmatch(text, start, match.start()):
                 continue
             lo, hi = match.span("span")
-            said = _read_answer(text, lo, hi, ctx, texts="whole")
+            stop = _SUBJECT_END.search(text, lo, hi)
+            head = stop.start() if stop is not None else hi  # "..., which correspond to"
+            said = _read_answer(text, lo, head, ctx, texts="whole") if head > lo else None
             reading = said[1] if said is not None else None
             if reading is None:
-                stop = _SUBJECT_END.search(text, lo, hi)
-                head = stop.start() if stop is not None else hi
                 named = _named(text[lo:head], ctx) if head > lo else set()
                 if not named:
                     continue
@@ -965,7 +965,9 @@ _PREDICATE_LEAD = _Pattern(
     re.IGNORECASE,
 )
 # Where a subject named in words ends: "the whale and the bat. ...", "Paris and Rome;"
-_SUBJECT_END = _Pattern(r"[.!?](?=\s|$)|[;:(]|\s[—–-]\s|,\s*(?:since|because|as|which)\b")
+_SUBJECT_END = _Pattern(
+    r"[.!?](?=\s|$)|[;:]|\s[—–-]\s|,\s*(?:since|because|as|which|i\.e\.|namely|that\s+is)(?!\w)"
+)
 
 
 @functools.lru_cache(maxsize=64)

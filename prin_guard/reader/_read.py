@@ -684,6 +684,25 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return None
 
 
+_YES_NO = _Pattern(r"(?<![\w-])(?:yes|no)(?![\w-])", re.IGNORECASE)
+
+
+def _yes_no_reverse(text: str, statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether statuses on the reverse leg of a question with a predicate stand on lines
+    that answer yes or no ("Whale - yes\nShark - no"): a yes is read as the leg's ("yes,
+    it is incorrect"), but may answer the predicate ("yes, a mammal"), so the reading is
+    weak."""
+    if ctx.leg != -1 or not ctx.vocab.predicate:
+        return False
+    for status in statuses:
+        start = text.rfind("\n", 0, status.at) + 1
+        end = text.find("\n", status.at)
+        end = len(text) if end < 0 else end
+        if "|" not in text[start:end] and _YES_NO.search(text, start, end):
+            return True  # not a table's row: its column's header says what yes answers
+    return False
+
+
 def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """A choice reply that answers first and explains after: its first paragraph a line
     of labels or a label and its own text ("Options B and D.", "**B. Mars**", "B, D (the
@@ -924,6 +943,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
             if cut and not claims.structured:
                 if not _every_side(claims.statuses, ctx):
                     return _FAILED  # cut before it gave every candidate a side
+                resolved = replace(resolved, weak=True)
+            if _yes_no_reverse(text, claims.statuses, ctx):
                 resolved = replace(resolved, weak=True)
             return _result(resolved, method, ctx)
         opposite = opposite or resolved

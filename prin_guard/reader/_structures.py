@@ -423,12 +423,37 @@ def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
     return out if len(out) >= 2 else []
 
 
+_PAIR_SEP = _Pattern(r"[^\S\n]*[,;][^\S\n]*")
+
+
+def _status_pairs(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
+    """A line of two candidates' statuses or more, apart by commas ("A: Yes, B: No, C: Yes,
+    D: No"): each part one candidate's status, every candidate named once."""
+    if "," not in text[lo:hi] and ";" not in text[lo:hi]:
+        return []
+    out: list[_Status] = []
+    start = lo
+    for sep in [*_PAIR_SEP.finditer(text, lo, hi), None]:
+        end = sep.start() if sep is not None else hi
+        a, b = _strip_bounds(text, start, end)
+        status = _line_status(text, a, b, ctx) if a < b else None
+        if status is None or status.label is None or status.score is not None:
+            return []
+        out.append(status)
+        start = sep.end() if sep is not None else hi
+    if len(out) < 2 or len({status.label for status in out}) != len(out):
+        return []
+    return out
+
+
 def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Status]:
     """The statuses of a line, or of each of its sentences ("A: met. B: not met."), or
     of a line that names its candidate first and ends on a sentence that is a status
     ("**Criterion A (Uses a formal tone):** It opens with 'Dear Sir'. Met."), or of
     its pairs of candidates and marks ("A ✅ B ❌ C ✅")."""
-    if not ctx.pair and (marks := _inline_marks(text, lo, hi, ctx)):
+    if not ctx.pair and (
+        marks := _inline_marks(text, lo, hi, ctx) or _status_pairs(text, lo, hi, ctx)
+    ):
         yield from marks
         return
     item = _ITEM.match(text, lo, hi)
