@@ -382,7 +382,18 @@ class Leg(Frozen):
     output_format: Literal["text", "json"] = "text"
     """Whether the judge answered in free text or in a structured JSON format."""
     raw_text: str | None
-    """The judge's answer, exactly as returned (``None`` when it returned nothing)."""
+    """The judge's answer, exactly as returned (``None`` when it returned nothing, or when
+    the verdict keeps it once elsewhere: see :attr:`raw_text_ref`)."""
+    raw_text_ref: str | None = None
+    """Set on a leg that is one view of a call whose reply the verdict keeps once: where
+    that reply is, as a JSON Pointer (RFC 6901) from the top verdict; ``raw_text`` is then
+    ``None``. A review's score legs point to the review's own legs (``/direct/raw_text``,
+    ``/reverse/raw_text``); a rating's aspects asked together (``rating_aspects=
+    "together"``), every aspect's but the first's to the first aspect's
+    (``/aspects/coherence/direct/raw_text``). :meth:`Verdict.aspect` gives an aspect's
+    verdict with its replies filled in, :meth:`Verdict.reply` any leg's reply. ``None``:
+    the reply is the leg's own ``raw_text`` (every leg of another verdict, and every leg
+    of a verdict written before this field)."""
     labels: tuple[str, ...]
     """The labels read from the answer (empty on "none" and on a parse failure), always
     the item's own labels, also for a leg asked in another order."""
@@ -434,6 +445,36 @@ class Leg(Frozen):
     the product of the probabilities of the tokens that spell the answer (so for a set,
     the probability of naming exactly that set as written). ``None`` when the judge
     returns no log-probabilities or the answer could not be located in the reply."""
+
+    @model_validator(mode="after")
+    def _one_place_for_the_reply(self) -> Leg:
+        if self.raw_text_ref is not None:
+            if self.raw_text is not None:
+                raise ValueError("raw_text_ref: set on a leg that holds its raw_text")
+            if not self.raw_text_ref.startswith("/"):
+                raise ValueError("raw_text_ref: not a JSON Pointer (it starts with '/')")
+        return self
+
+
+def reply_pointer(*path: str) -> str:
+    """A JSON Pointer (RFC 6901) to ``path`` in a verdict's JSON: each part escaped
+    (``~`` as ``~0``, ``/`` as ``~1``), as :attr:`Leg.raw_text_ref` holds it."""
+    return "".join("/" + part.replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def _pointed(root: Any, pointer: str) -> Any:
+    """What a JSON Pointer names in a model (fields by name, mappings by key), ``None``
+    where it names nothing."""
+    here = root
+    for token in pointer.split("/")[1:]:
+        part = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(here, Mapping):
+            here = here.get(part)
+        elif isinstance(here, BaseModel) and part in type(here).model_fields:
+            here = getattr(here, part)
+        else:
+            return None
+    return here
 
 
 class Reading(Frozen):
@@ -858,6 +899,31 @@ class Verdict(Frozen):
     def accepted(self) -> bool | None:
         """Whether the guard's acceptance rule accepted this verdict (``None``: no rule)."""
         return None if self.decision is None else self.decision.accepted
+
+    def reply(self, leg: Leg) -> str | None:
+        """The judge's reply of ``leg``, one of this verdict's or of its aspects': its
+        ``raw_text``, or the reply its :attr:`~Leg.raw_text_ref` points to in this verdict
+        (``None`` when there is none there)."""
+        if leg.raw_text_ref is None:
+            return leg.raw_text
+        found = _pointed(self, leg.raw_text_ref)
+        return found if isinstance(found, str) else None
+
+    def aspect(self, name: str) -> Verdict:
+        """The verdict of aspect ``name`` (a review's score) as it would stand alone: its
+        legs with the replies this verdict keeps once filled in (``raw_text``, and no
+        ``raw_text_ref``). A ``KeyError`` when there is no such aspect."""
+        found = self.aspects[name]
+
+        def filled(leg: Leg | None) -> Leg | None:
+            if leg is None or leg.raw_text_ref is None:
+                return leg
+            return leg.model_copy(update={"raw_text": self.reply(leg), "raw_text_ref": None})
+
+        update: dict[str, Any] = {"direct": filled(found.direct), "reverse": filled(found.reverse)}
+        if any(leg.raw_text_ref is not None for leg in found.permuted):
+            update["permuted"] = tuple(filled(leg) for leg in found.permuted)
+        return found.model_copy(update=update)
 
     def legs(self) -> tuple[Leg, ...]:
         """Every leg of this verdict: its own, then each panel member's."""

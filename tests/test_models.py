@@ -142,6 +142,44 @@ def test_item_key_is_the_id_or_a_stable_content_hash() -> None:
     assert Item(question="q", candidates=["a", "b"], id="x-1").key == "x-1"
 
 
+def _shared_leg(polarity: Polarity, ref: str | None, text: str | None = None) -> Leg:
+    return Leg(
+        polarity=polarity,
+        template="rating-aspects",
+        template_version=1,
+        raw_text=text,
+        raw_text_ref=ref,
+        labels=(),
+        parse_status=ParseStatus.OK,
+        score=3.0,
+    )
+
+
+def test_a_leg_points_to_its_reply_by_a_json_pointer_escaped_per_rfc_6901() -> None:
+    name = "a/b~c"  # an aspect name with the pointer's two reserved characters
+    ref = _models.reply_pointer("aspects", name, "direct", "raw_text")
+    assert ref == "/aspects/a~1b~0c/direct/raw_text"
+    first = Verdict(
+        item_id="x:1", task="rating", direct=_shared_leg(Polarity.DIRECT, None, "Reply: 3")
+    )
+    second = Verdict(item_id="x:2", task="rating", direct=_shared_leg(Polarity.DIRECT, ref))
+    verdict = Verdict(item_id="x", task="rating", aspects={name: first, "other": second})
+    assert second.direct is not None and verdict.reply(second.direct) == "Reply: 3"
+    assert verdict.aspect("other").direct == _shared_leg(Polarity.DIRECT, None, "Reply: 3")
+    # a pointer to nothing gives no reply; an unknown aspect is a KeyError
+    lost = _shared_leg(Polarity.DIRECT, "/aspects/gone/direct/raw_text")
+    assert verdict.reply(lost) is None
+    with pytest.raises(KeyError):
+        verdict.aspect("gone")
+
+
+def test_a_leg_keeps_its_reply_in_one_place() -> None:
+    with pytest.raises(ValidationError, match="raw_text_ref"):
+        _shared_leg(Polarity.DIRECT, "/direct/raw_text", "Reply: 3")
+    with pytest.raises(ValidationError, match="JSON Pointer"):
+        _shared_leg(Polarity.DIRECT, "direct/raw_text")
+
+
 def test_verdict_json_round_trip_is_lossless() -> None:
     leg = Leg(
         polarity=Polarity.REVERSE,

@@ -4,11 +4,12 @@ aspects, and the guard's verdict, cost and refusals."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from prin_guard import Flag, Guard, UsageError, read_reply
+from prin_guard import Flag, Guard, UsageError, Verdict, read_reply
 from prin_guard.judges import JudgeResponse
 from prin_guard.models import ParseStatus, RatingItem, Usage
 
@@ -156,6 +157,36 @@ def test_together_asks_two_calls_and_reconciles_each_aspect() -> None:
     # a second check is served by the cache: no call
     again = guard.check(ITEM)
     assert len(calls) == 2 and again.cached
+
+
+def test_together_keeps_each_reply_once_and_every_aspect_gets_it_back() -> None:
+    direct = (
+        "I read it twice. " * 200 + "\nCoherence: [[4]]\nFluency: [[5]]\nLogical correctness: [[8]]"
+    )
+    reverse = "Mirrored. " * 300 + "\nCoherence: [[2]]\nFluency: [[1]]\nLogical correctness: [[3]]"
+    verdict = Guard(_judge(direct, reverse, []), rating_aspects="together").check(ITEM)
+    dumped = verdict.model_dump_json()
+    escaped = [json.dumps(reply)[1:-1] for reply in (direct, reverse)]
+    assert [dumped.count(reply) for reply in escaped] == [1, 1]  # once per call
+    first, *others = verdict.aspects.values()
+    assert first.direct is not None and first.direct.raw_text == direct
+    assert first.reverse is not None and first.reverse.raw_text == reverse
+    for aspect in others:
+        assert aspect.direct is not None and aspect.reverse is not None
+        assert aspect.direct.raw_text is None and aspect.reverse.raw_text is None
+        assert aspect.direct.raw_text_ref == "/aspects/coherence/direct/raw_text"
+        assert aspect.reverse.raw_text_ref == "/aspects/coherence/reverse/raw_text"
+    # read back from JSON: every aspect's legs with the replies, their scores their own
+    back = Verdict.model_validate_json(dumped)
+    assert back == verdict
+    for name in verdict.aspects:
+        alone = back.aspect(name)
+        assert alone.direct is not None and alone.reverse is not None
+        assert (alone.direct.raw_text, alone.reverse.raw_text) == (direct, reverse)
+        assert back.reply(back.aspects[name].direct) == direct  # type: ignore[arg-type]
+        assert alone.direct.score == verdict.aspects[name].direct.score  # type: ignore[union-attr]
+    # what the calls cost is counted once, as before
+    assert verdict.judge_calls == 2 and verdict.usage.prompt_tokens == 200
 
 
 def test_an_aspect_a_reply_does_not_rate_is_flagged_alone() -> None:

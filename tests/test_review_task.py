@@ -307,6 +307,63 @@ def test_a_review_verdict_reads_back_from_json_and_other_verdicts_keep_theirs() 
     assert "review" not in json.loads(rating.model_dump_json())
 
 
+def _copies(dumped: str, reply: str) -> int:
+    """How many times ``reply`` stands in a verdict's JSON (escaped as JSON writes it)."""
+    return dumped.count(json.dumps(reply, ensure_ascii=False)[1:-1])
+
+
+def test_a_review_verdict_holds_each_reply_once_and_each_score_gets_it_back() -> None:
+    # long replies, so that a copy cannot hide inside another field
+    direct = _iclr(7, 4, "Accept", text="A solid study of denoisers. " * 100)
+    mirrored = _json({"Rating": 4, "Confidence": 2, "Reject": "No"}, "Mirrored. " * 300)
+    verdict = Guard(Scripted(direct, mirrored)).check(PAPER)
+    dumped = verdict.model_dump_json()
+    assert (_copies(dumped, direct), _copies(dumped, mirrored)) == (1, 1)
+    assert verdict.direct is not None and verdict.direct.raw_text == direct
+    assert verdict.reverse is not None and verdict.reverse.raw_text == mirrored
+    for aspect in verdict.aspects.values():
+        assert aspect.direct is not None and aspect.reverse is not None
+        assert (aspect.direct.raw_text, aspect.reverse.raw_text) == (None, None)
+        assert aspect.direct.raw_text_ref == "/direct/raw_text"
+        assert aspect.reverse.raw_text_ref == "/reverse/raw_text"
+        assert (verdict.reply(aspect.direct), verdict.reply(aspect.reverse)) == (direct, mirrored)
+    # read back from JSON: the same verdict, and each score's legs with their replies
+    back = Verdict.model_validate_json(dumped)
+    assert back == verdict
+    for name in ("Rating", "Confidence"):
+        alone = back.aspect(name)
+        assert alone.direct is not None and alone.direct.raw_text == direct
+        assert alone.reverse is not None and alone.reverse.raw_text == mirrored
+        assert alone.direct.raw_text_ref is None and alone.direct.score is not None
+        assert alone.rating == verdict.aspects[name].rating
+
+
+def test_a_review_verdict_written_before_the_reply_was_kept_once_still_loads() -> None:
+    # the JSON of a review verdict from before raw_text_ref: every score's legs with the
+    # whole reply (no raw_text_ref); it validates, and its replies read as they were
+    judge = Scripted(_iclr(7, 4, "Accept"), _mirror(4, 2, "No"))
+    old = json.loads(Guard(judge).check(PAPER).model_dump_json())
+    for aspect in old["aspects"].values():
+        for polarity in ("direct", "reverse"):
+            del aspect[polarity]["raw_text_ref"]
+            aspect[polarity]["raw_text"] = old[polarity]["raw_text"]
+    verdict = Verdict.model_validate_json(json.dumps(old))
+    rating = verdict.aspects["Rating"]
+    assert rating.direct is not None and rating.direct.raw_text == judge.direct
+    assert verdict.reply(rating.direct) == judge.direct
+    assert verdict.aspect("Rating").direct == rating.direct  # nothing to fill in
+
+
+def test_the_bench_figures_a_review_and_aspects_together_hold_each_reply_once() -> None:
+    from bench.verdict_size import measure
+
+    cases = measure(3000)
+    assert [case[3] for case in cases] == ["1 + 1", "1 + 1"]
+    review, rating = (case[4] for case in cases)
+    assert len(review.aspects) == 9 and len(rating.aspects) == 5
+    assert review.review is not None and review.flags == () and rating.flags == ()
+
+
 REVIEWER_MODULE = """
 import json
 

@@ -459,7 +459,8 @@ def rating_lines(
         given = "none" if aspect.rating is None else f"{aspect.rating:g}"
         flags = ", ".join(flag.value for flag in aspect.flags) or "none"
         lines.append(f"  Aspect {name}: rating {given}; flags {flags}")
-        lines += _rating_legs(aspect, low, high, "    ")
+        # the aspect's legs with their replies (kept once, on the first aspect's legs)
+        lines += _rating_legs(verdict.aspect(name), low, high, "    ")
     if verdict.expected_from == "logprobs" and verdict.expected_rating is not None:
         lines.append(
             "  expected rating (from the judge's token probabilities): "

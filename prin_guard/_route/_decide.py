@@ -112,6 +112,7 @@ from prin_guard.models import (
     Usage,
     Verdict,
     VerdictError,
+    reply_pointer,
 )
 from prin_guard.reader._review import ReviewReading
 
@@ -138,6 +139,7 @@ __all__ = [
     "prin_score",
     "ranking_verdict",
     "score_flags",
+    "shared_reply",
     "signal_value",
     "synergy",
     "tournament_verdict",
@@ -1347,6 +1349,15 @@ def tournament_verdict(verdict: Verdict, pairs: Sequence[tuple[str, str, Verdict
 # -- a review's verdict ----------------------------------------------------------------------
 
 
+def shared_reply(leg: Leg, *path: str) -> dict[str, str | None]:
+    """The update that makes ``leg`` a view of a reply kept once at ``path`` in the top
+    verdict (its ``raw_text`` there: ``raw_text`` none here, ``raw_text_ref`` the JSON
+    Pointer to it); nothing when the leg has no reply."""
+    if leg.raw_text is None:
+        return {}
+    return {"raw_text": None, "raw_text_ref": reply_pointer(*path, "raw_text")}
+
+
 def field_scale(field: ScoreField) -> Scale:
     """A review form's score field as a rating scale (its mirror, its tolerance: the rating
     task's rules)."""
@@ -1386,13 +1397,15 @@ def rebuttal_moved(
 
 
 def _score_leg(leg: Leg, reading: ReviewReading, name: str) -> Leg:
-    """A review leg as one score's leg: the reply, and the score read for ``name``."""
+    """A review leg as one score's leg: the score read for ``name``, and where the reply
+    is (the review's own leg of that polarity keeps it, once)."""
     score = reading.scores.get(name)
     return leg.model_copy(
         update={
             "score": None if score is None else float(score),
             "parse_status": ParseStatus.OK if score is not None else ParseStatus.FAILED,
             "parse_method": leg.parse_method if score is not None else None,
+            **shared_reply(leg, leg.polarity.value),
         }
     )
 

@@ -20,8 +20,10 @@ from prin_guard.reader._text import (
     _POST,
     _PRE,
     _RUN,
+    _SEP,
     _SEP_CHARS,
     _SEP_WORDS,
+    _TOK,
     _VERB_ADJ,
     _line_end,
     _next_line,
@@ -29,7 +31,7 @@ from prin_guard.reader._text import (
     _Pattern,
     _strip_bounds,
 )
-from prin_guard.reader._vocab import _status_sign
+from prin_guard.reader._vocab import _negated, _status_sign
 
 
 def _status_only(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
@@ -368,14 +370,21 @@ _PIECE = (
     rf"\(?{_LABEL}\)?[^\S\n]*\([^()\n]{{1,200}}\)|\(?{_LABEL}[).:][^\S\n]*[^()\n,;&]{{1,200}}?"
     rf"|[^()\n,;&]{{1,200}}?[^\S\n]*\({_LABEL}\)"
 )
+# An explanation after a list of labelled pieces: "B (3/5) and E (6/10), since both ..."
+_BECAUSE = r",?[^\S\n]+(?:because|since|as|which|given|due\s+to|while|whereas|though|although)\b"
+
+
 _LABELLED_LIST = _Pattern(
     rf"(?:{_PIECE}|\(?{_LABEL}\)?)(?:[^\S\n]*(?:,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]and[^\S\n]+|&|;)"
-    rf"[^\S\n]*(?:{_PIECE}|\(?{_LABEL}\)?))+[^\S\n]*(?:$|[.!?;:]|\s+(?:note|n\.?b\.?)\s*:)",
+    rf"[^\S\n]*(?:{_PIECE}|\(?{_LABEL}\)?))+[^\S\n]*(?:$|[.!?;:]|\s+(?:note|n\.?b\.?)\s*:"
+    rf"|{_BECAUSE})",
     re.IGNORECASE,
 )
 
 
-_NOTE_ONLY = _Pattern(r"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|[.!?](?=\s|$)", re.IGNORECASE)
+_NOTE_ONLY = _Pattern(
+    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
+)
 
 
 _NOTE = _Pattern(r"\s*(?:[(\[]|\b(?:note|n\.?b\.?|p\.?s\.?)\s*:)|[.!?](?=\s|$)", re.IGNORECASE)
@@ -406,6 +415,19 @@ def _excepted(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return _Reading(frozenset(found), _strip_bounds(text, lo, head, _NORM_STRIP)) if found else None
 
 
+def _quantified_sign(text: str, verb: re.Match[str], hi: int, ctx: _Context) -> tuple[int, int]:
+    """The sign of a quantifier's verb and where it ends: a polarity word ("all of them
+    are incorrect"), or the question's whole predicate ("All of them are multiples of
+    4." on "Which of these numbers are multiples of 4?"; "are not": the other side)."""
+    sign = ctx.vocab.verb_sign(verb)
+    if sign:
+        return sign, verb.end()
+    end = ctx.vocab.predicate_end(text, verb.start("adj"), hi)
+    if end is None:
+        return 0, verb.end()
+    return (-1 if _negated(verb) else 1), end
+
+
 def _quantified(
     text: str, quant: re.Match[str], hi: int, ctx: _Context
 ) -> tuple[int, _Reading, int] | None:
@@ -417,7 +439,7 @@ def _quantified(
     pos, sign = quant.end(), 0
     verb = _VERB_ADJ.match(text, pos, hi)
     if verb is not None:
-        sign, pos = ctx.vocab.verb_sign(verb), verb.end()
+        sign, pos = _quantified_sign(text, verb, hi, ctx)
     excepted: _Reading | None = None
     ex = (_EXCEPT if verb is None else _EXCEPT_AFTER).match(text, pos, hi)
     if ex is not None:
@@ -427,7 +449,7 @@ def _quantified(
         closing = _CLOSING.match(text, excepted.span[1], hi)
         pos = closing.end() if closing is not None else excepted.span[1]
         if verb is None and (verb := _VERB_ADJ.match(text, pos, hi)) is not None:
-            sign, pos = ctx.vocab.verb_sign(verb), verb.end()
+            sign, pos = _quantified_sign(text, verb, hi, ctx)
     if not _TAIL_OK.match(text, pos, hi):
         return None
     span = (quant.start(), excepted.span[1] if excepted and excepted.span else quant.end())
@@ -545,6 +567,22 @@ def _run_labels(
     return _labels_only(text, start, hi, ctx.keys, upper=True)
 
 
+# More labels after "option C": "options A and C", "choices B/D", "options A, C and E"
+_MORE_LABELS = _Pattern(rf"{_TOK}(?:{_SEP}{_TOK})*+", re.IGNORECASE)
+
+
+def more_labels(text: str, at: int, hi: int, ctx: _Context) -> _Reading | None:
+    """The run of labels that starts at ``at`` (after "options"), when it holds more than
+    one: "A and C" of "options A and C, from what I recall"."""
+    run = _MORE_LABELS.match(text, at, hi)
+    if run is None or run.end() - at <= 1:
+        return None
+    more = _run_labels(text, at, run.end(), ctx, after_verb=True)
+    if more is None or more.span is None or more.span[0] != at or len(more.labels) < 2:
+        return None
+    return more
+
+
 def _marked_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """The labels written in a marked form ("(C)", "c)", "option C") in ``text[lo:hi]``;
     it disagrees when a label's mark is followed by another candidate's text."""
@@ -558,6 +596,9 @@ def _marked_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | Non
         if label is not None:
             found.add(label)
             first, last = min(first, match.start(group)), max(last, match.end(group))
+            if group == "o" and (run := more_labels(text, match.start(group), hi, ctx)):
+                found |= run.labels  # "options B/D", "choices A & C"
+                last = max(last, run.span[1] if run.span else last)
             upto = matches[i + 1].start() if i + 1 < len(matches) else hi
             disagrees = disagrees or (
                 group in ("p", "r") and _disagrees(text, match.end(), label, ctx, upto)

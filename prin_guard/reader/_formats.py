@@ -40,8 +40,10 @@ def _heading_words(noun: str) -> frozenset[str]:
 # starts, an answer may follow the end of a sentence: "C is right. Answer: C".
 _ANSWER_LINE = _Pattern(
     r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our|the)[^\S\n]++)?"
-    r"(?:final[^\S\n]++)?(?:answer(?:s|\(s\))?|verdict|decision|judge?ment|conclusion|choice|preference"
-    r"|result|outcome|grade|picks?|selections?|selected|chosen|final)"
+    r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?"
+    r"(?:final(?=[^\S\n*_`]*+[*_`]*+[^\S\n]*+[:：=\-])|(?:final[^\S\n]++)?(?:answer(?:s|\(s\))?"
+    r"|verdict|decision|judge?ment|conclusion|choice|preference|result|outcome|grade|picks?"
+    r"|selections?|selected|chosen))"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -203,8 +205,24 @@ def _heading_sides(text: str, ctx: _Context, lo: int) -> list[tuple[int, str, in
     ]
 
 
+# A heading of its own line, without a colon, over a list: "### Incorrect options",
+# "**Wrong options**" (its emphasis already written over by spaces)
+_MD_HEADING = _Pattern(
+    r"^[^\S\n]*(?:#{1,6}[^\S\n]+[*_]*|\*\*|__)?(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})"
+    r"[*_]*[^\S\n]*:?[*_]*[^\S\n]*$",
+    re.MULTILINE,
+)
+
+
 def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
+    placed: list[tuple[int, int, _Reading]] = []  # where each heading stands: in order
+    for match in _MD_HEADING.finditer(text, lo):
+        words = match.group("head").lower().split()
+        sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        block = _read_block(text, match.end(), ctx, texts="whole") if sign else None
+        if sign and block is not None:
+            placed.append((match.start(), _signed(sign, block[1], ctx), block[1]))
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
@@ -224,7 +242,9 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             if yes_no and ctx.leg == -1 and ctx.vocab.predicate:
                 # on the reverse leg, "Yes: A, C" may answer the question's predicate
                 reading = replace(reading, weak=True)
-            out.said.append((_signed(sign, reading, ctx), reading))
+            placed.append((match.start(), _signed(sign, reading, ctx), reading))
+    placed.sort(key=lambda place: place[0])
+    out.said.extend((sign, reading) for _, sign, reading in placed)
     return out
 
 

@@ -30,6 +30,7 @@ from prin_guard.reader._answers import (
     _read_block,
     _run_labels,
     _texts_list,
+    more_labels,
 )
 from prin_guard.reader._evidence import (
     _FAILED,
@@ -62,6 +63,7 @@ from prin_guard.reader._text import (
     _WORD_RUN,
     _line_end,
     _next_line,
+    _norm,
     _Pattern,
     _strip_bounds,
 )
@@ -94,12 +96,28 @@ def _loose_forms(text: str, ctx: _Context) -> list[_Reading]:
         and _listed(text, match.start(), label, ctx)
     ]
     skip = frozenset(listed) if len(listed) >= 2 else frozenset()
+    # a reasoning that goes through the options by their texts, glossing each with its
+    # label in sentences that conclude nothing ("The mitochondrion ... (A). Ribosomes
+    # (C) make proteins, ..."), in two sentences or more: the options named, not picked
+    glosses = {
+        match.start(): sentence
+        for match in matches
+        if match.lastgroup in ("p", "b")
+        and (label := ctx.keys.get(match.group(match.lastgroup).upper())) is not None
+        and (sentence := _glosses(text, match.start(), label, ctx)) is not None
+    }
+    if len(set(glosses.values())) >= 2:
+        skip |= frozenset(glosses)
     for match in matches:
         group = match.lastgroup or "p"
         label = ctx.keys.get(match.group(group).upper())
-        if label is not None and match.start() not in skip:
-            disagrees = group in ("p", "r") and _disagrees(text, match.end(), label, ctx)
-            loose.append(_Reading(frozenset({label}), match.span(group), disagrees=disagrees))
+        if label is None or match.start() in skip:
+            continue
+        if group == "o" and (more := more_labels(text, match.start(group), len(text), ctx)):
+            loose.append(more)  # "options A and C", "choices A & C": every label of the run
+            continue
+        disagrees = group in ("p", "r") and _disagrees(text, match.end(), label, ctx)
+        loose.append(_Reading(frozenset({label}), match.span(group), disagrees=disagrees))
     for match in _NUMBERED.finditer(text):
         label = ctx.keys.get(match.group("n").upper())
         if label is not None and not _inside(math, match.start()):
@@ -122,6 +140,32 @@ def _math_spans(text: str) -> list[tuple[int, int]]:
     if "\\" not in text and "$" not in text:
         return []
     return [match.span() for match in _MATH.finditer(text)]
+
+
+def _glosses(text: str, at: int, label: str, ctx: _Context) -> int | None:
+    """Whether the label in brackets at ``at`` glosses its own candidate's text named
+    before it in a sentence that concludes nothing ("Ribosomes (C) make proteins", "the
+    powerhouse of the cell, where respiration happens (A)" after "The mitochondrion"):
+    the option named, as a reasoning names the ones it rules out. Where its sentence
+    starts; None when it is no gloss."""
+    if len(ctx.labels) > _TEXT_CANDIDATES:
+        return None  # an item of many candidates does not pay for indexing their texts
+    start = max(text.rfind(mark, max(0, at - _SUBJECT_WINDOW), at) for mark in _SENTENCE_ENDS)
+    start = max(0, start + 1, at - _SUBJECT_WINDOW)
+    ends = [found for mark in _SENTENCE_ENDS if (found := text.find(mark, at)) >= 0]
+    end = min([*ends, len(text), at + _SUBJECT_WINDOW])
+    if _CONCLUDING.search(text, start, end):
+        return None  # "Based on the given properties, ... covalent network bonding (C)."
+    if label in ctx.texts.inside(text[start:at]):
+        return start
+    own = ctx.texts.norm_of(label)  # in the plural: "Ribosomes (C)" of "Ribosome"
+    if not own or len(own) < _SHORT_GLOSS:
+        return None
+    plural = re.compile(rf"(?<!\w){re.escape(own)}e?s(?!\w)")
+    return start if plural.search(_norm(text[start:at])) is not None else None
+
+
+_SHORT_GLOSS = 3
 
 
 def _closes_aside(text: str, at: int) -> bool:
@@ -443,6 +487,9 @@ class _Claims:
                 said = _read_answer(text, lo, hi, ctx, texts="none")
                 if said is None and (own := _label_and_text(text, lo, hi, ctx)) is not None:
                     said = (0, own)  # "The answer is **G: developing a global ...**"
+                if said is None and match.group("adj"):
+                    # "the incorrect ones are Sydney and Toronto": texts, the whole stretch
+                    said = _read_answer(text, lo, hi, ctx, texts="whole")
             elif (block := _read_block(text, hi, ctx, texts="none")) is not None:
                 said, pos, reach = block[:2], max(pos, block[2]), block[2]
             else:

@@ -11,15 +11,24 @@ from typing import TYPE_CHECKING
 from prin_guard._infra._offloop import squeeze, unsqueeze
 from prin_guard._prompting._quotes import quoted_places
 from prin_guard.models import TASKS, ParseMethod, ParseStatus, Polarity, Task
+from prin_guard.reader._answered import (
+    answers_the_question,
+    bare_none,
+    endorsed,
+    says_no_side,
+)
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
     _PUNCT_ONLY,
+    _QUANT,
     _but_not,
     _excluded,
     _label_and_text,
+    _labels_only,
     _named,
     _only_labels,
+    _quantified,
     _status_only,
     _texts_list,
     _with_note,
@@ -51,6 +60,7 @@ from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _res
 from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
+    _VERB_ADJ_SOURCE,
     WINDOW,
     _keys_of,
     _next_line,
@@ -59,7 +69,7 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
-from prin_guard.reader._vocab import _Vocab, predicate_source
+from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
 
 if TYPE_CHECKING:
     from prin_guard._prompting._contract import AnswerContract
@@ -164,15 +174,21 @@ def parse_reply(
         if declared is not None:
             # the rest of the reply, read apart: its conclusion must not disagree
             rest = _name_labels(_blanked(read, places), ctx, nouns)
-            result = _with_declared(declared, _parse(rest.text, ctx), ctx)
+            general = _parse(rest.text, ctx)
+            revised = _revised(read, places, rest.original(general.span))
+            result = _with_declared(declared, general, ctx, revised=revised)
             # the declared answer's concluding part: what the reply says after it
             result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
-            if _answers_the_predicate(read, result, ctx):
+            if _answers_the_predicate(read, result, ctx) or answers_the_question(read, result, ctx):
                 result = _FAILED  # the direct question's answer, in the declared format
+            elif _lines_disagree(read, places, contract, ctx):
+                result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
+        if _by_number(read, view, result, ctx):
+            result = _FAILED  # "The answer is option 3." of options A-D, nothing to pin it
     return ParseResult(
         result.labels,
         result.status,
@@ -190,6 +206,23 @@ def parse_reply(
 
 
 _GAP = "\n\n"
+
+
+def _by_number(text: str, view: _View, result: ParseResult, ctx: _Context) -> bool:
+    """Whether a choice's answer names lettered options by number ("option 3": the
+    third, or the one whose text is 3?) and the reasoning just before it does not pin
+    the same candidates (its value computed: "... = $300.\n\nThe answer is option 2.")."""
+    if ctx.task != "choice" or result.span is None or result.status is not ParseStatus.OK:
+        return False
+    if any(label.isdigit() for label in ctx.labels):
+        return False
+    original = view.original(result.span)
+    if original is None:
+        return False
+    token = text[original[0] : original[1]]
+    if token == view.text[result.span[0] : result.span[1]] or not any(map(str.isdigit, token)):
+        return False  # not a number written over by a label: "9", a candidate's text
+    return not set(result.labels) <= endorsed(view.text, result.span[0], ctx)
 
 
 # Markdown's strong emphasis around a name: "**C** and **D** are correct", "**Response A**"
@@ -268,24 +301,82 @@ def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def _with_declared(declared: _Reading, general: ParseResult, ctx: _Context) -> ParseResult:
-    """The declared format's reading, unless the reply concludes otherwise (no verdict)."""
+def _with_declared(
+    declared: _Reading, general: ParseResult, ctx: _Context, *, revised: bool = False
+) -> ParseResult:
+    """The declared format's reading, unless the reply concludes otherwise (no verdict),
+    or revises it: ``revised``, the reply's conclusion stands after every place of the
+    declared format, behind a revision ("Answer: C ... Correction: the answer is B.")."""
     said = _result(declared, ParseMethod.DECLARED, ctx)
     if said.status is ParseStatus.FAILED:
         return said
-    concluded = general.status is not ParseStatus.FAILED and not general.weak
-    if concluded and general.labels != said.labels:
-        return _FAILED  # the declared verdict and the reply's conclusion disagree
+    if general.status is not ParseStatus.FAILED and general.labels != said.labels:
+        if revised:
+            return general  # the conclusion corrects the declared verdict (weak or not)
+        if not general.weak:
+            return _FAILED  # the declared verdict and the reply's conclusion disagree
     return said
+
+
+# Words that revise an answer given before: "Correction:", "Wait, no", "Corrected answer:"
+_REVISED = _Pattern(
+    r"(?<![\w-])(?:corrected|revised|updated|amended)\s+(?:final\s+)?answer(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _revised(text: str, places: Sequence[tuple[int, int]], span: tuple[int, int] | None) -> bool:
+    """Whether the conclusion at ``span`` stands after every place of the declared
+    format and a revision lies between them (:data:`_REVISION`, "Corrected answer:")."""
+    if span is None or not places:
+        return False
+    last = max(hi for _, hi in places)
+    if span[0] < last:
+        return False
+    line = text.rfind("\n", 0, span[0]) + 1
+    upto = text.find("\n", span[0])
+    upto = len(text) if upto < 0 else upto
+    return bool(
+        _REVISION.search(text, last, span[0]) or _REVISED.search(text, max(last, line), upto)
+    )
 
 
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
-    if _answers_the_predicate(text, result, ctx):
+    if _answers_the_predicate(text, result, ctx) or answers_the_question(text, result, ctx):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
-    return _account(text, result, ctx)
+    result = _account(text, result, ctx)
+    if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
+        return replace(result, weak=True)  # "The answer is B." with no reverse word
+    return result
+
+
+_MAX_LINES = 8
+
+
+def _lines_disagree(
+    text: str, places: Sequence[tuple[int, int]], contract: AnswerContract, ctx: _Context
+) -> bool:
+    """Whether the declared answer line is written more than once, with labels that
+    differ and no revision between them ("Answer: B" ... "Answer: C"): two concluding
+    statements that disagree, and neither says it replaces the other. A line that
+    repeats the other's labels, or follows "wait", "correction:", "actually", stands."""
+    if not ctx.leg or ctx.pair or len(places) < 2 or contract.format.kind != "line":
+        return False
+    ordered = sorted(places)[-_MAX_LINES:]
+    readings = []
+    for _, end in ordered:
+        said, _ = read_declared(text[:end], contract, ctx)
+        readings.append(None if said is None else (said.labels, said.inverted))
+    for i in range(1, len(ordered)):
+        before, after = readings[i - 1], readings[i]
+        if before is None or after is None or before == after:
+            continue
+        if _REVISION.search(text, ordered[i - 1][1], ordered[i][0]) is None:
+            return True
+    return False
 
 
 def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> bool:
@@ -550,7 +641,8 @@ def _lead_in(text: str, line: int) -> int:
                 # the line's last sentence, when it states the answer in words ("...
                 # Therefore, the correct answer is "D) Its distance from you".", "The
                 # correct answer is: A"): a lead-in whose sides the answer must agree with
-                said = max(text.rfind(". ", start, end - 1) + 2, start)
+                stop = text.rfind(". ", start, end - 1)
+                said = start if stop < 0 else stop + 2
                 return said if _LEAD_IN.search(text, said, end) else line
             while start > 1 and text[start - 2] != "\n":  # back to the paragraph's start
                 start = text.rfind("\n", 0, start - 1) + 1
@@ -612,6 +704,11 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
         if claim.at >= lo and claim.sign and not claim.reading.inverted:
             said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
     said.extend(_heading_sides(text, ctx, lo))  # "Correct: A, C | Incorrect: B, D"
+    if ctx.task == "choice" and ctx.vocab.predicate:  # "Sharks are not mammals."
+        affirmed, denied = _predicated(text[lo:], ctx)
+        if not affirmed & denied:
+            said.extend((lo, label, 1) for label in affirmed)
+            said.extend((lo, label, -1) for label in denied)
     said.sort()
     # what a retraction ("Correction:", "wait, no") takes back is said no more
     cut = retracted_before(text, [at for at, _, _ in said])
@@ -737,6 +834,8 @@ def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
         return None
     if _REVISION.search(text, end, hi) or _RECHECK.search(text, end, hi):
         return None
+    if ctx.leg and _said_otherwise(text, end, hi, ctx):
+        return None  # "A and C. Both are fruits." on the reverse leg
     # labels alone again at the end ("... So A and C.", a last line "A, C"): the reply
     # may have answered anew
     last = text.rfind("\n", 0, hi) + 1
@@ -801,7 +900,7 @@ def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     return _Reading(frozenset(picked), None, weak=True)
 
 
-def _revised(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
+def _revision_concluded(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
     """The conclusion that revises an answer written in a fixed form ("Incorrect: B. Hmm,
     wait — Toronto isn't a capital either. So the incorrect ones are B and D."): a
     revision ("wait", "actually", "on second thought") after the answer, and a concluding
@@ -817,6 +916,177 @@ def _revised(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
     if concluded.span[0] < revision.end():
         return None
     return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+
+
+def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
+    """A choice reply that says, in plain sentences of the question's own predicate,
+    which candidates have it and which have it not ("Peru and Chile are not in Africa;
+    Kenya and Egypt are." on "Which of these countries are in Africa?"), with no other
+    answer: the leg's side (those that have it on the direct leg, those that have it not
+    on the reverse one), when it names some and no candidate is said to be on both;
+    weak unless every candidate has a side."""
+    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+        return None
+    for match in _MENTION.finditer(text):
+        token = match.group("l")
+        if token.isupper() and token in ctx.keys:
+            return None  # a label named ("..., so A."): a conclusion of its own, not these
+    affirmed, denied = _predicated(text, ctx)
+    said = affirmed if ctx.leg == 1 else denied
+    if not said or affirmed & denied:
+        return None
+    every = len(affirmed | denied) == len(ctx.labels)
+    return _Reading(said, None, weak=not every)
+
+
+# What may lead into a last line of labels: a concluding word, a heading's or GSM8K's
+# mark ("So again: A, C", "In short: A, C and E.", "#### C")
+_LAST_LEAD = _Pattern(
+    r"[^\S\n]*(?:(?:\#{1,6}|so|thus|therefore|hence|again|overall|finally|in\s+(?:short|sum"
+    r"|summary|conclusion)|to\s+sum\s+up)(?![\w-])[^\S\n]*[,:]?[^\S\n]*)+",
+    re.IGNORECASE,
+)
+
+
+# The reply's last clause, "only" and labels: "..., but strictly, only B and D."
+_ONLY_LAST = _Pattern(
+    r"(?:^|(?<=[,;:.!?\n]))[^\S\n]*(?:(?:so|thus|hence|therefore|then|and|but|strictly"
+    r"|ultimately|finally|overall|in\s+the\s+end)(?![\w-])[^\S\n]*,?[^\S\n]*)*only[^\S\n]+"
+    r"(?P<l>[^\n.!?;:,]{1,60}?(?:,[^\n.!?;:,]{1,60}?)*)[^\S\n]*[.!]?[^\S\n]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _only_last(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply whose last clause is "only" and labels alone ("..., but strictly,
+    under the IAU definition, only B and D."): the answer to the leg's question, its
+    concluding part accounted for (what it said before of other candidates)."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    start = max(text.rfind("\n", lo, hi) + 1, lo, hi - _ONLY_WINDOW)
+    for at in range(hi - 1, start - 1, -1):  # from each clause start, last to first
+        if at > start and text[at - 1] not in ",;:.!?":
+            continue
+        found = _ONLY_LAST.match(text, at, hi)
+        if found is not None:
+            listed = _labels_only(text, found.start("l"), found.end("l"), ctx.keys, upper=True)
+            if listed is not None and listed.labels:
+                return listed
+    return None
+
+
+_ONLY_WINDOW = 200
+
+
+# An answer that opens the reply, then its explanation: "Both A and C. Dolphins ...",
+# "A, C, D — Brontë, ...", "Two of them: A and C.", "**B** — ...", "All except B and E."
+_OPENING_COUNT = _Pattern(
+    r"[^\S\n]*(?:(?:just|only|exactly)[^\S\n]+)?(?P<n>one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|\d{1,2})(?:[^\S\n]+of[^\S\n]+(?:them|these|those|the[^\S\n]+\w+))?"
+    r"(?:[^\S\n]+(?:options?|choices?|answers?))?[^\S\n]*:",
+    re.IGNORECASE,
+)
+_COUNTS = {
+    word: n
+    for n, word in enumerate(
+        ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 1
+    )
+}
+# Where the opening answer ends: a sentence's end, a line's, a dash or a colon
+_OPENING_END = _Pattern(
+    r"[^\S\n]*(?:[.!](?=\s)|\n|[—–:](?=\s)|[^\S\n]-[^\S\n])"
+    r"|,[^\S\n]+(?:because|since|as)(?![\w-])",
+    re.IGNORECASE,
+)
+_OPENING_LINE = _Pattern(
+    r"[^\S\n]*[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{0,3})[)\]]?[^\S\n]*(?:[—–:.)]|[^\S\n]-[^\S\n])"
+)
+# A pronoun's statement after the opening answer: "Both are fruits.", "They are wrong."
+_PRONOUN_SIDE = _Pattern(
+    r"(?<![\w-])(?:both(?:\s+of\s+them)?|they|these|those|all\s+(?:of\s+them|three|four|five)"
+    r"|each(?:\s+of\s+them)?|the\s+(?:two|three|four)|them)" + _VERB_ADJ_SOURCE,
+    re.IGNORECASE,
+)
+
+
+def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """The answer a choice reply opens with, in a sentence of its own before its
+    explanation: labels alone (two or more; one only before a dash or a colon: "**B** —
+    ..."), after "Both", "Only" or a count that matches them ("Two of them: A and C."),
+    or "all" and its exception ("All except B and E."). Not a listing of the options
+    (lines that start with a label each), nor one whose explanation says of them, in a
+    pronoun, the other side ("A and C. Both are fruits." on the reverse leg)."""
+    if ctx.task != "choice" or not ctx.leg:
+        return None
+    start = lo
+    while start < hi and text[start] in " \t*_#>`":
+        start += 1
+    count = _OPENING_COUNT.match(text, start, hi)
+    if count is not None:
+        start = count.end()
+    end = _OPENING_END.search(text, start, min(hi, start + 80))
+    if end is None or end.end() >= hi:
+        return None
+    mark = end.group().strip()
+    reading = _only_labels(text, start, end.start(), ctx)
+    if reading is None and count is None:
+        quant = _QUANT.match(text, start, end.start())
+        said = _quantified(text, quant, end.start(), ctx) if quant is not None else None
+        if said is None or said[0] or not said[1].inverted:
+            return None  # "All except B and E."; not "none", nor a status ("all are wrong")
+        reading = said[1]
+    elif reading is None or reading.void or not reading.labels:
+        return None
+    elif count is not None:
+        word = count.group("n").lower()
+        if _COUNTS.get(word, int(word) if word.isdigit() else 0) != len(reading.labels):
+            return None  # "Two of them: A, C and D" says not which
+    elif len(reading.labels) == 1 and mark not in ("—", "–", "-", ":"):
+        return None  # "A. Paris ..." is a listing's first line
+    lines = [
+        found
+        for line in _lines_from(text, lo, hi)
+        if (found := _OPENING_LINE.match(text, line, hi)) is not None
+        and found.group("l").upper() in ctx.keys
+        and (found.group("l").isupper() or len(found.group("l")) == 1)
+    ]
+    if len(lines) >= 2:
+        return None  # per-option lines: "A — wrong. \nB — right."
+    return None if _said_otherwise(text, end.end(), hi, ctx) else reading
+
+
+def _said_otherwise(text: str, at: int, hi: int, ctx: _Context) -> bool:
+    """Whether what follows an opening answer (from ``at``, after its stop) gives it a
+    status of its own ("B, D — right.", "A: valid. B is valid. ...": statuses, read as
+    such) or, in a pronoun, the other side ("A and C. Both are fruits." on the reverse
+    leg)."""
+    while at < hi and text[at] in " \t.:;,—–-":
+        at += 1
+    clause = _CLAUSE.match(text, at, hi)
+    if clause is not None and (
+        _status_sign(text, clause.start("c"), clause.end("c"), ctx)
+        or any(ctx.vocab.sign(word) for word in clause.group("c").split())
+    ):
+        return True
+    return any(
+        ctx.vocab.verb_sign(pronoun) == -(ctx.leg or 1)
+        for pronoun in _PRONOUN_SIDE.finditer(text, at, hi)
+    )
+
+
+# A short first clause after the opening answer: "— right.", ": not capitals;"
+_CLAUSE = _Pattern(r"[^\S\n]*(?P<c>(?:[^\W\d_]+[^\S\n]*){1,3})(?=[,;.!?\n]|\Z)")
+
+
+def _lines_from(text: str, lo: int, hi: int) -> Iterable[int]:
+    """Where each line of ``text[lo:hi]`` starts."""
+    at = lo
+    while at < hi:
+        yield at
+        nl = text.find("\n", at, hi)
+        if nl < 0:
+            return
+        at = nl + 1
 
 
 def _after_listing(text: str, line: int, ctx: _Context) -> bool:
@@ -863,14 +1133,14 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         formal.append((*line, ParseMethod.FINAL_LINE))
     if formal:
         _, reading, method = max(formal, key=lambda place: place[0])
-        return _revised(text, reading, ctx) or _result(reading, method, ctx)
+        return _revision_concluded(text, reading, ctx) or _result(reading, method, ctx)
 
     # 3. a heading in the leg's own words: "Incorrect: B, D"
     found = _read_headings(text, ctx)
     opposite = opposite or found.opposite
     if found.said:
         heading = found.said[-1][1]
-        return _revised(text, heading, ctx) or _result(heading, ParseMethod.HEADING, ctx)
+        return _revision_concluded(text, heading, ctx) or _result(heading, ParseMethod.HEADING, ctx)
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))
@@ -893,12 +1163,14 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(one, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
     if not ctx.pair and (picked := _picked_lines(text, lo, hi, ctx)) is not None:
         return _result(picked, ParseMethod.LABEL_FORMS, ctx)  # "C — Rome\nA — Paris"
-    # ... or its last paragraph is: reasoning, then "A, C" on a line of its own
+    # ... or its last paragraph is: reasoning, then "A, C" on a line of its own (after
+    # a concluding word or a mark: "So again: A, C", "#### C")
     last = text.rfind("\n", 0, hi) + 1
+    lead = _LAST_LEAD.match(text, last, hi) if last > lo else None
     if (
         not ctx.pair
         and last > lo
-        and (listed := _only_labels(text, last, hi, ctx)) is not None
+        and (listed := _only_labels(text, lead.end() if lead else last, hi, ctx)) is not None
         and not _after_listing(text, last, ctx)
     ):
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
@@ -909,6 +1181,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
+    if not ctx.pair and (only := _only_last(text, lo, hi, ctx)) is not None:
+        return _result(only, ParseMethod.LABEL_FORMS, ctx)  # "..., but strictly, only B and D."
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
@@ -932,6 +1206,16 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(replace(own_line, weak=own_line.weak or cut), ParseMethod.LABEL_FORMS, ctx)
     if cut and concluded is not None and concluded.weak and _before_last(text, concluded):
         concluded = None  # cut off before it concluded: "The options are: A) 9 B) 2 ... which"
+    # ... or the reply opens with its answer ("Both A and C. Dolphins and bats are ...")
+    opening = _opening(text, lo, hi, ctx) if not cut else None
+    if opening is not None:
+        said = _result(opening, ParseMethod.LABEL_FORMS, ctx)
+        if concluded is None or concluded.weak:
+            return said
+        differs = _result(concluded, ParseMethod.LABEL_FORMS, ctx).labels != said.labels
+        span = opening.span or (lo, lo)
+        if differs and not _REVISION.search(text, span[1], (concluded.span or span)[0]):
+            return _FAILED  # it opens with one answer and concludes another, unrevised
     if concluded is not None:
         if cut:
             concluded = replace(concluded, weak=True)
@@ -958,6 +1242,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # the derivation, not an answer
     if cut:
         return _FAILED
+    stated = _predicate_statuses(text, ctx)  # "Peru and Chile are not in Africa; ..."
+    if stated is not None:
+        return _result(stated, ParseMethod.LABEL_FORMS, ctx)
     none = _none_of_them(text, lo, hi, ctx)
     if none is not None:
         return _result(none, ParseMethod.NONE_WORD, ctx)

@@ -4,6 +4,7 @@ by, the status words and marks of per-candidate answers, and their signs.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,10 @@ class _Vocab:
     noun: str = ""
     """What the question calls its options ("ratio" of "Which ratio can form ...?"),
     lower case; empty when it names none (:func:`question_noun`)."""
+    asks: frozenset[str] = frozenset()
+    """The question's own words of three letters or more, lower case (a choice item's):
+    a sentence that names a candidate in them ("Canberra is the capital of Australia.")
+    answers it (``prin_guard.reader._answered``)."""
 
     @classmethod
     def of(
@@ -39,6 +44,8 @@ class _Vocab:
         positive, negative = TASK_WORDS[task].positive, TASK_WORDS[task].negative
         predicate = _predicate(question) if task == "choice" and question else frozenset()
         positive = positive | (predicate - negative)
+        if task == "choice" and question:  # "ungrammatical" of "grammatically correct"
+            negative = negative | (_negative_forms(question) - positive)
         # the predicate's antonyms ("composite" of "prime"): the reverse side's words
         negative = negative | (
             frozenset(word for form in predicate for word in _ANTONYMS.get(form, ())) - positive
@@ -47,15 +54,20 @@ class _Vocab:
         noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
             positive |= _DIRECT_SUPERLATIVES
+        asks = (
+            frozenset(_ASKED_WORD.compiled.findall(question.lower()))
+            if task == "choice" and question
+            else frozenset()
+        )
         if words is None:
-            return cls(positive, negative, predicate=phrase, noun=noun)
+            return cls(positive, negative, predicate=phrase, noun=noun, asks=asks)
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
             for word, sign in zip(mine, (1, -1), strict=True)
             if " " in word
         )
-        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun)
+        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, asks)
 
     def sign(self, word: str, *, negated: bool = False) -> int:
         word = word.lower()
@@ -65,6 +77,15 @@ class _Vocab:
     def verb_sign(self, match: re.Match[str]) -> int:
         """The sign of a ``_VERB_ADJ`` match: "are incorrect" -1, "is not correct" -1."""
         return self.sign(match.group("adj"), negated=_negated(match))
+
+    def predicate_end(self, text: str, pos: int, hi: int) -> int | None:
+        """Where the question's whole predicate ends when ``text[pos:hi]`` starts with it
+        ("multiples of 4" of "Which of these numbers are multiples of 4?", its last word
+        in either number), else None."""
+        if not self.predicate:
+            return None
+        found = _predicate_pattern(self.predicate).match(text, pos, hi)
+        return found.end() if found is not None else None
 
     def phrase_sign(self, words: Sequence[str], allowed: frozenset[str]) -> int | None:
         """The sign of a short phrase ("incorrect options", "not correct", "fails to
@@ -103,6 +124,16 @@ class _Vocab:
 _FAIL_WORDS = frozenset({"fail", "fails", "failed"})
 
 
+@functools.lru_cache(maxsize=64)
+def _predicate_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """The predicate ``words`` as a pattern, its last word in the singular or the plural."""
+    last = re.escape(words[-1])
+    stem = re.escape(words[-1][:-1]) if words[-1].endswith("s") else last
+    forms = f"(?:{last}|{stem}|{last}s|{last}es)"
+    head = "".join(re.escape(word) + r"\s+" for word in words[:-1])
+    return re.compile(rf"(?:an?\s+|the\s+)?{head}{forms}(?![\w-])", re.IGNORECASE)
+
+
 # Words that name a choice's answer to the direct question: "the closest option is C",
 # "the best answer is B" (on the reverse leg, an answer to the other question).
 _DIRECT_SUPERLATIVES = frozenset({"closest", "best", "likeliest", "nearest"})
@@ -117,6 +148,9 @@ _QUESTION = _Pattern(
     r"(?P<more>(?:\s+[a-z]{3,30}){0,2})\s*\?\s*\Z",
     re.IGNORECASE,
 )
+
+
+_ASKED_WORD = _Pattern(r"[a-z]{3,}")
 
 
 # Antonyms of common predicates, in both numbers: what has not the predicate, in one word
@@ -174,9 +208,35 @@ def _predicate(question: str) -> frozenset[str]:
 _QUESTION_PHRASE = _Pattern(
     r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:(?:known|referred\s+to|called|considered"
     r"|classified|regarded|described)\s+(?:as\s+)?)?(?:an?\s+|the\s+)?"
-    r"(?P<p>[a-z]{3,30}(?:\s+[a-z]{2,30}){0,3})\s*\?\s*\Z",
+    r"(?P<p>(?:(?:in|on|at|from)\s+)?[a-z]{3,30}(?:\s+(?:[a-z]{2,30}|\d{1,6})){0,3})\s*\?\s*\Z",
     re.IGNORECASE,
 )
+# The words a choice question asks about, after its verb: "grammatically correct in
+# standard English" of "Which sentence is grammatically correct in standard English?"
+_QUESTION_WORDS = _Pattern(
+    r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?P<w>[^?\n]{1,120})\?\s*\Z", re.IGNORECASE
+)
+_NEGATIVE_PREFIXES = ("un", "im", "il", "ir", "non")  # not "in": "inflammable", "invaluable"
+_PREFIXED_LETTERS = 5
+
+
+def _negative_forms(question: str) -> frozenset[str]:
+    """The question's own words of five letters or more (an adverb as its adjective:
+    "grammatically", "grammatical") under a negative prefix: "ungrammatical",
+    "illegal", "impossible", "nonmagnetic", words of the reverse side ("incorrect",
+    "invalid" are the task's own). None when the
+    question is itself negative ("Which are not ...?")."""
+    match = _QUESTION_WORDS.search(question.strip())
+    if match is None:
+        return frozenset()
+    words = [word.lower() for word in re.findall(r"[A-Za-z]+", match.group("w"))]
+    if any(word in _NOT_PREDICATE_WORDS for word in words):
+        return frozenset()
+    stems = {word for word in words if len(word) >= _PREFIXED_LETTERS}
+    stems |= {word[:-2] for word in stems if word.endswith("ally")}
+    return frozenset(prefix + stem for stem in stems for prefix in _NEGATIVE_PREFIXES)
+
+
 # Words that make a predicate no predicate of the direct side's own: "Which are not
 # mammals?", "Which is true?" (the polarity words), "Which is the answer?".
 _NOT_PREDICATE_WORDS = frozenset({"not", "never", "no", "neither", "nor", "none"})

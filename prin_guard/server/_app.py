@@ -599,7 +599,13 @@ async def _batch(state: _State, guard: Guard, raws: list[Any], bill: Bill) -> Re
 
     # Verdicts that carry long replies make megabytes of JSON: written (and checked for
     # secrets) in the worker thread, so that the event loop goes on serving meanwhile.
-    replies = sum(len(leg.raw_text or "") for verdict in ordered for leg in verdict.legs())
+    # (an aspect's legs too: each reply is kept once, ``raw_text_ref`` pointing to it)
+    replies = sum(
+        len(leg.raw_text or "")
+        for verdict in ordered
+        for owner in (verdict, *verdict.aspects.values())
+        for leg in owner.legs()
+    )
     return await off_loop(answer) if replies > OFF_LOOP_CHARS else answer()
 
 

@@ -45,6 +45,7 @@ from prin_guard._route._decide import (
     error_verdict,
     rating_panel_verdict,
     rating_verdict,
+    shared_reply,
 )
 from prin_guard._route._legs import LegPrompt
 from prin_guard._route._options import GuardOptions
@@ -473,9 +474,10 @@ async def rate_together(
     ``template``'s wording: prin-guard's own): one direct and one mirrored call, each reply
     read for a score per aspect (:func:`~prin_guard.reader.read_aspect_scores`), each
     aspect's two scores reconciled as a rating's are. Each aspect's verdict holds its legs
-    (the shared reply, with its own score) and costs nothing of its own: the item's verdict
-    counts the two calls. An aspect a reply gives no unambiguous score for is flagged
-    ``unparseable_*`` alone."""
+    (with its own score) and costs nothing of its own: the item's verdict counts the two
+    calls. The first aspect's legs keep the two replies; every other aspect's point to
+    them (``raw_text_ref``), so that the verdict holds each reply once. An aspect a reply
+    gives no unambiguous score for is flagged ``unparseable_*`` alone."""
     item_id = rating_id(item)
     calls = [Call(plan.key, plan.messages, (), item_id, plan.polarity.value) for plan in plans]
     answers = await asyncio.gather(*(asks or _at_once)(caller, calls, prefetched))
@@ -484,6 +486,7 @@ async def rate_together(
     )
     name, version = RATING_ASPECTS, template.version
     verdicts = []
+    first = item.aspects[0].name  # its legs keep the two replies, once
     for aspect in item.aspects:
         asked = item.on(aspect)
         direct, reverse = (
@@ -492,6 +495,11 @@ async def rate_together(
                 (Polarity.DIRECT, Polarity.REVERSE), answers, found, strict=True
             )
         )
+        if aspect.name != first:
+            direct, reverse = (
+                leg.model_copy(update=shared_reply(leg, "aspects", first, leg.polarity.value))
+                for leg in (direct, reverse)
+            )
         verdicts.append(
             rating_verdict(
                 rating_id(asked),
