@@ -58,7 +58,7 @@ from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._stance import _REVISION, retracted_before
-from prin_guard.reader._structures import _read_json
+from prin_guard.reader._structures import _read_json, _structure_statuses
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
     WINDOW,
@@ -184,6 +184,8 @@ def parse_reply(
                 result = _FAILED  # the direct question's answer, in the declared format
             elif _lines_disagree(read, places, contract, ctx):
                 result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
+            elif not revised and _against_own_lines(rest.text, result, ctx):
+                result = _FAILED  # "C - This option is correct. ... Answer: C" (reverse)
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
@@ -339,6 +341,58 @@ def _revised(text: str, places: Sequence[tuple[int, int]], span: tuple[int, int]
     return bool(
         _REVISION.search(text, last, span[0]) or _REVISED.search(text, max(last, line), upto)
     )
+
+
+def _against_own_lines(text: str, result: ParseResult, ctx: _Context) -> bool:
+    """Whether a choice reply's declared answer names a candidate that the reply's own
+    per-option lines (a list or a table, read apart from the answer) put on the other
+    side of the leg's question, and on its side nowhere: on the reverse leg, "C - This
+    option is correct." then "Answer: C" answers the direct question; on the direct leg,
+    "B - incorrect." then "Answer: B" contradicts itself. No verdict either way."""
+    if ctx.task != "choice" or not ctx.leg or result.status is ParseStatus.FAILED:
+        return False
+    sides: dict[str, set[int]] = {}
+    for status in _structure_statuses(text, ctx):
+        if status.label is not None and status.structured and not status.weak and status.sign:
+            sides.setdefault(status.label, set()).add(status.sign)
+    for label, sign in _option_blocks(text, ctx):
+        sides.setdefault(label, set()).add(sign)
+    return any(sides.get(label) == {-ctx.leg} for label in result.labels)
+
+
+# A line that opens a block on one option ("2. **Option B: The method ...**", "(C) 290:")
+# and, in its block, the block's verdict on "this option" ("- This option is incorrect
+# because ...")
+_BLOCK_HEAD = _Pattern(
+    r"^[^\S\n]*(?:\d{1,2}[.)][^\S\n]*)?[*_#]*[^\S\n]*(?:option|choice)[^\S\n]+\(?(?P<l>[A-Za-z])\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_THIS_IS = _Pattern(
+    r"(?<![\w-])(?:this|the)[^\S\n]+(?:option|choice|answer|statement)[^\S\n]+(?:is|seems)"
+    r"[^\S\n]+(?P<not>not[^\S\n]+)?(?:an?[^\S\n]+)?(?P<w>[A-Za-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _option_blocks(text: str, ctx: _Context) -> list[tuple[str, int]]:
+    """The verdicts of blocks on one option each: a line naming "Option B" opens the
+    block, and "This option is incorrect" in it (before the next such line) is B's side.
+    A block with verdicts of both sides gives none."""
+    heads = [
+        (match.start(), label)
+        for match in _BLOCK_HEAD.finditer(text)
+        if (label := ctx.keys.get(match.group("l").upper())) is not None
+    ]
+    out: list[tuple[str, int]] = []
+    for k, (at, label) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(text)
+        signs = {
+            ctx.vocab.sign(found.group("w"), negated=bool(found.group("not")))
+            for found in _THIS_IS.finditer(text, at, end)
+        } - {0}
+        if len(signs) == 1:
+            out.append((label, signs.pop()))
+    return out
 
 
 def _parse(text: str, ctx: _Context) -> ParseResult:

@@ -582,6 +582,8 @@ def _line_sign(
         heads.append(sep.start())
     for at in heads:
         head = _STATUS_HEAD.match(text, at, hi)
+        if head is not None and _one_letter_within(text, head, hi):
+            continue  # "2. x + |y| = 5": a variable, not "y" for yes
         if head is not None:
             group = "m" if head.group("m") else "s"
             sign = _status_sign(text, *head.span(group), ctx)
@@ -592,6 +594,14 @@ def _line_sign(
         if tail is not None and (sign := _status_sign(text, *tail.span("s"), ctx)):
             return sign, tail.start()
     return 0, hi
+
+
+def _one_letter_within(text: str, head: re.Match[str], hi: int) -> bool:
+    """Whether a list line's status is one letter ("y", "n") with more of the line after
+    it: a variable ("x + |y| = 5"), not a status, which ends its line or cell."""
+    if not head.group("s") or len(head.group("s")) > 1:
+        return False
+    return bool(text[head.end("s") : hi].strip(" \t.,;:!*_`|)"))
 
 
 def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> list[_Status]:
