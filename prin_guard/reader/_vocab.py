@@ -32,6 +32,8 @@ class _Vocab:
     noun: str = ""
     """What the question calls its options ("ratio" of "Which ratio can form ...?"),
     lower case; empty when it names none (:func:`question_noun`)."""
+    question: str = ""
+    """The item's question as given (a choice's: what a value it concludes on must name)."""
 
     @classmethod
     def of(
@@ -47,14 +49,16 @@ class _Vocab:
         if task == "choice":
             positive |= _DIRECT_SUPERLATIVES
         if words is None:
-            return cls(positive, negative, predicate=phrase, noun=noun)
+            return cls(positive, negative, predicate=phrase, noun=noun, question=question or "")
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
             for word, sign in zip(mine, (1, -1), strict=True)
             if " " in word
         )
-        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun)
+        return cls(
+            positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, question or ""
+        )
 
     def sign(self, word: str, *, negated: bool = False) -> int:
         word = word.lower()
