@@ -94,6 +94,16 @@ TWO_UNITS = {
     "question": "How fast does the runner go?",
     "candidates": ["45 km/h", "45 m/s", "50 km/h", "50 m/s"],
 }
+NOT_PRIME = {
+    "task": "choice",
+    "question": "Which of these numbers is NOT prime?",
+    "candidates": ["21", "23", "29", "31"],
+}
+CLOSE = {
+    "task": "choice",
+    "question": "Roughly what distance does the plane fly before refuelling?",
+    "candidates": ["280", "288.7", "290", "300"],
+}
 PARTS = {
     "task": "choice",
     "question": "Which numbers divide 36 evenly, besides 1?",
@@ -157,31 +167,29 @@ def _not_confidently(reply: str, item: dict[str, object], polarity: str = "direc
             ("C",),
             id="money-words-no-separator",
         ),
-        pytest.param(
-            "1000 + 250 = 1250.\n\n#### 1250", PRICE, ("C",), id="gsm8k-mark-value"
-        ),
-        pytest.param(
-            "20 / 80 = 0.25\n\nThe percentage is 25%.", PERCENT, ("B",), id="percent"
-        ),
+        pytest.param("1000 + 250 = 1250.\n\n#### 1250", PRICE, ("C",), id="gsm8k-mark-value"),
+        pytest.param("20 / 80 = 0.25\n\nThe percentage is 25%.", PERCENT, ("B",), id="percent"),
         pytest.param(
             "20 / 80 = 1/4, so the answer is 25 percent.", PERCENT, ("B",), id="percent-word"
         ),
-        pytest.param(
-            "The answer is $\\boxed{25\\%}$.", PERCENT, ("B",), id="boxed-latex-percent"
-        ),
+        pytest.param("The answer is $\\boxed{25\\%}$.", PERCENT, ("B",), id="boxed-latex-percent"),
         pytest.param("1/2 + 1/4 = 2/4 + 1/4.\n\nThe sum is 3/4.", FRACTION, ("C",), id="fraction"),
-        pytest.param(
-            "The sum is \\( \\frac{3}{4} \\).", FRACTION, ("C",), id="latex-frac-inline"
-        ),
+        pytest.param("The sum is \\( \\frac{3}{4} \\).", FRACTION, ("C",), id="latex-frac-inline"),
         pytest.param(
             "Therefore, the final answer is $\\boxed{\\dfrac{3}{4}}$.",
             FRACTION,
             ("C",),
             id="boxed-dfrac",
         ),
-        pytest.param("0.5 + 0.25 = 0.75, so the sum is 0.75.", FRACTION, ("C",), id="decimal-for-fraction"),
-        pytest.param("7.5 × 2 = 15.0\n\nThe product is 15.0.", DECIMAL, ("B",), id="decimal-trailing-zero"),
-        pytest.param("3 - 8 = −5, so the result is −5.", NEGATIVE, ("B",), id="negative-unicode-minus"),
+        pytest.param(
+            "0.5 + 0.25 = 0.75, so the sum is 0.75.", FRACTION, ("C",), id="decimal-for-fraction"
+        ),
+        pytest.param(
+            "7.5 × 2 = 15.0\n\nThe product is 15.0.", DECIMAL, ("B",), id="decimal-trailing-zero"
+        ),
+        pytest.param(
+            "3 - 8 = −5, so the result is −5.", NEGATIVE, ("B",), id="negative-unicode-minus"
+        ),
         pytest.param("The answer is -5.", NEGATIVE, ("B",), id="negative-hyphen"),
         pytest.param(
             "By the formula the plane flies 288.7 km, so the distance is approximately 290.",
@@ -213,6 +221,12 @@ def _not_confidently(reply: str, item: dict[str, object], polarity: str = "direc
         pytest.param("240 / 3 = 80.\n\nSo, 80 km/h.", SPEED, ("B",), id="so-value"),
         pytest.param("Distance over time: 240 / 3.\n\n80 km/h", SPEED, ("B",), id="own-paragraph"),
         pytest.param("Answer: 80", SPEED, ("B",), id="answer-line-bare-number"),
+        pytest.param(
+            "21 = 3 × 7, so the answer is 21.", NOT_PRIME, ("A",), id="negative-question-answer"
+        ),
+        pytest.param(
+            "So the average speed of the car is 80 km/h.", SPEED, ("B",), id="subject-of-question"
+        ),
     ],
 )
 def test_a_concluding_value_reads_its_option(reply: str, item: dict, expected: tuple) -> None:
@@ -269,13 +283,23 @@ def test_variable_names_are_never_read_as_labels(reply: str, item: dict, expecte
         pytest.param("Is the speed 80 km/h?", SPEED, "direct", id="question"),
         pytest.param("The wrong answer is 70 km/h.", SPEED, "direct", id="other-side-words"),
         pytest.param("The son is 12 years old.", AGES, "direct", id="another-quantity"),
+        pytest.param(
+            "The speed over the first hour is 70 km/h.", SPEED, "direct", id="a-part-of-it"
+        ),
+        pytest.param(
+            "21 = 3 × 7, 29 and 31 are prime, so the prime is 23.",
+            NOT_PRIME,
+            "direct",
+            id="negative-question-answered-positively",
+        ),
+        pytest.param(
+            "So the distance is approximately 290.", CLOSE, "direct", id="approximately-near-two"
+        ),
         pytest.param("3x + 4 = 40\n3x = 36", EQUATION, "direct", id="equation-with-expression"),
         pytest.param("1/2 + 1/4 = 3/4", FRACTION, "direct", id="equation-of-expressions"),
         pytest.param("So the average speed is 80 km/h.", SPEED, "reverse", id="reverse-statement"),
         pytest.param("The answer is 80 km/h.", SPEED, "reverse", id="reverse-answer-is"),
-        pytest.param(
-            "The final answer is: $\\boxed{80}$", SPEED, "reverse", id="reverse-boxed"
-        ),
+        pytest.param("The final answer is: $\\boxed{80}$", SPEED, "reverse", id="reverse-boxed"),
     ],
 )
 def test_a_value_that_is_not_one_options_concluded_answer_reads_nothing_confident(

@@ -478,14 +478,34 @@ def _last_box(text: str, lo: int, hi: int) -> _Statement | None:
 # -- the question's own ask ----------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """What a question asks for: the words of its ask (its last sentence with a question
+    mark, else its last sentence), all its words, and whether it asks in the negative
+    ("Which is NOT prime?": a value stated of a subject may answer the positive)."""
+
+    ask: frozenset[str]
+    words: frozenset[str]
+    negative: bool
+
+
 @functools.lru_cache(maxsize=256)
-def _ask_words(question: str) -> frozenset[str]:
-    """The words of the question's ask (its last sentence with a question mark, else
-    its last sentence) that may name what it asks for."""
+def _asked(question: str) -> _Asked:
     end = question.rfind("?")
     end = len(question) if end < 0 else end
     start = max(question.rfind(mark, 0, end) for mark in (". ", "! ", "? ", "\n")) + 1
-    return _words(question[start:end])
+    negative = _NEGATIVE_ASK.search(question) is not None
+    return _Asked(_words(question[start:end]), _words(question), negative)
+
+
+_NEGATIVE_ASK = _Pattern(
+    r"(?<![\w-])(?:not|\w+n[’']t|cannot|except|never|none|neither|false|incorrect|wrong)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+_ARTICLE_AFTER = _Pattern(r" [a-z]{2}")  # "A train": an article, not a variable
 
 
 def _words(text: str) -> frozenset[str]:
@@ -495,8 +515,8 @@ def _words(text: str) -> frozenset[str]:
     for found in _WORD.finditer(text):
         word = found.group()
         if len(word) == 1:
-            after = text[found.end() : found.end() + 3]
-            if word not in ("a", "I") and not (word == "A" and re.match(r" [a-z]{2}", after)):
+            article = word == "A" and _ARTICLE_AFTER.match(text, found.end()) is not None
+            if word not in ("a", "I") and not article:
                 words.add(word)
             continue
         folded = word.casefold()
@@ -533,18 +553,45 @@ def read_value(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         return None  # no option's value, or two ("45" of "45 km/h" and "45 m/s")
     if value.number is not None and _a_part_elsewhere(value.number, same[0], ctx):
         return None
+    if _APPROXIMATE.search(said.lead) and _near_another(value, same[0], options):
+        return None  # "approximately 290" beside 288.7: which it rounds says not
     weak = bool(_SOFTENED.search(whole))
     if said.subject is not None:
         subject = _subject(said.subject, said.link)
-        if subject is None:
-            return None
-        asked = _ask_words(ctx.vocab.question)
-        if len(subject) == 1 and subject not in asked:
+        asked = _asked(ctx.vocab.question)
+        if subject is None or asked.negative:
+            return None  # "3x = 36"; "Which is NOT prime?" answered by "The prime is 23."
+        if len(subject) == 1 and subject not in asked.ask:
             return None  # "x = 12": a variable of the derivation the question asks not for
         named = _words(subject)
         generic = not named and _GENERIC.search(subject) is not None  # "the final result"
-        weak = weak or not (named & asked or generic or not asked)
+        # the subject names what the question asks ("the average speed of the train"),
+        # in its words; else it may be a value on the way ("the son", "the first half")
+        asks = bool(named & asked.ask) and named <= asked.words
+        weak = weak or not (asks or generic or not asked.ask)
     return _Reading(frozenset(same), said.span, weak=weak)
+
+
+# A value said to be approximate: "approximately 290", "≈ 290"
+_APPROXIMATE = _Pattern(
+    r"(?:(?<![\w-])(?:approximately|approx\.?|about|around|roughly)|[≈~])\s*$", re.IGNORECASE
+)
+_NEAR = 0.025
+"""How near (relatively) another option's number makes an approximate value ambiguous."""
+
+
+def _near_another(value: _Value, label: str, options: list[tuple[str, _Value | None]]) -> bool:
+    """Whether another option's number lies within ``_NEAR`` of the value's."""
+    if value.number is None:
+        return False
+    said = value.number[0] / value.number[1]
+    for other, option in options:
+        if other == label or option is None or option.number is None:
+            continue
+        number = option.number[0] / option.number[1]
+        if abs(number - said) <= _NEAR * max(abs(said), abs(number)):
+            return True
+    return False
 
 
 def _subject(clause: str, link: str) -> str | None:
@@ -555,7 +602,7 @@ def _subject(clause: str, link: str) -> str | None:
     if broken is not None:
         clause = clause[broken.end() :]
     if link in ("=", "≈"):
-        clause = re.split(r"[=≈]", clause)[0]
+        clause = clause.replace("≈", "=").split("=")[0]
     elif "=" in clause or "≈" in clause:
         return None
     subject = _OPENERS.sub("", clause).strip(" \t*_`,:")
