@@ -414,7 +414,9 @@ def _concluding(text: str, lo: int, hi: int) -> _Statement | None:
     if not start and (line == lo or not text[before : line - 1].strip()):
         # a value alone on the last line, in its own paragraph (or the whole reply)
         found = _ALONE.match(sentence)
-        if found is not None and _parse_value(found.group("v")) is not None:
+        lead = text[_line_start(text, lo, before - 1) : before].strip() if before > lo else ""
+        listed = lead.endswith(":") and _ANSWER_LEAD.search(lead) is None  # "Options:"
+        if found is not None and _parse_value(found.group("v")) is not None and not listed:
             return made(found, None)
     found = _STATEMENT.match(sentence)
     if found is None:
@@ -422,6 +424,10 @@ def _concluding(text: str, lo: int, hi: int) -> _Statement | None:
     return made(found, found.group("subject"), found.group("link") or found.group("eq"))
 
 
+# A lead-in that introduces an answer: "The final answer is:", "Therefore:"
+_ANSWER_LEAD = _Pattern(
+    r"(?<![\w-])(?:answer|result|solution|so|thus|therefore|hence|final)(?![\w-])", re.IGNORECASE
+)
 _BULLET = _Pattern(r"[\s*_>]*(?:[-•]\s+|\d{1,2}[.)]\s+)?")
 _ALONE = _Pattern(r"(?P<v>.*?)\s*[.!]?\s*$")
 
@@ -559,8 +565,10 @@ def read_value(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if said.subject is not None:
         subject = _subject(said.subject, said.link)
         asked = _asked(ctx.vocab.question)
-        if subject is None or asked.negative:
-            return None  # "3x = 36"; "Which is NOT prime?" answered by "The prime is 23."
+        if subject is None or asked.negative or _names_an_option(subject, ctx):
+            # "3x = 36"; "Which is NOT prime?" answered by "The prime is 23."; "Note:
+            # option C is 90 km/h." (a listing's line, not a conclusion)
+            return None
         if len(subject) == 1 and subject not in asked.ask:
             return None  # "x = 12": a variable of the derivation the question asks not for
         named = _words(subject)
@@ -570,6 +578,23 @@ def read_value(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         asks = bool(named & asked.ask) and named <= asked.words
         weak = weak or not (asks or generic or not asked.ask)
     return _Reading(frozenset(same), said.span, weak=weak)
+
+
+# An option named by its label in a subject: "option C", "choice (b)", "(C)", "C)"
+_OPTION_REF = _Pattern(
+    r"(?<![\w-])(?:(?:options?|choices?|answers?|letters?)\s*\(?(?P<a>[A-Za-z0-9]{1,4})\)?"
+    r"|\((?P<b>[A-Za-z0-9]{1,4})\)|(?P<c>[A-Za-z0-9]{1,4})\))(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _names_an_option(subject: str, ctx: _Context) -> bool:
+    """Whether a subject names an option by its label as an option ("option C is ...")."""
+    for found in _OPTION_REF.finditer(subject):
+        label = found.group("a") or found.group("b") or found.group("c") or ""
+        if label.upper() in ctx.keys:
+            return True
+    return False
 
 
 # A value said to be approximate: "approximately 290", "≈ 290"
