@@ -296,6 +296,11 @@ def test_the_prompts_nouns_are_known_without_being_passed(task: str) -> None:
     labels, texts = ("A", "B"), ("x", "y")
     for noun in sorted(TASK_WORDS[task].names):
         result = parse_reply(f"Answer: {noun} 2", labels, texts, task=task)  # type: ignore[arg-type]
+        if task == "choice":
+            # issue 38: a number for a lettered option ("option 2": the second, or the one
+            # whose text is 2?) names none, unless the value computed before pins it
+            assert result.labels == (), noun
+            continue
         assert result.labels == ("B",), noun
 
 

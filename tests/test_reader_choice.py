@@ -182,8 +182,9 @@ TABLE = [
     ),
     # -- positions and nouns ---------------------------------------------------------------
     row("The first option is correct.", ("A",), FORMS, "first", id="first-option"),
-    row("Option 3 is correct.", ("C",), FORMS, "3", id="option-by-number"),
-    row("Options 4 and 5 are wrong.", ("D", "E"), FORMS, "4 and 5", polarity=REVERSE, id="numbers"),
+    # a number for a lettered option is no label: the third, or the one whose text is 3?
+    row("Option 3 is correct.", (), None, None, id="option-by-number"),
+    row("Options 4 and 5 are wrong.", (), None, None, polarity=REVERSE, id="numbers"),
     row("option C", ("C",), FORMS, "C", id="option-letter-is-kept"),
     # -- label and text that disagree -------------------------------------------------------
     row("The answer is C) 8", (), None, None, disagreement=True, id="label-with-anothers-text"),

@@ -190,8 +190,24 @@ def _heading_sides(text: str, ctx: _Context, lo: int) -> list[tuple[int, str, in
     ]
 
 
+# A heading of its own line, without a colon, over a list: "### Incorrect options",
+# "**Wrong options**" (its emphasis already written over by spaces)
+_MD_HEADING = _Pattern(
+    r"^[^\S\n]*(?:#{1,6}[^\S\n]+[*_]*|\*\*|__)?(?P<head>[A-Za-z]+(?:[^\S\n]+[A-Za-z]+){0,4})"
+    r"[*_]*[^\S\n]*:?[*_]*[^\S\n]*$",
+    re.MULTILINE,
+)
+
+
 def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     out = _Found()
+    placed: list[tuple[int, int, _Reading]] = []  # where each heading stands: in order
+    for match in _MD_HEADING.finditer(text, lo):
+        words = match.group("head").lower().split()
+        sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        block = _read_block(text, match.end(), ctx, texts="whole") if sign else None
+        if sign and block is not None:
+            placed.append((match.start(), _signed(sign, block[1], ctx), block[1]))
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
@@ -206,7 +222,9 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             block = _read_block(text, match.end(), ctx, texts="whole")
             said = block[:2] if block is not None else None
         if said is not None:
-            out.said.append((_signed(sign, said[1], ctx), said[1]))
+            placed.append((match.start(), _signed(sign, said[1], ctx), said[1]))
+    placed.sort(key=lambda place: place[0])
+    out.said.extend((sign, reading) for _, sign, reading in placed)
     return out
 
 

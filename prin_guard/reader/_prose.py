@@ -472,6 +472,9 @@ class _Claims:
                 said = _read_answer(text, lo, hi, ctx, texts="none")
                 if said is None and (own := _label_and_text(text, lo, hi, ctx)) is not None:
                     said = (0, own)  # "The answer is **G: developing a global ...**"
+                if said is None and match.group("adj"):
+                    # "the incorrect ones are Sydney and Toronto": texts, the whole stretch
+                    said = _read_answer(text, lo, hi, ctx, texts="whole")
             elif (block := _read_block(text, hi, ctx, texts="none")) is not None:
                 said, pos, reach = block[:2], max(pos, block[2]), block[2]
             else:

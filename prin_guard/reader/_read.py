@@ -11,6 +11,12 @@ from typing import TYPE_CHECKING
 from prin_guard._infra._offloop import squeeze, unsqueeze
 from prin_guard._prompting._quotes import quoted_places
 from prin_guard.models import TASKS, ParseMethod, ParseStatus, Polarity, Task
+from prin_guard.reader._answered import (
+    answers_the_question,
+    bare_none,
+    endorsed,
+    says_no_side,
+)
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -170,11 +176,15 @@ def parse_reply(
             # the declared answer's concluding part: what the reply says after it
             result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
-            if _answers_the_predicate(read, result, ctx):
+            if _answers_the_predicate(read, result, ctx) or answers_the_question(read, result, ctx):
                 result = _FAILED  # the direct question's answer, in the declared format
+            elif _lines_disagree(read, places, contract, ctx):
+                result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
+        if _by_number(read, view, result, ctx):
+            result = _FAILED  # "The answer is option 3." of options A-D, nothing to pin it
     return ParseResult(
         result.labels,
         result.status,
@@ -192,6 +202,23 @@ def parse_reply(
 
 
 _GAP = "\n\n"
+
+
+def _by_number(text: str, view: _View, result: ParseResult, ctx: _Context) -> bool:
+    """Whether a choice's answer names lettered options by number ("option 3": the
+    third, or the one whose text is 3?) and the reasoning just before it does not pin
+    the same candidates (its value computed: "... = $300.\n\nThe answer is option 2.")."""
+    if ctx.task != "choice" or result.span is None or result.status is not ParseStatus.OK:
+        return False
+    if any(label.isdigit() for label in ctx.labels):
+        return False
+    original = view.original(result.span)
+    if original is None:
+        return False
+    token = text[original[0] : original[1]]
+    if token == view.text[result.span[0] : result.span[1]] or not any(map(str.isdigit, token)):
+        return False  # not a number written over by a label: "9", a candidate's text
+    return not set(result.labels) <= endorsed(view.text, result.span[0], ctx)
 
 
 # Markdown's strong emphasis around a name: "**C** and **D** are correct", "**Response A**"
@@ -314,9 +341,38 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
-    if _answers_the_predicate(text, result, ctx):
+    if _answers_the_predicate(text, result, ctx) or answers_the_question(text, result, ctx):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
-    return _account(text, result, ctx)
+    result = _account(text, result, ctx)
+    if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
+        return replace(result, weak=True)  # "The answer is B." with no reverse word
+    return result
+
+
+_MAX_LINES = 8
+
+
+def _lines_disagree(
+    text: str, places: Sequence[tuple[int, int]], contract: AnswerContract, ctx: _Context
+) -> bool:
+    """Whether the declared answer line is written more than once, with labels that
+    differ and no revision between them ("Answer: B" ... "Answer: C"): two concluding
+    statements that disagree, and neither says it replaces the other. A line that
+    repeats the other's labels, or follows "wait", "correction:", "actually", stands."""
+    if not ctx.leg or ctx.pair or len(places) < 2 or contract.format.kind != "line":
+        return False
+    ordered = sorted(places)[-_MAX_LINES:]
+    readings = []
+    for _, end in ordered:
+        said, _ = read_declared(text[:end], contract, ctx)
+        readings.append(None if said is None else (said.labels, said.inverted))
+    for i in range(1, len(ordered)):
+        before, after = readings[i - 1], readings[i]
+        if before is None or after is None or before == after:
+            continue
+        if _REVISION.search(text, ordered[i - 1][1], ordered[i][0]) is None:
+            return True
+    return False
 
 
 def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> bool:
@@ -626,7 +682,8 @@ def _lead_in(text: str, line: int) -> int:
                 # the line's last sentence, when it states the answer in words ("...
                 # Therefore, the correct answer is "D) Its distance from you".", "The
                 # correct answer is: A"): a lead-in whose sides the answer must agree with
-                said = max(text.rfind(". ", start, end - 1) + 2, start)
+                stop = text.rfind(". ", start, end - 1)
+                said = start if stop < 0 else stop + 2
                 return said if _LEAD_IN.search(text, said, end) else line
             while start > 1 and text[start - 2] != "\n":  # back to the paragraph's start
                 start = text.rfind("\n", 0, start - 1) + 1
@@ -688,6 +745,11 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
         if claim.at >= lo and claim.sign and not claim.reading.inverted:
             said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
     said.extend(_heading_sides(text, ctx, lo))  # "Correct: A, C | Incorrect: B, D"
+    if ctx.task == "choice" and ctx.vocab.predicate:  # "Sharks are not mammals."
+        affirmed, denied = _predicated(text[lo:], ctx)
+        if not affirmed & denied:
+            said.extend((lo, label, 1) for label in affirmed)
+            said.extend((lo, label, -1) for label in denied)
     said.sort()
     # what a retraction ("Correction:", "wait, no") takes back is said no more
     cut = retracted_before(text, [at for at, _, _ in said])
@@ -733,6 +795,27 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if said != listed.labels or listed.labels & other:
         return None
     return listed
+
+
+def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
+    """A choice reply that says, in plain sentences of the question's own predicate,
+    which candidates have it and which have it not ("Peru and Chile are not in Africa;
+    Kenya and Egypt are." on "Which of these countries are in Africa?"), with no other
+    answer: the leg's side (those that have it on the direct leg, those that have it not
+    on the reverse one), when it names some and no candidate is said to be on both;
+    weak unless every candidate has a side."""
+    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+        return None
+    for match in _MENTION.finditer(text):
+        token = match.group("l")
+        if token.isupper() and token in ctx.keys:
+            return None  # a label named ("..., so A."): a conclusion of its own, not these
+    affirmed, denied = _predicated(text, ctx)
+    said = affirmed if ctx.leg == 1 else denied
+    if not said or affirmed & denied:
+        return None
+    every = len(affirmed | denied) == len(ctx.labels)
+    return _Reading(said, None, weak=not every)
 
 
 # What may lead into a last line of labels: a concluding word, a heading's or GSM8K's
@@ -1011,6 +1094,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # the derivation, not an answer
     if cut:
         return _FAILED
+    stated = _predicate_statuses(text, ctx)  # "Peru and Chile are not in Africa; ..."
+    if stated is not None:
+        return _result(stated, ParseMethod.LABEL_FORMS, ctx)
     none = _none_of_them(text, lo, hi, ctx)
     if none is not None:
         return _result(none, ParseMethod.NONE_WORD, ctx)

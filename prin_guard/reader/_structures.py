@@ -392,6 +392,40 @@ def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
     return out if len(out) >= 2 else []
 
 
+# One candidate and its status in a line of several: "A: correct", "B incorrect", "(C) - yes"
+_STATUS_PAIR = _Pattern(
+    r"[^\S\n]*(?:and[^\S\n]+)?[*_`]*[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{0,3})[)\]]?[*_`]*"
+    r"[^\S\n]*(?:[:=→–—-][^\S\n]*)?[*_`]*(?P<s>(?:not[^\S\n]+)?[A-Za-z]+)[*_`]*[^\S\n]*[.!]?"
+    r"[^\S\n]*"
+)
+_PAIR_SEP = _Pattern(r"[,;|]")
+
+
+def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
+    """A line of two candidates and their statuses or more, separated by commas or
+    semicolons ("A: correct, B: incorrect, C: correct, D: incorrect", "A correct, B
+    wrong."): every candidate's status; none unless the whole line is such pairs, each
+    of an item's label (in capitals) and a status word, no candidate twice."""
+    if _PAIR_SEP.search(text, lo, hi) is None:
+        return []
+    out: list[_Status] = []
+    start = lo
+    for end in [*(m.start() for m in _PAIR_SEP.finditer(text, lo, hi)), hi]:
+        pair = _STATUS_PAIR.fullmatch(text, start, end)
+        start = end + 1
+        if pair is None:
+            return []
+        token = pair.group("l")
+        label = ctx.keys.get(token.upper())
+        sign = _status_sign(text, *pair.span("s"), ctx)
+        if label is None or not token.isupper() or not sign:
+            return []
+        out.append(_Status(label, sign, pair.span("l"), lo, True))
+    if len(out) < 2 or len({status.label for status in out}) != len(out):
+        return []
+    return out
+
+
 def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Status]:
     """The statuses of a line, or of each of its sentences ("A: met. B: not met."), or
     of a line that names its candidate first and ends on a sentence that is a status
@@ -399,6 +433,9 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
     its pairs of candidates and marks ("A ✅ B ❌ C ✅")."""
     if not ctx.pair and (marks := _inline_marks(text, lo, hi, ctx)):
         yield from marks
+        return
+    if not ctx.pair and (pairs := _inline_statuses(text, lo, hi, ctx)):
+        yield from pairs
         return
     item = _ITEM.match(text, lo, hi)
     after = item.end() if item is not None else lo  # "1." is no sentence
@@ -444,7 +481,24 @@ def _line_status(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
     if not sign:
         return None
     label, span = lead[:2] if lead else _line_candidate(text, lo, status_at, item, ctx)
-    return _Status(label, sign, span, lo, True) if label is not None else None
+    weak = _ambiguous_selection(text, status_at, hi, ctx)
+    return _Status(label, sign, span, lo, True, weak=weak) if label is not None else None
+
+
+_SELECTION_WORD = _Pattern(r"(?<![\w-])(?:yes|no)(?![\w-])", re.IGNORECASE)
+
+
+def _ambiguous_selection(text: str, lo: int, hi: int, ctx: _Context, header: int = 0) -> bool:
+    """Whether a status is a bare yes or no on a choice's reverse leg, under no header
+    with a polarity: "Spain: yes" answers the item's own question ("Which of these
+    countries are in Europe?") as readily as the leg's ("is it incorrect?"), and the two
+    are opposite. Read as the leg's, and weak."""
+    return (
+        ctx.task == "choice"
+        and ctx.leg == -1
+        and not header
+        and _SELECTION_WORD.search(text, lo, hi) is not None
+    )
 
 
 def _lead_label(
@@ -530,17 +584,29 @@ def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> li
         if len(row) < 2 or _TABLE_RULE.fullmatch(text, row[0][0], row[-1][1]):
             continue
         k = column if column is not None and column < len(row) else len(row) - 1
-        sign = _status_sign(text, *row[k], ctx, header)
+        sign = _status_sign(text, *row[k], ctx, header) or _cell_mark(text, *row[k])
         if not sign:
             continue
+        weak = _ambiguous_selection(text, *row[k], ctx, header)
         for j, (a, b) in enumerate(row):
             if j == k:
                 continue
             named = _cell_candidate(text, a, b, ctx)
             if named is not None:
-                out.append(_Status(named[0], sign, named[1], lo, True))
+                out.append(_Status(named[0], sign, named[1], lo, True, weak=weak))
                 break
     return out
+
+
+# A status cell that opens on a mark and explains it: "❌ dwarf planet", "✅ (group 18)"
+_CELL_MARK = _Pattern(rf"[^\S\n*_`]*(?P<m>[{_MARK_CLASS}])\ufe0f?[^\S\n]+[^{_MARK_CLASS}]*")
+
+
+def _cell_mark(text: str, lo: int, hi: int) -> int:
+    """The sign of the mark a status cell opens on, when it explains it in words (and
+    holds no other mark); 0 otherwise."""
+    found = _CELL_MARK.fullmatch(text, lo, hi)
+    return _STATUS_MARKS[found.group("m")] if found is not None else 0
 
 
 def _cells(text: str, lo: int, hi: int) -> list[tuple[int, int]]:

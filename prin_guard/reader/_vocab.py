@@ -32,8 +32,13 @@ class _Vocab:
     noun: str = ""
     """What the question calls its options ("ratio" of "Which ratio can form ...?"),
     lower case; empty when it names none (:func:`question_noun`)."""
+    asks: frozenset[str] = frozenset()
+    """The question's own words of three letters or more, lower case (a choice item's):
+    a sentence that names a candidate in them ("Canberra is the capital of Australia.")
+    answers it (``prin_guard.reader._answered``)."""
     question: str = ""
-    """The item's question as given (a choice's: what a value it concludes on must name)."""
+    """The item's question as given (a choice's: what a value it concludes on must name,
+    ``prin_guard.reader._values``)."""
 
     @classmethod
     def of(
@@ -48,8 +53,15 @@ class _Vocab:
         noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
             positive |= _DIRECT_SUPERLATIVES
+        asks = (
+            frozenset(_ASKED_WORD.compiled.findall(question.lower()))
+            if task == "choice" and question
+            else frozenset()
+        )
         if words is None:
-            return cls(positive, negative, predicate=phrase, noun=noun, question=question or "")
+            return cls(
+                positive, negative, predicate=phrase, noun=noun, asks=asks, question=question or ""
+            )
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
@@ -57,7 +69,7 @@ class _Vocab:
             if " " in word
         )
         return cls(
-            positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, question or ""
+            positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, asks, question or ""
         )
 
     def sign(self, word: str, *, negated: bool = False) -> int:
@@ -141,6 +153,9 @@ _QUESTION = _Pattern(
 )
 
 
+_ASKED_WORD = _Pattern(r"[a-z]{3,}")
+
+
 _NOT_PREDICATES = frozenset(
     {"true", "false", "correct", "incorrect", "right", "wrong", "best", "worst", "better", "worse"}
 )
@@ -171,7 +186,7 @@ def _predicate(question: str) -> frozenset[str]:
 _QUESTION_PHRASE = _Pattern(
     r"\bwhich\b[^?\n]{0,120}?\b(?:is|are)\s+(?:(?:known|referred\s+to|called|considered"
     r"|classified|regarded|described)\s+(?:as\s+)?)?(?:an?\s+|the\s+)?"
-    r"(?P<p>[a-z]{3,30}(?:\s+(?:[a-z]{2,30}|\d{1,6})){0,3})\s*\?\s*\Z",
+    r"(?P<p>(?:(?:in|on|at|from)\s+)?[a-z]{3,30}(?:\s+(?:[a-z]{2,30}|\d{1,6})){0,3})\s*\?\s*\Z",
     re.IGNORECASE,
 )
 # The words a choice question asks about, after its verb: "grammatically correct in
