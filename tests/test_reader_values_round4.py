@@ -295,6 +295,12 @@ def test_variable_names_are_never_read_as_labels(reply: str, item: dict, expecte
         pytest.param(
             "So the distance is approximately 290.", CLOSE, "direct", id="approximately-near-two"
         ),
+        pytest.param(
+            "The percentage is 15%.",
+            {"task": "choice", "question": "What is 15% of 80?", "candidates": ["12", "15", "68"]},
+            "direct",
+            id="a-question-of-numbers-alone",
+        ),
         pytest.param("3x + 4 = 40\n3x = 36", EQUATION, "direct", id="equation-with-expression"),
         pytest.param("1/2 + 1/4 = 3/4", FRACTION, "direct", id="equation-of-expressions"),
         pytest.param("So the average speed is 80 km/h.", SPEED, "reverse", id="reverse-statement"),

@@ -21,10 +21,16 @@ when all of these hold:
 - no other option holds that number as a part ("12 and 18" beside "12"), and it is not an
   option's label ("4" where the labels are 1 to 5).
 
-A statement whose subject shares no word with the question's own ask ("The son is 12
-years old." when it asks how old the father is) is read, marked weak: it may be a value on
-the way. The reverse leg is not read here (a computed value there answers the direct
-question; the pipeline's other rules say what that leg reads).
+A statement of a subject is read confidently when its subject names what the question
+asks, in the question's words (a word of its ask, and no word the question does not
+hold: "the average speed of the car" for "A car covers ... What is its average speed?"),
+or is "the result" / "the answer"; else it is read marked weak ("The son is 12 years
+old." when it asks how old the father is, "The speed over the first hour is ...", "The
+sum is 42." for "What is 17 + 25?"): it may be a value on the way. None is read when the
+question asks in the negative ("Which is NOT prime?": "The prime is 23." answers the
+other question), or when the subject names an option by its label ("Note: option C is 90
+km/h." describes an option). The reverse leg is not read here (a computed value there
+answers the direct question; the pipeline's other rules say what that leg reads).
 """
 
 from __future__ import annotations
@@ -576,7 +582,7 @@ def read_value(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         # the subject names what the question asks ("the average speed of the train"),
         # in its words; else it may be a value on the way ("the son", "the first half")
         asks = bool(named & asked.ask) and named <= asked.words
-        weak = weak or not (asks or generic or not asked.ask)
+        weak = weak or not (asks or generic)  # a question of numbers alone: weak
     return _Reading(frozenset(same), said.span, weak=weak)
 
 
