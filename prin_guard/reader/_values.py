@@ -45,6 +45,8 @@ from prin_guard.reader._text import _Pattern
 
 _MAX_OPTIONS = 64
 """Items with more options than this are not read by value (a value list is short)."""
+_MAX_BOXES = 16
+"""More LaTeX boxes than this in one reply: none is read as its value."""
 _MAX_STATEMENT = 400
 """The longest concluding statement looked at, in characters."""
 
@@ -456,14 +458,18 @@ def _last_box(text: str, lo: int, hi: int) -> _Statement | None:
     sentence), every box in the reply holding the same value, with its lead-in: its own
     line before it, or the line before when the box stands alone."""
     boxes: list[tuple[int, int]] = []
-    for found in _BOX.finditer(text, lo, hi):
+    at = lo
+    while (found := _BOX.search(text, at, hi)) is not None:
+        if len(boxes) == _MAX_BOXES:
+            return None
         depth, at = 1, found.end()
-        while at < hi and depth:
+        stop = min(hi, at + _MAX_STATEMENT)
+        while at < stop and depth:
             depth += {"{": 1, "}": -1}.get(text[at], 0) if text[at - 1] != "\\" else 0
             at += 1
         if depth:
-            return None
-        boxes.append((found.end(), at - 1))
+            return None  # never closed, or too long to hold a value
+        boxes.append((found.end(), at - 1))  # a box inside it is part of its value
     if not boxes:
         return None
     last = boxes[-1]
@@ -472,14 +478,14 @@ def _last_box(text: str, lo: int, hi: int) -> _Statement | None:
     values = {_parse_value(text[b_lo:b_hi]) for b_lo, b_hi in boxes}
     if len(values) != 1:
         return None
-    line = _line_start(text, lo, last[0])
+    line = max(_line_start(text, lo, last[0]), last[0] - _MAX_STATEMENT)
     lead = _BOX.compiled.sub(" ", _plain_math(text[line : last[0]])[0])
     end = line - 1
     while not lead.strip(" \t$") and end > lo:
         # the box alone on its line: what leads into it is the line before (displays aside)
         start = _line_start(text, lo, end)
         if not _DISPLAY_LINE.fullmatch(text, start, end):
-            lead = _plain_math(text[start:end])[0]
+            lead = _plain_math(text[max(start, end - _MAX_STATEMENT) : end])[0]
         end = start - 1
     # its last sentence: "Since 3/5 is not 1/2, ... The answer is" reads "The answer is"
     cut = max((found.end() for found in _SENTENCE_END.finditer(lead.rstrip())), default=0)
