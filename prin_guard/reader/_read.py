@@ -54,6 +54,7 @@ from prin_guard.reader._formats import (
     _read_tags,
     _read_verdicts,
 )
+from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
@@ -174,7 +175,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = _joined(_plain(_latex(read)), ctx)
+    read = blank_listings(_joined(_plain(_latex(read)), ctx), ctx)  # "The options are A) ..."
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
