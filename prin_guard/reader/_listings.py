@@ -6,6 +6,7 @@ that its labels count neither as a conclusion nor as mentions of one."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from prin_guard.reader._evidence import _Context
@@ -22,8 +23,19 @@ def _item(label: str, text: str) -> str:
     )
 
 
+# a cheap look first: words that introduce the options, then a label in a listing's form
+_ANY = re.compile(
+    r"\b(?:options|choices|alternatives|candidates|answers)\b[^\n]{0,30}?\s\(?[A-Za-z0-9]{1,4}[).:]",
+    re.IGNORECASE,
+)
+
+
 def _pattern(ctx: _Context) -> re.Pattern[str] | None:
-    pairs = ctx.texts.pairs()
+    return _compiled(tuple(ctx.texts.pairs()))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pairs: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
     if len(pairs) < 2 or any(not text.strip() for _, text in pairs):
         return None
     items = [_item(label, text) for label, text in pairs]
@@ -64,6 +76,8 @@ def blank_listings(text: str, ctx: _Context) -> str:
     each with its own text, blanked to spaces; only on a choice item, and only when the
     reply says more than the listing (a reply that is only a listing is read as before)."""
     if ctx.task != "choice" or not ctx.leg:
+        return text
+    if not _ANY.search(text):
         return text
     pattern = _pattern(ctx)
     if pattern is None:

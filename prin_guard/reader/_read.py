@@ -33,6 +33,7 @@ from prin_guard.reader._answers import (
     _texts_list,
     _with_note,
 )
+from prin_guard.reader._concluded import concluded_otherwise
 from prin_guard.reader._copies import (
     _blank_copies,
     _echo_lines,
@@ -192,7 +193,11 @@ def parse_reply(
             # the declared answer's concluding part: what the reply says after it
             result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
-            if _answers_the_predicate(read, result, ctx) or answers_the_question(read, result, ctx):
+            if (
+                _answers_the_predicate(read, result, ctx)
+                or answers_the_question(read, result, ctx)
+                or concluded_otherwise(read, result, ctx)
+            ):
                 result = _FAILED  # the direct question's answer, in the declared format
             elif _lines_disagree(read, places, contract, ctx):
                 result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
@@ -481,7 +486,11 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
-    if _answers_the_predicate(text, result, ctx) or answers_the_question(text, result, ctx):
+    if (
+        _answers_the_predicate(text, result, ctx)
+        or answers_the_question(text, result, ctx)
+        or concluded_otherwise(text, result, ctx)
+    ):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
     result = _account(text, result, ctx)
     if _touches_the_other_side(text, result, ctx):
