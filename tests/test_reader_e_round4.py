@@ -111,7 +111,10 @@ def test_listing_alone_with_no_conclusion_reads_no_four_labels() -> None:
 
 def test_a_listing_named_as_the_answer_is_not_blanked() -> None:
     # "the correct options are" gives the listing a side: every option picked
-    reply = "All four are capitals of somewhere? No. But suppose so: the correct options are A) Paris, B) Sydney, C) Rome, D) Toronto."
+    reply = (
+        "All four are capitals of somewhere? No. But suppose so: the correct options are "
+        "A) Paris, B) Sydney, C) Rome, D) Toronto."
+    )
     labels, status, marked = _read(reply, CAPITALS, "direct")
     assert status == "failed" or marked or labels == ("A", "B", "C", "D")
 
@@ -154,7 +157,7 @@ def test_reverse_leg_consistent_with_whole_set_conclusion() -> None:
         "So the cities which are capitals are Paris and Rome, and the incorrect options "
         "are the other two.\n\nAnswer: B, D"
     )
-    labels, status, marked = _read(reply, CAPITALS, "reverse")
+    labels, status, _ = _read(reply, CAPITALS, "reverse")
     assert status == "failed" or labels == ("B", "D")
 
 
@@ -177,3 +180,45 @@ def test_whole_set_denial_agrees_with_reverse_answer() -> None:
 def test_birds_named_whole_then_other_answer_direct() -> None:
     reply = "In summary, the bird species here are Penguin and Ostrich.\n\nFinal answer: A"
     _not_confidently(reply, BIRDS, "direct")
+
+
+# -- 3. unread forms: a quantifier restated, a side given with a demonstrative ---------
+
+
+def test_all_of_them_with_labels_restated() -> None:
+    _confident("All of them (A, B, C and D).", CAPITALS, "direct", ("A", "B", "C", "D"))
+
+
+def test_all_of_the_options_with_labels_restated_reverse() -> None:
+    _confident("All of the options (A, B, C, D).", PRIMES, "reverse", ("A", "B", "C", "D"))
+
+
+def test_all_of_the_above_with_only_some_labels_is_not_read_as_all() -> None:
+    _not_all("All of the above (A, C).", CAPITALS, "direct")
+
+
+def test_demonstrative_side_reverse() -> None:
+    reply = (
+        "Penguins and ostriches are birds that cannot fly.\n\n"
+        "The mammals here are B and D, so those are the incorrect options."
+    )
+    _confident(reply, BIRDS, "reverse", ("B", "D"))
+
+
+def test_demonstrative_side_direct() -> None:
+    reply = (
+        "11 and 13 have no divisors but 1 and themselves.\n\n"
+        "That leaves B and C, and these are the correct ones."
+    )
+    _read_as(reply, PRIMES, "direct", ("B", "C"))
+
+
+def test_demonstrative_side_of_the_other_leg_is_not_read() -> None:
+    reply = "Checking each number.\n\nThe primes are B and C, so those are the correct options."
+    _not_confidently(reply, PRIMES, "reverse")
+
+
+def test_demonstrative_side_with_a_hedge_is_not_read() -> None:
+    reply = "Checking each.\n\nMaybe B and D, so those are the incorrect options."
+    labels, status, marked = _read(reply, BIRDS, "reverse")
+    assert status == "failed" or marked or labels == ("B", "D")

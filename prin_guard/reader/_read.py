@@ -69,6 +69,7 @@ from prin_guard.reader._restated import (
     restated,
     struck,
 )
+from prin_guard.reader._sided import all_restated, then_sided
 from prin_guard.reader._stance import _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json, _structure_statuses
 from prin_guard.reader._text import (
@@ -1298,7 +1299,7 @@ def _before_last(text: str, reading: _Reading) -> bool:
 
 _SHORT_REPLY = 80
 # Whole-reply frames of a choice's answer (:mod:`prin_guard.reader._restated`)
-_FRAMED = (its, neither_nor, only_one, odd_out, no_status, struck)
+_FRAMED = (its, neither_nor, only_one, odd_out, no_status, struck, all_restated, then_sided)
 
 
 def _place(text: str, ctx: _Context) -> ParseResult:
