@@ -222,3 +222,24 @@ def test_demonstrative_side_with_a_hedge_is_not_read() -> None:
     reply = "Checking each.\n\nMaybe B and D, so those are the incorrect options."
     labels, status, marked = _read(reply, BIRDS, "reverse")
     assert status == "failed" or marked or labels == ("B", "D")
+
+
+# -- a connective after "are": "the incorrect options are therefore ..." ---------------
+
+
+def test_connective_after_the_verb_reverse() -> None:
+    reply = (
+        "13 x 4 = 52, which is option B.\n\n"
+        "The wrong options are thus A (42), C (56) and D (48). D is 12 x 4, a slip."
+    )
+    _confident(reply, PRODUCT, "reverse", ("A", "C", "D"))
+
+
+def test_connective_after_the_verb_direct() -> None:
+    reply = "Paris and Rome are seats of government.\n\nThe correct options are hence A and C."
+    _confident(reply, CAPITALS, "direct", ("A", "C"))
+
+
+def test_connective_after_the_verb_of_the_other_side_is_not_read_direct() -> None:
+    reply = "Sydney and Toronto are not capitals.\n\nThe incorrect options are therefore B and D."
+    _not_confidently(reply, CAPITALS, "direct")

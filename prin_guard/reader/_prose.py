@@ -246,6 +246,8 @@ _ANCHORED = _Pattern(
     # a verb of the direct side: "the ones that hold are 11 and 17"
     r"|(?:that|which)\s+(?P<rverb>hold|fit|qualify|apply|work|count|belong)\s+)?"
     r"(?:is|are|(?:would|should|must|will)\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
+    # a connective after the verb: "the incorrect options are therefore A, C and D"
+    r"(?:(?:therefore|thus|hence|then|so|clearly)\b,?[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
