@@ -39,6 +39,7 @@ from prin_guard.reader._evidence import (
     _Status,
     _tie_free,
 )
+from prin_guard.reader._exclusion import sides as exclusion_sides
 from prin_guard.reader._resolve import _joint_result, _result
 from prin_guard.reader._stance import (
     _CONCLUDING,
@@ -435,6 +436,8 @@ class _Claims:
             self._pair_forms()
         elif ctx.task == "choice":
             self._choices()
+        if ctx.task == "choice":
+            self._side_verbs()
         if ctx.task != "checklist":
             self._orderings()
         if ctx.task == "checklist":
@@ -639,6 +642,32 @@ class _Claims:
             span = match.span("l")
             run = _Reading(frozenset({label}), span)
             self._statement(run, sign, said.end(), negated=_negated(said))
+
+    def _side_verbs(self) -> None:
+        """Verbs that reject or keep candidates (``_exclusion``): "eliminate A and D",
+        "B and D can be ruled out", "Frog and Salamander don't fit" as statuses; "The
+        options that don't fit are ...: Frog and Salamander" as a claim of the answer."""
+        text, ctx = self.text, self.ctx
+        for side in exclusion_sides(text):
+            if side.frame:
+                said = _read_answer(text, side.lo, side.hi, ctx, texts="whole")
+                if said is None or said[1].inverted:
+                    continue
+                qualified = stance(text, side.lo, side.end)
+                if qualified.hedged or qualified.negated or qualified.excepted:
+                    continue
+                reading = dataclasses.replace(said[1], weak=qualified.soft)
+                end = reading.span[1] if reading.span else side.hi
+                claim = _Claim(side.lo, end, end, side.sign, reading, stated=True)
+                self.whole.append(claim)
+                continue
+            if side.subject:
+                run = self._subject_before(side.lo)
+            else:
+                named = _subject(text, side.lo, side.hi, ctx)
+                run = _Reading(frozenset(named), (side.lo, side.hi)) if named else None
+            if run is not None:
+                self._statement(run, side.sign, side.end)
 
     def _comparatives(self) -> None:
         """A pair compared in a quality: "Response B is more accurate than Response A",

@@ -173,7 +173,9 @@ def parse_reply(
             revised = _revised(read, places, rest.original(general.span))
             result = _with_declared(declared, general, ctx, revised=revised)
             # the declared answer's concluding part: what the reply says after it
-            result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
+            named = _name_labels(read, ctx, nouns).text
+            result = _account(named, result, ctx)
+            result = _against_reasoning(named, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
             if _answers_the_predicate(read, result, ctx) or answers_the_question(read, result, ctx):
                 result = _FAILED  # the direct question's answer, in the declared format
@@ -343,9 +345,45 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     if _answers_the_predicate(text, result, ctx) or answers_the_question(text, result, ctx):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
     result = _account(text, result, ctx)
+    if result.method is ParseMethod.FINAL_LINE:
+        result = _against_reasoning(text, result, ctx)
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
         return replace(result, weak=True)  # "The answer is B." with no reverse word
     return result
+
+
+def _against_reasoning(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
+    """A choice's answer line against the sides its reasoning gave candidates before it
+    (statuses in the template's words, the question's predicate, headings, whole-answer
+    claims; the last side of each standing, what a retraction took back not said): when
+    every candidate given a side is placed otherwise by the answer ("Shark is a fish, so
+    wrong. Penguin is a bird, wrong.\n\nAnswer: A, C" on the reverse leg; "So 56 is
+    accurate.\n\nAnswer: B" on the reverse leg), and it names only such candidates, the leg
+    fails; else, when some are placed otherwise, the reading is weak."""
+    if (
+        ctx.task != "choice"
+        or not ctx.leg
+        or result.status is ParseStatus.FAILED
+        or result.span is None
+    ):
+        return result
+    start = _part_start(text, result.span[0])
+    # not what a revision after it took back ("... A and C. Wait, I mixed it up. ..."); a
+    # "hmm" revises nothing
+    lo = max(
+        (found.end() for found in _REVISION.finditer(text, 0, start) if found.group().lower() != "hmm"),
+        default=0,
+    )
+    sides = _sides(text[lo:start], 0, ctx)
+    if not sides:
+        return result
+    named = frozenset(result.labels)
+    against = [label for label, sign in sides if (sign == ctx.leg) != (label in named)]
+    if not against:
+        return result
+    if len(against) == len(sides) and named <= set(against):
+        return _FAILED  # it names only, and places every one, otherwise than the reasoning
+    return replace(result, weak=True)
 
 
 _MAX_LINES = 8
