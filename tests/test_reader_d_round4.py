@@ -35,7 +35,7 @@ FRUIT = _item("Which of these are fruits?", "Apple", "Carrot", "Mango", "Potato"
 CAPITAL = _item("What is the capital of Italy?", "Milan", "Rome", "Naples", "Turin")
 METALS = _item("Which of these elements are metals?", "Iron", "Sulfur", "Copper", "Neon")
 
-TEMPLATES = ("v0", "v1", "v2", "v3", "v4")
+TEMPLATES = ["v0", "v1", "v2", "v3", "v4"]
 WORDS = {
     "v0": ("correct", "incorrect"),
     "v1": ("right", "wrong"),
@@ -160,7 +160,7 @@ EXCLUSIONS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("template", ("v1", "v3"))
+@pytest.mark.parametrize("template", ["v1", "v3"])
 @pytest.mark.parametrize(("reply", "item", "leg", "labels"), EXCLUSIONS)
 def test_verbs_that_reject_or_keep_give_sides(
     reply: str, item: Item, leg: str, labels: tuple[str, ...], template: str

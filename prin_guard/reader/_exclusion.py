@@ -109,10 +109,10 @@ def sides(text: str) -> Iterator[Side]:
         if match.group("part") is not None:
             sign = _sign(match.group("part"), participle=True)
         else:
-            sign = _sign(match.group("pred"))
-            if "fit" not in match.group("pred") and "belong" not in match.group("pred"):
-                if not _CLAUSE_END.match(text, match.end()):
-                    continue  # "out of stock"
+            pred = match.group("pred")
+            sign = _sign(pred)
+            if not re.search("fit|belong", pred) and not _CLAUSE_END.match(text, match.end()):
+                continue  # "out of stock"
         if sign:
             yield Side(match.start(), match.start(), sign, match.end(), subject=True)
     for match in _FRAME.finditer(text):

@@ -370,10 +370,8 @@ def _against_reasoning(text: str, result: ParseResult, ctx: _Context) -> ParseRe
     start = _part_start(text, result.span[0])
     # not what a revision after it took back ("... A and C. Wait, I mixed it up. ..."); a
     # "hmm" revises nothing
-    lo = max(
-        (found.end() for found in _REVISION.finditer(text, 0, start) if found.group().lower() != "hmm"),
-        default=0,
-    )
+    revisions = _REVISION.finditer(text, 0, start)
+    lo = max((found.end() for found in revisions if found.group().lower() != "hmm"), default=0)
     sides = _sides(text[lo:start], 0, ctx)
     if not sides:
         return result
