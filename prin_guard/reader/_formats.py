@@ -17,7 +17,8 @@ _HEADING_WORDS = _ANSWER_WORDS | {
     "the", "my", "so", "thus", "hence", "therefore", "not", "of", "list",
     "all", "only", "one", "choice", "candidate", "which", "response", "responses",
     "criteria", "criterion", "claims", "claim", "requirements", "requirement", "items",
-    "statements", "to", "by", "sources", "it", "do", "does",
+    "statements", "to", "by", "sources", "it", "do", "does", "these", "those", "are", "is",
+    "they",
 }  # fmt: skip
 
 

@@ -248,12 +248,12 @@ _ANCHORED = _Pattern(
 
 # Labels before a verb: "A and C are incorrect", "Options B and D are wrong". The verb
 # is optional, so that every run is consumed where it starts (linear time).
-_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
+_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9°]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
 
 
 # Labels before a verb of their own: "Output (a) wins", "criterion B fails"
 _RUN_VERB = _Pattern(
-    rf"(?<![A-Za-z0-9]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
+    rf"(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
     r"(?P<v>wins|won|outperforms|outperformed|surpasses|beats|loses|lost|fails|failed|passes"
     r"|passed)\b)?",
     re.IGNORECASE,
@@ -466,6 +466,9 @@ class _Claims:
         pos = 0
         while (match := _ANCHORED.search(text, pos)) is not None:
             lo, hi = match.span("span")
+            semicolon = text.find(";", lo, hi)
+            if semicolon >= 0 and text[lo:semicolon].strip():
+                hi = semicolon  # "The right one is Jane Austen; Charlotte Brontë (A) wrote ..."
             # the next sentence may start inside this one's span: "..., so the incorrect
             # options are A, B": go on from the end of this span's head
             cut = _ASIDE.search(text, lo, hi)
@@ -1048,7 +1051,9 @@ def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) 
         said = one if label is not None else two
         if label is None:
             label = ctx.keys.get(one.upper()) if len(one) <= 4 else None
-        if label is None or label not in ctx.texts.exact(said):
+        if label is None or not (
+            label in ctx.texts.exact(said) or _same_value(said, ctx.texts.norm_of(label))
+        ):
             return set()
         found.add(label)
         pos = sep.end() if sep is not None else hi
@@ -1056,6 +1061,20 @@ def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) 
 
 
 _LIST_NOUN = _Pattern(r"(?:the[^\S\n]+)?(?:options?|choices?|answers?)[^\S\n]+", re.IGNORECASE)
+
+# A number and its units: "100 °C", "12 km/h", "45%"
+_VALUE_UNITS = _Pattern(
+    r"[^\S\n]*(?P<n>-?\d[\d,]*(?:\.\d+)?)[^\S\n]*(?:[A-Za-z°%²³/$]{1,6}[^\S\n]*){0,2}"
+)
+
+
+def _same_value(said: str, own: str | None) -> bool:
+    """Whether ``said`` is the candidate's own text ``own``, a number, with its units
+    ("100 °C" of "100")."""
+    if not own or not own[:1].isdigit():
+        return False
+    found = _VALUE_UNITS.fullmatch(said)
+    return found is not None and found.group("n").replace(",", "") == own.replace(",", "")
 
 
 def _own_text_end(text: str, pos: int, hi: int, own: str | None) -> int | None:

@@ -52,7 +52,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
-from prin_guard.reader._stance import _REVISION, retracted_before
+from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
@@ -170,8 +170,10 @@ def parse_reply(
             # the rest of the reply, read apart: its conclusion must not disagree
             rest = _name_labels(_blanked(read, places), ctx, nouns)
             general = _parse(rest.text, ctx)
-            revised = _revised(read, places, rest.original(general.span))
-            result = _with_declared(declared, general, ctx, revised=revised)
+            at = rest.original(general.span)
+            revised = _revised(read, places, at)
+            stands = _stands(read, places, at, general, declared)
+            result = _with_declared(declared, general, ctx, revised=revised, stands=stands)
             # the declared answer's concluding part: what the reply says after it
             named = _name_labels(read, ctx, nouns).text
             result = _account(named, result, ctx)
@@ -299,7 +301,12 @@ def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
 
 
 def _with_declared(
-    declared: _Reading, general: ParseResult, ctx: _Context, *, revised: bool = False
+    declared: _Reading,
+    general: ParseResult,
+    ctx: _Context,
+    *,
+    revised: bool = False,
+    stands: bool = False,
 ) -> ParseResult:
     """The declared format's reading, unless the reply concludes otherwise (no verdict),
     or revises it: ``revised``, the reply's conclusion stands after every place of the
@@ -310,9 +317,45 @@ def _with_declared(
     if general.status is not ParseStatus.FAILED and general.labels != said.labels:
         if revised:
             return general  # the conclusion corrects the declared verdict (weak or not)
+        if stands:
+            return said  # the declared answer corrects the conclusion, or adds to it
         if not general.weak:
             return _FAILED  # the declared verdict and the reply's conclusion disagree
     return said
+
+
+def _stands(
+    text: str,
+    places: Sequence[tuple[int, int]],
+    span: tuple[int, int] | None,
+    general: ParseResult,
+    declared: _Reading,
+) -> bool:
+    """Whether the last declared answer stands over the reply's conclusion at ``span``
+    that differs from it: a revision lies between the conclusion and that answer ("The
+    appropriate choices are A, B and C. Actually no, ... so only A and C.\n\nAnswer: A,
+    C"), or the conclusion adds to an answer line before it and the last one holds it
+    ("Answer: A, C\n\nCorrection: D is also accurate.\n\nAnswer: A, C, D")."""
+    if span is None or not places or declared.inverted:
+        return False
+    last = max(lo for lo, _ in places)
+    if span[1] > last:
+        return False
+    if _revision(text, span[1], last):
+        return True
+    earlier = [hi for _, hi in places if hi <= span[0]]
+    if not earlier or not set(general.labels) <= declared.labels:
+        return False
+    start = max(text.rfind(mark, 0, span[0]) for mark in (". ", "\n")) + 1
+    stop = min((at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0), default=last)
+    revised = _revision(text, max(earlier), span[0])
+    return revised and bool(_ADDITIVE.search(text, start, min(stop, last)))
+
+
+def _revision(text: str, lo: int, hi: int) -> bool:
+    """Whether a revision ("wait", "actually", "correction") stands in ``text[lo:hi]``; a
+    "hmm" is none."""
+    return any(found.group().lower() != "hmm" for found in _REVISION.finditer(text, lo, hi))
 
 
 # Words that revise an answer given before: "Correction:", "Wait, no", "Corrected answer:"
@@ -670,7 +713,7 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
 # "I think": followed by a lower-case word that is not what a label is followed by.
-_MENTION = _Pattern(r"(?<![A-Za-z0-9\\])(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])")
+_MENTION = _Pattern(r"(?<![A-Za-z0-9°\\])(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])")
 _AFTER_WORD = _Pattern(r"[^\S\n]+(?P<w>[a-z][a-z']*)")
 _LABEL_VERBS = frozenset(
     {
@@ -805,7 +848,7 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
 # The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
 # B."
 _SO_LABELS = _Pattern(
-    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*,?[^\S\n]+"
+    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
     r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
     re.IGNORECASE,
 )
@@ -817,7 +860,7 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     reply said, before it and in the question's own predicate, that exactly those
     candidates have it (the direct leg) or have it not (the reverse leg), and said the
     opposite of none of them: "so A and C" itself says not which question it answers."""
-    if ctx.task != "choice" or not ctx.leg or not ctx.vocab.predicate:
+    if ctx.task != "choice" or not ctx.leg:
         return None
     found = _SO_LABELS.search(text[:hi], lo)
     if found is None:
@@ -825,9 +868,26 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
     if listed is None or not listed.labels:
         return None
-    affirmed, denied = _predicated(text[lo : found.start()].rstrip(" \t,;:"), ctx)
-    said, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
-    if said != listed.labels or listed.labels & other:
+    before = text[lo : found.start()].rstrip(" \t,;:")
+    if ctx.vocab.predicate:
+        affirmed, denied = _predicated(before, ctx)
+        said, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
+        if said == listed.labels and not listed.labels & other:
+            return listed
+    return _rest_of_rejected(before, listed, ctx)
+
+
+def _rest_of_rejected(before: str, listed: _Reading, ctx: _Context) -> _Reading | None:
+    """On the direct leg, labels after "so" that are exactly the candidates the reply did
+    not reject before it, every other one rejected ("I'd rule out B and D. So: A, C."):
+    what is left, the direct question's answer."""
+    if ctx.leg != 1:
+        return None
+    sides = dict(_sides(before, 0, ctx))
+    rejected = {label for label, sign in sides.items() if sign == -1}
+    if any(sides.get(label, 1) != 1 for label in listed.labels) or not rejected:
+        return None
+    if listed.labels | rejected != set(ctx.labels):
         return None
     return listed
 
