@@ -603,6 +603,13 @@ class _Claims:
             for mark in _CLAUSE_MARKS
             for at in _last_few(text, mark, max(lo, floor - len(mark)), end)
         )[-_SUBJECT_TRIES:]
+        # "32 is valid and 45 is invalid": "and" after a clause with its own verb starts one
+        starts.extend(
+            at + 5
+            for at in _last_few(text, " and ", max(lo, floor), end)
+            if _COPULA_WORD.search(text, max(lo, floor), at)
+        )
+        starts.sort()
         if not lo and not floor:
             starts.insert(0, 0)
         for start in starts:
@@ -996,6 +1003,7 @@ _IS_NOT = _Pattern(
 )
 
 _SUBJECT_WINDOW = 200
+_COPULA_WORD = _Pattern(r"(?<![\w-])(?:is|are|was|were)(?![\w-])", re.IGNORECASE)
 _TEXT_CANDIDATES = 32
 """Up to how many candidates their texts are looked for as subjects and option lines."""
 _SENTENCE_ENDS = ("\n", ". ", "? ", "! ")
