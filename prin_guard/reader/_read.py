@@ -335,8 +335,14 @@ def _stands(
     that differs from it: a revision lies between the conclusion and that answer ("The
     appropriate choices are A, B and C. Actually no, ... so only A and C.\n\nAnswer: A,
     C"), or the conclusion adds to an answer line before it and the last one holds it
-    ("Answer: A, C\n\nCorrection: D is also accurate.\n\nAnswer: A, C, D")."""
-    if span is None or not places or declared.inverted:
+    ("Answer: A, C\n\nCorrection: D is also accurate.\n\nAnswer: A, C, D"), or the
+    conclusion is statuses of some of its candidates (their sides are checked against it
+    by :func:`_against_reasoning`)."""
+    if not places or declared.inverted:
+        return False
+    if general.method is ParseMethod.PER_CANDIDATE and set(general.labels) <= declared.labels:
+        return True  # statuses of some ("7: odd; 13: odd."): what they say is checked after
+    if span is None:
         return False
     last = max(lo for lo, _ in places)
     if span[1] > last:
@@ -536,6 +542,8 @@ def _statements(words: tuple[str, ...]) -> _Statements:
     return _Statements(
         affirm=(
             compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{pred}{end}"),
+            # "11: prime.", "Robin - bird": a listing's line, the predicate after a colon
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?)\s*(?::|\s[-–—])\s*{_ARTICLE}{pred}{end}"),
             compiled(rf"^\s*{_ARTICLE}{pred}{_COPULA}(?P<s>.{{1,200}}?){end}"),
         ),
         deny=(
@@ -549,6 +557,7 @@ def _statements(words: tuple[str, ...]) -> _Statements:
                 rf"\s+as\s+{_ARTICLE}{pred}{end}"
             ),
             compiled(rf"^\s*{_ARTICLE}{pred}{_NOT_COPULA}(?P<s>.{{1,200}}?){end}"),
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?)\s*(?::|\s[-–—])\s*not\s+{_ARTICLE}{pred}{end}"),
             compiled(
                 rf"^\s*{_ARTICLE}{pred}\s+(?:do|does)(?:\s+not|n[’']t)\s+include\s+"
                 rf"(?P<s>.{{1,200}}?){end}"
