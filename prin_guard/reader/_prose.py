@@ -604,10 +604,11 @@ class _Claims:
             for at in _last_few(text, mark, max(lo, floor - len(mark)), end)
         )[-_SUBJECT_TRIES:]
         # "32 is valid and 45 is invalid": "and" after a clause with its own verb starts one
+        clause = max(starts, default=max(lo, floor))
         starts.extend(
             at + 5
-            for at in _last_few(text, " and ", max(lo, floor), end)
-            if _COPULA_WORD.search(text, max(lo, floor), at)
+            for at in _last_few(text, " and ", clause, end)
+            if _COPULA_WORD.search(text, clause, at)
         )
         starts.sort()
         if not lo and not floor:
