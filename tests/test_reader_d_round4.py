@@ -157,6 +157,10 @@ EXCLUSIONS = [
      ("B", "D")),
     ("Rule out B and D; keep A and C.", SQUARES, "direct", ("A", "C")),
     ("B and D can be eliminated.", SQUARES, "reverse", ("B", "D")),
+    ("Ruled out: B and D", BIRDS, "reverse", ("B", "D")),
+    ("Keep: A, C\nDrop: B, D", FRUIT, "direct", ("A", "C")),
+    ("Keep: A, C\nDrop: B, D", FRUIT, "reverse", ("B", "D")),
+    ("Options to eliminate: B, D", ODD, "reverse", ("B", "D")),
 ]  # fmt: skip
 
 

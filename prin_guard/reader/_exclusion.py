@@ -123,3 +123,21 @@ def sides(text: str) -> Iterator[Side]:
         lo = colon + 1 if colon >= 0 else lo
         if sign:
             yield Side(lo, hi, sign, hi, frame=True)
+
+
+# A heading in those words: "Eliminated: B, D", "Ruled out: B and D", "To keep: A, C"
+_HEADING = _Pattern(
+    r"(?:(?:the|my)\s+)?(?:(?:options?|ones?|choices?|answers?)\s+)?(?:(?:to|I(?:[’']d|\s+would))"
+    rf"\s+)?(?P<verb>{_ACTIVE}|{_PARTICIPLE})(?:\s+(?:options?|ones?|choices?|answers?))?",
+    re.IGNORECASE,
+)
+
+
+def heading_sign(head: str) -> int:
+    """The side a heading in these words gives what it lists ("Eliminated: B, D": -1,
+    "Keep: A, C": 1), 0 when it is not one."""
+    found = _HEADING.fullmatch(head.strip())
+    if found is None:
+        return 0
+    verb = found.group("verb")
+    return _sign(verb) or _sign(verb, participle=True)

@@ -8,6 +8,7 @@ import re
 
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
+from prin_guard.reader._exclusion import heading_sign
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
 
@@ -212,6 +213,8 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        if not sign and ctx.task == "choice":
+            sign = heading_sign(match.group("head"))  # "Eliminated: B, D", "Keep: A, C"
         if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
             sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
