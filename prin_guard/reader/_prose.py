@@ -467,8 +467,15 @@ class _Claims:
         while (match := _ANCHORED.search(text, pos)) is not None:
             lo, hi = match.span("span")
             semicolon = text.find(";", lo, hi)
-            if semicolon >= 0 and text[lo:semicolon].strip():
-                hi = semicolon  # "The right one is Jane Austen; Charlotte Brontë (A) wrote ..."
+            if (
+                semicolon >= 0
+                and text[lo:semicolon].strip()
+                and _read_answer(text, lo, semicolon, ctx, texts="none") is None
+                and _label_and_text(text, lo, semicolon, ctx) is None
+            ):
+                # named by its text before a semicolon: "The right one is Jane Austen;
+                # Charlotte Brontë (A) wrote ...", not a list "A: 7; C: 13"
+                hi = semicolon
             # the next sentence may start inside this one's span: "..., so the incorrect
             # options are A, B": go on from the end of this span's head
             cut = _ASIDE.search(text, lo, hi)
