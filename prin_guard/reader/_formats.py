@@ -18,9 +18,10 @@ _HEADING_WORDS = _ANSWER_WORDS | {
     "the", "my", "so", "thus", "hence", "therefore", "not", "of", "list",
     "all", "only", "one", "choice", "candidate", "which", "response", "responses",
     "criteria", "criterion", "claims", "claim", "requirements", "requirement", "items",
-    "statements", "to", "by", "sources", "it", "do", "does", "these", "those", "are", "is",
-    "they",
+    "statements", "to", "by", "sources", "it", "do", "does",
 }  # fmt: skip
+# A pronoun and its verb before a heading's words: "These are not valid: B, D"
+_PRONOUN_HEAD = (("these", "are"), ("those", "are"), ("they", "are"), ("this", "is"))
 
 
 # Horizontal whitespace only at line starts: a class that also takes newlines would
@@ -212,6 +213,8 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             placed.append((match.start(), _signed(sign, block[1], ctx), block[1]))
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
+        if tuple(words[:2]) in _PRONOUN_HEAD and len(words) > 2:
+            words = words[2:]
         sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
         if not sign and ctx.task == "choice":
             sign = heading_sign(match.group("head"))  # "Eliminated: B, D", "Keep: A, C"

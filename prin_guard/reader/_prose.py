@@ -476,10 +476,13 @@ class _Claims:
                 # named by its text before a semicolon: "The right one is Jane Austen;
                 # Charlotte Brontë (A) wrote ...", not a list "A: 7; C: 13"
                 hi = semicolon
+                cut_at: int | None = semicolon + 1
+            else:
+                cut_at = None
             # the next sentence may start inside this one's span: "..., so the incorrect
             # options are A, B": go on from the end of this span's head
             cut = _ASIDE.search(text, lo, hi)
-            pos = cut.end() if cut is not None else match.end()
+            pos = cut.end() if cut is not None else cut_at or match.end()
             reach = hi
             if text[lo:hi].strip():
                 said = _read_answer(text, lo, hi, ctx, texts="none")
