@@ -156,8 +156,15 @@ def read_answer(
 
     parsed = parse(polarity)
     confused = detect_polarity_confusion(text, polarity, words=words, task=item.task)
-    if confused and text and parsed.status is ParseStatus.OK and not parsed.weak and parsed.span:
-        # what follows a confident answer is accounted for by the reader (a side against
+    if (
+        confused
+        and text
+        and item.task == "choice"
+        and parsed.status is ParseStatus.OK
+        and not parsed.weak
+        and parsed.span
+    ):
+        # what follows a set's confident answer is accounted for by the reader (a side against
         # it fails the leg, one it cannot place makes it weak): "Answer: A, C, D\n\nNote:
         # B is the right one." on the reverse leg is no confusion; what leads to it may be
         before = text[: parsed.span[0]]
