@@ -88,7 +88,7 @@ _PUNCT_ONLY = _Pattern(r"[\s.!?*_`\"')\]]*")
 # a dash or semicolon, the end of a sentence, an explanation or a verb.
 _ASIDE = _Pattern(
     rf"\s*[(\[](?!\s*{_LABEL}\s*[)\]])"
-    r"|\s*[;—–|]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:"
+    r"|\s*[;—–|]|\s+-+\s|\s+(?:note|n\.?b\.?|p\.?s\.?)\s*:|,\s*(?:but\s+)?not\s"
     rf"|[.!?](?=\s|$)(?!\s+\(?{_LABEL}\))"
     r"|,?\s+(?:because|since|as|which|due|given|where|while|though|although|so|then|but|if"
     r"|is|are|was|were|isn't|aren't|would|should|will|seems?|appears?|being|has|have|must"
@@ -155,6 +155,36 @@ def _only_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return _labels_only(text, start, hi, ctx.keys) if start < hi else None
 
 
+# What an answer excludes after it: "A and C, not B or D", "C, but not A"
+_EXCLUDED = _Pattern(
+    rf"[^\S\n]*,[^\S\n]*(?:but[^\S\n]+)?not[^\S\n]+{_RUN}[^\S\n]*(?=$|[.;!\n)])",
+    re.IGNORECASE,
+)
+
+
+def _excluded(text: str, end: int, ctx: _Context) -> _Reading | None:
+    """The labels an answer ending at ``end`` excludes right after it ("A and C, not B or
+    D": B and D), in upper case; None when it excludes none."""
+    found = _EXCLUDED.match(text, end)
+    if found is None:
+        return None
+    return _labels_only(text, found.start("run"), found.end("run"), ctx.keys, upper=True)
+
+
+def _but_not(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as labels and those it excludes ("B and D, not A or C."): the
+    labels, when the two lists do not meet."""
+    lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM + ".!")
+    cut = _EXCLUDED.search(text, lo, hi)
+    if cut is None or not _PUNCT_ONLY.fullmatch(text, cut.end(), hi):
+        return None
+    listed = _only_labels(text, lo, cut.start(), ctx)
+    excluded = _excluded(text, cut.start(), ctx)
+    if listed is None or listed.void or excluded is None or listed.labels & excluded.labels:
+        return None
+    return listed
+
+
 def _list_at(text: str, lo: int, hi: int, ctx: _Context, *, texts: _TextsRead) -> _Reading | None:
     found = _only_labels(text, lo, hi, ctx)
     if found is None:
@@ -184,11 +214,22 @@ def _read_list(
     cut = _ASIDE.search(text, lo, hi)
     head = cut.start() if cut is not None and cut.start() > lo else hi
     if (
-        head < hi
+        (head < hi or "(" in text[lo:hi])
         and _LABELLED_LIST.match(text, lo, hi)
         and (listed := _texts_list(text, lo, hi, ctx, labelled=True)) is not None
     ):
         return listed  # "A (Whale), B (Dolphin) and C (Bat)", "(A) Paris and (D) Berlin"
+    if (
+        cut is not None
+        and text[cut.start() : cut.end()].strip() in ("(", "[")
+        and (blanked := _asides_blanked(text, lo, hi, ctx)) is not None
+    ):
+        # "B (shark, a fish) and D (penguin, a bird)": the labels, their asides apart
+        stop = _SENTENCE_STOP.search(blanked, lo, hi)
+        end = stop.start() if stop is not None else hi
+        found = _only_labels(blanked, lo, end, ctx)
+        if found is not None and len(found.labels) > 1:
+            return found, end
     if (found := _only_labels(text, lo, head, ctx)) is not None:
         return found, head  # most answers: no need to look at candidate texts
     if texts != "none" and (listed := _texts_list(text, lo, hi, ctx)) is not None:
@@ -202,6 +243,51 @@ def _read_list(
             return found, head
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
+
+
+# A bracketed aside: "(shark, a fish)", "(the others are divisible by 3)"
+_BRACKET_ASIDE = _Pattern(r"\((?P<in>[^()\n]{1,200})\)|\[(?P<sq>[^\[\]\n]{1,200})\]")
+# What makes an aside more than an aside: an alternative, a doubt, a negation, a condition
+_UNSAFE_ASIDE = _Pattern(
+    r"(?<![\w-])(?:or|maybe|perhaps|possibly|might|unless|if|not|no|except|but|either|nor"
+    r"|also|too)(?![\w-])",
+    re.IGNORECASE,
+)
+_SENTENCE_STOP = _Pattern(r"[.!?](?=\s|$)")
+
+
+def _asides_blanked(text: str, lo: int, hi: int, ctx: _Context) -> str | None:
+    """``text`` with each bracketed aside of ``text[lo:hi]`` that is no label's mark
+    written over by spaces (offsets hold); None when there is none, or one names a label,
+    a side, an alternative, a doubt or a negation ("(or C)", "(not B)", "(correct)")."""
+    out: list[str] | None = None
+    words = ctx.vocab.positive | ctx.vocab.negative
+    for match in _BRACKET_ASIDE.finditer(text, lo, hi):
+        group = "in" if match.group("in") is not None else "sq"
+        inner = match.group(group)
+        if _labels_only(text, *match.span(group), ctx.keys) is not None:
+            continue  # "(A)": a label's mark
+        tokens = [word.group() for word in _ALNUM.finditer(inner)]
+        if _UNSAFE_ASIDE.search(inner) or any(
+            (token.isupper() and token in ctx.keys) or token.lower() in words for token in tokens
+        ):
+            return None
+        out = out if out is not None else list(text)
+        for at in range(*match.span()):
+            out[at] = " "
+    return "".join(out) if out is not None else None
+
+
+def _with_note(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as labels and a bracketed note after them ("B, D (the others are
+    divisible by 3)"): the labels."""
+    lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM + ".!")
+    if lo >= hi or text[hi - 1] not in ")]":
+        return None
+    blanked = _asides_blanked(text, lo, hi, ctx)
+    if blanked is None or blanked[lo:hi].rstrip() == blanked[lo:hi]:
+        return None  # no note at the end
+    return _only_labels(blanked, lo, hi, ctx)
 
 
 _TEXT_SEP = _Pattern(r"\s*(?:,\s*(?:and|&)?|;|&|/|\band\b)\s*", re.IGNORECASE)
@@ -251,18 +337,25 @@ _LABELLED_PIECE = _Pattern(
 )
 
 
+# A text, then its label in brackets: "Paris (A)"
+_TEXT_LABELLED = _Pattern(rf"(?P<t>[^()\n]{{1,200}}?)[^\S\n]*\((?P<l>{_LABEL})\)")
+
+
 def _labelled_piece(text: str, lo: int, hi: int, ctx: _Context) -> tuple[str, bool, bool] | None:
-    """A list piece that is a label, perhaps with a text ("A (Whale)", "(D) Berlin"):
-    the label, whether the text is another candidate's, whether a text was written."""
+    """A list piece that is a label, perhaps with a text ("A (Whale)", "(D) Berlin",
+    "Paris (A)"): the label, whether the text is another candidate's, whether a text was
+    written."""
     lo, hi = _strip_bounds(text, lo, hi, " \t\r\n*_`\"'")
-    piece = _LABELLED_PIECE.fullmatch(text, lo, hi)
-    if piece is None:
+    for form in (_LABELLED_PIECE, _TEXT_LABELLED):  # "Rome (C)": not the label "Rome"
+        piece = form.fullmatch(text, lo, hi)
+        token = piece.group("l") if piece is not None else ""
+        label = ctx.keys.get(token.upper())
+        if piece is not None and label is not None and (token.isupper() or len(token) == 1):
+            break
+    else:
         return None
-    token = piece.group("l")
-    label = ctx.keys.get(token.upper())
-    if label is None or not (token.isupper() or len(token) == 1):
-        return None
-    written = piece.group("t1") or piece.group("t2")
+    groups = piece.groupdict()
+    written = groups.get("t1") or groups.get("t2") or groups.get("t")
     if written is None:
         return label, False, False
     named = ctx.texts.exact(written)
@@ -273,7 +366,10 @@ def _labelled_piece(text: str, lo: int, hi: int, ctx: _Context) -> tuple[str, bo
 
 # The shape of a list of labels with their texts, looked for before any text is: two
 # pieces or more, one with a text ("A (Whale), B", "(A) Paris and (D) Berlin")
-_PIECE = rf"\(?{_LABEL}\)?[^\S\n]*\([^()\n]{{1,200}}\)|\(?{_LABEL}[).:][^\S\n]*[^()\n,;&]{{1,200}}?"
+_PIECE = (
+    rf"\(?{_LABEL}\)?[^\S\n]*\([^()\n]{{1,200}}\)|\(?{_LABEL}[).:][^\S\n]*[^()\n,;&]{{1,200}}?"
+    rf"|[^()\n,;&]{{1,200}}?[^\S\n]*\({_LABEL}\)"
+)
 # An explanation after a list of labelled pieces: "B (3/5) and E (6/10), since both ..."
 _BECAUSE = r",?[^\S\n]+(?:because|since|as|which|given|due\s+to|while|whereas|though|although)\b"
 
@@ -314,6 +410,8 @@ def _excepted(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     cut = _ASIDE.search(text, lo, window)
     head = cut.start() if cut is not None else window
     found = ctx.texts.exact(text[lo:head])
+    if not found and (listed := _texts_list(text, lo, head, ctx)) is not None:
+        return listed[0]  # "all except Sydney and Toronto"
     return _Reading(frozenset(found), _strip_bounds(text, lo, head, _NORM_STRIP)) if found else None
 
 
@@ -649,3 +747,47 @@ def _labels_only(
     if first < 0 or not all(p.isspace() or p in _POST for p in gap):
         return None
     return _Reading(frozenset(found), (first, last), void=alternative and len(found) > 1)
+
+
+_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
+_ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
+
+
+def _named(subject: str, ctx: _Context) -> set[str]:
+    """The candidates a subject names, every part of it a candidate's label or text (a
+    plural of it: "whales" for "Whale"), or both ("B (Shark)", "sharks (B)"); none when a
+    part is something else."""
+    named: set[str] = set()
+    for part in _JOINS.split(subject):
+        part = part.strip(" \t*_`[]\"'")
+        both = _BOTH_NAMES.match(part)
+        if both is not None:
+            label = _one_named(both.group("a"), ctx)
+            if label != _one_named(both.group("b"), ctx):
+                return set()  # a label with another candidate's text
+        else:
+            if not part.strip("()"):
+                continue
+            label = _one_named(part, ctx)
+        if label is None:
+            return set()
+        named.add(label)
+    return named
+
+
+# A candidate named twice in one part of a subject: "B (Shark)", "sharks (B)"
+_BOTH_NAMES = _Pattern(r"^(?P<a>[^()]{1,80}?)\s*\((?P<b>[^()]{1,80})\)$")
+
+
+def _one_named(part: str, ctx: _Context) -> str | None:
+    """The candidate one part of a subject names by its label or its text."""
+    part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
+    label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
+    if label is None:
+        by_text = ctx.texts.by_text
+        norm = _norm(part)
+        label = by_text.get(norm)
+        for cut in (1, 2):
+            if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
+                label = by_text.get(norm[:-cut])
+    return label

@@ -4,7 +4,9 @@ Arena-Hard, Prometheus), answer lines and headings.
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import replace
 
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
@@ -24,14 +26,27 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 _PRONOUN_HEAD = (("these", "are"), ("those", "are"), ("they", "are"), ("this", "is"))
 
 
+@functools.lru_cache(maxsize=64)
+def _heading_words(noun: str) -> frozenset[str]:
+    """The words a heading may have besides its polarity word, with the question's own
+    noun ("Prime numbers: 11, 17" on "Which of these numbers are prime?")."""
+    if not noun:
+        return _HEADING_WORDS
+    forms = {noun, noun + "s", noun + "es"}
+    if noun.endswith("y"):
+        forms.add(noun[:-1] + "ies")
+    return _HEADING_WORDS | forms
+
+
 # Horizontal whitespace only at line starts: a class that also takes newlines would
 # rescan every following blank line from every line start (quadratic). Besides line
 # starts, an answer may follow the end of a sentence: "C is right. Answer: C".
 _ANSWER_LINE = _Pattern(
-    r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our)[^\S\n]++)?"
+    r"(?:^(?:[^\S\n]|[>*#_`-])*+|(?<=[.!?])[^\S\n]++[*_`]*+)(?:(?:my|our|the)[^\S\n]++)?"
     r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?"
-    r"(?:final(?=[^\S\n*_`]*+[*_`]*+[^\S\n]*+[:：=\-])|(?:final[^\S\n]++)?(?:answers?|verdict"
-    r"|decision|judge?ment|conclusion|choice|preference|result|outcome|grade))"
+    r"(?:final(?=[^\S\n*_`]*+[*_`]*+[^\S\n]*+[:：=\-])|(?:final[^\S\n]++)?(?:answer(?:s|\(s\))?"
+    r"|verdict|decision|judge?ment|conclusion|choice|preference|result|outcome|grade|picks?"
+    r"|selections?|selected|chosen))"
     r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -40,7 +55,7 @@ _ANSWER_LINE = _Pattern(
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
-    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)[*_`]*+"
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)(?:\(s\))?[*_`]*+"
     r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s))*+)",
     re.MULTILINE,
 )
@@ -215,10 +230,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
         words = match.group("head").lower().split()
         if tuple(words[:2]) in _PRONOUN_HEAD and len(words) > 2:
             words = words[2:]
-        sign = ctx.vocab.phrase_sign(words, _HEADING_WORDS)
+        sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
         if not sign and ctx.task == "choice":
             sign = heading_sign(match.group("head"))  # "Eliminated: B, D", "Keep: A, C"
-        if words in (["yes"], ["no"]):  # "Yes: A, C": the leg's question answered
+        yes_no = words in (["yes"], ["no"])
+        if yes_no:  # "Yes: A, C": the leg's question answered
             sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
             continue
@@ -229,7 +245,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             block = _read_block(text, match.end(), ctx, texts="whole")
             said = block[:2] if block is not None else None
         if said is not None:
-            placed.append((match.start(), _signed(sign, said[1], ctx), said[1]))
+            reading = said[1]
+            if yes_no and ctx.leg == -1 and ctx.vocab.predicate:
+                # on the reverse leg, "Yes: A, C" may answer the question's predicate
+                reading = replace(reading, weak=True)
+            placed.append((match.start(), _signed(sign, reading, ctx), reading))
     placed.sort(key=lambda place: place[0])
     out.said.extend((sign, reading) for _, sign, reading in placed)
     return out

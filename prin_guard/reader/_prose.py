@@ -5,6 +5,7 @@ pair's ties and preferences; loose forms and candidate texts for the last resort
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from prin_guard.reader._answers import (
     _item,
     _label_and_text,
     _marked_labels,
+    _named,
     _only_labels,
     _quantified,
     _read_answer,
@@ -66,7 +68,7 @@ from prin_guard.reader._text import (
     _Pattern,
     _strip_bounds,
 )
-from prin_guard.reader._vocab import _negated
+from prin_guard.reader._vocab import _negated, predicate_source
 
 _NONE_WORD = _Pattern(r"\bnone\b", re.IGNORECASE)
 
@@ -83,6 +85,8 @@ def _loose_forms(text: str, ctx: _Context) -> list[_Reading]:
         for match in _MARKED.finditer(text)
         if not _inside(math, match.start())
         and not (match.lastgroup == "r" and _closes_aside(text, match.start()))
+        # "the conviction for larceny (E) is less clear": no pick
+        and not stance(text, match.start(), match.end()).hedged
     ]
     # a reply that lists the options (two lines or more that restate one): its listing
     # lines are no picks
@@ -240,7 +244,7 @@ _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|statements?|requirements?|verdict|decision|winner"
     r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
-    r"(?:is|are|would\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
+    r"(?:is|are|(?:would|should|must|will)\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
@@ -305,6 +309,15 @@ _REST = _Pattern(
     rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     rf"(?P<verb>{_VERB_ADJ_SOURCE})",
+    re.IGNORECASE,
+)
+
+
+# "..., the others are not.", "; the rest aren't"
+_REST_NOT = _Pattern(
+    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
+    r"\s+(?:(?:is|are)\s+not|isn[’']t|aren[’']t)(?=\s*(?:$|[.;!\n]))",
     re.IGNORECASE,
 )
 
@@ -436,6 +449,8 @@ class _Claims:
             self._pair_forms()
         elif ctx.task == "choice":
             self._choices()
+            if ctx.vocab.predicate:
+                self._predicate_claims()
         if ctx.task == "choice":
             self._side_verbs()
         if ctx.task != "checklist":
@@ -567,6 +582,22 @@ class _Claims:
                     match.start(),
                     False,
                     weak=qualified.negated or qualified.soft,
+                )
+            )
+        for match in _REST_NOT.finditer(text):
+            # "A and C are correct, the others are not": the rest, the side not stated
+            signs = [sign for sign in (1, -1) if stated[sign]]
+            if len(signs) != 1 or stated[signs[0]] == set(ctx.labels):
+                continue
+            qualified = stance(text, match.start("rest"), match.end())
+            if qualified.hedged or qualified.excepted or qualified.negated:
+                continue
+            before = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
+            if not any(before <= s.at < match.start() for s in self.statuses if s.label):
+                continue  # the statement it leaves out is not just before it
+            self.statuses.append(
+                _Status(
+                    None, -signs[0], match.span("rest"), match.start(), False, weak=qualified.soft
                 )
             )
 
@@ -840,6 +871,45 @@ class _Claims:
                     run = dataclasses.replace(run, weak=True)
                 self._add(match.start(), match.end(), 1, run, forced=True)
 
+    def _predicate_claims(self) -> None:
+        """A conclusion in the question's own predicate, naming its subject: "Therefore the
+        mammals are A and C.", "So the capitals are Paris and Rome.", "The mammals are the
+        whale and the bat." (the direct question's answer), "The non-mammals are B and
+        D.", "The cities that are not capitals are Sydney and Toronto." (the reverse
+        question's). Only where the predicate starts its clause ("so", "therefore" and
+        the like aside): "the animals that are not mammals are ..." is never read from its
+        last words."""
+        text, ctx = self.text, self.ctx
+        pattern = _predicate_claim(ctx.vocab.predicate, ctx.vocab.noun)
+        for match in pattern.finditer(text):
+            floor = max(0, match.start() - _SUBJECT_WINDOW)  # bounded: linear on long replies
+            found = (text.rfind(mark, floor, match.start()) for mark in _CLAUSE_MARKS)
+            start = max(
+                (at + len(mark) for at, mark in zip(found, _CLAUSE_MARKS, strict=True) if at >= 0),
+                default=floor,
+            )
+            if not _PREDICATE_LEAD.fullmatch(text, start, match.start()):
+                continue
+            lo, hi = match.span("span")
+            stop = _SUBJECT_END.search(text, lo, hi)
+            head = stop.start() if stop is not None else hi  # "..., which correspond to"
+            said = _read_answer(text, lo, head, ctx, texts="whole") if head > lo else None
+            reading = said[1] if said is not None else None
+            if reading is None:
+                named = _named(text[lo:head], ctx) if head > lo else set()
+                if not named:
+                    continue
+                reading = _Reading(frozenset(named), _strip_bounds(text, lo, head))
+            sign = -1 if match.group("neg") or match.group("rneg") else 1
+            end = reading.span[1] if reading.span else hi
+            qualified = stance(text, match.start(), end)
+            if qualified.hedged or qualified.negated or qualified.excepted:
+                continue
+            if qualified.soft:
+                reading = dataclasses.replace(reading, weak=True)
+            claim = _Claim(match.start(), end, end, sign, reading, stated=True)
+            self.whole.append(claim)
+
     def _orderings(self) -> None:
         """An ordering of every candidate: "Assistant 2 > Assistant 1", "the order is:
         B > C = A > D": the first rank is the answer on a direct leg (for a pair, the last
@@ -984,6 +1054,38 @@ class _Claims:
 
 
 _LINE_MARKUP = " \t*_#>-`"
+
+# What may stand before a conclusion in the question's predicate, from its clause's start
+_PREDICATE_LEAD = _Pattern(
+    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|overall|finally|in\s+(?:conclusion|summary)"
+    r"|i\s+(?:would\s+|'d\s+|’d\s+)?(?:think|believe|say|conclude)|then|and)\b[\s,:]*)*",
+    re.IGNORECASE,
+)
+# Where a subject named in words ends: "the whale and the bat. ...", "Paris and Rome;"
+_SUBJECT_END = _Pattern(
+    r"[.!?](?=\s|$)|[;:]|\s[—–-]\s|,\s*(?:since|because|as|which|i\.e\.|namely|that\s+is)(?!\w)"
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _predicate_claim(words: tuple[str, ...], noun: str) -> re.Pattern[str]:
+    """A conclusion in the predicate ``words``: "(the) mammals are ...", "the non-mammals
+    are ...", "the animals that are not mammals are ..." (``noun``: the question's own)."""
+    pred = predicate_source(words)
+    nouns = r"ones?|options?|choices?|answers?|items?"
+    if noun:
+        nouns += rf"|{re.escape(noun)}(?:e?s)?"
+        if noun.endswith("y"):
+            nouns += rf"|{re.escape(noun[:-1])}ies"
+    return re.compile(
+        r"(?<![\w-])(?:(?:the|these|those)\s+)?(?:only\s+)?"
+        rf"(?:(?P<neg>non-?\s*)?{pred}|(?:{nouns})\s+(?:that|which)\s+(?:is|are)\s+"
+        rf"(?P<rneg>not\s+)?(?:an?\s+|the\s+)?{pred})"
+        r"(?:\s+(?:here|in\s+(?:this|the)\s+list|among\s+(?:them|these|the\s+(?:options|choices))))?"
+        r"\s+(?:is|are|would\s+be)\b[^\S\n]*:?[^\S\n]*(?P<span>[^\n]{1,300})",
+        re.IGNORECASE,
+    )
+
 
 # Where a clause starts, before a subject: "; nitrogen and oxygen are", ", so Neon is"
 _CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ", "(")

@@ -22,12 +22,16 @@ from prin_guard.reader._answers import (
     _NONE_STRIP,
     _PUNCT_ONLY,
     _QUANT,
+    _but_not,
+    _excluded,
     _label_and_text,
     _labels_only,
+    _named,
     _only_labels,
     _quantified,
     _status_only,
     _texts_list,
+    _with_note,
 )
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -44,6 +48,7 @@ from prin_guard.reader._formats import (
     _answer_line,
     _heading_sides,
     _label_line,
+    _lines,
     _option_line,
     _read_headings,
     _read_tags,
@@ -53,18 +58,18 @@ from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
-from prin_guard.reader._structures import _read_json
+from prin_guard.reader._structures import _read_json, _structure_statuses
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
     WINDOW,
     _keys_of,
-    _norm,
+    _next_line,
     _Pattern,
     _strip_bounds,
     _Texts,
     word_runs,
 )
-from prin_guard.reader._vocab import _status_sign, _Vocab
+from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
 
 if TYPE_CHECKING:
     from prin_guard._prompting._contract import AnswerContract
@@ -183,6 +188,8 @@ def parse_reply(
                 result = _FAILED  # the direct question's answer, in the declared format
             elif _lines_disagree(read, places, contract, ctx):
                 result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
+            elif not revised and _against_own_lines(rest.text, result, ctx):
+                result = _FAILED  # "C - This option is correct. ... Answer: C" (reverse)
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
@@ -387,6 +394,58 @@ def _revised(text: str, places: Sequence[tuple[int, int]], span: tuple[int, int]
     )
 
 
+def _against_own_lines(text: str, result: ParseResult, ctx: _Context) -> bool:
+    """Whether a choice reply's declared answer names a candidate that the reply's own
+    per-option lines (a list or a table, read apart from the answer) put on the other
+    side of the leg's question, and on its side nowhere: on the reverse leg, "C - This
+    option is correct." then "Answer: C" answers the direct question; on the direct leg,
+    "B - incorrect." then "Answer: B" contradicts itself. No verdict either way."""
+    if ctx.task != "choice" or not ctx.leg or result.status is ParseStatus.FAILED:
+        return False
+    sides: dict[str, set[int]] = {}
+    for status in _structure_statuses(text, ctx):
+        if status.label is not None and status.structured and not status.weak and status.sign:
+            sides.setdefault(status.label, set()).add(status.sign)
+    for label, sign in _option_blocks(text, ctx):
+        sides.setdefault(label, set()).add(sign)
+    return any(sides.get(label) == {-ctx.leg} for label in result.labels)
+
+
+# A line that opens a block on one option ("2. **Option B: The method ...**", "(C) 290:")
+# and, in its block, the block's verdict on "this option" ("- This option is incorrect
+# because ...")
+_BLOCK_HEAD = _Pattern(
+    r"^[^\S\n]*(?:\d{1,2}[.)][^\S\n]*)?[*_#]*[^\S\n]*(?:option|choice)[^\S\n]+\(?(?P<l>[A-Za-z])\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_THIS_IS = _Pattern(
+    r"(?<![\w-])(?:this|the)[^\S\n]+(?:option|choice|answer|statement)[^\S\n]+(?:is|seems)"
+    r"[^\S\n]+(?P<not>not[^\S\n]+)?(?:an?[^\S\n]+)?(?P<w>[A-Za-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _option_blocks(text: str, ctx: _Context) -> list[tuple[str, int]]:
+    """The verdicts of blocks on one option each: a line naming "Option B" opens the
+    block, and "This option is incorrect" in it (before the next such line) is B's side.
+    A block with verdicts of both sides gives none."""
+    heads = [
+        (match.start(), label)
+        for match in _BLOCK_HEAD.finditer(text)
+        if (label := ctx.keys.get(match.group("l").upper())) is not None
+    ]
+    out: list[tuple[str, int]] = []
+    for k, (at, label) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(text)
+        signs = {
+            ctx.vocab.sign(found.group("w"), negated=bool(found.group("not")))
+            for found in _THIS_IS.finditer(text, at, end)
+        } - {0}
+        if len(signs) == 1:
+            out.append((label, signs.pop()))
+    return out
+
+
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
@@ -502,8 +561,6 @@ _NOT_COPULA = (
     r"\s+(?:(?:actually|truly)\s+)?" + _NAMING
 )
 _ARTICLE = r"(?:(?:an?|the)\s+)?"
-_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bboth\b)\s*", re.IGNORECASE)
-_ARTICLES = re.compile(r"^(?:(?:the|an?|options?|choices?)\s+)+", re.IGNORECASE)
 # "Sharks are not.", "whales and bats are": a clause that says it of its subject after a
 # clause that said it of others ("Whales are mammals, but sharks are not.")
 _ELLIPTIC = _Pattern(
@@ -526,14 +583,7 @@ class _Statements:
 def _statements(words: tuple[str, ...]) -> _Statements:
     """The statement patterns of the predicate ``words`` (its last word in the singular
     and the plural: "mammal", "mammals")."""
-    last = words[-1]
-    forms = {last, last + "s", last + "es"}
-    if last.endswith("s") and not last.endswith("ss"):
-        forms.add(last[:-1])
-    if last.endswith("es"):
-        forms.add(last[:-2])
-    head = r"\s+".join(map(re.escape, words[:-1]))
-    pred = (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
+    pred = predicate_source(words)
     end = r"\s*[.!]?\s*$"
 
     def compiled(pattern: str) -> re.Pattern[str]:
@@ -658,46 +708,6 @@ def _none_of_them(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     return _Reading(frozenset(), (lo + start, lo + len(stripped)))
 
 
-def _named(subject: str, ctx: _Context) -> set[str]:
-    """The candidates a subject names, every part of it a candidate's label or text (a
-    plural of it: "whales" for "Whale"), or both ("B (Shark)", "sharks (B)"); none when a
-    part is something else."""
-    named: set[str] = set()
-    for part in _JOINS.split(subject):
-        part = part.strip(" \t*_`[]\"'")
-        both = _BOTH_NAMES.match(part)
-        if both is not None:
-            label = _one_named(both.group("a"), ctx)
-            if label != _one_named(both.group("b"), ctx):
-                return set()  # a label with another candidate's text
-        else:
-            if not part.strip("()"):
-                continue
-            label = _one_named(part, ctx)
-        if label is None:
-            return set()
-        named.add(label)
-    return named
-
-
-# A candidate named twice in one part of a subject: "B (Shark)", "sharks (B)"
-_BOTH_NAMES = _Pattern(r"^(?P<a>[^()]{1,80}?)\s*\((?P<b>[^()]{1,80})\)$")
-
-
-def _one_named(part: str, ctx: _Context) -> str | None:
-    """The candidate one part of a subject names by its label or its text."""
-    part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
-    label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
-    if label is None:
-        by_text = ctx.texts.by_text
-        norm = _norm(part)
-        label = by_text.get(norm)
-        for cut in (1, 2):
-            if label is None and len(norm) > cut + 2 and norm.endswith("es"[2 - cut :]):
-                label = by_text.get(norm[:-cut])
-    return label
-
-
 def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     """``result`` read from ``text``, with the mentions of its concluding part (from the
     sentence or line where its answer stands) and their sides gathered for the resolver
@@ -717,7 +727,11 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
         mentions = [
             (label, at) for label, at in mentions if at >= end or label not in result.labels
         ]
-    return _accounted(result, mentions, _sides(text, lo, ctx), ctx)
+    sides = _sides(text, lo, ctx)
+    if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
+        # "The answer is A and C, not B or D": the other side, said with the answer
+        sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
+    return _accounted(result, mentions, sides, ctx)
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
@@ -863,42 +877,189 @@ _SO_LABELS = _Pattern(
 )
 
 
+# What may lead into a reply that is only labels: a softener (the reading is weak), or a
+# first-person conclusion ("I think", "I'd say")
+_PICK_LEAD = _Pattern(
+    r"[^\S\n]*(?:(?P<soft>probably|likely|most\s+likely|arguably|presumably|i\s+guess"
+    r"|i\s+suppose)|i\s+(?:would\s+|'d\s+|’d\s+)?(?:think|believe|say))[^\S\n]*[,:]?[^\S\n]+",
+    re.IGNORECASE,
+)
+
+
 def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """A choice reply whose last sentence concludes, after "so" or "therefore", on labels
     alone ("Whales and bats are mammals, so A and C."), read as its answer only when the
-    reply said, before it and in the question's own predicate, that exactly those
-    candidates have it (the direct leg) or have it not (the reverse leg), and said the
-    opposite of none of them: "so A and C" itself says not which question it answers."""
-    if ctx.task != "choice" or not ctx.leg:
+    reply said, before it, in the question's own predicate or in statuses ("Whale:
+    mammal", "B ❌"), that exactly those candidates are on the leg's side, or that exactly
+    the others are on the other side ("Whale: mammal. Bat: mammal. ... So B and D." on the
+    reverse leg), and put none of them on the other side: "so A and C" itself says not
+    which question it answers. Without a leg (the reading that tells a polarity-confused
+    leg), the predicate's own side."""
+    if ctx.task != "choice":
         return None
     found = _SO_LABELS.search(text[:hi], lo)
     if found is None:
         return None
     listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
-    if listed is None or not listed.labels:
+    if listed is None or not listed.labels or listed.void:
         return None
     before = text[lo : found.start()].rstrip(" \t,;:")
-    if ctx.vocab.predicate:
-        affirmed, denied = _predicated(before, ctx)
-        said, other = (affirmed, denied) if ctx.leg == 1 else (denied, affirmed)
-        if said == listed.labels and not listed.labels & other:
-            return listed
-    return _rest_of_rejected(before, listed, ctx)
+    affirmed, denied = (
+        _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
+    )
+    sides: dict[str, int] = {}
+    for status in sorted(_Claims(before, ctx).statuses, key=lambda status: status.at):
+        if status.label is not None and status.sign:
+            sides[status.label] = status.sign
+    affirmed |= {label for label, sign in sides.items() if sign > 0}
+    denied |= {label for label, sign in sides.items() if sign < 0}
+    if affirmed & denied:
+        return None  # the reply put a candidate on both sides
+    said, other = (denied, affirmed) if ctx.leg == -1 else (affirmed, denied)
+    if listed.labels & other:
+        return None
+    if said == listed.labels or (
+        other and listed.labels == frozenset(ctx.labels) - other and said <= listed.labels
+    ):
+        return listed
+    return None
 
 
-def _rest_of_rejected(before: str, listed: _Reading, ctx: _Context) -> _Reading | None:
-    """On the direct leg, labels after "so" that are exactly the candidates the reply did
-    not reject before it, every other one rejected ("I'd rule out B and D. So: A, C."):
-    what is left, the direct question's answer."""
-    if ctx.leg != 1:
+_YES_NO = _Pattern(r"(?<![\w-])(?:yes|no)(?![\w-])", re.IGNORECASE)
+
+
+def _yes_no_reverse(text: str, statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether statuses on the reverse leg of a question with a predicate stand on lines
+    that answer yes or no ("Whale - yes\nShark - no"): a yes is read as the leg's ("yes,
+    it is incorrect"), but may answer the predicate ("yes, a mammal"), so the reading is
+    weak."""
+    if ctx.leg != -1 or not ctx.vocab.predicate:
+        return False
+    for status in statuses:
+        start = text.rfind("\n", 0, status.at) + 1
+        end = text.find("\n", status.at)
+        end = len(text) if end < 0 else end
+        if "|" not in text[start:end] and _YES_NO.search(text, start, end):
+            return True  # not a table's row: its column's header says what yes answers
+    return False
+
+
+def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that answers first and explains after: its first paragraph a line
+    of labels or a label and its own text ("Options B and D.", "**B. Mars**", "B, D (the
+    others ...)") before a blank line, or its first sentence two labels or more before a
+    sentence's end or a dash ("A and C. B and D are not capitals.", "A and C — Sydney
+    and Toronto are not."): that answer, unless what follows lists the options, revises
+    ("wait", "actually") or concludes otherwise; weak when the reply is cut off."""
+    if ctx.task != "choice":
         return None
-    sides = dict(_sides(before, 0, ctx))
-    rejected = {label for label, sign in sides.items() if sign == -1}
-    if any(sides.get(label, 1) != 1 for label in listed.labels) or not rejected:
+    line_end = text.find("\n", lo, hi)
+    following = _next_line(text, line_end) if line_end >= 0 else None
+    reading: _Reading | None = None
+    end = line_end
+    if following is not None and following[0] < hi and "\n\n" in text[line_end : following[0]]:
+        if _option_line(text, following, ctx):
+            return None  # a listing of the options
+        reading = (
+            _only_labels(text, lo, end, ctx)
+            or _but_not(text, lo, end, ctx)
+            or _with_note(text, lo, end, ctx)
+            or _own_line(text, lo, end, ctx)
+        )
+    if reading is None:
+        stop = _FIRST_STOP.search(text, lo, line_end if line_end >= 0 else hi)
+        if stop is None or not text[stop.end() : hi].strip():
+            return None
+        end = stop.start()
+        reading = _only_labels(text, lo, end, ctx)
+        if reading is not None and len(reading.labels) < 2:
+            return None  # "A. Paris is ..." may be an option's line
+    if reading is None or reading.void or reading.disagrees or not reading.labels:
         return None
-    if listed.labels | rejected != set(ctx.labels):
+    if _REVISION.search(text, end, hi) or _RECHECK.search(text, end, hi):
         return None
-    return listed
+    if ctx.leg and _said_otherwise(text, end, hi, ctx):
+        return None  # "A and C. Both are fruits." on the reverse leg
+    # labels alone again at the end ("... So A and C.", a last line "A, C"): the reply
+    # may have answered anew
+    last = text.rfind("\n", 0, hi) + 1
+    again = _only_labels(text, last, hi, ctx) if last > end else None
+    if again is None and (so := _SO_LABELS.search(text[:hi], end)) is not None:
+        again = _only_labels(text, so.start("l"), so.end("l"), ctx)
+    if again is not None and again.value != reading.value:
+        return None
+    concluded = _Claims(text, ctx).conclusion()
+    if concluded is not None and not concluded.weak and concluded.value != reading.value:
+        return None  # the explanation concludes otherwise
+    return replace(reading, weak=reading.weak or _cut_off(text[:hi]))
+
+
+_RECHECK = _Pattern(
+    r"(?<![\w-])(?:double[\s-]?check\w*|re-?check\w*|let\s+me\s+(?:check|verify|recount|look)"
+    r"|on\s+closer)(?![\w-])",
+    re.IGNORECASE,
+)
+
+# Where a first sentence of labels ends: "A and C. ...", "A and C — ..."
+_FIRST_STOP = _Pattern(r"[.!](?=[^\S\n])|[^\S\n]+[—–][^\S\n]+|[^\S\n]+-[^\S\n]+")
+
+
+def _own_line(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """``text[lo:hi]`` as a label and its candidate's whole text, and nothing more ("**B.
+    Mars**"): not a line that begins with the option and goes on ("A) A water molecule
+    has two hydrogen atoms: its formula is ...", "A) ... B) ...")."""
+    reading = _label_and_text(text, lo, hi, ctx)
+    if reading is None or len(reading.labels) != 1:
+        return None
+    (label,) = reading.labels
+    own = ctx.texts.norm_of(label) or ""
+    if len(text[lo:hi].strip(" \t*_`.")) > len(own) + _MARK_CHARS:
+        return None
+    return reading
+
+
+_MARK_CHARS = 6
+"""How many characters a label's mark and markup may add to its text on a line of its own."""
+
+
+def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A reply that is only lines of a label and its own text ("C — Rome\nA — Paris"),
+    read weakly as the candidates it picks; not a listing of the options (every one, or
+    the first ones in their order: "A) Paris\nB) Sydney"), nor a line whose text is
+    another candidate's."""
+    if "\n" not in text[lo:hi]:
+        return None
+    picked: list[str] = []
+    for start, end in _lines(text[:hi]):
+        if end <= lo or not text[start:end].strip():
+            continue
+        one = _own_line(text, max(start, lo), end, ctx)
+        if one is None or one.disagrees:
+            return None
+        picked.extend(one.labels)
+    if len(set(picked)) != len(picked) or len(picked) >= len(ctx.labels):
+        return None
+    if picked == list(ctx.labels[: len(picked)]):
+        return None  # the first options in their order: a listing (perhaps cut off)
+    return _Reading(frozenset(picked), None, weak=True)
+
+
+def _revision_concluded(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
+    """The conclusion that revises an answer written in a fixed form ("Incorrect: B. Hmm,
+    wait — Toronto isn't a capital either. So the incorrect ones are B and D."): a
+    revision ("wait", "actually", "on second thought") after the answer, and a concluding
+    claim after the revision; None when there is none (the answer stands as written)."""
+    if reading.span is None:
+        return None
+    revision = _REVISION.search(text, reading.span[1])
+    if revision is None:
+        return None
+    concluded = _Claims(text, ctx).conclusion()
+    if concluded is None or concluded.weak or concluded.span is None:
+        return None
+    if concluded.span[0] < revision.end():
+        return None
+    return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
 
 
 def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
@@ -1035,16 +1196,26 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     ]
     if len(lines) >= 2:
         return None  # per-option lines: "A — wrong. \nB — right."
-    clause = _CLAUSE.match(text, end.end(), hi)
+    return None if _said_otherwise(text, end.end(), hi, ctx) else reading
+
+
+def _said_otherwise(text: str, at: int, hi: int, ctx: _Context) -> bool:
+    """Whether what follows an opening answer (from ``at``, after its stop) gives it a
+    status of its own ("B, D — right.", "A: valid. B is valid. ...": statuses, read as
+    such) or, in a pronoun, the other side ("A and C. Both are fruits." on the reverse
+    leg)."""
+    while at < hi and text[at] in " \t.:;,—–-":
+        at += 1
+    clause = _CLAUSE.match(text, at, hi)
     if clause is not None and (
         _status_sign(text, clause.start("c"), clause.end("c"), ctx)
         or any(ctx.vocab.sign(word) for word in clause.group("c").split())
     ):
-        return None  # "B, D — right.", "A: valid. B is valid. ...": statuses, read as such
-    for pronoun in _PRONOUN_SIDE.finditer(text, end.end(), hi):
-        if ctx.vocab.verb_sign(pronoun) == -ctx.leg:
-            return None  # "A and C. Both are fruits." on the reverse leg
-    return reading
+        return True
+    return any(
+        ctx.vocab.verb_sign(pronoun) == -(ctx.leg or 1)
+        for pronoun in _PRONOUN_SIDE.finditer(text, at, hi)
+    )
 
 
 # A short first clause after the opening answer: "— right.", ": not capitals;"
@@ -1106,13 +1277,14 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         formal.append((*line, ParseMethod.FINAL_LINE))
     if formal:
         _, reading, method = max(formal, key=lambda place: place[0])
-        return _result(reading, method, ctx)
+        return _revision_concluded(text, reading, ctx) or _result(reading, method, ctx)
 
     # 3. a heading in the leg's own words: "Incorrect: B, D"
     found = _read_headings(text, ctx)
     opposite = opposite or found.opposite
     if found.said:
-        return _result(found.said[-1][1], ParseMethod.HEADING, ctx)
+        heading = found.said[-1][1]
+        return _revision_concluded(text, heading, ctx) or _result(heading, ParseMethod.HEADING, ctx)
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))
@@ -1120,10 +1292,21 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
+    if listed is None:
+        listed = _but_not(text, 0, len(text), ctx)  # "B and D, not A or C."
+    if listed is None:
+        listed = _with_note(text, 0, len(text), ctx)  # "B, D (the others are ...)"
+    if listed is None and (lead := _PICK_LEAD.match(text, lo, hi)) is not None:
+        # "Probably A and C." (weak), "I think B.": the whole reply, labels after a lead
+        listed = _only_labels(text, lead.end(), hi, ctx)
+        if listed is not None and lead.group("soft"):
+            listed = replace(listed, weak=True)
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
         return _result(one, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
+    if not ctx.pair and (picked := _picked_lines(text, lo, hi, ctx)) is not None:
+        return _result(picked, ParseMethod.LABEL_FORMS, ctx)  # "C — Rome\nA — Paris"
     # ... or its last paragraph is: reasoning, then "A, C" on a line of its own (after
     # a concluding word or a mark: "So again: A, C", "#### C")
     last = text.rfind("\n", 0, hi) + 1
@@ -1136,6 +1319,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     ):
         own = not text[text.rfind("\n", 0, last - 1) + 1 : last].strip()
         return _result(replace(listed, weak=not own), ParseMethod.LABEL_FORMS, ctx)
+    first = _answer_first(text, lo, hi, ctx)  # "Options B and D.\n\nExplanation: ..."
+    if first is not None:
+        return _result(first, ParseMethod.LABEL_FORMS, ctx)
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
@@ -1185,6 +1371,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
             if cut and not claims.structured:
                 if not _every_side(claims.statuses, ctx):
                     return _FAILED  # cut before it gave every candidate a side
+                resolved = replace(resolved, weak=True)
+            if _yes_no_reverse(text, claims.statuses, ctx):
                 resolved = replace(resolved, weak=True)
             return _result(resolved, method, ctx)
         opposite = opposite or resolved

@@ -146,7 +146,9 @@ _MODAL = _Pattern(
 # ... or after it, up to the next comma: "A is better if ...", "B is correct or maybe C".
 _HEDGE_AFTER = _Pattern(
     r"(?<![\w-])(?<!even\s)(?:if|unless|depending|or\s+(?:maybe|perhaps|possibly)|or\s+not"
-    r"|maybe|perhaps)(?![\w-])",
+    r"|maybe|perhaps|(?:is|are|seems?|remains?)\s+(?:(?:much|far|a\s+bit|somewhat)\s+)?(?:less"
+    r"\s+(?:clear|certain|obvious|convincing)|unclear|uncertain|doubtful|questionable"
+    r"|debatable))(?![\w-])",
     re.IGNORECASE,
 )
 # The claim's candidates are the exception: "all except B", "the one other than B".

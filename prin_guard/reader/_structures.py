@@ -369,6 +369,9 @@ def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
     return out
 
 
+_TEXT_LINES = 32
+"""Up to how many candidates a line of marks is looked up by their texts."""
+
 # Several candidates and their marks on one line: "A ✅ B ❌ C ✅", "(A) ✓, (B) ✗"
 _MARK_PAIR = (
     rf"[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{{0,3}})[)\]:.]?[^\S\n]*(?P<m>[{_MARK_CLASS}])\ufe0f?"
@@ -377,11 +380,39 @@ _MARK_PAIRS = _Pattern(rf"(?:[^\S\n]*{_MARK_PAIR}[^\S\n]*[,;|]?)+[^\S\n]*")
 _MARK_PAIR_ONE = _Pattern(_MARK_PAIR)
 
 
-def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
-    """A line of two candidates and their marks or more ("A ✅ B ❌ C ✅ D ❌"): every
-    candidate's status; none unless the whole line is such pairs of the item's labels."""
-    if not _MARK_PAIRS.fullmatch(text, lo, hi):
+# A candidate's text and its mark: "Paris ✓", "Sydney ✗,"
+_TEXT_MARK_PAIR = _Pattern(
+    rf"[^\S\n]*(?P<t>[^{_MARK_CLASS}\n,;|]{{1,200}}?)[^\S\n]*(?P<m>[{_MARK_CLASS}])\ufe0f?"
+    r"[^\S\n]*[,;|]?"
+)
+
+
+def _text_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
+    """A line of two candidates' texts and their marks or more ("Paris ✓ Sydney ✗ Rome
+    ✓"): every candidate's status; none unless each piece is exactly one candidate's
+    text, and every candidate named once."""
+    out: list[_Status] = []
+    pos = lo
+    while pos < hi and (match := _TEXT_MARK_PAIR.match(text, pos, hi)) is not None:
+        named = ctx.texts.exact(match.group("t").strip(" \t*_`\"'"))
+        if len(named) != 1:
+            return []
+        (label,) = named
+        out.append(_Status(label, _STATUS_MARKS[match.group("m")], match.span("t"), lo, True))
+        pos = match.end()
+    if text[pos:hi].strip() or len(out) < 2 or len({s.label for s in out}) != len(out):
         return []
+    return out
+
+
+def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
+    """A line of two candidates and their marks or more ("A ✅ B ❌ C ✅ D ❌", or their
+    texts: "Paris ✓ Sydney ✗"): every candidate's status; none unless the whole line is
+    such pairs of the item's labels (or texts)."""
+    if not _MARK_PAIRS.fullmatch(text, lo, hi):
+        if len(ctx.labels) > _TEXT_LINES or not any(c in _MARK_CLASS for c in text[lo:hi]):
+            return []
+        return _text_marks(text, lo, hi, ctx)
     out: list[_Status] = []
     for match in _MARK_PAIR_ONE.finditer(text, lo, hi):
         token = match.group("l")
@@ -551,6 +582,8 @@ def _line_sign(
         heads.append(sep.start())
     for at in heads:
         head = _STATUS_HEAD.match(text, at, hi)
+        if head is not None and _one_letter_within(text, head, hi):
+            continue  # "2. x + |y| = 5": a variable, not "y" for yes
         if head is not None:
             group = "m" if head.group("m") else "s"
             sign = _status_sign(text, *head.span(group), ctx)
@@ -561,6 +594,14 @@ def _line_sign(
         if tail is not None and (sign := _status_sign(text, *tail.span("s"), ctx)):
             return sign, tail.start()
     return 0, hi
+
+
+def _one_letter_within(text: str, head: re.Match[str], hi: int) -> bool:
+    """Whether a list line's status is one letter ("y", "n") with more of the line after
+    it: a variable ("x + |y| = 5"), not a status, which ends its line or cell."""
+    if not head.group("s") or len(head.group("s")) > 1:
+        return False
+    return bool(text[head.end("s") : hi].strip(" \t.,;:!*_`|)"))
 
 
 def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> list[_Status]:

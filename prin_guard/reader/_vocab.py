@@ -46,6 +46,10 @@ class _Vocab:
         positive = positive | (predicate - negative)
         if task == "choice" and question:  # "ungrammatical" of "grammatically correct"
             negative = negative | (_negative_forms(question) - positive)
+        # the predicate's antonyms ("composite" of "prime"): the reverse side's words
+        negative = negative | (
+            frozenset(word for form in predicate for word in _ANTONYMS.get(form, ())) - positive
+        )
         phrase = predicate_phrase(question) if task == "choice" and question else ()
         noun = question_noun(question) if task == "choice" and question else ""
         if task == "choice":
@@ -180,6 +184,31 @@ _QUESTION = _Pattern(
 _ASKED_WORD = _Pattern(r"[a-z]{3,}")
 
 
+# Antonyms of common predicates, in both numbers: what has not the predicate, in one word
+# ("9 and 15 are composite" on "Which of these numbers are prime?"). Strict ones only, and
+# no word that is also a common adverb ("even")
+_ANTONYM_PAIRS = (
+    ("prime", "composite"),
+    ("rational", "irrational"),
+    ("metal", "nonmetal"),
+    ("living", "nonliving"),
+    ("renewable", "nonrenewable"),
+    ("vertebrate", "invertebrate"),
+    ("organic", "inorganic"),
+)
+
+
+def _antonyms() -> dict[str, tuple[str, ...]]:
+    table: dict[str, tuple[str, ...]] = {}
+    for one, other in _ANTONYM_PAIRS:
+        for a, b in ((one, other), (other, one)):
+            table[a] = table[a + "s"] = (b, b + "s")
+    return table
+
+
+_ANTONYMS = _antonyms()
+
+
 _NOT_PREDICATES = frozenset(
     {"true", "false", "correct", "incorrect", "right", "wrong", "best", "worst", "better", "worse"}
 )
@@ -259,6 +288,20 @@ def predicate_phrase(question: str) -> tuple[str, ...]:
     ):
         return ()
     return phrase
+
+
+def predicate_source(words: Sequence[str]) -> str:
+    """A pattern's source for the predicate ``words`` (:func:`predicate_phrase`), its last
+    word in the singular and the plural ("mammal", "mammals"; "noble gas", "noble
+    gases"), the words apart by any spacing."""
+    last = words[-1]
+    forms = {last, last + "s", last + "es"}
+    if last.endswith("s") and not last.endswith("ss"):
+        forms.add(last[:-1])
+    if last.endswith("es"):
+        forms.add(last[:-2])
+    head = r"\s+".join(map(re.escape, words[:-1]))
+    return (head + r"\s+" if head else "") + f"(?:{'|'.join(map(re.escape, sorted(forms)))})"
 
 
 # "Which ratio can ...?", "Which of these numbers are ...?", "Which of the following
