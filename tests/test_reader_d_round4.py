@@ -161,6 +161,9 @@ EXCLUSIONS = [
     ("Keep: A, C\nDrop: B, D", FRUIT, "direct", ("A", "C")),
     ("Keep: A, C\nDrop: B, D", FRUIT, "reverse", ("B", "D")),
     ("Options to eliminate: B, D", ODD, "reverse", ("B", "D")),
+    ("Remove Trout and Toad; they are not birds.", BIRDS, "reverse", ("B", "D")),
+    ("Leave out B and D.", ODD, "reverse", ("B", "D")),
+    ("B and D are left out. That leaves A and C.", ODD, "direct", ("A", "C")),
 ]  # fmt: skip
 
 

@@ -152,6 +152,8 @@ SIDE_VERBS: tuple[tuple[str, str, int], ...] = (
     (r"cross(?:es|ing)?\s+out", r"crossed\s+out", -1),
     ("reject(?:s|ing)?", "rejected", -1),
     ("dismiss(?:es|ing)?", "dismissed", -1),
+    ("remov(?:e|es|ing)", "removed", -1),
+    (r"(?:leave|leaves|leaving)\s+out", r"left\s+out", -1),
     (r"(?:throw|throws|throwing|toss|tosses|tossing)\s+out", r"(?:thrown|tossed)\s+out", -1),
     ("(?:keep|keeps|keeping)", "kept", 1),
     ("retain(?:s|ing)?", "retained", 1),
