@@ -70,6 +70,8 @@ ENDORSED = [
     ("Rome is {pos}.\n\nAnswer: B", CAPITAL),
     ("Let's check. 54 is {pos}; that's option B.\n\nAnswer: B", PRODUCT),
     ("Robin and sparrow are {pos}.\n\nAnswer: A, C", BIRDS),
+    ("6 x 9 = 54, which is {pos}.\n\nAnswer: B", PRODUCT),
+    ("6 x 9 = 54. So\n\nAnswer: B", PRODUCT),
 ]
 
 
@@ -164,6 +166,8 @@ EXCLUSIONS = [
     ("Remove Trout and Toad; they are not birds.", BIRDS, "reverse", ("B", "D")),
     ("Leave out B and D.", ODD, "reverse", ("B", "D")),
     ("B and D are left out. That leaves A and C.", ODD, "direct", ("A", "C")),
+    ("B and D are out; A and C remain.", ODD, "direct", ("A", "C")),
+    ("Cross off B and D; keep A and C.", ODD, "reverse", ("B", "D")),
 ]  # fmt: skip
 
 

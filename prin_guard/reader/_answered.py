@@ -25,7 +25,14 @@ from prin_guard.reader._stance import _REVISION
 from prin_guard.reader._text import _norm, _Pattern
 
 # Where a sentence (or a clause before a result: "x = 12, so ...") ends.
-_END = _Pattern(r"[.!?](?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b", re.IGNORECASE)
+_END = _Pattern(
+    r"[.!?](?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b|,(?=\s+(?:which|making)\b)",
+    re.IGNORECASE,
+)
+# A clause that is only a connective or a format's head: "So", "Answer:"
+_FILLER_CLAUSE = _Pattern(
+    r"(?:so|thus|hence|therefore|then|(?:final\s+)?answer\s*:?)", re.IGNORECASE
+)
 # The candidate a clause identifies by label: "which is option C", "that matches B",
 # "this corresponds to option (C)", "i.e. C".
 _IDENTIFIES = _Pattern(
@@ -84,7 +91,7 @@ def _lead(text: str, at: int) -> list[str]:
     clauses: list[str] = []
     for start, end in zip(cuts, [*cuts[1:], at], strict=True):
         clause = text[start:end].strip(" \t\r\n*_`>#-$\\[]()")
-        if clause:
+        if clause and not _FILLER_CLAUSE.fullmatch(clause.rstrip(".,:")):
             clauses.append(clause)
     # the conclusion's own clause (if any text leads it in) and the one before it
     return clauses[::-1][:3]

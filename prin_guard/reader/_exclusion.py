@@ -112,7 +112,7 @@ def sides(text: str) -> Iterator[Side]:
             pred = match.group("pred")
             sign = _sign(pred)
             if not re.search("fit|belong", pred) and not _CLAUSE_END.match(text, match.end()):
-                continue  # "out of stock"
+                continue  # "out of stock", "A remains unclear"
         if sign:
             yield Side(match.start(), match.start(), sign, match.end(), subject=True)
     for match in _FRAME.finditer(text):

@@ -149,7 +149,7 @@ SIDE_VERBS: tuple[tuple[str, str, int], ...] = (
     ("discard(?:s|ing)?", "discarded", -1),
     ("drop(?:s|ping)?", "dropped", -1),
     ("exclud(?:e|es|ing)", "excluded", -1),
-    (r"cross(?:es|ing)?\s+out", r"crossed\s+out", -1),
+    (r"cross(?:es|ing)?\s+(?:out|off)", r"crossed\s+(?:out|off)", -1),
     ("reject(?:s|ing)?", "rejected", -1),
     ("dismiss(?:es|ing)?", "dismissed", -1),
     ("remov(?:e|es|ing)", "removed", -1),
@@ -161,6 +161,7 @@ SIDE_VERBS: tuple[tuple[str, str, int], ...] = (
 # Predicates after a subject: "B and D are off", "Frog and Salamander don't fit"
 SIDE_PREDICATES: tuple[tuple[str, int], ...] = (
     (r"(?:is|are)\s+(?:off|out)", -1),
+    (r"(?:remains?|stays?|survives?)", 1),
     (r"(?:(?:do|does)(?:\s+not|n[’']t)|(?:can|could)(?:not|n[’']t|\s+not))\s+(?:fit|belong)", -1),
 )
 # "That leaves A and C", "which leaves B": what is left, the direct side
