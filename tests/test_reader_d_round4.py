@@ -72,6 +72,7 @@ ENDORSED = [
     ("Robin and sparrow are {pos}.\n\nAnswer: A, C", BIRDS),
     ("6 x 9 = 54, which is {pos}.\n\nAnswer: B", PRODUCT),
     ("6 x 9 = 54. So\n\nAnswer: B", PRODUCT),
+    ("The capital of Italy is Rome, which is {pos}.\n\nAnswer: B", CAPITAL),
 ]
 
 

@@ -90,7 +90,7 @@ def _lead(text: str, at: int) -> list[str]:
     cuts = [lo, *(match.end() for match in _END.finditer(text, lo, at))]
     clauses: list[str] = []
     for start, end in zip(cuts, [*cuts[1:], at], strict=True):
-        clause = text[start:end].strip(" \t\r\n*_`>#-$\\[]()")
+        clause = text[start:end].strip(" \t\r\n*_`>#-$\\[](),")
         if clause and not _FILLER_CLAUSE.fullmatch(clause.rstrip(".,:")):
             clauses.append(clause)
     # the conclusion's own clause (if any text leads it in) and the one before it
