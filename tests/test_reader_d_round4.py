@@ -331,3 +331,23 @@ def test_every_option_a_side_against_the_answer_is_not_confident(
     pos, neg = WORDS[template]
     text = reply.format(pos=pos, neg=neg, Pos=pos.capitalize(), Neg=neg.capitalize())
     _not_confident(_read(text, item, "reverse", template))
+
+
+ASKED = [
+    ("Eliminate A and C? No, they are odd. Eliminate B and D.", ODD, "direct", ("A", "C")),
+    ("Eliminate A and C? No, they are odd. Eliminate B and D.", ODD, "reverse", ("B", "D")),
+    ("Should we drop B? Yes. And D too.", ODD, "reverse", ("B", "D")),
+    ("Are B and D off? Yes.", ODD, "reverse", ("B", "D")),
+    ("Can we keep A and C? Only A.", ODD, "direct", ("A",)),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "labels"), ASKED)
+def test_a_question_rejects_nothing(
+    reply: str, item: Item, leg: str, labels: tuple[str, ...]
+) -> None:
+    """A verb in a question says nothing: read right, or failed or marked."""
+    reading = _read(reply, item, leg, "v0")
+    if reading.status is ParseStatus.FAILED or reading.labels == labels:
+        return
+    _not_confident(reading)

@@ -92,11 +92,23 @@ def _sign(verb: str, *, participle: bool = False) -> int:
     return 0
 
 
+_SENTENCE_END = _Pattern(r"[.!?\n]")
+
+
+def _asked(text: str, at: int) -> bool:
+    """Whether the sentence holding ``at`` is a question ("Eliminate A and C?")."""
+    end = _SENTENCE_END.search(text, at)
+    return end is not None and end.group() == "?"
+
+
 def sides(text: str) -> Iterator[Side]:
-    """Every statement of ``text`` that rejects or keeps candidates."""
+    """Every statement of ``text`` that rejects or keeps candidates; not in a question,
+    nor after a negation."""
     for match in _VERB_FIRST.finditer(text):
         if _NEGATED.search(text, max(0, match.start() - 40), match.start()):
             continue  # "I wouldn't eliminate B", "We cannot rule out B and D"
+        if _asked(text, match.start()):
+            continue  # "Should we eliminate B?"
         lo, hi = match.span("obj")
         cut = _OBJECT_END.search(text, lo, hi)
         if cut is not None:
@@ -106,6 +118,8 @@ def sides(text: str) -> Iterator[Side]:
         if sign and lo < hi:
             yield Side(lo, hi, sign, hi)
     for match in _AFTER_SUBJECT.finditer(text):
+        if _asked(text, match.start()):
+            continue  # "Are B and D off?"
         if match.group("part") is not None:
             sign = _sign(match.group("part"), participle=True)
         else:
@@ -116,6 +130,8 @@ def sides(text: str) -> Iterator[Side]:
         if sign:
             yield Side(match.start(), match.start(), sign, match.end(), subject=True)
     for match in _FRAME.finditer(text):
+        if _asked(text, match.start()):
+            continue
         verb = match.group("fpred") or match.group("fto") or match.group("fown")
         sign = _sign(verb) if verb else _sign(match.group("fpart"), participle=True)
         lo, hi = match.span("span")
