@@ -233,6 +233,8 @@ CORRECTIONS = [
     ("A, C and D. Wait, no: copper yes, neon no — just A and C.\n\nAnswer: A, C", METALS,
      "direct", ("A", "C")),
     ("Answer: B\n\nCorrection: D is {neg} too.\n\nAnswer: B, D", ODD, "reverse", ("B", "D")),
+    ("Answer: A\n\nActually C is {pos} too.", ODD, "direct", ("A", "C")),
+    ("Answer: B\n\nWait, D is {neg} as well.", ODD, "reverse", ("B", "D")),
 ]  # fmt: skip
 
 

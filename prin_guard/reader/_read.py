@@ -177,6 +177,10 @@ def parse_reply(
             general = _parse(rest.text, ctx)
             at = rest.original(general.span)
             revised = _revised(read, places, at)
+            if revised and not ctx.pair and _adds(read, at) and not declared.inverted:
+                # "Answer: A\n\nActually C is appropriate too.": the answer and C
+                joint = _Reading(declared.labels | set(general.labels), None, weak=general.weak)
+                general = _result(joint, ParseMethod.LABEL_FORMS, ctx)
             stands = _stands(read, places, at, general, declared)
             result = _with_declared(declared, general, ctx, revised=revised, stands=stands)
             # the declared answer's concluding part: what the reply says after it
@@ -363,6 +367,16 @@ def _stands(
     stop = min((at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0), default=last)
     revised = _revision(text, max(earlier), span[0])
     return revised and bool(_ADDITIVE.search(text, start, min(stop, last)))
+
+
+def _adds(text: str, span: tuple[int, int] | None) -> bool:
+    """Whether the sentence holding ``span`` adds to an answer ("C is correct too", "D
+    is also accurate")."""
+    if span is None:
+        return False
+    start = max(text.rfind(mark, 0, span[0]) for mark in (". ", "\n")) + 1
+    ends = [at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0]
+    return bool(_ADDITIVE.search(text, start, min(ends, default=len(text))))
 
 
 def _revision(text: str, lo: int, hi: int) -> bool:
