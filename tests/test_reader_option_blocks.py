@@ -107,3 +107,28 @@ def test_a_one_letter_status_ending_its_line_still_reads(
     reply: str, expected: tuple[str, ...]
 ) -> None:
     assert read_reply(reply, ITEM, polarity="direct").labels == expected
+
+
+WORK = {
+    "task": "choice",
+    "question": "A can do a job in 6 days and B in 12 days. How long do they take together?",
+    "candidates": ["3 days", "4 days", "5 days", "6 days"],
+}
+
+
+def test_a_value_the_question_states_is_no_result_of_the_reasoning() -> None:
+    # "A alone: 6 days." restates the data: the conclusion "4 days" (B) is not contradicted
+    reply = "A alone: 6 days. B alone: 12 days. Together they take 4 days."
+    assert read_reply(reply, WORK, polarity="direct").labels == ("B",)
+
+
+def test_a_computed_value_that_the_question_also_states_still_counts() -> None:
+    # "x = 12" computes, though 12 is in the question: the reverse leg's "B" is its answer
+    ages = {
+        "task": "choice",
+        "question": "A father is three times as old as his son. In 12 years he will be twice "
+        "as old. How old is the son now?",
+        "candidates": ["10", "12", "14", "16"],
+    }
+    reply = "3x + 12 = 2(x + 12)\nx = 12\n\nThe answer is B."
+    assert read_reply(reply, ages, polarity="reverse").status.value == "failed"

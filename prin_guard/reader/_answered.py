@@ -117,6 +117,21 @@ def _by_value(value: str, ctx: _Context) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def _given_by_the_question(value: str, ctx: _Context) -> bool:
+    """Whether ``value`` is a number the question itself states ("6" of "A can do it in 6
+    days ..."): a clause that repeats it, with no "=" of a computation ("x = 12" is one),
+    restates the data, it computes no result."""
+    found = _NUMBER.match(value.strip(" \t*_`$\\()[]{}"))
+    if found is None or not ctx.vocab.question:
+        return False
+    number = found.group("n").replace(",", "").replace("−", "-")
+    stated = {n.replace(",", "") for n in _QUESTION_NUMBER.compiled.findall(ctx.vocab.question)}
+    return number in stated
+
+
+_QUESTION_NUMBER = _Pattern(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w.]*\d)")
+
+
 def _in_question_words(phrase: str, ctx: _Context) -> bool:
     """Whether ``phrase`` says only what the question says ("the capital of Australia"
     of "What is the capital city of Australia?"), in two words of it or more."""
@@ -164,7 +179,10 @@ def endorsed(text: str, at: int, ctx: _Context) -> frozenset[str]:
         if _NEGATIONS.search(clause):
             continue
         value = _VALUE.search(clause)
-        label = _by_value(value.group("v") if value is not None else clause, ctx)
+        given = value.group("v") if value is not None else clause
+        label = _by_value(given, ctx)
+        if label is not None and "=" not in clause and _given_by_the_question(given, ctx):
+            continue  # "A alone: 6 days." restates the question's data, computes nothing
         if label is not None:  # "x = 12", "Sale price: $68", or the value alone: "Canberra."
             out.add(label)
             continue

@@ -47,7 +47,9 @@ _ANSWER_LINE = _Pattern(
     r"(?:final(?=[^\S\n*_`]*+[*_`]*+[^\S\n]*+[:：=\-])|(?:final[^\S\n]++)?(?:answer(?:s|\(s\))?"
     r"|verdict|decision|judge?ment|conclusion|choice|preference|result|outcome|grade|picks?"
     r"|selections?|selected|chosen))"
-    r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?[:：=\-][^\S\n]*+(?P<rest>[^\n]*)",
+    # a dash before a digit is the value's minus sign ("The answer is -5."), not a colon
+    r"\b[^\S\n*_`]*+[*_`]*+[^\S\n]*+(?:(?:is|are)[^\S\n]*+)?(?:[:：=]|-(?!\d))[^\S\n]*+"
+    r"(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
 

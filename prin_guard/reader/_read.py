@@ -69,6 +69,7 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
+from prin_guard.reader._values import read_value
 from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
 
 if TYPE_CHECKING:
@@ -1409,6 +1410,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     texts = _texts_list(text, lo, hi, ctx)
     if texts is not None and _PUNCT_ONLY.fullmatch(text, texts[1], hi):  # "Paris and Rome."
         return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)
+    if (value := read_value(text, lo, hi, ctx)) is not None:  # "So the speed is 45 km/h."
+        return _result(value, ParseMethod.CANDIDATE_TEXT, ctx)
     if ctx.task == "choice":
         loose = _loose_forms(text, ctx)
         if loose:

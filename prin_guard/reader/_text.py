@@ -287,6 +287,10 @@ class _Texts:
         _ = self.by_text
         return self._longest
 
+    def pairs(self) -> list[tuple[str, str]]:
+        """Each candidate's label and text, as given."""
+        return list(zip(self._labels, self._texts, strict=True))
+
     def norm_of(self, label: str) -> str | None:
         """A candidate's normalised text."""
         if self._norm_of is None:

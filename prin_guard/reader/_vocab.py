@@ -36,6 +36,9 @@ class _Vocab:
     """The question's own words of three letters or more, lower case (a choice item's):
     a sentence that names a candidate in them ("Canberra is the capital of Australia.")
     answers it (``prin_guard.reader._answered``)."""
+    question: str = ""
+    """The item's question as given (a choice's: what a value it concludes on must name,
+    ``prin_guard.reader._values``)."""
 
     @classmethod
     def of(
@@ -60,14 +63,18 @@ class _Vocab:
             else frozenset()
         )
         if words is None:
-            return cls(positive, negative, predicate=phrase, noun=noun, asks=asks)
+            return cls(
+                positive, negative, predicate=phrase, noun=noun, asks=asks, question=question or ""
+            )
         mine = [" ".join(word.lower().split()) for word in words]
         phrases = tuple(
             (tuple(word.split()), sign)
             for word, sign in zip(mine, (1, -1), strict=True)
             if " " in word
         )
-        return cls(positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, asks)
+        return cls(
+            positive | {mine[0]}, negative | {mine[1]}, phrases, phrase, noun, asks, question or ""
+        )
 
     def sign(self, word: str, *, negated: bool = False) -> int:
         word = word.lower()
