@@ -74,6 +74,8 @@ _FILLER = frozenset(
      "from", "use", "also", "now", "here", "one", "then"}
 )  # fmt: skip
 _LEAD_SPAN = 400
+# A label and its own value: "D is 108", "(B) = 102"
+_OWN_VALUE = _Pattern(r"\s*(?:option\s+)?\(?(?P<l>[A-Z])\)?\s*(?:is|=|:)\s", re.IGNORECASE)
 _TEXTS_LOOKED_AT = 32  # as the mentions of a concluding part (``_read._TEXT_MENTIONS``)
 _LOWER_WORD = _Pattern(r"[a-z]+")
 _WORD = _Pattern(r"[A-Za-z']+")
@@ -183,6 +185,9 @@ def endorsed(text: str, at: int, ctx: _Context) -> frozenset[str]:
         label = _by_value(given, ctx)
         if label is not None and "=" not in clause and _given_by_the_question(given, ctx):
             continue  # "A alone: 6 days." restates the question's data, computes nothing
+        own = _OWN_VALUE.match(clause)
+        if label is not None and own is not None and ctx.keys.get(own.group("l")) == label:
+            continue  # "D is 108": an option restated, no result
         if label is not None:  # "x = 12", "Sale price: $68", or the value alone: "Canberra."
             out.add(label)
             continue

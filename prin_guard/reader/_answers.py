@@ -213,6 +213,11 @@ def _read_list(
         return None
     cut = _ASIDE.search(text, lo, hi)
     head = cut.start() if cut is not None and cut.start() > lo else hi
+    if head < hi and text[head:hi].lstrip().startswith(";"):
+        # labels separated by semicolons throughout: "B; C", "A; C; E"
+        semi = _only_labels(text, lo, hi, ctx)
+        if semi is not None and not semi.void:
+            return semi, hi
     if (
         (head < hi or "(" in text[lo:hi])
         and _LABELLED_LIST.match(text, lo, hi)
@@ -241,10 +246,13 @@ def _read_list(
         found = _list_at(text, lo, head, ctx, texts=texts)
         if found is not None:
             return found, head
+        if texts != "none" and (listed := _texts_list(text, lo, head, ctx)) is not None:
+            return listed[0], head  # "11 and 17; 9, 15 and 21 all have small factors"
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
 
 
+_ARTICLE_HEAD = _Pattern(r"[^\S\n]*(?:the|an?)[^\S\n]+", re.IGNORECASE)
 # A bracketed aside: "(shark, a fish)", "(the others are divisible by 3)"
 _BRACKET_ASIDE = _Pattern(r"\((?P<in>[^()\n]{1,200})\)|\[(?P<sq>[^\[\]\n]{1,200})\]")
 # What makes an aside more than an aside: an alternative, a doubt, a negation, a condition
@@ -321,6 +329,8 @@ def _texts_list(
                 disagrees, with_text = disagrees or piece[1], with_text or piece[2]
         else:
             named = ctx.texts.exact(text[pos:piece_end])
+            if not named and (article := _ARTICLE_HEAD.match(text, pos, piece_end)):
+                named = ctx.texts.exact(text[article.end() : piece_end])  # "the Nile"
         if len(named) != 1:
             if sep is None:
                 return None
@@ -512,6 +522,8 @@ def _read_block(
         return None
     lo, hi = first
     following = _next_line(text, hi)
+    if (stacked := _stacked_labels(text, lo, hi, ctx)) is not None:
+        return stacked
     item = _item(text, lo, hi)
     if item is None or following is None or _item(text, *following) is None:
         said = _read_answer(text, lo, hi, ctx, texts=texts)
@@ -534,6 +546,36 @@ def _read_block(
             break
         lo, hi = line
     return (0, _Reading(frozenset(found), None), stop) if found else None
+
+
+def _stacked_labels(text: str, lo: int, hi: int, ctx: _Context) -> tuple[int, _Reading, int] | None:
+    """Labels written one a line under a heading, each line a label alone ("Correct
+    options:\nB\nD"), two or more, up to a blank line or a line that is not one label:
+    their reading and the end of the last."""
+    found: set[str] = set()
+    first: int | None = None
+    stop = hi
+    line: tuple[int, int] | None = (lo, hi)
+    while line is not None:
+        start, end = line
+        one = _labels_only(text, start, end, ctx.keys, upper=True)
+        if one is None or len(one.labels) != 1 or one.void:
+            if found and _item(text, start, end) is not None:
+                return None  # "* B\n* C\n* D (15)": a list's items, read as such
+            break
+        if text[start:end].lstrip()[:1] in ("*", "-", "•"):
+            return None  # bullets: a list's items, read as such
+        found |= one.labels
+        first = start if first is None else first
+        stop = end
+        after = text.find("\n", end) + 1 if end < len(text) else 0
+        if not after or after >= len(text) or text[after] == "\n":
+            break
+        nl = text.find("\n", after)
+        line = (after, len(text) if nl < 0 else nl)
+    if len(found) < 2 or first is None:
+        return None
+    return 0, _Reading(frozenset(found), (first, stop)), stop
 
 
 def _run_labels(

@@ -58,7 +58,9 @@ _ANSWER_LINE = _Pattern(
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
     r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)(?:\(s\))?[*_`]*+"
-    r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s))*+)",
+    r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
+    # a semicolon between labels alone: "Incorrect: A; C; E" (not "A; Incorrect: B")
+    r"|;(?=[^\S\n]*+[(\[]?[A-Z][)\]]?[^\S\n]*+(?:;|[.!]?[^\S\n]*+$)))*+)",
     re.MULTILINE,
 )
 

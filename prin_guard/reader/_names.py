@@ -69,6 +69,61 @@ _NAME_ONE = _Pattern(
 )
 
 
+_ORD = (
+    r"(?i:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last"
+    r"|1st|2nd|3rd|[4-9]th|10th)"
+)
+# Several options named by position: "the first, third and fourth options", "the second
+# and the last choices"; the list ends on a plural noun
+_ORD_LIST = _Pattern(
+    rf"(?<![\w-])(?P<ords>{_ORD}(?:(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]+and[^\S\n]+)"
+    rf"(?:[Tt]he[^\S\n]+)?{_ORD})+)[^\S\n]+(?P<noun>[A-Za-z]+s)(?![\w-])"
+)
+_THE = _Pattern(r"(?<![\w-])[Tt]he(?![\w-])")
+_ORD_WORD = _Pattern(rf"(?<![\w-]){_ORD}(?![\w-])")
+
+
+def _ordinal_lists(
+    text: str, ctx: _Context, nouns: frozenset[str], starts: dict[int, int], ends: dict[int, int]
+) -> str:
+    """``text`` with each list of positions before a plural noun of the candidates ("the
+    first and third options") written as their labels ("the A     and C     "), the noun
+    written over by spaces. Not when a candidate's text is itself a position ("first",
+    "last"), which the list could mean."""
+    if not _ORD_WORD.search(text) or any(
+        _ORD_WORD.fullmatch(ctx.texts.norm_of(label) or "") for label in ctx.labels
+    ):
+        return text
+    out = list(text)
+    for match in _ORD_LIST.finditer(text):
+        if not _is_noun(match.group("noun"), nouns):
+            continue
+        found = list(_ORD_WORD.finditer(text, match.start("ords"), match.end("ords")))
+        labels = [
+            ctx.labels[-1]
+            if word.group().lower() == "last"
+            else _nth_label(_ORDINALS[word.group().lower()], ctx)
+            for word in found
+        ]
+        if any(
+            label is None or len(label) > len(word.group())
+            for label, word in zip(labels, found, strict=True)
+        ):
+            continue
+        for label, word in zip(labels, found, strict=True):
+            assert label is not None
+            at = word.start()
+            out[at : word.end()] = label + " " * (word.end() - at - len(label))
+            starts[at] = at
+            ends[at + len(label)] = word.end()
+        for the in _THE.finditer(text, found[0].end(), found[-1].start()):
+            out[the.start() : the.end()] = " " * (the.end() - the.start())  # "and the last"
+        out[match.start("noun") - 1 : match.end("noun")] = " " * (
+            match.end("noun") - match.start("noun") + 1
+        )
+    return "".join(out)
+
+
 def _name_labels(text: str, ctx: _Context, extra: Iterable[str]) -> _View:
     """``text`` with each name of a candidate ("Output (a)", "Response 2", "the first
     response", "criterion 3") written over by the candidate's label, padded with spaces
@@ -79,6 +134,8 @@ def _name_labels(text: str, ctx: _Context, extra: Iterable[str]) -> _View:
     nouns = TASK_WORDS[ctx.task].names | {word.strip().lower() for word in extra}
     starts: dict[int, int] = {}
     ends: dict[int, int] = {}
+    if ctx.task == "choice":
+        text = _ordinal_lists(text, ctx, nouns, starts, ends)
     out: list[str] = []
     pos = 0
 

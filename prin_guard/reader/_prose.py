@@ -243,7 +243,9 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
 _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|statements?|requirements?|verdict|decision|winner"
-    r"|preference|pick)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+)?"
+    r"|preference|picks?)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+"
+    # a verb of the direct side: "the ones that hold are 11 and 17"
+    r"|(?:that|which)\s+(?P<rverb>hold|fit|qualify|apply|work|count|belong)\s+)?"
     r"(?:is|are|(?:would|should|must|will)\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
@@ -324,8 +326,11 @@ _REST_NOT = _Pattern(
 
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
-    r"(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
-    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+(?:prefer|choose"
+    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
+    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
+    # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
+    r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
+    r"(?:prefer|choose"
     r"|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with)\s+"
     r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
     rf"{_RUN}",
@@ -503,7 +508,7 @@ class _Claims:
                 said = _read_answer(text, lo, hi, ctx, texts="none")
                 if said is None and (own := _label_and_text(text, lo, hi, ctx)) is not None:
                     said = (0, own)  # "The answer is **G: developing a global ...**"
-                if said is None and match.group("adj"):
+                if said is None and (match.group("adj") or match.group("rverb")):
                     # "the incorrect ones are Sydney and Toronto": texts, the whole stretch
                     said = _read_answer(text, lo, hi, ctx, texts="whole")
             elif (block := _read_block(text, hi, ctx, texts="none")) is not None:
@@ -516,6 +521,8 @@ class _Claims:
             sign = (ctx.vocab.sign(adjective) if adjective else 0) or ctx.vocab.sign(noun)
             if match.group("radj"):  # "the criteria that are not met are B and D"
                 sign = ctx.vocab.sign(match.group("radj"), negated=bool(match.group("rneg")))
+            elif match.group("rverb") and ctx.task == "choice":
+                sign = 1  # "the ones that hold are 11 and 17"
             reading = said[1]
             end = reading.span[1] if reading.span else hi
             qualified = stance(text, match.start(), end)
@@ -1090,7 +1097,10 @@ def _predicate_claim(words: tuple[str, ...], noun: str) -> re.Pattern[str]:
 # Where a clause starts, before a subject: "; nitrogen and oxygen are", ", so Neon is"
 _CLAUSE_MARKS = ("\n", ". ", "; ", ": ", ", ", "? ", "! ", "(")
 _SUBJECT_LEAD = _Pattern(
-    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|and|but|while|whereas|both|only|however|only)\b[\s,]*)*",
+    r"[\s*_`>#-]*(?:(?:so|thus|therefore|hence|and|but|while|whereas|both|only|however|only)\b[\s,]*)*"
+    # a confidence before the subject: "I'm fairly confident (~85%) that German and ..."
+    r"(?:I(?:'m|’m|\s+am)\s+(?:(?:fairly|pretty|quite|very|reasonably|\d{1,3}\s*%)\s+)?"
+    r"(?:sure|certain|confident)(?:\s*\(~?\d{1,3}\s*%\))?\s+that\s+)?",
     re.IGNORECASE,
 )
 

@@ -57,6 +57,16 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
+from prin_guard.reader._restated import (
+    alone,
+    its,
+    neither_nor,
+    no_status,
+    odd_out,
+    only_one,
+    restated,
+    struck,
+)
 from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json, _structure_statuses
 from prin_guard.reader._text import (
@@ -164,7 +174,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = _plain(read)
+    read = _joined(_plain(_latex(read)), ctx)
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -195,6 +205,8 @@ def parse_reply(
                 result = _FAILED  # "Answer: B" ... "Answer: C", no revision between
             elif not revised and _against_own_lines(rest.text, result, ctx):
                 result = _FAILED  # "C - This option is correct. ... Answer: C" (reverse)
+            elif _touches_the_other_side(read, result, ctx):
+                result = replace(result, weak=True)
     if declared is None:
         view = _name_labels(read, ctx, nouns)
         result = _parse(view.text, ctx)
@@ -250,6 +262,37 @@ _LABEL_MATH = _Pattern(
 )
 
 
+# LaTeX's text commands around a label, and a set of labels under a heading: "\\textbf{A}",
+# "$\\text{Incorrect} = \\{A, D\\}$"
+_LATEX_LABEL = _Pattern(r"\\(?:textbf|textit|text|mathbf|mathrm|emph)\{(?P<inner>[A-Z])\}")
+_LATEX_SET = _Pattern(
+    r"\$?[^\S\n]*\\text\{(?P<head>[A-Za-z][A-Za-z ]{0,30})\}[^\S\n]*(?P<eq>=)[^\S\n]*"
+    r"\\\{(?P<body>[^{}\n]{1,80})\\\}[^\S\n]*\$?"
+)
+
+
+def _latex(text: str) -> str:
+    """``text`` with LaTeX's text commands around a label written over by spaces
+    ("\\textbf{A}" reads as "A"), and a set under a heading as a heading's line
+    ("$\\text{Incorrect} = \\{A, D\\}$" reads as "Incorrect : A, D"); the same length."""
+    if "\\" not in text:
+        return text
+    out = list(text)
+    for match in _LATEX_LABEL.finditer(text):
+        for at in (
+            *range(match.start(), match.start("inner")),
+            *range(match.end("inner"), match.end()),
+        ):
+            out[at] = " "
+    for match in _LATEX_SET.finditer(text):
+        keep = (match.span("head"), match.span("body"))
+        for at in range(match.start(), match.end()):
+            if not any(a <= at < b for a, b in keep):
+                out[at] = " "
+        out[match.start("eq")] = ":"
+    return "".join(out)
+
+
 def _plain(text: str) -> str:
     """``text`` with strong emphasis around short stretches, and LaTeX's inline math
     around labels, written over by spaces (the same length: offsets hold), so that
@@ -270,6 +313,43 @@ def _plain(text: str) -> str:
     for start, end, inner in spans:
         for at in (*range(start, inner[0]), *range(inner[1], end)):
             out[at] = " "
+    return "".join(out)
+
+
+# Two labels joined by a word or a mark other than "and": "A plus C", "A + C", "A as well
+# as C", "A together with C", "A and also C"; not in a formula ("A + C = 10")
+_JOINED = _Pattern(
+    r"(?<![\w=+*/^-])(?P<a>[A-Z])\)?(?P<j>[^\S\n]+(?:plus|as[^\S\n]+well[^\S\n]+as"
+    r"|together[^\S\n]+with|and[^\S\n]+also)[^\S\n]+)(?=\(?(?P<b>[A-Z])(?![\w-]))"
+)
+_PLUS_CHAIN = _Pattern(
+    r"(?<![\w=+*/^-])(?<![=+*/^-][^\S\n])[A-Z](?:[^\S\n]*\+[^\S\n]*[A-Z])+"
+    r"(?![\w=+*/^<>-])(?![^\S\n][=+*/^<>-])"
+)
+
+
+def _joined(text: str, ctx: _Context) -> str:
+    """``text`` with the words or marks that join two labels besides "and" written as
+    "and" or "&" (the same length: offsets hold): "A plus C" reads as "A and C", "A + C"
+    as "A & C"; not in a formula ("A + C = 10")."""
+    if ctx.task != "choice" or not (
+        "+" in text
+        or any(word in text for word in ("plus", " as well as ", "together with", "and also"))
+    ):
+        return text
+    out = list(text)
+    for match in _JOINED.finditer(text):
+        if match.group("a") not in ctx.keys or match.group("b") not in ctx.keys:
+            continue
+        lo, hi = match.span("j")
+        start = lo + len(match.group("j")) - len(match.group("j").lstrip())
+        out[start:hi] = "and" + " " * (hi - start - 3)
+    for match in _PLUS_CHAIN.finditer(text):
+        chain = match.group()
+        if all(ch in ctx.keys for ch in chain if ch.isalpha()):
+            for at in range(match.start(), match.end()):
+                if text[at] == "+":
+                    out[at] = "&"
     return "".join(out)
 
 
@@ -470,6 +550,8 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     result = _account(text, result, ctx)
     if result.method is ParseMethod.FINAL_LINE:
         result = _against_reasoning(text, result, ctx)
+    if _touches_the_other_side(text, result, ctx):
+        result = replace(result, weak=True)  # "Sharks are not mammals.\nAnswer: A, B, C"
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
         return replace(result, weak=True)  # "The answer is B." with no reverse word
     return result
@@ -550,7 +632,44 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
         return False
     affirmed, denied = _predicated(text[: result.span[0]], ctx)
     said = affirmed if ctx.leg == -1 else denied
-    return bool(said) and set(result.labels) <= said
+    if bool(said) and set(result.labels) <= said:
+        return True
+    return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
+
+
+def _touches_the_other_side(text: str, result: ParseResult, ctx: _Context) -> bool:
+    """Whether the answer read names a candidate the reply said before it, in the
+    question's own words, is on the other side ("Sharks are not mammals.\nAnswer: A, B,
+    C" on the direct leg, "Bat is a mammal. ...\n\nAnswer: A, C" on the reverse leg): the
+    reasoning or the answer is wrong, and the reading says so (weak)."""
+    if (
+        not ctx.leg
+        or not ctx.vocab.predicate
+        or result.status is not ParseStatus.OK
+        or not result.labels
+        or result.span is None
+    ):
+        return False
+    affirmed, denied = _predicated(text[: result.span[0]], ctx)
+    if affirmed & denied:
+        return False
+    other = denied if ctx.leg == 1 else affirmed
+    return bool(set(result.labels) & other)
+
+
+def _against_the_predicate(
+    labels: set[str], affirmed: frozenset[str], denied: frozenset[str], ctx: _Context
+) -> bool:
+    """Whether an answer contradicts what the reply said before it in the question's
+    own words: it names none of the candidates said to be on its side ("The gas giants
+    in the list are Jupiter and Saturn.\n\nAnswer: A, D" on the direct leg). Either the
+    reasoning or the answer is wrong: no verdict. (An answer that names some of them and
+    one said to be on the other side is read, as before: "Sharks are not mammals.\nAnswer:
+    A, B, C".)"""
+    if affirmed & denied:
+        return False  # the reasoning disagrees with itself: the resolver's business
+    own = affirmed if ctx.leg == 1 else denied
+    return bool(own) and not labels & own
 
 
 # A sentence (or a clause before a result: "Whales are mammals, so ...") that says
@@ -576,6 +695,10 @@ _NOT_COPULA = (
     r"\s+(?:(?:actually|truly)\s+)?" + _NAMING
 )
 _ARTICLE = r"(?:(?:an?|the)\s+)?"
+_AMONG = (
+    r"(?:\s+(?:here|listed|(?:in|on|from)\s+(?:the|this|that)\s+list|among\s+(?:them|these"
+    r"|those|the\s+(?:options|choices))|of\s+(?:these|those|the\s+(?:options|choices))))?"
+)
 # "Sharks are not.", "whales and bats are": a clause that says it of its subject after a
 # clause that said it of others ("Whales are mammals, but sharks are not.")
 _ELLIPTIC = _Pattern(
@@ -600,16 +723,18 @@ def _statements(words: tuple[str, ...]) -> _Statements:
     and the plural: "mammal", "mammals")."""
     pred = predicate_source(words)
     end = r"\s*[.!]?\s*$"
+    # where the candidates stand: "The gas giants in the list are ...", "the metals here"
+    among = pred + _AMONG
 
     def compiled(pattern: str) -> re.Pattern[str]:
         return re.compile(pattern, re.IGNORECASE)
 
     return _Statements(
         affirm=(
-            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{pred}{end}"),
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{among}{end}"),
             # "11: prime.", "Robin - bird": a listing's line, the predicate after a colon
             compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?)\s*(?::|\s[-–—])\s*{_ARTICLE}{pred}{end}"),
-            compiled(rf"^\s*{_ARTICLE}{pred}{_COPULA}(?P<s>.{{1,200}}?){end}"),
+            compiled(rf"^\s*{_ARTICLE}{among}{_COPULA}(?P<s>.{{1,200}}?){end}"),
         ),
         deny=(
             compiled(rf"^\s*(?P<s>[^;:]{{1,200}}?){_NOT_COPULA}{_ARTICLE}{pred}{end}"),
@@ -1265,6 +1390,11 @@ def _before_last(text: str, reading: _Reading) -> bool:
     return reading.span is None or reading.span[1] <= last
 
 
+_SHORT_REPLY = 80
+# Whole-reply frames of a choice's answer (:mod:`prin_guard.reader._restated`)
+_FRAMED = (its, neither_nor, only_one, odd_out, no_status, struck)
+
+
 def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
@@ -1342,6 +1472,13 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and (only := _only_last(text, lo, hi, ctx)) is not None:
         return _result(only, ParseMethod.LABEL_FORMS, ctx)  # "..., but strictly, only B and D."
+    if (again := restated(text, lo, hi, ctx)) is not None:  # "Red, green and blue — A, C, D"
+        return _result(again, ParseMethod.LABEL_FORMS, ctx)
+    if (limited := alone(text, lo, hi, ctx)) is not None:  # "B alone.", "Only B fits: ..."
+        return _result(limited, ParseMethod.LABEL_FORMS, ctx)
+    for stage in _FRAMED:  # "It's B.", "Neither X nor Y is right.", "strike A, C and D"
+        if (staged := stage(text, lo, hi, ctx)) is not None:
+            return _result(staged, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
     if len(ctx.labels) == 1 and (status := _status_only(text, lo, hi, ctx)) is not None:
         resolved = _resolve([status], ctx)
         if isinstance(resolved, _Reading):
@@ -1400,6 +1537,11 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     # what it names before it stops ("set A", "c = 1.5", a listing of the options) is
     # the derivation, not an answer
     if cut:
+        # a reply of one short line, candidates' texts alone ("the Nile and the Congo"),
+        # is no derivation cut off: a judge's token limit stops no reply that short
+        texts = _texts_list(text, lo, hi, ctx) if hi - lo <= _SHORT_REPLY else None
+        if texts is not None and "\n" not in text[lo:hi] and texts[1] >= hi:
+            return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)
         return _FAILED
     stated = _predicate_statuses(text, ctx)  # "Peru and Chile are not in Africa; ..."
     if stated is not None:

@@ -377,6 +377,12 @@ _MARK_PAIR = (
     rf"[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{{0,3}})[)\]:.]?[^\S\n]*(?P<m>[{_MARK_CLASS}])\ufe0f?"
 )
 _MARK_PAIRS = _Pattern(rf"(?:[^\S\n]*{_MARK_PAIR}[^\S\n]*[,;|]?)+[^\S\n]*")
+# ... each mark followed by a gloss, the pairs separated: "A ✔ mammal | B ✘ fish | ..."
+_GLOSSED_PAIR = _MARK_PAIR.replace("?P<l>", "?:").replace("?P<m>", "?:")
+_GLOSSED_PAIRS = _Pattern(
+    rf"[^\S\n]*{_GLOSSED_PAIR}(?:[^\S\n]+[a-z][a-z-]*){{0,3}}[^\S\n]*"
+    rf"(?:[,;|][^\S\n]*{_GLOSSED_PAIR}(?:[^\S\n]+[a-z][a-z-]*){{0,3}}[^\S\n]*)+"
+)
 _MARK_PAIR_ONE = _Pattern(_MARK_PAIR)
 
 
@@ -409,7 +415,7 @@ def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
     """A line of two candidates and their marks or more ("A ✅ B ❌ C ✅ D ❌", or their
     texts: "Paris ✓ Sydney ✗"): every candidate's status; none unless the whole line is
     such pairs of the item's labels (or texts)."""
-    if not _MARK_PAIRS.fullmatch(text, lo, hi):
+    if not (_MARK_PAIRS.fullmatch(text, lo, hi) or _GLOSSED_PAIRS.fullmatch(text, lo, hi)):
         if len(ctx.labels) > _TEXT_LINES or not any(c in _MARK_CLASS for c in text[lo:hi]):
             return []
         return _text_marks(text, lo, hi, ctx)
@@ -430,6 +436,7 @@ _STATUS_PAIR = _Pattern(
     r"[^\S\n]*"
 )
 _PAIR_SEP = _Pattern(r"[,;|]")
+_BRACKETED = _Pattern(r"[(\[][A-Z][)\]]")
 
 
 def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
@@ -437,13 +444,18 @@ def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status
     semicolons ("A: correct, B: incorrect, C: correct, D: incorrect", "A correct, B
     wrong."): every candidate's status; none unless the whole line is such pairs, each
     of an item's label (in capitals) and a status word, no candidate twice."""
-    if _PAIR_SEP.search(text, lo, hi) is None:
-        return []
+    if _PAIR_SEP.search(text, lo, hi) is not None:
+        cuts = [(m.start(), m.end()) for m in _PAIR_SEP.finditer(text, lo, hi)]
+    else:  # each label in brackets: "(A) right (B) wrong (C) right (D) wrong"
+        cuts = [(m.start(), m.start()) for m in _BRACKETED.finditer(text, lo, hi)]
+        if len(cuts) < 2 or _strip_bounds(text, lo, cuts[0][0])[0] < cuts[0][0]:
+            return []
+        cuts = cuts[1:]
     out: list[_Status] = []
     start = lo
-    for end in [*(m.start() for m in _PAIR_SEP.finditer(text, lo, hi)), hi]:
+    for end, after in [*cuts, (hi, hi)]:
         pair = _STATUS_PAIR.fullmatch(text, start, end)
-        start = end + 1
+        start = after
         if pair is None:
             return []
         token = pair.group("l")
