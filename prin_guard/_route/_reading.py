@@ -156,6 +156,19 @@ def read_answer(
 
     parsed = parse(polarity)
     confused = detect_polarity_confusion(text, polarity, words=words, task=item.task)
+    if (
+        confused
+        and text
+        and item.task == "choice"
+        and parsed.status is ParseStatus.OK
+        and not parsed.weak
+        and parsed.span
+    ):
+        # what follows a set's confident answer is accounted for by the reader (a side against
+        # it fails the leg, one it cannot place makes it weak): "Answer: A, C, D\n\nNote:
+        # B is the right one." on the reverse leg is no confusion; what leads to it may be
+        before = text[: parsed.span[0]]
+        confused = detect_polarity_confusion(before, polarity, words=words, task=item.task)
     if parsed.status is ParseStatus.FAILED and item.task == "choice" and not confused:
         # Read in the leg's own polarity, a reply that only answers the other question
         # has no answer, and is never read as this leg's: what it names is the other

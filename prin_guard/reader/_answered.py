@@ -25,7 +25,14 @@ from prin_guard.reader._stance import _REVISION
 from prin_guard.reader._text import _norm, _Pattern
 
 # Where a sentence (or a clause before a result: "x = 12, so ...") ends.
-_END = _Pattern(r"[.!?](?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b", re.IGNORECASE)
+_END = _Pattern(
+    r"[.!?](?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b|,(?=\s+(?:which|making)\b)",
+    re.IGNORECASE,
+)
+# A clause that is only a connective or a format's head: "So", "Answer:"
+_FILLER_CLAUSE = _Pattern(
+    r"(?:so|thus|hence|therefore|then|(?:final\s+)?answer\s*:?)", re.IGNORECASE
+)
 # The candidate a clause identifies by label: "which is option C", "that matches B",
 # "this corresponds to option (C)", "i.e. C".
 _IDENTIFIES = _Pattern(
@@ -67,6 +74,8 @@ _FILLER = frozenset(
      "from", "use", "also", "now", "here", "one", "then"}
 )  # fmt: skip
 _LEAD_SPAN = 400
+# A label and its own value: "D is 108", "(B) = 102"
+_OWN_VALUE = _Pattern(r"\s*(?:option\s+)?\(?(?P<l>[A-Z])\)?\s*(?:is|=|:)\s", re.IGNORECASE)
 _TEXTS_LOOKED_AT = 32  # as the mentions of a concluding part (``_read._TEXT_MENTIONS``)
 _LOWER_WORD = _Pattern(r"[a-z]+")
 _WORD = _Pattern(r"[A-Za-z']+")
@@ -83,8 +92,8 @@ def _lead(text: str, at: int) -> list[str]:
     cuts = [lo, *(match.end() for match in _END.finditer(text, lo, at))]
     clauses: list[str] = []
     for start, end in zip(cuts, [*cuts[1:], at], strict=True):
-        clause = text[start:end].strip(" \t\r\n*_`>#-$\\[]()")
-        if clause:
+        clause = text[start:end].strip(" \t\r\n*_`>#-$\\[](),")
+        if clause and not _FILLER_CLAUSE.fullmatch(clause.rstrip(".,:")):
             clauses.append(clause)
     # the conclusion's own clause (if any text leads it in) and the one before it
     return clauses[::-1][:3]
@@ -176,6 +185,9 @@ def endorsed(text: str, at: int, ctx: _Context) -> frozenset[str]:
         label = _by_value(given, ctx)
         if label is not None and "=" not in clause and _given_by_the_question(given, ctx):
             continue  # "A alone: 6 days." restates the question's data, computes nothing
+        own = _OWN_VALUE.match(clause)
+        if label is not None and own is not None and ctx.keys.get(own.group("l")) == label:
+            continue  # "D is 108": an option restated, no result
         if label is not None:  # "x = 12", "Sale price: $68", or the value alone: "Canberra."
             out.add(label)
             continue

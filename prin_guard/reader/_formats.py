@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
+from prin_guard.reader._exclusion import heading_sign
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
 
@@ -21,6 +22,8 @@ _HEADING_WORDS = _ANSWER_WORDS | {
     "criteria", "criterion", "claims", "claim", "requirements", "requirement", "items",
     "statements", "to", "by", "sources", "it", "do", "does",
 }  # fmt: skip
+# A pronoun and its verb before a heading's words: "These are not valid: B, D"
+_PRONOUN_HEAD = (("these", "are"), ("those", "are"), ("they", "are"), ("this", "is"))
 
 
 @functools.lru_cache(maxsize=64)
@@ -229,7 +232,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             placed.append((match.start(), _signed(sign, block[1], ctx), block[1]))
     for match in _HEADING.finditer(text, lo):
         words = match.group("head").lower().split()
+        if tuple(words[:2]) in _PRONOUN_HEAD and len(words) > 2:
+            words = words[2:]
         sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
+        if not sign and ctx.task == "choice":
+            sign = heading_sign(match.group("head"))  # "Eliminated: B, D", "Keep: A, C"
         yes_no = words in (["yes"], ["no"])
         if yes_no:  # "Yes: A, C": the leg's question answered
             sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)

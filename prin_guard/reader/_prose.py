@@ -41,6 +41,7 @@ from prin_guard.reader._evidence import (
     _Status,
     _tie_free,
 )
+from prin_guard.reader._exclusion import sides as exclusion_sides
 from prin_guard.reader._resolve import _joint_result, _result
 from prin_guard.reader._stance import (
     _CONCLUDING,
@@ -255,12 +256,12 @@ _ANCHORED = _Pattern(
 
 # Labels before a verb: "A and C are incorrect", "Options B and D are wrong". The verb
 # is optional, so that every run is consumed where it starts (linear time).
-_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
+_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9°]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
 
 
 # Labels before a verb of their own: "Output (a) wins", "criterion B fails"
 _RUN_VERB = _Pattern(
-    rf"(?<![A-Za-z0-9]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
+    rf"(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
     r"(?P<v>wins|won|outperforms|outperformed|surpasses|beats|loses|lost|fails|failed|passes"
     r"|passed)\b)?",
     re.IGNORECASE,
@@ -457,6 +458,8 @@ class _Claims:
             self._choices()
             if ctx.vocab.predicate:
                 self._predicate_claims()
+        if ctx.task == "choice":
+            self._side_verbs()
         if ctx.task != "checklist":
             self._orderings()
         if ctx.task == "checklist":
@@ -485,10 +488,23 @@ class _Claims:
         pos = 0
         while (match := _ANCHORED.search(text, pos)) is not None:
             lo, hi = match.span("span")
+            semicolon = text.find(";", lo, hi)
+            if (
+                semicolon >= 0
+                and text[lo:semicolon].strip()
+                and _read_answer(text, lo, semicolon, ctx, texts="none") is None
+                and _label_and_text(text, lo, semicolon, ctx) is None
+            ):
+                # named by its text before a semicolon: "The right one is Jane Austen;
+                # Charlotte Brontë (A) wrote ...", not a list "A: 7; C: 13"
+                hi = semicolon
+                cut_at: int | None = semicolon + 1
+            else:
+                cut_at = None
             # the next sentence may start inside this one's span: "..., so the incorrect
             # options are A, B": go on from the end of this span's head
             cut = _ASIDE.search(text, lo, hi)
-            pos = cut.end() if cut is not None else match.end()
+            pos = cut.end() if cut is not None else cut_at or match.end()
             reach = hi
             if text[lo:hi].strip():
                 said = _read_answer(text, lo, hi, ctx, texts="none")
@@ -637,6 +653,14 @@ class _Claims:
             for mark in _CLAUSE_MARKS
             for at in _last_few(text, mark, max(lo, floor - len(mark)), end)
         )[-_SUBJECT_TRIES:]
+        # "32 is valid and 45 is invalid": "and" after a clause with its own verb starts one
+        clause = max(starts, default=max(lo, floor))
+        starts.extend(
+            at + 5
+            for at in _last_few(text, " and ", clause, end)
+            if _COPULA_WORD.search(text, clause, at)
+        )
+        starts.sort()
         if not lo and not floor:
             starts.insert(0, 0)
         for start in starts:
@@ -679,6 +703,32 @@ class _Claims:
             span = match.span("l")
             run = _Reading(frozenset({label}), span)
             self._statement(run, sign, said.end(), negated=_negated(said))
+
+    def _side_verbs(self) -> None:
+        """Verbs that reject or keep candidates (``_exclusion``): "eliminate A and D",
+        "B and D can be ruled out", "Frog and Salamander don't fit" as statuses; "The
+        options that don't fit are ...: Frog and Salamander" as a claim of the answer."""
+        text, ctx = self.text, self.ctx
+        for side in exclusion_sides(text):
+            if side.frame:
+                said = _read_answer(text, side.lo, side.hi, ctx, texts="whole")
+                if said is None or said[1].inverted:
+                    continue
+                qualified = stance(text, side.lo, side.end)
+                if qualified.hedged or qualified.negated or qualified.excepted:
+                    continue
+                reading = dataclasses.replace(said[1], weak=qualified.soft)
+                end = reading.span[1] if reading.span else side.hi
+                claim = _Claim(side.lo, end, end, side.sign, reading, stated=True)
+                self.whole.append(claim)
+                continue
+            if side.subject:
+                run = self._subject_before(side.lo)
+            else:
+                named = _subject(text, side.lo, side.hi, ctx)
+                run = _Reading(frozenset(named), (side.lo, side.hi)) if named else None
+            if run is not None:
+                self._statement(run, side.sign, side.end)
 
     def _comparatives(self) -> None:
         """A pair compared in a quality: "Response B is more accurate than Response A",
@@ -1078,6 +1128,7 @@ _IS_NOT = _Pattern(
 )
 
 _SUBJECT_WINDOW = 200
+_COPULA_WORD = _Pattern(r"(?<![\w-])(?:is|are|was|were)(?![\w-])", re.IGNORECASE)
 _TEXT_CANDIDATES = 32
 """Up to how many candidates their texts are looked for as subjects and option lines."""
 _SENTENCE_ENDS = ("\n", ". ", "? ", "! ")
@@ -1133,7 +1184,9 @@ def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) 
         said = one if label is not None else two
         if label is None:
             label = ctx.keys.get(one.upper()) if len(one) <= 4 else None
-        if label is None or label not in ctx.texts.exact(said):
+        if label is None or not (
+            label in ctx.texts.exact(said) or _same_value(said, ctx.texts.norm_of(label))
+        ):
             return set()
         found.add(label)
         pos = sep.end() if sep is not None else hi
@@ -1141,6 +1194,20 @@ def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) 
 
 
 _LIST_NOUN = _Pattern(r"(?:the[^\S\n]+)?(?:options?|choices?|answers?)[^\S\n]+", re.IGNORECASE)
+
+# A number and its units: "100 °C", "12 km/h", "45%"
+_VALUE_UNITS = _Pattern(
+    r"[^\S\n]*(?P<n>-?\d[\d,]*(?:\.\d+)?)[^\S\n]*(?:[A-Za-z°%²³/$]{1,6}[^\S\n]*){0,2}"
+)
+
+
+def _same_value(said: str, own: str | None) -> bool:
+    """Whether ``said`` is the candidate's own text ``own``, a number, with its units
+    ("100 °C" of "100")."""
+    if not own or not own[:1].isdigit():
+        return False
+    found = _VALUE_UNITS.fullmatch(said)
+    return found is not None and found.group("n").replace(",", "") == own.replace(",", "")
 
 
 def _own_text_end(text: str, pos: int, hi: int, own: str | None) -> int | None:

@@ -70,7 +70,7 @@ from prin_guard.reader._restated import (
     struck,
 )
 from prin_guard.reader._sided import all_restated, then_sided
-from prin_guard.reader._stance import _REVISION, retracted_before
+from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json, _structure_statuses
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
@@ -189,10 +189,18 @@ def parse_reply(
             # the rest of the reply, read apart: its conclusion must not disagree
             rest = _name_labels(_blanked(read, places), ctx, nouns)
             general = _parse(rest.text, ctx)
-            revised = _revised(read, places, rest.original(general.span))
-            result = _with_declared(declared, general, ctx, revised=revised)
+            at = rest.original(general.span)
+            revised = _revised(read, places, at)
+            if revised and not ctx.pair and _adds(read, at) and not declared.inverted:
+                # "Answer: A\n\nActually C is appropriate too.": the answer and C
+                joint = _Reading(declared.labels | set(general.labels), None, weak=general.weak)
+                general = _result(joint, ParseMethod.LABEL_FORMS, ctx)
+            stands = _stands(read, places, at, general, declared)
+            result = _with_declared(declared, general, ctx, revised=revised, stands=stands)
             # the declared answer's concluding part: what the reply says after it
-            result = _account(_name_labels(read, ctx, nouns).text, result, ctx)
+            named = _name_labels(read, ctx, nouns).text
+            result = _account(named, result, ctx)
+            result = _against_reasoning(named, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
             if (
                 _answers_the_predicate(read, result, ctx)
@@ -392,7 +400,12 @@ def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
 
 
 def _with_declared(
-    declared: _Reading, general: ParseResult, ctx: _Context, *, revised: bool = False
+    declared: _Reading,
+    general: ParseResult,
+    ctx: _Context,
+    *,
+    revised: bool = False,
+    stands: bool = False,
 ) -> ParseResult:
     """The declared format's reading, unless the reply concludes otherwise (no verdict),
     or revises it: ``revised``, the reply's conclusion stands after every place of the
@@ -403,9 +416,61 @@ def _with_declared(
     if general.status is not ParseStatus.FAILED and general.labels != said.labels:
         if revised:
             return general  # the conclusion corrects the declared verdict (weak or not)
+        if stands:
+            return said  # the declared answer corrects the conclusion, or adds to it
         if not general.weak:
             return _FAILED  # the declared verdict and the reply's conclusion disagree
     return said
+
+
+def _stands(
+    text: str,
+    places: Sequence[tuple[int, int]],
+    span: tuple[int, int] | None,
+    general: ParseResult,
+    declared: _Reading,
+) -> bool:
+    """Whether the last declared answer stands over the reply's conclusion at ``span``
+    that differs from it: a revision lies between the conclusion and that answer ("The
+    appropriate choices are A, B and C. Actually no, ... so only A and C.\n\nAnswer: A,
+    C"), or the conclusion adds to an answer line before it and the last one holds it
+    ("Answer: A, C\n\nCorrection: D is also accurate.\n\nAnswer: A, C, D"), or the
+    conclusion is statuses of some of its candidates (their sides are checked against it
+    by :func:`_against_reasoning`)."""
+    if not places or declared.inverted:
+        return False
+    if general.method is ParseMethod.PER_CANDIDATE and set(general.labels) <= declared.labels:
+        return True  # statuses of some ("7: odd; 13: odd."): what they say is checked after
+    if span is None:
+        return False
+    last = max(lo for lo, _ in places)
+    if span[1] > last:
+        return False
+    if _revision(text, span[1], last):
+        return True
+    earlier = [hi for _, hi in places if hi <= span[0]]
+    if not earlier or not set(general.labels) <= declared.labels:
+        return False
+    start = max(text.rfind(mark, 0, span[0]) for mark in (". ", "\n")) + 1
+    stop = min((at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0), default=last)
+    revised = _revision(text, max(earlier), span[0])
+    return revised and bool(_ADDITIVE.search(text, start, min(stop, last)))
+
+
+def _adds(text: str, span: tuple[int, int] | None) -> bool:
+    """Whether the sentence holding ``span`` adds to an answer ("C is correct too", "D
+    is also accurate")."""
+    if span is None:
+        return False
+    start = max(text.rfind(mark, 0, span[0]) for mark in (". ", "\n")) + 1
+    ends = [at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0]
+    return bool(_ADDITIVE.search(text, start, min(ends, default=len(text))))
+
+
+def _revision(text: str, lo: int, hi: int) -> bool:
+    """Whether a revision ("wait", "actually", "correction") stands in ``text[lo:hi]``; a
+    "hmm" is none."""
+    return any(found.group().lower() != "hmm" for found in _REVISION.finditer(text, lo, hi))
 
 
 # Words that revise an answer given before: "Correction:", "Wait, no", "Corrected answer:"
@@ -494,11 +559,45 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     ):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
     result = _account(text, result, ctx)
+    if result.method is ParseMethod.FINAL_LINE:
+        result = _against_reasoning(text, result, ctx)
     if _touches_the_other_side(text, result, ctx):
         result = replace(result, weak=True)  # "Sharks are not mammals.\nAnswer: A, B, C"
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
         return replace(result, weak=True)  # "The answer is B." with no reverse word
     return result
+
+
+def _against_reasoning(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
+    """A choice's answer line against the sides its reasoning gave candidates before it
+    (statuses in the template's words, the question's predicate, headings, whole-answer
+    claims; the last side of each standing, what a retraction took back not said): when
+    every candidate given a side is placed otherwise by the answer ("Shark is a fish, so
+    wrong. Penguin is a bird, wrong.\n\nAnswer: A, C" on the reverse leg; "So 56 is
+    accurate.\n\nAnswer: B" on the reverse leg), and it names only such candidates, the leg
+    fails; else, when some are placed otherwise, the reading is weak."""
+    if (
+        ctx.task != "choice"
+        or not ctx.leg
+        or result.status is ParseStatus.FAILED
+        or result.span is None
+    ):
+        return result
+    start = _part_start(text, result.span[0])
+    # not what a revision after it took back ("... A and C. Wait, I mixed it up. ..."); a
+    # "hmm" revises nothing
+    revisions = _REVISION.finditer(text, 0, start)
+    lo = max((found.end() for found in revisions if found.group().lower() != "hmm"), default=0)
+    sides = _sides(text[lo:start], 0, ctx)
+    if not sides:
+        return result
+    named = frozenset(result.labels)
+    against = [label for label, sign in sides if (sign == ctx.leg) != (label in named)]
+    if not against:
+        return result
+    if len(against) == len(sides) and named <= set(against):
+        return _FAILED  # it names only, and places every one, otherwise than the reasoning
+    return replace(result, weak=True)
 
 
 _MAX_LINES = 8
@@ -644,6 +743,8 @@ def _statements(words: tuple[str, ...]) -> _Statements:
     return _Statements(
         affirm=(
             compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?){_COPULA}{_ARTICLE}{among}{end}"),
+            # "11: prime.", "Robin - bird": a listing's line, the predicate after a colon
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?)\s*(?::|\s[-–—])\s*{_ARTICLE}{pred}{end}"),
             compiled(rf"^\s*{_ARTICLE}{among}{_COPULA}(?P<s>.{{1,200}}?){end}"),
         ),
         deny=(
@@ -657,6 +758,7 @@ def _statements(words: tuple[str, ...]) -> _Statements:
                 rf"\s+as\s+{_ARTICLE}{pred}{end}"
             ),
             compiled(rf"^\s*{_ARTICLE}{pred}{_NOT_COPULA}(?P<s>.{{1,200}}?){end}"),
+            compiled(rf"^\s*(?P<s>[^,;:]{{1,200}}?)\s*(?::|\s[-–—])\s*not\s+{_ARTICLE}{pred}{end}"),
             compiled(
                 rf"^\s*{_ARTICLE}{pred}\s+(?:do|does)(?:\s+not|n[’']t)\s+include\s+"
                 rf"(?P<s>.{{1,200}}?){end}"
@@ -785,7 +887,7 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
 # "I think": followed by a lower-case word that is not what a label is followed by.
-_MENTION = _Pattern(r"(?<![A-Za-z0-9\\])(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])")
+_MENTION = _Pattern(r"(?<![A-Za-z0-9°\\])(?P<l>[A-Za-z][A-Za-z0-9]{0,3})(?![A-Za-z0-9])")
 _AFTER_WORD = _Pattern(r"[^\S\n]+(?P<w>[a-z][a-z']*)")
 _LABEL_VERBS = frozenset(
     {
@@ -920,7 +1022,7 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
 # The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
 # B."
 _SO_LABELS = _Pattern(
-    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*,?[^\S\n]+"
+    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
     r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
     re.IGNORECASE,
 )
@@ -944,7 +1046,7 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     reverse leg), and put none of them on the other side: "so A and C" itself says not
     which question it answers. Without a leg (the reading that tells a polarity-confused
     leg), the predicate's own side."""
-    if ctx.task != "choice" or not ctx.vocab.predicate:
+    if ctx.task != "choice":
         return None
     found = _SO_LABELS.search(text[:hi], lo)
     if found is None:
@@ -953,7 +1055,9 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if listed is None or not listed.labels or listed.void:
         return None
     before = text[lo : found.start()].rstrip(" \t,;:")
-    affirmed, denied = _predicated(before, ctx)
+    affirmed, denied = (
+        _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
+    )
     sides: dict[str, int] = {}
     for status in sorted(_Claims(before, ctx).statuses, key=lambda status: status.at):
         if status.label is not None and status.sign:

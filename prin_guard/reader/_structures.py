@@ -633,8 +633,15 @@ def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> li
                 column, header = k, sign
                 break
     out: list[_Status] = []
+    sided = _sided_columns(text, cells[0], ctx) if first else {}
     for (lo, _), row in zip(rows[first:], cells[first:], strict=True):
         if len(row) < 2 or _TABLE_RULE.fullmatch(text, row[0][0], row[-1][1]):
+            continue
+        if sided:  # "| Option | Valid | Invalid |" and a tick in one: that column's side
+            ticked = {sign for k, sign in sided.items() if k < len(row) and _ticked(text, *row[k])}
+            named = _cell_candidate(text, *row[0], ctx) if len(ticked) == 1 else None
+            if named is not None:
+                out.append(_Status(named[0], ticked.pop(), named[1], lo, True))
             continue
         k = column if column is not None and column < len(row) else len(row) - 1
         sign = _status_sign(text, *row[k], ctx, header) or _cell_mark(text, *row[k])
@@ -649,6 +656,24 @@ def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> li
                 out.append(_Status(named[0], sign, named[1], lo, True, weak=weak))
                 break
     return out
+
+
+def _sided_columns(text: str, head: list[tuple[int, int]], ctx: _Context) -> dict[int, int]:
+    """The columns of a table's header row headed by a status word, when both sides head
+    one ("| Option | Valid | Invalid |"): each column's side; else none."""
+    sided = {
+        k: sign for k, (a, b) in enumerate(head) if k and (sign := _status_sign(text, a, b, ctx))
+    }
+    return sided if set(sided.values()) == {1, -1} else {}
+
+
+_TICKS = frozenset({"x", "X", "•", "*", "yes", "Yes", "YES"})
+
+
+def _ticked(text: str, lo: int, hi: int) -> bool:
+    """Whether a table cell holds a tick ("✓", "✅", "x"), not a cross."""
+    cell = text[lo:hi].strip()
+    return bool(cell) and (cell in _TICKS or _STATUS_MARKS.get(cell.rstrip("\ufe0f")) == 1)
 
 
 # A status cell that opens on a mark and explains it: "❌ dwarf planet", "✅ (group 18)"

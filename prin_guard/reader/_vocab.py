@@ -141,6 +141,40 @@ def _predicate_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?:an?\s+|the\s+)?{head}{forms}(?![\w-])", re.IGNORECASE)
 
 
+# Verbs that give the candidates they name a side of the item's own question, whatever the
+# leg asks (issue 38, round 4): those that reject ("eliminate B and D", "B and D are off",
+# "Frog and Salamander don't fit") the reverse side, those that keep ("keep A and C",
+# "that leaves A and C") the direct side. One vocabulary for every stage that reads them
+# (``prin_guard.reader._exclusion``): each verb's forms, imperative or first person
+# ("eliminate", "I'd rule out"), and past participle ("B is eliminated", "D can be ruled
+# out"); predicates a subject takes ("are off", "don't fit").
+SIDE_VERBS: tuple[tuple[str, str, int], ...] = (
+    # (active forms, participle forms, sign), as regular-expression alternatives
+    ("eliminat(?:e|es|ing)", "eliminated", -1),
+    (r"(?:rule|rules|ruling)\s+out", r"ruled\s+out", -1),
+    (r"(?:strike|strikes|striking)(?:\s+out)?", r"(?:struck|stricken)(?:\s+out)?", -1),
+    ("discard(?:s|ing)?", "discarded", -1),
+    ("drop(?:s|ping)?", "dropped", -1),
+    ("exclud(?:e|es|ing)", "excluded", -1),
+    (r"cross(?:es|ing)?\s+(?:out|off)", r"crossed\s+(?:out|off)", -1),
+    ("reject(?:s|ing)?", "rejected", -1),
+    ("dismiss(?:es|ing)?", "dismissed", -1),
+    ("remov(?:e|es|ing)", "removed", -1),
+    (r"(?:leave|leaves|leaving)\s+out", r"left\s+out", -1),
+    (r"(?:throw|throws|throwing|toss|tosses|tossing)\s+out", r"(?:thrown|tossed)\s+out", -1),
+    ("(?:keep|keeps|keeping)", "kept", 1),
+    ("retain(?:s|ing)?", "retained", 1),
+)
+# Predicates after a subject: "B and D are off", "Frog and Salamander don't fit"
+SIDE_PREDICATES: tuple[tuple[str, int], ...] = (
+    (r"(?:is|are)\s+(?:off|out)", -1),
+    (r"(?:remains?|stays?|survives?)", 1),
+    (r"(?:(?:do|does)(?:\s+not|n[’']t)|(?:can|could)(?:not|n[’']t|\s+not))\s+(?:fit|belong)", -1),
+)
+# "That leaves A and C", "which leaves B": what is left, the direct side
+SIDE_LEFT = r"(?:(?:that|this|which|it)\s+leaves|leaving)"
+
+
 # Words that name a choice's answer to the direct question: "the closest option is C",
 # "the best answer is B" (on the reverse leg, an answer to the other question).
 _DIRECT_SUPERLATIVES = frozenset({"closest", "best", "likeliest", "nearest"})
