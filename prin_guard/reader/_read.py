@@ -548,6 +548,84 @@ def _option_blocks(text: str, ctx: _Context) -> list[tuple[str, int]]:
     return out
 
 
+# What may follow a list of labels on its line and take it back: a question ("B, D? No
+# ..."), a retraction ("or rather", "just kidding"), the listed ones referred to back in a
+# negation ("none of those are", "not all of those", "these are not") or given a side
+# ("these are the wrong ones"), or a side negated ("not the incorrect options").
+_RETRACT = _Pattern(
+    r"(?<![\w-])(?:or[^\S\n]+rather|just[^\S\n]+kidding|scratch[^\S\n]+that|i[^\S\n]+cannot"
+    r"[^\S\n]+tell|not[^\S\n]+sure|i[^\S\n]+(?:am|'m)[^\S\n]+unsure)(?![\w-])",
+    re.IGNORECASE,
+)
+_BACK_NEGATED = _Pattern(
+    r"(?<![\w-])(?P<q>not|none|some|no|never|neither)(?:[^\S\n]+all)?[^\S\n]+(?:of[^\S\n]+)?"
+    r"(?:those|these|them)(?![\w-])"
+    r"|(?<![\w-])(?:those|these|they)[^\S\n]+(?:are|were)[^\S\n]+(?:not|never)(?![\w-])",
+    re.IGNORECASE,
+)
+_SENTENCE_WORD = _Pattern(r"[A-Za-z-]+|[.!?;]")
+
+
+def _negated_back(text: str, at: int, end: int, ctx: _Context) -> bool:
+    """Whether a negation that refers back to the listed labels ("none of those are the
+    correct options", "not all of those are the incorrect options", "these are not
+    correct") puts them off the leg's side: the first polarity word after it, in its
+    sentence, negated, is the other leg's; "some of those" says not which."""
+    for found in _BACK_NEGATED.finditer(text, at, end):
+        if (found.group("q") or "").lower() == "some":
+            return True
+        for word in _SENTENCE_WORD.finditer(text, found.end(), end):
+            if word.group() in ".!?;":
+                break
+            sign = ctx.vocab.sign(word.group())
+            if sign:
+                if -sign == -ctx.leg:
+                    return True
+                break
+    return False
+
+
+_BACK_SIDE = _Pattern(
+    r"(?<![\w-])(?:those|these|they)[^\S\n]+(?:are|were)[^\S\n]+(?:the[^\S\n]+|all[^\S\n]+)?"
+    r"(?P<w>[A-Za-z-]+)",
+    re.IGNORECASE,
+)
+_SIDE_NEGATED = _Pattern(
+    r"(?<![\w-])not[^\S\n]+(?:the[^\S\n]+|an?[^\S\n]+)?(?P<w>[A-Za-z-]+)[^\S\n]+(?:options?|ones?"
+    r"|answers?|choices?)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _undone_after(text: str, result: ParseResult, ctx: _Context) -> ParseResult | None:
+    """The reading when what follows its labels on their line takes them back: failed
+    for a question right after them, a retraction, a negation that refers back to them,
+    a side given to them that is not the leg's, or a side negated; weak for a question
+    later on the line; None (the reading stands) otherwise. Choice legs only."""
+    if ctx.task != "choice" or not ctx.leg or result.status is not ParseStatus.OK:
+        return None
+    if not result.labels or result.span is None:
+        return None
+    end = text.find("\n", result.span[1])
+    end = len(text) if end < 0 else end
+    at = result.span[1]
+    tail = text[at:end]
+    if not tail.strip(" \t.!*_`)"):
+        return None
+    if tail.lstrip(" \t*_`)").startswith("?"):
+        return _FAILED  # "Reject: B, D? No — keep them all."
+    if _RETRACT.search(text, at, end) or _negated_back(text, at, end, ctx):
+        return _FAILED  # "Keep: A, C — or rather, ...", "B, D — none of those are ..."
+    for side in _BACK_SIDE.finditer(text, at, end):
+        if ctx.vocab.sign(side.group("w")) == -ctx.leg:
+            return _FAILED  # "Keep: B, D (these are the wrong ones)."
+    if _SIDE_NEGATED.search(text, at, end) is not None:
+        return _FAILED  # "A, C — not the incorrect options."
+    if "?" in tail:
+        return replace(result, weak=True)  # "A and C — are those ...? I cannot tell."
+    return None
+
+
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
@@ -558,6 +636,9 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
         or concluded_otherwise(text, result, ctx)
     ):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
+    undone = _undone_after(text, result, ctx)
+    if undone is not None:
+        return undone  # "Keep: B, D (these are the wrong ones).", "A, C — not the ... options."
     result = _account(text, result, ctx)
     if result.method is ParseMethod.FINAL_LINE:
         result = _against_reasoning(text, result, ctx)

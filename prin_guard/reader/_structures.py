@@ -429,10 +429,12 @@ def _inline_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
     return out if len(out) >= 2 else []
 
 
-# One candidate and its status in a line of several: "A: correct", "B incorrect", "(C) - yes"
+# One candidate and its status in a line of several: "A: correct", "B incorrect", "(C) - yes",
+# "A is right" (the verb of the first, left out after it: "A is right, B wrong")
 _STATUS_PAIR = _Pattern(
     r"[^\S\n]*(?:and[^\S\n]+)?[*_`]*[(\[]?(?P<l>[A-Za-z][A-Za-z0-9]{0,3})[)\]]?[*_`]*"
-    r"[^\S\n]*(?:[:=→–—-][^\S\n]*)?[*_`]*(?P<s>(?:not[^\S\n]+)?[A-Za-z]+)[*_`]*[^\S\n]*[.!]?"
+    r"[^\S\n]*(?:[:=→–—-][^\S\n]*)?(?:(?:is|are)[^\S\n]+)?[*_`]*(?P<s>(?:not[^\S\n]+)?[A-Za-z]+)"
+    r"[*_`]*[^\S\n]*[.!]?"
     r"[^\S\n]*"
 )
 _PAIR_SEP = _Pattern(r"[,;|]")
