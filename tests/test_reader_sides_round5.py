@@ -65,9 +65,7 @@ CAP_NOR = "Sydney is not a capital, nor is Toronto."
 CAP_NEITHER = "Neither Sydney nor Toronto is a capital."
 CAP_WHOLE = "So the capital cities are Paris and Rome."
 CAP_NOT_WHOLE = "The cities that are not capitals are Sydney and Toronto."
-CAP_BULLETS = (
-    "- Paris: capital\n- Sydney: not a capital\n- Rome: capital\n- Toronto: not a capital"
-)
+CAP_BULLETS = "- Paris: capital\n- Sydney: not a capital\n- Rome: capital\n- Toronto: not a capital"
 CAP_TABLE = (
     "| City | Capital? |\n|---|---|\n| Paris | yes |\n| Sydney | no |\n| Rome | yes |\n"
     "| Toronto | no |"
@@ -86,7 +84,12 @@ CASES: list[tuple[str, str, str, tuple[str, ...] | None]] = [
     ("Is 9 prime? No. Is 11 prime? Yes.", "prime", D, None),
     ("Is 9 prime? No. Is 11 prime? Yes.", "prime", R, None),
     ("Is 13 prime? Yes. Is 9 prime? No.", "prime", D, None),
-    ("Is 11 prime? Yes. Is 13 prime? Yes. Is 9 prime? No. Is 15 prime? No.", "prime", D, ("B", "C")),
+    (
+        "Is 11 prime? Yes. Is 13 prime? Yes. Is 9 prime? No. Is 15 prime? No.",
+        "prime",
+        D,
+        ("B", "C"),
+    ),
     ("Is A prime? No. Is B prime? Yes. Is C prime? Yes. Is D prime? No.", "prime", D, ("B", "C")),
     ("Is A prime? No. Is B prime? Yes. Is C prime? Yes. Is D prime? No.", "prime", R, ("A", "D")),
     (
@@ -248,8 +251,18 @@ CASES: list[tuple[str, str, str, tuple[str, ...] | None]] = [
         ("A", "C", "E"),
     ),
     ("Sydney is not a capital, nor is Toronto.\n\nAnswer: B, D", "cap5", D, None),
-    ("Penguin: bird. Bat: not a bird. Ostrich: bird. Dolphin: not a bird.\n\nAnswer: B, D", "bird", D, None),
-    ("Penguin: bird. Bat: not a bird. Ostrich: bird. Dolphin: not a bird.\n\nAnswer: B, D", "bird", R, ("B", "D")),
+    (
+        "Penguin: bird. Bat: not a bird. Ostrich: bird. Dolphin: not a bird.\n\nAnswer: B, D",
+        "bird",
+        D,
+        None,
+    ),
+    (
+        "Penguin: bird. Bat: not a bird. Ostrich: bird. Dolphin: not a bird.\n\nAnswer: B, D",
+        "bird",
+        R,
+        ("B", "D"),
+    ),
     # --- ordinal answers with a note of rejected values ---
     ("Answer: third (not 2nd, not 4th).", "ord", D, ("C",)),
     ("Answer: 3rd (not 2nd or 4th).", "ord", D, ("C",)),
@@ -303,9 +316,7 @@ def _ids() -> list[str]:
 def _read(reply: str, item: str, polarity: str) -> tuple[tuple[str, ...], bool]:
     """The labels read and whether the reading is confident."""
     reading = read_reply(reply, ITEMS[item], polarity=polarity)
-    confident = (
-        reading.status.value == "ok" and not reading.weak and not reading.polarity_confusion
-    )
+    confident = reading.status.value == "ok" and not reading.weak and not reading.polarity_confusion
     return tuple(sorted(reading.labels)), confident
 
 

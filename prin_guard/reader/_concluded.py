@@ -13,7 +13,7 @@ import re
 from prin_guard.models import ParseStatus
 from prin_guard.reader._answers import _named
 from prin_guard.reader._evidence import ParseResult, _Context
-from prin_guard.reader._vocab import predicate_source
+from prin_guard.reader._own_sides import predicate_alone
 
 _COP = r"(?:are|is|were|was)"
 _AMONG = (
@@ -34,9 +34,9 @@ _LEAD = re.compile(
 
 
 @functools.lru_cache(maxsize=64)
-def _forms(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Whole-set statements of the predicate ``words``: (affirm, deny)."""
-    pred = predicate_source(words)
+def _forms(pred: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Whole-set statements of the predicate pattern ``pred`` (the predicate, or its head
+    alone where it stands for it: "the capital cities" of "national capitals")."""
     noun = r"[a-z]+(?:[^\S\n]+[a-z]+)?"
     tail = rf"{_AMONG}[^\S\n]+{_COP}[^\S\n]+(?P<s>[^.!?\n]{{1,200}}?)[^\S\n]*[.!]?[^\S\n]*$"
     affirm = re.compile(
@@ -55,7 +55,7 @@ def _forms(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def _last_whole_set(text: str, ctx: _Context) -> tuple[set[str], int] | None:
     """The last sentence of ``text`` that names every candidate on one side in the
     question's words: the candidates, and 1 (they have the predicate) or -1."""
-    affirm, deny = _forms(ctx.vocab.predicate)
+    affirm, deny = _forms(predicate_alone(ctx.vocab))
     found: tuple[set[str], int] | None = None
     for sentence in _SENTENCE.finditer(text):
         body = sentence.group()

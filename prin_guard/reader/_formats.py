@@ -148,6 +148,28 @@ _BOXED = _Pattern(
 )
 
 
+# What makes a box no answer: a negation before it in its clause ("Not \\boxed{48}",
+# "\\boxed{52}, not \\boxed{48}"), or a verb after it that makes it a subject ("\\boxed{56}
+# is what I'd get for 14 x 4", "\\boxed{48} would be 12 x 4")
+_BOX_NEGATED = _Pattern(
+    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)(?![\w-])", re.IGNORECASE
+)
+_BOX_SUBJECT = _Pattern(
+    r"[\s$\\)\]]*(?:is|was|would\s+be|could\s+be|comes?|gives?|belongs?|applies)(?![\w-])",
+    re.IGNORECASE,
+)
+_CLAUSE_STARTS = (". ", ".\n", "\n", "; ", ", ", ": ", "! ", "? ")
+
+
+def _box_said_otherwise(text: str, box: re.Match[str]) -> bool:
+    """Whether a LaTeX box is negated in its clause or is the subject of a statement
+    (see :data:`_BOX_NEGATED`): no answer of the reply's."""
+    start = max(text.rfind(mark, 0, box.start()) for mark in _CLAUSE_STARTS) + 1
+    if _BOX_NEGATED.search(text, start, box.start()):
+        return True
+    return _BOX_SUBJECT.match(text, box.end()) is not None
+
+
 # The words that lead into an answer line or a box: "The incorrect option is:", "So the
 # correct answer is C." just before "Answer: C".
 _LEAD_IN = _Pattern(
@@ -179,6 +201,8 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
         [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
     )
     for match in reversed(places):
+        if match.re is _BOXED.compiled and _box_said_otherwise(text, match):
+            continue  # "Not \\boxed{48}.", "\\boxed{56} is what 14 x 4 gives"
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:

@@ -57,6 +57,7 @@ from prin_guard.reader._formats import (
 )
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
+from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
@@ -201,6 +202,7 @@ def parse_reply(
             named = _name_labels(read, ctx, nouns).text
             result = _account(named, result, ctx)
             result = _against_reasoning(named, result, ctx)
+            result = against_own_sides(named, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
             if (
                 _answers_the_predicate(read, result, ctx)
@@ -277,6 +279,8 @@ _LATEX_SET = _Pattern(
     r"\\\{(?P<body>[^{}\n]{1,80})\\\}[^\S\n]*\$?"
 )
 
+_SET_ALONE = _Pattern(r"[\s.!*_`]*")
+
 
 def _latex(text: str) -> str:
     """``text`` with LaTeX's text commands around a label written over by spaces
@@ -292,6 +296,9 @@ def _latex(text: str) -> str:
         ):
             out[at] = " "
     for match in _LATEX_SET.finditer(text):
+        end = text.find("\n", match.end())
+        if not _SET_ALONE.fullmatch(text, match.end(), len(text) if end < 0 else end):
+            continue  # "$\\text{Wrong} = \\{A, C\\}$ would be a mistake.": no heading
         keep = (match.span("head"), match.span("body"))
         for at in range(match.start(), match.end()):
             if not any(a <= at < b for a, b in keep):
@@ -642,6 +649,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     result = _account(text, result, ctx)
     if result.method is ParseMethod.FINAL_LINE:
         result = _against_reasoning(text, result, ctx)
+    result = against_own_sides(text, result, ctx)  # "Paris: capital. ...\n\nAnswer: B, D"
     if _touches_the_other_side(text, result, ctx):
         result = replace(result, weak=True)  # "Sharks are not mammals.\nAnswer: A, B, C"
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
@@ -963,6 +971,10 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
         # "The answer is A and C, not B or D": the other side, said with the answer
         sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
+    if ctx.leg == 1 and result.span is not None:
+        # "third (not 2nd, not 4th)"; on the reverse leg it may reject the direct answer's
+        # other values, said of the item's own question: a mention unexplained
+        sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
 
 
@@ -1582,6 +1594,12 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)
+    if concluded is None or concluded.weak:  # "Is 9 prime? No. Is 11 prime? Yes. ..."
+        questions = read_asked(text, lo, hi, ctx)
+        if isinstance(questions, ParseResult):
+            return questions
+        if questions is not None:
+            return _result(questions, ParseMethod.PER_CANDIDATE, ctx, empty=ParseMethod.NONE_WORD)
     # ... or a label and its text on a line of its own: "the most likely diagnosis
     # is:\n\nD. Aortic dissection"; a conclusion elsewhere that differs: no verdict
     own_line, line_opposite = _label_line(text, ctx) if ctx.task == "choice" else (None, False)

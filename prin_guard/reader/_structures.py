@@ -500,8 +500,8 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
             found = True
             yield status
         start = end
-    if found or ctx.pair:
-        return
+    if found or ctx.pair or "?" in text[lo : ends[-1]]:
+        return  # a question answered ("Is 9 prime? No."): read as one (_own_sides)
     a, b = _strip_bounds(text, ends[-1], hi)
     sign = _status_sign(text, a, b, ctx) if a < b else 0
     if sign:
