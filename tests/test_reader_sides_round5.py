@@ -297,6 +297,83 @@ CASES: list[tuple[str, str, str, tuple[str, ...] | None]] = [
     ("Writing $\\text{Correct} = \\{B, D\\}$ is a mistake.", "cap", D, None),
 ]
 
+# A second batch, written after the first was built on and before it was run: probes of
+# the new rules (questions in other words, revisions, lines with more words, boxes as
+# subjects, sets with words around them).
+CASES += [
+    ("Is Sydney in Australia? Yes. Is Paris in France? Yes.", "cap", D, None),
+    (
+        "Is 9 prime? No — 9 = 3 x 3. Is 11 prime? Yes. Is 13 prime? Yes. Is 15 prime? No — "
+        "15 = 3 x 5.\n\nSo the primes are B and C.",
+        "prime",
+        D,
+        ("B", "C"),
+    ),
+    (
+        "Is 9 not prime? Yes. Is 11 not prime? No. Is 13 not prime? No. Is 15 not prime? Yes.",
+        "prime",
+        D,
+        ("B", "C"),
+    ),
+    (
+        "Is A correct? Yes. Is B correct? No. Is C correct? Yes. Is D correct? No.",
+        "cap",
+        R,
+        ("B", "D"),
+    ),
+    (
+        "Is 9 prime? No. Is 11 prime? Yes. Is 13 prime? Yes. Is 15 prime? No. Wait, is 9 "
+        "prime? Yes.",
+        "prime",
+        D,
+        ("A", "B", "C"),
+    ),
+    ("Could it be 48? No. Could it be 52? Yes.", "prod", D, ("B",)),
+    ("Is the answer 52? Yes.", "prod", R, None),
+    ("Is Penguin a mammal? No. Is Bat a mammal? Yes.", "bird", D, None),
+    ("Is option A incorrect? No.", "cap", R, None),
+    ("Why is 9 not prime? Because 9 = 3 x 3. Is 11 prime? Yes.", "prime", D, None),
+    (
+        "Paris: capital of France. Sydney: not a capital. Rome: capital of Italy. Toronto: not "
+        "a capital.\n\nAnswer: B, D",
+        "cap",
+        D,
+        None,
+    ),
+    ("9: composite\n11: prime\n13: prime\n15: composite\n\nAnswer: A, D", "prime", R, ("A", "D")),
+    ("9 — composite; 11 — prime; 13 — prime; 15 — composite.\n\nAnswer: B, C", "prime", R, None),
+    (
+        "Penguin - bird; Bat - not a bird; Ostrich - bird; Dolphin - not a bird.\n\nAnswer: A, C",
+        "bird",
+        D,
+        ("A", "C"),
+    ),
+    (
+        "Penguin - bird; Bat - not a bird; Ostrich - bird; Dolphin - not a bird.\n\nAnswer: A",
+        "bird",
+        D,
+        None,
+    ),
+    (
+        "Sydney isn't a capital, nor is Toronto; Paris and Rome are.\n\nAnswer: A, C",
+        "cap",
+        D,
+        ("A", "C"),
+    ),
+    ("Sydney isn't a capital, nor is Toronto.\n\nThe answer is B and D.", "cap", D, None),
+    ("Paris: yes\nSydney: no\nRome: yes\nToronto: no\n\nFinal answer: B, D", "cap", D, None),
+    ("A - capital, B - not, C - capital, D - not. Answer: B, D", "cap", D, None),
+    ("Therefore the capital cities here are Paris and Rome.\n\nAnswer: A, C", "cap", D, ("A", "C")),
+    ("The capitals are Paris and Rome. Answer: B, D", "cap", R, ("B", "D")),
+    ("Answer: 2nd (not 1st)", "ord", R, None),
+    ("Answer: C (not B, not D).", "ord", D, ("C",)),
+    ("Is it \\boxed{48}? No. It is \\boxed{52}.", "prod", D, ("B",)),
+    ("\\boxed{52} is the product.", "prod", D, ("B",)),
+    ("The answer is not \\boxed{48}.", "prod", D, None),
+    ("$\\text{Correct} = \\{A, C\\}$.", "cap", D, ("A", "C")),
+    ("So $\\text{Incorrect} = \\{B, D\\}$ here.", "cap", R, ("B", "D")),
+]
+
 # Replies a careful reader reads at once: these must read right, not only avoid a misread.
 MUST_READ = [
     (PRIME_Q, "prime", D),
