@@ -7,10 +7,13 @@ computed values asked or boxed and rejected ("Is it 48? No. Is it 52? Yes.", "No
 \\boxed{48}."), and LaTeX sets said to be a mistake.
 
 Written before the reader was run on them (round 5, helper x2), each with the reading a
-careful person gives it: labels, or None when one cannot tell. The assertion is the
-guard's contract: no confident misread (a reading that is "ok", not weak, not
-polarity-confused, with other labels than the careful reading). A second table lists the
-replies that must not only avoid a misread but read right."""
+careful person gives it: labels, or None when one cannot tell. At commit 474bce7 the
+first 113 gave 34 confident misreads (5 of the 7 must-read replies not read right); the
+second batch was written after the rules of `reader/_own_sides.py`, before running them.
+
+The assertion is the guard's contract: no confident misread (a reading that is "ok", not
+weak, not polarity-confused, with other labels than the careful reading). A second table
+lists the replies that must not only avoid a misread but read right."""
 
 from __future__ import annotations
 

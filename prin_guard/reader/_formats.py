@@ -155,7 +155,8 @@ _BOX_NEGATED = _Pattern(
     r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)(?![\w-])", re.IGNORECASE
 )
 _BOX_SUBJECT = _Pattern(
-    r"[\s$\\)\]]*(?:is|was|would\s+be|could\s+be|comes?|gives?|belongs?|applies)(?![\w-])",
+    r"[\s$\\)\]]*(?:(?:is|was)\s+(?:what|for|from|if|when|how|only\s+if)|would\s+be|could\s+be"
+    r"|might\s+be|comes?\s+from|belongs?\s+to|applies\s+to)(?![\w-])",
     re.IGNORECASE,
 )
 _CLAUSE_STARTS = (". ", ".\n", "\n", "; ", ", ", ": ", "! ", "? ")

@@ -38,12 +38,13 @@ def predicate_alone(vocab: _Vocab) -> str:
     """A pattern's source for the question's predicate, or its head alone when it may
     stand for it (two words, the first no preposition, the head not the question's noun
     nor a number); empty when the question has no predicate."""
-    words = vocab.predicate
-    if not words:
-        return ""
+    return _alone(vocab.predicate, vocab.noun) if vocab.predicate else ""
+
+
+@functools.lru_cache(maxsize=64)
+def _alone(words: tuple[str, ...], noun: str) -> str:
     whole = predicate_source(words)
     head = words[-1]
-    noun = vocab.noun
     forms = {head, head + "s", head + "es", head[:-1] if head.endswith("s") else head}
     if (
         len(words) != 2
@@ -70,9 +71,10 @@ class _Asked:
     at: int
 
 
-_QUESTION = re.compile(r"(?P<q>[^.!?\n]{1,160})\?(?P<after>[^\S\n]*[*_`]*[^\S\n]*)")
+_QUESTION_CHARS = 160
+"""How far back from its question mark a question is read."""
 _REPLY = re.compile(
-    r"(?P<a>yes|yep|yeah|no|nope|maybe|perhaps|possibly|probably|not\s+sure|unsure|unclear"
+    r"[^\S\n]*[*_`]*[^\S\n]*(?P<a>yes|yep|yeah|no|nope|maybe|perhaps|possibly|probably|not\s+sure|unsure|unclear"
     r"|partly|partially|sort\s+of|kind\s+of)(?![\w-])",
     re.IGNORECASE,
 )
@@ -86,9 +88,8 @@ _EQUALS = re.compile(r"^[\d\s.,x×*·/+\-−()^]+(?:=|equals?\b|makes?\b|gives?\
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _FILLER = frozenset(
     {
-        "it", "this", "that", "a", "an", "the", "option", "choice", "one", "also", "really",
+        "it", "this", "that", "a", "an", "the", "be", "option", "choice", "one", "also", "really",
         "actually", "indeed", "then", "so", "still", "number", "value", "result", "answer",
-        "correct", "right",
     }
 )  # fmt: skip
 _NEGATION = frozenset({"not", "isn't", "isn’t", "aren't", "aren’t", "doesn't", "doesn’t"})
@@ -167,24 +168,26 @@ def asked(text: str, lo: int, hi: int, ctx: _Context) -> list[_Asked]:
     """The questions of ``text[lo:hi]`` that name one candidate and are answered right
     after ("Is 9 prime? No."), in order."""
     out: list[_Asked] = []
-    if ctx.task != "choice" or "?" not in text[lo:hi]:
+    if ctx.task != "choice":
         return out
-    for found in _QUESTION.finditer(text, lo, hi):
-        reply = _REPLY.match(text, found.end(), hi)
+    at = text.find("?", lo, hi)
+    while at >= 0:
+        mark, at = at, text.find("?", at + 1, hi)
+        reply = _REPLY.match(text, mark + 1, hi)
         if reply is None:
             continue
-        side = _question_side(found.group("q"), ctx)
+        start = max(lo, mark - _QUESTION_CHARS)
+        start = max(start, *(text.rfind(end, start, mark) + 1 for end in ".!?\n"))
+        side = _question_side(text[start:mark], ctx)
         if side is None:
             continue
         label, sign, answer = side
         said = reply.group("a").lower()
-        if said in ("yes", "yep", "yeah"):
-            pass
-        elif said in ("no", "nope"):
+        if said in ("no", "nope"):
             sign = -sign
-        else:
+        elif said not in ("yes", "yep", "yeah"):
             sign = 0
-        out.append(_Asked(label, sign, answer, found.start()))
+        out.append(_Asked(label, sign, answer, start))
     return out
 
 
