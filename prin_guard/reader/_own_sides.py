@@ -300,9 +300,14 @@ def _stated(text: str, ctx: _Context) -> list[tuple[int, str, int]]:
     out: list[tuple[int, str, int]] = []
     for segment in _SEGMENT.finditer(text):
         body = segment.group()
+        if _CUE.search(body) is None:
+            continue  # no copula, no colon, no dash: no statement of these forms
         found = _said(body, forms, ctx)
         out.extend((segment.start(), label, sign) for label, sign in found)
     return out
+
+
+_CUE = re.compile(r":|[^\S\n]-|[–—]|(?<![\w-])(?:is|are)(?![\w-])|n[’']t", re.IGNORECASE)
 
 
 def _said(body: str, forms: _Forms | None, ctx: _Context) -> list[tuple[str, int]]:
@@ -338,15 +343,21 @@ _COLON = re.compile(
 )
 
 
-def own_sides(text: str, ctx: _Context) -> dict[str, int]:
-    """The side each candidate's last statement in ``text`` gives it (questions answered,
-    lines and clauses in the question's words); a hedged question takes its candidate's
-    side away."""
+def _statements(text: str, ctx: _Context) -> list[tuple[int, str, int]]:
+    """Where the statements of ``text`` give a candidate a side, the candidate and the
+    side (0: a hedged question), in order: questions answered, lines and clauses in the
+    question's words."""
     said = _stated(text, ctx)
     said.extend(
         (question.at, question.label, question.sign) for question in asked(text, 0, len(text), ctx)
     )
     said.sort()
+    return said
+
+
+def _last_sides(said: list[tuple[int, str, int]]) -> dict[str, int]:
+    """The side each candidate's last statement gives it; a hedged question takes its
+    candidate's side away."""
     last: dict[str, int] = {}
     for _, label, sign in said:
         last[label] = sign
@@ -369,14 +380,20 @@ def against_own_sides(text: str, result: ParseResult, ctx: _Context) -> ParseRes
     ):
         return result
     start = max(text.rfind(". ", 0, result.span[0]), text.rfind("\n", 0, result.span[0])) + 1
+    said = _statements(text[:start], ctx)
+    if not said:
+        return result
     # after what a revision took back; "no." answers a question or a line here, and
     # revises nothing
-    revisions = [
-        found.end()
-        for found in _REVISION.finditer(text, 0, start)
-        if found.group().lower() not in _NOT_REVISIONS
-    ]
-    sides = own_sides(text[max(revisions, default=0) : start], ctx)
+    cut = max(
+        (
+            found.end()
+            for found in _REVISION.finditer(text, said[0][0], start)
+            if found.group().lower() not in _NOT_REVISIONS
+        ),
+        default=0,
+    )
+    sides = _last_sides([statement for statement in said if statement[0] >= cut])
     if not sides:
         return result
     named = set(result.labels)
