@@ -1,3 +1,4 @@
+# ruff: noqa: E501, W291  (the replies are data: long lines and trailing spaces are what judges wrote)
 """Write holdout-f.jsonl: replies in the habits of small open-weights instruct judges
 (Llama-3/3.1-8B-Instruct, Mistral-7B-Instruct, Gemma-2-9B-it, Phi-3-mini, Qwen2.5-7B-Instruct,
 Llama-2-chat), written by hand, blind to the reader, each with the reading a careful person
@@ -1448,7 +1449,9 @@ Since every language here can be used with static types, none of the options are
 ]
 
 
-def record(n: int, entry: tuple[str, str, list[str], str, list[str] | None, str]) -> dict[str, object]:
+def record(
+    n: int, entry: tuple[str, str, list[str], str, list[str] | None, str]
+) -> dict[str, object]:
     slug, polarity, mitigations, reply, expected, note = entry
     question, texts = ITEMS[slug]
     return {
@@ -1483,8 +1486,14 @@ def main() -> None:
     print(Counter("+".join(r["mitigations"]) or "none" for r in records))
     print(Counter((r["polarity"], "+".join(r["mitigations"]) or "none") for r in records))
     kinds = Counter(
-        "null" if r["expected"] is None else "none" if not r["expected"] else
-        "one" if len(r["expected"]) == 1 else "several" for r in records
+        "null"
+        if r["expected"] is None
+        else "none"
+        if not r["expected"]
+        else "one"
+        if len(r["expected"]) == 1
+        else "several"
+        for r in records
     )
     print(kinds)
     print(Counter(r["item"]["id"] for r in records))
