@@ -1,3 +1,4 @@
+# ruff: noqa: E501 (the readings are data, one a line)
 """Write bbh-code-davinci-002.jsonl: real chain-of-thought replies of code-davinci-002 to
 BIG-Bench Hard multiple-choice tasks, as suzgunmirac/BIG-Bench-Hard committed them (MIT),
 each with the reading a careful person gives it (``READINGS``, written by hand from the whole
@@ -122,7 +123,9 @@ def item(task: str, index: int, output: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("git_dir", type=Path)
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "bbh-code-davinci-002.jsonl")
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parent / "bbh-code-davinci-002.jsonl"
+    )
     args = parser.parse_args()
     cache: dict[str, list[dict[str, Any]]] = {}
     with args.out.open("w", encoding="utf-8") as out:
@@ -148,7 +151,13 @@ def main() -> None:
                 "reply": output["prediction"],
                 "expected": expected,
                 "note": note,
-                "provenance": {"repo": REPO, "commit": COMMIT, "path": path, "index": index, "prompt": PROMPT_NOTE},
+                "provenance": {
+                    "repo": REPO,
+                    "commit": COMMIT,
+                    "path": path,
+                    "index": index,
+                    "prompt": PROMPT_NOTE,
+                },
             }
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     print(args.out.name, n)

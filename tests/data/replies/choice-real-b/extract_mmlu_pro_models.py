@@ -1,3 +1,4 @@
+# ruff: noqa: E501 (the readings are data, one a line)
 """Write mmlu-pro-<model>.jsonl: real chain-of-thought replies of eight open and API models
 to MMLU-Pro questions, as TIGER-AI-Lab/MMLU-Pro committed them (Apache-2.0), each with the
 reading a careful person gives it (``READINGS``, written by hand from the whole reply before
@@ -26,8 +27,8 @@ COMMIT = "f418b116db00b065c2aea046518d8fcf74d39872"
 PROMPT_NOTE = (
     "evaluate_from_local.py / evaluate_from_api.py: cot_prompt_lib/initial_prompt.txt ('The following "
     "are multiple choice questions (with answers) about <subject>. Think step by step and then finish "
-    "your answer with \"the answer is (X)\" where X is the correct letter choice.'), five worked "
-    "examples of the category, then 'Question: ... Options: A. ... Answer: Let\'s think step by "
+    'your answer with "the answer is (X)" where X is the correct letter choice.\'), five worked '
+    "examples of the category, then 'Question: ... Options: A. ... Answer: Let's think step by "
     "step.'; their parser: 'answer is \\(?([A-J])\\)?', then fallbacks -> pred (None when nothing "
     "matches)."
 )
@@ -37,7 +38,7 @@ PROMPT_NOTE = (
 # select(): 8 replies whose text does not end in 'answer is (X)' and that the repository's
 # parser could not read, 6 such replies it could read, 3 on NOT/EXCEPT/LEAST questions, 3
 # ending in the fixed form; 60 to 2,200 characters.
-READINGS = r'''
+READINGS = r"""
 Llama-2-7b-hf
 8910|null|loops on congruences mod 4/8/16/...; cut, no conclusion
 9019|null|repeats the question's sentences until cut; no conclusion
@@ -213,7 +214,7 @@ gemini-1.5-flash-002
 2218|C|'8-10 months (C) is within the typical range.' then 'The answer is (C)' (no full stop)
 7724|E|'= $10.00.' then 'The answer is (E)' (no full stop)
 10850|J|'The answer is (J).' then 'The answer is (J)'
-'''
+"""
 
 
 def readings() -> dict[str, list[tuple[str, list[str] | None, str]]]:
@@ -247,7 +248,9 @@ def outputs(git_dir: Path, model: str) -> dict[str, dict[str, Any]]:
     return {str(row["question_id"]): row for row in rows}
 
 
-def record(model: str, n: int, row: dict[str, Any], expected: list[str] | None, note: str) -> dict[str, Any]:
+def record(
+    model: str, n: int, row: dict[str, Any], expected: list[str] | None, note: str
+) -> dict[str, Any]:
     options = row["options"]
     if isinstance(options, str):
         options = ast.literal_eval(options)
