@@ -148,25 +148,26 @@ _BOXED = _Pattern(
 )
 
 
-# What makes a box no answer: a negation before it in its clause ("Not \\boxed{48}",
-# "\\boxed{52}, not \\boxed{48}"), or a verb after it that makes it a subject ("\\boxed{56}
-# is what I'd get for 14 x 4", "\\boxed{48} would be 12 x 4")
+# What makes a box no answer: a negation right before it ("Not \boxed{48}", "\boxed{52},
+# not \boxed{48}", "is not \(\boxed{48}\)"; not "the criteria that are not met are
+# \boxed{C, D}"), or a verb after it that makes it a subject ("\boxed{56} is what I'd get
+# for 14 x 4", "\boxed{48} would be 12 x 4")
 _BOX_NEGATED = _Pattern(
-    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)(?![\w-])", re.IGNORECASE
+    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)[\s$\\(\[*_`]*$",
+    re.IGNORECASE,
 )
 _BOX_SUBJECT = _Pattern(
     r"[\s$\\)\]]*(?:(?:is|was)\s+(?:what|for|from|if|when|how|only\s+if)|would\s+be|could\s+be"
     r"|might\s+be|comes?\s+from|belongs?\s+to|applies\s+to)(?![\w-])",
     re.IGNORECASE,
 )
-_CLAUSE_STARTS = (". ", ".\n", "\n", "; ", ", ", ": ", "! ", "? ")
+_NEGATION_WINDOW = 40
 
 
 def _box_said_otherwise(text: str, box: re.Match[str]) -> bool:
-    """Whether a LaTeX box is negated in its clause or is the subject of a statement
-    (see :data:`_BOX_NEGATED`): no answer of the reply's."""
-    start = max(text.rfind(mark, 0, box.start()) for mark in _CLAUSE_STARTS) + 1
-    if _BOX_NEGATED.search(text, start, box.start()):
+    """Whether a LaTeX box is negated or is the subject of a statement (see
+    :data:`_BOX_NEGATED`): no answer of the reply's."""
+    if _BOX_NEGATED.search(text, max(0, box.start() - _NEGATION_WINDOW), box.start()):
         return True
     return _BOX_SUBJECT.match(text, box.end()) is not None
 
