@@ -314,10 +314,6 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         ("B", "D"),
         id="options-not-equal-to",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="a question with no predicate word ('equal' is its verb): not built this round",
-        ),
     ),
     pytest.param(
         "The values not equal to 1/2 are B and D.",
@@ -325,10 +321,6 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         ("B", "D"),
         id="values-not-equal-to",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="a question with no predicate word ('equal' is its verb): not built this round",
-        ),
     ),
     pytest.param(
         "The options equal to 1/2 are A and C.",
@@ -336,6 +328,41 @@ NEGATED_PREDICATE: list[object] = [
         "reverse",
         None,
         id="options-equal-to-on-the-reverse-leg",
+    ),
+    pytest.param(
+        "Checking: 1/2 = 0.5 and 50% = 0.5.\nSo the values equal to 1/2 are A and C.",
+        HALVES,
+        "direct",
+        ("A", "C"),
+        id="values-equal-to-direct",
+    ),
+    pytest.param(
+        "The options not equal to 1/2 are B and D.",
+        HALVES,
+        "direct",
+        None,
+        id="options-not-equal-to-on-the-direct-leg",
+    ),
+    pytest.param(
+        "The options I doubt are B and D.",
+        HALVES,
+        "reverse",
+        None,
+        id="a-phrase-of-its-own",
+    ),
+    pytest.param(
+        "The options not equal to 1/2 are B (0.5) and D.",
+        HALVES,
+        "reverse",
+        None,
+        id="a-bracket-with-another-candidates-text",
+    ),
+    pytest.param(
+        "The options not equal to 1/2 are B and D.",
+        {**HALVES, "question": "Which of these values do not equal 1/2?"},
+        "reverse",
+        None,
+        id="a-negated-question",
     ),
     pytest.param(
         "Nitrogen and chlorine are not noble gases → B & D",

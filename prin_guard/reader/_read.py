@@ -59,6 +59,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
+from prin_guard.reader._question_words import in_question_words
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
     alone,
@@ -1573,6 +1574,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
+    if (named := in_question_words(text, lo, hi, ctx)) is not None:
+        return _result(named, ParseMethod.LABEL_FORMS, ctx)  # "The options not equal to ..."
     if not ctx.pair and (only := _only_last(text, lo, hi, ctx)) is not None:
         return _result(only, ParseMethod.LABEL_FORMS, ctx)  # "..., but strictly, only B and D."
     if (again := restated(text, lo, hi, ctx)) is not None:  # "Red, green and blue — A, C, D"
