@@ -126,6 +126,27 @@ WHOLE_SET: list[object] = [
         id="they-are-all-reverse",
     ),
     pytest.param(
+        "Look at 7, 11 and 17: they are all prime.\nAnswer: B, D",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+        id="they-after-a-colon-naming-some",
+    ),
+    pytest.param(
+        "7, 11 and 17 are odd. They are all prime.\nAnswer: B, D",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+        id="they-after-a-sentence-naming-some",
+    ),
+    pytest.param(
+        "7, 11 and 17 are odd. All of them are prime.\nAnswer: B, D",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+        id="all-of-them-after-a-sentence-naming-some",
+    ),
+    pytest.param(
         "All of them are divisible by 3.\nAnswer: A, B, C, D",
         THREES,
         "direct",

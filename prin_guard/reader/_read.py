@@ -870,6 +870,7 @@ def _predicated(text: str, ctx: _Context) -> tuple[frozenset[str], frozenset[str
     denied: set[str] = set()
     start = 0
     before = 0  # the previous clause's statement: 1 said, -1 said not, 0 none
+    previous = ""  # the previous sentence, which a pronoun may refer to
     for match in [*_SEGMENT_END.finditer(text), None]:
         end = len(text) if match is None else match.start()
         segment = text[start:end].strip(" \t*_`>-#")
@@ -880,18 +881,37 @@ def _predicated(text: str, ctx: _Context) -> tuple[frozenset[str], frozenset[str
             before = 0  # a question says nothing
             continue
         for clause in _CLAUSE_END.compiled.split(segment):
+            whole = whole_set(clause.strip(" \t*_`>-#"), ctx.vocab.predicate, ctx.vocab.noun)
+            if whole is not None and not _some_named(whole.refers_to or previous, ctx):
+                # "All of them are divisible by 3.": every candidate; not "7 and 11: they
+                # are all prime", nor "They are all prime." after a sentence naming some
+                (affirmed if whole.sign > 0 else denied).update(ctx.labels)
+                before = whole.sign
+                continue
             named, sign = _statement(clause, said, before, ctx)
             (affirmed if sign > 0 else denied).update(named)
             before = sign if named else 0
+        previous = segment
     return frozenset(affirmed), frozenset(denied)
+
+
+_LABEL_TOKEN = _Pattern(r"(?<![\w-])[A-Z](?![\w-])")
+
+
+def _some_named(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` names some of the candidates but not all, by label or text."""
+    if not text:
+        return False
+    found = ctx.texts.inside(text) | {
+        label for token in _LABEL_TOKEN.finditer(text) if (label := ctx.keys.get(token.group()))
+    }
+    return bool(found) and found != set(ctx.labels)
 
 
 def _statement(clause: str, said: _Statements, before: int, ctx: _Context) -> tuple[set[str], int]:
     """The candidates one clause says have the predicate (1) or have it not (-1); none
     when it says neither in so many words."""
     clause = clause.strip(" \t*_`>-#")
-    if sign := whole_set(clause, ctx.vocab.predicate, ctx.vocab.noun):
-        return set(ctx.labels), sign  # "All of them are divisible by 3."
     if not _NEGATIVE_WORD.search(clause):
         for pattern in said.affirm:
             if (found := pattern.match(clause)) is not None:

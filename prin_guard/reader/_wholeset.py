@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from prin_guard.reader._vocab import predicate_source
 
@@ -59,15 +60,28 @@ def _claims(words: tuple[str, ...], noun: str) -> tuple[re.Pattern[str], re.Patt
     return affirm, deny
 
 
-def whole_set(clause: str, words: tuple[str, ...], noun: str) -> int:
-    """1 when ``clause`` says every option has the predicate ``words``, -1 when it says
-    none has, 0 otherwise (no such claim, or one negated, excepted or hedged)."""
+@dataclass(frozen=True, slots=True)
+class WholeSet:
+    """A whole-set claim: its side (1: every option has the predicate, -1: none has), and
+    the words before its colon, which it may refer to instead of the whole set ("7, 11
+    and 17: all of them are prime"); "" when it has none (then it may refer to the
+    sentence before it, which the caller knows: "7 and 11 are odd. They are all prime.")."""
+
+    sign: int
+    refers_to: str
+
+
+def whole_set(clause: str, words: tuple[str, ...], noun: str) -> WholeSet | None:
+    """The whole-set claim ``clause`` makes in the predicate ``words``, or None (no such
+    claim, or one negated, excepted or hedged)."""
     if not words:
-        return 0
+        return None
     for pattern, sign in zip(_claims(words, noun), (1, -1), strict=True):
         found = pattern.match(clause)
         if found is not None:
             # the quantifier's own "none" aside, a negation or a doubt anywhere says nothing
             rest = clause[: found.start("q")] + " " + clause[found.end("q") :]
-            return 0 if _DOUBT.search(rest) else sign
-    return 0
+            if _DOUBT.search(rest):
+                return None
+            return WholeSet(sign, clause[: found.start("q")].strip(" \t:"))
+    return None
