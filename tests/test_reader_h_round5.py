@@ -73,7 +73,6 @@ ELLIPTIC = [
     ("B and D are prime. A is not. C is not. E is not.", PRIMES, "direct", ("B", "D")),
     ("B and D are prime. A is not. C is not. E is not.", PRIMES, "reverse", ("A", "C", "E")),
     ("A, C and E are Romance languages. B is not. D is not.", ROMANCE, "direct", ("A", "C", "E")),
-    ("B is not a mammal. D is not. A and C are.", MAMMALS, "direct", ("A", "C")),
 ]
 
 
@@ -94,6 +93,7 @@ ELLIPTIC_NEVER = [
     ("B and D are prime. A is not. C is not.", PRIMES, "direct", ("B", "C", "D")),
     ("A, C and E are Romance languages. B is not. D is not.", ROMANCE, "reverse", ("B",)),
     ("B is not a mammal. D is not.", MAMMALS, "direct", ("D",)),
+    ("B is not a mammal. D is not. A and C are.", MAMMALS, "direct", ("A", "C", "D")),
     ("A and C are mammals. B is not. D is not.", MAMMALS, "direct", ("A", "C", "D")),
     ("Whale and bat are mammals. Shark is not. Penguin is not.", MAMMALS, "reverse", ("B",)),
 ]

@@ -633,7 +633,10 @@ class _Claims:
                 if start <= status.at < found.span[0] and status.label is not None
             ]
             if before and not (found.labels & {status.label for status in before}):
-                self._carry(found, -before[-1].sign, before[-1])
+                last = before[-1]
+                # "B is not. D is not.": after a denial, the elliptic "not" denies too
+                same = _DENIED.match(self.text, last.span[1], self._sentence(last.at)[1])
+                self._carry(found, last.sign if same else -last.sign, last)
 
     def _subject_before(self, end: int) -> _Reading | None:
         """The candidates the subject of the clause ending at ``end`` names
@@ -1127,6 +1130,11 @@ _IS_NOT = _Pattern(
     r"\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
 )
 
+# A status's own clause that negates its verb: "B is not a mammal", "D isn't."
+_DENIED = _Pattern(
+    r"[)\]]?\s+(?:(?:is|are|was|were)(?:\s+not|n[’']t)|(?:does|do)(?:\s+not|n[’']t))(?![\w-])",
+    re.IGNORECASE,
+)
 _SUBJECT_WINDOW = 200
 _COPULA_WORD = _Pattern(r"(?<![\w-])(?:is|are|was|were)(?![\w-])", re.IGNORECASE)
 _TEXT_CANDIDATES = 32

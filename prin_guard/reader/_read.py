@@ -58,6 +58,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
+from prin_guard.reader._questioned import questions_the_leg
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
     alone,
@@ -206,6 +207,7 @@ def parse_reply(
                 _answers_the_predicate(read, result, ctx)
                 or answers_the_question(read, result, ctx)
                 or concluded_otherwise(read, result, ctx)
+                or questions_the_leg(read, result, ctx)
             ):
                 result = _FAILED  # the direct question's answer, in the declared format
             elif _lines_disagree(read, places, contract, ctx):
@@ -634,6 +636,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
         _answers_the_predicate(text, result, ctx)
         or answers_the_question(text, result, ctx)
         or concluded_otherwise(text, result, ctx)
+        or questions_the_leg(text, result, ctx)
     ):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
     undone = _undone_after(text, result, ctx)
