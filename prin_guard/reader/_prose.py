@@ -635,7 +635,8 @@ class _Claims:
             if before and not (found.labels & {status.label for status in before}):
                 last = before[-1]
                 # "B is not. D is not.": after a denial, the elliptic "not" denies too
-                same = _DENIED.match(self.text, last.span[1], self._sentence(last.at)[1])
+                end = last.span[1] if last.span is not None else last.at
+                same = _DENIED.match(self.text, end, self._sentence(last.at)[1])
                 self._carry(found, last.sign if same else -last.sign, last)
 
     def _subject_before(self, end: int) -> _Reading | None:
