@@ -326,6 +326,40 @@ _REST_NOT = _Pattern(
 )
 
 
+# "the incorrect ones are the rest", "the correct options are all the others", "..., the
+# wrong ones are the remaining ones": the rest, named by the side a subject gives them
+_REST_NAMED = _Pattern(
+    rf"(?<![\w-])(?P<adj>[A-Za-z]+)\s+{_NOUN}\s+(?:are|would\s+be)\s+(?P<rest>(?:all\s+)?"
+    rf"(?:the\s+)?(?:rest|others|other\s+{_NOUN}|remaining(?:\s+{_NOUN})?)"
+    rf"(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+# "some of the others", "one of the rest": part of the rest, not all of it
+_PART_OF = _Pattern(
+    r"(?<![\w-])(?:some|one|two|three|a\s+few|few|several|many|most|any|each|none|either"
+    r"|neither)\s+of\s+$",
+    re.IGNORECASE,
+)
+_PART_SPAN = 24
+
+
+def _part_of(text: str, at: int) -> bool:
+    """Whether the rest named at ``at`` is only part of it ("some of the others")."""
+    return _PART_OF.search(text, max(0, at - _PART_SPAN), at) is not None
+
+
+# "B and D are not incorrect; the others are.": the rest, the status the clause before
+# denied of its own
+_REST_ARE = _Pattern(
+    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
+    r"\s+(?:is|are)(?=\s*(?:$|[.;!\n]))",
+    re.IGNORECASE,
+)
+
+
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
     r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
@@ -579,7 +613,7 @@ class _Claims:
                 continue
             # "C is correct; the rest are incorrect": all but C
             qualified = stance(text, match.start("rest"), match.end())
-            if qualified.hedged or qualified.excepted:
+            if qualified.hedged or qualified.excepted or _part_of(text, match.start("rest")):
                 continue
             if qualified.negated:
                 sign = -sign
@@ -593,6 +627,7 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+        self._complements(stated)
         for match in _REST_NOT.finditer(text):
             # "A and C are correct, the others are not": the rest, the side not stated
             signs = [sign for sign in (1, -1) if stated[sign]]
@@ -601,6 +636,8 @@ class _Claims:
             qualified = stance(text, match.start("rest"), match.end())
             if qualified.hedged or qualified.excepted or qualified.negated:
                 continue
+            if _part_of(text, match.start("rest")):
+                continue
             before = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
             if not any(before <= s.at < match.start() for s in self.statuses if s.label):
                 continue  # the statement it leaves out is not just before it
@@ -608,6 +645,40 @@ class _Claims:
                 _Status(
                     None, -signs[0], match.span("rest"), match.start(), False, weak=qualified.soft
                 )
+            )
+
+    def _complements(self, stated: dict[int, set[str | None]]) -> None:
+        """The rest named by a side ("B is correct, so the incorrect ones are the rest"),
+        and the rest given the status a clause just before denied its own candidates ("B
+        and D are not incorrect; the others are."): every candidate without a status."""
+        text, ctx = self.text, self.ctx
+        for match in _REST_NAMED.finditer(text):
+            sign = ctx.vocab.sign(match.group("adj"))
+            if not sign or not stated[-sign] or stated[sign]:
+                continue
+            qualified = stance(text, match.start(), match.end())
+            if qualified.hedged or qualified.excepted or qualified.negated:
+                continue
+            self.statuses.append(
+                _Status(None, sign, match.span("rest"), match.start(), False, weak=qualified.soft)
+            )
+        for match in _REST_ARE.finditer(text):
+            start = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
+            before = [s for s in self.statuses if start <= s.at < match.start() and s.label]
+            if not before or any(s.sign != before[-1].sign for s in before):
+                continue
+            last = before[-1]
+            end = last.span[1] if last.span is not None else last.at
+            verb = _VERB_ADJ.compiled.match(text, end)
+            if verb is None or not _negated(verb) or ctx.vocab.verb_sign(verb) != last.sign:
+                continue  # "B and D are not incorrect": the others are incorrect
+            qualified = stance(text, match.start("rest"), match.end())
+            if qualified.hedged or qualified.excepted or qualified.negated:
+                continue
+            if _part_of(text, match.start("rest")):
+                continue
+            self.statuses.append(
+                _Status(None, -last.sign, match.span("rest"), match.start(), False, weak=last.weak)
             )
 
     def _text_statements(self) -> None:
