@@ -362,16 +362,24 @@ _REST_ARE = _Pattern(
 
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
-    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
+    r"(?:(?<![\w-])I(?:\s+would|'d|’d|'ll|’ll|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
     r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
     # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
     r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
-    r"(?:prefer|choose"
-    r"|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with)\s+"
+    r"(?P<v>prefer|choose|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with"
+    r"|settle\s+on|stick\s+with"
+    r"|(?:(?<='ll\s)|(?<=’ll\s)|(?<='d\s)|(?<=’d\s)|(?<=will\s)|(?<=would\s))say)\s+"
     r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
     rf"{_RUN}",
     re.IGNORECASE,
 )
+
+
+# Picks that resolve a choice's wavering whichever question is asked: "I'll say A, D and
+# E.", "I'll go with B and D." (on the reverse leg, the incorrect ones), when the labels
+# end the clause ("I'll say A and C are correct" is a status, read as one)
+_RESOLVING = _Pattern(r"go\s+with|settle\s+on|stick\s+with|say", re.IGNORECASE)
+_CLAUSE_DONE = _Pattern(r"[^\S\n]*(?:[.!;\n]|,|$|\.\.\.|…)")
 
 
 # A pair's tie in words: "it's a tie", "both are equally good", "neither is better"
@@ -949,11 +957,16 @@ class _Claims:
             run = _run_labels(text, match.start("run"), match.end("run"), ctx)
             if run is None or run.void:
                 continue
+            sign = 1
+            if ctx.task == "choice" and _RESOLVING.fullmatch(match.group("v")):
+                if not _CLAUSE_DONE.match(text, match.end()):
+                    continue
+                sign = ctx.leg or 1
             qualified = stance(text, match.start(), match.end())
             if not (qualified.hedged or qualified.negated or qualified.excepted):
                 if qualified.soft:
                     run = dataclasses.replace(run, weak=True)
-                self._add(match.start(), match.end(), 1, run, forced=True)
+                self._add(match.start(), match.end(), sign, run, forced=True)
 
     def _predicate_claims(self) -> None:
         """A conclusion in the question's own predicate, naming its subject: "Therefore the
