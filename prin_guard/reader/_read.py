@@ -62,6 +62,7 @@ from prin_guard.reader._questioned import questions_the_leg
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
     alone,
+    glossed,
     its,
     neither_nor,
     no_status,
@@ -1531,6 +1532,13 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
+    gloss, glossed_labels = glossed(text, lo, hi, ctx)  # "B (100 °C).", "Rome, Paris: A, C"
+    if gloss:
+        return (
+            _FAILED
+            if glossed_labels is None
+            else _result(glossed_labels, ParseMethod.LABEL_FORMS, ctx)
+        )
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is None:
         listed = _but_not(text, 0, len(text), ctx)  # "B and D, not A or C."

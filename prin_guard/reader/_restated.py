@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from prin_guard.reader._answers import _only_labels, _texts_list
+from prin_guard.reader._answers import _TEXT_SEP, _only_labels, _texts_list
 from prin_guard.reader._evidence import _Context, _Reading
 from prin_guard.reader._text import _Pattern
 
@@ -279,3 +279,47 @@ def struck(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if labels is None or labels.void or not labels.labels:
         return None
     return labels
+
+
+# "B (100 °C).", "German, French and Italian: A, B and D.": labels glossed by their texts
+_GLOSS_AFTER = _Pattern(r"(?P<l>[^()\n]{1,60}?)[^\S\n]*\((?P<t>[^()\n]{1,200})\)[.!]?")
+_GLOSS_BEFORE = _Pattern(r"(?P<t>[^:\n]{1,200}?)[^\S\n]*:[^\S\n]*(?P<l>[^:\n]{1,60}?)[.!]?")
+
+
+def _glossing(text: str, lo: int, hi: int, ctx: _Context) -> set[str] | None:
+    """The candidates ``text[lo:hi]`` names as a list of their exact texts ("German,
+    French and Italian", "100 °C"); None unless every piece names exactly one."""
+    named: set[str] = set()
+    pos = lo
+    for sep in [*_TEXT_SEP.finditer(text, lo, hi), None]:
+        end = sep.start() if sep is not None else hi
+        if sep is not None and sep.start() == sep.end():
+            continue
+        piece = text[pos:end]
+        if (article := _ARTICLE_HEAD.compiled.match(piece)) is not None:
+            piece = piece[article.end() :]
+        found = ctx.texts.exact(piece)
+        if len(found) != 1:
+            return None
+        named |= found
+        pos = sep.end() if sep is not None else hi
+    return named
+
+
+def glossed(text: str, lo: int, hi: int, ctx: _Context) -> tuple[bool, _Reading | None]:
+    """A one-line reply of labels glossed by their candidates' texts, in a closing
+    parenthesis or before a colon ("B (100 °C).", "German, French and Italian: A, B and
+    D."): whether it is one, and the labels when the texts name exactly them (a gloss
+    naming other candidates, "B (13)." of B 12 and C 13, reads nothing)."""
+    if ctx.task != "choice" or not ctx.leg or hi - lo > _LONGEST or "\n" in text[lo:hi]:
+        return False, None
+    for pattern in (_GLOSS_AFTER, _GLOSS_BEFORE):
+        found = pattern.compiled.fullmatch(text, lo, hi)
+        if found is None:
+            continue
+        named = _glossing(text, *found.span("t"), ctx)
+        labels = _only_labels(text, *found.span("l"), ctx)
+        if named is None or labels is None or labels.void or labels.inverted or not labels.labels:
+            continue
+        return True, labels if labels.labels == frozenset(named) else None
+    return False, None
