@@ -206,14 +206,16 @@ RESOLVED = [
      ("A", "C", "E")),
     ("B or D? 17 is prime, so both. I'll say B and D.", PRIMES, "direct", ("B", "D")),
     ("Hmm, A or C... I'll go with A and C.", CAPITALS, "direct", ("A", "C")),
-    ("Maybe B, maybe D. I'll go with B, D.", CAPITALS, "reverse", ("B", "D")),
+    ("Maybe B, maybe D. I'll say B, D.", CAPITALS, "reverse", ("B", "D")),
     ("Hard to say. Final: B.", ROOT, "direct", ("B",)),
     ("Perhaps A, C. Final: A, C, D.", ROOT, "reverse", ("A", "C", "D")),
     ("I was unsure about 9, but 9 = 3 × 3. I'll say A, C and E.", PRIMES, "reverse",
      ("A", "C", "E")),
-    ("Not sure about the penguin. I'll go with B and D.", MAMMALS, "reverse", ("B", "D")),
+    ("Not sure about the penguin. I'll say B and D.", MAMMALS, "reverse", ("B", "D")),
+    ("Not sure about the penguin. I'll go with A and C.", MAMMALS, "direct", ("A", "C")),
     ("I'll say B.", ROOT, "direct", ("B",)),
-    ("Could be A. I'll settle on A, C and D.", ROOT, "reverse", ("A", "C", "D")),
+    ("Could be C. I'd say A, C and D.", ROOT, "reverse", ("A", "C", "D")),
+    ("Could be A. I'll settle on B.", ROOT, "direct", ("B",)),
     ("I lean to A, but maybe C too. I'll pick A and C.", MAMMALS, "direct", ("A", "C")),
 ]  # fmt: skip
 
@@ -227,6 +229,9 @@ def test_wavering_resolved_reads_the_resolution(
 
 RESOLVED_NEVER = [
     ("I'll say A and C are correct.", CAPITALS, "reverse", ("A", "C")),
+    # a pick is the direct side's: on the reverse leg it may answer the direct question
+    ("Not sure about the penguin. I'll go with B and D.", MAMMALS, "reverse", ("B", "D")),
+    ("Could be A. I'll settle on A, C and D.", ROOT, "reverse", ("A", "C", "D")),
     ("I won't say B.", ROOT, "direct", ("B",)),
     ("I'll say A, C and E, but I'm not sure.", PRIMES, "reverse", ("A", "C", "E")),
     ("If it's the prime ones, I'll say B and D.", PRIMES, "reverse", ("B", "D")),

@@ -375,10 +375,10 @@ _PREFER = _Pattern(
 )
 
 
-# Picks that resolve a choice's wavering whichever question is asked: "I'll say A, D and
-# E.", "I'll go with B and D." (on the reverse leg, the incorrect ones), when the labels
-# end the clause ("I'll say A and C are correct" is a status, read as one)
-_RESOLVING = _Pattern(r"go\s+with|settle\s+on|stick\s+with|say", re.IGNORECASE)
+# What a choice's reply says it answers, whichever question is asked: "I'll say A, D and
+# E." (on the reverse leg, the incorrect ones; a pick, "I'll go with B", stays the direct
+# side's), when the labels end the clause ("I'll say A and C are correct" is a status)
+_RESOLVING = _Pattern(r"say", re.IGNORECASE)
 _CLAUSE_DONE = _Pattern(r"[^\S\n]*(?:[.!;\n]|,|$|\.\.\.|…)")
 
 
