@@ -43,6 +43,7 @@ from prin_guard.reader._copies import (
     detect_echo,
 )
 from prin_guard.reader._declared import read_declared
+from prin_guard.reader._defined import defined
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
 from prin_guard.reader._formats import (
     _LEAD_IN,
@@ -1570,6 +1571,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     first = _answer_first(text, lo, hi, ctx)  # "Options B and D.\n\nExplanation: ..."
     if first is not None:
         return _result(first, ParseMethod.LABEL_FORMS, ctx)
+    if (meant := defined(text, lo, hi, ctx)) is not None:  # "Incorrect here means ..., so B"
+        return _result(meant, ParseMethod.LABEL_FORMS, ctx)
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
