@@ -416,3 +416,67 @@ def test_a_heading_in_a_sentence_never_misreads(
     reply: str, item: Item, leg: str, wrong: tuple[str, ...]
 ) -> None:
     _never_confident(reply, item, leg, wrong)
+
+
+# -- 8. both sides in one sentence: "the correct ones are ..., and the incorrect ones ..." --
+
+BOTH_SIDES = [
+    ("So the correct options are A, C and D, and the incorrect ones are B and E.", GASES,
+     "direct", ("A", "C", "D")),
+    ("So the correct options are A, C and D, and the incorrect ones are B and E.", GASES,
+     "reverse", ("B", "E")),
+    ("The correct ones are A and C, while the wrong ones are B and D.", CAPITALS, "direct",
+     ("A", "C")),
+    ("The correct ones are A and C, while the wrong ones are B and D.", CAPITALS, "reverse",
+     ("B", "D")),
+    ("The right answers are B and D, and the wrong answers are A, C and E.", PRIMES,
+     "reverse", ("A", "C", "E")),
+    ("The incorrect options are B and D, whereas the correct options are A and C.", MAMMALS,
+     "direct", ("A", "C")),
+    ("The incorrect options are B and D, whereas the correct options are A and C.", MAMMALS,
+     "reverse", ("B", "D")),
+    ("Therefore the correct choices are A, C and E, and the incorrect choices are B and D.",
+     ROMANCE, "direct", ("A", "C", "E")),
+    ("Therefore the correct choices are A, C and E, and the incorrect choices are B and D.",
+     ROMANCE, "reverse", ("B", "D")),
+    ("The correct option is B, and the incorrect ones are A, C and D.", ROOT, "reverse",
+     ("A", "C", "D")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "expected"), BOTH_SIDES)
+def test_both_sides_in_one_sentence_read_the_legs(
+    reply: str, item: Item, leg: str, expected: tuple[str, ...]
+) -> None:
+    _reads(reply, item, leg, expected)
+
+
+BOTH_SIDES_NEVER = [
+    ("The correct ones are A and C, and the wrong ones are A and D.", CAPITALS, "direct",
+     ("A", "C")),
+    ("The correct ones are A and C, and the wrong ones are A and D.", CAPITALS, "reverse",
+     ("A", "D")),
+    ("The correct ones are A and C, and maybe the wrong ones are B and D.", CAPITALS,
+     "reverse", ("B", "D")),
+    ("I doubt the correct ones are A and C, and the wrong ones are B and D.", CAPITALS,
+     "direct", ("A", "C")),
+    ("The correct ones are A and C, and the other ones are B and D.", CAPITALS, "reverse",
+     ("A", "C")),
+    ("The correct ones are A and C, and the wrong ones are B and D.", CAPITALS, "reverse",
+     ("A", "C")),
+    ("The correct ones are A and C, and the wrong ones are B and D.", CAPITALS, "direct",
+     ("B", "D")),
+    ("If the correct ones are A and C, the wrong ones are B and D.", CAPITALS, "reverse",
+     ("B", "D")),
+    ("The correct ones are not A and C, and the wrong ones are B and D.", CAPITALS, "direct",
+     ("A", "C")),
+    ("The correct ones are A and C, but the wrong ones are not B and D.", CAPITALS, "reverse",
+     ("B", "D")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "wrong"), BOTH_SIDES_NEVER)
+def test_both_sides_in_one_sentence_never_misread(
+    reply: str, item: Item, leg: str, wrong: tuple[str, ...]
+) -> None:
+    _never_confident(reply, item, leg, wrong)

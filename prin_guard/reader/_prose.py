@@ -360,6 +360,13 @@ _REST_ARE = _Pattern(
 )
 
 
+# A second anchored claim joined to the first: ", and the incorrect ones are B and D"
+_NEXT_ANCHORED = _Pattern(
+    rf",?\s+(?:and|but|while|whereas)\s+(?=(?:the\s+)?[A-Za-z]+\s+{_NOUN}\s+(?:are|is)\s)",
+    re.IGNORECASE,
+)
+
+
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
     r"(?:(?<![\w-])I(?:\s+would|'d|’d|'ll|’ll|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
@@ -543,6 +550,10 @@ class _Claims:
                 cut_at: int | None = semicolon + 1
             else:
                 cut_at = None
+            if (other := _NEXT_ANCHORED.search(text, lo, hi)) is not None:
+                # "the correct options are A, C and E, and the incorrect ones are B and D":
+                # two claims, each with its own labels
+                hi, cut_at = other.start(), other.end()
             # the next sentence may start inside this one's span: "..., so the incorrect
             # options are A, B": go on from the end of this span's head
             cut = _ASIDE.search(text, lo, hi)
