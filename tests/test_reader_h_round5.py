@@ -37,6 +37,7 @@ ROOT = _item("What is the square root of 144?", "11", "12", "13", "14")
 FREEZE = _item("At what temperature does water freeze at sea level?", "0 °C", "32 °C", "100 °C")
 EQUATION = _item("Solve for y: 2y + 4 = 18.", "5", "6", "7", "8")
 PLANET = _item("Which planet is largest?", "Mars", "Jupiter", "Venus", "Mercury")
+BY_FOUR = _item("Which of these numbers are divisible by 4?", "132", "146", "208", "310")
 
 
 def _read(reply: str, item: Item, leg: str) -> Reading:
@@ -166,6 +167,14 @@ COMPLEMENTS = [
     ("Only B is right. The wrong ones are all the others.", ROOT, "reverse", ("A", "C", "D")),
     ("Jupiter is the largest, so the incorrect ones are the rest: A, C and D.", PLANET,
      "reverse", ("A", "C", "D")),
+    ("A and C are divisible by 4, so the incorrect ones are the rest.", BY_FOUR, "reverse",
+     ("B", "D")),
+    ("132 and 208 are divisible by 4, so the wrong ones are the others.", BY_FOUR, "reverse",
+     ("B", "D")),
+    ("B and D are not divisible by 4, so the correct ones are the rest.", BY_FOUR, "direct",
+     ("A", "C")),
+    ("Whales and bats are mammals, so the incorrect ones are the rest.", MAMMALS, "reverse",
+     ("B", "D")),
 ]  # fmt: skip
 
 
@@ -189,6 +198,12 @@ COMPLEMENTS_NEVER = [
      ("A", "C", "E")),
     ("B is correct, so the incorrect ones are the rest.", ROOT, "reverse", ("B",)),
     ("If B is correct, the incorrect ones are the rest.", ROOT, "reverse", ("A", "C", "D")),
+    ("B and D are not divisible by 4, so the incorrect ones are the rest.", BY_FOUR, "reverse",
+     ("A", "C")),
+    ("A and C are divisible by 4, so the correct ones are the rest.", BY_FOUR, "reverse",
+     ("B", "D")),
+    ("A and C are divisible by 4, so the incorrect ones are the rest.", BY_FOUR, "direct",
+     ("B", "D")),
 ]  # fmt: skip
 
 

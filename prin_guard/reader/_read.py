@@ -1114,6 +1114,16 @@ _SO_LABELS = _Pattern(
 )
 
 
+# "..., so the incorrect ones are the rest.": the complement of what the reply just sided
+_SO_REST = _Pattern(
+    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
+    r"(?:the[^\S\n]+)?(?P<adj>[A-Za-z]+)[^\S\n]+(?:ones|options|answers|choices)[^\S\n]+are"
+    r"[^\S\n]+(?:all[^\S\n]+)?the[^\S\n]+(?:rest|others|other[^\S\n]+ones|remaining"
+    r"(?:[^\S\n]+(?:ones|options))?)[^\S\n]*[.!]?[^\S\n]*\Z",
+    re.IGNORECASE,
+)
+
+
 # What may lead into a reply that is only labels: a softener (the reading is weak), or a
 # first-person conclusion ("I think", "I'd say")
 _PICK_LEAD = _Pattern(
@@ -1135,12 +1145,19 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if ctx.task != "choice":
         return None
     found = _SO_LABELS.search(text[:hi], lo)
-    if found is None:
+    rest = _SO_REST.search(text[:hi], lo) if ctx.leg else None
+    if found is None and rest is None:
         return None
-    listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
-    if listed is None or not listed.labels or listed.void:
+    listed = None
+    if found is not None and rest is None:
+        listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
+        if listed is None or not listed.labels or listed.void:
+            return None
+    elif rest is None or ctx.vocab.sign(rest.group("adj")) != ctx.leg:
         return None
-    before = text[lo : found.start()].rstrip(" \t,;:")
+    end = rest or found
+    assert end is not None
+    before = text[lo : end.start()].rstrip(" \t,;:")
     affirmed, denied = (
         _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
     )
@@ -1153,6 +1170,13 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if affirmed & denied:
         return None  # the reply put a candidate on both sides
     said, other = (denied, affirmed) if ctx.leg == -1 else (affirmed, denied)
+    if listed is None:
+        # "A and C are divisible by 4, so the incorrect ones are the rest": all but those
+        # the reply put on the other side
+        others = frozenset(ctx.labels) - other
+        if not other or not others or not said <= others:
+            return None
+        return _Reading(others, end.span())
     if listed.labels & other:
         return None
     if said == listed.labels or (
