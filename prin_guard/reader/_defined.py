@@ -49,6 +49,47 @@ _HEDGE = _Pattern(
 )
 
 
+# The definition alone, as a sentence before its answer: "Incorrect here means the
+# numbers that are not perfect squares."
+_DEFINITION = _Pattern(
+    r"(?:^|(?<=[.!?])\s+|(?<=\n))[^\S\n]*(?:(?:since|as|here|because)\s*,?\s+)?(?:the\s+)?"
+    r"['\"‘“]?(?P<w>[A-Za-z]+)['\"’”]?"
+    rf"(?:\s+{_NOUN})?(?:\s+(?:here|in\s+this\s+(?:question|case|context)))?\s+"
+    r"(?:means?|refers?\s+to)\s+(?:simply\s+|just\s+)?(?P<clause>[^.;:!?\n]{1,160}?)\s*\."
+    r"(?P<next>[^.;!?\n]{1,160}?)\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
+# Its answer, the candidates it said have not the predicate: "150 and 200 are not: B and
+# E.", "Lyon and Milan aren't, so B and D."
+_NOT_THEY = _Pattern(
+    r"\s*(?P<s>[^:]{1,120}?)\s+(?:(?:is|are)\s+not|isn[’']t|aren[’']t)\s*"
+    r"(?:,?\s*(?:so|thus|hence|therefore)\s*,?\s*|:\s*)(?P<l>[^:]{1,60}?)\s*",
+    re.IGNORECASE,
+)
+
+
+def _then_denied(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A definition in the leg's word of what has not a property, then, in the reply's
+    last sentence, the candidates that have it not by their texts and labels
+    ("Incorrect here means the numbers that are not perfect squares. 150 and 200 are
+    not: B and E.")."""
+    found = _DEFINITION.compiled.search(text, lo, hi)
+    if found is None or _SIGNS.get(found.group("w").lower()) != ctx.leg:
+        return None
+    clause = found.group("clause")
+    if not _NEGATION.compiled.search(clause) or _HEDGE.compiled.search(found.group()):
+        return None
+    said = _NOT_THEY.compiled.fullmatch(text, *found.span("next"))
+    if said is None:
+        return None
+    labels = _only_labels(text, *said.span("l"), ctx)
+    if labels is None or labels.void or labels.inverted or not labels.labels:
+        return None
+    subject = _only_labels(text, *said.span("s"), ctx)
+    named = subject.labels if subject is not None else ctx.texts.inside(said.group("s"))
+    return labels if named == labels.labels else None
+
+
 def defined(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     """The labels that end a reply in a sentence defining the leg's own word ("Incorrect
     here means the options that are not capitals, so B and D."); None unless the word
@@ -58,7 +99,9 @@ def defined(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         return None
     lo = max(lo, text.rfind("\n", lo, hi) + 1)  # the reply's last line
     found = _DEFINED.compiled.search(text, lo, hi)
-    if found is None or _SIGNS.get(found.group("w").lower()) != ctx.leg:
+    if found is None:
+        return _then_denied(text, lo, hi, ctx)
+    if _SIGNS.get(found.group("w").lower()) != ctx.leg:
         return None
     clause = found.group("clause")
     if not _DEFINING.compiled.search(clause) or _HEDGE.compiled.search(found.group()):
