@@ -504,3 +504,28 @@ def test_both_sides_in_one_sentence_never_misread(
     reply: str, item: Item, leg: str, wrong: tuple[str, ...]
 ) -> None:
     _never_confident(reply, item, leg, wrong)
+
+
+# -- 9. none of a list: "none of A, C and D is incorrect" is no status of theirs ----------
+
+NONE_OF = [
+    ("None of A, C and D is incorrect.", GASES, "reverse", ("A", "C", "D")),
+    ("None of A, C and D is incorrect; B and E are.", GASES, "reverse", ("A", "C", "D")),
+    ("So none of A, C, D is incorrect, and B and E are.", GASES, "reverse", ("A", "C", "D")),
+    ("So none of A, C, D is incorrect, and B and E are.", GASES, "reverse", ("C", "D")),
+    ("Not one of A, C and D is incorrect.", GASES, "reverse", ("A", "C", "D")),
+    ("None of the options A, C and D is incorrect, but B and E are.", GASES, "reverse",
+     ("C", "D")),
+    ("None of B and D is correct.", CAPITALS, "direct", ("B", "D")),
+    ("None of B or D is correct.", CAPITALS, "direct", ("D",)),
+    ("Neither of B and D is right.", CAPITALS, "direct", ("D",)),
+    ("None of A, C, E is wrong.", PRIMES, "reverse", ("C", "E")),
+    ("Not any of B, D is a wrong answer.", PRIMES, "reverse", ("B", "D")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "wrong"), NONE_OF)
+def test_none_of_a_list_never_gives_its_status(
+    reply: str, item: Item, leg: str, wrong: tuple[str, ...]
+) -> None:
+    _never_confident(reply, item, leg, wrong)

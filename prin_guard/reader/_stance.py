@@ -110,8 +110,16 @@ _NEGATION = _Pattern(
     r")(?![\w-])",
     re.IGNORECASE,
 )
-# "not" right before the claim's candidate: "not B", "not that B ...".
-_NOT_BEFORE = _Pattern(r"(?<![\w-])not(?:\s+that)?\s*[(\[\"'*`]*\s*\Z", re.IGNORECASE)
+# "not" right before the claim's candidate: "not B", "not that B ...", and a quantifier
+# of none: "none of A, C and D is incorrect", "not one of the options B, D is".
+_NOT_BEFORE = _Pattern(
+    r"(?<![\w-])(?:not(?:\s+that)?|(?:none|not\s+(?:one|any)|neither)\s+of(?:\s+the"
+    r"\s+(?:options?|choices?|answers?|letters?|labels?))?"
+    # ... or a list's later candidate under it: "C" of "none of A, C and D is"
+    r"(?:\s*[(\[]?[A-Za-z0-9]{1,4}[)\]]?\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or|nor)\s|&))*)"
+    r"\s*[(\[\"'*`]*\s*\Z",
+    re.IGNORECASE,
+)
 
 # A condition or a doubt before the claim in its clause ("if brevity matters, A is better",
 # "I'm not sure B is met")...
