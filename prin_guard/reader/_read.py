@@ -1165,6 +1165,9 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     for status in sorted(_Claims(before, ctx).statuses, key=lambda status: status.at):
         if status.label is not None and status.sign:
             sides[status.label] = status.sign
+    if listed is None:  # the rest of what a heading sided too: "Correct: A, C. So the ..."
+        for _, label, sign in _heading_sides(before, ctx, 0):
+            sides[label] = sign
     affirmed |= {label for label, sign in sides.items() if sign > 0}
     denied |= {label for label, sign in sides.items() if sign < 0}
     if affirmed & denied:
