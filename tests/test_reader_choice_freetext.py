@@ -132,9 +132,10 @@ BLIND_SETS = {
 -h, round 5; each folder's README): written blind to the reader, first measured before
 any rule was written from their misses (a 75, b 80, c 60, d 85 of 100, e 65 of 80; h 71
 of 100 with 2 confident misreads), then worked on, so their floors are tuned figures, not
-held-back ones. None has a confident misread left; a reader may never add one. The vault (choice-vault) is read by no test: its misses are never
-printed, and its figure (`bench.reader_choice_freetext --corpus
-tests/data/replies/choice-vault`, table only) is the round's untuned one."""
+held-back ones. None has a confident misread left; a reader may never add one. The vault
+(choice-vault) is read by no test: its misses are never printed, and its figure
+(`bench.reader_choice_freetext --corpus tests/data/replies/choice-vault`, table only) is
+the round's untuned one."""
 
 
 @pytest.mark.parametrize("folder", sorted(BLIND_SETS))
