@@ -666,7 +666,7 @@ class _Claims:
                 )
             )
 
-    def _complements(self, stated: dict[int, set[str | None]]) -> None:
+    def _complements(self, stated: dict[int, set[str]]) -> None:
         """The rest named by a side ("B is correct, so the incorrect ones are the rest"),
         and the rest given the status a clause just before denied its own candidates ("B
         and D are not incorrect; the others are."): every candidate without a status."""
