@@ -529,3 +529,50 @@ def test_none_of_a_list_never_gives_its_status(
     reply: str, item: Item, leg: str, wrong: tuple[str, ...]
 ) -> None:
     _never_confident(reply, item, leg, wrong)
+
+
+# -- 10. an answer said first and last, a doubt between ----------------------------------
+
+BOOKENDED = [
+    ("B. Hmm, or C? 13 × 13 = 169, too big. B.", ROOT, "direct", ("B",)),
+    ("B. 12 × 12 = 144. B.", ROOT, "direct", ("B",)),
+    ("A, C and D. Or is B wrong too? No, 12 × 12 = 144. A, C and D.", ROOT, "reverse",
+     ("A", "C", "D")),
+    ("A and C. Hmm. A and C.", CAPITALS, "direct", ("A", "C")),
+    ("B and D. Lyon and Milan are big, but not capitals. B and D.", CAPITALS, "reverse",
+     ("B", "D")),
+    ("B, D. Is 9 prime? No, 9 = 3 × 3. B, D.", PRIMES, "direct", ("B", "D")),
+    ("A, C, E. Let me check 21: 3 × 7. A, C, E.", PRIMES, "reverse", ("A", "C", "E")),
+    ("B. Jupiter is by far the largest. B.", PLANET, "direct", ("B",)),
+    ("A. Water freezes at 0 °C. A.", FREEZE, "direct", ("A",)),
+    ("B and E.\nOxygen and hydrogen are not noble gases.\nB and E.", GASES, "reverse",
+     ("B", "E")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "expected"), BOOKENDED)
+def test_an_answer_said_first_and_last_reads(
+    reply: str, item: Item, leg: str, expected: tuple[str, ...]
+) -> None:
+    _reads(reply, item, leg, expected)
+
+
+BOOKENDED_NEVER = [
+    ("B. Hmm, or C? 13 × 13 = 169, fine. C.", ROOT, "direct", ("B",)),
+    ("B. Hmm, or C? 13 × 13 = 169, fine. C.", ROOT, "direct", ("C",)),
+    ("B. Wait, C is right. B.", ROOT, "direct", ("B",)),
+    ("B. C is correct. B.", ROOT, "direct", ("B",)),
+    ("A and C. Actually, B is a capital too. A and C.", CAPITALS, "direct", ("A", "C")),
+    ("B. 12 × 12 = 144. B.", ROOT, "reverse", ("B",)),
+    ("A and C. Paris and Rome are capitals. A and C.", CAPITALS, "reverse", ("A", "C")),
+    ("B. Maybe. B?", ROOT, "direct", ("B",)),
+    ("B or C. Hmm. B or C.", ROOT, "direct", ("B",)),
+    ("Not B. Hmm. Not B.", ROOT, "direct", ("B",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "item", "leg", "wrong"), BOOKENDED_NEVER)
+def test_an_answer_said_first_and_last_never_misreads(
+    reply: str, item: Item, leg: str, wrong: tuple[str, ...]
+) -> None:
+    _never_confident(reply, item, leg, wrong)

@@ -63,6 +63,7 @@ from prin_guard.reader._questioned import questions_the_leg
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
     alone,
+    bookended,
     glossed,
     its,
     neither_nor,
@@ -1516,7 +1517,17 @@ def _before_last(text: str, reading: _Reading) -> bool:
 
 _SHORT_REPLY = 80
 # Whole-reply frames of a choice's answer (:mod:`prin_guard.reader._restated`)
-_FRAMED = (its, neither_nor, only_one, odd_out, no_status, struck, all_restated, then_sided)
+_FRAMED = (
+    its,
+    neither_nor,
+    only_one,
+    odd_out,
+    no_status,
+    struck,
+    all_restated,
+    then_sided,
+    bookended,
+)
 
 
 def _place(text: str, ctx: _Context) -> ParseResult:

@@ -7,6 +7,7 @@ fits: ...")."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from prin_guard.reader._answers import _TEXT_SEP, _only_labels, _texts_list
 from prin_guard.reader._evidence import _Context, _Reading
@@ -323,3 +324,34 @@ def glossed(text: str, lo: int, hi: int, ctx: _Context) -> tuple[bool, _Reading 
             continue
         return True, labels if labels.labels == frozenset(named) else None
     return False, None
+
+
+# Where a reply's first sentence ends, and where its last one starts
+_SENTENCE_STOP = _Pattern(r"[.!](?=\s)|\n")
+_BOOKEND_SPAN = 600
+
+
+def bookended(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that opens and closes on the same labels alone, its doubt between
+    ("C. Hmm, or D? 7·9 = 63, plus 3 is 66, too big. C."): the labels, said twice with
+    nothing that revises them. A mention between (D) is the concluding part's to
+    account for. On the reverse leg it reads weak: labels alone say not which question
+    the reasoning between answered ("B. 12 × 12 = 144. B.")."""
+    if ctx.task != "choice" or not ctx.leg or hi - lo > _BOOKEND_SPAN:
+        return None
+    first = _SENTENCE_STOP.search(text, lo, hi)
+    if first is None:
+        return None
+    opening = _only_labels(text, lo, first.start(), ctx)
+    last = lo
+    for stop in _SENTENCE_STOP.finditer(text, lo, max(lo, hi - 1)):
+        last = stop.end()
+    if opening is None or last <= first.end() or not opening.labels or opening.void:
+        return None
+    closing = _only_labels(text, last, hi, ctx)
+    if closing is None or closing.void or closing.inverted or opening.inverted:
+        return None
+    if closing.labels != opening.labels:
+        return None
+    # on the reverse leg the reasoning between may be the direct question's: weak
+    return replace(closing, weak=True) if ctx.leg < 0 else closing
