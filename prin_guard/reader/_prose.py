@@ -42,6 +42,7 @@ from prin_guard.reader._evidence import (
     _tie_free,
 )
 from prin_guard.reader._exclusion import sides as exclusion_sides
+from prin_guard.reader._picks import pick_side, picked_texts
 from prin_guard.reader._resolve import _joint_result, _result
 from prin_guard.reader._stance import (
     _CONCLUDING,
@@ -369,12 +370,12 @@ _NEXT_ANCHORED = _Pattern(
 
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
-    r"(?:(?<![\w-])I(?:\s+would|'d|’d|'ll|’ll|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
-    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
+    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|'ll|’ll|'m|’m|\s+am|\s+must|\s+therefore|\s+thus"
+    r"|\s+clearly|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
     # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
     r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
-    r"(?P<v>prefer|choose|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with"
-    r"|settle\s+on|stick\s+with"
+    r"(?P<v>prefer|choose|going\s+with|pick|select|go\s+with|vote\s+for|favou?r|recommend"
+    r"|side\s+with|settle\s+on|stick\s+with"
     r"|(?:(?<='ll\s)|(?<=’ll\s)|(?<='d\s)|(?<=’d\s)|(?<=will\s)|(?<=would\s))say)\s+"
     r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
     rf"{_RUN}",
@@ -977,7 +978,15 @@ class _Claims:
             if not (qualified.hedged or qualified.negated or qualified.excepted):
                 if qualified.soft:
                     run = dataclasses.replace(run, weak=True)
-                self._add(match.start(), match.end(), sign, run, forced=True)
+                # "... B and D as the wrong ones"; "I'll say B and D" answers the leg asked
+                side = sign if sign != 1 else pick_side(text, match.end(), ctx)
+                self._add(match.start(), match.end(), side, run, forced=True)
+        for at, end, named in picked_texts(text, ctx):  # "I'd go with neon and argon"
+            qualified = stance(text, at, end)
+            if not (qualified.hedged or qualified.negated or qualified.excepted):
+                if qualified.soft:
+                    named = dataclasses.replace(named, weak=True)
+                self._add(at, end, pick_side(text, end, ctx), named, forced=True)
 
     def _predicate_claims(self) -> None:
         """A conclusion in the question's own predicate, naming its subject: "Therefore the
