@@ -287,7 +287,6 @@ UNREAD: dict[int, str] = {
     60: "'Final answer: B, D' after 'Answer: D' and a revision (weak D)",
     62: "'Correction: Toronto is not a capital.': a candidate's text in the predicate (weak)",
     63: "'only A is correct' after 'A and C are correct' (the misread above)",
-    64: "'On second thought, B is correct.' in prose on the reverse leg (failed)",
 }
 """Careful readings the reader does not reach (weak or failed readings are allowed)."""
 

@@ -464,7 +464,9 @@ class _Claims:
         if ctx.task == "checklist":
             self._check_verbs()
         # "C is correct. Wait, no: B is correct.": the statements before a retraction go
-        cut = Revisions(text).retracted_before(sorted(status.at for status in self.statuses))
+        cut = Revisions(text).retracted_before(
+            sorted(((status.at, status.label) for status in self.statuses), key=lambda s: s[0])
+        )
         if cut:
             self.statuses = [status for status in self.statuses if status.at >= cut]
         structured = _structure_statuses(text, ctx)

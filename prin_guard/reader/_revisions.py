@@ -122,23 +122,31 @@ class Revisions:
         ]
         return max(found, default=lo)
 
-    def retracted_before(self, statements: Sequence[int]) -> int:
+    def retracted_before(self, statements: Sequence[tuple[int, str | None]]) -> int:
         """Where the statements that stand start: after the last retraction ("wait, no",
         "on second thought") that has statements on both sides and is not followed by an
-        additive one ("B is correct too"); 0 when none retracts. ``statements``: where
-        each statement starts, in order."""
+        additive one ("B is correct too"), nor by statements only of candidates stated
+        before it ("B and D are incorrect. On second thought, B is correct.": B's own
+        stance changes, D's stands); 0 when none retracts. ``statements``: where each
+        statement starts and of which candidate (None: "the rest"), in order."""
         if len(statements) < 2:
             return 0
         text = self.text
-        first, last = statements[0], statements[-1]
+        first, last = statements[0][0], statements[-1][0]
         cut = 0
         for match in _RETRACTION.finditer(text, first, last):
-            after = [at for at in statements if at >= match.end()]
+            after = [at for at, _ in statements if at >= match.end()]
             if not after:
                 break
             sentence_end = text.find(".", after[0])
             window_end = sentence_end if sentence_end >= 0 else len(text)
-            if _ADDITIVE.search(text, match.end(), window_end) is None:
+            if _ADDITIVE.search(text, match.end(), window_end) is not None:
+                continue
+            upto = _RETRACTION.search(text, match.end(), last + 1)
+            stop = len(text) if upto is None else upto.start()
+            named = {label for at, label in statements if match.end() <= at < stop}
+            before = {label for at, label in statements if at < match.start()}
+            if None in named or not named <= before:
                 cut = match.end()
         return cut
 
