@@ -190,9 +190,9 @@ def parse_reply(
             rest = _name_labels(_blanked(read, places), ctx, nouns)
             general = _parse(rest.text, ctx)
             at = rest.original(general.span)
-            revisions = Revisions(read)
-            revised = revisions.answered_anew(max(hi for _, hi in places), at)
-            walked = _walked(revisions, rest, max(hi for _, hi in places), declared, ctx)
+            revisions, after = Revisions(read), max(hi for _, hi in places)
+            revised = revisions.answered_anew(after, at)
+            walked = _walked(revisions, rest, after, declared, ctx)
             if walked is not None:
                 # "Answer: A, C\n\nActually, C is wrong. No wait, C is right.": A and C
                 result, revised = walked, revised or set(walked.labels) != declared.labels
