@@ -2,7 +2,7 @@
 said before ("wait, no", "actually", "Correction:", "scratch that", "I misspoke", "on
 reflection", "let me reconsider ... my answer stands", "Corrected answer:"), read on both
 legs of choice items of four and five options. Written, with the careful reading of each,
-before the reader was run on them.
+before the reader was run on them (the last two: found while building the mechanism).
 
 What a careful reader concludes, and so what these cases expect:
 
@@ -264,6 +264,9 @@ CASES = [
         D,
         ("B",),
     ),
+    # --- found while building (after the first run): a retraction that restates a side ---
+    ("A and C are correct. Wait, no: only A is correct.", "cap", D, ("A",)),
+    ("A and C are correct. Wait, no: only A is correct.", "cap", R, None),
 ]
 
 

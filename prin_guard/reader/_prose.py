@@ -465,7 +465,10 @@ class _Claims:
             self._check_verbs()
         # "C is correct. Wait, no: B is correct.": the statements before a retraction go
         cut = Revisions(text).retracted_before(
-            sorted(((status.at, status.label) for status in self.statuses), key=lambda s: s[0])
+            sorted(
+                ((status.at, status.label, status.sign) for status in self.statuses),
+                key=lambda statement: statement[0],
+            )
         )
         if cut:
             self.statuses = [status for status in self.statuses if status.at >= cut]

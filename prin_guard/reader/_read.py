@@ -1086,7 +1086,7 @@ def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
         if item.sign
         for label in item.labels
     )
-    cut = Revisions(text).retracted_before([(at, label) for at, label, _ in said])
+    cut = Revisions(text).retracted_before(said)
     last: dict[str, int] = {}
     for at, label, sign in said:
         if at >= cut:

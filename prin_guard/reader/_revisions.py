@@ -122,20 +122,22 @@ class Revisions:
         ]
         return max(found, default=lo)
 
-    def retracted_before(self, statements: Sequence[tuple[int, str | None]]) -> int:
+    def retracted_before(self, statements: Sequence[tuple[int, str | None, int]]) -> int:
         """Where the statements that stand start: after the last retraction ("wait, no",
         "on second thought") that has statements on both sides and is not followed by an
-        additive one ("B is correct too"), nor by statements only of candidates stated
-        before it ("B and D are incorrect. On second thought, B is correct.": B's own
-        stance changes, D's stands); 0 when none retracts. ``statements``: where each
-        statement starts and of which candidate (None: "the rest"), in order."""
+        additive one ("B is correct too"), nor only by statements that move candidates
+        stated before it to the other side ("B and D are incorrect. On second thought, B is
+        correct.": B's own stance changes, D's stands; not "A and C are correct. Wait, no:
+        only A is correct."); 0 when none retracts. ``statements``: where each statement
+        starts, of which candidate (None: "the rest") and its side, in order."""
         if len(statements) < 2:
             return 0
         text = self.text
         first, last = statements[0][0], statements[-1][0]
+        ordered = sorted(statements, key=lambda statement: statement[0])
         cut = 0
         for match in _RETRACTION.finditer(text, first, last):
-            after = [at for at, _ in statements if at >= match.end()]
+            after = [at for at, _, _ in statements if at >= match.end()]
             if not after:
                 break
             sentence_end = text.find(".", after[0])
@@ -144,9 +146,13 @@ class Revisions:
                 continue
             upto = _RETRACTION.search(text, match.end(), last + 1)
             stop = len(text) if upto is None else upto.start()
-            named = {label for at, label in statements if match.end() <= at < stop}
-            before = {label for at, label in statements if at < match.start()}
-            if None in named or not named <= before:
+            was = {label: sign for at, label, sign in ordered if at < match.start()}
+            moved = [
+                label is not None and was.get(label, sign) != sign
+                for at, label, sign in statements
+                if match.end() <= at < stop
+            ]
+            if not all(moved):
                 cut = match.end()
         return cut
 
