@@ -20,7 +20,16 @@ final stance of each candidate after all the revisions in order (:meth:`Revision
 - a candidate put on the leg's side that the answer never held, without "also", replaces
   the answer ("Answer: C\n\nActually, no — A was right after all."), keeping what the
   revisions themselves said;
-- a whole answer ("the answer is B", "the incorrect ones are B and D") replaces all.
+- a whole answer ("the answer is B") replaces all; one in the other leg's words that
+  disagrees with the sides so far ("Answer: B, D\n\nCorrection: the correct ones are B and
+  D." on the reverse leg) is no reading;
+- a question ("C is wrong? No, C is fine.") revises nothing; a revision after the last
+  statement read makes the reading weak (what it said last was taken back in words no
+  stage reads).
+
+A retraction followed only by statements that move candidates stated before it to the
+other side changes those alone ("B and D are incorrect. On second thought, B is
+correct.": D stands); else it takes back everything before it.
 """
 
 from __future__ import annotations
