@@ -44,12 +44,11 @@ from prin_guard.reader._evidence import (
 from prin_guard.reader._exclusion import sides as exclusion_sides
 from prin_guard.reader._picks import pick_side, picked_texts
 from prin_guard.reader._resolve import _joint_result, _result
+from prin_guard.reader._revisions import Revisions
 from prin_guard.reader._stance import (
     _CONCLUDING,
     _OPEN_CLAUSE,
     _QUALIFIER,
-    _REVISION,
-    retracted_before,
     stance,
 )
 from prin_guard.reader._structures import _structure_statuses
@@ -515,7 +514,12 @@ class _Claims:
         if ctx.task == "checklist":
             self._check_verbs()
         # "C is correct. Wait, no: B is correct.": the statements before a retraction go
-        cut = retracted_before(text, sorted(status.at for status in self.statuses))
+        cut = Revisions(text).retracted_before(
+            sorted(
+                ((status.at, status.label, status.sign) for status in self.statuses),
+                key=lambda statement: statement[0],
+            )
+        )
         if cut:
             self.statuses = [status for status in self.statuses if status.at >= cut]
         structured = _structure_statuses(text, ctx)
@@ -1119,7 +1123,7 @@ class _Claims:
         if (
             claim.forced
             or _CONCLUDING.search(text, before, claim.at)
-            or _REVISION.search(text, before, claim.at)  # "On second thought, B is better"
+            or Revisions(text).between(before, claim.at)  # "On second thought, B is better"
         ):
             return 2
         if _QUALIFIER.search(text, before, claim.at) or _QUALIFIER.search(text, claim.end, after):
@@ -1156,13 +1160,13 @@ class _Claims:
         value = _tie_free(last.reading, ctx)
         if self._concludes_where_it_stands(last) and not (
             _CONCLUDING.search(self.text, max(0, last.at - _CLAIM_WINDOW), last.at)
-            or _REVISION.search(self.text, max(0, last.at - _CLAIM_WINDOW), last.at)
+            or Revisions(self.text).between(max(0, last.at - _CLAIM_WINDOW), last.at)
         ):
             # a conclusion read from where it stands is one claim among the edge ones:
             # "The answer is A.\n...\nThe answer is D." says nothing
             chosen = [claim for claim, strength in rated.values() if strength >= 1]
         earlier = [claim for claim in chosen if _tie_free(claim.reading, ctx) != value]
-        if earlier and not _REVISION.search(self.text, earlier[-1].at, last.at):
+        if earlier and not Revisions(self.text).between(earlier[-1].at, last.at):
             self.conflict = True
             return None
         if best < 2:  # it stands at an edge of the reply, or is mere reasoning: no conclusion
