@@ -6,9 +6,10 @@ careful person cannot tell). The only assertion: no confident misread (a reading
 Written before running; the confident misreads found are kept as strict xfails: 35 found at
 commit 1b2d94b (22 of them older than round 4), 15 of them since fixed by the lead
 (`_read._undone_after`: what follows a list on its line takes it back; `_structures`
-elliptic status lists "A is right, B wrong, ..."), 15 more in round 5 (`_own_sides`:
+elliptic status lists "A is right, B wrong, ..."), 5 more by ``_revisions.Revisions.final``
+(revisions reverted, "X is also <side>" corrections) and 15 more in round 5 (`_own_sides`:
 per-candidate questions and statements against the answer; negated boxes, rejecting
-asides, LaTeX sets with words after them); the 5 left are recorded here."""
+asides, LaTeX sets with words after them); none is left."""
 
 from __future__ import annotations
 
@@ -535,13 +536,7 @@ def _ids() -> list[str]:
     return [f"{i:03d}-{c[1]}-{c[2]}" for i, c in enumerate(CASES)]
 
 
-XFAIL: dict[int, str] = {
-    128: "a revision reverted ('C is wrong. No wait, C is right') read as C alone (revision)",
-    135: "a correction adding 'D is also incorrect' on the direct leg: answer B kept (revision)",
-    200: "'Answer: A, C / Actually, A is wrong. No, wait: A is right.' -> A (revision)",
-    203: "'Answer: B, D / Correction: A is also correct.' rev.: 'also' confuses (revision)",
-    204: "'Answer: A / Correction: C is also incorrect.' direct: answer A kept (revision)",
-}
+XFAIL: dict[int, str] = {}
 
 
 def _params() -> list:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._answers import _named
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading
-from prin_guard.reader._stance import _REVISION
+from prin_guard.reader._revisions import Revisions
 from prin_guard.reader._vocab import _Vocab, predicate_source
 
 _PREPOSITIONS = frozenset({"in", "on", "at", "from", "of", "by", "with", "to", "for"})
@@ -364,9 +364,6 @@ def _last_sides(said: list[tuple[int, str, int]]) -> dict[str, int]:
     return {label: sign for label, sign in last.items() if sign}
 
 
-_NOT_REVISIONS = frozenset({"hmm", "no,", "no."})
-
-
 def against_own_sides(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     """``result``, read at its span, against the sides the reply's own statements gave
     before it (after its last revision): no verdict when it names one put on the other
@@ -383,16 +380,8 @@ def against_own_sides(text: str, result: ParseResult, ctx: _Context) -> ParseRes
     said = _statements(text[:start], ctx)
     if not said:
         return result
-    # after what a revision took back; "no." answers a question or a line here, and
-    # revises nothing
-    cut = max(
-        (
-            found.end()
-            for found in _REVISION.finditer(text, said[0][0], start)
-            if found.group().lower() not in _NOT_REVISIONS
-        ),
-        default=0,
-    )
+    # after what a revision took back; "no." answers a question or a line here
+    cut = Revisions(text).stands_from(said[0][0], start, bare_no=False)
     sides = _last_sides([statement for statement in said if statement[0] >= cut])
     if not sides:
         return result
