@@ -726,7 +726,29 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
     said = affirmed if ctx.leg == -1 else denied
     if bool(said) and set(result.labels) <= said:
         return True
-    return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
+    if _against_the_predicate(set(result.labels), affirmed, denied, ctx):
+        return True
+    return _explained_otherwise(text[result.span[1] :], set(result.labels), ctx)
+
+
+def _explained_otherwise(after: str, labels: set[str], ctx: _Context) -> bool:
+    """Whether an answer given first is explained, after it, as the other leg's: the
+    explanation says, in the question's own words, that every candidate the answer names
+    is on the other side and none is on the answer's ("**Answer:** (A) and (C)\n\n28 and
+    64 are divisible by 4." on the reverse leg). A later revision or answer is read by
+    the stages, not here, so an explanation holding one says nothing."""
+    if not after.strip() or _REVISION.search(after) or _LATER_ANSWER.search(after):
+        return False
+    affirmed, denied = _predicated(after, ctx)
+    other, own = (denied, affirmed) if ctx.leg == 1 else (affirmed, denied)
+    return bool(labels) and labels <= other and not labels & own
+
+
+# An answer after the explanation: "Answer: B", "the incorrect ones are ...", "so the
+# answer is ..."
+_LATER_ANSWER = _Pattern(
+    r"\b(?:answer|options?|choices?|ones?)\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE
+)
 
 
 def _touches_the_other_side(text: str, result: ParseResult, ctx: _Context) -> bool:
