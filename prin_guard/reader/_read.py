@@ -42,6 +42,7 @@ from prin_guard.reader._copies import (
     _Words,
     detect_echo,
 )
+from prin_guard.reader._corrected import blank_before_correction
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
 from prin_guard.reader._formats import (
@@ -178,6 +179,7 @@ def parse_reply(
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = blank_listings(_joined(_plain(_latex(read)), ctx), ctx)  # "The options are A) ..."
+    read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
