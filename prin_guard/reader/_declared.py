@@ -45,7 +45,8 @@ Places: TypeAlias = list[tuple[int, int]]
 
 VOID = _Reading(frozenset(), None, void=True)
 SLOT_STRIP = " \t\r\n*_`\"'“”‘’.!:;()[]{}<>"
-_SLOT_SEP = _Pattern(r"\s*(?:,|;|&|/|\band\b|\bor\b)\s*", re.IGNORECASE)
+# the Oxford comma's ", and" is one separator: "(A), (C), and (D)"
+_SLOT_SEP = _Pattern(r"\s*(?:,\s*(?:and|or)\b|,|;|&|/|\band\b|\bor\b)\s*", re.IGNORECASE)
 _NONE_WORDS = frozenset({"none", "neither", "nothing", "no one", "n/a"})
 _ALL_WORDS = frozenset({"both", "all", "all of them", "both of them"})
 
@@ -125,7 +126,7 @@ class Shown:
                 return self._lenient(text, lo, hi)
             found.add(label)
             if sep is not None:
-                alternative = alternative or sep.group().strip().casefold() == "or"
+                alternative = alternative or sep.group().strip(" \t\n,").casefold() == "or"
                 pos = sep.end()
         return _Reading(frozenset(found), (lo, hi), void=alternative and len(found) > 1)
 
