@@ -8,6 +8,7 @@ stage reads it as it reads "The incorrect options are ...", on either leg."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _NOUN = r"(?P<n>options?|choices?|ones?|answers?|candidates?)"
@@ -31,3 +32,35 @@ def in_status_words(text: str) -> str:
     if _ANY.search(text) is None:
         return text
     return _PHRASE.sub(_status, text)
+
+
+def label_marks(text: str, pairs: tuple[tuple[str, str], ...]) -> str:
+    """``text`` with a label's full stop written as ")" where the label's own candidate
+    text follows it ("The correct answers are A. Peru and C. Chile." as "A) Peru and C)
+    Chile"): the stop marks the label, it ends no sentence. Not at a line's head, where
+    "A. Peru" is an option's own line, read as such."""
+    if ". " not in text or (pattern := _marked(pairs)) is None:
+        return text
+
+    def mark(found: re.Match[str]) -> str:
+        line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
+        if not line.strip(_ITEM_HEAD):
+            return found.group()  # an option's own line ("B. Sydney"): read as one
+        return found.group()[:-1] + ")"
+
+    return pattern.sub(mark, text)
+
+
+_ITEM_HEAD = " \t*_-•>#0123456789)"
+
+
+@functools.lru_cache(maxsize=64)
+def _marked(pairs: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
+    forms = [
+        rf"{re.escape(label)}(?=\.[^\S\n]+[*_]*{re.escape(text.strip())}(?!\w))"
+        for label, text in pairs
+        if text.strip() and label.strip()
+    ]
+    if not forms:
+        return None
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(forms)})\.", re.IGNORECASE)
