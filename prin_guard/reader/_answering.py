@@ -64,3 +64,34 @@ def _marked(pairs: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
     if not forms:
         return None
     return re.compile(rf"(?<![\w.])(?:{'|'.join(forms)})\.", re.IGNORECASE)
+
+
+def labels_first(text: str, pairs: tuple[tuple[str, str], ...]) -> str:
+    """``text`` with each list item written text first ("* **Hamlet** (A)") written label
+    first ("* (A) **Hamlet**", the same characters): the form every list reader reads.
+    Only where the text is the label's own candidate's."""
+    if "(" not in text or (pattern := _text_first(pairs)) is None:
+        return text
+    own = {label.casefold(): text.strip().casefold() for label, text in pairs}
+
+    def swap(found: re.Match[str]) -> str:
+        said = found.group("t").strip("*_").casefold()
+        if own.get(found.group("l").casefold()) != said:
+            return found.group()
+        return found.group("p") + "(" + found.group("l") + ")" + found.group("g") + found.group("t")
+
+    return pattern.sub(swap, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _text_first(pairs: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
+    texts = sorted({text.strip() for _, text in pairs if text.strip()}, key=len, reverse=True)
+    labels = sorted({label.strip() for label, _ in pairs if label.strip()}, key=len, reverse=True)
+    if not texts or not labels:
+        return None
+    return re.compile(
+        r"^(?P<p>[^\S\n]*(?:[-*•+]|\d{1,2}[.)])[^\S\n]+)"
+        rf"(?P<t>[*_]*(?:{'|'.join(map(re.escape, texts))})[*_]*)(?P<g>[^\S\n]*)"
+        rf"\((?P<l>{'|'.join(map(re.escape, labels))})\)",
+        re.IGNORECASE | re.MULTILINE,
+    )

@@ -17,7 +17,7 @@ from prin_guard.reader._answered import (
     endorsed,
     says_no_side,
 )
-from prin_guard.reader._answering import in_status_words, label_marks
+from prin_guard.reader._answering import in_status_words, label_marks, labels_first
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -181,7 +181,9 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = blank_listings(_joined(_plain(_latex(read)), ctx), ctx)  # "The options are A) ..."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
-    read = label_marks(read, tuple(ctx.texts.pairs()))  # "A. Peru and C. Chile"
+    pairs = tuple(ctx.texts.pairs())
+    read = label_marks(read, pairs)  # "A. Peru and C. Chile"
+    read = labels_first(read, pairs)  # "* **Hamlet** (A)"
     read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
     declared: _Reading | None = None
     if contract is not None and contract.declared:
