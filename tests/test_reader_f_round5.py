@@ -63,8 +63,37 @@ def _check(
         assert got == (expected, "ok", False), got
 
 
+_NO_PREDICATE = "no predicate is read from 'were written by ...': the conclusion gives no side"
+_WEAK = "read right, but weak: another stage leaves the reading unsure"
+_LEFT = {
+    "with-and": "a boxed list joined by \\text{ and }: not read",
+    "austen-disagree": _NO_PREDICATE,
+    "reverse-disagree": _NO_PREDICATE,
+    **dict.fromkeys(
+        (
+            "after-bold-answer", "display", "near-explanation-heading", "bullets",
+            "then-the-right-one", "bold-not-bullets", "final-after-answer",
+            "austen-own-reasoning", "bullets-under-heading", "option-word",
+            "values-under-heading", "reverse-bullets",
+        ),
+        _WEAK,
+    ),
+}  # fmt: skip
+"""Phrasings the round left as they read, by id: each fails today (strict)."""
+
+
 def _table(*rows: tuple[str, str, dict[str, object], str, tuple[str, ...] | None]) -> list:
-    return [pytest.param(reply, item, leg, want, id=name) for name, reply, item, leg, want in rows]
+    return [
+        pytest.param(
+            reply,
+            item,
+            leg,
+            want,
+            id=name,
+            marks=[pytest.mark.xfail(strict=True, reason=_LEFT[name])] if name in _LEFT else [],
+        )
+        for name, reply, item, leg, want in rows
+    ]
 
 
 CORRECTED = _table(
