@@ -11,14 +11,24 @@ from __future__ import annotations
 import functools
 import re
 
+from prin_guard.reader._evidence import _Context
+from prin_guard.reader._text import _Pattern
+
 _NOUN = r"(?P<n>options?|choices?|ones?|answers?|candidates?)"
-_PHRASE = re.compile(
+_PHRASE = _Pattern(
     rf"\b{_NOUN}[^\S\n]+(?:that|which)[^\S\n]+(?:(?P<neg>(?:do|does)[^\S\n]+not|don[’']t"
     r"|doesn[’']t|fail[^\S\n]+to|cannot|can[’']t)[^\S\n]+)?(?:(?:correctly|actually|really)"
     r"[^\S\n]+)?answers?[^\S\n]+(?:the|this)[^\S\n]+question\b",
     re.IGNORECASE,
 )
-_ANY = re.compile(r"answers?[^\S\n]+(?:the|this)[^\S\n]+question", re.IGNORECASE)
+_ANY = _Pattern(r"answers?[^\S\n]+(?:the|this)[^\S\n]+question", re.IGNORECASE)
+# Cheap looks first, so that a reply without these forms reads no candidate text: a
+# label's stop inside a line ("are A. Peru"), a list item that ends on a label ("* Rome (C)")
+_INLINE_STOP = _Pattern(r"\S[^\S\n]+[*_]*\(?[A-Za-z0-9]{1,3}\.[^\S\n]+\S")
+_TEXT_FIRST_ITEM = _Pattern(
+    r"^[^\S\n]*(?:[-*•+]|\d{1,2}[.)])[^\S\n]+[^\n()]{1,200}\([A-Za-z0-9]{1,3}\)",
+    re.MULTILINE,
+)
 
 
 def _status(match: re.Match[str]) -> str:
@@ -31,15 +41,17 @@ def in_status_words(text: str) -> str:
     "(in)correct options"."""
     if _ANY.search(text) is None:
         return text
-    return _PHRASE.sub(_status, text)
+    return _PHRASE.compiled.sub(_status, text)
 
 
-def label_marks(text: str, pairs: tuple[tuple[str, str], ...]) -> str:
+def label_marks(text: str, ctx: _Context) -> str:
     """``text`` with a label's full stop written as ")" where the label's own candidate
     text follows it ("The correct answers are A. Peru and C. Chile." as "A) Peru and C)
     Chile"): the stop marks the label, it ends no sentence. Not at a line's head, where
     "A. Peru" is an option's own line, read as such."""
-    if ". " not in text or (pattern := _marked(pairs)) is None:
+    if _INLINE_STOP.search(text) is None:
+        return text
+    if (pattern := _marked(tuple(ctx.texts.pairs()))) is None:
         return text
 
     def mark(found: re.Match[str]) -> str:
@@ -66,11 +78,14 @@ def _marked(pairs: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w.])(?:{'|'.join(forms)})\.", re.IGNORECASE)
 
 
-def labels_first(text: str, pairs: tuple[tuple[str, str], ...]) -> str:
+def labels_first(text: str, ctx: _Context) -> str:
     """``text`` with each list item written text first ("* **Hamlet** (A)") written label
     first ("* (A) **Hamlet**", the same characters): the form every list reader reads.
     Only where the text is the label's own candidate's."""
-    if "(" not in text or (pattern := _text_first(pairs)) is None:
+    if _TEXT_FIRST_ITEM.search(text) is None:
+        return text
+    pairs = tuple(ctx.texts.pairs())
+    if (pattern := _text_first(pairs)) is None:
         return text
     own = {label.casefold(): text.strip().casefold() for label, text in pairs}
 

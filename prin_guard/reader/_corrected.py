@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import re
 
+from prin_guard.reader._text import _Pattern
+
 # A line that opens with a corrected answer's heading or key, in markdown or plain: "##
 # Corrected Answer", "Revised final answer:", "Updated answer: (A) Emma"; or a heading
 # "Correction" alone on its line ("Correction: D is also accurate." corrects in place).
-_HEADING = re.compile(
+_HEADING = _Pattern(
     r"^[^\S\n]*(?:#{1,6}[^\S\n]*)?[*_]*[^\S\n]*(?:(?:corrected|revised|updated|amended|fixed)"
     r"[^\S\n]+(?:final[^\S\n]+)?answers?\b[^\S\n]*[*_]*[^\S\n]*(?::|$)"
     r"|correction[^\S\n]*[*_]*[^\S\n]*:?[^\S\n]*[*_]*[^\S\n]*$)",
     re.IGNORECASE | re.MULTILINE,
 )
+
+_NOT_BREAK = _Pattern(r"[^\n]")
 
 
 def blank_before_correction(text: str) -> str:
@@ -26,4 +30,4 @@ def blank_before_correction(text: str) -> str:
     starts = [found.start() for found in _HEADING.finditer(text)]
     if not starts or not text[: starts[-1]].strip():
         return text
-    return re.sub(r"[^\n]", " ", text[: starts[-1]]) + text[starts[-1] :]
+    return _NOT_BREAK.sub(" ", text[: starts[-1]]) + text[starts[-1] :]

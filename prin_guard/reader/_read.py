@@ -181,9 +181,8 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = blank_listings(_joined(_plain(_latex(read)), ctx), ctx)  # "The options are A) ..."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
-    pairs = tuple(ctx.texts.pairs())
-    read = label_marks(read, pairs)  # "A. Peru and C. Chile"
-    read = labels_first(read, pairs)  # "* **Hamlet** (A)"
+    read = label_marks(read, ctx)  # "A. Peru and C. Chile"
+    read = labels_first(read, ctx)  # "* **Hamlet** (A)"
     read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
     declared: _Reading | None = None
     if contract is not None and contract.declared:
