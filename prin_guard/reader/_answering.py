@@ -47,8 +47,8 @@ def in_status_words(text: str) -> str:
 def label_marks(text: str, ctx: _Context) -> str:
     """``text`` with a label's full stop written as ")" where the label's own candidate
     text follows it ("The correct answers are A. Peru and C. Chile." as "A) Peru and C)
-    Chile"): the stop marks the label, it ends no sentence. Not at a line's head, where
-    "A. Peru" is an option's own line, read as such."""
+    Chile"): the stop marks the label, it ends no sentence. Only after a word on its line:
+    at a line's head, under a bullet or a box, "A. Peru" is an option's own line."""
     if _INLINE_STOP.search(text) is None:
         return text
     if (pattern := _marked(tuple(ctx.texts.pairs()))) is None:
@@ -56,14 +56,14 @@ def label_marks(text: str, ctx: _Context) -> str:
 
     def mark(found: re.Match[str]) -> str:
         line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
-        if not line.strip(_ITEM_HEAD):
-            return found.group()  # an option's own line ("B. Sydney"): read as one
+        if _WORD.search(line) is None:
+            return found.group()  # an option's own line ("B. Sydney", "- [x] B. Sydney")
         return found.group()[:-1] + ")"
 
     return pattern.sub(mark, text)
 
 
-_ITEM_HEAD = " \t*_-•>#0123456789)"
+_WORD = _Pattern(r"[A-Za-z]{2,}")
 
 
 @functools.lru_cache(maxsize=64)
