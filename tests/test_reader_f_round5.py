@@ -588,6 +588,14 @@ TEXT_FIRST = _table(
         "direct",
         ("A", "C"),
     ),
+    (
+        "near-checkbox-lines",
+        "Incorrect options:\n- [ ] A. Iron\n- [x] B. Oxygen\n- [ ] C. Copper\n- [x] D. Neon\n"
+        "- [ ] E. Zinc",
+        METALS,
+        "reverse",
+        ("B", "D"),
+    ),
 )
 
 REPEATED = _table(
