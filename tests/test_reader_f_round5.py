@@ -74,7 +74,7 @@ _LEFT = {
             "after-bold-answer", "display", "near-explanation-heading", "bullets",
             "then-the-right-one", "bold-not-bullets", "final-after-answer",
             "austen-own-reasoning", "bullets-under-heading", "option-word",
-            "values-under-heading", "reverse-bullets",
+            "values-under-heading",
         ),
         _WEAK,
     ),
