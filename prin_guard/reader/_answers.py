@@ -398,8 +398,9 @@ _LABELLED_LIST = _Pattern(
 )
 
 
+# (a label's own full stop, "A. Peru and C. Chile", ends no sentence)
 _NOTE_ONLY = _Pattern(
-    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
+    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|(?<!\b[A-Z])[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
 )
 
 

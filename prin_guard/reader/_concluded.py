@@ -1,9 +1,10 @@
 """A reasoning's own whole-set conclusion in the question's words (issue 38, set E): "So
 the prime numbers are 29, 37 and 2.", "So the cities that are national capitals are Paris
-and Ottawa.", "The cities that are not capitals are B and D." names every candidate on one
-side. An answer read after it that does not agree (the direct leg naming others, the
-reverse leg naming one of the direct side's) is either the reasoning's or the answer's
-error, or the other question's answer: no verdict."""
+and Ottawa.", "Conclusion: The countries in South America are Peru and Chile.", "The
+cities that are not capitals are B and D." names every candidate on one side. An answer
+read after it that does not agree (the direct leg naming others, the reverse leg naming
+one of the direct side's) is either the reasoning's or the answer's error, or the other
+question's answer: no verdict."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ _NEG = re.compile(
 _NOT = re.compile(r"(?<![\w-])not(?![\w-])", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+")
 _LEAD = re.compile(
-    r"^\s*(?:(?:so|therefore|thus|hence|overall|in\s+(?:conclusion|summary|short))\s*,?\s+)?",
+    r"^\s*(?:(?:conclusion|summary)\s*:\s*)?"
+    r"(?:(?:so|therefore|thus|hence|overall|in\s+(?:conclusion|summary|short))\s*,?\s+)?",
     re.IGNORECASE,
 )
 
@@ -41,12 +43,12 @@ def _forms(pred: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     tail = rf"{_AMONG}[^\S\n]+{_COP}[^\S\n]+(?P<s>[^.!?\n]{{1,200}}?)[^\S\n]*[.!]?[^\S\n]*$"
     affirm = re.compile(
         rf"the[^\S\n]+(?:(?:{pred})[^\S\n]+(?:{noun})|(?:{noun}|ones)[^\S\n]+(?:that|which)"
-        rf"[^\S\n]+{_COP}[^\S\n]+(?:{pred})){tail}",
+        rf"[^\S\n]+{_COP}[^\S\n]+(?:{pred})|(?:{noun})[^\S\n]+(?:{pred})){tail}",
         re.IGNORECASE,
     )
     deny = re.compile(
-        rf"the[^\S\n]+(?:{noun}|ones)[^\S\n]+(?:that|which)[^\S\n]+{_COP}[^\S\n]+not"
-        rf"[^\S\n]+(?:an?[^\S\n]+)?(?:{pred}){tail}",
+        rf"the[^\S\n]+(?:(?:{noun}|ones)[^\S\n]+(?:that|which)[^\S\n]+{_COP}[^\S\n]+not"
+        rf"[^\S\n]+(?:an?[^\S\n]+)?|(?:{noun})[^\S\n]+not[^\S\n]+)(?:{pred}){tail}",
         re.IGNORECASE,
     )
     return affirm, deny

@@ -67,6 +67,15 @@ _ANSWER_LINE = _Pattern(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# An answer's heading alone on its line, the answer under it: "### Final Answer\n**B.
+# 102**", "## Corrected Answer", a bold "**Answer**" line (its emphasis already written
+# over by spaces).
+_ANSWER_HEADING = _Pattern(
+    r"^[^\S\n]*(?:#{1,6}[^\S\n]*)?[*_]*+(?:(?:my|our|the)[^\S\n]++)?"
+    r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?(?:final[^\S\n]++)?"
+    r"answers?[^\S\n*_]*+[*_]*+[^\S\n]*+(?P<rest>)$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
@@ -214,7 +223,8 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
     not read."""
     opposite = False
     places = sorted(
-        [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
+        [*_ANSWER_LINE.finditer(text), *_ANSWER_HEADING.finditer(text), *_BOXED.finditer(text)],
+        key=lambda match: match.start(),
     )
     for match in reversed(places):
         if match.re is _BOXED.compiled and _box_said_otherwise(text, match):

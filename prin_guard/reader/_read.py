@@ -17,6 +17,7 @@ from prin_guard.reader._answered import (
     endorsed,
     says_no_side,
 )
+from prin_guard.reader._answering import in_status_words, label_marks, labels_first
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -43,6 +44,7 @@ from prin_guard.reader._copies import (
     _Words,
     detect_echo,
 )
+from prin_guard.reader._corrected import blank_before_correction
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._defined import defined
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
@@ -189,6 +191,10 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = side_by_side(_latex(read), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
+    read = in_status_words(read)  # "the options that do not answer the question are ..."
+    read = label_marks(read, ctx)  # "A. Peru and C. Chile"
+    read = labels_first(read, ctx)  # "* **Hamlet** (A)"
+    read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -758,7 +764,29 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
     said = affirmed if ctx.leg == -1 else denied
     if bool(said) and set(result.labels) <= said:
         return True
-    return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
+    if _against_the_predicate(set(result.labels), affirmed, denied, ctx):
+        return True
+    return _explained_otherwise(text[result.span[1] :], set(result.labels), ctx)
+
+
+def _explained_otherwise(after: str, labels: set[str], ctx: _Context) -> bool:
+    """Whether an answer given first is explained, after it, as the other leg's: the
+    explanation says, in the question's own words, that every candidate the answer names
+    is on the other side and none is on the answer's ("**Answer:** (A) and (C)\n\n28 and
+    64 are divisible by 4." on the reverse leg). A later revision or answer is read by
+    the stages, not here, so an explanation holding one says nothing."""
+    if not after.strip() or Revisions(after).between(0, len(after)) or _LATER_ANSWER.search(after):
+        return False
+    affirmed, denied = _predicated(after, ctx)
+    other, own = (denied, affirmed) if ctx.leg == 1 else (affirmed, denied)
+    return bool(labels) and labels <= other and not labels & own
+
+
+# An answer after the explanation: "Answer: B", "the incorrect ones are ...", "so the
+# answer is ..."
+_LATER_ANSWER = _Pattern(
+    r"\b(?:answer|options?|choices?|ones?)\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE
+)
 
 
 def _touches_the_other_side(text: str, result: ParseResult, ctx: _Context) -> bool:
