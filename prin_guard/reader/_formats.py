@@ -11,6 +11,7 @@ from dataclasses import replace
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
 from prin_guard.reader._exclusion import heading_sign
+from prin_guard.reader._groups import sided_groups
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
 
@@ -179,6 +180,11 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
         [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
     )
     for match in reversed(places):
+        grouped = sided_groups(text, match.start("rest"), match.end("rest"), ctx)
+        if grouped is not None:  # "Decision: A, C, D incorrect; B correct."
+            side = ctx.leg or 1
+            picked = frozenset(label for label, sign in grouped if sign == side)
+            return (match.start(), _Reading(picked, match.span("rest"))), opposite
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:

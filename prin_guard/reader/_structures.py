@@ -20,6 +20,7 @@ from prin_guard.reader._evidence import (
     _Status,
     _union,
 )
+from prin_guard.reader._groups import sided_groups
 from prin_guard.reader._json import DECODER, json_values, jsonish, members, whole_json
 from prin_guard.reader._names import _named, _nth_label
 from prin_guard.reader._resolve import _resolve
@@ -107,6 +108,13 @@ def _read_json(text: str, ctx: _Context) -> _Found:
     a Python literal) is read as its JSON (:func:`~prin_guard.reader._json.jsonish`); a
     reply that is a JSON string or list alone (perhaps fenced) is that answer.
     """
+    places, opposite = json_places(text, ctx)
+    return _Found([(0, reading) for _, reading in places], opposite)
+
+
+def json_places(text: str, ctx: _Context) -> tuple[list[tuple[int, _Reading]], bool]:
+    """The JSON answers of :func:`_read_json`, each with where its value starts, and
+    whether one answered the other question."""
     text = jsonish(text)
     out = _Found()
     read: list[tuple[int, int, _Reading]] = []
@@ -126,8 +134,9 @@ def _read_json(text: str, ctx: _Context) -> _Found:
             out.opposite = out.opposite or resolved
     if not read and (bare := _bare_json(text, ctx)) is not None:
         read.append((0, len(text), bare))
-    out.said = [(0, reading) for _, _, reading in sorted(read, key=lambda place: place[0])]
-    return out
+    return [(start, reading) for start, _, reading in sorted(read, key=lambda p: p[0])], bool(
+        out.opposite
+    )
 
 
 def _json_object(
@@ -458,6 +467,9 @@ def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
         lo, hi = _strip_bounds(text, pos, end)
         if text.startswith("|", lo):
             table.append((lo, hi))
+        elif (csv := _csv_block(text, lo, ctx)) is not None:
+            out.extend(_table_statuses(text, csv[0], ctx, sep=csv[1]))
+            end = csv[0][-1][1]
         else:
             if table:
                 out.extend(_table_statuses(text, table, ctx))
@@ -566,6 +578,8 @@ def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context, header: int = 0
     semicolons ("A: correct, B: incorrect, C: correct, D: incorrect", "A correct, B
     wrong."): every candidate's status; none unless the whole line is such pairs, each
     of an item's label (in capitals) and a status word, no candidate twice."""
+    if (grouped := sided_groups(text, lo, hi, ctx)) is not None:  # "A, C right; B wrong"
+        return [_Status(label, sign, None, lo, True) for label, sign in grouped]
     if _PAIR_SEP.search(text, lo, hi) is not None:
         cuts = [(m.start(), m.end()) for m in _PAIR_SEP.finditer(text, lo, hi)]
     else:  # each label in brackets: "(A) right (B) wrong (C) right (D) wrong"
@@ -745,22 +759,29 @@ def _one_letter_within(text: str, head: re.Match[str], hi: int) -> bool:
     return bool(text[head.end("s") : hi].strip(" \t.,;:!*_`|)"))
 
 
-def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> list[_Status]:
+def _table_statuses(
+    text: str, rows: list[tuple[int, int]], ctx: _Context, sep: str = "|"
+) -> list[_Status]:
     """Rows of a table with a candidate and a status column: ``| A | Yes |`` under
-    ``| Criterion | Met? |``. A yes/no answers the status column's header when it has a
-    polarity ("Met?", "Fails"), else the leg's question."""
-    cells = [_cells(text, lo, hi) for lo, hi in rows]
+    ``| Criterion | Met? |``, or CSV lines (``sep`` "," or ";", the header their first
+    line). A yes/no answers the status column's header when it has a polarity ("Met?",
+    "Fails"), else the leg's question."""
+    cells = [_cells(text, lo, hi) if sep == "|" else _fields(text, lo, hi, sep) for lo, hi in rows]
     column: int | None = None
     header = 0
     first = 0
-    if len(rows) >= 2 and _TABLE_RULE.fullmatch(text, *rows[1]):
-        first = 2
+    if sep != "|" or (len(rows) >= 2 and _TABLE_RULE.fullmatch(text, *rows[1])):
+        first = 2 if sep == "|" else 1
+        # the first column headed by a side ("Met?", "Noble gas?"), else the last headed
+        # by a status's name ("| Option | Check | Verdict |": the verdict)
         for k, (a, b) in enumerate(cells[0]):
             sign = _status_sign(text, a, b, ctx) or _header_sign(text[a:b], ctx)
             words = {word.lower() for word in _ALNUM.compiled.findall(text, a, b)}
-            if k and (sign or words & _STATUS_COLUMNS):
+            if k and sign:
                 column, header = k, sign
                 break
+            if k and words & _STATUS_COLUMNS:
+                column = k
     out: list[_Status] = []
     sided = _sided_columns(text, cells[0], ctx) if first else {}
     for (lo, _), row in zip(rows[first:], cells[first:], strict=True):
@@ -814,6 +835,45 @@ def _cell_mark(text: str, lo: int, hi: int) -> int:
     holds no other mark); 0 otherwise."""
     found = _CELL_MARK.fullmatch(text, lo, hi)
     return _STATUS_MARKS[found.group("m")] if found is not None else 0
+
+
+# CSV: a header line of two to six fields, the first naming no candidate, then lines of
+# as many fields each, the first a candidate's label
+_CSV_SEPS = ",;"
+_CSV_FIELDS = range(2, 7)
+
+
+def _csv_block(text: str, lo: int, ctx: _Context) -> tuple[list[tuple[int, int]], str] | None:
+    """The CSV block starting at the line at ``lo`` (its header and rows, and the
+    separator), when one does: a header and two rows at least."""
+    end = _line_end(text, lo)
+    head = text[lo:end]
+    sep = next((c for c in _CSV_SEPS if c in head), None)
+    if sep is None or head.count(sep) + 1 not in _CSV_FIELDS or " " in head.strip():
+        return None
+    size = head.count(sep)
+    rows = [(lo, end)]
+    pos = end + 1
+    while pos < len(text):
+        end = _line_end(text, pos)
+        a, b = _strip_bounds(text, pos, end)
+        if a >= b or text.count(sep, a, b) != size:
+            break
+        first = text[a : text.find(sep, a, b)].strip(" \t*_`")
+        if first.upper() not in ctx.keys:
+            break
+        rows.append((a, b))
+        pos = end + 1
+    first_field = head.split(sep)[0].strip(" \t*_`")
+    if len(rows) < 3 or first_field.upper() in ctx.keys:
+        return None
+    return rows, sep
+
+
+def _fields(text: str, lo: int, hi: int, sep: str) -> list[tuple[int, int]]:
+    """The fields of a CSV line, as stripped offsets."""
+    cuts = [lo - 1, *(i for i in range(lo, hi) if text[i] == sep), hi]
+    return [_strip_bounds(text, a + 1, b, " \t*_`") for a, b in pairwise(cuts)]
 
 
 def _cells(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
