@@ -57,6 +57,12 @@ _ANSWER_LINE = _Pattern(
 
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
+# A CSV line headed by a side, its labels after it: "incorrect,C,D"
+_CSV_HEADING = _Pattern(
+    r"^[^\S\n]*(?P<head>[A-Za-z]+(?:[^\S\n][A-Za-z]+)?)[^\S\n]*,[^\S\n]*"
+    r"(?P<rest>[A-Z](?:[^\S\n]*,[^\S\n]*[A-Z])*)[^\S\n]*$",
+    re.MULTILINE,
+)
 _HEADING = _Pattern(
     r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)(?:\(s\))?[*_`]*+"
     r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
@@ -260,6 +266,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
                 # on the reverse leg, "Yes: A, C" may answer the question's predicate
                 reading = replace(reading, weak=True)
             placed.append((match.start(), _signed(sign, reading, ctx), reading))
+    for match in _CSV_HEADING.finditer(text, lo):  # a CSV line "incorrect,C,D"
+        sign = ctx.vocab.phrase_sign(match.group("head").lower().split(), _HEADING_WORDS)
+        said = _read_answer(text, *match.span("rest"), ctx, texts="none") if sign else None
+        if sign and said is not None:
+            placed.append((match.start(), _signed(sign, said[1], ctx), said[1]))
     placed.sort(key=lambda place: place[0])
     out.said.extend((sign, reading) for _, sign, reading in placed)
     return out

@@ -1288,13 +1288,17 @@ def _formal_disagree(text: str, formal: Sequence[tuple[int, _Reading, ParseMetho
     return False
 
 
-def _revision_concluded(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
+def _revision_concluded(
+    text: str, reading: _Reading, ctx: _Context, method: ParseMethod
+) -> ParseResult | None:
     """The conclusion that revises an answer written in a fixed form ("Incorrect: B. Hmm,
     wait — Toronto isn't a capital either. So the incorrect ones are B and D."): a
     revision ("wait", "actually", "on second thought") after the answer, and a concluding
     claim after the revision, else what the text after the revision reads as by itself
-    ("Wait, 108 = 9 x 12, so C is divisible by 9. Only D is incorrect.": D); None when
-    there is none or it says the same (the answer stands as written)."""
+    ("Wait, 108 = 9 x 12, so C is divisible by 9. Only D is incorrect.": D); the answer,
+    weak, when the revision names a candidate it holds and concludes nothing ("Wait,
+    frogs are amphibians."); None when there is none or it says the same (the answer
+    stands as written)."""
     if reading.span is None:
         return None
     revision = _REVISION.search(text, reading.span[1])
@@ -1312,10 +1316,12 @@ def _revision_concluded(text: str, reading: _Reading, ctx: _Context) -> ParseRes
         return None
     # the revision's own text, read alone (offsets kept: what precedes it is blanked)
     after = _parse(" " * revision.end() + text[revision.end() :], ctx)
-    stands = _result(reading, ParseMethod.STRUCTURED, ctx)
-    if after.status is ParseStatus.FAILED or after.labels == stands.labels:
+    stands = _result(reading, method, ctx)
+    if after.status is ParseStatus.FAILED:
+        if any(label in stands.labels for label, _ in _mentions(text, revision.end(), None, ctx)):
+            return replace(stands, weak=True)  # "Wait, frogs are amphibians." and no answer
         return None
-    return after
+    return None if after.labels == stands.labels else after
 
 
 def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
@@ -1534,7 +1540,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if formal:
         formal.sort(key=lambda place: place[0])
         at, reading, method = formal[-1]
-        revised = _revision_concluded(text, replace(reading, span=reading.span or (at, at)), ctx)
+        placed = replace(reading, span=reading.span or (at, at))
+        revised = _revision_concluded(text, placed, ctx, method)
         if revised is not None:
             return revised
         if _formal_disagree(text, formal):
@@ -1546,7 +1553,9 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     opposite = opposite or found.opposite
     if found.said:
         heading = found.said[-1][1]
-        return _revision_concluded(text, heading, ctx) or _result(heading, ParseMethod.HEADING, ctx)
+        return _revision_concluded(text, heading, ctx, ParseMethod.HEADING) or _result(
+            heading, ParseMethod.HEADING, ctx
+        )
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))

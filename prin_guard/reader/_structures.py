@@ -282,8 +282,9 @@ def _value_status(value: Any, ctx: _Context, header: int = 0) -> tuple[int, floa
             if not isinstance(key, str):
                 continue
             named = _name_sign(key, ctx)
-            if key.lower() in _STATUS_KEYS or (named is not None and named[0]):
-                return _value_status(inner, ctx, named[0] if named else 0)
+            sign = (named[0] if named else 0) or property_sign(key, ctx)
+            if key.lower() in _STATUS_KEYS or sign:
+                return _value_status(inner, ctx, sign)
     return None
 
 

@@ -500,7 +500,9 @@ def property_sign(header: str, ctx: _Signed) -> int:
     own property ("Noble gas?", "divisible_by_9", "is_even", "Largest?" of "Which planet
     is the largest ...?") or answers it at all ("Satisfies?"): its yes and true are the
     direct question's side, on either leg; -1 for that property negated ("Not a noble
-    gas?"); 0 when it names something else (the leg's question is then what it answers)."""
+    gas?") and for the property without the question's negative prefix ("mutable" of
+    "Which types are immutable?"); 0 when it names something else (the leg's question is
+    then what it answers)."""
     words = [word.lower() for word in _HEADER_WORD.compiled.findall(header)]
     negated = bool(words) and words[0] in ("not", "non")
     words = [word for word in words[1 if negated else 0 :] if word not in _HEADER_FILLER]
@@ -509,6 +511,10 @@ def property_sign(header: str, ctx: _Signed) -> int:
     if len(words) == 1 and words[0] in _ANSWERING:
         return -1 if negated else 1
     asked = _asked_property(ctx.vocab.question) if ctx.vocab.question else frozenset()
-    if not asked or not all(_same_word(word, asked) for word in words):
+    if not asked:
+        return 0
+    if len(words) == 1 and any(prefix + words[0] in asked for prefix in _NEGATIVE_PREFIXES):
+        return 1 if negated else -1  # "mutable" of "Which types are immutable?"
+    if not all(_same_word(word, asked) for word in words):
         return 0
     return -1 if negated else 1
