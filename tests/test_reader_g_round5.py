@@ -975,3 +975,77 @@ def test_statuses_separated_by_slashes_read(
 
 def test_a_fraction_is_no_slash_separator() -> None:
     _not_confident("A: 3/4 B: 1/2", EVEN, "direct")
+
+
+# -- 11. a reverse leg's answer tag after reasoning that names no side -------------------
+
+CAPITALS: Item = {
+    "task": "choice",
+    "question": "Which of these cities are national capitals?",
+    "candidates": ["Canberra", "Sydney", "Ottawa", "Toronto", "Wellington"],
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "item"),
+    [
+        pytest.param(
+            "Canberra is the capital of Australia, Ottawa of Canada and Wellington of New"
+            " Zealand.\n<answer>A, C, E</answer>",
+            CAPITALS,
+            id="elliptic-facts-then-tag",
+        ),
+        pytest.param(
+            "Snakes, lizards and turtles all have scales and lay eggs on land.\n"
+            "<answer>A, C, E</answer>",
+            REPTILES,
+            id="traits-then-tag",
+        ),
+        pytest.param(
+            "Twelve and eighteen both divide by two evenly.\n\n<answer>A, C</answer>",
+            EVEN,
+            id="arithmetic-then-tag",
+        ),
+        pytest.param(
+            "Seven eights make fifty-six, as the times table says.\n<answer>B</answer>",
+            PRODUCT,
+            id="single-then-tag",
+        ),
+    ],
+)
+def test_a_reverse_tag_after_reasoning_with_no_side_is_not_confident(
+    reply: str, item: Item
+) -> None:
+    _not_confident(reply, item, "reverse")
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "labels"),
+    [
+        pytest.param("<answer>B, D</answer>", EVEN, ("B", "D"), id="tag-alone"),
+        pytest.param(
+            "Fifteen and twenty-one leave a remainder when halved, so they are not even.\n"
+            "<answer>B, D</answer>",
+            EVEN,
+            ("B", "D"),
+            id="reasoning-with-a-negation",
+        ),
+        pytest.param(
+            "Frogs are amphibians and salmon are fish; those are the wrong ones.\n"
+            "<answer>B, D</answer>",
+            REPTILES,
+            ("B", "D"),
+            id="reasoning-in-the-legs-words",
+        ),
+        pytest.param(
+            "Step by step: 7 x 8 = 56, so 54, 58 and 64 are incorrect.\n<answer>A, C, D</answer>",
+            PRODUCT,
+            ("A", "C", "D"),
+            id="reasoning-says-incorrect",
+        ),
+    ],
+)
+def test_a_reverse_tag_after_reasoning_on_its_side_reads(
+    reply: str, item: Item, labels: tuple[str, ...]
+) -> None:
+    _reads(reply, item, "reverse", labels)
