@@ -213,6 +213,14 @@ def test_a_structure_contradicted_by_prose_is_not_confident(
             id="json-then-agreeing-prose",
         ),
         pytest.param(
+            "Step by step: 12 and 18 halve evenly. Correct: A, C.\n\nWait, is 18 really"
+            " even? 18 = 2 x 9. Yes.",
+            EVEN,
+            "direct",
+            ("A", "C"),
+            id="heading-wait-recheck-yes",
+        ),
+        pytest.param(
             "Incorrect: B, D\n\nLet me double-check: 15 and 21 are odd. Yes, B and D.",
             EVEN,
             "reverse",

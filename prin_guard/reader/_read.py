@@ -1288,6 +1288,11 @@ def _formal_disagree(text: str, formal: Sequence[tuple[int, _Reading, ParseMetho
     return False
 
 
+# What a revision's text reads as that is a re-check, not a new answer: statuses ("Wait,
+# is 196 really 14²? 14 × 14 = 196. Yes."), a candidate's text named
+_RECHECKS = frozenset({ParseMethod.PER_CANDIDATE, ParseMethod.CANDIDATE_TEXT})
+
+
 def _revision_concluded(
     text: str, reading: _Reading, ctx: _Context, method: ParseMethod
 ) -> ParseResult | None:
@@ -1317,7 +1322,7 @@ def _revision_concluded(
     # the revision's own text, read alone (offsets kept: what precedes it is blanked)
     after = _parse(" " * revision.end() + text[revision.end() :], ctx)
     stands = _result(reading, method, ctx)
-    if after.status is ParseStatus.FAILED:
+    if after.status is ParseStatus.FAILED or after.method in _RECHECKS:
         if any(label in stands.labels for label, _ in _mentions(text, revision.end(), None, ctx)):
             return replace(stands, weak=True)  # "Wait, frogs are amphibians." and no answer
         return None
