@@ -34,7 +34,9 @@ def sided_groups(text: str, lo: int, hi: int, ctx: _Context) -> list[tuple[str, 
     candidate in one."""
     if ctx.task != "choice" or (";" not in text[lo:hi] and "," not in text[lo:hi]):
         return None
-    plain = _ASIDE.compiled.sub(lambda m: " " * len(m.group()), text[:hi])
+    # the stretch alone, its parentheses blanked: the line's cost, not the reply's
+    plain = _ASIDE.compiled.sub(lambda m: " " * len(m.group()), text[lo:hi])
+    lo, hi = 0, len(plain)
     out: list[tuple[str, int]] = []
     lead = _LEAD.match(plain, lo, hi)  # "Summary: ..."
     start, groups = lead.end() if lead is not None else lo, 0
