@@ -180,15 +180,6 @@ def test_a_structure_revised_by_prose_reads_the_revision(
             id="json-wait-names-no-label",
         ),
         pytest.param(
-            '{"incorrect": ["B", "C", "D"]}\n\nHmm, 18 is even, so C is not incorrect.',
-            EVEN,
-            "reverse",
-            id="json-hmm-contradicts-one",
-        ),
-        pytest.param(
-            "Incorrect: B, C, D\n\nWait, C is even.", EVEN, "reverse", id="heading-wait-side"
-        ),
-        pytest.param(
             '```json\n{"answer": "D"}\n```\nActually, Jupiter is the largest.',
             LARGEST,
             "direct",
@@ -211,6 +202,20 @@ def test_a_structure_contradicted_by_prose_is_not_confident(
             "direct",
             ("A", "C", "E"),
             id="json-then-agreeing-prose",
+        ),
+        pytest.param(
+            '{"incorrect": ["B", "C", "D"]}\n\nHmm, 18 is even, so C is not incorrect.',
+            EVEN,
+            "reverse",
+            ("B", "D"),
+            id="json-hmm-contradicts-one-retracts-one",
+        ),
+        pytest.param(
+            "Incorrect: B, C, D\n\nWait, C is even.",
+            EVEN,
+            "reverse",
+            ("B", "D"),
+            id="heading-wait-side-retracts-one",
         ),
         pytest.param(
             "Step by step: 12 and 18 halve evenly. Correct: A, C.\n\nWait, is 18 really"
