@@ -241,17 +241,23 @@ _REVERSE_WORDS = frozenset(
 )  # fmt: skip
 
 
+_REASONED_WORDS = 5
+"""Words before an answer tag that make it follow reasoning, not stand alone."""
+
+
 def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
     """Whether a reverse leg's reading rests on "the answer" in so many words ("The
-    answer is B.", ``\\boxed{B}``, "The answer is 36 (B).") in a reply that has no word
-    of the reverse side anywhere (nor a negation): it says not which question it
-    answers. Not the prompt's own ``Answer:`` line, nor a bare list of labels."""
+    answer is B.", ``\\boxed{B}``, "The answer is 36 (B).", an ``<answer>`` tag after
+    reasoning) in a reply that has no word of the reverse side anywhere (nor a
+    negation): it says not which question it answers. Not the prompt's own ``Answer:``
+    line, nor a bare list of labels or a tag alone."""
     if ctx.task != "choice" or ctx.leg != -1 or result.status is ParseStatus.FAILED:
         return False
     if result.method not in (
         ParseMethod.LABEL_FORMS,
         ParseMethod.FINAL_LINE,
         ParseMethod.CANDIDATE_TEXT,
+        ParseMethod.ANSWER_TAG,
     ):
         return False
     if result.span is None:
@@ -261,7 +267,12 @@ def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
     end = len(text) if end < 0 else end
     if _FORMAT_LINE.match(text, line) is not None:
         return False  # "Answer: B, D" as asked
-    if result.method is not ParseMethod.CANDIDATE_TEXT and not _THE_ANSWER.search(text, line, end):
+    if result.method is ParseMethod.ANSWER_TAG:
+        if len(_WORD.compiled.findall(text, 0, line)) < _REASONED_WORDS:
+            return False  # "<answer>B, D</answer>" alone: the leg's answer as asked
+    elif result.method is not ParseMethod.CANDIDATE_TEXT and not _THE_ANSWER.search(
+        text, line, end
+    ):
         return False  # "B, D" alone; candidate texts ("36", "Canberra") are the item's words
     words = {word.lower() for word in _WORD.compiled.findall(text)}
     return not words & (_REVERSE_WORDS | ctx.vocab.negative) and "n't" not in text

@@ -11,6 +11,7 @@ from dataclasses import replace
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
 from prin_guard.reader._exclusion import heading_sign
+from prin_guard.reader._groups import sided_groups
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
 
@@ -79,6 +80,12 @@ _ANSWER_HEADING = _Pattern(
 
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
+# A CSV line headed by a side, its labels after it: "incorrect,C,D"
+_CSV_HEADING = _Pattern(
+    r"^[^\S\n]*(?P<head>[A-Za-z]+(?:[^\S\n][A-Za-z]+)?)[^\S\n]*,[^\S\n]*"
+    r"(?P<rest>[A-Z](?:[^\S\n]*,[^\S\n]*[A-Z])*)[^\S\n]*$",
+    re.MULTILINE,
+)
 _HEADING = _Pattern(
     r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,5}+)(?:\(s\))?[*_`]*+"
     r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
@@ -229,6 +236,11 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
     for match in reversed(places):
         if match.re is _BOXED.compiled and _box_said_otherwise(text, match):
             continue  # "Not \\boxed{48}.", "\\boxed{56} is what 14 x 4 gives"
+        grouped = sided_groups(text, match.start("rest"), match.end("rest"), ctx)
+        if grouped is not None:  # "Decision: A, C, D incorrect; B correct."
+            side = ctx.leg or 1
+            picked = frozenset(label for label, sign in grouped if sign == side)
+            return (match.start(), _Reading(picked, match.span("rest"))), opposite
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:
@@ -305,6 +317,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
                 # on the reverse leg, "Yes: A, C" may answer the question's predicate
                 reading = replace(reading, weak=True)
             placed.append((match.start(), _signed(sign, reading, ctx), reading))
+    for match in _CSV_HEADING.finditer(text, lo):  # a CSV line "incorrect,C,D"
+        sign = ctx.vocab.phrase_sign(match.group("head").lower().split(), _HEADING_WORDS)
+        said = _read_answer(text, *match.span("rest"), ctx, texts="none") if sign else None
+        if sign and said is not None:
+            placed.append((match.start(), _signed(sign, said[1], ctx), said[1]))
     placed.sort(key=lambda place: place[0])
     out.said.extend((sign, reading) for _, sign, reading in placed)
     return out

@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from prin_guard._infra._offloop import squeeze, unsqueeze
@@ -61,6 +62,7 @@ from prin_guard.reader._formats import (
 )
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
+from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._question_words import in_question_words
@@ -81,7 +83,7 @@ from prin_guard.reader._restated import (
 from prin_guard.reader._revisions import Revisions, Said
 from prin_guard.reader._side_by_side import side_by_side
 from prin_guard.reader._sided import all_restated, then_sided
-from prin_guard.reader._structures import _read_json, _structure_statuses
+from prin_guard.reader._structures import _structure_statuses, json_places
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
     WINDOW,
@@ -1405,29 +1407,70 @@ def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     return _Reading(frozenset(picked), None, weak=True)
 
 
+def _formal_disagree(text: str, formal: Sequence[tuple[int, _Reading, ParseMethod]]) -> bool:
+    """Whether an answer written in a fixed form disagrees with one written before it
+    (a tag, then a JSON object naming another label) with no revision ("wait",
+    "correction:") between them: two answers, neither said to replace the other."""
+    revisions = Revisions(text)
+    for (before, first, _), (after, second, _) in pairwise(formal):
+        if first.value != second.value and revisions.stands_from(before, after, hmm=True) == before:
+            return True
+    return False
+
+
+# What a revision's text reads as that is a re-check, not a new answer: statuses ("Wait,
+# is 196 really 14²? 14 × 14 = 196. Yes."), a candidate's text named
+_RECHECKS = frozenset({ParseMethod.PER_CANDIDATE, ParseMethod.CANDIDATE_TEXT})
+
+
 def _revision_concluded(
     text: str, reading: _Reading, ctx: _Context, method: ParseMethod
 ) -> ParseResult | None:
     """The answer written in a fixed form as what follows revises it: its candidates'
     statements after a revision, in order (:func:`_walked`: "Answer: A, C\n\nActually, C
-    is wrong."), else a concluding claim after a revision ("Incorrect: B. Hmm, wait —
-    Toronto isn't a capital either. So the incorrect ones are B and D."); None when there
-    is none (the answer stands as written)."""
+    is wrong."; when they leave it as it was and what follows the revision concludes
+    otherwise, that conclusion, weak), else a concluding claim after a revision
+    ("Incorrect: B. Hmm, wait — Toronto isn't a capital either. So the incorrect ones are
+    B and D."), else what the
+    text after the revision reads as by itself ("Wait, 108 = 9 x 12, so C is divisible by
+    9. Only D is incorrect.": D; not a re-check read from statuses); the answer, weak,
+    when the revision names a candidate it holds and concludes nothing ("Wait, a frog is
+    an amphibian."); None when there is none or it says the same (the answer stands as
+    written)."""
     if reading.span is None:
         return None
     revisions = Revisions(text)
     walked = _walked(revisions, _View(text, {}, {}), reading.span[1], reading, ctx, method)
-    if walked is not None:
+    stands = _result(reading, method, ctx)
+    if walked is not None and (walked.status is ParseStatus.FAILED or walked != stands):
         return walked
     revision = revisions.first_after(reading.span[1])
     if revision is None:
-        return None
+        return walked
     concluded = _Claims(text, ctx).conclusion()
-    if concluded is None or concluded.weak or concluded.span is None:
+    if (
+        walked is None
+        and concluded is not None
+        and not concluded.weak
+        and concluded.span is not None
+        and concluded.span[0] >= revision
+    ):
+        return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+    if ctx.task != "choice" or not ctx.leg:
         return None
-    if concluded.span[0] < revision:
-        return None
-    return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+    # the revision's own text, read alone (offsets kept: what precedes it is blanked)
+    after = _parse(" " * revision + text[revision:], ctx)
+    if after.status is ParseStatus.FAILED or after.method in _RECHECKS:
+        if walked is None and any(
+            label in stands.labels for label, _ in _mentions(text, revision, None, ctx)
+        ):
+            return replace(stands, weak=True)  # "Wait, frogs are amphibians." and no answer
+        return walked
+    if after.labels == stands.labels:
+        return walked
+    # its statements leave the answer as it was, its conclusion does not ("Wait, ... so
+    # C is divisible by 9. Only D is incorrect."): the conclusion, weak
+    return replace(after, weak=True) if walked is not None else after
 
 
 def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
@@ -1637,30 +1680,32 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
 
-    # 1. a JSON object that holds an answer
-    found = _read_json(text, ctx)
-    opposite = found.opposite
-    if found.said:
-        return _result(found.said[-1][1], ParseMethod.STRUCTURED, ctx)
-
-    # 2. the latest of an answer tag, a verdict tag and an answer line that says
-    # something readable ("<think>... Answer: A?</think> <answer>B</answer>" is B)
+    # 1. the places an answer is written in a fixed form: JSON objects that hold one,
+    # answer and verdict tags, an answer line. The latest stands ("<think>... Answer:
+    # A?</think> <answer>B</answer>" is B), revised by a conclusion after it; one
+    # before it that disagrees, no revision between, leaves no verdict
+    places, opposite = json_places(text, ctx)
+    formal = [(at, reading, ParseMethod.STRUCTURED) for at, reading in places]
     tags = _read_tags(text, ctx)
     opposite = opposite or tags.opposite
     line, line_opposite = _answer_line(text, ctx)
     opposite = opposite or line_opposite
-    formal: list[tuple[int, _Reading, ParseMethod]] = []
-    if tags.said:
-        tag = tags.said[-1][1]
-        formal.append(((tag.span or (0, 0))[0], tag, ParseMethod.ANSWER_TAG))
+    formal += [((tag.span or (0, 0))[0], tag, ParseMethod.ANSWER_TAG) for _, tag in tags.said]
     verdict = _read_verdicts(text, ctx)
     if verdict is not None:
         formal.append((*verdict, ParseMethod.VERDICT_TAG))
     if line is not None:
         formal.append((*line, ParseMethod.FINAL_LINE))
     if formal:
-        _, reading, method = max(formal, key=lambda place: place[0])
-        return _revision_concluded(text, reading, ctx, method) or _result(reading, method, ctx)
+        formal.sort(key=lambda place: place[0])
+        at, reading, method = formal[-1]
+        placed = replace(reading, span=reading.span or (at, at))
+        revised = _revision_concluded(text, placed, ctx, method)
+        if revised is not None:
+            return revised
+        if _formal_disagree(text, formal):
+            return _FAILED  # '<answer>B</answer> ... {"answer": "A"}', unrevised
+        return _result(reading, method, ctx)
 
     # 3. a heading in the leg's own words: "Incorrect: B, D"
     found = _read_headings(text, ctx)
@@ -1788,6 +1833,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         opposite = opposite or resolved
     if opposite or claims.conflict:
         return _FAILED  # an answer to the other question, or conclusions that disagree
+    if (scored := option_scores(text, lo, hi, ctx)) is not None:
+        return _result(scored, ParseMethod.PER_CANDIDATE, ctx)  # "A: 9/10 ... D: 1/10", weak
     if ctx.task == "pairwise":
         return _FAILED
 
