@@ -263,6 +263,52 @@ def test_labels_joined_by_or_are_never_a_confident_answer(
 @pytest.mark.parametrize(
     ("reply", "item", "polarity", "labels"),
     [
+        pytest.param(
+            "Option (A) has the right order. Option (C) has the right order too. So the "
+            "answer is (A) or (C).",
+            ORDER,
+            "direct",
+            ("A", "C"),
+            id="each-called-right",
+        ),
+        pytest.param(
+            "The only good edits are (A) and (C). So the answer is (A) or (C).",
+            ORDER,
+            "direct",
+            ("A", "C"),
+            id="both-named-together",
+        ),
+        pytest.param(
+            "(B) is incorrect. (D) is incorrect as well. So the answer is (B) or (D).",
+            CAPITALS,
+            "reverse",
+            ("B", "D"),
+            id="reverse-each-called-wrong",
+        ),
+    ],
+)
+def test_or_after_the_reply_upheld_each_reads_both_weakly(
+    reply: str, item: dict[str, object], polarity: str, labels: tuple
+) -> None:
+    assert _read(reply, item, polarity) == (labels, "ok", True)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param("The answer is (A) or (C).", id="alone"),
+        pytest.param("(A) is right. So the answer is (A) or (C).", id="only-one-upheld"),
+        pytest.param("(A) is not right. (C) is right. So the answer is (A) or (C).", id="denied"),
+        pytest.param("(A) is wrong. (C) is wrong. So the answer is (A) or (C).", id="other-side"),
+    ],
+)
+def test_or_without_each_upheld_is_unread(reply: str) -> None:
+    assert _read(reply, ORDER, "direct")[1] == "failed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "polarity", "labels"),
+    [
         pytest.param("The answer is A and C.", CAPITALS, "direct", ("A", "C"), id="and"),
         pytest.param(
             "Neither (A) nor (B) conducts best. The answer is (C).",
