@@ -501,3 +501,86 @@ def test_no_correct_answer_is_not_none_elsewhere(reply: str) -> None:
     polarity = "direct" if "determine" in reply or " if " in reply else "reverse"
     got, status, marked = _read(reply, PUMP, polarity)
     assert status != "none" or marked, (got, status)
+
+
+# -- 3b. a letter the reply names something else by opens no candidate's sentence ----
+
+COMMANDS = [
+    pytest.param(
+        'The element uses "M" and "L" commands. M takes two numbers (x,y) and moves the pen '
+        "there. L takes two numbers (x,y) and draws a line from the pen to that point (x,y).\n"
+        "(1) M 1,2: Move the pen to 1,2.",
+        id="commands-then-steps",  # read E (line), confidently, before the rule
+    ),
+    pytest.param(
+        'Commands "M" and "L" appear. L takes (x,y) and draws a line to (x,y).\n(1) M 0,0: start.',
+        id="noun-before-quoted-letters",  # the same
+    ),
+    pytest.param(
+        'The path holds "M", "L" and "A" commands. L takes two parameters and draws a line '
+        "to the new point. A takes seven parameters and draws an arc.",
+        id="svg-commands",
+    ),
+    pytest.param(
+        'This path has "M" and "L" commands. L draws a line from the current point.',
+        id="two-commands",
+    ),
+    pytest.param(
+        "Let point A be (0, 0) and point E be (3, 4).\nA lies on the circle. E lies on a line.",
+        id="points",
+    ),
+    pytest.param(
+        "Length of side E: |E| = 5.\nE is a line segment of the kite. It is cut here",
+        id="side-e",
+    ),
+    pytest.param(
+        'The "C" command draws a cubic curve.\nC draws a circle-like arc here, then',
+        id="c-command",
+    ),
+    pytest.param(
+        "Vertex D: (3, 4).\nD is where the kite's two short sides meet, and then",
+        id="vertex-d",
+    ),
+    pytest.param(
+        "Consider the sets A and B. Set A has 3 elements.\nA is a hexagon of points, so",
+        id="set-a",
+    ),
+    pytest.param(
+        'Commands "L" and "M" move the pen.\nL draws a line.\nM moves to a new point.',
+        id="commands-first",
+    ),
+    pytest.param(
+        "Angle B is 90 degrees.\nB is correct for a kite, but we go on to the next angle",
+        id="angle-b-correct",
+    ),
+    pytest.param(
+        "Node E connects to node A.\nE is a line in this graph, and A is the",
+        id="nodes",
+    ),
+]
+
+
+@pytest.mark.parametrize("reply", COMMANDS)
+def test_a_declared_name_is_no_candidate(reply: str) -> None:
+    got, status, _ = _read(reply, SHAPE, "direct")
+    assert status == "failed", (got, status)
+
+
+@pytest.mark.parametrize(
+    ("reply", "labels"),
+    [
+        pytest.param(
+            'The path holds "M" and "L" commands; it closes with seven sides.\n\n'
+            "So the answer is (B).",
+            ("B",),
+            id="commands-then-answer",
+        ),
+        pytest.param("E is correct: the path is a single line.", ("E",), id="no-names"),
+        pytest.param(
+            "Side A and side B are equal.\n\nAnswer: D", ("D",), id="sides-then-answer-line"
+        ),
+    ],
+)
+def test_an_answer_beside_declared_names_is_read(reply: str, labels: tuple) -> None:
+    got, status, _ = _read(reply, SHAPE, "direct")
+    assert (got, status) == (labels, "ok"), (got, status)
