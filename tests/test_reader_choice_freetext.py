@@ -127,6 +127,7 @@ BLIND_SETS = {
     "choice-holdout-d": (100, 100, set()),
     "choice-holdout-e": (80, 95, set()),
     "choice-real-b": (207, 92, set()),
+    "choice-vault": (110, 92, set()),
 }
 """The five hand-written sets of issue 38's round 4 (tests/data/replies/choice-holdout-a to
 -e, each folder's README): written blind to the reader, first measured before any rule was
@@ -134,10 +135,14 @@ written from their misses (a 75, b 80, c 60, d 85 of 100, e 65 of 80), then work
 their floors are tuned figures, not held-back ones. None has a confident misread left; a
 reader may never add one. choice-real-b is real: 207 CoT replies of nine models (MMLU-Pro,
 BIG-Bench Hard) that two repositories committed, read by hand before the reader ran on
-them; first measured 178 of 207 (1 confident misread), 192 after round 5's rules (0). The
-vault (choice-vault) is read by no test: its misses are never printed, and its figure
-(`bench.reader_choice_freetext --corpus tests/data/replies/choice-vault`, table only) is the
-round's untuned one."""
+them; first measured 178 of 207 (1 confident misread), 192 after round 5's rules (0).
+choice-vault, round 4's vault, was retired on 2026-12-07: first
+measured 81 of 110 (4 confident misreads) by the reader of main 957eb4f, 93 of 110 (1
+confident) at its retirement, when its misses were printed for the first time (main
+865d986, the reader of 474bce7), then worked on like the others: 102 of 110, none
+confident. The vault now is choice-vault-2, read by no test: its misses are never printed,
+and its figure (`bench.reader_choice_freetext --corpus tests/data/replies/choice-vault-2`,
+table only) is the round's untuned one."""
 
 
 @pytest.mark.parametrize("folder", sorted(BLIND_SETS))

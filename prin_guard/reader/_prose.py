@@ -42,6 +42,7 @@ from prin_guard.reader._evidence import (
     _tie_free,
 )
 from prin_guard.reader._exclusion import sides as exclusion_sides
+from prin_guard.reader._picks import pick_side, picked_texts
 from prin_guard.reader._resolve import _joint_result, _result
 from prin_guard.reader._stance import (
     _CONCLUDING,
@@ -328,11 +329,11 @@ _REST_NOT = _Pattern(
 
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
-    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|\s+must|\s+therefore|\s+thus|\s+clearly"
+    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|'ll|’ll|'m|’m|\s+am|\s+must|\s+therefore|\s+thus|\s+clearly"
     r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
     # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
     r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
-    r"(?:prefer|choose"
+    r"(?:prefer|choose|going\s+with"
     r"|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with)\s+"
     r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
     rf"{_RUN}",
@@ -878,7 +879,14 @@ class _Claims:
             if not (qualified.hedged or qualified.negated or qualified.excepted):
                 if qualified.soft:
                     run = dataclasses.replace(run, weak=True)
-                self._add(match.start(), match.end(), 1, run, forced=True)
+                side = pick_side(text, match.end(), ctx)  # "... B and D as the wrong ones"
+                self._add(match.start(), match.end(), side, run, forced=True)
+        for at, end, named in picked_texts(text, ctx):  # "I'd go with neon and argon"
+            qualified = stance(text, at, end)
+            if not (qualified.hedged or qualified.negated or qualified.excepted):
+                if qualified.soft:
+                    named = dataclasses.replace(named, weak=True)
+                self._add(at, end, pick_side(text, end, ctx), named, forced=True)
 
     def _predicate_claims(self) -> None:
         """A conclusion in the question's own predicate, naming its subject: "Therefore the

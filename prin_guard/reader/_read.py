@@ -33,6 +33,7 @@ from prin_guard.reader._answers import (
     _texts_list,
     _with_note,
 )
+from prin_guard.reader._asides import without_asides
 from prin_guard.reader._concluded import concluded_otherwise
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -58,6 +59,7 @@ from prin_guard.reader._formats import (
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
+from prin_guard.reader._question_words import in_question_words
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
     alone,
@@ -69,6 +71,7 @@ from prin_guard.reader._restated import (
     restated,
     struck,
 )
+from prin_guard.reader._side_by_side import side_by_side
 from prin_guard.reader._sided import all_restated, then_sided
 from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json, _structure_statuses
@@ -83,8 +86,10 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
+from prin_guard.reader._text_lists import heading_over_texts
 from prin_guard.reader._values import read_value
 from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
+from prin_guard.reader._wholeset import whole_set
 
 if TYPE_CHECKING:
     from prin_guard._prompting._contract import AnswerContract
@@ -178,7 +183,8 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = blank_listings(_joined(_plain(_latex(read)), ctx), ctx)  # "The options are A) ..."
+    read = side_by_side(_latex(read), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
+    read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -919,10 +925,12 @@ def _predicated(text: str, ctx: _Context) -> tuple[frozenset[str], frozenset[str
     predicate out ("..., but sharks are not") says it of its subject only right after a
     clause that said it."""
     said = _statements(ctx.vocab.predicate)
+    text = without_asides(text, ctx)  # "Nitrogen (group 15) and chlorine (...) are not ..."
     affirmed: set[str] = set()
     denied: set[str] = set()
     start = 0
     before = 0  # the previous clause's statement: 1 said, -1 said not, 0 none
+    previous = ""  # the previous sentence, which a pronoun may refer to
     for match in [*_SEGMENT_END.finditer(text), None]:
         end = len(text) if match is None else match.start()
         segment = text[start:end].strip(" \t*_`>-#")
@@ -933,10 +941,31 @@ def _predicated(text: str, ctx: _Context) -> tuple[frozenset[str], frozenset[str
             before = 0  # a question says nothing
             continue
         for clause in _CLAUSE_END.compiled.split(segment):
+            whole = whole_set(clause.strip(" \t*_`>-#"), ctx.vocab.predicate, ctx.vocab.noun)
+            if whole is not None and not _some_named(whole.refers_to or previous, ctx):
+                # "All of them are divisible by 3.": every candidate; not "7 and 11: they
+                # are all prime", nor "They are all prime." after a sentence naming some
+                (affirmed if whole.sign > 0 else denied).update(ctx.labels)
+                before = whole.sign
+                continue
             named, sign = _statement(clause, said, before, ctx)
             (affirmed if sign > 0 else denied).update(named)
             before = sign if named else 0
+        previous = segment
     return frozenset(affirmed), frozenset(denied)
+
+
+_LABEL_TOKEN = _Pattern(r"(?<![\w-])[A-Z](?![\w-])")
+
+
+def _some_named(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` names some of the candidates but not all, by label or text."""
+    if not text:
+        return False
+    found = ctx.texts.inside(text) | {
+        label for token in _LABEL_TOKEN.finditer(text) if (label := ctx.keys.get(token.group()))
+    }
+    return bool(found) and found != set(ctx.labels)
 
 
 def _statement(clause: str, said: _Statements, before: int, ctx: _Context) -> tuple[set[str], int]:
@@ -1163,7 +1192,8 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
 # The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
 # B."
 _SO_LABELS = _Pattern(
-    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
+    r"(?:(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
+    r"|[^\S\n]*(?:→|⇒|⟹|->|=>)[^\S\n]*)"  # "... are not noble gases → B & D"
     r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
     re.IGNORECASE,
 )
@@ -1585,6 +1615,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))
+    if (listed := heading_over_texts(text, lo, hi, ctx)) is not None:
+        return _result(listed, ParseMethod.HEADING, ctx)  # "The incorrect ones:\n1) Venus"
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
@@ -1622,6 +1654,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
+    if (named := in_question_words(text, lo, hi, ctx)) is not None:
+        return _result(named, ParseMethod.LABEL_FORMS, ctx)  # "The options not equal to ..."
     if not ctx.pair and (only := _only_last(text, lo, hi, ctx)) is not None:
         return _result(only, ParseMethod.LABEL_FORMS, ctx)  # "..., but strictly, only B and D."
     if (again := restated(text, lo, hi, ctx)) is not None:  # "Red, green and blue — A, C, D"
