@@ -663,7 +663,7 @@ def _either(text: str, ctx: _Context) -> ParseResult:
 
 _WORDS = _Pattern(r"[A-Za-z][A-Za-z'’]*")
 # a label as the sentence writes it: "(B)", "B)", "option B"
-_LABEL_TOKEN = _Pattern(
+_UPHELD_LABEL = _Pattern(
     r"(?<![\w])\(?([A-Z][A-Z0-9]{0,3})\)(?![\w])|\b(?:option|choice)\s+([A-Z])\b"
 )
 _SENTENCE = _Pattern(r"[^.!?\n]+(?:[.!?](?=\s|$)|\n|$)")
@@ -681,7 +681,7 @@ def _each_upheld(text: str, at: int, labels: frozenset[str], ctx: _Context) -> b
         words = [word.lower() for word in _WORDS.compiled.findall(sentence.group())]
         if _DENIALS.intersection(words):
             continue
-        tokens = (m.group(1) or m.group(2) for m in _LABEL_TOKEN.finditer(sentence.group()))
+        tokens = (m.group(1) or m.group(2) for m in _UPHELD_LABEL.finditer(sentence.group()))
         named = {ctx.keys[token] for token in tokens if token in ctx.keys}
         if named == labels or (
             len(named) == 1 and any(ctx.vocab.sign(word) == ctx.leg for word in words)
