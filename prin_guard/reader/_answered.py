@@ -74,6 +74,15 @@ _FILLER = frozenset(
      "from", "use", "also", "now", "here", "one", "then"}
 )  # fmt: skip
 _LEAD_SPAN = 400
+# One value of a listing, and a run of two or more: "Alice: Karl, Bob: Sam; Claire: Lola".
+# A later pair led by a connective ("x = 3, so y = 12") is a result, not the listing's.
+_PAIR = r"[^\W\d_][\w'’]*(?:[^\S\n]+[\w'’]+){0,3}[^\S\n]*(?:=|:|→)[^\S\n]*[^,;:=→\n]{1,40}?"
+_LISTING = _Pattern(
+    rf"{_PAIR}(?:[^\S\n]*[,;][^\S\n]*(?:and[^\S\n]+)?"
+    rf"(?!(?:so|thus|hence|therefore|then|which|making)\b){_PAIR})+"
+    r"(?=[^\S\n]*(?:[.,;]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
 # A label and its own value: "D is 108", "(B) = 102"
 _OWN_VALUE = _Pattern(r"\s*(?:option\s+)?\(?(?P<l>[A-Z])\)?\s*(?:is|=|:)\s", re.IGNORECASE)
 _TEXTS_LOOKED_AT = 32  # as the mentions of a concluding part (``_read._TEXT_MENTIONS``)
@@ -170,13 +179,29 @@ def identified(text: str, at: int, ctx: _Context) -> frozenset[str]:
     return frozenset(out)
 
 
+def _without_listings(text: str, at: int) -> str:
+    """``text`` with the runs of values it lists just before ``at`` blanked ("Alice:
+    Karl, Bob: Sam, Claire: Lola", "a = 3, b = 4"): a listing states several values
+    side by side, and the last of them is no more a result than the first."""
+    lo = max(0, at - _LEAD_SPAN)
+    runs = [(m.start(), m.end()) for m in _LISTING.finditer(text, lo, at)]
+    if not runs:
+        return text
+    parts, last = [], 0
+    for start, end in runs:
+        parts += [text[last:start], " " * (end - start)]
+        last = end
+    return "".join([*parts, text[last:]])
+
+
 def endorsed(text: str, at: int, ctx: _Context) -> frozenset[str]:
     """The candidates the clauses just before ``at`` pick as the answer to the item's
     question: identified by label ("which is option C"), by the value computed ("x =
     12", B being "12"), or named in the question's own words ("Canberra is the capital
-    of Australia")."""
+    of Australia"). Not the last of a listing of values ("Alice: Karl, Bob: Sam, Claire:
+    Lola."), which computes nothing."""
     out = set(identified(text, at, ctx))
-    for clause in _lead(text, at):
+    for clause in _lead(_without_listings(text, at), at):
         if _NEGATIONS.search(clause):
             continue
         value = _VALUE.search(clause)

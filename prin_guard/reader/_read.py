@@ -89,6 +89,7 @@ from prin_guard.reader._text import (
     WINDOW,
     _keys_of,
     _next_line,
+    _ordered,
     _Pattern,
     _strip_bounds,
     _Texts,
@@ -665,10 +666,69 @@ def _undone_after(text: str, result: ParseResult, ctx: _Context) -> ParseResult 
     return None
 
 
+# A concluding disjunction of labels, the reply's last sentence: "So the answer is (A) or (B)."
+_EITHER = _Pattern(
+    r"\b(?:answer|option|choice)[^\S\n]+(?:is|would[^\S\n]+be|could[^\S\n]+be)[^\S\n]+"
+    r"(?:either[^\S\n]+)?(?P<run>[^.!?\n]{1,60}?\bor\b[^.!?\n]{1,20}?)[^\S\n]*[.!]?[^\S\n]*$",
+    re.IGNORECASE,
+)
+
+
+def _either(text: str, ctx: _Context) -> ParseResult:
+    """Labels joined by "or" as the reply's last sentence ("So the answer is (A) or
+    (B).", after calling both right): no single answer, and no guess between them; the
+    reply leaves each standing, so both are read, weak. Choice legs only."""
+    stripped = text.rstrip()
+    found = _EITHER.search(stripped, max(0, len(stripped) - 200))
+    if found is None or ctx.task != "choice" or not ctx.leg:
+        return _FAILED
+    run = _labels_only(stripped, *found.span("run"), ctx.keys)
+    if run is None or not run.void or not _each_upheld(stripped, found.start(), run.labels, ctx):
+        return _FAILED
+    return ParseResult(
+        _ordered(run.labels, ctx.labels),
+        ParseStatus.OK,
+        ParseMethod.LABEL_FORMS,
+        span=run.span,
+        weak=True,
+    )
+
+
+_WORDS = _Pattern(r"[A-Za-z][A-Za-z'’]*")
+# a label as the sentence writes it: "(B)", "B)", "option B"
+_UPHELD_LABEL = _Pattern(
+    r"(?<![\w])\(?([A-Z][A-Z0-9]{0,3})\)(?![\w])|\b(?:option|choice)\s+([A-Z])\b"
+)
+_SENTENCE = _Pattern(r"[^.!?\n]+(?:[.!?](?=\s|$)|\n|$)")
+_UPHELD_SPAN = 1500
+_DENIALS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "doesn't"})
+
+
+def _each_upheld(text: str, at: int, labels: frozenset[str], ctx: _Context) -> bool:
+    """Whether the reply, before ``at``, said each of ``labels`` is on the leg's side:
+    in a sentence of its own that names it with a word of the leg's side ("(B) has the
+    correct ordering."), or in one sentence that names them all and no other ("the only
+    humorous edits are (A) and (C)."), with no denial in it."""
+    upheld: set[str] = set()
+    for sentence in _SENTENCE.finditer(text, max(0, at - _UPHELD_SPAN), at):
+        words = [word.lower() for word in _WORDS.compiled.findall(sentence.group())]
+        if _DENIALS.intersection(words):
+            continue
+        tokens = (m.group(1) or m.group(2) for m in _UPHELD_LABEL.finditer(sentence.group()))
+        named = {ctx.keys[token] for token in tokens if token in ctx.keys}
+        if named == labels or (
+            len(named) == 1 and any(ctx.vocab.sign(word) == ctx.leg for word in words)
+        ):
+            upheld |= named & labels
+    return upheld == labels
+
+
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
+    if result.status is ParseStatus.FAILED and not result.disagreement:
+        result = _either(text, ctx)  # "So the answer is (A) or (B).": both, weak
     if (
         _answers_the_predicate(text, result, ctx)
         or answers_the_question(text, result, ctx)

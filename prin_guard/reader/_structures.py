@@ -4,6 +4,7 @@ per-candidate statuses.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -625,8 +626,9 @@ def _line_statuses(
     if (lead := _lead_label(text, after, hi, ctx)) is not None:
         after = lead[2]  # nor is "D." ("D. A water molecule has two hydrogen atoms — right")
     ends = [m.end() for m in _SENTENCE_END.finditer(text, after, hi) if m.end() < hi]
+    names = declared_names(text)
     if not ends:
-        whole = _line_status(text, lo, hi, ctx, header)
+        whole = None if _of_a_name(text, lo, hi, names) else _line_status(text, lo, hi, ctx, header)
         if whole is not None:
             yield whole
         return
@@ -634,6 +636,9 @@ def _line_statuses(
     start = lo
     for end in [*ends, hi]:
         a, b = _strip_bounds(text, start, end)
+        if _of_a_name(text, a, b, names):
+            start = end
+            continue  # "L takes two parameters and draws a line.": of the L command
         if a < b and (status := _line_status(text, a, b, ctx, header)) is not None:
             found = True
             yield status
@@ -646,6 +651,44 @@ def _line_statuses(
         label, span = _line_candidate(text, lo, ends[0], item, ctx)
         if label is not None:
             yield _Status(label, sign, span, lo, True)
+
+
+# Letters a reply names things by: 'the "M", "L" and "A" commands', "side E", "point A",
+# "|E|". Such a letter is that thing's name, not an option's label.
+_NAME_NOUNS = (
+    r"(?i:sides?|points?|vertex|vertices|angles?|sets?|segments?|commands?|variables?|nodes?"
+    r"|edges?|rays?|vectors?|matri(?:x|ces)|functions?|events?)"
+)
+_QUOTED_RUN = r'"[A-Z]"(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?"[A-Z]"|[^\S\n]+and[^\S\n]+"[A-Z]")*'
+_DECLARED_NAME = _Pattern(
+    rf"\b{_NAME_NOUNS}[^\S\n]+(?P<one>[A-Z])\b|\|(?P<bar>[A-Z])\|"
+    rf"|(?P<quoted>{_QUOTED_RUN})[^\S\n]+{_NAME_NOUNS}\b"
+    rf"|\b{_NAME_NOUNS}[^\S\n]*:?[^\S\n]*(?P<after>{_QUOTED_RUN})"
+)
+_QUOTED_LETTER = _Pattern(r'"([A-Z])"')
+_SUBJECT_LETTER = _Pattern(r"[^\S\n*_]*(?P<l>[A-Z])[^\S\n]+(?=[a-z])")
+
+
+@functools.lru_cache(maxsize=8)
+def declared_names(text: str) -> frozenset[str]:
+    """The letters ``text`` names things other than options by (cached: every line of a
+    reply asks)."""
+    names: set[str] = set()
+    for found in _DECLARED_NAME.finditer(text):
+        if run := found.group("quoted") or found.group("after"):
+            names.update(_QUOTED_LETTER.compiled.findall(run))
+        else:
+            names.add(found.group("one") or found.group("bar"))
+    return frozenset(names)
+
+
+def _of_a_name(text: str, lo: int, hi: int, names: frozenset[str]) -> bool:
+    """Whether the sentence ``text[lo:hi]`` opens on a letter the reply named something
+    else by, as its subject ("L takes two parameters ...", "E is the longest side")."""
+    if not names:
+        return False
+    subject = _SUBJECT_LETTER.match(text, lo, hi)
+    return subject is not None and subject.group("l") in names
 
 
 # A question answered yes or no: "Is 9 prime? No."
