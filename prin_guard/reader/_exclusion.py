@@ -44,8 +44,8 @@ _NEGATED = _Pattern(
     re.IGNORECASE,
 )
 # After a subject: "B and D can be eliminated", "B, D are off", "Toad doesn't fit"
-_AFTER_SUBJECT = _Pattern(
-    rf"[^\S\n]+(?:(?:(?:is|are|was|were|gets?|got|can[^\S\n]+be|could[^\S\n]+be"
+_AFTER_SUBJECT = _Pattern(  # from a run of spaces' start only: linear over blanked copies
+    rf"(?<![^\S\n])[^\S\n]+(?:(?:(?:is|are|was|were|gets?|got|can[^\S\n]+be|could[^\S\n]+be"
     rf"|should[^\S\n]+be|must[^\S\n]+be|will[^\S\n]+be)[^\S\n]+(?:(?:all|both|also|clearly"
     rf"|easily|safely|immediately|quickly)[^\S\n]+)?(?P<part>{_PARTICIPLE})(?![\w-]))"
     rf"|(?P<pred>{_PREDICATE})(?![\w-]))",

@@ -60,6 +60,7 @@ from prin_guard.reader._text import (
     _NOUN,
     _RUN,
     _VERB_ADJ,
+    _VERB_ADJ_SCAN,
     _VERB_ADJ_SOURCE,
     _WORD_RUN,
     _line_end,
@@ -712,7 +713,7 @@ class _Claims:
         status left out after a statement, the other side: "Nitrogen (B) and oxygen (D)
         are not.", "; nitrogen and oxygen are not"."""
         text, ctx = self.text, self.ctx
-        for match in _VERB_ADJ.finditer(text):
+        for match in _VERB_ADJ_SCAN.finditer(text):
             sign = ctx.vocab.verb_sign(match)
             if sign and (found := self._subject_before(match.start())) is not None:
                 self._statement(found, sign, match.end(), negated=_negated(match))
@@ -1235,8 +1236,8 @@ _OPTION_STATUS = _Pattern(
 
 
 # A status left out: "... are not.", "; nitrogen isn't"
-_IS_NOT = _Pattern(
-    r"\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
+_IS_NOT = _Pattern(  # (?<!\s): see _VERB_ADJ_SCAN
+    r"(?<!\s)\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
 )
 
 # A status's own clause that negates its verb: "B is not a mammal", "D isn't."

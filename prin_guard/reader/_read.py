@@ -891,7 +891,10 @@ def _against_the_predicate(
 # it not: "X and Y are not PRED", "X isn't a PRED", "Neither X nor Y is a PRED", "X are
 # fish, not PRED", "(The) PRED is not X", "(The) PRED does not include X".
 _SEGMENT_END = _Pattern(
-    r"([.!?])(?=\s|$)|\n|;|,?\s+(?:so|therefore|thus|hence)\b|,\s+(?:which|making)\b",
+    # "so" after spaces on its line, from the run's start: from inside a run of blanked
+    # copies, and across its lines, a scan would be quadratic
+    r"([.!?])(?=\s|$)|\n|;|,?(?<![^\S\n])[^\S\n]+(?:so|therefore|thus|hence)\b"
+    r"|,\s+(?:which|making)\b",
     re.IGNORECASE,
 )
 # A contrast inside a sentence: "Whales are mammals, but sharks are not."

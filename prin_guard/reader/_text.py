@@ -90,6 +90,10 @@ _VERB_ADJ_SOURCE = (
 
 
 _VERB_ADJ = _Pattern(_VERB_ADJ_SOURCE, re.IGNORECASE)
+# The same, to scan a whole text: a match starts where a run of whitespace starts, which a
+# leftmost scan finds anyway; not trying every position inside the run keeps a reply of
+# blanked copies (long runs of spaces) linear, where ``\s+`` from each of them is quadratic.
+_VERB_ADJ_SCAN = _Pattern(r"(?<!\s)" + _VERB_ADJ_SOURCE, re.IGNORECASE)
 
 
 # A run of labels: "B and D", "(A), (C)", "options A, C". Possessive: a run is
