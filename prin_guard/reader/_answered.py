@@ -21,7 +21,7 @@ import re
 
 from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._evidence import ParseResult, _Context
-from prin_guard.reader._stance import _REVISION
+from prin_guard.reader._revisions import Revisions
 from prin_guard.reader._text import _norm, _Pattern
 
 # Where a sentence (or a clause before a result: "x = 12, so ...") ends.
@@ -86,9 +86,8 @@ def _lead(text: str, at: int) -> list[str]:
     """The clauses of the reasoning just before ``at``: the sentence or line before the
     conclusion's own, and the conclusion's sentence up to it, last first; none from
     before a revision ("wait", "actually", "correction")."""
-    lo = max(0, at - _LEAD_SPAN)
-    for revision in _REVISION.finditer(text, lo, at):
-        lo = revision.end()  # "The correct option is A. Wait, no: ...": what it revised goes
+    # "The correct option is A. Wait, no: ...": what it revised goes
+    lo = Revisions(text).stands_from(max(0, at - _LEAD_SPAN), at, hmm=True)
     cuts = [lo, *(match.end() for match in _END.finditer(text, lo, at))]
     clauses: list[str] = []
     for start, end in zip(cuts, [*cuts[1:], at], strict=True):

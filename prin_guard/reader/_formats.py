@@ -26,6 +26,20 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 _PRONOUN_HEAD = (("these", "are"), ("those", "are"), ("they", "are"), ("this", "is"))
 
 
+# A relative clause in a heading: "The options that are incorrect: B, D", "The ones
+# which are not capitals: B, D"
+_RELATIVE = (("that", "are"), ("which", "are"), ("that", "is"), ("which", "is"))
+
+
+def _relative_dropped(words: list[str]) -> list[str]:
+    """A heading's words without the relative pronoun and verb after its noun ("the
+    options that are incorrect": "the options incorrect")."""
+    for i in range(1, len(words) - 2):
+        if (words[i], words[i + 1]) in _RELATIVE:
+            return words[:i] + words[i + 2 :]
+    return words
+
+
 @functools.lru_cache(maxsize=64)
 def _heading_words(noun: str) -> frozenset[str]:
     """The words a heading may have besides its polarity word, with the question's own
@@ -57,7 +71,7 @@ _ANSWER_LINE = _Pattern(
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
 _HEADING = _Pattern(
-    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)(?:\(s\))?[*_`]*+"
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,5}+)(?:\(s\))?[*_`]*+"
     r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
     # a semicolon between labels alone: "Incorrect: A; C; E" (not "A; Incorrect: B")
     r"|;(?=[^\S\n]*+[(\[]?[A-Z][)\]]?[^\S\n]*+(?:;|[.!]?[^\S\n]*+$)))*+)",
@@ -234,6 +248,7 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
         words = match.group("head").lower().split()
         if tuple(words[:2]) in _PRONOUN_HEAD and len(words) > 2:
             words = words[2:]
+        words = _relative_dropped(words)
         sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
         if not sign and ctx.task == "choice":
             sign = heading_sign(match.group("head"))  # "Eliminated: B, D", "Keep: A, C"
