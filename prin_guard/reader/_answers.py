@@ -248,8 +248,14 @@ def _read_list(
             return found, head
         if texts != "none" and (listed := _texts_list(text, lo, head, ctx)) is not None:
             return listed[0], head  # "11 and 17; 9, 15 and 21 all have small factors"
+    if head < hi and _REJECTING.search(text, head, hi):
+        return None  # "third (not 2nd, not 4th)": what the aside names, it rejects
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
+
+
+# An aside that rejects what it names: "(not 2nd, not 4th)", "— not B", "(2nd? No — 1st.)"
+_REJECTING = _Pattern(r"(?<![\w-])(?:not|no|never|except|rather\s+than)(?![\w-])", re.IGNORECASE)
 
 
 _ARTICLE_HEAD = _Pattern(r"[^\S\n]*(?:the|an?)[^\S\n]+", re.IGNORECASE)
@@ -392,8 +398,9 @@ _LABELLED_LIST = _Pattern(
 )
 
 
+# (a label's own full stop, "A. Peru and C. Chile", ends no sentence)
 _NOTE_ONLY = _Pattern(
-    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
+    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|(?<!\b[A-Z])[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
 )
 
 

@@ -67,6 +67,15 @@ _ANSWER_LINE = _Pattern(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# An answer's heading alone on its line, the answer under it: "### Final Answer\n**B.
+# 102**", "## Corrected Answer", a bold "**Answer**" line (its emphasis already written
+# over by spaces).
+_ANSWER_HEADING = _Pattern(
+    r"^[^\S\n]*(?:#{1,6}[^\S\n]*)?[*_]*+(?:(?:my|our|the)[^\S\n]++)?"
+    r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?(?:final[^\S\n]++)?"
+    r"answers?[^\S\n*_]*+[*_]*+[^\S\n]*+(?P<rest>)$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
@@ -162,6 +171,30 @@ _BOXED = _Pattern(
 )
 
 
+# What makes a box no answer: a negation right before it ("Not \boxed{48}", "\boxed{52},
+# not \boxed{48}", "is not \(\boxed{48}\)"; not "the criteria that are not met are
+# \boxed{C, D}"), or a verb after it that makes it a subject ("\boxed{56} is what I'd get
+# for 14 x 4", "\boxed{48} would be 12 x 4")
+_BOX_NEGATED = _Pattern(
+    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)[\s$\\(\[*_`]*$",
+    re.IGNORECASE,
+)
+_BOX_SUBJECT = _Pattern(
+    r"[\s$\\)\]]*(?:(?:is|was)\s+(?:what|for|from|if|when|how|only\s+if)|would\s+be|could\s+be"
+    r"|might\s+be|comes?\s+from|belongs?\s+to|applies\s+to)(?![\w-])",
+    re.IGNORECASE,
+)
+_NEGATION_WINDOW = 40
+
+
+def _box_said_otherwise(text: str, box: re.Match[str]) -> bool:
+    """Whether a LaTeX box is negated or is the subject of a statement (see
+    :data:`_BOX_NEGATED`): no answer of the reply's."""
+    if _BOX_NEGATED.search(text, max(0, box.start() - _NEGATION_WINDOW), box.start()):
+        return True
+    return _BOX_SUBJECT.match(text, box.end()) is not None
+
+
 # The words that lead into an answer line or a box: "The incorrect option is:", "So the
 # correct answer is C." just before "Answer: C".
 _LEAD_IN = _Pattern(
@@ -190,9 +223,12 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
     not read."""
     opposite = False
     places = sorted(
-        [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
+        [*_ANSWER_LINE.finditer(text), *_ANSWER_HEADING.finditer(text), *_BOXED.finditer(text)],
+        key=lambda match: match.start(),
     )
     for match in reversed(places):
+        if match.re is _BOXED.compiled and _box_said_otherwise(text, match):
+            continue  # "Not \\boxed{48}.", "\\boxed{56} is what 14 x 4 gives"
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:

@@ -17,6 +17,7 @@ from prin_guard.reader._answered import (
     endorsed,
     says_no_side,
 )
+from prin_guard.reader._answering import in_status_words, label_marks, labels_first
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -43,6 +44,7 @@ from prin_guard.reader._copies import (
     _Words,
     detect_echo,
 )
+from prin_guard.reader._corrected import blank_before_correction
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._defined import defined
 from prin_guard.reader._drawn import arrived_at, drawn, names_any
@@ -60,6 +62,7 @@ from prin_guard.reader._formats import (
 )
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
+from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._question_words import in_question_words
 from prin_guard.reader._questioned import questions_the_leg
@@ -189,6 +192,10 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = side_by_side(_latex(read), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
+    read = in_status_words(read)  # "the options that do not answer the question are ..."
+    read = label_marks(read, ctx)  # "A. Peru and C. Chile"
+    read = labels_first(read, ctx)  # "* **Hamlet** (A)"
+    read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -218,6 +225,7 @@ def parse_reply(
             named = _name_labels(read, ctx, nouns).text
             result = _account(named, result, ctx)
             result = _against_reasoning(named, result, ctx)
+            result = against_own_sides(named, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
             if (
                 _answers_the_predicate(read, result, ctx)
@@ -295,6 +303,8 @@ _LATEX_SET = _Pattern(
     r"\\\{(?P<body>[^{}\n]{1,80})\\\}[^\S\n]*\$?"
 )
 
+_SET_ALONE = _Pattern(r"[\s.!*_`]*")
+
 
 def _latex(text: str) -> str:
     """``text`` with LaTeX's text commands around a label written over by spaces
@@ -310,6 +320,9 @@ def _latex(text: str) -> str:
         ):
             out[at] = " "
     for match in _LATEX_SET.finditer(text):
+        end = text.find("\n", match.end())
+        if not _SET_ALONE.fullmatch(text, match.end(), len(text) if end < 0 else end):
+            continue  # "$\\text{Wrong} = \\{A, C\\}$ would be a mistake.": no heading
         keep = (match.span("head"), match.span("body"))
         for at in range(match.start(), match.end()):
             if not any(a <= at < b for a, b in keep):
@@ -668,6 +681,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     result = _account(text, result, ctx)
     if result.method is ParseMethod.FINAL_LINE:
         result = _against_reasoning(text, result, ctx)
+    result = against_own_sides(text, result, ctx)  # "Paris: capital. ...\n\nAnswer: B, D"
     if _touches_the_other_side(text, result, ctx):
         result = replace(result, weak=True)  # "Sharks are not mammals.\nAnswer: A, B, C"
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
@@ -751,7 +765,29 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
     said = affirmed if ctx.leg == -1 else denied
     if bool(said) and set(result.labels) <= said:
         return True
-    return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
+    if _against_the_predicate(set(result.labels), affirmed, denied, ctx):
+        return True
+    return _explained_otherwise(text[result.span[1] :], set(result.labels), ctx)
+
+
+def _explained_otherwise(after: str, labels: set[str], ctx: _Context) -> bool:
+    """Whether an answer given first is explained, after it, as the other leg's: the
+    explanation says, in the question's own words, that every candidate the answer names
+    is on the other side and none is on the answer's ("**Answer:** (A) and (C)\n\n28 and
+    64 are divisible by 4." on the reverse leg). A later revision or answer is read by
+    the stages, not here, so an explanation holding one says nothing."""
+    if not after.strip() or Revisions(after).between(0, len(after)) or _LATER_ANSWER.search(after):
+        return False
+    affirmed, denied = _predicated(after, ctx)
+    other, own = (denied, affirmed) if ctx.leg == 1 else (affirmed, denied)
+    return bool(labels) and labels <= other and not labels & own
+
+
+# An answer after the explanation: "Answer: B", "the incorrect ones are ...", "so the
+# answer is ..."
+_LATER_ANSWER = _Pattern(
+    r"\b(?:answer|options?|choices?|ones?)\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE
+)
 
 
 def _touches_the_other_side(text: str, result: ParseResult, ctx: _Context) -> bool:
@@ -1011,6 +1047,10 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
         # "The answer is A and C, not B or D": the other side, said with the answer
         sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
+    if ctx.leg == 1 and result.span is not None:
+        # "third (not 2nd, not 4th)"; on the reverse leg it may reject the direct answer's
+        # other values, said of the item's own question: a mention unexplained
+        sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
 
 
@@ -1749,6 +1789,12 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)
+    if concluded is None or concluded.weak:  # "Is 9 prime? No. Is 11 prime? Yes. ..."
+        questions = read_asked(text, lo, hi, ctx)
+        if isinstance(questions, ParseResult):
+            return questions
+        if questions is not None:
+            return _result(questions, ParseMethod.PER_CANDIDATE, ctx, empty=ParseMethod.NONE_WORD)
     # ... or a label and its text on a line of its own: "the most likely diagnosis
     # is:\n\nD. Aortic dissection"; a conclusion elsewhere that differs: no verdict
     own_line, line_opposite = _label_line(text, ctx) if ctx.task == "choice" else (None, False)

@@ -121,13 +121,16 @@ class Revisions:
         found = _REVISION.search(self.text, at)
         return None if found is None else found.end()
 
-    def stands_from(self, lo: int, hi: int, *, hmm: bool = False) -> int:
+    def stands_from(self, lo: int, hi: int, *, hmm: bool = False, bare_no: bool = True) -> int:
         """Where what stands in ``text[lo:hi]`` begins: after its last revision (a "hmm"
-        only when ``hmm``), else ``lo``."""
+        only when ``hmm``; a bare "no," or "no." only when ``bare_no``: where the text
+        answers questions or lines with it, "Is 9 prime? No.", "Sydney - no.", it revises
+        nothing), else ``lo``."""
+        skipped = ({"hmm"} if not hmm else set()) | ({"no,", "no."} if not bare_no else set())
         found = [
             match.end()
             for match in _REVISION.finditer(self.text, lo, hi)
-            if hmm or match.group().lower() != "hmm"
+            if match.group().lower() not in skipped
         ]
         return max(found, default=lo)
 

@@ -500,14 +500,18 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
             found = True
             yield status
         start = end
-    if found or ctx.pair:
-        return
+    if found or ctx.pair or _ANSWERED.search(text, lo, ends[-1]):
+        return  # a question answered ("Is 9 prime? No."): read as one (_own_sides)
     a, b = _strip_bounds(text, ends[-1], hi)
     sign = _status_sign(text, a, b, ctx) if a < b else 0
     if sign:
         label, span = _line_candidate(text, lo, ends[0], item, ctx)
         if label is not None:
             yield _Status(label, sign, span, lo, True)
+
+
+# A question answered yes or no: "Is 9 prime? No."
+_ANSWERED = _Pattern(r"\?[^\S\n]*[*_`]*[^\S\n]*(?:yes|no|yep|nope)(?![\w-])", re.IGNORECASE)
 
 
 def _line_status(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
