@@ -94,6 +94,8 @@ def _check(reply: str, item: dict[str, object], expected: str | None) -> None:
 # Not read as a careful person reads, measured when the phrasings were written and after
 # this round's rules (the conclusion drawn on labels alone, a seeming): never confident.
 KNOWN = {
+    "answer-is-b-dot-text": "read right but marked weak (since main 8cab5cb)",
+    "not-certain": "a hedge before a first-person pick, read unmarked (since main 8cab5cb)",
     "answer-choice-paren-b": "read right but marked weak (the stage that reads it marks it)",
     "letter-b": "not read yet (class not built this round)",
     "correct-answer-is-b-42": "read right but marked weak (the stage that reads it marks it)",
@@ -101,7 +103,6 @@ KNOWN = {
     "answer-is-ace-joined": "not read yet (class not built this round)",
     "answer-is-the-following": "not read yet (class not built this round)",
     "my-final-answer-is": "read right but marked weak (the stage that reads it marks it)",
-    "answer-heading-line": "read right but marked weak (the stage that reads it marks it)",
     "my-choice-is-b": "read right but marked weak (the stage that reads it marks it)",
     "my-choices-are": "read right but marked weak (the stage that reads it marks it)",
     "i-will-mark": "not read yet (class not built this round)",
