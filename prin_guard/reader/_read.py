@@ -48,6 +48,7 @@ from prin_guard.reader._copies import (
 from prin_guard.reader._corrected import blank_before_correction
 from prin_guard.reader._declared import read_declared
 from prin_guard.reader._defined import defined
+from prin_guard.reader._drawn import arrived_at, drawn, names_any
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
 from prin_guard.reader._formats import (
     _LEAD_IN,
@@ -1357,6 +1358,50 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return None
 
 
+def _drawn_on_its_side(
+    text: str, lo: int, hi: int, ctx: _Context, *, weak: bool = False
+) -> _Reading | None:
+    """A last sentence that draws a conclusion on labels alone ("Hence, B.", "That leaves
+    A, C and E."), read as the leg's answer only when the reasoning before it says so, as
+    :func:`_so_labels` asks: exactly those candidates on the leg's side, or exactly the
+    others on the other side, or a value it arrived at that is exactly their candidate's
+    ("6 × 7 = 42. Hence, B."); and it concluded nothing else. After reasoning that names
+    none of them and gives no candidate a side, read weak (``weak``: the last stage asks,
+    when no other stage read the reply); after none ("So, A and C."),
+    or after reasoning that names them in words no stage reads ("Sharks are fish, so B"),
+    not read."""
+    found = drawn(text, lo, hi, ctx)
+    if found is None:
+        return None
+    listed, start = found
+    before = text[lo:start]
+    yes, no = _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
+    affirmed, denied = set(yes), set(no)
+    claims = _Claims(before, ctx)
+    for status in claims.statuses:
+        if status.label is not None and status.sign:
+            (affirmed if status.sign > 0 else denied).add(status.label)
+    if affirmed & denied or listed.labels & denied or claims.conflict:
+        return None
+    earlier = claims.conclusion()
+    if earlier is not None and _result(earlier, ParseMethod.LABEL_FORMS, ctx).labels != (
+        _result(listed, ParseMethod.LABEL_FORMS, ctx).labels
+    ):
+        return None
+    value = arrived_at(text, lo, start, ctx)
+    if (
+        affirmed == listed.labels
+        or (denied and listed.labels == frozenset(ctx.labels) - denied)
+        or (not affirmed and value == listed.labels)
+    ):
+        return listed
+    if not weak or affirmed or denied or value or not before.strip():
+        return None
+    if names_any(before, listed.labels, ctx):
+        return None
+    return replace(listed, weak=True)  # reasoning that names none of them: no side either way
+
+
 _YES_NO = _Pattern(r"(?<![\w-])(?:yes|no)(?![\w-])", re.IGNORECASE)
 
 
@@ -1828,6 +1873,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
+    if (concluded := _drawn_on_its_side(text, lo, hi, ctx)) is not None:
+        return _result(concluded, ParseMethod.LABEL_FORMS, ctx)  # "Thus, A and C."
     if (named := in_question_words(text, lo, hi, ctx)) is not None:
         return _result(named, ParseMethod.LABEL_FORMS, ctx)  # "The options not equal to ..."
     if not ctx.pair and (only := _only_last(text, lo, hi, ctx)) is not None:
@@ -1922,6 +1969,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         return _result(texts[0], ParseMethod.CANDIDATE_TEXT, ctx)
     if (value := read_value(text, lo, hi, ctx)) is not None:  # "So the speed is 45 km/h."
         return _result(value, ParseMethod.CANDIDATE_TEXT, ctx)
+    if (concluded := _drawn_on_its_side(text, lo, hi, ctx, weak=True)) is not None:
+        return _result(concluded, ParseMethod.LABEL_FORMS, ctx)  # "..., so we get D."
     if ctx.task == "choice":
         loose = _loose_forms(text, ctx)
         if loose:

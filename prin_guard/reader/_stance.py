@@ -152,6 +152,8 @@ _EXCEPTION_BEFORE = _Pattern(
 _SOFT = _Pattern(
     r"(?<![\w-])(?:probably|likely|arguably|presumably|seemingly|i\s+guess|i\s+suppose"
     r"|more\s+or\s+less|sort\s+of|kind\s+of"
+    # an impression, not a finding: "It seems that A and C are correct."
+    r"|it\s+(?:seems|appears)(?:\s+that)?"
     # a confidence short of certainty: "I'm fairly confident", "I'm 90% sure"
     r"|i(?:'m|’m|\s+am)\s+(?:fairly|pretty|reasonably|\d{1,2}\s*%)\s+(?:sure|confident|certain)"
     r"|i(?:'m|’m|\s+am)\s+(?:sure|confident|certain)\s*\(~?\d{1,2}\s*%\))(?![\w-])",
