@@ -34,6 +34,7 @@ from prin_guard.reader._answers import (
     _with_note,
 )
 from prin_guard.reader._asides import without_asides
+from prin_guard.reader._complement import read_complement
 from prin_guard.reader._concluded import concluded_otherwise
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -636,6 +637,8 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
+    if result.status is not ParseStatus.OK:  # "A and C are metals; the other two are not."
+        result = read_complement(text, ctx) or result
     if (
         _answers_the_predicate(text, result, ctx)
         or answers_the_question(text, result, ctx)
