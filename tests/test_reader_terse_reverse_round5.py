@@ -68,41 +68,25 @@ def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple |
 
 
 # Phrasings no rule reads as expected yet (measured after this round's rules): unread
-# ("AC", "1st and 3rd", "A, C!", "{A, C}"), read weakly by design (bare candidate texts and
-# a bare "None." on the reverse leg, "all except B" anywhere), or read confidently where a
-# careful person would hesitate ("4 is not prime but 9 might be."). Strict: a rule that
-# reads one must take it off this list.
+# ("AC", "ACE", "B, D = wrong", "4 and 9 are composite, so A and C."), read weakly by
+# design (bare candidate texts and a bare "None." on the reverse leg, "all except B"
+# anywhere), or read confidently where a careful person would hesitate ("4 is not prime
+# but 9 might be."). Strict: a rule that reads one must take it off this list.
 KNOWN: frozenset[tuple[str, str, str]] = frozenset(
     {
         ("direct", "Paris", "AC"),
         ("reverse", "Paris", "AC"),
-        ("direct", "Paris", "{A, C}"),
-        ("reverse", "Paris", "{A, C}"),
         ("reverse", "Paris", "Paris, Rome"),
-        ("direct", "Paris", "1st and 3rd"),
-        ("reverse", "Paris", "1st and 3rd"),
         ("reverse", "Paris", "None."),
         ("direct", "Paris", "All."),
         ("reverse", "Paris", "All."),
-        ("direct", "Paris", "A, C!"),
-        ("reverse", "Paris", "A, C!"),
-        ("direct", "Paris", "A, C 👍"),
-        ("reverse", "Paris", "A, C 👍"),
         ("direct", "Paris", "ACE"),
         ("reverse", "Paris", "ACE"),
-        ("direct", "Paris", "A | C"),
-        ("reverse", "Paris", "A | C"),
         ("reverse", "Paris", "Paris & Rome"),
         ("reverse", "Paris", "Paris and Rome."),
         ("reverse", "Paris", "paris, rome"),
         ("reverse", "Paris", "Rome, Paris"),
         ("reverse", "Paris", "Zurich"),
-        ("direct", "Paris", "first and third"),
-        ("reverse", "Paris", "first and third"),
-        ("direct", "Paris", "the 1st & 3rd"),
-        ("reverse", "Paris", "the 1st & 3rd"),
-        ("direct", "Paris", "2nd only"),
-        ("reverse", "Paris", "2nd only"),
         ("reverse", "Paris", "none"),
         ("reverse", "Paris", "None of them."),
         ("reverse", "Paris", "None of the options."),
@@ -122,16 +106,8 @@ KNOWN: frozenset[tuple[str, str, str]] = frozenset(
         ("reverse", "Paris", "every option except E"),
         ("direct", "Paris", "A and C ✅"),
         ("reverse", "Paris", "A and C ✅"),
-        ("direct", "Paris", "→ A, C"),
-        ("reverse", "Paris", "→ A, C"),
         ("direct", "Paris", "- A\n- C"),
         ("reverse", "Paris", "- A\n- C"),
-        ("direct", "Paris", "A, C 🙂"),
-        ("reverse", "Paris", "A, C 🙂"),
-        ("direct", "Paris", "A and C!!"),
-        ("reverse", "Paris", "A and C!!"),
-        ("direct", "Paris", "> A, C"),
-        ("reverse", "Paris", "> A, C"),
         ("reverse", "Paris", "Wrong ones - B, D"),
         ("direct", "Paris", "Correct - A/C"),
         ("reverse", "Paris", "B, D ❌"),

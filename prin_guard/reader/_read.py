@@ -76,6 +76,7 @@ from prin_guard.reader._side_by_side import side_by_side
 from prin_guard.reader._sided import all_restated, then_sided
 from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
 from prin_guard.reader._structures import _read_json, _structure_statuses
+from prin_guard.reader._terse import terse
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
     WINDOW,
@@ -183,7 +184,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = side_by_side(_latex(read), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
+    read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     declared: _Reading | None = None
     if contract is not None and contract.declared:
