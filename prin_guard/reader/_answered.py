@@ -21,7 +21,7 @@ import re
 
 from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._evidence import ParseResult, _Context
-from prin_guard.reader._stance import _REVISION
+from prin_guard.reader._revisions import Revisions
 from prin_guard.reader._text import _norm, _Pattern
 
 # Where a sentence (or a clause before a result: "x = 12, so ...") ends.
@@ -74,6 +74,15 @@ _FILLER = frozenset(
      "from", "use", "also", "now", "here", "one", "then"}
 )  # fmt: skip
 _LEAD_SPAN = 400
+# One value of a listing, and a run of two or more: "Alice: Karl, Bob: Sam; Claire: Lola".
+# A later pair led by a connective ("x = 3, so y = 12") is a result, not the listing's.
+_PAIR = r"[^\W\d_][\w'’]*(?:[^\S\n]+[\w'’]+){0,3}[^\S\n]*(?:=|:|→)[^\S\n]*[^,;:=→\n]{1,40}?"
+_LISTING = _Pattern(
+    rf"{_PAIR}(?:[^\S\n]*[,;][^\S\n]*(?:and[^\S\n]+)?"
+    rf"(?!(?:so|thus|hence|therefore|then|which|making)\b){_PAIR})+"
+    r"(?=[^\S\n]*(?:[.,;]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
 # A label and its own value: "D is 108", "(B) = 102"
 _OWN_VALUE = _Pattern(r"\s*(?:option\s+)?\(?(?P<l>[A-Z])\)?\s*(?:is|=|:)\s", re.IGNORECASE)
 _TEXTS_LOOKED_AT = 32  # as the mentions of a concluding part (``_read._TEXT_MENTIONS``)
@@ -86,9 +95,8 @@ def _lead(text: str, at: int) -> list[str]:
     """The clauses of the reasoning just before ``at``: the sentence or line before the
     conclusion's own, and the conclusion's sentence up to it, last first; none from
     before a revision ("wait", "actually", "correction")."""
-    lo = max(0, at - _LEAD_SPAN)
-    for revision in _REVISION.finditer(text, lo, at):
-        lo = revision.end()  # "The correct option is A. Wait, no: ...": what it revised goes
+    # "The correct option is A. Wait, no: ...": what it revised goes
+    lo = Revisions(text).stands_from(max(0, at - _LEAD_SPAN), at, hmm=True)
     cuts = [lo, *(match.end() for match in _END.finditer(text, lo, at))]
     clauses: list[str] = []
     for start, end in zip(cuts, [*cuts[1:], at], strict=True):
@@ -171,13 +179,29 @@ def identified(text: str, at: int, ctx: _Context) -> frozenset[str]:
     return frozenset(out)
 
 
+def _without_listings(text: str, at: int) -> str:
+    """``text`` with the runs of values it lists just before ``at`` blanked ("Alice:
+    Karl, Bob: Sam, Claire: Lola", "a = 3, b = 4"): a listing states several values
+    side by side, and the last of them is no more a result than the first."""
+    lo = max(0, at - _LEAD_SPAN)
+    runs = [(m.start(), m.end()) for m in _LISTING.finditer(text, lo, at)]
+    if not runs:
+        return text
+    parts, last = [], 0
+    for start, end in runs:
+        parts += [text[last:start], " " * (end - start)]
+        last = end
+    return "".join([*parts, text[last:]])
+
+
 def endorsed(text: str, at: int, ctx: _Context) -> frozenset[str]:
     """The candidates the clauses just before ``at`` pick as the answer to the item's
     question: identified by label ("which is option C"), by the value computed ("x =
     12", B being "12"), or named in the question's own words ("Canberra is the capital
-    of Australia")."""
+    of Australia"). Not the last of a listing of values ("Alice: Karl, Bob: Sam, Claire:
+    Lola."), which computes nothing."""
     out = set(identified(text, at, ctx))
-    for clause in _lead(text, at):
+    for clause in _lead(_without_listings(text, at), at):
         if _NEGATIONS.search(clause):
             continue
         value = _VALUE.search(clause)
@@ -242,17 +266,23 @@ _REVERSE_WORDS = frozenset(
 )  # fmt: skip
 
 
+_REASONED_WORDS = 5
+"""Words before an answer tag that make it follow reasoning, not stand alone."""
+
+
 def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
     """Whether a reverse leg's reading rests on "the answer" in so many words ("The
-    answer is B.", ``\\boxed{B}``, "The answer is 36 (B).") in a reply that has no word
-    of the reverse side anywhere (nor a negation): it says not which question it
-    answers. Not the prompt's own ``Answer:`` line, nor a bare list of labels."""
+    answer is B.", ``\\boxed{B}``, "The answer is 36 (B).", an ``<answer>`` tag after
+    reasoning) in a reply that has no word of the reverse side anywhere (nor a
+    negation): it says not which question it answers. Not the prompt's own ``Answer:``
+    line, nor a bare list of labels or a tag alone."""
     if ctx.task != "choice" or ctx.leg != -1 or result.status is ParseStatus.FAILED:
         return False
     if result.method not in (
         ParseMethod.LABEL_FORMS,
         ParseMethod.FINAL_LINE,
         ParseMethod.CANDIDATE_TEXT,
+        ParseMethod.ANSWER_TAG,
     ):
         return False
     if result.span is None:
@@ -262,7 +292,12 @@ def says_no_side(text: str, result: ParseResult, ctx: _Context) -> bool:
     end = len(text) if end < 0 else end
     if _FORMAT_LINE.match(text, line) is not None:
         return False  # "Answer: B, D" as asked
-    if result.method is not ParseMethod.CANDIDATE_TEXT and not _THE_ANSWER.search(text, line, end):
+    if result.method is ParseMethod.ANSWER_TAG:
+        if len(_WORD.compiled.findall(text, 0, line)) < _REASONED_WORDS:
+            return False  # "<answer>B, D</answer>" alone: the leg's answer as asked
+    elif result.method is not ParseMethod.CANDIDATE_TEXT and not _THE_ANSWER.search(
+        text, line, end
+    ):
         return False  # "B, D" alone; candidate texts ("36", "Canberra") are the item's words
     words = {word.lower() for word in _WORD.compiled.findall(text)}
     return not words & (_REVERSE_WORDS | ctx.vocab.negative) and "n't" not in text

@@ -48,7 +48,7 @@ _ADJ = r"(?:(?!(?:other|remaining|rest|else)\b)[a-z]+\s+)?"
 
 _QUANT = _Pattern(
     r"(?<![\w-])(?:(?P<all>all|every(?:thing|one)?|each|both)"
-    rf"|(?P<none>none|neither|nothing|no(?=\s+{_NOUN}\b))|(?P<tie>tie|tied|draw))(?![\w-])"
+    rf"|(?P<none>none|neither|nothing|no(?=\s+(?:[a-z]+\s+)?{_NOUN}\b))|(?P<tie>tie|tied|draw))(?![\w-])"
     rf"(?:\s+of\s+(?:them|these|those|the\s+above|(?:the|these|those)\s+{_ADJ}{_NOUN})\b"
     rf"|\s+(?:(?:the|these|those)\s+)?{_ADJ}{_NOUN}\b)?",
     re.IGNORECASE,
@@ -74,10 +74,17 @@ _EXCEPT_WINDOW = 200
 
 # What may follow a quantifier: nothing, punctuation, or an explanation.
 _TAIL_OK = _Pattern(
-    r"\s*(?:$|[(\[,;:.!?—–-]|(?:because|since|as|which|so|given|due|for)\b)", re.IGNORECASE
+    r"\s*(?:$|[(\[,;:.!?—–-]|(?:because|since|as|which|so|given|due|for|without)\b)", re.IGNORECASE
 )
 
 
+# Where a quantifier ranges, after it: "among the options provided", "in the given choices"
+_SCOPE = _Pattern(
+    r"[^\S\n]+(?:among|in|of|from)[^\S\n]+(?:the|these|those|any[^\S\n]+of[^\S\n]+the)"
+    r"[^\S\n]+(?:[a-z]+[^\S\n]+){0,2}?(?:options|choices|answers|alternatives|candidates)"
+    r"(?:[^\S\n]+(?:provided|given|listed|shown|above|here|available))?",
+    re.IGNORECASE,
+)
 _CLOSING = _Pattern(r"[)\]\"'*`]*")
 
 
@@ -248,8 +255,14 @@ def _read_list(
             return found, head
         if texts != "none" and (listed := _texts_list(text, lo, head, ctx)) is not None:
             return listed[0], head  # "11 and 17; 9, 15 and 21 all have small factors"
+    if head < hi and _REJECTING.search(text, head, hi):
+        return None  # "third (not 2nd, not 4th)": what the aside names, it rejects
     found = _list_at(text, lo, hi, ctx, texts=texts)
     return (found, hi) if found is not None else None
+
+
+# An aside that rejects what it names: "(not 2nd, not 4th)", "— not B", "(2nd? No — 1st.)"
+_REJECTING = _Pattern(r"(?<![\w-])(?:not|no|never|except|rather\s+than)(?![\w-])", re.IGNORECASE)
 
 
 _ARTICLE_HEAD = _Pattern(r"[^\S\n]*(?:the|an?)[^\S\n]+", re.IGNORECASE)
@@ -392,8 +405,9 @@ _LABELLED_LIST = _Pattern(
 )
 
 
+# (a label's own full stop, "A. Peru and C. Chile", ends no sentence)
 _NOTE_ONLY = _Pattern(
-    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
+    rf"\s*\b(?:note|n\.?b\.?|p\.?s\.?)\s*:|(?<!\b[A-Z])[.!?](?=\s|$)|{_BECAUSE}", re.IGNORECASE
 )
 
 
@@ -460,6 +474,11 @@ def _quantified(
         pos = closing.end() if closing is not None else excepted.span[1]
         if verb is None and (verb := _VERB_ADJ.match(text, pos, hi)) is not None:
             sign, pos = _quantified_sign(text, verb, hi, ctx)
+    scope = _SCOPE.match(text, pos, hi)  # "no correct answer among the options provided"
+    pos = scope.end() if scope is not None else pos
+    if verb is None and quant.group("none") and quant.group("none").lower() == "no":
+        # "no correct answer": the side is the noun's own adjective
+        sign = next((s for w in quant.group().split()[1:] if (s := ctx.vocab.sign(w))), 0)
     if not _TAIL_OK.match(text, pos, hi):
         return None
     span = (quant.start(), excepted.span[1] if excepted and excepted.span else quant.end())
@@ -481,6 +500,7 @@ def _read_answer(
     head (``"whole"``, headings: "Correct: 9 <= 10" is not C and D), or not at all
     (``"none"``, sentences, whose texts are read by a later rule)."""
     lo, hi = _strip_bounds(text, lo, hi, _LIST_TRIM)
+    hi = _before_a_denial(text, lo, hi, ctx)
     if lo >= hi:
         return None
     quant = _QUANT.match(text, lo, hi)
@@ -503,6 +523,28 @@ def _read_answer(
     found, head = listed
     verb = _VERB_ADJ.match(text, head, hi)
     return (ctx.vocab.verb_sign(verb) if verb is not None else 0), found
+
+
+# A label denied: "not (A)", "is not **A. Gold**", "isn't option B"
+_DENIED = _Pattern(
+    r"(?<![\w-])(?:not|isn[’']t|aren[’']t|never)[^\S\n]+(?:(?:the[^\S\n]+)?(?:option|choice"
+    r"|answer)[^\S\n]+)?[*_(\[]*(?P<l>[A-Z][A-Z0-9]{0,3})(?![\w])",
+)
+
+
+def _before_a_denial(text: str, lo: int, hi: int, ctx: _Context) -> int:
+    """Where an answer stretch ends when a later sentence of it denies a label ("The
+    answer is (C). It is not (A), since ..."; "**E. Silicon** (...). The answer is not
+    **A. Gold** because ..."): at the end of the sentence before, as a label the reply
+    says is not the answer is never part of it. ``hi`` when no sentence does."""
+    for denial in _DENIED.finditer(text, lo, hi):
+        if denial.group("l") not in ctx.keys:
+            continue
+        stops = [stop.start() for stop in _SENTENCE_STOP.finditer(text, lo, denial.start())]
+        if stops and text[lo : stops[-1]].strip(_LIST_TRIM):
+            return stops[-1]
+        return hi  # the first sentence denies it: "not A but C" is read as it stands
+    return hi
 
 
 def _item(text: str, lo: int, hi: int) -> re.Match[str] | None:

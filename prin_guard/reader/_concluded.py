@@ -1,9 +1,10 @@
 """A reasoning's own whole-set conclusion in the question's words (issue 38, set E): "So
 the prime numbers are 29, 37 and 2.", "So the cities that are national capitals are Paris
-and Ottawa.", "The cities that are not capitals are B and D." names every candidate on one
-side. An answer read after it that does not agree (the direct leg naming others, the
-reverse leg naming one of the direct side's) is either the reasoning's or the answer's
-error, or the other question's answer: no verdict."""
+and Ottawa.", "Conclusion: The countries in South America are Peru and Chile.", "The
+cities that are not capitals are B and D." names every candidate on one side. An answer
+read after it that does not agree (the direct leg naming others, the reverse leg naming
+one of the direct side's) is either the reasoning's or the answer's error, or the other
+question's answer: no verdict."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import re
 from prin_guard.models import ParseStatus
 from prin_guard.reader._answers import _named
 from prin_guard.reader._evidence import ParseResult, _Context
-from prin_guard.reader._vocab import predicate_source
+from prin_guard.reader._own_sides import predicate_alone
 
 _COP = r"(?:are|is|were|was)"
 _AMONG = (
@@ -28,25 +29,26 @@ _NEG = re.compile(
 _NOT = re.compile(r"(?<![\w-])not(?![\w-])", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+")
 _LEAD = re.compile(
-    r"^\s*(?:(?:so|therefore|thus|hence|overall|in\s+(?:conclusion|summary|short))\s*,?\s+)?",
+    r"^\s*(?:(?:conclusion|summary)\s*:\s*)?"
+    r"(?:(?:so|therefore|thus|hence|overall|in\s+(?:conclusion|summary|short))\s*,?\s+)?",
     re.IGNORECASE,
 )
 
 
 @functools.lru_cache(maxsize=64)
-def _forms(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Whole-set statements of the predicate ``words``: (affirm, deny)."""
-    pred = predicate_source(words)
+def _forms(pred: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Whole-set statements of the predicate pattern ``pred`` (the predicate, or its head
+    alone where it stands for it: "the capital cities" of "national capitals")."""
     noun = r"[a-z]+(?:[^\S\n]+[a-z]+)?"
     tail = rf"{_AMONG}[^\S\n]+{_COP}[^\S\n]+(?P<s>[^.!?\n]{{1,200}}?)[^\S\n]*[.!]?[^\S\n]*$"
     affirm = re.compile(
         rf"the[^\S\n]+(?:(?:{pred})[^\S\n]+(?:{noun})|(?:{noun}|ones)[^\S\n]+(?:that|which)"
-        rf"[^\S\n]+{_COP}[^\S\n]+(?:{pred})){tail}",
+        rf"[^\S\n]+{_COP}[^\S\n]+(?:{pred})|(?:{noun})[^\S\n]+(?:{pred})){tail}",
         re.IGNORECASE,
     )
     deny = re.compile(
-        rf"the[^\S\n]+(?:{noun}|ones)[^\S\n]+(?:that|which)[^\S\n]+{_COP}[^\S\n]+not"
-        rf"[^\S\n]+(?:an?[^\S\n]+)?(?:{pred}){tail}",
+        rf"the[^\S\n]+(?:(?:{noun}|ones)[^\S\n]+(?:that|which)[^\S\n]+{_COP}[^\S\n]+not"
+        rf"[^\S\n]+(?:an?[^\S\n]+)?|(?:{noun})[^\S\n]+not[^\S\n]+)(?:{pred}){tail}",
         re.IGNORECASE,
     )
     return affirm, deny
@@ -55,7 +57,7 @@ def _forms(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def _last_whole_set(text: str, ctx: _Context) -> tuple[set[str], int] | None:
     """The last sentence of ``text`` that names every candidate on one side in the
     question's words: the candidates, and 1 (they have the predicate) or -1."""
-    affirm, deny = _forms(ctx.vocab.predicate)
+    affirm, deny = _forms(predicate_alone(ctx.vocab))
     found: tuple[set[str], int] | None = None
     for sentence in _SENTENCE.finditer(text):
         body = sentence.group()

@@ -17,6 +17,7 @@ readable is read as the general reader reads an answer line.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias
 
@@ -45,7 +46,8 @@ Places: TypeAlias = list[tuple[int, int]]
 
 VOID = _Reading(frozenset(), None, void=True)
 SLOT_STRIP = " \t\r\n*_`\"'“”‘’.!:;()[]{}<>"
-_SLOT_SEP = _Pattern(r"\s*(?:,|;|&|/|\band\b|\bor\b)\s*", re.IGNORECASE)
+# the Oxford comma's ", and" is one separator: "(A), (C), and (D)"
+_SLOT_SEP = _Pattern(r"\s*(?:,\s*(?:and|or)\b|,|;|&|/|\band\b|\bor\b)\s*", re.IGNORECASE)
 _NONE_WORDS = frozenset({"none", "neither", "nothing", "no one", "n/a"})
 _ALL_WORDS = frozenset({"both", "all", "all of them", "both of them"})
 
@@ -104,7 +106,7 @@ class Shown:
 
     def slot(self, text: str, lo: int, hi: int) -> _Reading | None:
         """What ``text[lo:hi]`` names (see the module's docstring)."""
-        lo, hi = _strip_bounds(text, lo, hi, SLOT_STRIP)
+        lo, hi = _strip_bounds(text, lo, _emoji_end(text, lo, hi), SLOT_STRIP)
         if lo >= hi:
             return None
         whole = self._key(text[lo:hi])
@@ -125,7 +127,7 @@ class Shown:
                 return self._lenient(text, lo, hi)
             found.add(label)
             if sep is not None:
-                alternative = alternative or sep.group().strip().casefold() == "or"
+                alternative = alternative or sep.group().strip(" \t\n,").casefold() == "or"
                 pos = sep.end()
         return _Reading(frozenset(found), (lo, hi), void=alternative and len(found) > 1)
 
@@ -134,6 +136,24 @@ class Shown:
             return None
         said = _read_answer(text, lo, hi, self.ctx)
         return said[1] if said is not None else None
+
+
+# Marks that say a side ("B ❌"): never a decoration
+_MARKS = frozenset("✓✔✗✘❌✅❎✖☑☐☒")
+
+
+def _emoji_end(text: str, lo: int, hi: int) -> int:
+    """``hi`` before the pictographs that close a slot ("(B) and (D) 🌎", "B, D 😊"): a
+    decoration of small instruct models, not part of the answer; a mark that says a side
+    ends nothing."""
+    end = hi
+    while end > lo and (
+        text[end - 1].isspace()
+        or text[end - 1] in "\u200d\ufe0f"
+        or (unicodedata.category(text[end - 1]) == "So" and text[end - 1] not in _MARKS)
+    ):
+        end -= 1
+    return end
 
 
 def agreed(readings: Sequence[_Reading], shown: Shown) -> _Reading:

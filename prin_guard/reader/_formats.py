@@ -11,6 +11,7 @@ from dataclasses import replace
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
 from prin_guard.reader._exclusion import heading_sign
+from prin_guard.reader._groups import sided_groups
 from prin_guard.reader._text import _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
 
@@ -24,6 +25,20 @@ _HEADING_WORDS = _ANSWER_WORDS | {
 }  # fmt: skip
 # A pronoun and its verb before a heading's words: "These are not valid: B, D"
 _PRONOUN_HEAD = (("these", "are"), ("those", "are"), ("they", "are"), ("this", "is"))
+
+
+# A relative clause in a heading: "The options that are incorrect: B, D", "The ones
+# which are not capitals: B, D"
+_RELATIVE = (("that", "are"), ("which", "are"), ("that", "is"), ("which", "is"))
+
+
+def _relative_dropped(words: list[str]) -> list[str]:
+    """A heading's words without the relative pronoun and verb after its noun ("the
+    options that are incorrect": "the options incorrect")."""
+    for i in range(1, len(words) - 2):
+        if (words[i], words[i + 1]) in _RELATIVE:
+            return words[:i] + words[i + 2 :]
+    return words
 
 
 @functools.lru_cache(maxsize=64)
@@ -53,11 +68,26 @@ _ANSWER_LINE = _Pattern(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# An answer's heading alone on its line, the answer under it: "### Final Answer\n**B.
+# 102**", "## Corrected Answer", a bold "**Answer**" line (its emphasis already written
+# over by spaces).
+_ANSWER_HEADING = _Pattern(
+    r"^[^\S\n]*(?:#{1,6}[^\S\n]*)?[*_]*+(?:(?:my|our|the)[^\S\n]++)?"
+    r"(?:(?:corrected|revised|updated|amended|new)[^\S\n]++)?(?:final[^\S\n]++)?"
+    r"answers?[^\S\n*_]*+[*_]*+[^\S\n]*+(?P<rest>)$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 # A heading starts a line, or follows another's list or a sentence on its line ("Correct:
 # A | Incorrect: B", "Yes: A, C. No: B, D.")
+# A CSV line headed by a side, its labels after it: "incorrect,C,D"
+_CSV_HEADING = _Pattern(
+    r"^[^\S\n]*(?P<head>[A-Za-z]+(?:[^\S\n][A-Za-z]+)?)[^\S\n]*,[^\S\n]*"
+    r"(?P<rest>[A-Z](?:[^\S\n]*,[^\S\n]*[A-Z])*)[^\S\n]*$",
+    re.MULTILINE,
+)
 _HEADING = _Pattern(
-    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,4}+)(?:\(s\))?[*_`]*+"
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,5}+)(?:\(s\))?[*_`]*+"
     r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
     # a semicolon between labels alone: "Incorrect: A; C; E" (not "A; Incorrect: B")
     r"|;(?=[^\S\n]*+[(\[]?[A-Z][)\]]?[^\S\n]*+(?:;|[.!]?[^\S\n]*+$)))*+)",
@@ -148,6 +178,30 @@ _BOXED = _Pattern(
 )
 
 
+# What makes a box no answer: a negation right before it ("Not \boxed{48}", "\boxed{52},
+# not \boxed{48}", "is not \(\boxed{48}\)"; not "the criteria that are not met are
+# \boxed{C, D}"), or a verb after it that makes it a subject ("\boxed{56} is what I'd get
+# for 14 x 4", "\boxed{48} would be 12 x 4")
+_BOX_NEGATED = _Pattern(
+    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)[\s$\\(\[*_`]*$",
+    re.IGNORECASE,
+)
+_BOX_SUBJECT = _Pattern(
+    r"[\s$\\)\]]*(?:(?:is|was)\s+(?:what|for|from|if|when|how|only\s+if)|would\s+be|could\s+be"
+    r"|might\s+be|comes?\s+from|belongs?\s+to|applies\s+to)(?![\w-])",
+    re.IGNORECASE,
+)
+_NEGATION_WINDOW = 40
+
+
+def _box_said_otherwise(text: str, box: re.Match[str]) -> bool:
+    """Whether a LaTeX box is negated or is the subject of a statement (see
+    :data:`_BOX_NEGATED`): no answer of the reply's."""
+    if _BOX_NEGATED.search(text, max(0, box.start() - _NEGATION_WINDOW), box.start()):
+        return True
+    return _BOX_SUBJECT.match(text, box.end()) is not None
+
+
 # The words that lead into an answer line or a box: "The incorrect option is:", "So the
 # correct answer is C." just before "Answer: C".
 _LEAD_IN = _Pattern(
@@ -176,9 +230,17 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
     not read."""
     opposite = False
     places = sorted(
-        [*_ANSWER_LINE.finditer(text), *_BOXED.finditer(text)], key=lambda match: match.start()
+        [*_ANSWER_LINE.finditer(text), *_ANSWER_HEADING.finditer(text), *_BOXED.finditer(text)],
+        key=lambda match: match.start(),
     )
     for match in reversed(places):
+        if match.re is _BOXED.compiled and _box_said_otherwise(text, match):
+            continue  # "Not \\boxed{48}.", "\\boxed{56} is what 14 x 4 gives"
+        grouped = sided_groups(text, match.start("rest"), match.end("rest"), ctx)
+        if grouped is not None:  # "Decision: A, C, D incorrect; B correct."
+            side = ctx.leg or 1
+            picked = frozenset(label for label, sign in grouped if sign == side)
+            return (match.start(), _Reading(picked, match.span("rest"))), opposite
         if match.group("rest").strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx)
         else:
@@ -234,6 +296,7 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
         words = match.group("head").lower().split()
         if tuple(words[:2]) in _PRONOUN_HEAD and len(words) > 2:
             words = words[2:]
+        words = _relative_dropped(words)
         sign = ctx.vocab.phrase_sign(words, _heading_words(ctx.vocab.noun))
         if not sign and ctx.task == "choice":
             sign = heading_sign(match.group("head"))  # "Eliminated: B, D", "Keep: A, C"
@@ -254,6 +317,11 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
                 # on the reverse leg, "Yes: A, C" may answer the question's predicate
                 reading = replace(reading, weak=True)
             placed.append((match.start(), _signed(sign, reading, ctx), reading))
+    for match in _CSV_HEADING.finditer(text, lo):  # a CSV line "incorrect,C,D"
+        sign = ctx.vocab.phrase_sign(match.group("head").lower().split(), _HEADING_WORDS)
+        said = _read_answer(text, *match.span("rest"), ctx, texts="none") if sign else None
+        if sign and said is not None:
+            placed.append((match.start(), _signed(sign, said[1], ctx), said[1]))
     placed.sort(key=lambda place: place[0])
     out.said.extend((sign, reading) for _, sign, reading in placed)
     return out

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "MAX_JSON_FAILURES",
     "MAX_JSON_TRIES",
     "json_values",
+    "jsonish",
     "members",
     "whole_json",
 ]
@@ -182,3 +184,53 @@ def whole_json(text: str, decode: Decode = DECODER.raw_decode) -> Any:
     except (ValueError, RecursionError):
         return None
     return value if _skip_space(text, end) == len(text) else None
+
+
+# A comment after a JSON token ("true,  // a tuple") or on a line of its own; not "//" in
+# "http://", which a colon precedes
+_COMMENT = _Pattern(r"(?:(?<=[,{\[\]}\"0-9el])|^)[^\S\n]*//[^\n]*", re.MULTILINE)
+_SINGLE_QUOTED = _Pattern(r"\{[^\S\n]*'")
+_PYTHON_WORDS = _Pattern(r"(?<![\w'\"])(?:True|False|None)(?![\w'\"])")
+_AS_JSON = {"True": "true", "False": "false", "None": "null", "'": '"', '"': "'"}
+
+
+def jsonish(text: str) -> str:
+    """``text`` with the JSON a judge writes loosely made JSON, offsets kept (every change
+    is of the same length): ``//`` comments blanked, and an object written as a Python
+    literal (``{'answer': 'B', 'ok': True}``) in JSON's quotes and words. The text is
+    otherwise unchanged; a value still not JSON is not read."""
+    if "//" not in text and "{" not in text:
+        return text
+    out = _COMMENT.compiled.sub(lambda m: " " * len(m.group()), text) if "//" in text else text
+    if "'" not in out:
+        return out
+    parts: list[str] = []
+    pos = 0
+    for match in _SINGLE_QUOTED.finditer(out):
+        if match.start() < pos:
+            continue  # inside the literal just converted
+        end = _closing(out, match.start())
+        if end is None:
+            continue
+        body = out[match.start() : end]
+        body = _PYTHON_WORDS.compiled.sub(lambda m: _AS_JSON[m.group()], body)
+        parts += [out[pos : match.start()], body.translate(_QUOTES)]
+        pos = end
+    return "".join([*parts, out[pos:]]) if parts else out
+
+
+_QUOTES = str.maketrans({"'": '"', '"': "'"})
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the braces opened at ``text[start]`` close (after the ``}``), on the same
+    few lines; None when they do not within :data:`_LITERAL_REACH`."""
+    depth = 0
+    for i in range(start, min(len(text), start + _LITERAL_REACH)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if not depth:
+                return i + 1
+    return None

@@ -44,12 +44,11 @@ from prin_guard.reader._evidence import (
 from prin_guard.reader._exclusion import sides as exclusion_sides
 from prin_guard.reader._picks import pick_side, picked_texts
 from prin_guard.reader._resolve import _joint_result, _result
+from prin_guard.reader._revisions import Revisions
 from prin_guard.reader._stance import (
     _CONCLUDING,
     _OPEN_CLAUSE,
     _QUALIFIER,
-    _REVISION,
-    retracted_before,
     stance,
 )
 from prin_guard.reader._structures import _structure_statuses
@@ -327,18 +326,67 @@ _REST_NOT = _Pattern(
 )
 
 
+# "the incorrect ones are the rest", "the correct options are all the others", "..., the
+# wrong ones are the remaining ones": the rest, named by the side a subject gives them
+_REST_NAMED = _Pattern(
+    rf"(?<![\w-])(?P<adj>[A-Za-z]+)\s+{_NOUN}\s+(?:are|would\s+be)\s+(?P<rest>(?:all\s+)?"
+    rf"(?:the\s+)?(?:rest|others|other\s+{_NOUN}|remaining(?:\s+{_NOUN})?)"
+    rf"(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+# "some of the others", "one of the rest": part of the rest, not all of it
+_PART_OF = _Pattern(
+    r"(?<![\w-])(?:some|one|two|three|a\s+few|few|several|many|most|any|each|none|either"
+    r"|neither)\s+of\s+$",
+    re.IGNORECASE,
+)
+_PART_SPAN = 24
+
+
+def _part_of(text: str, at: int) -> bool:
+    """Whether the rest named at ``at`` is only part of it ("some of the others")."""
+    return _PART_OF.search(text, max(0, at - _PART_SPAN), at) is not None
+
+
+# "B and D are not incorrect; the others are.": the rest, the status the clause before
+# denied of its own
+_REST_ARE = _Pattern(
+    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
+    r"\s+(?:is|are)(?=\s*(?:$|[.;!\n]))",
+    re.IGNORECASE,
+)
+
+
+# A second anchored claim joined to the first: ", and the incorrect ones are B and D"
+_NEXT_ANCHORED = _Pattern(
+    rf",?\s+(?:and|but|while|whereas)\s+(?=(?:the\s+)?[A-Za-z]+\s+{_NOUN}\s+(?:are|is)\s)",
+    re.IGNORECASE,
+)
+
+
 # "I prefer Response 2", "I would choose B"
 _PREFER = _Pattern(
-    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|'ll|’ll|'m|’m|\s+am|\s+must|\s+therefore|\s+thus|\s+clearly"
-    r"|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
+    r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|'ll|’ll|'m|’m|\s+am|\s+must|\s+therefore|\s+thus"
+    r"|\s+clearly|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
     # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
     r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
-    r"(?:prefer|choose|going\s+with"
-    r"|pick|select|go\s+with|vote\s+for|favou?r|recommend|side\s+with)\s+"
+    r"(?P<v>prefer|choose|going\s+with|pick|select|go\s+with|vote\s+for|favou?r|recommend"
+    r"|side\s+with|settle\s+on|stick\s+with"
+    r"|(?:(?<='ll\s)|(?<=’ll\s)|(?<='d\s)|(?<=’d\s)|(?<=will\s)|(?<=would\s))say)\s+"
     r"(?:(?:the\s+)?(?:responses?|outputs?|answers?|ones?|completions?)\s+(?:from|by|of)\s+)?"
     rf"{_RUN}",
     re.IGNORECASE,
 )
+
+
+# What a choice's reply says it answers, whichever question is asked: "I'll say A, D and
+# E." (on the reverse leg, the incorrect ones; a pick, "I'll go with B", stays the direct
+# side's), when the labels end the clause ("I'll say A and C are correct" is a status)
+_RESOLVING = _Pattern(r"say", re.IGNORECASE)
+_CLAUSE_DONE = _Pattern(r"[^\S\n]*(?:[.!;\n]|,|$|\.\.\.|…)")
 
 
 # A pair's tie in words: "it's a tie", "both are equally good", "neither is better"
@@ -466,7 +514,12 @@ class _Claims:
         if ctx.task == "checklist":
             self._check_verbs()
         # "C is correct. Wait, no: B is correct.": the statements before a retraction go
-        cut = retracted_before(text, sorted(status.at for status in self.statuses))
+        cut = Revisions(text).retracted_before(
+            sorted(
+                ((status.at, status.label, status.sign) for status in self.statuses),
+                key=lambda statement: statement[0],
+            )
+        )
         if cut:
             self.statuses = [status for status in self.statuses if status.at >= cut]
         structured = _structure_statuses(text, ctx)
@@ -502,6 +555,10 @@ class _Claims:
                 cut_at: int | None = semicolon + 1
             else:
                 cut_at = None
+            if (other := _NEXT_ANCHORED.search(text, lo, hi)) is not None:
+                # "the correct options are A, C and E, and the incorrect ones are B and D":
+                # two claims, each with its own labels
+                hi, cut_at = other.start(), other.end()
             # the next sentence may start inside this one's span: "..., so the incorrect
             # options are A, B": go on from the end of this span's head
             cut = _ASIDE.search(text, lo, hi)
@@ -580,7 +637,7 @@ class _Claims:
                 continue
             # "C is correct; the rest are incorrect": all but C
             qualified = stance(text, match.start("rest"), match.end())
-            if qualified.hedged or qualified.excepted:
+            if qualified.hedged or qualified.excepted or _part_of(text, match.start("rest")):
                 continue
             if qualified.negated:
                 sign = -sign
@@ -594,6 +651,7 @@ class _Claims:
                     weak=qualified.negated or qualified.soft,
                 )
             )
+        self._complements(stated)
         for match in _REST_NOT.finditer(text):
             # "A and C are correct, the others are not": the rest, the side not stated
             signs = [sign for sign in (1, -1) if stated[sign]]
@@ -602,6 +660,8 @@ class _Claims:
             qualified = stance(text, match.start("rest"), match.end())
             if qualified.hedged or qualified.excepted or qualified.negated:
                 continue
+            if _part_of(text, match.start("rest")):
+                continue
             before = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
             if not any(before <= s.at < match.start() for s in self.statuses if s.label):
                 continue  # the statement it leaves out is not just before it
@@ -609,6 +669,40 @@ class _Claims:
                 _Status(
                     None, -signs[0], match.span("rest"), match.start(), False, weak=qualified.soft
                 )
+            )
+
+    def _complements(self, stated: dict[int, set[str]]) -> None:
+        """The rest named by a side ("B is correct, so the incorrect ones are the rest"),
+        and the rest given the status a clause just before denied its own candidates ("B
+        and D are not incorrect; the others are."): every candidate without a status."""
+        text, ctx = self.text, self.ctx
+        for match in _REST_NAMED.finditer(text):
+            sign = ctx.vocab.sign(match.group("adj"))
+            if not sign or not stated[-sign] or stated[sign]:
+                continue
+            qualified = stance(text, match.start(), match.end())
+            if qualified.hedged or qualified.excepted or qualified.negated:
+                continue
+            self.statuses.append(
+                _Status(None, sign, match.span("rest"), match.start(), False, weak=qualified.soft)
+            )
+        for match in _REST_ARE.finditer(text):
+            start = self._sentence(max(0, self._sentence(match.start())[0] - 2))[0]
+            before = [s for s in self.statuses if start <= s.at < match.start() and s.label]
+            if not before or any(s.sign != before[-1].sign for s in before):
+                continue
+            last = before[-1]
+            end = last.span[1] if last.span is not None else last.at
+            verb = _VERB_ADJ.compiled.match(text, end)
+            if verb is None or not _negated(verb) or ctx.vocab.verb_sign(verb) != last.sign:
+                continue  # "B and D are not incorrect": the others are incorrect
+            qualified = stance(text, match.start("rest"), match.end())
+            if qualified.hedged or qualified.excepted or qualified.negated:
+                continue
+            if _part_of(text, match.start("rest")):
+                continue
+            self.statuses.append(
+                _Status(None, -last.sign, match.span("rest"), match.start(), False, weak=last.weak)
             )
 
     def _text_statements(self) -> None:
@@ -634,7 +728,11 @@ class _Claims:
                 if start <= status.at < found.span[0] and status.label is not None
             ]
             if before and not (found.labels & {status.label for status in before}):
-                self._carry(found, -before[-1].sign, before[-1])
+                last = before[-1]
+                # "B is not. D is not.": after a denial, the elliptic "not" denies too
+                end = last.span[1] if last.span is not None else last.at
+                same = _DENIED.match(self.text, end, self._sentence(last.at)[1])
+                self._carry(found, last.sign if same else -last.sign, last)
 
     def _subject_before(self, end: int) -> _Reading | None:
         """The candidates the subject of the clause ending at ``end`` names
@@ -875,11 +973,17 @@ class _Claims:
             run = _run_labels(text, match.start("run"), match.end("run"), ctx)
             if run is None or run.void:
                 continue
+            sign = 1
+            if ctx.task == "choice" and _RESOLVING.fullmatch(match.group("v")):
+                if not _CLAUSE_DONE.match(text, match.end()):
+                    continue
+                sign = ctx.leg or 1
             qualified = stance(text, match.start(), match.end())
             if not (qualified.hedged or qualified.negated or qualified.excepted):
                 if qualified.soft:
                     run = dataclasses.replace(run, weak=True)
-                side = pick_side(text, match.end(), ctx)  # "... B and D as the wrong ones"
+                # "... B and D as the wrong ones"; "I'll say B and D" answers the leg asked
+                side = sign if sign != 1 else pick_side(text, match.end(), ctx)
                 self._add(match.start(), match.end(), side, run, forced=True)
         for at, end, named in picked_texts(text, ctx):  # "I'd go with neon and argon"
             qualified = stance(text, at, end)
@@ -1019,7 +1123,7 @@ class _Claims:
         if (
             claim.forced
             or _CONCLUDING.search(text, before, claim.at)
-            or _REVISION.search(text, before, claim.at)  # "On second thought, B is better"
+            or Revisions(text).between(before, claim.at)  # "On second thought, B is better"
         ):
             return 2
         if _QUALIFIER.search(text, before, claim.at) or _QUALIFIER.search(text, claim.end, after):
@@ -1056,13 +1160,13 @@ class _Claims:
         value = _tie_free(last.reading, ctx)
         if self._concludes_where_it_stands(last) and not (
             _CONCLUDING.search(self.text, max(0, last.at - _CLAIM_WINDOW), last.at)
-            or _REVISION.search(self.text, max(0, last.at - _CLAIM_WINDOW), last.at)
+            or Revisions(self.text).between(max(0, last.at - _CLAIM_WINDOW), last.at)
         ):
             # a conclusion read from where it stands is one claim among the edge ones:
             # "The answer is A.\n...\nThe answer is D." says nothing
             chosen = [claim for claim, strength in rated.values() if strength >= 1]
         earlier = [claim for claim in chosen if _tie_free(claim.reading, ctx) != value]
-        if earlier and not _REVISION.search(self.text, earlier[-1].at, last.at):
+        if earlier and not Revisions(self.text).between(earlier[-1].at, last.at):
             self.conflict = True
             return None
         if best < 2:  # it stands at an edge of the reply, or is mere reasoning: no conclusion
@@ -1135,6 +1239,11 @@ _IS_NOT = _Pattern(
     r"\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
 )
 
+# A status's own clause that negates its verb: "B is not a mammal", "D isn't."
+_DENIED = _Pattern(
+    r"[)\]]?\s+(?:(?:is|are|was|were)(?:\s+not|n[’']t)|(?:does|do)(?:\s+not|n[’']t))(?![\w-])",
+    re.IGNORECASE,
+)
 _SUBJECT_WINDOW = 200
 _COPULA_WORD = _Pattern(r"(?<![\w-])(?:is|are|was|were)(?![\w-])", re.IGNORECASE)
 _TEXT_CANDIDATES = 32

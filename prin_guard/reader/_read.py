@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from prin_guard._infra._offloop import squeeze, unsqueeze
@@ -17,6 +18,7 @@ from prin_guard.reader._answered import (
     endorsed,
     says_no_side,
 )
+from prin_guard.reader._answering import in_status_words, label_marks, labels_first
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -44,7 +46,9 @@ from prin_guard.reader._copies import (
     _Words,
     detect_echo,
 )
+from prin_guard.reader._corrected import blank_before_correction
 from prin_guard.reader._declared import read_declared
+from prin_guard.reader._defined import defined
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
 from prin_guard.reader._formats import (
     _LEAD_IN,
@@ -59,11 +63,16 @@ from prin_guard.reader._formats import (
 )
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
+from prin_guard.reader._option_scores import option_scores
+from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
 from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
 from prin_guard.reader._question_words import in_question_words
+from prin_guard.reader._questioned import questions_the_leg
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
 from prin_guard.reader._restated import (
     alone,
+    bookended,
+    glossed,
     its,
     neither_nor,
     no_status,
@@ -72,16 +81,17 @@ from prin_guard.reader._restated import (
     restated,
     struck,
 )
+from prin_guard.reader._revisions import Revisions, Said
 from prin_guard.reader._side_by_side import side_by_side
 from prin_guard.reader._sided import all_restated, then_sided
-from prin_guard.reader._stance import _ADDITIVE, _REVISION, retracted_before
-from prin_guard.reader._structures import _read_json, _structure_statuses
+from prin_guard.reader._structures import _structure_statuses, json_places
 from prin_guard.reader._terse import terse
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
     WINDOW,
     _keys_of,
     _next_line,
+    _ordered,
     _Pattern,
     _strip_bounds,
     _Texts,
@@ -186,6 +196,10 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
+    read = in_status_words(read)  # "the options that do not answer the question are ..."
+    read = label_marks(read, ctx)  # "A. Peru and C. Chile"
+    read = labels_first(read, ctx)  # "* **Hamlet** (A)"
+    read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
     declared: _Reading | None = None
     if contract is not None and contract.declared:
         declared, places = read_declared(read, contract, ctx)
@@ -198,22 +212,30 @@ def parse_reply(
             rest = _name_labels(_blanked(read, places), ctx, nouns)
             general = _parse(rest.text, ctx)
             at = rest.original(general.span)
-            revised = _revised(read, places, at)
-            if revised and not ctx.pair and _adds(read, at) and not declared.inverted:
-                # "Answer: A\n\nActually C is appropriate too.": the answer and C
-                joint = _Reading(declared.labels | set(general.labels), None, weak=general.weak)
-                general = _result(joint, ParseMethod.LABEL_FORMS, ctx)
-            stands = _stands(read, places, at, general, declared)
-            result = _with_declared(declared, general, ctx, revised=revised, stands=stands)
+            revisions, after = Revisions(read), max(hi for _, hi in places)
+            revised = revisions.answered_anew(after, at)
+            walked = _walked(revisions, rest, after, declared, ctx)
+            if walked is not None:
+                # "Answer: A, C\n\nActually, C is wrong. No wait, C is right.": A and C
+                result, revised = walked, revised or set(walked.labels) != declared.labels
+            else:
+                if revised and not ctx.pair and revisions.adds(at) and not declared.inverted:
+                    # "Answer: A\n\nActually C is appropriate too.": the answer and C
+                    joint = _Reading(declared.labels | set(general.labels), None, weak=general.weak)
+                    general = _result(joint, ParseMethod.LABEL_FORMS, ctx)
+                stands = _stands(read, places, at, general, declared)
+                result = _with_declared(declared, general, ctx, revised=revised, stands=stands)
             # the declared answer's concluding part: what the reply says after it
             named = _name_labels(read, ctx, nouns).text
             result = _account(named, result, ctx)
             result = _against_reasoning(named, result, ctx)
+            result = against_own_sides(named, result, ctx)
             view = _View(read, {}, {})  # the declared span is in the reply as read
             if (
                 _answers_the_predicate(read, result, ctx)
                 or answers_the_question(read, result, ctx)
                 or concluded_otherwise(read, result, ctx)
+                or questions_the_leg(read, result, ctx)
             ):
                 result = _FAILED  # the direct question's answer, in the declared format
             elif _lines_disagree(read, places, contract, ctx):
@@ -285,6 +307,8 @@ _LATEX_SET = _Pattern(
     r"\\\{(?P<body>[^{}\n]{1,80})\\\}[^\S\n]*\$?"
 )
 
+_SET_ALONE = _Pattern(r"[\s.!*_`]*")
+
 
 def _latex(text: str) -> str:
     """``text`` with LaTeX's text commands around a label written over by spaces
@@ -300,6 +324,9 @@ def _latex(text: str) -> str:
         ):
             out[at] = " "
     for match in _LATEX_SET.finditer(text):
+        end = text.find("\n", match.end())
+        if not _SET_ALONE.fullmatch(text, match.end(), len(text) if end < 0 else end):
+            continue  # "$\\text{Wrong} = \\{A, C\\}$ would be a mistake.": no heading
         keep = (match.span("head"), match.span("body"))
         for at in range(match.start(), match.end()):
             if not any(a <= at < b for a, b in keep):
@@ -407,6 +434,54 @@ def _blanked(text: str, places: Sequence[tuple[int, int]]) -> str:
     return "".join(out)
 
 
+def _walked(
+    revisions: Revisions,
+    view: _View,
+    end: int,
+    answer: _Reading,
+    ctx: _Context,
+    method: ParseMethod = ParseMethod.DECLARED,
+) -> ParseResult | None:
+    """A choice's answer (ending at ``end`` of the text ``revisions`` reads) as the
+    statements after it revise it (:meth:`Revisions.final`; the statements read in
+    ``view``, that text with the answer blanked or not), when a revision stands between
+    the answer and the last of them ("Answer: B\n\nCorrection: D is also incorrect." on
+    the reverse leg: B, D); None when nothing after the answer revises it."""
+    if ctx.task != "choice" or not ctx.leg or answer.inverted:
+        return None
+    said = [
+        replace(
+            item,
+            at=_in_reply(view, item.at),
+            end=_in_reply(view, item.end),
+            span=view.original(item.span),
+        )
+        for item in _said(view.text, 0, ctx)
+    ]
+    after = [item for item in said if item.at >= end]
+    if not after or not revisions.between(end, after[-1].at):
+        return None
+    before = [item for item in said if item.at < end]
+    final = revisions.final(answer.labels, after, ctx.leg, ctx.labels, before=before)
+    if final is None:
+        return _FAILED
+    if final.labels == answer.labels:
+        return _result(replace(answer, weak=answer.weak or final.weak), method, ctx)
+    reading = _Reading(final.labels, after[-1].span, weak=final.weak)
+    result = _result(reading, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+    if says_no_side(revisions.text, result, ctx):
+        return replace(result, weak=True)  # "Correction: the answer is B." on the reverse leg
+    return result
+
+
+def _in_reply(view: _View, at: int) -> int:
+    """Where ``at`` of a view's text stands in the text the view was made of."""
+    if at in view.starts:
+        return view.starts[at]
+    ends = [end for end in view.ends if end <= at]
+    return at if not ends else at - max(ends) + view.ends[max(ends)]
+
+
 def _with_declared(
     declared: _Reading,
     general: ParseResult,
@@ -454,54 +529,13 @@ def _stands(
     last = max(lo for lo, _ in places)
     if span[1] > last:
         return False
-    if _revision(text, span[1], last):
+    revisions = Revisions(text)
+    if revisions.between(span[1], last, hmm=False):
         return True
     earlier = [hi for _, hi in places if hi <= span[0]]
     if not earlier or not set(general.labels) <= declared.labels:
         return False
-    start = max(text.rfind(mark, 0, span[0]) for mark in (". ", "\n")) + 1
-    stop = min((at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0), default=last)
-    revised = _revision(text, max(earlier), span[0])
-    return revised and bool(_ADDITIVE.search(text, start, min(stop, last)))
-
-
-def _adds(text: str, span: tuple[int, int] | None) -> bool:
-    """Whether the sentence holding ``span`` adds to an answer ("C is correct too", "D
-    is also accurate")."""
-    if span is None:
-        return False
-    start = max(text.rfind(mark, 0, span[0]) for mark in (". ", "\n")) + 1
-    ends = [at for mark in (". ", "\n") if (at := text.find(mark, span[1])) >= 0]
-    return bool(_ADDITIVE.search(text, start, min(ends, default=len(text))))
-
-
-def _revision(text: str, lo: int, hi: int) -> bool:
-    """Whether a revision ("wait", "actually", "correction") stands in ``text[lo:hi]``; a
-    "hmm" is none."""
-    return any(found.group().lower() != "hmm" for found in _REVISION.finditer(text, lo, hi))
-
-
-# Words that revise an answer given before: "Correction:", "Wait, no", "Corrected answer:"
-_REVISED = _Pattern(
-    r"(?<![\w-])(?:corrected|revised|updated|amended)\s+(?:final\s+)?answer(?![\w-])",
-    re.IGNORECASE,
-)
-
-
-def _revised(text: str, places: Sequence[tuple[int, int]], span: tuple[int, int] | None) -> bool:
-    """Whether the conclusion at ``span`` stands after every place of the declared
-    format and a revision lies between them (:data:`_REVISION`, "Corrected answer:")."""
-    if span is None or not places:
-        return False
-    last = max(hi for _, hi in places)
-    if span[0] < last:
-        return False
-    line = text.rfind("\n", 0, span[0]) + 1
-    upto = text.find("\n", span[0])
-    upto = len(text) if upto < 0 else upto
-    return bool(
-        _REVISION.search(text, last, span[0]) or _REVISED.search(text, max(last, line), upto)
-    )
+    return revisions.between(max(earlier), span[0], hmm=False) and revisions.adds(span, last)
 
 
 def _against_own_lines(text: str, result: ParseResult, ctx: _Context) -> bool:
@@ -634,16 +668,78 @@ def _undone_after(text: str, result: ParseResult, ctx: _Context) -> ParseResult 
     return None
 
 
+# A concluding disjunction of labels, the reply's last sentence: "So the answer is (A) or (B)."
+_EITHER = _Pattern(
+    r"\b(?:answer|option|choice)[^\S\n]+(?:is|would[^\S\n]+be|could[^\S\n]+be)[^\S\n]+"
+    r"(?:either[^\S\n]+)?(?P<run>[^.!?\n]{1,60}?\bor\b[^.!?\n]{1,20}?)[^\S\n]*[.!]?[^\S\n]*$",
+    re.IGNORECASE,
+)
+
+
+def _either(text: str, ctx: _Context) -> ParseResult:
+    """Labels joined by "or" as the reply's last sentence ("So the answer is (A) or
+    (B).", after calling both right): no single answer, and no guess between them; the
+    reply leaves each standing, so both are read, weak. Choice legs only."""
+    stripped = text.rstrip()
+    found = _EITHER.search(stripped, max(0, len(stripped) - 200))
+    if found is None or ctx.task != "choice" or not ctx.leg:
+        return _FAILED
+    run = _labels_only(stripped, *found.span("run"), ctx.keys)
+    if run is None or not run.void or not _each_upheld(stripped, found.start(), run.labels, ctx):
+        return _FAILED
+    return ParseResult(
+        _ordered(run.labels, ctx.labels),
+        ParseStatus.OK,
+        ParseMethod.LABEL_FORMS,
+        span=run.span,
+        weak=True,
+    )
+
+
+_WORDS = _Pattern(r"[A-Za-z][A-Za-z'’]*")
+# a label as the sentence writes it: "(B)", "B)", "option B"
+_UPHELD_LABEL = _Pattern(
+    r"(?<![\w])\(?([A-Z][A-Z0-9]{0,3})\)(?![\w])|\b(?:option|choice)\s+([A-Z])\b"
+)
+_SENTENCE = _Pattern(r"[^.!?\n]+(?:[.!?](?=\s|$)|\n|$)")
+_UPHELD_SPAN = 1500
+_DENIALS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "doesn't"})
+
+
+def _each_upheld(text: str, at: int, labels: frozenset[str], ctx: _Context) -> bool:
+    """Whether the reply, before ``at``, said each of ``labels`` is on the leg's side:
+    in a sentence of its own that names it with a word of the leg's side ("(B) has the
+    correct ordering."), or in one sentence that names them all and no other ("the only
+    humorous edits are (A) and (C)."), with no denial in it."""
+    upheld: set[str] = set()
+    for sentence in _SENTENCE.finditer(text, max(0, at - _UPHELD_SPAN), at):
+        words = [word.lower() for word in _WORDS.compiled.findall(sentence.group())]
+        if _DENIALS.intersection(words):
+            continue
+        tokens = (m.group(1) or m.group(2) for m in _UPHELD_LABEL.finditer(sentence.group()))
+        named = {ctx.keys[token] for token in tokens if token in ctx.keys}
+        if named == labels or (
+            len(named) == 1 and any(ctx.vocab.sign(word) == ctx.leg for word in words)
+        ):
+            upheld |= named & labels
+    return upheld == labels
+
+
 def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
-    if result.status is not ParseStatus.OK:  # "A and C are metals; the other two are not."
-        result = read_complement(text, ctx) or result
+    # "A and C are metals; the other two are not."
+    complement = read_complement(text, ctx) if result.status is not ParseStatus.OK else None
+    if complement is not None:
+        result = complement
+    elif result.status is ParseStatus.FAILED and not result.disagreement:
+        result = _either(text, ctx)  # "So the answer is (A) or (B).": both, weak
     if (
         _answers_the_predicate(text, result, ctx)
         or answers_the_question(text, result, ctx)
         or concluded_otherwise(text, result, ctx)
+        or questions_the_leg(text, result, ctx)
     ):
         return _FAILED  # the direct question's answer, concluded on the reverse leg
     undone = _undone_after(text, result, ctx)
@@ -652,6 +748,7 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     result = _account(text, result, ctx)
     if result.method is ParseMethod.FINAL_LINE:
         result = _against_reasoning(text, result, ctx)
+    result = against_own_sides(text, result, ctx)  # "Paris: capital. ...\n\nAnswer: B, D"
     if _touches_the_other_side(text, result, ctx):
         result = replace(result, weak=True)  # "Sharks are not mammals.\nAnswer: A, B, C"
     if says_no_side(text, result, ctx) or bare_none(text, result, ctx):
@@ -677,8 +774,7 @@ def _against_reasoning(text: str, result: ParseResult, ctx: _Context) -> ParseRe
     start = _part_start(text, result.span[0])
     # not what a revision after it took back ("... A and C. Wait, I mixed it up. ..."); a
     # "hmm" revises nothing
-    revisions = _REVISION.finditer(text, 0, start)
-    lo = max((found.end() for found in revisions if found.group().lower() != "hmm"), default=0)
+    lo = Revisions(text).stands_from(0, start)
     sides = _sides(text[lo:start], 0, ctx)
     if not sides:
         return result
@@ -712,7 +808,7 @@ def _lines_disagree(
         before, after = readings[i - 1], readings[i]
         if before is None or after is None or before == after:
             continue
-        if _REVISION.search(text, ordered[i - 1][1], ordered[i][0]) is None:
+        if not Revisions(text).between(ordered[i - 1][1], ordered[i][0]):
             return True
     return False
 
@@ -736,7 +832,29 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
     said = affirmed if ctx.leg == -1 else denied
     if bool(said) and set(result.labels) <= said:
         return True
-    return _against_the_predicate(set(result.labels), affirmed, denied, ctx)
+    if _against_the_predicate(set(result.labels), affirmed, denied, ctx):
+        return True
+    return _explained_otherwise(text[result.span[1] :], set(result.labels), ctx)
+
+
+def _explained_otherwise(after: str, labels: set[str], ctx: _Context) -> bool:
+    """Whether an answer given first is explained, after it, as the other leg's: the
+    explanation says, in the question's own words, that every candidate the answer names
+    is on the other side and none is on the answer's ("**Answer:** (A) and (C)\n\n28 and
+    64 are divisible by 4." on the reverse leg). A later revision or answer is read by
+    the stages, not here, so an explanation holding one says nothing."""
+    if not after.strip() or Revisions(after).between(0, len(after)) or _LATER_ANSWER.search(after):
+        return False
+    affirmed, denied = _predicated(after, ctx)
+    other, own = (denied, affirmed) if ctx.leg == 1 else (affirmed, denied)
+    return bool(labels) and labels <= other and not labels & own
+
+
+# An answer after the explanation: "Answer: B", "the incorrect ones are ...", "so the
+# answer is ..."
+_LATER_ANSWER = _Pattern(
+    r"\b(?:answer|options?|choices?|ones?)\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE
+)
 
 
 def _touches_the_other_side(text: str, result: ParseResult, ctx: _Context) -> bool:
@@ -996,6 +1114,10 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
         # "The answer is A and C, not B or D": the other side, said with the answer
         sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
+    if ctx.leg == 1 and result.span is not None:
+        # "third (not 2nd, not 4th)"; on the reverse leg it may reject the direct answer's
+        # other values, said of the item's own question: a mention unexplained
+        sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
 
 
@@ -1098,32 +1220,52 @@ def _mentions(
 
 
 def _sides(text: str, lo: int, ctx: _Context) -> list[tuple[str, int]]:
-    """The sides that statements in ``text[lo:]`` give candidates: statuses
-    ("B is incorrect", "C ✅", a table's row) and whole-answer claims in a polarity's
-    words ("the incorrect options are B and D")."""
-    claims = _Claims(text, ctx)
-    said = [
-        (status.at, status.label, status.sign)
-        for status in claims.statuses
-        if status.label is not None and status.sign and status.at >= lo
-    ]
-    for claim in claims.whole:
-        if claim.at >= lo and claim.sign and not claim.reading.inverted:
-            said.extend((claim.at, label, claim.sign) for label in claim.reading.labels)
-    said.extend(_heading_sides(text, ctx, lo))  # "Correct: A, C | Incorrect: B, D"
-    if ctx.task == "choice" and ctx.vocab.predicate:  # "Sharks are not mammals."
-        affirmed, denied = _predicated(text[lo:], ctx)
-        if not affirmed & denied:
-            said.extend((lo, label, 1) for label in affirmed)
-            said.extend((lo, label, -1) for label in denied)
-    said.sort()
-    # what a retraction ("Correction:", "wait, no") takes back is said no more
-    cut = retracted_before(text, [at for at, _, _ in said])
-    last: dict[str, int] = {}  # the last side of each candidate stands ("A is correct. On
-    for at, label, sign in said:  # reflection, A is incorrect")
+    """The sides that statements in ``text[lo:]`` give candidates (:func:`_said`): the
+    last side of each standing ("A is correct. On reflection, A is incorrect"), what a
+    retraction ("Correction:", "wait, no") takes back said no more."""
+    said = sorted(
+        (item.at, label, item.sign)
+        for item in _said(text, lo, ctx)
+        if item.sign
+        for label in item.labels
+    )
+    cut = Revisions(text).retracted_before(said)
+    last: dict[str, int] = {}
+    for at, label, sign in said:
         if at >= cut:
             last[label] = sign
     return list(last.items())
+
+
+def _said(text: str, lo: int, ctx: _Context) -> list[Said]:
+    """The statements in ``text[lo:]`` that give candidates a side (0: the leg's, "the
+    answer is B"), in order: statuses
+    ("B is incorrect", "C ✅", a table's row), whole-answer claims in a polarity's words
+    ("the incorrect options are B and D"), headings ("Correct: A, C | Incorrect: B, D")
+    and the question's predicate ("Sharks are not mammals.")."""
+    claims = _Claims(text, ctx)
+    said = [
+        Said(status.at, (status.span or (status.at, status.at))[1], frozenset({status.label}),
+             status.sign, status.span, weak=status.weak)
+        for status in claims.statuses
+        if status.label is not None and status.sign and status.at >= lo
+    ]  # fmt: skip
+    for claim in claims.whole:
+        if claim.at >= lo and not claim.reading.inverted:  # sign 0: "the answer is B"
+            said.append(
+                Said(claim.at, claim.end, claim.reading.labels, claim.sign, claim.reading.span,
+                     whole=True, weak=claim.reading.weak)
+            )  # fmt: skip
+    said.extend(  # "Correct: A, C | Incorrect: B, D"
+        Said(at, at, frozenset({label}), sign) for at, label, sign in _heading_sides(text, ctx, lo)
+    )
+    if ctx.task == "choice" and ctx.vocab.predicate:  # "Sharks are not mammals."
+        affirmed, denied = _predicated(text[lo:], ctx)
+        if not affirmed & denied:
+            said.extend(Said(lo, lo, frozenset({label}), 1) for label in sorted(affirmed))
+            said.extend(Said(lo, lo, frozenset({label}), -1) for label in sorted(denied))
+    said.sort(key=lambda item: (item.at, sorted(item.labels), item.sign))
+    return said
 
 
 def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
@@ -1139,6 +1281,16 @@ _SO_LABELS = _Pattern(
     r"(?:(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
     r"|[^\S\n]*(?:→|⇒|⟹|->|=>)[^\S\n]*)"  # "... are not noble gases → B & D"
     r"(?P<l>[^\n.!?;:]{1,60}?)[^\S\n]*[.!]?[^\S\n]*\Z",
+    re.IGNORECASE,
+)
+
+
+# "..., so the incorrect ones are the rest.": the complement of what the reply just sided
+_SO_REST = _Pattern(
+    r"(?:(?<=[.!:;,\n])|(?<=^))[^\S\n]*(?:so|therefore|thus|hence)[^\S\n]*[,:]?[^\S\n]+"
+    r"(?:the[^\S\n]+)?(?P<adj>[A-Za-z]+)[^\S\n]+(?:ones|options|answers|choices)[^\S\n]+are"
+    r"[^\S\n]+(?:all[^\S\n]+)?the[^\S\n]+(?:rest|others|other[^\S\n]+ones|remaining"
+    r"(?:[^\S\n]+(?:ones|options))?)[^\S\n]*[.!]?[^\S\n]*\Z",
     re.IGNORECASE,
 )
 
@@ -1164,12 +1316,19 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if ctx.task != "choice":
         return None
     found = _SO_LABELS.search(text[:hi], lo)
-    if found is None:
+    rest = _SO_REST.search(text[:hi], lo) if ctx.leg else None
+    if found is None and rest is None:
         return None
-    listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
-    if listed is None or not listed.labels or listed.void:
+    listed = None
+    if found is not None and rest is None:
+        listed = _only_labels(text, found.start("l"), found.end("l"), ctx)
+        if listed is None or not listed.labels or listed.void:
+            return None
+    elif rest is None or ctx.vocab.sign(rest.group("adj")) != ctx.leg:
         return None
-    before = text[lo : found.start()].rstrip(" \t,;:")
+    end = rest or found
+    assert end is not None
+    before = text[lo : end.start()].rstrip(" \t,;:")
     affirmed, denied = (
         _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
     )
@@ -1177,11 +1336,21 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     for status in sorted(_Claims(before, ctx).statuses, key=lambda status: status.at):
         if status.label is not None and status.sign:
             sides[status.label] = status.sign
+    if listed is None:  # the rest of what a heading sided too: "Correct: A, C. So the ..."
+        for _, label, sign in _heading_sides(before, ctx, 0):
+            sides[label] = sign
     affirmed |= {label for label, sign in sides.items() if sign > 0}
     denied |= {label for label, sign in sides.items() if sign < 0}
     if affirmed & denied:
         return None  # the reply put a candidate on both sides
     said, other = (denied, affirmed) if ctx.leg == -1 else (affirmed, denied)
+    if listed is None:
+        # "A and C are divisible by 4, so the incorrect ones are the rest": all but those
+        # the reply put on the other side
+        others = frozenset(ctx.labels) - other
+        if not other or not others or not said <= others:
+            return None
+        return _Reading(others, end.span())
     if listed.labels & other:
         return None
     if said == listed.labels or (
@@ -1242,7 +1411,7 @@ def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
             return None  # "A. Paris is ..." may be an option's line
     if reading is None or reading.void or reading.disagrees or not reading.labels:
         return None
-    if _REVISION.search(text, end, hi) or _RECHECK.search(text, end, hi):
+    if Revisions(text).between(end, hi, recheck=True):
         return None
     if ctx.leg and _said_otherwise(text, end, hi, ctx):
         return None  # "A and C. Both are fruits." on the reverse leg
@@ -1259,12 +1428,6 @@ def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
         return None  # the explanation concludes otherwise
     return replace(reading, weak=reading.weak or _cut_off(text[:hi]))
 
-
-_RECHECK = _Pattern(
-    r"(?<![\w-])(?:double[\s-]?check\w*|re-?check\w*|let\s+me\s+(?:check|verify|recount|look)"
-    r"|on\s+closer)(?![\w-])",
-    re.IGNORECASE,
-)
 
 # Where a first sentence of labels ends: "A and C. ...", "A and C — ..."
 _FIRST_STOP = _Pattern(r"[.!](?=[^\S\n])|[^\S\n]+[—–][^\S\n]+|[^\S\n]+-[^\S\n]+")
@@ -1310,22 +1473,70 @@ def _picked_lines(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
     return _Reading(frozenset(picked), None, weak=True)
 
 
-def _revision_concluded(text: str, reading: _Reading, ctx: _Context) -> ParseResult | None:
-    """The conclusion that revises an answer written in a fixed form ("Incorrect: B. Hmm,
-    wait — Toronto isn't a capital either. So the incorrect ones are B and D."): a
-    revision ("wait", "actually", "on second thought") after the answer, and a concluding
-    claim after the revision; None when there is none (the answer stands as written)."""
+def _formal_disagree(text: str, formal: Sequence[tuple[int, _Reading, ParseMethod]]) -> bool:
+    """Whether an answer written in a fixed form disagrees with one written before it
+    (a tag, then a JSON object naming another label) with no revision ("wait",
+    "correction:") between them: two answers, neither said to replace the other."""
+    revisions = Revisions(text)
+    for (before, first, _), (after, second, _) in pairwise(formal):
+        if first.value != second.value and revisions.stands_from(before, after, hmm=True) == before:
+            return True
+    return False
+
+
+# What a revision's text reads as that is a re-check, not a new answer: statuses ("Wait,
+# is 196 really 14²? 14 × 14 = 196. Yes."), a candidate's text named
+_RECHECKS = frozenset({ParseMethod.PER_CANDIDATE, ParseMethod.CANDIDATE_TEXT})
+
+
+def _revision_concluded(
+    text: str, reading: _Reading, ctx: _Context, method: ParseMethod
+) -> ParseResult | None:
+    """The answer written in a fixed form as what follows revises it: its candidates'
+    statements after a revision, in order (:func:`_walked`: "Answer: A, C\n\nActually, C
+    is wrong."; when they leave it as it was and what follows the revision concludes
+    otherwise, that conclusion, weak), else a concluding claim after a revision
+    ("Incorrect: B. Hmm, wait — Toronto isn't a capital either. So the incorrect ones are
+    B and D."), else what the
+    text after the revision reads as by itself ("Wait, 108 = 9 x 12, so C is divisible by
+    9. Only D is incorrect.": D; not a re-check read from statuses); the answer, weak,
+    when the revision names a candidate it holds and concludes nothing ("Wait, a frog is
+    an amphibian."); None when there is none or it says the same (the answer stands as
+    written)."""
     if reading.span is None:
         return None
-    revision = _REVISION.search(text, reading.span[1])
+    revisions = Revisions(text)
+    walked = _walked(revisions, _View(text, {}, {}), reading.span[1], reading, ctx, method)
+    stands = _result(reading, method, ctx)
+    if walked is not None and (walked.status is ParseStatus.FAILED or walked != stands):
+        return walked
+    revision = revisions.first_after(reading.span[1])
     if revision is None:
-        return None
+        return walked
     concluded = _Claims(text, ctx).conclusion()
-    if concluded is None or concluded.weak or concluded.span is None:
+    if (
+        walked is None
+        and concluded is not None
+        and not concluded.weak
+        and concluded.span is not None
+        and concluded.span[0] >= revision
+    ):
+        return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+    if ctx.task != "choice" or not ctx.leg:
         return None
-    if concluded.span[0] < revision.end():
-        return None
-    return _result(concluded, ParseMethod.LABEL_FORMS, ctx, empty=ParseMethod.NONE_WORD)
+    # the revision's own text, read alone (offsets kept: what precedes it is blanked)
+    after = _parse(" " * revision + text[revision:], ctx)
+    if after.status is ParseStatus.FAILED or after.method in _RECHECKS:
+        if walked is None and any(
+            label in stands.labels for label, _ in _mentions(text, revision, None, ctx)
+        ):
+            return replace(stands, weak=True)  # "Wait, frogs are amphibians." and no answer
+        return walked
+    if after.labels == stands.labels:
+        return walked
+    # its statements leave the answer as it was, its conclusion does not ("Wait, ... so
+    # C is divisible by 9. Only D is incorrect."): the conclusion, weak
+    return replace(after, weak=True) if walked is not None else after
 
 
 def _predicate_statuses(text: str, ctx: _Context) -> _Reading | None:
@@ -1518,44 +1729,57 @@ def _before_last(text: str, reading: _Reading) -> bool:
 
 _SHORT_REPLY = 80
 # Whole-reply frames of a choice's answer (:mod:`prin_guard.reader._restated`)
-_FRAMED = (its, neither_nor, only_one, odd_out, no_status, struck, all_restated, then_sided)
+_FRAMED = (
+    its,
+    neither_nor,
+    only_one,
+    odd_out,
+    no_status,
+    struck,
+    all_restated,
+    then_sided,
+    bookended,
+)
 
 
 def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
 
-    # 1. a JSON object that holds an answer
-    found = _read_json(text, ctx)
-    opposite = found.opposite
-    if found.said:
-        return _result(found.said[-1][1], ParseMethod.STRUCTURED, ctx)
-
-    # 2. the latest of an answer tag, a verdict tag and an answer line that says
-    # something readable ("<think>... Answer: A?</think> <answer>B</answer>" is B)
+    # 1. the places an answer is written in a fixed form: JSON objects that hold one,
+    # answer and verdict tags, an answer line. The latest stands ("<think>... Answer:
+    # A?</think> <answer>B</answer>" is B), revised by a conclusion after it; one
+    # before it that disagrees, no revision between, leaves no verdict
+    places, opposite = json_places(text, ctx)
+    formal = [(at, reading, ParseMethod.STRUCTURED) for at, reading in places]
     tags = _read_tags(text, ctx)
     opposite = opposite or tags.opposite
     line, line_opposite = _answer_line(text, ctx)
     opposite = opposite or line_opposite
-    formal: list[tuple[int, _Reading, ParseMethod]] = []
-    if tags.said:
-        tag = tags.said[-1][1]
-        formal.append(((tag.span or (0, 0))[0], tag, ParseMethod.ANSWER_TAG))
+    formal += [((tag.span or (0, 0))[0], tag, ParseMethod.ANSWER_TAG) for _, tag in tags.said]
     verdict = _read_verdicts(text, ctx)
     if verdict is not None:
         formal.append((*verdict, ParseMethod.VERDICT_TAG))
     if line is not None:
         formal.append((*line, ParseMethod.FINAL_LINE))
     if formal:
-        _, reading, method = max(formal, key=lambda place: place[0])
-        return _revision_concluded(text, reading, ctx) or _result(reading, method, ctx)
+        formal.sort(key=lambda place: place[0])
+        at, reading, method = formal[-1]
+        placed = replace(reading, span=reading.span or (at, at))
+        revised = _revision_concluded(text, placed, ctx, method)
+        if revised is not None:
+            return revised
+        if _formal_disagree(text, formal):
+            return _FAILED  # '<answer>B</answer> ... {"answer": "A"}', unrevised
+        return _result(reading, method, ctx)
 
     # 3. a heading in the leg's own words: "Incorrect: B, D"
     found = _read_headings(text, ctx)
     opposite = opposite or found.opposite
     if found.said:
         heading = found.said[-1][1]
-        return _revision_concluded(text, heading, ctx) or _result(heading, ParseMethod.HEADING, ctx)
+        revised = _revision_concluded(text, heading, ctx, ParseMethod.HEADING)
+        return revised or _result(heading, ParseMethod.HEADING, ctx)
 
     # 4. the whole reply is an answer: "none", "C, D", "Both.", "PASS"
     lo, hi = _strip_bounds(text, 0, len(text))
@@ -1564,6 +1788,13 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
+    gloss, glossed_labels = glossed(text, lo, hi, ctx)  # "B (100 °C).", "Rome, Paris: A, C"
+    if gloss:
+        return (
+            _FAILED
+            if glossed_labels is None
+            else _result(glossed_labels, ParseMethod.LABEL_FORMS, ctx)
+        )
     listed = _only_labels(text, 0, len(text), ctx)  # "C, D", "Options A, C, E."
     if listed is None:
         listed = _but_not(text, 0, len(text), ctx)  # "B and D, not A or C."
@@ -1595,6 +1826,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     first = _answer_first(text, lo, hi, ctx)  # "Options B and D.\n\nExplanation: ..."
     if first is not None:
         return _result(first, ParseMethod.LABEL_FORMS, ctx)
+    if (meant := defined(text, lo, hi, ctx)) is not None:  # "Incorrect here means ..., so B"
+        return _result(meant, ParseMethod.LABEL_FORMS, ctx)
     so = _so_labels(text, lo, hi, ctx)  # "Whales and bats are mammals, so A and C."
     if so is not None:
         return _result(so, ParseMethod.LABEL_FORMS, ctx)
@@ -1620,6 +1853,12 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)
+    if concluded is None or concluded.weak:  # "Is 9 prime? No. Is 11 prime? Yes. ..."
+        questions = read_asked(text, lo, hi, ctx)
+        if isinstance(questions, ParseResult):
+            return questions
+        if questions is not None:
+            return _result(questions, ParseMethod.PER_CANDIDATE, ctx, empty=ParseMethod.NONE_WORD)
     # ... or a label and its text on a line of its own: "the most likely diagnosis
     # is:\n\nD. Aortic dissection"; a conclusion elsewhere that differs: no verdict
     own_line, line_opposite = _label_line(text, ctx) if ctx.task == "choice" else (None, False)
@@ -1640,7 +1879,7 @@ def _place(text: str, ctx: _Context) -> ParseResult:
             return said
         differs = _result(concluded, ParseMethod.LABEL_FORMS, ctx).labels != said.labels
         span = opening.span or (lo, lo)
-        if differs and not _REVISION.search(text, span[1], (concluded.span or span)[0]):
+        if differs and not Revisions(text).between(span[1], (concluded.span or span)[0]):
             return _FAILED  # it opens with one answer and concludes another, unrevised
     if concluded is not None:
         if cut:
@@ -1660,6 +1899,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         opposite = opposite or resolved
     if opposite or claims.conflict:
         return _FAILED  # an answer to the other question, or conclusions that disagree
+    if (scored := option_scores(text, lo, hi, ctx)) is not None:
+        return _result(scored, ParseMethod.PER_CANDIDATE, ctx)  # "A: 9/10 ... D: 1/10", weak
     if ctx.task == "pairwise":
         return _FAILED
 

@@ -7,8 +7,9 @@ fits: ...")."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from prin_guard.reader._answers import _only_labels, _texts_list
+from prin_guard.reader._answers import _TEXT_SEP, _only_labels, _texts_list
 from prin_guard.reader._evidence import _Context, _Reading
 from prin_guard.reader._text import _Pattern
 
@@ -279,3 +280,78 @@ def struck(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if labels is None or labels.void or not labels.labels:
         return None
     return labels
+
+
+# "B (100 °C).", "German, French and Italian: A, B and D.": labels glossed by their texts
+_GLOSS_AFTER = _Pattern(r"(?P<l>[^()\n]{1,60}?)[^\S\n]*\((?P<t>[^()\n]{1,200})\)[.!]?")
+_GLOSS_BEFORE = _Pattern(r"(?P<t>[^:\n]{1,200}?)[^\S\n]*:[^\S\n]*(?P<l>[^:\n]{1,60}?)[.!]?")
+
+
+def _glossing(text: str, lo: int, hi: int, ctx: _Context) -> set[str] | None:
+    """The candidates ``text[lo:hi]`` names as a list of their exact texts ("German,
+    French and Italian", "100 °C"); None unless every piece names exactly one."""
+    named: set[str] = set()
+    pos = lo
+    for sep in [*_TEXT_SEP.finditer(text, lo, hi), None]:
+        end = sep.start() if sep is not None else hi
+        if sep is not None and sep.start() == sep.end():
+            continue
+        piece = text[pos:end]
+        if (article := _ARTICLE_HEAD.compiled.match(piece)) is not None:
+            piece = piece[article.end() :]
+        found = ctx.texts.exact(piece)
+        if len(found) != 1:
+            return None
+        named |= found
+        pos = sep.end() if sep is not None else hi
+    return named
+
+
+def glossed(text: str, lo: int, hi: int, ctx: _Context) -> tuple[bool, _Reading | None]:
+    """A one-line reply of labels glossed by their candidates' texts, in a closing
+    parenthesis or before a colon ("B (100 °C).", "German, French and Italian: A, B and
+    D."): whether it is one, and the labels when the texts name exactly them (a gloss
+    naming other candidates, "B (13)." of B 12 and C 13, reads nothing)."""
+    if ctx.task != "choice" or not ctx.leg or hi - lo > _LONGEST or "\n" in text[lo:hi]:
+        return False, None
+    for pattern in (_GLOSS_AFTER, _GLOSS_BEFORE):
+        found = pattern.compiled.fullmatch(text, lo, hi)
+        if found is None:
+            continue
+        named = _glossing(text, *found.span("t"), ctx)
+        labels = _only_labels(text, *found.span("l"), ctx)
+        if named is None or labels is None or labels.void or labels.inverted or not labels.labels:
+            continue
+        return True, labels if labels.labels == frozenset(named) else None
+    return False, None
+
+
+# Where a reply's first sentence ends, and where its last one starts
+_SENTENCE_STOP = _Pattern(r"[.!](?=\s)|\n")
+_BOOKEND_SPAN = 600
+
+
+def bookended(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A choice reply that opens and closes on the same labels alone, its doubt between
+    ("C. Hmm, or D? 7·9 = 63, plus 3 is 66, too big. C."): the labels, said twice with
+    nothing that revises them. A mention between (D) is the concluding part's to
+    account for. On the reverse leg it reads weak: labels alone say not which question
+    the reasoning between answered ("B. 12 × 12 = 144. B.")."""
+    if ctx.task != "choice" or not ctx.leg or hi - lo > _BOOKEND_SPAN:
+        return None
+    first = _SENTENCE_STOP.search(text, lo, hi)
+    if first is None:
+        return None
+    opening = _only_labels(text, lo, first.start(), ctx)
+    last = lo
+    for stop in _SENTENCE_STOP.finditer(text, lo, max(lo, hi - 1)):
+        last = stop.end()
+    if opening is None or last <= first.end() or not opening.labels or opening.void:
+        return None
+    closing = _only_labels(text, last, hi, ctx)
+    if closing is None or closing.void or closing.inverted or opening.inverted:
+        return None
+    if closing.labels != opening.labels:
+        return None
+    # on the reverse leg the reasoning between may be the direct question's: weak
+    return replace(closing, weak=True) if ctx.leg < 0 else closing

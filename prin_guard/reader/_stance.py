@@ -21,9 +21,8 @@ line end, a semicolon, a colon, a contrast: "but", "however", "whereas", "althou
 - **soft**: it holds, with a softener ("probably", "likely", "arguably"): read, marked weak.
 
 The same module says what concludes a sentence (``_CONCLUDING``), what restricts a claim to
-an aspect (``_QUALIFIER``), what revises an earlier claim (``_REVISION``: "wait, no",
-"on second thought"; strong revisions retract earlier statements, ``_RETRACTION``) and what
-leaves a claim open at the end of a cut-off reply (``_OPEN_CLAUSE``).
+an aspect (``_QUALIFIER``) and what leaves a claim open at the end of a cut-off reply
+(``_OPEN_CLAUSE``); what revises an earlier claim is :mod:`prin_guard.reader._revisions`'s.
 """
 
 from __future__ import annotations
@@ -55,25 +54,6 @@ _QUALIFIER = _Pattern(
     r"|front|point|criterion))(?![\w-])",
     re.IGNORECASE,
 )
-
-# What revises an earlier conclusion (between two claims that disagree, the later stands).
-_REVISION = _Pattern(
-    r"(?<![\w-])(?:wait|actually|on\s+(?:second|further)\s+thought|on\s+reflection"
-    r"|upon\s+(?:further\s+)?(?:reflection|review|consideration|closer\s+inspection)"
-    r"|correction|i\s+made\s+a\s+mistake|i\s+was\s+wrong|scratch\s+that|hmm|no,|no\."
-    r"|let\s+me\s+re(?:consider|-?evaluate|check|think)|reconsider\w*|re-?evaluat\w*)(?![\w-])",
-    re.IGNORECASE,
-)
-# What retracts every statement before it ("C is correct. Wait, no: B is correct."): the
-# strong revisions. "Actually" and "hmm" are not: "A is correct. Actually, B is too."
-_RETRACTION = _Pattern(
-    r"(?<![\w-])(?:wait[\s,.:;!-]+no\b|no[\s,]+wait\b|on\s+second\s+thought|scratch\s+that"
-    r"|correction\s*:|i\s+made\s+a\s+mistake|i\s+was\s+wrong|i\s+take\s+(?:that|it)\s+back"
-    r"|let\s+me\s+correct\s+(?:that|myself))(?![\w-])",
-    re.IGNORECASE,
-)
-# After a retraction, a statement that adds to the earlier ones rather than replacing them.
-_ADDITIVE = _Pattern(r"(?<![\w-])(?:also|too|as\s+well|additionally)(?![\w-])", re.IGNORECASE)
 
 # What may qualify a claim after it: a claim cut off there never said all it meant.
 _OPEN_CLAUSE = _Pattern(
@@ -110,8 +90,16 @@ _NEGATION = _Pattern(
     r")(?![\w-])",
     re.IGNORECASE,
 )
-# "not" right before the claim's candidate: "not B", "not that B ...".
-_NOT_BEFORE = _Pattern(r"(?<![\w-])not(?:\s+that)?\s*[(\[\"'*`]*\s*\Z", re.IGNORECASE)
+# "not" right before the claim's candidate: "not B", "not that B ...", and a quantifier
+# of none: "none of A, C and D is incorrect", "not one of the options B, D is".
+_NOT_BEFORE = _Pattern(
+    r"(?<![\w-])(?:not(?:\s+that)?|(?:none|not\s+(?:one|any)|neither)\s+of(?:\s+the"
+    r"\s+(?:options?|choices?|answers?|letters?|labels?))?"
+    # ... or a list's later candidate under it: "C" of "none of A, C and D is"
+    r"(?:\s*[(\[]?[A-Za-z0-9]{1,4}[)\]]?\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or|nor)\s|&))*)"
+    r"\s*[(\[\"'*`]*\s*\Z",
+    re.IGNORECASE,
+)
 
 # A condition or a doubt before the claim in its clause ("if brevity matters, A is better",
 # "I'm not sure B is met")...
@@ -231,23 +219,3 @@ def _doubted(text: str, at: int) -> bool:
     for match in _DOUBT_BREAK.finditer(text, lo, at):
         start = match.end()
     return _DOUBT.search(text, start, at) is not None
-
-
-def retracted_before(text: str, statements: list[int]) -> int:
-    """Where the statements that stand start: after the last retraction ("wait, no",
-    "on second thought") that has statements on both sides and is not followed by an
-    additive one ("B is correct too"); 0 when none retracts. ``statements``: where each
-    statement starts, in order."""
-    if len(statements) < 2:
-        return 0
-    first, last = statements[0], statements[-1]
-    cut = 0
-    for match in _RETRACTION.finditer(text, first, last):
-        after = [at for at in statements if at >= match.end()]
-        if not after:
-            break
-        sentence_end = text.find(".", after[0])
-        window_end = sentence_end if sentence_end >= 0 else len(text)
-        if _ADDITIVE.search(text, match.end(), window_end) is None:
-            cut = match.end()
-    return cut

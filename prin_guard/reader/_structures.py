@@ -4,8 +4,10 @@ per-candidate statuses.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
@@ -19,11 +21,18 @@ from prin_guard.reader._evidence import (
     _Status,
     _union,
 )
-from prin_guard.reader._json import json_values, members
+from prin_guard.reader._groups import sided_groups
+from prin_guard.reader._json import DECODER, json_values, jsonish, members, whole_json
 from prin_guard.reader._names import _named, _nth_label
 from prin_guard.reader._resolve import _resolve
 from prin_guard.reader._text import _ALNUM, _SENTENCE_END, _line_end, _Pattern, _strip_bounds
-from prin_guard.reader._vocab import _MARK_CLASS, _STATUS_MARKS, _name_sign, _status_sign
+from prin_guard.reader._vocab import (
+    _MARK_CLASS,
+    _STATUS_MARKS,
+    _name_sign,
+    _status_sign,
+    property_sign,
+)
 
 _FENCE_BEFORE = _Pattern(r"\s*(?:`{3,}[A-Za-z]*\s*)?")
 
@@ -47,7 +56,7 @@ _KEY_NAME = _Pattern(
 _RECORD_NAMES = frozenset(
     {
         "criterion", "claim", "id", "label", "name", "key", "item", "option", "response",
-        "candidate", "requirement", "statement", "letter", "output",
+        "candidate", "requirement", "statement", "letter", "output", "choice",
     }
 )  # fmt: skip
 
@@ -85,7 +94,8 @@ def _json_value(text: str, value: Any, lo: int, hi: int, ctx: _Context) -> _Read
 
 
 def _read_json(text: str, ctx: _Context) -> _Found:
-    """The last JSON object of the reply that holds an answer, whatever its key.
+    """Every JSON object of the reply that holds an answer, whatever its key, in the
+    reply's order (the last is the reply's answer; two that disagree, the reader sees).
 
     Keys in the leg's own words ("incorrect") rank first, then answer keys
     ("answer", "labels", "choice") and, without a polarity, keys in either word,
@@ -93,58 +103,155 @@ def _read_json(text: str, ctx: _Context) -> _Found:
     the whole reply (perhaps fenced): an object quoted in prose, ``{"grade": "A"}``,
     is not an answer for its key alone. Keys that name candidates (``{"A": true}``,
     ``{"Response B": 6}``) and lists of records (``{"criteria": [{"id": "A", "met":
-    true}]}``) give per-candidate statuses, read as answer keys. An object whose best
-    keys disagree is not read.
+    true}]}``, or such a list alone: ``[{"option": "A", "correct": true}, ...]``) give
+    per-candidate statuses, read as answer keys. An object whose best keys disagree is
+    not read; one inside another read is a part of it. JSON written loosely (comments,
+    a Python literal) is read as its JSON (:func:`~prin_guard.reader._json.jsonish`); a
+    reply that is a JSON string or list alone (perhaps fenced) is that answer.
     """
+    places, opposite = json_places(text, ctx)
+    return _Found([(0, reading) for _, reading in places], opposite)
+
+
+def json_places(text: str, ctx: _Context) -> tuple[list[tuple[int, _Reading]], bool]:
+    """The JSON answers of :func:`_read_json`, each with where its value starts, and
+    whether one answered the other question."""
+    text = jsonish(text)
     out = _Found()
+    read: list[tuple[int, int, _Reading]] = []
+    lists = _record_lists(text, ctx)
     for start, end, found in json_values(text, decode=members):
-        if not found:
+        if not found or any(lo < start < hi for lo, hi, _ in lists):
             continue
-        alone = bool(_FENCE_BEFORE.fullmatch(text, 0, start) and _FENCE_AFTER.fullmatch(text, end))
-        places: list[tuple[int, int, _Reading]] = []
-        statuses: list[_Status] = []
-        for key, value, lo, hi in found:
-            named = _name_sign(key, ctx)
-            if len(ctx.labels) == 1 and isinstance(value, bool) and named and named[0]:
-                # one criterion: {"met": true}
-                sign = named[0] * (1 if value else -1)
-                statuses.append(_Status(ctx.labels[0], sign, (lo, hi), lo, True))
-                continue
-            if named is not None and not named[1]:
-                label = _key_candidate(key, ctx)
-                status = _value_status(value, ctx) if label is not None else None
-                if label is not None and status is not None:
-                    sign, score = status
-                    span = (lo + 1, hi - 1) if isinstance(value, str) else (lo, hi)
-                    statuses.append(_Status(label, sign, span, lo, True, score))
-                    continue
-            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-                statuses.extend(_records(value, lo, ctx))
-                continue
-            reading = _json_value(text, value, lo, hi, ctx) if named is not None else None
-            if named is not None and reading is not None and (named[1] or alone):
-                places.append((_signed(named[0], reading, ctx), 2 if named[1] else 1, reading))
-        if statuses:
-            resolved = _resolve(statuses, ctx)
-            if isinstance(resolved, _Reading):
-                places.append((0, 2, resolved))
-            else:
-                out.opposite = out.opposite or resolved
-        keep = _admitted((sign for sign, _, _ in places), ctx.leg)
-        out.opposite = out.opposite or any(sign == -ctx.leg != 0 for sign, _, _ in places)
-        ranked = [
-            (3 if sign and sign == ctx.leg else rank, reading)
-            for sign, rank, reading in places
-            if sign in keep
-        ]
-        if not ranked:
+        reading = _json_object(text, start, end, found, ctx, out)
+        if reading is not None:
+            read = [place for place in read if not start <= place[0] < end]
+            read.append((start, end, reading))
+    for lo, hi, statuses in lists:
+        resolved = _resolve(statuses, ctx)
+        if isinstance(resolved, _Reading):  # the list is where the answer stands
+            read.append((lo, hi, replace(resolved, span=(lo, hi))))
+        else:
+            out.opposite = out.opposite or resolved
+    if not read and (bare := _bare_json(text, ctx)) is not None:
+        read.append((0, len(text), bare))
+    return [(start, reading) for start, _, reading in sorted(read, key=lambda p: p[0])], bool(
+        out.opposite
+    )
+
+
+def _json_object(
+    text: str,
+    start: int,
+    end: int,
+    found: list[tuple[str, Any, int, int]],
+    ctx: _Context,
+    out: _Found,
+) -> _Reading | None:
+    """What one JSON object's members say as the leg's answer (:func:`_read_json`)."""
+    alone = bool(_FENCE_BEFORE.fullmatch(text, 0, start) and _FENCE_AFTER.fullmatch(text, end))
+    header = _enclosing_key_sign(text, start, ctx)
+    places: list[tuple[int, int, _Reading]] = []
+    statuses: list[_Status] = []
+    for key, value, lo, hi in found:
+        named = _name_sign(key, ctx)
+        if len(ctx.labels) == 1 and isinstance(value, bool) and named and named[0]:
+            # one criterion: {"met": true}
+            sign = named[0] * (1 if value else -1)
+            statuses.append(_Status(ctx.labels[0], sign, (lo, hi), lo, True))
             continue
-        best = max(rank for rank, _ in ranked)
-        readings = [reading for rank, reading in ranked if rank == best]
-        if len({reading.value for reading in readings}) == 1:
-            out.said = [(0, readings[-1])]
-            return out
+        if named is not None and not named[1]:
+            label = _key_candidate(key, ctx)
+            status = _value_status(value, ctx, header) if label is not None else None
+            if label is not None and status is not None:
+                sign, score = status
+                span = (lo + 1, hi - 1) if isinstance(value, str) else (lo, hi)
+                statuses.append(_Status(label, sign, span, lo, True, score))
+                continue
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            statuses.extend(_records(value, lo, ctx))
+            continue
+        reading = _json_value(text, value, lo, hi, ctx) if named is not None else None
+        if named is not None and reading is not None and (named[1] or alone):
+            places.append((_signed(named[0], reading, ctx), 2 if named[1] else 1, reading))
+    if statuses:
+        resolved = _resolve(statuses, ctx)
+        if isinstance(resolved, _Reading):
+            places.append((0, 2, resolved))
+        else:
+            out.opposite = out.opposite or resolved
+    keep = _admitted((sign for sign, _, _ in places), ctx.leg)
+    out.opposite = out.opposite or any(sign == -ctx.leg != 0 for sign, _, _ in places)
+    ranked = [
+        (3 if sign and sign == ctx.leg else rank, reading)
+        for sign, rank, reading in places
+        if sign in keep
+    ]
+    if not ranked:
+        return None
+    best = max(rank for rank, _ in ranked)
+    readings = [reading for rank, reading in ranked if rank == best]
+    return readings[-1] if len({reading.value for reading in readings}) == 1 else None
+
+
+# The key an object is the value of: ``"divisible_by_9": {``
+_ENCLOSING_KEY = _Pattern(r'"(?P<k>[^"\n]{1,60})"[^\S\n]*:[^\S\n]*$')
+_KEY_REACH = 64
+
+
+def _enclosing_key_sign(text: str, start: int, ctx: _Context) -> int:
+    """The side of the key an object of per-candidate booleans is the value of, when
+    that key names a status or the question's own predicate (``{"divisible_by_9": {"A":
+    true, ...}}``, ``{"incorrect": {"B": true}}``): its ``true`` is that side; 0 when it
+    names neither (``true`` then answers the leg's question)."""
+    key = _ENCLOSING_KEY.search(text, max(0, start - _KEY_REACH), start)
+    if key is None:
+        return 0
+    words = key.group("k").replace("_", " ").replace("-", " ")
+    return _status_sign(words, 0, len(words), ctx) or property_sign(words, ctx)
+
+
+# A list of records alone: ``[{"option": "A", ...}, ...]``
+_RECORD_LIST = _Pattern(r"\[\s*\{")
+_RECORD_LISTS = 8
+_MEMBER_VALUE = _Pattern(r":\s*$")
+
+
+def _record_lists(text: str, ctx: _Context) -> list[tuple[int, int, list[_Status]]]:
+    """The lists of per-candidate records in the reply (not a member's value: those are
+    read with their object), each with its statuses; at most :data:`_RECORD_LISTS`."""
+    out: list[tuple[int, int, list[_Status]]] = []
+    end = 0
+    for match in _RECORD_LIST.finditer(text):
+        if match.start() < end or len(out) == _RECORD_LISTS:
+            continue
+        if _MEMBER_VALUE.search(text, max(0, match.start() - 8), match.start()):
+            continue  # a member's value
+        try:
+            value, end = DECODER.raw_decode(text, match.start())
+        except (ValueError, RecursionError):
+            end = 0
+            continue
+        if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            statuses = _records(value, match.start(), ctx)
+            if statuses:
+                out.append((match.start(), end, statuses))
     return out
+
+
+def _bare_json(text: str, ctx: _Context) -> _Reading | None:
+    """A reply that is a fenced JSON string or list of strings alone
+    (a fence around ``"C"``): that answer (unfenced, the reply's labels read as such)."""
+    fence = _FENCE_BEFORE.match(text)
+    lo = fence.end() if fence is not None else 0
+    hi = text.rfind("```")
+    if "```" not in text[:lo] or hi < lo or not _FENCE_AFTER.fullmatch(text, hi):
+        return None
+    value = whole_json(text[lo:hi])
+    if not isinstance(value, str | list):
+        return None
+    a, b = _strip_bounds(text, lo, hi)
+    return _json_value(text, value, a, b, ctx)
 
 
 def _key_candidate(key: str, ctx: _Context) -> str | None:
@@ -176,17 +283,21 @@ def _value_status(value: Any, ctx: _Context, header: int = 0) -> tuple[int, floa
             if not isinstance(key, str):
                 continue
             named = _name_sign(key, ctx)
-            if key.lower() in _STATUS_KEYS or (named is not None and named[0]):
-                return _value_status(inner, ctx, named[0] if named else 0)
+            sign = (named[0] if named else 0) or property_sign(key, ctx)
+            if key.lower() in _STATUS_KEYS or sign:
+                return _value_status(inner, ctx, sign)
     return None
 
 
 def _records(records: list[dict[str, Any]], at: int, ctx: _Context) -> list[_Status]:
     """Statuses from records that name a candidate and give its status:
-    ``[{"criterion": "A", "met": true}, {"claim": "2", "supported": false}]``."""
+    ``[{"criterion": "A", "met": true}, {"claim": "2", "supported": false}]``. A key in
+    a polarity's words ("correct", "is_correct") gives it before a generic one
+    ("value", "status")."""
     out: list[_Status] = []
     for record in records:
         label: str | None = None
+        signed: tuple[int, float | None] | None = None
         status: tuple[int, float | None] | None = None
         for key, value in record.items():
             if not isinstance(key, str):
@@ -195,10 +306,12 @@ def _records(records: list[dict[str, Any]], at: int, ctx: _Context) -> list[_Sta
                 label = _key_candidate(str(value), ctx)
                 if label is not None:
                     continue
-            if status is None:
-                named = _name_sign(key, ctx)
-                if key.lower() in _STATUS_KEYS or (named is not None and named[0]):
-                    status = _value_status(value, ctx, named[0] if named else 0)
+            named = _name_sign(key, ctx)
+            if signed is None and named is not None and named[0]:
+                signed = _value_status(value, ctx, named[0])
+            elif status is None and key.lower() in _STATUS_KEYS:
+                status = _value_status(value, ctx)
+        status = signed or status
         if label is None or status is None:
             return []  # not a list of statuses
         out.append(_Status(label, status[0], None, at, True, status[1]))
@@ -349,24 +462,45 @@ def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
     """The statuses of list lines and table rows; a pair's scores."""
     out: list[_Status] = []
     table: list[tuple[int, int]] = []
+    header = 0  # the side a header question gives the lines under it ("Is incorrect?")
     pos, size = 0, len(text)
     while pos <= size:
         end = _line_end(text, pos)
         lo, hi = _strip_bounds(text, pos, end)
         if text.startswith("|", lo):
             table.append((lo, hi))
+        elif (csv := _csv_block(text, lo, ctx)) is not None:
+            out.extend(_table_statuses(text, csv[0], ctx, sep=csv[1]))
+            end = csv[0][-1][1]
         else:
             if table:
                 out.extend(_table_statuses(text, table, ctx))
                 table = []
-            if lo < hi:
-                out.extend(_line_statuses(text, lo, hi, ctx))
+            if lo >= hi:
+                header = 0
+            elif (asked := _HEADER_LINE.fullmatch(text, lo, hi)) is not None:
+                header = _header_sign(asked.group("h"), ctx)
+            else:
+                out.extend(_line_statuses(text, lo, hi, ctx, header))
         pos = end + 1
     if table:
         out.extend(_table_statuses(text, table, ctx))
     if ctx.pair and len({s.label for s in out if s.score is not None}) < len(ctx.labels):
         out.extend(_pair_scores(text, ctx))
     return out
+
+
+# A line that is a question alone, heading the lines under it: "Is incorrect?",
+# "**Noble gas?**"
+_HEADER_LINE = _Pattern(r"[*_#\s]*(?P<h>[A-Za-z][A-Za-z0-9 _-]{0,40}?)\s*\?[*_:\s]*")
+
+
+def _header_sign(header: str, ctx: _Context) -> int:
+    """The side a header question's yes and true stand for: its polarity words' ("Is
+    incorrect?", "Wrong?"), else the question's own property's ("Noble gas?",
+    "Satisfies?": the direct side); 0 when it names neither."""
+    named = _name_sign(header, ctx)
+    return (named[0] if named else 0) or property_sign(header, ctx)
 
 
 _TEXT_LINES = 32
@@ -437,15 +571,17 @@ _STATUS_PAIR = _Pattern(
     r"[*_`]*[^\S\n]*[.!]?"
     r"[^\S\n]*"
 )
-_PAIR_SEP = _Pattern(r"[,;|]")
+_PAIR_SEP = _Pattern(r"[,;|]|[^\S\n]+/[^\S\n]+")
 _BRACKETED = _Pattern(r"[(\[][A-Z][)\]]")
 
 
-def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
+def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context, header: int = 0) -> list[_Status]:
     """A line of two candidates and their statuses or more, separated by commas or
     semicolons ("A: correct, B: incorrect, C: correct, D: incorrect", "A correct, B
     wrong."): every candidate's status; none unless the whole line is such pairs, each
     of an item's label (in capitals) and a status word, no candidate twice."""
+    if (grouped := sided_groups(text, lo, hi, ctx)) is not None:  # "A, C right; B wrong"
+        return [_Status(label, sign, None, lo, True) for label, sign in grouped]
     if _PAIR_SEP.search(text, lo, hi) is not None:
         cuts = [(m.start(), m.end()) for m in _PAIR_SEP.finditer(text, lo, hi)]
     else:  # each label in brackets: "(A) right (B) wrong (C) right (D) wrong"
@@ -462,16 +598,19 @@ def _inline_statuses(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status
             return []
         token = pair.group("l")
         label = ctx.keys.get(token.upper())
-        sign = _status_sign(text, *pair.span("s"), ctx)
+        sign = _status_sign(text, *pair.span("s"), ctx, header)
         if label is None or not token.isupper() or not sign:
             return []
-        out.append(_Status(label, sign, pair.span("l"), lo, True))
+        weak = _ambiguous_selection(text, *pair.span("s"), ctx, header)
+        out.append(_Status(label, sign, pair.span("l"), lo, True, weak=weak))
     if len(out) < 2 or len({status.label for status in out}) != len(out):
         return []
     return out
 
 
-def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Status]:
+def _line_statuses(
+    text: str, lo: int, hi: int, ctx: _Context, header: int = 0
+) -> Iterator[_Status]:
     """The statuses of a line, or of each of its sentences ("A: met. B: not met."), or
     of a line that names its candidate first and ends on a sentence that is a status
     ("**Criterion A (Uses a formal tone):** It opens with 'Dear Sir'. Met."), or of
@@ -479,7 +618,7 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
     if not ctx.pair and (marks := _inline_marks(text, lo, hi, ctx)):
         yield from marks
         return
-    if not ctx.pair and (pairs := _inline_statuses(text, lo, hi, ctx)):
+    if not ctx.pair and (pairs := _inline_statuses(text, lo, hi, ctx, header)):
         yield from pairs
         return
     item = _ITEM.match(text, lo, hi)
@@ -487,8 +626,9 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
     if (lead := _lead_label(text, after, hi, ctx)) is not None:
         after = lead[2]  # nor is "D." ("D. A water molecule has two hydrogen atoms — right")
     ends = [m.end() for m in _SENTENCE_END.finditer(text, after, hi) if m.end() < hi]
+    names = declared_names(text)
     if not ends:
-        whole = _line_status(text, lo, hi, ctx)
+        whole = None if _of_a_name(text, lo, hi, names) else _line_status(text, lo, hi, ctx, header)
         if whole is not None:
             yield whole
         return
@@ -496,12 +636,15 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
     start = lo
     for end in [*ends, hi]:
         a, b = _strip_bounds(text, start, end)
-        if a < b and (status := _line_status(text, a, b, ctx)) is not None:
+        if _of_a_name(text, a, b, names):
+            start = end
+            continue  # "L takes two parameters and draws a line.": of the L command
+        if a < b and (status := _line_status(text, a, b, ctx, header)) is not None:
             found = True
             yield status
         start = end
-    if found or ctx.pair:
-        return
+    if found or ctx.pair or _ANSWERED.search(text, lo, ends[-1]):
+        return  # a question answered ("Is 9 prime? No."): read as one (_own_sides)
     a, b = _strip_bounds(text, ends[-1], hi)
     sign = _status_sign(text, a, b, ctx) if a < b else 0
     if sign:
@@ -510,7 +653,49 @@ def _line_statuses(text: str, lo: int, hi: int, ctx: _Context) -> Iterator[_Stat
             yield _Status(label, sign, span, lo, True)
 
 
-def _line_status(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
+# Letters a reply names things by: 'the "M", "L" and "A" commands', "side E", "point A",
+# "|E|". Such a letter is that thing's name, not an option's label.
+_NAME_NOUNS = (
+    r"(?i:sides?|points?|vertex|vertices|angles?|sets?|segments?|commands?|variables?|nodes?"
+    r"|edges?|rays?|vectors?|matri(?:x|ces)|functions?|events?)"
+)
+_QUOTED_RUN = r'"[A-Z]"(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?"[A-Z]"|[^\S\n]+and[^\S\n]+"[A-Z]")*'
+_DECLARED_NAME = _Pattern(
+    rf"\b{_NAME_NOUNS}[^\S\n]+(?P<one>[A-Z])\b|\|(?P<bar>[A-Z])\|"
+    rf"|(?P<quoted>{_QUOTED_RUN})[^\S\n]+{_NAME_NOUNS}\b"
+    rf"|\b{_NAME_NOUNS}[^\S\n]*:?[^\S\n]*(?P<after>{_QUOTED_RUN})"
+)
+_QUOTED_LETTER = _Pattern(r'"([A-Z])"')
+_SUBJECT_LETTER = _Pattern(r"[^\S\n*_]*(?P<l>[A-Z])[^\S\n]+(?=[a-z])")
+
+
+@functools.lru_cache(maxsize=8)
+def declared_names(text: str) -> frozenset[str]:
+    """The letters ``text`` names things other than options by (cached: every line of a
+    reply asks)."""
+    names: set[str] = set()
+    for found in _DECLARED_NAME.finditer(text):
+        if run := found.group("quoted") or found.group("after"):
+            names.update(_QUOTED_LETTER.compiled.findall(run))
+        else:
+            names.add(found.group("one") or found.group("bar"))
+    return frozenset(names)
+
+
+def _of_a_name(text: str, lo: int, hi: int, names: frozenset[str]) -> bool:
+    """Whether the sentence ``text[lo:hi]`` opens on a letter the reply named something
+    else by, as its subject ("L takes two parameters ...", "E is the longest side")."""
+    if not names:
+        return False
+    subject = _SUBJECT_LETTER.match(text, lo, hi)
+    return subject is not None and subject.group("l") in names
+
+
+# A question answered yes or no: "Is 9 prime? No."
+_ANSWERED = _Pattern(r"\?[^\S\n]*[*_`]*[^\S\n]*(?:yes|no|yep|nope)(?![\w-])", re.IGNORECASE)
+
+
+def _line_status(text: str, lo: int, hi: int, ctx: _Context, header: int = 0) -> _Status | None:
     """One list line's candidate and status: "A: met", "- [x] B", "1. ✓ Uses a formal
     tone", "B — not met", "**A. Uses a formal tone**: ✅ ...", "Output (a): 8/10" (a
     pair's score)."""
@@ -522,28 +707,32 @@ def _line_status(text: str, lo: int, hi: int, ctx: _Context) -> _Status | None:
         if lead is None or score is None:
             return None
         return _Status(lead[0], 0, lead[1], lo, True, float(score.group("n")))
-    sign, status_at = _line_sign(text, lead[2] if lead else pos, hi, item, ctx)
+    sign, status_at = _line_sign(text, lead[2] if lead else pos, hi, item, ctx, header)
     if not sign:
         return None
     label, span = lead[:2] if lead else _line_candidate(text, lo, status_at, item, ctx)
-    weak = _ambiguous_selection(text, status_at, hi, ctx)
+    weak = _ambiguous_selection(text, status_at, hi, ctx, header)
     return _Status(label, sign, span, lo, True, weak=weak) if label is not None else None
 
 
 _SELECTION_WORD = _Pattern(r"(?<![\w-])(?:yes|no)(?![\w-])", re.IGNORECASE)
+_TRUTH_WORD = _Pattern(r"(?<![\w-])(?:true|false)(?![\w-])", re.IGNORECASE)
 
 
-def _ambiguous_selection(text: str, lo: int, hi: int, ctx: _Context, header: int = 0) -> bool:
+def _ambiguous_selection(
+    text: str, lo: int, hi: int, ctx: _Context, header: int = 0, *, verdict: bool = False
+) -> bool:
     """Whether a status is a bare yes or no on a choice's reverse leg, under no header
     with a polarity: "Spain: yes" answers the item's own question ("Which of these
     countries are in Europe?") as readily as the leg's ("is it incorrect?"), and the two
-    are opposite. Read as the leg's, and weak."""
-    return (
-        ctx.task == "choice"
-        and ctx.leg == -1
-        and not header
-        and _SELECTION_WORD.search(text, lo, hi) is not None
-    )
+    are opposite. Read as the leg's, and weak. So is a bare true or false outside a
+    verdict column: "A: True" says A is a true answer as readily as "true, A is
+    incorrect" (under "| Verdict |", true is the option's verdict)."""
+    if ctx.task != "choice" or ctx.leg != -1 or header:
+        return False
+    if _SELECTION_WORD.search(text, lo, hi) is not None:
+        return True
+    return not verdict and _TRUTH_WORD.search(text, lo, hi) is not None
 
 
 def _lead_label(
@@ -579,7 +768,7 @@ def _line_candidate(
 
 
 def _line_sign(
-    text: str, pos: int, hi: int, item: re.Match[str] | None, ctx: _Context
+    text: str, pos: int, hi: int, item: re.Match[str] | None, ctx: _Context, header: int = 0
 ) -> tuple[int, int]:
     """A list line's status after its lead (from ``pos``), and where the candidate's
     name must end: a check box or a check mark before it (the name runs to ``hi``), a
@@ -600,12 +789,12 @@ def _line_sign(
             continue  # "2. x + |y| = 5": a variable, not "y" for yes
         if head is not None:
             group = "m" if head.group("m") else "s"
-            sign = _status_sign(text, *head.span(group), ctx)
+            sign = _status_sign(text, *head.span(group), ctx, header)
             if sign:
                 return sign, at
     for pattern in (_STATUS_TAIL, _TRAILING_MARK):
         tail = pattern.search(text, pos, hi)
-        if tail is not None and (sign := _status_sign(text, *tail.span("s"), ctx)):
+        if tail is not None and (sign := _status_sign(text, *tail.span("s"), ctx, header)):
             return sign, tail.start()
     return 0, hi
 
@@ -618,22 +807,29 @@ def _one_letter_within(text: str, head: re.Match[str], hi: int) -> bool:
     return bool(text[head.end("s") : hi].strip(" \t.,;:!*_`|)"))
 
 
-def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> list[_Status]:
+def _table_statuses(
+    text: str, rows: list[tuple[int, int]], ctx: _Context, sep: str = "|"
+) -> list[_Status]:
     """Rows of a table with a candidate and a status column: ``| A | Yes |`` under
-    ``| Criterion | Met? |``. A yes/no answers the status column's header when it has a
-    polarity ("Met?", "Fails"), else the leg's question."""
-    cells = [_cells(text, lo, hi) for lo, hi in rows]
+    ``| Criterion | Met? |``, or CSV lines (``sep`` "," or ";", the header their first
+    line). A yes/no answers the status column's header when it has a polarity ("Met?",
+    "Fails"), else the leg's question."""
+    cells = [_cells(text, lo, hi) if sep == "|" else _fields(text, lo, hi, sep) for lo, hi in rows]
     column: int | None = None
     header = 0
     first = 0
-    if len(rows) >= 2 and _TABLE_RULE.fullmatch(text, *rows[1]):
-        first = 2
+    if sep != "|" or (len(rows) >= 2 and _TABLE_RULE.fullmatch(text, *rows[1])):
+        first = 2 if sep == "|" else 1
+        # the first column headed by a side ("Met?", "Noble gas?"), else the last headed
+        # by a status's name ("| Option | Check | Verdict |": the verdict)
         for k, (a, b) in enumerate(cells[0]):
-            sign = _status_sign(text, a, b, ctx)
+            sign = _status_sign(text, a, b, ctx) or _header_sign(text[a:b], ctx)
             words = {word.lower() for word in _ALNUM.compiled.findall(text, a, b)}
-            if k and (sign or words & _STATUS_COLUMNS):
+            if k and sign:
                 column, header = k, sign
                 break
+            if k and words & _STATUS_COLUMNS:
+                column = k
     out: list[_Status] = []
     sided = _sided_columns(text, cells[0], ctx) if first else {}
     for (lo, _), row in zip(rows[first:], cells[first:], strict=True):
@@ -649,7 +845,7 @@ def _table_statuses(text: str, rows: list[tuple[int, int]], ctx: _Context) -> li
         sign = _status_sign(text, *row[k], ctx, header) or _cell_mark(text, *row[k])
         if not sign:
             continue
-        weak = _ambiguous_selection(text, *row[k], ctx, header)
+        weak = _ambiguous_selection(text, *row[k], ctx, header, verdict=column is not None)
         for j, (a, b) in enumerate(row):
             if j == k:
                 continue
@@ -687,6 +883,45 @@ def _cell_mark(text: str, lo: int, hi: int) -> int:
     holds no other mark); 0 otherwise."""
     found = _CELL_MARK.fullmatch(text, lo, hi)
     return _STATUS_MARKS[found.group("m")] if found is not None else 0
+
+
+# CSV: a header line of two to six fields, the first naming no candidate, then lines of
+# as many fields each, the first a candidate's label
+_CSV_SEPS = ",;"
+_CSV_FIELDS = range(2, 7)
+
+
+def _csv_block(text: str, lo: int, ctx: _Context) -> tuple[list[tuple[int, int]], str] | None:
+    """The CSV block starting at the line at ``lo`` (its header and rows, and the
+    separator), when one does: a header and two rows at least."""
+    end = _line_end(text, lo)
+    head = text[lo:end]
+    sep = next((c for c in _CSV_SEPS if c in head), None)
+    if sep is None or head.count(sep) + 1 not in _CSV_FIELDS or " " in head.strip():
+        return None
+    size = head.count(sep)
+    rows = [(lo, end)]
+    pos = end + 1
+    while pos < len(text):
+        end = _line_end(text, pos)
+        a, b = _strip_bounds(text, pos, end)
+        if a >= b or text.count(sep, a, b) != size:
+            break
+        first = text[a : text.find(sep, a, b)].strip(" \t*_`")
+        if first.upper() not in ctx.keys:
+            break
+        rows.append((a, b))
+        pos = end + 1
+    first_field = head.split(sep)[0].strip(" \t*_`")
+    if len(rows) < 3 or first_field.upper() in ctx.keys:
+        return None
+    return rows, sep
+
+
+def _fields(text: str, lo: int, hi: int, sep: str) -> list[tuple[int, int]]:
+    """The fields of a CSV line, as stripped offsets."""
+    cuts = [lo - 1, *(i for i in range(lo, hi) if text[i] == sep), hi]
+    return [_strip_bounds(text, a + 1, b, " \t*_`") for a, b in pairwise(cuts)]
 
 
 def _cells(text: str, lo: int, hi: int) -> list[tuple[int, int]]:

@@ -229,6 +229,16 @@ _NORM_STRIP = " \"'`*."
 
 _JOIN = "\x00"  # not whitespace, not changed by casefold
 
+# A numeric ordinal's word: a candidate "3rd" is named "third" as well
+_SPELLED_ORDINALS = dict(
+    zip(
+        ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"),
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+         "tenth"),
+        strict=True,
+    )
+)  # fmt: skip
+
 
 def _norm(text: str) -> str:
     """Whitespace runs as one space, case folded, outer quotes, stars and dots off."""
@@ -277,6 +287,10 @@ class _Texts:
             self._norm_of = dict(zip(self._labels, norms, strict=True))
             by_text = dict(zip(reversed(norms), reversed(self._labels), strict=True))
             by_text.pop("", None)  # a text of quotes and dots only names nothing
+            for norm, label in list(by_text.items()):  # "3rd" is also written "third"
+                word = _SPELLED_ORDINALS.get(norm)
+                if word is not None:
+                    by_text.setdefault(word, label)
             self._by_text = by_text
             self._longest = max(map(len, by_text), default=0)
         return self._by_text

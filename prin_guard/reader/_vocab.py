@@ -395,7 +395,9 @@ _MARK_CLASS = "✓✔✅☑🗸✗✘❌☒✖"
 # Answers to a question: read as the column header's, else the leg's.
 _SELECTIONS = {"yes": 1, "y": 1, "no": -1, "n": -1}
 # "true" and "false" are not selections: a statement or an option is true or false
-# whichever question is asked ("| C | false |" on the reverse leg: C is incorrect).
+# whichever question is asked ("| C | false |" on the reverse leg: C is incorrect),
+# unless a header asks a question they answer ("Is incorrect?", "| Noble gas? |").
+_TRUTHS = {"true": 1, "false": -1}
 
 
 _STATUS_SIGNS = {
@@ -446,6 +448,7 @@ def _status_sign(text: str, lo: int, hi: int, ctx: _Signed, header: int = 0) -> 
         found = (
             _STATUS_MARKS.get(token)
             or ((header or ctx.leg or 1) * _SELECTIONS[token] if token in _SELECTIONS else 0)
+            or (header * _TRUTHS[token] if header and token in _TRUTHS else 0)
             or _STATUS_SIGNS.get(token)
             or ctx.vocab.sign(token)
         )
@@ -456,3 +459,62 @@ def _status_sign(text: str, lo: int, hi: int, ctx: _Signed, header: int = 0) -> 
         elif token not in _STATUS_FILLER:
             return 0
     return -sign if negated else sign
+
+
+# Headers that ask whether an option answers the question, whatever it is: "Satisfies?",
+# "Matches?", "Fits?"
+_ANSWERING = frozenset(
+    {"satisfies", "satisfy", "matches", "match", "fits", "fit", "qualifies", "qualify", "applies"}
+)
+_HEADER_FILLER = frozenset({"is", "it", "a", "an", "the", "of", "by", "in", "to", "does"})
+_HEADER_WORD = _Pattern(r"[A-Za-z]+|\d+")
+_PLURAL_LETTERS = 2
+
+
+@functools.lru_cache(maxsize=64)
+def _asked_property(question: str) -> frozenset[str]:
+    """The words a choice question asks its options to have, after its verb ("divisible",
+    "9" of "Which of these numbers are divisible by 9?"), lower case; none when the
+    question is negative or names no such words."""
+    match = _QUESTION_WORDS.search(question.strip())
+    if match is None:
+        return frozenset()
+    words = {word.lower() for word in _HEADER_WORD.compiled.findall(match.group("w"))}
+    if words & _NOT_PREDICATE_WORDS:
+        return frozenset()
+    return frozenset(words - _HEADER_FILLER)
+
+
+def _same_word(word: str, asked: frozenset[str]) -> bool:
+    """Whether ``word`` is one of ``asked`` or its other number ("gas", "gases")."""
+    return any(
+        word == other
+        or (other.startswith(word) and len(other) - len(word) <= _PLURAL_LETTERS)
+        or (word.startswith(other) and len(word) - len(other) <= _PLURAL_LETTERS)
+        for other in asked
+    )
+
+
+def property_sign(header: str, ctx: _Signed) -> int:
+    """1 when a column's or a key's ``header`` asks whether an option has the question's
+    own property ("Noble gas?", "divisible_by_9", "is_even", "Largest?" of "Which planet
+    is the largest ...?") or answers it at all ("Satisfies?"): its yes and true are the
+    direct question's side, on either leg; -1 for that property negated ("Not a noble
+    gas?") and for the property without the question's negative prefix ("mutable" of
+    "Which types are immutable?"); 0 when it names something else (the leg's question is
+    then what it answers)."""
+    words = [word.lower() for word in _HEADER_WORD.compiled.findall(header)]
+    negated = bool(words) and words[0] in ("not", "non")
+    words = [word for word in words[1 if negated else 0 :] if word not in _HEADER_FILLER]
+    if not words or len(words) > len(_HEADER_FILLER):
+        return 0
+    if len(words) == 1 and words[0] in _ANSWERING:
+        return -1 if negated else 1
+    asked = _asked_property(ctx.vocab.question) if ctx.vocab.question else frozenset()
+    if not asked:
+        return 0
+    if len(words) == 1 and any(prefix + words[0] in asked for prefix in _NEGATIVE_PREFIXES):
+        return 1 if negated else -1  # "mutable" of "Which types are immutable?"
+    if not all(_same_word(word, asked) for word in words):
+        return 0
+    return -1 if negated else 1
