@@ -53,6 +53,7 @@ _COMPLEMENT = re.compile(
     re.IGNORECASE,
 )
 _TAIL = 400
+_SAME = frozenset({"either", "neither", "too", "also", "same"})
 _TOKEN = re.compile(r"[\w'-]+")
 # What a reply must say for the rule to look further (texts are indexed only then).
 _CUE = re.compile(r"\b(?:rest|others?|remaining|else|leav(?:es|ing))\b", re.IGNORECASE)
@@ -105,6 +106,8 @@ def _sign(words: str | None, ctx: _Context) -> int:
     if words is None:
         return 0
     tokens = _TOKEN.findall(words.lower())
+    if _SAME & set(tokens):
+        return 0  # "the others are not either": the same side as the first, not the other
     negated = any(t in ("not", "never") or t.endswith("n't") for t in tokens)
     signs = {ctx.vocab.sign(t) for t in tokens if t not in ("the", "only")} - {0}
     if len(signs) != 1:
