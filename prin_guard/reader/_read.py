@@ -36,6 +36,7 @@ from prin_guard.reader._answers import (
     _with_note,
 )
 from prin_guard.reader._asides import without_asides
+from prin_guard.reader._complement import read_complement
 from prin_guard.reader._concluded import concluded_otherwise
 from prin_guard.reader._copies import (
     _blank_copies,
@@ -85,6 +86,7 @@ from prin_guard.reader._revisions import Revisions, Said
 from prin_guard.reader._side_by_side import side_by_side
 from prin_guard.reader._sided import all_restated, then_sided
 from prin_guard.reader._structures import _structure_statuses, json_places
+from prin_guard.reader._terse import terse
 from prin_guard.reader._text import (
     _VERB_ADJ_SOURCE,
     WINDOW,
@@ -193,7 +195,7 @@ def parse_reply(
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
-    read = side_by_side(_latex(read), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
+    read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
     read = label_marks(read, ctx)  # "A. Peru and C. Chile"
@@ -728,7 +730,11 @@ def _parse(text: str, ctx: _Context) -> ParseResult:
     """The leg's reading from the first place that holds an answer, every candidate its
     concluding part mentions accounted for (:func:`_accounted`)."""
     result = _place(text, ctx)
-    if result.status is ParseStatus.FAILED and not result.disagreement:
+    # "A and C are metals; the other two are not."
+    complement = read_complement(text, ctx) if result.status is not ParseStatus.OK else None
+    if complement is not None:
+        result = complement
+    elif result.status is ParseStatus.FAILED and not result.disagreement:
         result = _either(text, ctx)  # "So the answer is (A) or (B).": both, weak
     if (
         _answers_the_predicate(text, result, ctx)
