@@ -193,6 +193,12 @@ def readings() -> dict[tuple[str, int], tuple[list[str] | None, str]]:
     return out
 
 
+def repeats(candidates: list[dict[str, str]]) -> bool:
+    """Two options with the same text (the dataset's own duplicates, e.g. 'bent' twice)."""
+    texts = [c["text"].strip().lower() for c in candidates]
+    return len(set(texts)) < len(texts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("git_dir", type=Path)
@@ -218,6 +224,8 @@ def main() -> None:
             print(f"=== {qid}#{prompt} | {entry['question']} | {options}\n{reply}\n")
             continue
         expected, note = known[(qid, prompt)]
+        if repeats(entry["candidates"]):
+            continue  # read, but prin_guard's Item rejects identical candidate texts
         records.append(
             {
                 "id": f"medmcqa-instructgpt:{n}",
