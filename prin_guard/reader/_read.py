@@ -66,7 +66,13 @@ from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
-from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
+from prin_guard.reader._prose import (
+    _candidate_texts,
+    _Claims,
+    _cut_off,
+    _loose_forms,
+    _stops_open,
+)
 from prin_guard.reader._question_words import in_question_words
 from prin_guard.reader._questioned import questions_the_leg
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
@@ -1939,7 +1945,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         resolved = _resolve(claims.statuses, ctx)
         if isinstance(resolved, _Reading):
             method = ParseMethod.PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
-            if cut and not claims.structured:
+            if cut and (not claims.structured or _stops_open(text)):
+                # structured statuses too, when it stops open: "... = 36. The answer is"
                 if not _every_side(claims.statuses, ctx):
                     return _FAILED  # cut before it gave every candidate a side
                 resolved = replace(resolved, weak=True)

@@ -1,0 +1,82 @@
+"""The reader, the retired vault choice-vault-2's misses grouped by the stage that missed
+them (issue 38). Each class's phrasings are new (none is a vault reply), written before its
+change, with near-misses that must stay failed or marked:
+
+1. a reply cut off before its conclusion, mid-derivation, is never read confidently from
+   the per-candidate statuses it gave so far (structured ones too: "Step 2: 9 × 4 = 36.",
+   "7 — prime."), and a reply that stops on a dash or an arrow ("... 15 — ") is cut off."""
+
+from __future__ import annotations
+
+import pytest
+
+from prin_guard import read_reply
+
+PRIMES = {
+    "task": "choice",
+    "question": "Which of these numbers are prime?",
+    "candidates": ["7", "9", "11", "15"],
+}
+TIMES = {
+    "task": "choice",
+    "question": "What is 9 × 4?",
+    "candidates": ["36", "32", "45", "40"],
+}
+CAPITALS = {
+    "task": "choice",
+    "question": "Which of these cities are capitals?",
+    "candidates": ["Paris", "Sydney", "Rome", "Toronto"],
+}
+
+Case = tuple[str, dict[str, object], str, "tuple[str, ...] | None"]
+
+
+def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple | None) -> None:
+    """``expected``: the labels read, confidently; None: failed or marked (never a
+    confident reading)."""
+    reading = read_reply(reply, item, polarity=polarity)
+    marked = reading.weak or reading.polarity_confusion
+    got = (reading.labels, reading.status.value, marked)
+    if expected is None:
+        assert reading.status.value == "failed" or marked, got
+    else:
+        assert got == (expected, "ok" if expected else "none", False), got
+
+
+CUT_OFF: list[Case] = [
+    (
+        "Step 1: 9 × 4 = 4 × 9.\nStep 2: 4 × 9 = 36.\n\nLet me check: 36 / 4 = 9. Yes.\n\n"
+        "So the final answer is",
+        TIMES,
+        "direct",
+        None,
+    ),
+    (
+        "Step 1: 9 × 4 = 4 × 9.\nStep 2: 4 × 9 = 36.\n\nLet me check: 36 / 4 = 9. Yes.\n\n"
+        "So the final answer is",
+        TIMES,
+        "reverse",
+        None,
+    ),
+    (
+        "First, 9 × 4 = 36.\nSecond, check: 36 / 9 = 4.\n\nTherefore the option we want is",
+        TIMES,
+        "direct",
+        None,
+    ),
+    ("Going through them. 7 — prime. 9 — 3 × 3, not prime. 11 — ", PRIMES, "direct", None),
+    ("Checking each: 7 – prime. 9 – composite. 11 –", PRIMES, "direct", None),
+    ("Paris — capital. Sydney — not a capital. Rome →", CAPITALS, "direct", None),
+    ("7 — prime. 9 — 3 × 3, not prime. 11 — ", PRIMES, "reverse", None),
+    # near-misses that must keep reading: every candidate sided, or a finished line
+    ("7 — prime. 9 — not prime. 11 — prime. 15 — not prime.", PRIMES, "direct", ("A", "C")),
+    ("Step 1: 9 × 4 = 36.\n\nThe answer is A.", TIMES, "direct", ("A",)),
+    ("A — 36", TIMES, "direct", ("A",)),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), CUT_OFF)
+def test_a_reply_cut_off_is_not_read_from_its_statuses(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
