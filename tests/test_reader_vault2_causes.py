@@ -4,7 +4,11 @@ change, with near-misses that must stay failed or marked:
 
 1. a reply cut off before its conclusion, mid-derivation, is never read confidently from
    the per-candidate statuses it gave so far (structured ones too: "Step 2: 9 × 4 = 36.",
-   "7 — prime."), and a reply that stops on a dash or an arrow ("... 15 — ") is cut off."""
+   "7 — prime."), and a reply that stops on a dash or an arrow ("... 15 — ") is cut off;
+2. a heading in the leg's or the question's words in looser dress: a longer head ("So the
+   numbers that are not prime: B, D"), an aside in brackets after it that names no
+   candidate and hedges nothing ("Wrong (each has a third divisor): 9, 15"), an arrow for
+   its colon ("Not prime → B, D")."""
 
 from __future__ import annotations
 
@@ -77,6 +81,51 @@ CUT_OFF: list[Case] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), CUT_OFF)
 def test_a_reply_cut_off_is_not_read_from_its_statuses(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+HEADING_DRESS: list[Case] = [
+    (
+        "Wrong (each of these has a divisor besides 1 and itself): 9, 15.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    (
+        "Correct (checked by trial division up to the square root): A and C.",
+        PRIMES,
+        "direct",
+        ("A", "C"),
+    ),
+    (
+        "7 = 7, 9 = 3 × 3, 11 = 11, 15 = 3 × 5. So the numbers that are not prime: B, D.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    (
+        "Sydney and Toronto are big, but not seats of government. Therefore the cities that "
+        "are not capitals: Sydney, Toronto.",
+        CAPITALS,
+        "reverse",
+        ("B", "D"),
+    ),
+    ("Prime → A, C", PRIMES, "direct", ("A", "C")),
+    ("Not prime → B, D", PRIMES, "reverse", ("B", "D")),
+    ("Incorrect -> B, D", PRIMES, "reverse", ("B", "D")),
+    # near-misses: the other leg's heading, an aside that names a candidate or hedges
+    ("Prime → A, C", PRIMES, "reverse", None),
+    ("Not prime → B, D", PRIMES, "direct", None),
+    ("Incorrect (though C is debatable): B, D", PRIMES, "reverse", None),
+    ("Incorrect (probably): B, D", PRIMES, "reverse", None),
+    ("Incorrect (not sure about 11): B, D", PRIMES, "reverse", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), HEADING_DRESS)
+def test_a_heading_in_looser_dress(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
