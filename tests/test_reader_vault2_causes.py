@@ -8,7 +8,11 @@ change, with near-misses that must stay failed or marked:
 2. a heading in the leg's or the question's words in looser dress: a longer head ("So the
    numbers that are not prime: B, D"), an aside in brackets after it that names no
    candidate and hedges nothing ("Wrong (each has a third divisor): 9, 15"), an arrow for
-   its colon ("Not prime → B, D")."""
+   its colon ("Not prime → B, D");
+3. a side given by a demonstrative that refers back to the candidates just named, in the
+   same sentence with a noun ("..., so those options are correct") or in a sentence of
+   its own after a sentence that names them as one list ("B and D both have a factor of
+   3. These are the wrong options.")."""
 
 from __future__ import annotations
 
@@ -126,6 +130,72 @@ HEADING_DRESS: list[Case] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), HEADING_DRESS)
 def test_a_heading_in_looser_dress(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+REFERRED_BACK: list[Case] = [
+    (
+        "B and D both have a factor of 3. These are the wrong options.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    (
+        "Neither B nor D has only two divisors. Those are the incorrect ones.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    (
+        "A and C have exactly two divisors each. Those are the correct ones.",
+        PRIMES,
+        "direct",
+        ("A", "C"),
+    ),
+    ("The ones that pass are A and C, so those options are correct.", PRIMES, "direct", ("A", "C")),
+    (
+        "The composite ones are B and D, so these choices are incorrect.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    (
+        "A and C are seats of government.\n\nThey are the correct options.",
+        CAPITALS,
+        "direct",
+        ("A", "C"),
+    ),
+    (
+        "The numbers that are not prime are B and D, so those options are incorrect.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    # near-misses: the other leg's side, an antecedent of two sides, a hedge, alternatives
+    (
+        "The numbers that are not prime are B and D, so those options are incorrect.",
+        PRIMES,
+        "direct",
+        None,
+    ),
+    ("The numbers that might be prime are A and C, so those are correct.", PRIMES, "direct", None),
+    ("B and D both have a factor of 3. These are the wrong options.", PRIMES, "direct", None),
+    ("A is prime, not B. Those are the incorrect ones.", PRIMES, "reverse", None),
+    ("Maybe B and D. Those are the incorrect ones.", PRIMES, "reverse", None),
+    ("B or D. Those are the incorrect ones.", PRIMES, "reverse", None),
+    (
+        "B and D have a factor of 3, and so does 21. Those are the incorrect ones.",
+        PRIMES,
+        "reverse",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), REFERRED_BACK)
+def test_a_side_given_by_a_demonstrative_that_refers_back(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
