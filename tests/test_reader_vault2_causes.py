@@ -12,7 +12,11 @@ change, with near-misses that must stay failed or marked:
 3. a side given by a demonstrative that refers back to the candidates just named, in the
    same sentence with a noun ("..., so those options are correct") or in a sentence of
    its own after a sentence that names them as one list ("B and D both have a factor of
-   3. These are the wrong options.")."""
+   3. These are the wrong options.");
+4. a status word before the question's own noun, where the reader reads "options" ("So the
+   incorrect numbers are B and D.", "The right cities are Paris and Rome.");
+5. a reply that opens with one label and explains it after a comma, on the direct leg ("A,
+   since 9 × 4 is 36.", "A. 36, with 4 × 9 = 36 as a check.")."""
 
 from __future__ import annotations
 
@@ -196,6 +200,59 @@ REFERRED_BACK: list[Case] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), REFERRED_BACK)
 def test_a_side_given_by_a_demonstrative_that_refers_back(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+OWN_NOUN: list[Case] = [
+    (
+        "9 = 3 × 3 and 15 = 3 × 5. So the incorrect numbers are B and D.",
+        PRIMES,
+        "reverse",
+        ("B", "D"),
+    ),
+    (
+        "Neither has a divisor but 1 and itself, so the correct numbers are A and C.",
+        PRIMES,
+        "direct",
+        ("A", "C"),
+    ),
+    ("The right cities are Paris and Rome.", CAPITALS, "direct", ("A", "C")),
+    ("Checked each. The wrong cities: Sydney, Toronto.", CAPITALS, "reverse", ("B", "D")),
+    ("The wrong cities are Sydney and Toronto.", CAPITALS, "reverse", ("B", "D")),
+    # near-misses: the other leg's words, a hedge, a negation
+    ("So the incorrect numbers are B and D.", PRIMES, "direct", None),
+    ("The correct numbers are probably A and C.", PRIMES, "direct", None),
+    ("I don't think the correct numbers are A and C.", PRIMES, "direct", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), OWN_NOUN)
+def test_a_status_word_before_the_questions_own_noun(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+OPENED_BY_ONE: list[Case] = [
+    ("A, since 9 × 4 is 36.", TIMES, "direct", ("A",)),
+    ("A, because four nines make thirty-six (36 / 4 = 9).", TIMES, "direct", ("A",)),
+    ("A. 36, since four nines make thirty-six.", TIMES, "direct", ("A",)),
+    ("A. 36, with 4 × 9 = 36 as a check.", TIMES, "direct", ("A",)),
+    # near-misses: the reverse leg (the reason may pick the direct side), per-option lines,
+    # a listing, a conclusion
+    # that differs, another candidate's text after the label
+    ("A, since 9 × 4 is 36.", TIMES, "reverse", None),
+    ("A, since 9 × 4 is 36.\nB, since 32 is 8 × 4.", TIMES, "direct", None),
+    ("A. 36\nB. 32\nC. 45\nD. 40", TIMES, "direct", None),
+    ("A, since 9 × 4 is 36. So the answer is C.", TIMES, "direct", None),
+    ("A. 32, since 8 × 4 = 32.", TIMES, "direct", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), OPENED_BY_ONE)
+def test_a_reply_that_opens_with_one_label(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
