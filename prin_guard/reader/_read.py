@@ -18,7 +18,12 @@ from prin_guard.reader._answered import (
     endorsed,
     says_no_side,
 )
-from prin_guard.reader._answering import in_status_words, label_marks, labels_first
+from prin_guard.reader._answering import (
+    in_own_nouns,
+    in_status_words,
+    label_marks,
+    labels_first,
+)
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -204,6 +209,7 @@ def parse_reply(
     read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
+    read = in_own_nouns(read, ctx)  # "the incorrect numbers are B and D"
     read = label_marks(read, ctx)  # "A. Peru and C. Chile"
     read = labels_first(read, ctx)  # "* **Hamlet** (A)"
     read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
