@@ -1722,8 +1722,15 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         word = count.group("n").lower()
         if _COUNTS.get(word, int(word) if word.isdigit() else 0) != len(reading.labels):
             return None  # "Two of them: A, C and D" says not which
-    elif len(reading.labels) == 1 and mark not in ("—", "–", "-", ":"):
-        return None  # "A. Paris ..." is a listing's first line
+    elif (
+        len(reading.labels) == 1
+        and mark not in ("—", "–", "-", ":")
+        and (ctx.leg != 1 or not (mark.startswith(",") or _text_then_comma(text, start, hi, ctx)))
+    ):
+        # "A. Paris ..." is a listing's first line; "A, since ..." and "A. Paris, the
+        # capital ..." are not (the direct leg only: on the reverse one the reason may pick
+        # the other side)
+        return None
     lines = [
         found
         for line in _lines_from(text, lo, hi)
@@ -1734,6 +1741,17 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if len(lines) >= 2:
         return None  # per-option lines: "A — wrong. \nB — right."
     return None if _said_otherwise(text, end.end(), hi, ctx) else reading
+
+
+def _text_then_comma(text: str, start: int, hi: int, ctx: _Context) -> bool:
+    """Whether the line at ``start`` is one label, its own candidate's text and a comma
+    ("B. 1914, with ..."): an answer explained on its line, not a listing's first line."""
+    end = text.find("\n", start, hi)
+    comma = text.find(",", start, hi if end < 0 else end)
+    if comma < 0:
+        return False
+    own = _label_and_text(text, start, comma, ctx)
+    return own is not None and not own.disagrees and len(own.labels) == 1
 
 
 def _said_otherwise(text: str, at: int, hi: int, ctx: _Context) -> bool:
