@@ -16,7 +16,9 @@ change, with near-misses that must stay failed or marked:
 4. a status word before the question's own noun, where the reader reads "options" ("So the
    incorrect numbers are B and D.", "The right cities are Paris and Rome.");
 5. a reply that opens with one label and explains it after a comma, on the direct leg ("A,
-   since 9 × 4 is 36.", "A. 36, with 4 × 9 = 36 as a check.")."""
+   since 9 × 4 is 36.", "A. 36, with 4 × 9 = 36 as a check.");
+6. a candidate added to a concluded answer in prose after it, on the leg's side with
+   "also" or "too" ("The incorrect options are B and C. D is also incorrect.")."""
 
 from __future__ import annotations
 
@@ -253,6 +255,34 @@ OPENED_BY_ONE: list[Case] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), OPENED_BY_ONE)
 def test_a_reply_that_opens_with_one_label(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+ADDED_AFTER: list[Case] = [
+    (
+        "The incorrect options are B and C. D is also incorrect.",
+        CAPITALS,
+        "reverse",
+        ("B", "C", "D"),
+    ),
+    ("The correct options are A and C. D is correct too.", PRIMES, "direct", ("A", "C", "D")),
+    (
+        "The answer is A. C is also correct, since 11 has no other divisor.",
+        PRIMES,
+        "direct",
+        ("A", "C"),
+    ),
+    # near-misses: the other side added (a note that agrees), a hedge, a question
+    ("The correct options are A and C. D is also incorrect.", PRIMES, "direct", ("A", "C")),
+    ("The correct options are A and C. Maybe D is also correct.", PRIMES, "direct", None),
+    ("The correct options are A and C. Perhaps D is correct too?", PRIMES, "direct", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), ADDED_AFTER)
+def test_a_candidate_added_after_the_answer(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
