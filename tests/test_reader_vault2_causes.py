@@ -278,6 +278,18 @@ ADDED_AFTER: list[Case] = [
     ("The correct options are A and C. D is also incorrect.", PRIMES, "direct", ("A", "C")),
     ("The correct options are A and C. Maybe D is also correct.", PRIMES, "direct", None),
     ("The correct options are A and C. Perhaps D is correct too?", PRIMES, "direct", None),
+    (
+        "The correct options are A and C. D is also correct? No, 15 = 3 × 5.",
+        PRIMES,
+        "direct",
+        None,  # a question adds nothing (its mention unexplained: weak)
+    ),
+    (
+        "The correct options are A and C. D is correct too. No, wait: D is not correct.",
+        PRIMES,
+        "direct",
+        ("A", "C"),  # the addition taken back
+    ),
 ]
 
 

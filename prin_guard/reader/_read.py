@@ -1117,6 +1117,9 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     mentions = _mentions(text, lo, result.span, ctx)
     if not mentions:
         return result  # the answer is all the concluding part names
+    added = _added_after(text, result, ctx)
+    if added:  # "The incorrect options are A and C. D is also incorrect.": A, C and D
+        result = replace(result, labels=_ordered(set(result.labels) | added, ctx.labels))
     if result.span is not None:
         # a candidate the answer names, named again on its own line ("(B) Yes, because
         # ...", "C (Rome)"): the answer restated, its side the answer's (a side stated
@@ -1135,6 +1138,41 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
         # other values, said of the item's own question: a mention unexplained
         sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
+
+
+def _added_after(text: str, result: ParseResult, ctx: _Context) -> frozenset[str]:
+    """The candidates a choice reply adds to its answer after it: those whose last
+    statement there is of the leg's side and says it adds ("D is also incorrect.", "C is
+    correct too."), not hedged, weak or asked ("B is also correct? No."), and not taken
+    back by a later one ("D is also correct. No, wait: D is not correct."); a whole claim
+    after the answer is a conclusion of its own, not an addition."""
+    if ctx.task != "choice" or result.span is None or not result.labels:
+        return frozenset()
+    revisions = Revisions(text)
+    named = set(result.labels)
+    last: dict[str, bool] = {}  # each candidate's last statement: an addition or not
+    for item in _said(text, result.span[1], ctx):
+        adds = (
+            not item.whole
+            and not item.weak
+            and item.sign == ctx.leg
+            and not _asked(text, item.span)
+            and revisions.adds(item.span)
+        )
+        for label in item.labels:
+            last[label] = adds
+    return frozenset(label for label, adds in last.items() if adds and label not in named)
+
+
+_SENTENCE_STOP = _Pattern(r"[.!?\n]")
+
+
+def _asked(text: str, span: tuple[int, int] | None) -> bool:
+    """Whether the sentence holding ``span`` is a question (it ends on "?")."""
+    if span is None:
+        return False
+    stop = _SENTENCE_STOP.search(text, span[1])
+    return stop is not None and stop.group() == "?"
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
