@@ -18,7 +18,10 @@ change, with near-misses that must stay failed or marked:
 5. a reply that opens with one label and explains it after a comma, on the direct leg ("A,
    since 9 × 4 is 36.", "A. 36, with 4 × 9 = 36 as a check.");
 6. a candidate added to a concluded answer in prose after it, on the leg's side with
-   "also" or "too" ("The incorrect options are B and C. D is also incorrect.")."""
+   "also" or "too" ("The incorrect options are B and C. D is also incorrect.");
+7. two candidates whose texts differ only in what the reader's comparison sets aside
+   (quotes, case: `0` and `"0"`) are named by neither text: a reply that writes one of them
+   cannot be told to name the one or the other."""
 
 from __future__ import annotations
 
@@ -295,6 +298,35 @@ ADDED_AFTER: list[Case] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), ADDED_AFTER)
 def test_a_candidate_added_after_the_answer(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+VALUES = {
+    "task": "choice",
+    "question": "Which of these Python values are truthy?",
+    "candidates": ["1", '"1"', "[]", '"None"'],
+}
+CASED = {
+    "task": "choice",
+    "question": "Which of these is a valid identifier in a case-sensitive language?",
+    "candidates": ["Total", "total", "2total", "to-tal"],
+}
+
+SHARED_TEXTS: list[Case] = [
+    ('1 and "None" are truthy.', VALUES, "direct", None),
+    ('"1" and "None" are truthy.', VALUES, "direct", None),
+    ("The answer is total.", CASED, "direct", None),
+    # near-misses that stay read: labels, and texts no other candidate shares
+    ("A, B and D are truthy.", VALUES, "direct", ("A", "B", "D")),
+    ("The answer is A and B.", CASED, "direct", ("A", "B")),
+    ("[] is falsy, so C is the incorrect one.", VALUES, "reverse", ("C",)),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), SHARED_TEXTS)
+def test_texts_that_compare_equal_name_neither(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
