@@ -20,8 +20,10 @@ change, with near-misses that must stay failed or marked:
 6. a candidate added to a concluded answer in prose after it, on the leg's side with
    "also" or "too" ("The incorrect options are B and C. D is also incorrect.");
 7. two candidates whose texts differ only in what the reader's comparison sets aside
-   (quotes, case: `0` and `"0"`) are named by neither text: a reply that writes one of them
-   cannot be told to name the one or the other."""
+   (quotes: `0` and `"0"`): the reader's texts keep the first, so a reply that writes the
+   second names the first. NOT FIXED (strict xfail below): dropping both names lost a right
+   reading of vault-2 ("`0`, `[]`, and `None`"); the fix is to compare such texts as
+   written, quotes kept, in every stage that names candidates by text."""
 
 from __future__ import annotations
 
@@ -314,11 +316,18 @@ CASED = {
     "candidates": ["Total", "total", "2total", "to-tal"],
 }
 
-SHARED_TEXTS: list[Case] = [
-    ('1 and "None" are truthy.', VALUES, "direct", None),
-    ('"1" and "None" are truthy.', VALUES, "direct", None),
+SHARED_TEXTS: list[Case | object] = [
+    ('1 and "None" are truthy.', VALUES, "direct", ("A", "D")),
+    pytest.param(
+        '"1" and "None" are truthy.',
+        VALUES,
+        "direct",
+        ("B", "D"),
+        marks=pytest.mark.xfail(
+            strict=True, reason="texts equal quotes aside: the first wins (A, D, confident)"
+        ),
+    ),
     ("The answer is total.", CASED, "direct", None),
-    # near-misses that stay read: labels, and texts no other candidate shares
     ("A, B and D are truthy.", VALUES, "direct", ("A", "B", "D")),
     ("The answer is A and B.", CASED, "direct", ("A", "B")),
     ("[] is falsy, so C is the incorrect one.", VALUES, "reverse", ("C",)),
@@ -326,7 +335,7 @@ SHARED_TEXTS: list[Case] = [
 
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), SHARED_TEXTS)
-def test_texts_that_compare_equal_name_neither(
+def test_texts_that_compare_equal(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
