@@ -23,7 +23,10 @@ change, with near-misses that must stay failed or marked:
    (quotes: `0` and `"0"`): the reader's texts keep the first, so a reply that writes the
    second names the first. NOT FIXED (strict xfail below): dropping both names lost a right
    reading of vault-2 ("`0`, `[]`, and `None`"); the fix is to compare such texts as
-   written, quotes kept, in every stage that names candidates by text."""
+   written, quotes kept, in every stage that names candidates by text;
+8. a reply that is nothing but a list of candidate texts, one an item ("- Paris\n- Rome"),
+   read as a list of labels alone is: the leg's answer as asked (not a listing of every
+   option, nor the first options in their order)."""
 
 from __future__ import annotations
 
@@ -336,6 +339,26 @@ SHARED_TEXTS: list[Case | object] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), SHARED_TEXTS)
 def test_texts_that_compare_equal(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+TEXTS_ALONE: list[Case] = [
+    ("- Paris\n- Rome", CAPITALS, "direct", ("A", "C")),
+    ("1) Sydney\n2) Toronto", CAPITALS, "reverse", ("B", "D")),
+    ("* 11\n* 7", PRIMES, "direct", ("A", "C")),
+    # near-misses: a listing of every option, the first options in order, an item that is
+    # no candidate's whole text
+    ("1. Paris\n2. Sydney\n3. Rome\n4. Toronto", CAPITALS, "direct", None),
+    ("1. Paris\n2. Sydney", CAPITALS, "direct", None),
+    ("- Paris\n- Rome (maybe)", CAPITALS, "direct", None),
+    ("- Paris\n- Lyon", CAPITALS, "direct", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), TEXTS_ALONE)
+def test_a_reply_that_is_a_list_of_texts(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
