@@ -109,7 +109,7 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
-from prin_guard.reader._text_lists import heading_over_texts
+from prin_guard.reader._text_lists import heading_over_texts, texts_alone
 from prin_guard.reader._values import read_value
 from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
 from prin_guard.reader._wholeset import whole_set
@@ -1901,6 +1901,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     lo, hi = _strip_bounds(text, 0, len(text))
     if (listed := heading_over_texts(text, lo, hi, ctx)) is not None:
         return _result(listed, ParseMethod.HEADING, ctx)  # "The incorrect ones:\n1) Venus"
+    if (listed := texts_alone(text, lo, hi, ctx)) is not None:
+        return _result(listed, ParseMethod.CANDIDATE_TEXT, ctx)  # "- Paris\n- Rome"
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
