@@ -13,6 +13,7 @@ import re
 
 from prin_guard.reader._evidence import _Context
 from prin_guard.reader._text import _Pattern
+from prin_guard.tasks._words import TASK_WORDS
 
 _NOUN = r"(?P<n>options?|choices?|ones?|answers?|candidates?)"
 _PHRASE = _Pattern(
@@ -109,4 +110,43 @@ def _text_first(pairs: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
         rf"(?P<t>[*_]*(?:{'|'.join(map(re.escape, texts))})[*_]*)(?P<g>[^\S\n]*)"
         rf"\((?P<l>{'|'.join(map(re.escape, labels))})\)",
         re.IGNORECASE | re.MULTILINE,
+    )
+
+
+def in_own_nouns(text: str, ctx: _Context) -> str:
+    """``text`` with the question's own noun after a status word written over as
+    "ones"/"one" (same length, offsets kept): "the incorrect numbers are B and D" reads as
+    "the incorrect ones are B and D" on "Which of these numbers are prime?", as every
+    stage reads the task's nouns. Only after the task's own status words ("correct",
+    "wrong"), not the question's predicate ("the prime numbers are ...", read by its own
+    stages); only a noun of four letters or more, so that the word fits."""
+    noun = ctx.vocab.noun
+    if ctx.task != "choice" or not noun or noun.lower() not in text.lower():
+        return text
+    pattern = _own_noun(noun)
+    if pattern is None:
+        return text
+    words = TASK_WORDS[ctx.task].positive | TASK_WORDS[ctx.task].negative
+
+    def write(found: re.Match[str]) -> str:
+        if found.group("adj").lower() not in words:
+            return found.group()
+        plural = found.group("n").lower() != noun
+        over = "ones" if plural else "one"
+        return found.group()[: found.start("n") - found.start()] + over.ljust(len(found.group("n")))
+
+    return pattern.sub(write, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _own_noun(noun: str) -> re.Pattern[str] | None:
+    forms = {noun + "s", noun + "es"} | ({noun[:-1] + "ies"} if noun.endswith("y") else set())
+    forms = {form for form in forms if len(form) >= len("ones")}
+    if len(noun) >= len("one"):
+        forms.add(noun)
+    if not forms:
+        return None
+    alternatives = "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w-])(?P<adj>[A-Za-z]+)[^\S\n]+(?P<n>{alternatives})(?![\w-])", re.IGNORECASE
     )

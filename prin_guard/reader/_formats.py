@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 
 from prin_guard.reader._answers import _item, _label_and_text, _read_answer, _read_block
+from prin_guard.reader._drawn import names_any
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
 from prin_guard.reader._exclusion import heading_sign
 from prin_guard.reader._groups import sided_groups
@@ -86,9 +87,13 @@ _CSV_HEADING = _Pattern(
     r"(?P<rest>[A-Z](?:[^\S\n]*,[^\S\n]*[A-Z])*)[^\S\n]*$",
     re.MULTILINE,
 )
+# Its head is up to eight words ("So the numbers that are not prime: B, D"), may carry an
+# aside in brackets ("Wrong (each has a third divisor): 9, 15") and an arrow for its colon
+# ("Not prime → B, D").
 _HEADING = _Pattern(
-    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,5}+)(?:\(s\))?[*_`]*+"
-    r"[^\S\n]*+[:：][^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
+    r"(?:^|(?<=[|;])|(?<=[.!?][^\S\n]))(?:[^\S\n]|[>*#_`-])*+(?P<head>[A-Za-z]++(?:[^\S\n]++[A-Za-z]++){0,7}+)(?:\(s\))?[*_`]*+"
+    r"(?:[^\S\n]*+(?P<aside>\([^()\n]{1,120}\)))?"
+    r"[^\S\n]*+(?:[:：]|(?P<arrow>→|⇒|->|=>))[^\S\n]*+(?P<rest>(?:[^\n|;.!?]|[.!?](?!\s)"
     # a semicolon between labels alone: "Incorrect: A; C; E" (not "A; Incorrect: B")
     r"|;(?=[^\S\n]*+[(\[]?[A-Z][)\]]?[^\S\n]*+(?:;|[.!]?[^\S\n]*+$)))*+)",
     re.MULTILINE,
@@ -305,6 +310,10 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
             sign = (ctx.leg or 1) * (1 if words == ["yes"] else -1)
         if not sign:
             continue
+        if (match.group("aside") or match.group("arrow")) and (
+            yes_no or not _plain_aside(match.group("aside") or "", ctx)
+        ):
+            continue  # "Incorrect (though C is debatable): B, D": no heading
         rest = match.group("rest")
         if rest.strip(" \t\r*_`"):
             said = _read_answer(text, match.start("rest"), match.end("rest"), ctx, texts="whole")
@@ -325,6 +334,23 @@ def _headings(text: str, ctx: _Context, lo: int = 0) -> _Found:
     placed.sort(key=lambda place: place[0])
     out.said.extend((sign, reading) for _, sign, reading in placed)
     return out
+
+
+# Words of an aside that hedge or limit its heading: "Incorrect (probably): B, D"
+_ASIDE_HEDGE = _Pattern(
+    r"(?<![\w-])(?:maybe|perhaps|probably|possibly|likely|unlikely|sure|unsure|debatable"
+    r"|unclear|doubtful|except|but|though|although|if|unless|arguably|think|guess|or)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _plain_aside(aside: str, ctx: _Context) -> bool:
+    """Whether a heading's aside in brackets only explains it ("(each of these has a
+    divisor besides 1 and itself)"): it names no candidate, by label or by text, and
+    hedges or limits nothing ("(probably)", "(though C is debatable)")."""
+    if _ASIDE_HEDGE.search(aside):
+        return False
+    return not names_any(aside, frozenset(ctx.labels), ctx)
 
 
 def _label_line(text: str, ctx: _Context) -> tuple[_Reading | None, bool]:

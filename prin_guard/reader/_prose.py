@@ -1357,22 +1357,39 @@ _CUT_WORDS = 5
 
 
 def _cut_off(text: str) -> bool:
-    """Whether a reply stops in the middle of a sentence (it was cut off): it ends on an
-    opening bracket ("..., whereas Output (") or inside a LaTeX display it opened ("\\[
-    b = 8"), on a word no sentence ends on ("- This is not"), or on a word, a comma or an
-    opening quote with ``_CUT_WORDS`` words or more in its last sentence ("c) 9" and
-    "Output (a)" are answers; "A) 7 gives 4949, B) 8 gives" is not)."""
+    """Whether a reply stops in the middle of a sentence (it was cut off): it stops open
+    (:func:`_stops_open`), or on a word, a comma or an opening quote with ``_CUT_WORDS``
+    words or more in its last sentence ("c) 9" and "Output (a)" are answers; "A) 7 gives
+    4949, B) 8 gives" is not)."""
+    if _stops_open(text):
+        return True
+    stripped = text.rstrip(" \t\r\n*_`")
+    if not stripped or not (stripped[-1].isalnum() or stripped[-1] in ',;:"“‘-'):
+        return False
+    start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
+    return sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS
+
+
+def _stops_open(text: str) -> bool:
+    """Whether a reply stops where no sentence ends, whatever its length: on an opening
+    bracket ("..., whereas Output (") or inside a LaTeX display it opened ("\\[ b = 8"), on
+    a dash or an arrow ("57 — "), or on a word no sentence ends on ("- This is not", "The
+    answer is")."""
     stripped = text.rstrip(" \t\r\n*_`")
     if not stripped:
         return False
     if stripped[-1] in "([{" or stripped.rfind("\\[") > stripped.rfind("\\]"):
         return True  # it stops on an opening bracket, or inside a display ("\\[ b = 8")
-    if not (stripped[-1].isalnum() or stripped[-1] in ',;:"“‘-'):
+    if stripped[-1] in _OPEN_MARKS:
+        return True  # it stops on a dash or an arrow before what it was about to say
+    if not stripped[-1].isalnum():
         return False
     start = max(stripped.rfind(mark) for mark in (". ", "! ", "? ", "\n")) + 1
-    last = stripped[stripped.rfind(" ", start) + 1 :].lower()
-    return last in _OPEN_WORDS or sum(1 for _ in _WORD_RUN.finditer(stripped, start)) >= _CUT_WORDS
+    return stripped[stripped.rfind(" ", start) + 1 :].lower() in _OPEN_WORDS
 
+
+# Marks no finished reply ends on: a dash or an arrow opens what follows ("9 — ", "Rome →")
+_OPEN_MARKS = frozenset("—–→⇒")
 
 # Words no finished reply ends on: "- This is not", "... the answer is"
 _OPEN_WORDS = frozenset(

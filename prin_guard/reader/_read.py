@@ -18,7 +18,12 @@ from prin_guard.reader._answered import (
     endorsed,
     says_no_side,
 )
-from prin_guard.reader._answering import in_status_words, label_marks, labels_first
+from prin_guard.reader._answering import (
+    in_own_nouns,
+    in_status_words,
+    label_marks,
+    labels_first,
+)
 from prin_guard.reader._answers import (
     _NONE_ONLY,
     _NONE_STRIP,
@@ -66,7 +71,13 @@ from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
-from prin_guard.reader._prose import _candidate_texts, _Claims, _cut_off, _loose_forms
+from prin_guard.reader._prose import (
+    _candidate_texts,
+    _Claims,
+    _cut_off,
+    _loose_forms,
+    _stops_open,
+)
 from prin_guard.reader._question_words import in_question_words
 from prin_guard.reader._questioned import questions_the_leg
 from prin_guard.reader._resolve import _accounted, _joint_result, _resolve, _result
@@ -98,7 +109,7 @@ from prin_guard.reader._text import (
     _Texts,
     word_runs,
 )
-from prin_guard.reader._text_lists import heading_over_texts
+from prin_guard.reader._text_lists import heading_over_texts, texts_alone
 from prin_guard.reader._values import read_value
 from prin_guard.reader._vocab import _status_sign, _Vocab, predicate_source
 from prin_guard.reader._wholeset import whole_set
@@ -198,6 +209,7 @@ def parse_reply(
     read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
+    read = in_own_nouns(read, ctx)  # "the incorrect numbers are B and D"
     read = label_marks(read, ctx)  # "A. Peru and C. Chile"
     read = labels_first(read, ctx)  # "* **Hamlet** (A)"
     read = blank_before_correction(read)  # "## Answer\nVenus\n...## Corrected Answer\n(B)"
@@ -1105,6 +1117,9 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     mentions = _mentions(text, lo, result.span, ctx)
     if not mentions:
         return result  # the answer is all the concluding part names
+    added = _added_after(text, result, ctx)
+    if added:  # "The incorrect options are A and C. D is also incorrect.": A, C and D
+        result = replace(result, labels=_ordered(set(result.labels) | added, ctx.labels))
     if result.span is not None:
         # a candidate the answer names, named again on its own line ("(B) Yes, because
         # ...", "C (Rome)"): the answer restated, its side the answer's (a side stated
@@ -1123,6 +1138,41 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
         # other values, said of the item's own question: a mention unexplained
         sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
+
+
+def _added_after(text: str, result: ParseResult, ctx: _Context) -> frozenset[str]:
+    """The candidates a choice reply adds to its answer after it: those whose last
+    statement there is of the leg's side and says it adds ("D is also incorrect.", "C is
+    correct too."), not hedged, weak or asked ("B is also correct? No."), and not taken
+    back by a later one ("D is also correct. No, wait: D is not correct."); a whole claim
+    after the answer is a conclusion of its own, not an addition."""
+    if ctx.task != "choice" or result.span is None or not result.labels:
+        return frozenset()
+    revisions = Revisions(text)
+    named = set(result.labels)
+    last: dict[str, bool] = {}  # each candidate's last statement: an addition or not
+    for item in _said(text, result.span[1], ctx):
+        adds = (
+            not item.whole
+            and not item.weak
+            and item.sign == ctx.leg
+            and not _asked(text, item.span)
+            and revisions.adds(item.span)
+        )
+        for label in item.labels:
+            last[label] = adds
+    return frozenset(label for label, adds in last.items() if adds and label not in named)
+
+
+_SENTENCE_STOP = _Pattern(r"[.!?\n]")
+
+
+def _asked(text: str, span: tuple[int, int] | None) -> bool:
+    """Whether the sentence holding ``span`` is a question (it ends on "?")."""
+    if span is None:
+        return False
+    stop = _SENTENCE_STOP.search(text, span[1])
+    return stop is not None and stop.group() == "?"
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
@@ -1710,8 +1760,15 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         word = count.group("n").lower()
         if _COUNTS.get(word, int(word) if word.isdigit() else 0) != len(reading.labels):
             return None  # "Two of them: A, C and D" says not which
-    elif len(reading.labels) == 1 and mark not in ("—", "–", "-", ":"):
-        return None  # "A. Paris ..." is a listing's first line
+    elif (
+        len(reading.labels) == 1
+        and mark not in ("—", "–", "-", ":")
+        and (ctx.leg != 1 or not (mark.startswith(",") or _text_then_comma(text, start, hi, ctx)))
+    ):
+        # "A. Paris ..." is a listing's first line; "A, since ..." and "A. Paris, the
+        # capital ..." are not (the direct leg only: on the reverse one the reason may pick
+        # the other side)
+        return None
     lines = [
         found
         for line in _lines_from(text, lo, hi)
@@ -1722,6 +1779,17 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     if len(lines) >= 2:
         return None  # per-option lines: "A — wrong. \nB — right."
     return None if _said_otherwise(text, end.end(), hi, ctx) else reading
+
+
+def _text_then_comma(text: str, start: int, hi: int, ctx: _Context) -> bool:
+    """Whether the line at ``start`` is one label, its own candidate's text and a comma
+    ("B. 1914, with ..."): an answer explained on its line, not a listing's first line."""
+    end = text.find("\n", start, hi)
+    comma = text.find(",", start, hi if end < 0 else end)
+    if comma < 0:
+        return False
+    own = _label_and_text(text, start, comma, ctx)
+    return own is not None and not own.disagrees and len(own.labels) == 1
 
 
 def _said_otherwise(text: str, at: int, hi: int, ctx: _Context) -> bool:
@@ -1833,6 +1901,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     lo, hi = _strip_bounds(text, 0, len(text))
     if (listed := heading_over_texts(text, lo, hi, ctx)) is not None:
         return _result(listed, ParseMethod.HEADING, ctx)  # "The incorrect ones:\n1) Venus"
+    if (listed := texts_alone(text, lo, hi, ctx)) is not None:
+        return _result(listed, ParseMethod.CANDIDATE_TEXT, ctx)  # "- Paris\n- Rome"
     if _NONE_ONLY.fullmatch(text, lo, hi):
         span = _strip_bounds(text, lo, hi, _NONE_STRIP)
         return _result(_Reading(frozenset(), span), ParseMethod.NONE_WORD, ctx)
@@ -1939,7 +2009,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
         resolved = _resolve(claims.statuses, ctx)
         if isinstance(resolved, _Reading):
             method = ParseMethod.PER_CANDIDATE if claims.structured else ParseMethod.LABEL_FORMS
-            if cut and not claims.structured:
+            if cut and (not claims.structured or _stops_open(text)):
+                # structured statuses too, when it stops open: "... = 36. The answer is"
                 if not _every_side(claims.statuses, ctx):
                     return _FAILED  # cut before it gave every candidate a side
                 resolved = replace(resolved, weak=True)

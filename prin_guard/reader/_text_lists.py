@@ -3,7 +3,9 @@
 prime:\\n- 9\\n- 15". The labels' form of it ("Incorrect:\\n1) B\\n2) D") is read with the
 headings; here every item must be one candidate's text, whole ("Melbourne", "Saturn (not
 sure)" read nothing), and the heading must give one side (the leg's: the list is its
-answer; the other leg's: the list is not this leg's answer, and nothing is read)."""
+answer; the other leg's: the list is not this leg's answer, and nothing is read). A reply
+that is nothing but such a list, no heading, is read as a list of labels alone is
+(:func:`texts_alone`)."""
 
 from __future__ import annotations
 
@@ -50,3 +52,25 @@ def heading_over_texts(text: str, lo: int, hi: int, ctx: _Context) -> _Reading |
     if sign != ctx.leg:
         return None
     return _Reading(frozenset(labels), (first, at))
+
+
+def texts_alone(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
+    """A reply that is nothing but a list of candidate texts, one an item ("- Paris\n-
+    Rome", "1) Sydney\n2) Toronto"): the leg's answer as asked, as a list of labels alone
+    is. Not a listing of the options: every option, or the first ones in their order
+    ("1. Paris\n2. Sydney" may be a listing cut short)."""
+    if ctx.task != "choice" or not ctx.leg or "\n" not in text[lo:hi].strip():
+        return None
+    labels: list[str] = []
+    at = lo
+    while at < hi and (item := _ITEM.match(text, at, hi)) is not None:
+        named = ctx.texts.exact(item.group("t").strip(" \t*_`.;,"))
+        if len(named) != 1:
+            return None  # an item that is no candidate's text, or names it with more
+        labels.extend(named)
+        at = item.end()
+    if len(labels) < 2 or text[at:hi].strip() or len(set(labels)) != len(labels):
+        return None
+    if len(labels) == len(ctx.labels) or labels == list(ctx.labels[: len(labels)]):
+        return None  # a listing of the options
+    return _Reading(frozenset(labels), (lo, at))
