@@ -4,6 +4,7 @@ pair's ties and preferences; loose forms and candidate texts for the last resort
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import re
@@ -40,6 +41,7 @@ from prin_guard.reader._evidence import (
     _Reading,
     _Status,
     _tie_free,
+    per_text,
 )
 from prin_guard.reader._exclusion import sides as exclusion_sides
 from prin_guard.reader._picks import pick_side, picked_texts
@@ -373,7 +375,7 @@ _PREFER = _Pattern(
     r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|'ll|’ll|'m|’m|\s+am|\s+must|\s+therefore|\s+thus"
     r"|\s+clearly|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
     # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
-    r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
+    r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*+(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
     r"(?P<v>prefer|choose|going\s+with|pick|select|go\s+with|vote\s+for|favou?r|recommend"
     r"|side\s+with|settle\s+on|stick\s+with"
     r"|(?:(?<='ll\s)|(?<=’ll\s)|(?<='d\s)|(?<=’d\s)|(?<=will\s)|(?<=would\s))say)\s+"
@@ -1173,6 +1175,12 @@ class _Claims:
         if best < 2:  # it stands at an edge of the reply, or is mere reasoning: no conclusion
             return dataclasses.replace(last.reading, weak=True)
         return last.reading
+
+
+def claims_of(text: str, ctx: _Context) -> _Claims:
+    """The claims of ``text``, worked out once in a parse: a copy of them, whose
+    :meth:`_Claims.conclusion` marks (``opposite``, ``conflict``) are its own."""
+    return copy.copy(per_text(ctx, text, _Claims))
 
 
 _LINE_MARKUP = " \t*_#>-`"
