@@ -313,7 +313,7 @@ _ELIDED = _Pattern(
 # "the rest are incorrect", "all other options are wrong": every label but those
 # stated in the other polarity
 _REST = _Pattern(
-    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"(?=[atro])(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     rf"(?P<verb>{_VERB_ADJ_SOURCE})",
     re.IGNORECASE,
@@ -322,7 +322,7 @@ _REST = _Pattern(
 
 # "..., the others are not.", "; the rest aren't"
 _REST_NOT = _Pattern(
-    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"(?=[atro])(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     r"\s+(?:(?:is|are)\s+not|isn[’']t|aren[’']t)(?=\s*(?:$|[.;!\n]))",
     re.IGNORECASE,
@@ -356,7 +356,7 @@ def _part_of(text: str, at: int) -> bool:
 # "B and D are not incorrect; the others are.": the rest, the status the clause before
 # denied of its own
 _REST_ARE = _Pattern(
-    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"(?=[atro])(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     r"\s+(?:is|are)(?=\s*(?:$|[.;!\n]))",
     re.IGNORECASE,
@@ -1245,7 +1245,7 @@ _OPTION_STATUS = _Pattern(
 
 # A status left out: "... are not.", "; nitrogen isn't"
 _IS_NOT = _Pattern(  # (?<!\s): see _VERB_ADJ_SCAN
-    r"(?<!\s)\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
+    r"(?<!\s)\s++(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
 )
 
 # A status's own clause that negates its verb: "B is not a mammal", "D isn't."
