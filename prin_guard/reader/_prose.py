@@ -259,12 +259,16 @@ _ANCHORED = _Pattern(
 
 # Labels before a verb: "A and C are incorrect", "Options B and D are wrong". The verb
 # is optional, so that every run is consumed where it starts (linear time).
-_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9°]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
+# (?=...): a run starts with a word or a label, perhaps in brackets
+_STATEMENT = _Pattern(
+    rf"(?=[a-z(\[])(?<![A-Za-z0-9°]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE
+)
 
 
 # Labels before a verb of their own: "Output (a) wins", "criterion B fails"
 _RUN_VERB = _Pattern(
-    rf"(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
+    rf"(?=[a-z(\[])(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly"
+    r"|slightly)\s+)?"
     r"(?P<v>wins|won|outperforms|outperformed|surpasses|beats|loses|lost|fails|failed|passes"
     r"|passed)\b)?",
     re.IGNORECASE,
@@ -1229,7 +1233,7 @@ _SUBJECT_LEAD = _Pattern(
 
 # A line that starts with an option's mark: "A) Neon ...", "- (B) Nitrogen: ...", "**C.**"
 _OPTION_HEAD = _Pattern(
-    rf"^[^\S\n]*(?:[-*•][^\S\n]+|\d+[.)][^\S\n]+)?(?:\*\*)?[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
+    rf"^[^\S\n]*+(?:[-*•][^\S\n]+|\d+[.)][^\S\n]+)?(?:\*\*)?[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
     r"(?:\*\*)?[^\S\n]+",
     re.MULTILINE,
 )
