@@ -136,6 +136,89 @@ def shapes(size: int) -> dict[str, str]:
     }
 
 
+# What a judge that loops writes: its answer line, or a paragraph of its reasoning, over
+# and over until the token limit; per task, in that task's labels
+LOOPS: dict[str, dict[str, str]] = {
+    "an answer line, repeated": {
+        "choice": "Answer: The answer is (C). It is not (A).\n",
+        "pairwise": "Answer: The better response is (B). It is not (A).\n",
+    },
+    "a paragraph of reasoning, repeated": {
+        "choice": (
+            "Let me think about this step by step. Option A says 3, which is wrong because "
+            "2 + 2 is 4. Option B says 4, which is correct. Option C says 5, which is too "
+            "large. So the answer is B.\n\n"
+        ),
+        "pairwise": (
+            "Let me compare the two responses. Response A says Paris, which is the capital "
+            "of France. Response B says Lyon, which is a large city but not the capital. So "
+            "the better response is A.\n\n"
+        ),
+    },
+}
+LOOP_LEGS = (("choice", "direct"), ("choice", "reverse"), ("pairwise", "direct"))
+"""The legs a looping reply is read on: a choice's both questions, a pair's direct one."""
+LOOP_SIZES = (10_000, 40_000, 160_000, 1_000_000)
+
+
+def looped(unit: str, size: int) -> str:
+    """``unit`` repeated to ``size`` characters (the last copy cut, as a token limit cuts)."""
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def _loop_times(sizes: tuple[int, ...], rounds: int) -> dict[tuple[str, int], dict[str, float]]:
+    """Seconds ``read_reply`` takes on each looping reply of each size, per leg (best of
+    ``rounds``)."""
+    from prin_guard import read_reply
+
+    for task, leg in LOOP_LEGS:  # patterns compiled, caches warm
+        read_reply("Answer: A", READ_ITEMS[task], polarity=leg)
+    out: dict[tuple[str, int], dict[str, float]] = {}
+    for name, units in LOOPS.items():
+        for size in sizes:
+            times = out[(name, size)] = {}
+            for task, leg in LOOP_LEGS:
+                text = looped(units[task], size)
+                best = float("inf")
+                for _ in range(rounds):
+                    started = time.perf_counter()
+                    read_reply(text, READ_ITEMS[task], polarity=leg)
+                    best = min(best, time.perf_counter() - started)
+                times[f"{task} {leg}"] = best
+    return out
+
+
+def _loop_figures(section: Section, sizes: tuple[int, ...], rounds: int) -> None:
+    times = _loop_times(sizes, rounds)
+    largest = max(sizes)
+    for name in LOOPS:
+        leg, slowest = max(times[(name, largest)].items(), key=lambda entry: entry[1])
+        section.add(
+            Figure(
+                f"read_reply on {largest / 1e6:g} MB: {name}",
+                slowest * 1000,
+                unit="ms",
+                target=f"< {SHAPE_LIMIT_S * 1000:.0f} ms",
+                met=slowest < SHAPE_LIMIT_S,
+                note=f"slowest leg: {leg}",
+            )
+        )
+    legs = [f"{task} {leg}" for task, leg in LOOP_LEGS]
+    section.tables.append(
+        (
+            f"read_reply on a looping reply, ms (best of {rounds}), per leg",
+            md_table(
+                ["reply", "size", *legs],
+                [
+                    [name, f"{size / 1000:g} kB", *(f"{times[(name, size)][leg] * 1000:.0f}"
+                                                    for leg in legs)]
+                    for (name, size) in times
+                ],
+            ),
+        )
+    )  # fmt: skip
+
+
 def _read_times(size: int, rounds: int) -> dict[str, dict[str, float]]:
     """Seconds ``read_reply`` takes on each shape for each task (best of ``rounds``)."""
     from prin_guard import read_reply
@@ -186,6 +269,7 @@ def run(ctx: Context) -> Section:
 
     section = Section(NAME, TITLE, TARGET)
     _shape_figures(section, ctx.pick(1_000_000, 20_000), ctx.pick(3, 1))
+    _loop_figures(section, ctx.pick(LOOP_SIZES, (10_000, 40_000)), ctx.pick(3, 1))
     batches, per_batch = ctx.pick((4, 8), (2, 2))
     size = ctx.pick(790_000, 200_000)
     items = [

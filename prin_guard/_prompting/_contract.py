@@ -94,6 +94,11 @@ class _Format(Frozen):
         reply does not use it. Where it stands goes into ``places``."""
         return None
 
+    def last(self, text: str, shown: Shown) -> Reading | None:
+        """The reading of :meth:`read`, without its places: a format that reads its last
+        place reads only as far back as it must."""
+        return self.read(text, shown, [])
+
     def looks_for(self) -> str | None:
         """Where the reader looks, in words; None: the reply's conclusion in free text."""
         return None
@@ -198,33 +203,58 @@ class Line(_Format):
         """The last line that holds the prefix and a readable verdict after it. The prefix
         starts its line, or follows a sentence's end ("... accurate. [RESULT] B"), or, when
         it is a marker in brackets ("[RESULT]"), stands anywhere."""
-        prefix = self.prefix
-        folded = text.casefold()
-        anywhere = prefix.startswith(("[", "<", "("))
         found: Reading | None = None
-        pos = folded.find(prefix.casefold())
-        while pos >= 0:
-            line_start = text.rfind("\n", 0, pos) + 1
-            before = text[line_start:pos]
-            if (
-                anywhere
-                or not before.strip(_LINE_LEAD)
-                or before.rstrip(" \t*_`").endswith((".", "!", "?"))
-            ):
-                start = pos + len(prefix)
-                end = text.find("\n", start)
-                end = len(text) if end < 0 else end
-                slot: tuple[int, int] | None = (start, end)
-                if not text[start:end].strip(SLOT_STRIP):  # the verdict on the next line
-                    slot = first_line(text, end + 1)
-                reading = shown.slot(text, *slot) if slot is not None else None
-                if reading is not None and slot is not None and slot[0] > end:
-                    reading, slot = bulleted(text, slot, reading, shown)  # "Answer:\n- A\n- C"
-                if reading is not None and slot is not None:
-                    found = reading
-                    places.append((pos, slot[1]))
-            pos = folded.find(prefix.casefold(), pos + len(prefix))
+        for pos in self._starts(text):
+            said = self._at(text, pos, shown)
+            if said is not None:
+                found = said[0]
+                places.append((pos, said[1]))
         return found
+
+    def last(self, text: str, shown: Shown) -> Reading | None:
+        """The last line's reading, read from the end (a looping reply writes its answer
+        line hundreds of times)."""
+        for pos in reversed(self._starts(text)):
+            said = self._at(text, pos, shown)
+            if said is not None:
+                return said[0]
+        return None
+
+    def _starts(self, text: str) -> list[int]:
+        """Where the prefix is written, in order (each search after the one before)."""
+        prefix = self.prefix
+        folded, wanted = text.casefold(), prefix.casefold()
+        starts: list[int] = []
+        pos = folded.find(wanted)
+        while pos >= 0:
+            starts.append(pos)
+            pos = folded.find(wanted, pos + len(prefix))
+        return starts
+
+    def _at(self, text: str, pos: int, shown: Shown) -> tuple[Reading, int] | None:
+        """The verdict of the prefix at ``pos`` and where it ends; None when the prefix
+        starts no answer line there or holds nothing readable."""
+        prefix = self.prefix
+        line_start = text.rfind("\n", 0, pos) + 1
+        before = text[line_start:pos]
+        if not (
+            prefix.startswith(("[", "<", "("))
+            or not before.strip(_LINE_LEAD)
+            or before.rstrip(" \t*_`").endswith((".", "!", "?"))
+        ):
+            return None
+        start = pos + len(prefix)
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        slot: tuple[int, int] | None = (start, end)
+        if not text[start:end].strip(SLOT_STRIP):  # the verdict on the next line
+            slot = first_line(text, end + 1)
+        if slot is None:
+            return None
+        reading = shown.slot(text, *slot)
+        if reading is not None and slot[0] > end:
+            reading, slot = bulleted(text, slot, reading, shown)  # "Answer:\n- A\n- C"
+        return (reading, slot[1]) if reading is not None else None
 
     def looks_for(self) -> str:
         return f"the last line starting {self.prefix!r}"

@@ -47,7 +47,7 @@ _ADJ = r"(?:(?!(?:other|remaining|rest|else)\b)[a-z]+\s+)?"
 
 
 _QUANT = _Pattern(
-    r"(?<![\w-])(?:(?P<all>all|every(?:thing|one)?|each|both)"
+    r"(?=[aebntd])(?<![\w-])(?:(?P<all>all|every(?:thing|one)?|each|both)"
     rf"|(?P<none>none|neither|nothing|no(?=\s+(?:[a-z]+\s+)?{_NOUN}\b))|(?P<tie>tie|tied|draw))(?![\w-])"
     rf"(?:\s+of\s+(?:them|these|those|the\s+above|(?:the|these|those)\s+{_ADJ}{_NOUN})\b"
     rf"|\s+(?:(?:the|these|those)\s+)?{_ADJ}{_NOUN}\b)?",

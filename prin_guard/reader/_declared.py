@@ -37,6 +37,7 @@ __all__ = [
     "decoded",
     "first_line",
     "read_declared",
+    "read_last",
 ]
 
 Reading: TypeAlias = _Reading
@@ -54,6 +55,8 @@ _ALL_WORDS = frozenset({"both", "all", "all of them", "both of them"})
 
 class _Format(Protocol):
     def read(self, text: str, shown: Shown, places: Places) -> _Reading | None: ...
+
+    def last(self, text: str, shown: Shown) -> _Reading | None: ...
 
 
 class _Contract(Protocol):
@@ -80,6 +83,13 @@ def read_declared(text: str, contract: _Contract, ctx: _Context) -> tuple[_Readi
     line or JSON value of it), so the rest of the reply can be read apart."""
     places: Places = []
     return contract.format.read(text, Shown(contract, ctx), places), places
+
+
+def read_last(text: str, contract: _Contract, ctx: _Context) -> _Reading | None:
+    """The reading of :func:`read_declared`, without the places: read from the reply's end
+    where the format reads its last place (a looping reply's answer line, written
+    hundreds of times, is read once)."""
+    return contract.format.last(text, Shown(contract, ctx))
 
 
 class Shown:

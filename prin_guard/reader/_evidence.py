@@ -4,8 +4,9 @@ where it stands), per-candidate statuses, and the context every stage reads with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._text import _Texts
@@ -104,10 +105,26 @@ class _Context:
     names: frozenset[str] = frozenset()
     """The words of the labels a template's contract shows instead of the item's ("1" and
     "2", "assistant"), lower case: a copied stretch naming one is an answer's too."""
+    memo: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
+    """What the parse worked out once per text (:func:`per_text`): the stages read the
+    same text again and again (a looping reply's thousand answer lines, each time)."""
 
     @property
     def pair(self) -> bool:
         return self.task == "pairwise"
+
+
+_T = TypeVar("_T")
+
+
+def per_text(ctx: _Context, text: str, build: Callable[[str, _Context], _T]) -> _T:
+    """``build(text, ctx)``, worked out once per text in a parse (``ctx``): ``build`` must
+    read nothing but its arguments, and its result must not be changed by who gets it."""
+    key = (build.__qualname__, text)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = build(text, ctx)
+    return cast(_T, found)
 
 
 @dataclass(slots=True)

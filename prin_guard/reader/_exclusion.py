@@ -25,7 +25,7 @@ _PREDICATE = "|".join(f"(?:{predicate})" for predicate, _ in SIDE_PREDICATES)
 # The verb before what it rejects or keeps: "eliminate A and D", "I'd rule out B",
 # "That leaves A and C"
 _VERB_FIRST = _Pattern(
-    rf"(?<![\w-])(?P<verb>{_ACTIVE}|{SIDE_LEFT})[^\S\n]+(?:(?:the[^\S\n]+)?(?:options?|choices?"
+    rf"(?=[a-z])(?<![\w-])(?P<verb>{_ACTIVE}|{SIDE_LEFT})[^\S\n]+(?:(?:the[^\S\n]+)?(?:options?|choices?"
     r"|answers?)[^\S\n]+)?(?P<obj>[^\n.;:!?—–()]{1,160})",
     re.IGNORECASE,
 )
@@ -45,7 +45,7 @@ _NEGATED = _Pattern(
 )
 # After a subject: "B and D can be eliminated", "B, D are off", "Toad doesn't fit"
 _AFTER_SUBJECT = _Pattern(  # from a run of spaces' start only: linear over blanked copies
-    rf"(?<![^\S\n])[^\S\n]+(?:(?:(?:is|are|was|were|gets?|got|can[^\S\n]+be|could[^\S\n]+be"
+    rf"(?<![^\S\n])[^\S\n]++(?:(?:(?:is|are|was|were|gets?|got|can[^\S\n]+be|could[^\S\n]+be"
     rf"|should[^\S\n]+be|must[^\S\n]+be|will[^\S\n]+be)[^\S\n]+(?:(?:all|both|also|clearly"
     rf"|easily|safely|immediately|quickly)[^\S\n]+)?(?P<part>{_PARTICIPLE})(?![\w-]))"
     rf"|(?P<pred>{_PREDICATE})(?![\w-]))",
@@ -56,7 +56,7 @@ _CLAUSE_END = _Pattern(r"[^\S\n]*(?:$|[.;,!:—–)\n]|[^\S\n]-[^\S\n])", re.MUL
 # A noun frame that names them as the answer: "The options that don't fit are ...", "The
 # ones to eliminate are ...", "The ones I'd keep:"
 _FRAME = _Pattern(
-    r"(?<![\w-])(?:the[^\S\n]+)?(?:options?|choices?|answers?|ones?|candidates?)[^\S\n]+"
+    r"(?=[toca])(?<![\w-])(?:the[^\S\n]+)?(?:options?|choices?|answers?|ones?|candidates?)[^\S\n]+"
     rf"(?:(?:that|which)[^\S\n]+(?:(?P<fpred>{_PREDICATE})|(?:can|should|must)[^\S\n]+be"
     rf"[^\S\n]+(?P<fpart>{_PARTICIPLE}))|to[^\S\n]+(?P<fto>{_ACTIVE})"
     rf"|(?:I|we)(?:[’']d|[^\S\n]+would|[^\S\n]+will|[^\S\n]+can|[^\S\n]+should)?[^\S\n]+"

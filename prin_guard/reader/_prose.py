@@ -4,6 +4,7 @@ pair's ties and preferences; loose forms and candidate texts for the last resort
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import re
@@ -40,6 +41,7 @@ from prin_guard.reader._evidence import (
     _Reading,
     _Status,
     _tie_free,
+    per_text,
 )
 from prin_guard.reader._exclusion import sides as exclusion_sides
 from prin_guard.reader._picks import pick_side, picked_texts
@@ -257,12 +259,16 @@ _ANCHORED = _Pattern(
 
 # Labels before a verb: "A and C are incorrect", "Options B and D are wrong". The verb
 # is optional, so that every run is consumed where it starts (linear time).
-_STATEMENT = _Pattern(rf"(?<![A-Za-z0-9°]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE)
+# (?=...): a run starts with a word or a label, perhaps in brackets
+_STATEMENT = _Pattern(
+    rf"(?=[a-z(\[])(?<![A-Za-z0-9°]){_RUN}(?P<verb>{_VERB_ADJ_SOURCE})?", re.IGNORECASE
+)
 
 
 # Labels before a verb of their own: "Output (a) wins", "criterion B fails"
 _RUN_VERB = _Pattern(
-    rf"(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly|slightly)\s+)?"
+    rf"(?=[a-z(\[])(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly"
+    r"|slightly)\s+)?"
     r"(?P<v>wins|won|outperforms|outperformed|surpasses|beats|loses|lost|fails|failed|passes"
     r"|passed)\b)?",
     re.IGNORECASE,
@@ -311,7 +317,7 @@ _ELIDED = _Pattern(
 # "the rest are incorrect", "all other options are wrong": every label but those
 # stated in the other polarity
 _REST = _Pattern(
-    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"(?=[atro])(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     rf"(?P<verb>{_VERB_ADJ_SOURCE})",
     re.IGNORECASE,
@@ -320,7 +326,7 @@ _REST = _Pattern(
 
 # "..., the others are not.", "; the rest aren't"
 _REST_NOT = _Pattern(
-    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"(?=[atro])(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     r"\s+(?:(?:is|are)\s+not|isn[’']t|aren[’']t)(?=\s*(?:$|[.;!\n]))",
     re.IGNORECASE,
@@ -354,7 +360,7 @@ def _part_of(text: str, at: int) -> bool:
 # "B and D are not incorrect; the others are.": the rest, the status the clause before
 # denied of its own
 _REST_ARE = _Pattern(
-    rf"(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
+    rf"(?=[atro])(?<![\w-])(?P<rest>(?:all\s+)?(?:the\s+)?(?:rest|others|other\s+{_NOUN}"
     rf"|remaining(?:\s+{_NOUN})?)(?:\s+of\s+(?:them|the\s+{_NOUN}))?)(?![\w-])"
     r"\s+(?:is|are)(?=\s*(?:$|[.;!\n]))",
     re.IGNORECASE,
@@ -373,7 +379,7 @@ _PREFER = _Pattern(
     r"(?:(?<![\w-])I(?:\s+would|'d|’d|\s+will|'ll|’ll|'m|’m|\s+am|\s+must|\s+therefore|\s+thus"
     r"|\s+clearly|\s+definitely|\s+strongly|\s+slightly|\s+ultimately|\s+overall)*\s+"
     # or the imperative, at a sentence's start: "Go with B.", "So, pick A and C."
-    r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
+    r"|(?:\A|(?<=\n)|(?<=[.!?:;]\s))[^\S\n*_>#-]*+(?:(?:so|thus|hence|therefore)\s*,?\s+)?)"
     r"(?P<v>prefer|choose|going\s+with|pick|select|go\s+with|vote\s+for|favou?r|recommend"
     r"|side\s+with|settle\s+on|stick\s+with"
     r"|(?:(?<='ll\s)|(?<=’ll\s)|(?<='d\s)|(?<=’d\s)|(?<=will\s)|(?<=would\s))say)\s+"
@@ -1175,6 +1181,12 @@ class _Claims:
         return last.reading
 
 
+def claims_of(text: str, ctx: _Context) -> _Claims:
+    """The claims of ``text``, worked out once in a parse: a copy of them, whose
+    :meth:`_Claims.conclusion` marks (``opposite``, ``conflict``) are its own."""
+    return copy.copy(per_text(ctx, text, _Claims))
+
+
 _LINE_MARKUP = " \t*_#>-`"
 
 # What may stand before a conclusion in the question's predicate, from its clause's start
@@ -1221,7 +1233,7 @@ _SUBJECT_LEAD = _Pattern(
 
 # A line that starts with an option's mark: "A) Neon ...", "- (B) Nitrogen: ...", "**C.**"
 _OPTION_HEAD = _Pattern(
-    rf"^[^\S\n]*(?:[-*•][^\S\n]+|\d+[.)][^\S\n]+)?(?:\*\*)?[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
+    rf"^[^\S\n]*+(?:[-*•][^\S\n]+|\d+[.)][^\S\n]+)?(?:\*\*)?[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:])"
     r"(?:\*\*)?[^\S\n]+",
     re.MULTILINE,
 )
@@ -1237,7 +1249,7 @@ _OPTION_STATUS = _Pattern(
 
 # A status left out: "... are not.", "; nitrogen isn't"
 _IS_NOT = _Pattern(  # (?<!\s): see _VERB_ADJ_SCAN
-    r"(?<!\s)\s+(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
+    r"(?<!\s)\s++(?:is|are)(?:\s+not|n[’']t)(?=\s*(?:$|[.;!\n]))", re.IGNORECASE | re.MULTILINE
 )
 
 # A status's own clause that negates its verb: "B is not a mammal", "D isn't."

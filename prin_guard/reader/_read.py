@@ -52,7 +52,7 @@ from prin_guard.reader._copies import (
     detect_echo,
 )
 from prin_guard.reader._corrected import blank_before_correction
-from prin_guard.reader._declared import read_declared
+from prin_guard.reader._declared import read_declared, read_last
 from prin_guard.reader._defined import defined
 from prin_guard.reader._drawn import arrived_at, drawn, names_any
 from prin_guard.reader._evidence import _FAILED, ParseResult, _Context, _Reading, _Status
@@ -73,10 +73,10 @@ from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
 from prin_guard.reader._prose import (
     _candidate_texts,
-    _Claims,
     _cut_off,
     _loose_forms,
     _stops_open,
+    claims_of,
 )
 from prin_guard.reader._question_words import in_question_words
 from prin_guard.reader._questioned import questions_the_leg
@@ -572,7 +572,7 @@ def _against_own_lines(text: str, result: ParseResult, ctx: _Context) -> bool:
 # and, in its block, the block's verdict on "this option" ("- This option is incorrect
 # because ...")
 _BLOCK_HEAD = _Pattern(
-    r"^[^\S\n]*(?:\d{1,2}[.)][^\S\n]*)?[*_#]*[^\S\n]*(?:option|choice)[^\S\n]+\(?(?P<l>[A-Za-z])\b",
+    r"^[^\S\n]*+(?:\d{1,2}[.)][^\S\n]*)?[*_#]*[^\S\n]*(?:option|choice)[^\S\n]+\(?(?P<l>[A-Za-z])\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _THIS_IS = _Pattern(
@@ -815,7 +815,7 @@ def _lines_disagree(
     ordered = sorted(places)[-_MAX_LINES:]
     readings = []
     for _, end in ordered:
-        said, _ = read_declared(text[:end], contract, ctx)
+        said = read_last(text[:end], contract, ctx)
         readings.append(None if said is None else (said.labels, said.inverted))
     for i in range(1, len(ordered)):
         before, after = readings[i - 1], readings[i]
@@ -1297,7 +1297,7 @@ def _said(text: str, lo: int, ctx: _Context) -> list[Said]:
     ("B is incorrect", "C ✅", a table's row), whole-answer claims in a polarity's words
     ("the incorrect options are B and D"), headings ("Correct: A, C | Incorrect: B, D")
     and the question's predicate ("Sharks are not mammals.")."""
-    claims = _Claims(text, ctx)
+    claims = claims_of(text, ctx)
     said = [
         Said(status.at, (status.span or (status.at, status.at))[1], frozenset({status.label}),
              status.sign, status.span, weak=status.weak)
@@ -1387,7 +1387,7 @@ def _so_labels(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
         _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
     )
     sides: dict[str, int] = {}
-    for status in sorted(_Claims(before, ctx).statuses, key=lambda status: status.at):
+    for status in sorted(claims_of(before, ctx).statuses, key=lambda status: status.at):
         if status.label is not None and status.sign:
             sides[status.label] = status.sign
     if listed is None:  # the rest of what a heading sided too: "Correct: A, C. So the ..."
@@ -1433,7 +1433,7 @@ def _drawn_on_its_side(
     before = text[lo:start]
     yes, no = _predicated(before, ctx) if ctx.vocab.predicate else (frozenset(), frozenset())
     affirmed, denied = set(yes), set(no)
-    claims = _Claims(before, ctx)
+    claims = claims_of(before, ctx)
     for status in claims.statuses:
         if status.label is not None and status.sign:
             (affirmed if status.sign > 0 else denied).add(status.label)
@@ -1521,7 +1521,7 @@ def _answer_first(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None
         again = _only_labels(text, so.start("l"), so.end("l"), ctx)
     if again is not None and again.value != reading.value:
         return None
-    concluded = _Claims(text, ctx).conclusion()
+    concluded = claims_of(text, ctx).conclusion()
     if concluded is not None and not concluded.weak and concluded.value != reading.value:
         return None  # the explanation concludes otherwise
     return replace(reading, weak=reading.weak or _cut_off(text[:hi]))
@@ -1611,7 +1611,7 @@ def _revision_concluded(
     revision = revisions.first_after(reading.span[1])
     if revision is None:
         return walked
-    concluded = _Claims(text, ctx).conclusion()
+    concluded = claims_of(text, ctx).conclusion()
     if (
         walked is None
         and concluded is not None
@@ -1969,7 +1969,7 @@ def _place(text: str, ctx: _Context) -> ParseResult:
 
     # 5. the conclusion in prose, else the candidates' statuses; of a reply cut off
     # mid-sentence, a weak reading (it may have gone on to conclude otherwise)
-    claims = _Claims(text, ctx)
+    claims = claims_of(text, ctx)
     concluded = claims.conclusion()
     opposite = opposite or claims.opposite
     cut = _cut_off(text)

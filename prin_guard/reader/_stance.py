@@ -66,9 +66,9 @@ _OPEN_CLAUSE = _Pattern(
 # contrast, or a result ("If n = 10, 10100 > 10000, so D is incorrect": D is concluded;
 # not "then": "If C is correct, then D is too" asserts nothing of D). Scanned at most
 # _CLAUSE_WINDOW characters from the claim (bounded cost).
-_CLAUSE_BREAK = _Pattern(
-    r"[.!?](?=\s|$)|\n|;|:(?=\s)|(?<![\w-])(?:but|however|whereas|although|though|yet"
-    r"|while|so|therefore|thus|hence|consequently)(?![\w-])",
+_CLAUSE_BREAK = _Pattern(  # (?=...): each place's first character, tested first
+    r"(?=[.!?\n;:bhwatysc])(?:[.!?](?=\s|$)|\n|;|:(?=\s)|(?<![\w-])(?:but|however|whereas"
+    r"|although|though|yet|while|so|therefore|thus|hence|consequently)(?![\w-]))",
     re.IGNORECASE,
 )
 _CLAUSE_WINDOW = 200
@@ -119,9 +119,9 @@ _DOUBT = _Pattern(
     r"|uncertain|undecided)(?![\w-])",
     re.IGNORECASE,
 )
-_DOUBT_BREAK = _Pattern(
-    r"[.!?](?=\s|$)|\n|(?<![\w-])(?:but|however|whereas|yet|so|therefore|thus|hence"
-    r"|consequently)(?![\w-])",
+_DOUBT_BREAK = _Pattern(  # (?=...): as _CLAUSE_BREAK's
+    r"(?=[.!?\nbhwytsc])(?:[.!?](?=\s|$)|\n|(?<![\w-])(?:but|however|whereas|yet|so"
+    r"|therefore|thus|hence|consequently)(?![\w-]))",
     re.IGNORECASE,
 )
 
@@ -140,8 +140,8 @@ _HEDGE_AFTER = _Pattern(
     re.IGNORECASE,
 )
 # The claim's candidates are the exception: "all except B", "the one other than B".
-_EXCEPTION_BEFORE = _Pattern(
-    r"(?<![\w-])(?:except(?:\s+for)?|other\s+than|apart\s+from|besides|excluding|save\s+for"
+_EXCEPTION_BEFORE = _Pattern(  # (?=...): as _CLAUSE_BREAK's
+    r"(?=[eoabswir])(?<![\w-])(?:except(?:\s+for)?|other\s+than|apart\s+from|besides|excluding|save\s+for"
     r"|aside\s+from|with\s+the\s+exception\s+of|instead\s+of|rather\s+than|in\s+place\s+of"
     r"|all\s+but|everything\s+but|anything\s+but)"
     r"(?:\s+(?:the\s+)?(?:options?|choices?|responses?|outputs?|answers?|criteri(?:on|a)"

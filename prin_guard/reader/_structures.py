@@ -20,6 +20,7 @@ from prin_guard.reader._evidence import (
     _signed,
     _Status,
     _union,
+    per_text,
 )
 from prin_guard.reader._groups import sided_groups
 from prin_guard.reader._json import DECODER, json_values, jsonish, members, whole_json
@@ -459,7 +460,12 @@ def _pair_scores(text: str, ctx: _Context) -> list[_Status]:
 
 
 def _structure_statuses(text: str, ctx: _Context) -> list[_Status]:
-    """The statuses of list lines and table rows; a pair's scores."""
+    """The statuses of list lines and table rows; a pair's scores (worked out once per
+    text in a parse)."""
+    return list(per_text(ctx, text, _statuses_of))
+
+
+def _statuses_of(text: str, ctx: _Context) -> list[_Status]:
     out: list[_Status] = []
     table: list[tuple[int, int]] = []
     header = 0  # the side a header question gives the lines under it ("Is incorrect?")

@@ -29,7 +29,8 @@ was not read."""
 
 class _Pattern:
     """A regular expression compiled on first use, so that importing the parser
-    compiles nothing; afterwards each use is one call more than the compiled pattern's."""
+    compiles nothing; afterwards each use is one call more than the compiled pattern's (the
+    slot read directly: the reader makes hundreds of thousands of them on a long reply)."""
 
     __slots__ = ("_compiled", "_flags", "pattern")
 
@@ -46,19 +47,19 @@ class _Pattern:
         return compiled
 
     def search(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
-        return self.compiled.search(string, pos, endpos)
+        return (self._compiled or self.compiled).search(string, pos, endpos)
 
     def match(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
-        return self.compiled.match(string, pos, endpos)
+        return (self._compiled or self.compiled).match(string, pos, endpos)
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
-        return self.compiled.fullmatch(string, pos, endpos)
+        return (self._compiled or self.compiled).fullmatch(string, pos, endpos)
 
     def finditer(self, string: str, pos: int = 0, endpos: int = _END) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(string, pos, endpos)
+        return (self._compiled or self.compiled).finditer(string, pos, endpos)
 
     def sub(self, repl: str, string: str) -> str:
-        return self.compiled.sub(repl, string)
+        return (self._compiled or self.compiled).sub(repl, string)
 
 
 # Any label-shaped token (labels are ``[A-Z][A-Z0-9]{0,3}``, replies may use lower
@@ -93,7 +94,7 @@ _VERB_ADJ = _Pattern(_VERB_ADJ_SOURCE, re.IGNORECASE)
 # The same, to scan a whole text: a match starts where a run of whitespace starts, which a
 # leftmost scan finds anyway; not trying every position inside the run keeps a reply of
 # blanked copies (long runs of spaces) linear, where ``\s+`` from each of them is quadratic.
-_VERB_ADJ_SCAN = _Pattern(r"(?<!\s)" + _VERB_ADJ_SOURCE, re.IGNORECASE)
+_VERB_ADJ_SCAN = _Pattern(r"(?<!\s)\s++" + _VERB_ADJ_SOURCE.removeprefix(r"\s+"), re.IGNORECASE)
 
 
 # A run of labels: "B and D", "(A), (C)", "options A, C". Possessive: a run is
