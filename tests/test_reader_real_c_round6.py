@@ -1,0 +1,196 @@
+"""The reader, round 6 (the real replies of choice-real-c): the classes of its misses, each
+in phrasings of our own (none is a reply of the set), with near-misses that must keep their
+reading or stay unread.
+
+1. An answer form (a LaTeX box, an "Answer:" line, bold) inside a sentence that negates it
+   or gives it the other side ("\\boxed{B} is not correct", "nor is \\boxed{D}") is no
+   answer of the leg; a reply that boxes its picks and then boxes the others as wrong
+   answers with its picks, never with the last box.
+2. Two answers joined by "or" ("\\boxed{A} or \\boxed{C}", "the answer is A, C, or E")
+   are a hedge between them: read all of them, weak; never one of them alone, never
+   confident, and no polarity confusion (nothing in them is about the other side).
+3. An option's text without its trailing parenthetical ("Sunflower oil" for "Sunflower
+   oil (refined)") names that option, when no other option's text is the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from prin_guard import read_reply
+
+KITCHEN = {
+    "task": "choice",
+    "question": "What does a chef need in a kitchen?",
+    "candidates": ["a knife", "a saddle", "a stove", "a tractor", "an oven"],
+}
+OILS = {
+    "task": "choice",
+    "question": "Which oil is richest in vitamin E?",
+    "candidates": ["Olive oil", "Palm oil", "Lard", "Sunflower oil (refined)"],
+}
+TWIN_OILS = {
+    "task": "choice",
+    "question": "Which oil is richest in vitamin E?",
+    "candidates": ["Olive oil", "Sunflower oil (raw)", "Lard", "Sunflower oil (refined)"],
+}
+
+
+_TODO = pytest.mark.xfail(strict=True, reason="round 6: not yet")
+
+
+def _read(reply: str, item: dict[str, object], polarity: str) -> tuple[tuple[str, ...], str, bool]:
+    reading = read_reply(reply, item, polarity=polarity)
+    return reading.labels, reading.status.value, reading.weak
+
+
+def _never_confident_wrong(
+    reply: str, item: dict[str, object], polarity: str, right: tuple[str, ...]
+) -> None:
+    reading = read_reply(reply, item, polarity=polarity)
+    if reading.status.value == "ok" and reading.labels != right:
+        assert reading.weak or reading.polarity_confusion, reading
+
+
+# -- 1. an answer form the sentence puts on the other side is no answer -------------
+
+SIDED_BOXES = [
+    pytest.param(
+        "A chef must have \\boxed{(A) a knife}. Cooking needs cutting.\n\nA chef also needs "
+        "\\boxed{(C) a stove}. Most dishes are cooked on one.\n\nRiding is not part of "
+        "cooking. Therefore, the choice \\boxed{(B) a saddle} is not correct.\n\nFinally, "
+        "farming is not cooking, so \\boxed{(D) a tractor} is incorrect.",
+        ("A", "C"),
+        id="picks-boxed-then-others-boxed-not-correct",
+        marks=_TODO,
+    ),
+    pytest.param(
+        "The chef needs \\boxed{A}. Then, \\boxed{D} is wrong since tractors are for farms.",
+        ("A",),
+        id="one-pick-then-a-box-is-wrong",
+        marks=_TODO,
+    ),
+    pytest.param(
+        "Cutting is basic: the answer is \\boxed{A}. But note that \\boxed{B} is not correct, "
+        "nor is \\boxed{D}.",
+        ("A",),
+        id="answer-then-not-correct-nor-is",
+        marks=_TODO,
+    ),
+    pytest.param(
+        "\\boxed{B} is not the right answer, and \\boxed{D} is incorrect. So \\boxed{A}.",
+        ("A",),
+        id="others-first-then-the-pick",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), SIDED_BOXES)
+def test_a_box_the_sentence_puts_on_the_other_side_is_no_answer(
+    reply: str, expected: tuple[str, ...]
+) -> None:
+    labels, status, _ = _read(reply, KITCHEN, "direct")
+    assert (status, labels) == ("ok", expected)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(*p.values, id=p.id, marks=_TODO if i == 0 else ())
+        for i, p in enumerate(SIDED_BOXES)
+    ],
+)
+def test_sided_boxes_are_never_read_confidently_wrong_on_either_leg(
+    reply: str, expected: tuple[str, ...]
+) -> None:
+    _never_confident_wrong(reply, KITCHEN, "direct", expected)
+    reading = read_reply(reply, KITCHEN, polarity="reverse")
+    if reading.status.value == "ok":  # the reverse leg never reads a pick as its answer
+        assert not set(reading.labels) & set(expected) or reading.weak, reading
+
+
+@_TODO
+def test_several_picks_among_sided_boxes_are_weak() -> None:
+    labels, status, weak = _read(SIDED_BOXES[0].values[0], KITCHEN, "direct")  # type: ignore[arg-type]
+    assert (status, labels, weak) == ("ok", ("A", "C"), True)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Answer: A.\nThe answer (B) is not correct, since nobody rides in a kitchen.",
+        "**A) a knife** is needed. **B) a saddle** is not correct, since nobody rides there.",
+    ],
+    ids=["answer-line-then-a-sentence", "bold-then-bold-not-correct"],
+)
+def test_other_answer_forms_in_a_negating_sentence_are_no_answer(reply: str) -> None:
+    _never_confident_wrong(reply, KITCHEN, "direct", ("A",))
+    assert "B" not in _read(reply, KITCHEN, "direct")[0]
+
+
+def test_a_box_that_is_correct_stays_the_answer() -> None:
+    assert _read("So \\boxed{C} is correct.", KITCHEN, "direct")[:2] == (("C",), "ok")
+
+
+def test_a_pick_also_boxed_as_wrong_is_no_reading() -> None:
+    reply = "A chef needs \\boxed{A}.\n\nOn reflection, \\boxed{A} is not correct: \\boxed{C}."
+    _never_confident_wrong(reply, KITCHEN, "direct", ("C",))
+
+
+# -- 2. answers joined by "or": a hedge, read all, weak --------------------------------
+
+HEDGES = [
+    pytest.param(
+        "Both are used daily, so the answer is \\boxed{(A) a knife} or \\boxed{(C) a stove}, "
+        "since a cook uses both.",
+        ("A", "C"),
+        id="two-boxes-or",
+    ),
+    pytest.param(
+        "A cook cuts and heats food. The answer is \\boxed{A} or \\boxed{C}.",
+        ("A", "C"),
+        id="bare-boxes-or",
+    ),
+    pytest.param(
+        "Knives, stoves and ovens are all standard. Therefore, the answer is A, C, or E.",
+        ("A", "C", "E"),
+        id="answer-line-three-or",
+    ),
+    pytest.param(
+        "You \\boxed{A} cut, then you \\boxed{C} cook. So the correct answer would be a "
+        "combination of choices A and C.",
+        ("A", "C"),
+        id="a-combination-of-choices",
+    ),
+]
+
+
+@_TODO
+@pytest.mark.parametrize(("reply", "expected"), HEDGES)
+def test_answers_joined_by_or_read_all_weak(reply: str, expected: tuple[str, ...]) -> None:
+    reading = read_reply(reply, KITCHEN, polarity="direct")
+    assert (reading.status.value, reading.labels) == ("ok", expected)
+    assert reading.weak and not reading.polarity_confusion
+
+
+@pytest.mark.parametrize(("reply", "expected"), HEDGES)
+def test_answers_joined_by_or_are_never_one_of_them_confidently(
+    reply: str, expected: tuple[str, ...]
+) -> None:
+    for polarity in ("direct", "reverse"):
+        reading = read_reply(reply, KITCHEN, polarity=polarity)
+        assert reading.status.value != "ok" or reading.weak, (polarity, reading)
+
+
+# -- 3. an option's text without its trailing parenthetical -------------------------
+
+
+@_TODO
+def test_a_text_without_its_parenthetical_names_its_option() -> None:
+    reply = "Sunflower oil has the most tocopherol. Therefore, the answer is Sunflower oil."
+    assert _read(reply, OILS, "direct")[:2] == (("D",), "ok")
+
+
+def test_a_text_without_its_parenthetical_shared_by_two_options_is_no_answer() -> None:
+    reply = "Sunflower oil has the most tocopherol. Therefore, the answer is Sunflower oil."
+    assert _read(reply, TWIN_OILS, "direct")[1] == "failed"
