@@ -62,20 +62,17 @@ SIDED_BOXES = [
         "farming is not cooking, so \\boxed{(D) a tractor} is incorrect.",
         ("A", "C"),
         id="picks-boxed-then-others-boxed-not-correct",
-        marks=_TODO,
     ),
     pytest.param(
         "The chef needs \\boxed{A}. Then, \\boxed{D} is wrong since tractors are for farms.",
         ("A",),
         id="one-pick-then-a-box-is-wrong",
-        marks=_TODO,
     ),
     pytest.param(
         "Cutting is basic: the answer is \\boxed{A}. But note that \\boxed{B} is not correct, "
         "nor is \\boxed{D}.",
         ("A",),
         id="answer-then-not-correct-nor-is",
-        marks=_TODO,
     ),
     pytest.param(
         "\\boxed{B} is not the right answer, and \\boxed{D} is incorrect. So \\boxed{A}.",
@@ -95,10 +92,7 @@ def test_a_box_the_sentence_puts_on_the_other_side_is_no_answer(
 
 @pytest.mark.parametrize(
     ("reply", "expected"),
-    [
-        pytest.param(*p.values, id=p.id, marks=_TODO if i == 0 else ())
-        for i, p in enumerate(SIDED_BOXES)
-    ],
+    [pytest.param(*p.values, id=p.id) for p in SIDED_BOXES],
 )
 def test_sided_boxes_are_never_read_confidently_wrong_on_either_leg(
     reply: str, expected: tuple[str, ...]
@@ -109,7 +103,6 @@ def test_sided_boxes_are_never_read_confidently_wrong_on_either_leg(
         assert not set(reading.labels) & set(expected) or reading.weak, reading
 
 
-@_TODO
 def test_several_picks_among_sided_boxes_are_weak() -> None:
     labels, status, weak = _read(SIDED_BOXES[0].values[0], KITCHEN, "direct")  # type: ignore[arg-type]
     assert (status, labels, weak) == ("ok", ("A", "C"), True)
@@ -152,20 +145,19 @@ HEDGES = [
         id="bare-boxes-or",
     ),
     pytest.param(
+        "A cook cuts and heats. The correct answer is \\boxed{A} a knife or \\boxed{C} a stove.",
+        ("A", "C"),
+        id="boxes-each-with-its-text-or",
+    ),
+    pytest.param(
         "Knives, stoves and ovens are all standard. Therefore, the answer is A, C, or E.",
         ("A", "C", "E"),
         id="answer-line-three-or",
-    ),
-    pytest.param(
-        "You \\boxed{A} cut, then you \\boxed{C} cook. So the correct answer would be a "
-        "combination of choices A and C.",
-        ("A", "C"),
-        id="a-combination-of-choices",
+        marks=_TODO,
     ),
 ]
 
 
-@_TODO
 @pytest.mark.parametrize(("reply", "expected"), HEDGES)
 def test_answers_joined_by_or_read_all_weak(reply: str, expected: tuple[str, ...]) -> None:
     reading = read_reply(reply, KITCHEN, polarity="direct")
@@ -173,13 +165,35 @@ def test_answers_joined_by_or_read_all_weak(reply: str, expected: tuple[str, ...
     assert reading.weak and not reading.polarity_confusion
 
 
-@pytest.mark.parametrize(("reply", "expected"), HEDGES)
+@pytest.mark.parametrize(("reply", "expected"), [pytest.param(*p.values, id=p.id) for p in HEDGES])
 def test_answers_joined_by_or_are_never_one_of_them_confidently(
     reply: str, expected: tuple[str, ...]
 ) -> None:
     for polarity in ("direct", "reverse"):
         reading = read_reply(reply, KITCHEN, polarity=polarity)
         assert reading.status.value != "ok" or reading.weak, (polarity, reading)
+
+
+def test_words_between_boxes_that_are_not_the_first_box_text_join_nothing() -> None:
+    reply = "The answer is \\boxed{A} rather than C or \\boxed{C}."
+    _never_confident_wrong(reply, KITCHEN, "direct", ("A", "C"))
+    assert _read(reply, KITCHEN, "direct")[0] != ("A", "C")
+
+
+def test_boxed_picks_then_a_conclusion_naming_them_all_read_all() -> None:
+    reply = (
+        "You \\boxed{A} cut the meat, then you \\boxed{C} cook it, and you \\boxed{E} "
+        "bake the bread. So the correct answer would be a combination of choices A, C, and E."
+    )
+    assert _read(reply, KITCHEN, "direct")[:2] == (("A", "C", "E"), "ok")
+
+
+def test_boxed_picks_then_a_conclusion_naming_others_is_not_their_union() -> None:
+    reply = (
+        "You \\boxed{A} cut the meat, then you \\boxed{C} cook it. So the correct answer "
+        "would be a combination of choices A, C, and E."
+    )
+    _never_confident_wrong(reply, KITCHEN, "direct", ("A", "C", "E"))
 
 
 # -- 3. an option's text without its trailing parenthetical -------------------------

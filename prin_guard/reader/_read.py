@@ -61,6 +61,7 @@ from prin_guard.reader._formats import (
     _read_headings,
     _read_tags,
     _read_verdicts,
+    boxed_labels,
 )
 from prin_guard.reader._listings import blank_listings
 from prin_guard.reader._names import _name_labels, _View
@@ -1790,6 +1791,34 @@ _FRAMED = (
 )
 
 
+def _boxes_concluded(
+    text: str, at: int, reading: _Reading, method: ParseMethod, ctx: _Context
+) -> _Reading | None:
+    """A reply that boxes its picks along its reasoning and then concludes in prose on
+    exactly them ("you can \\boxed{B} look around ... \\boxed{C} take pictures ... a
+    \\boxed{E} new experience. So, the correct answer would be a combination of choices
+    B, C, and E."): that conclusion, which the last box alone is not. None unless the last
+    answer place is a box, every box is a plain pick, the conclusion after them is strong
+    and names what they name together, and no revision stands between."""
+    if method is not ParseMethod.FINAL_LINE or not text.startswith("\\boxed", at):
+        return None
+    boxed = boxed_labels(text, ctx)
+    if boxed is None or boxed == reading.labels:
+        return None
+    concluded = _Claims(text, ctx).conclusion()
+    if (
+        concluded is None
+        or concluded.weak
+        or concluded.inverted
+        or concluded.span is None
+        or concluded.span[0] < (reading.span or (at, at))[1]
+        or concluded.labels != boxed
+        or Revisions(text).between(at, concluded.span[0])
+    ):
+        return None
+    return concluded
+
+
 def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
@@ -1813,6 +1842,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if formal:
         formal.sort(key=lambda place: place[0])
         at, reading, method = formal[-1]
+        if (joined := _boxes_concluded(text, at, reading, method, ctx)) is not None:
+            return _result(joined, ParseMethod.LABEL_FORMS, ctx)
         placed = replace(reading, span=reading.span or (at, at))
         revised = _revision_concluded(text, placed, ctx, method)
         if revised is not None:
