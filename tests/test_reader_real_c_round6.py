@@ -208,3 +208,25 @@ def test_a_text_without_its_parenthetical_names_its_option() -> None:
 def test_a_text_without_its_parenthetical_shared_by_two_options_is_no_answer() -> None:
     reply = "Sunflower oil has the most tocopherol. Therefore, the answer is Sunflower oil."
     assert _read(reply, TWIN_OILS, "direct")[1] == "failed"
+
+
+# -- 4. a range of all the options names the set, no pick ----------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "A chef cooks on a stove.\n\nTherefore, among A through E, the answer is C.",
+        "A chef cooks on a stove.\n\nSo, of options A-E, the answer is C.",
+        "A chef cooks on a stove. So out of (A) to (E), the answer is C.",
+    ],
+    ids=["among-a-through-e", "of-options-a-e", "out-of-a-to-e"],
+)
+def test_a_range_of_all_the_options_is_no_mention(reply: str) -> None:
+    assert _read(reply, KITCHEN, "direct") == (("C",), "ok", False)
+
+
+def test_a_range_of_some_options_is_still_a_mention() -> None:
+    reply = "A chef cooks on a stove.\n\nTherefore, among A through D, the answer is C."
+    labels, status, weak = _read(reply, KITCHEN, "direct")
+    assert (labels, status) == (("C",), "ok") and weak

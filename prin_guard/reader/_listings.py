@@ -94,3 +94,24 @@ def blank_listings(text: str, ctx: _Context) -> str:
     if not out.strip():
         return text
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _range_pattern(first: str, last: str) -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?i:among(?:st)?|out\s+of|of)\s+(?i:the\s+)?(?i:(?:options?|choices?|answers?)\s+)?"
+        rf"\(?{re.escape(first)}\)?\s*(?i:through|thru|to|-|–|—)\s*\(?{re.escape(last)}\)?"
+        r"(?![A-Za-z0-9])"
+    )
+
+
+def blank_whole_ranges(text: str, ctx: _Context) -> str:
+    """The reply with every range that spans all the options after "among" or "of"
+    ("Therefore, among A through D, the answer is D.", "Of options A-E, ...") blanked to
+    spaces: it names the set the answer is drawn from, no pick, so its two labels are no
+    mentions of the answer's concluding part; only on a choice item of three options or
+    more (a range of two is a list of both)."""
+    if ctx.task != "choice" or len(ctx.labels) < 3:
+        return text
+    pattern = _range_pattern(ctx.labels[0], ctx.labels[-1])
+    return pattern.sub(lambda match: " " * len(match.group()), text)

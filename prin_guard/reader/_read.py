@@ -63,7 +63,7 @@ from prin_guard.reader._formats import (
     _read_verdicts,
     boxed_labels,
 )
-from prin_guard.reader._listings import blank_listings
+from prin_guard.reader._listings import blank_listings, blank_whole_ranges
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
@@ -198,6 +198,7 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
+    read = blank_whole_ranges(read, ctx)  # "Therefore, among A through D, the answer is B."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
     read = label_marks(read, ctx)  # "A. Peru and C. Chile"
     read = labels_first(read, ctx)  # "* **Hamlet** (A)"
