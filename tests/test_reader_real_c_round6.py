@@ -199,7 +199,6 @@ def test_boxed_picks_then_a_conclusion_naming_others_is_not_their_union() -> Non
 # -- 3. an option's text without its trailing parenthetical -------------------------
 
 
-@_TODO
 def test_a_text_without_its_parenthetical_names_its_option() -> None:
     reply = "Sunflower oil has the most tocopherol. Therefore, the answer is Sunflower oil."
     assert _read(reply, OILS, "direct")[:2] == (("D",), "ok")
@@ -230,3 +229,13 @@ def test_a_range_of_some_options_is_still_a_mention() -> None:
     reply = "A chef cooks on a stove.\n\nTherefore, among A through D, the answer is C."
     labels, status, weak = _read(reply, KITCHEN, "direct")
     assert (labels, status) == (("C",), "ok") and weak
+
+
+def test_a_stem_that_is_another_option_whole_text_names_that_option() -> None:
+    item = {
+        "task": "choice",
+        "question": "Which oil is richest in vitamin E?",
+        "candidates": ["Olive oil", "Sunflower oil", "Lard", "Sunflower oil (refined)"],
+    }
+    reply = "Sunflower oil has the most tocopherol. Therefore, the answer is Sunflower oil."
+    assert _read(reply, item, "direct")[:2] == (("B",), "ok")
