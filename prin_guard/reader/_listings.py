@@ -10,6 +10,7 @@ import functools
 import re
 
 from prin_guard.reader._evidence import _Context
+from prin_guard.reader._text import _Pattern
 
 # one option of a listing: its label in a listing's form ("A)", "(A)", "A.", "A:"), then
 # its text, then a separator ("," "and" "or" ";" a line break) or the listing's end
@@ -96,13 +97,12 @@ def blank_listings(text: str, ctx: _Context) -> str:
     return out
 
 
-@functools.lru_cache(maxsize=64)
-def _range_pattern(first: str, last: str) -> re.Pattern[str]:
-    return re.compile(
-        r"\b(?i:among(?:st)?|out\s+of|of)\s+(?i:the\s+)?(?i:(?:options?|choices?|answers?)\s+)?"
-        rf"\(?{re.escape(first)}\)?\s*(?i:through|thru|to|-|–|—)\s*\(?{re.escape(last)}\)?"
-        r"(?![A-Za-z0-9])"
-    )
+# a range of labels after "among", "of" or "out of": "among A through D", "of options A-E"
+_RANGE = _Pattern(
+    r"\b(?i:among(?:st)?|out\s+of|of)\s+(?i:the\s+)?(?i:(?:options?|choices?|answers?)\s+)?"
+    r"\(?(?P<first>[A-Za-z0-9]{1,4})\)?\s*(?i:through|thru|to|-|–|—)\s*"
+    r"\(?(?P<last>[A-Za-z0-9]{1,4})\)?(?![A-Za-z0-9])"
+)
 
 
 def blank_whole_ranges(text: str, ctx: _Context) -> str:
@@ -113,5 +113,9 @@ def blank_whole_ranges(text: str, ctx: _Context) -> str:
     more (a range of two is a list of both)."""
     if ctx.task != "choice" or len(ctx.labels) < 3:
         return text
-    pattern = _range_pattern(ctx.labels[0], ctx.labels[-1])
-    return pattern.sub(lambda match: " " * len(match.group()), text)
+    out = text
+    for match in _RANGE.finditer(text):
+        if (match.group("first"), match.group("last")) == (ctx.labels[0], ctx.labels[-1]):
+            lo, hi = match.span()
+            out = out[:lo] + " " * (hi - lo) + out[hi:]
+    return out

@@ -264,8 +264,8 @@ def _norms(texts: Sequence[str]) -> list[str]:
 
 
 # a text that ends in a parenthetical ("ghee (unsaturated)"), and a stem that may name it
-_PARENTHETICAL_END = re.compile(r"(?P<stem>.*?\S)\s*\([^()]*\)")
-_STEM = re.compile(r".*[^\W\d_].*[^\W\d_].*", re.DOTALL)
+_PARENTHETICAL_END = _Pattern(r"(?P<stem>.*?\S)\s*\([^()]*\)")
+_STEM = _Pattern(r".*[^\W\d_].*[^\W\d_].*", re.DOTALL)
 
 
 class _Texts:
@@ -304,9 +304,9 @@ class _Texts:
             # when it has letters, is no other text and no other text has it too
             stems: dict[str, list[str]] = {}
             for norm, label in zip(norms, self._labels, strict=True):
-                stem = _PARENTHETICAL_END.fullmatch(norm)
-                if stem is not None and _STEM.fullmatch(stem.group("stem")):
-                    stems.setdefault(stem.group("stem"), []).append(label)
+                ended = _PARENTHETICAL_END.fullmatch(norm)
+                if ended is not None and _STEM.fullmatch(ended.group("stem")):
+                    stems.setdefault(ended.group("stem"), []).append(label)
             for stem, labels in stems.items():
                 if len(labels) == 1 and stem not in by_text:
                     by_text[stem] = labels[0]
