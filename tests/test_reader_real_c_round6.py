@@ -239,3 +239,24 @@ def test_a_stem_that_is_another_option_whole_text_names_that_option() -> None:
     }
     reply = "Sunflower oil has the most tocopherol. Therefore, the answer is Sunflower oil."
     assert _read(reply, item, "direct")[:2] == (("B",), "ok")
+
+
+# -- 5. "the answer is most likely D": a softened conclusion, read weak ----------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "A) a knife - could be needed.\nB) a saddle - could be needed.\nC) a stove - this "
+        "is what a chef needs most.\n\nTherefore, the answer is most likely C.",
+        "Heat is the point of a kitchen. So the answer is probably C.",
+    ],
+    ids=["after-could-be-lines", "probably"],
+)
+def test_a_softened_answer_is_read_weak(reply: str) -> None:
+    assert _read(reply, KITCHEN, "direct") == (("C",), "ok", True)
+
+
+def test_a_softened_answer_to_be_is_still_no_answer() -> None:
+    reply = "Heat is the point of a kitchen. So the answer is likely to be found in C or E."
+    _never_confident_wrong(reply, KITCHEN, "direct", ("C",))

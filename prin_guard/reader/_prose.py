@@ -250,6 +250,8 @@ _ANCHORED = _Pattern(
     r"(?:is|are|(?:would|should|must|will)\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     # a connective after the verb: "the incorrect options are therefore A, C and D"
     r"(?:(?:therefore|thus|hence|then|so|clearly)\b,?[^\S\n]*)?"
+    # a softener: "the answer is most likely D" (the clause's stance reads it: weak)
+    r"(?:(?:(?:most|very|quite)\s+)?(?:likely|probably)\b,?[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
