@@ -5,12 +5,16 @@ reading or stay unread.
 1. An answer form (a LaTeX box, an "Answer:" line, bold) inside a sentence that negates it
    or gives it the other side ("\\boxed{B} is not correct", "nor is \\boxed{D}") is no
    answer of the leg; a reply that boxes its picks and then boxes the others as wrong
-   answers with its picks, never with the last box.
-2. Two answers joined by "or" ("\\boxed{A} or \\boxed{C}", "the answer is A, C, or E")
-   are a hedge between them: read all of them, weak; never one of them alone, never
-   confident, and no polarity confusion (nothing in them is about the other side).
+   answers with its picks (weak when several), never with the last box.
+2. Boxes joined by "or" ("\\boxed{A} or \\boxed{C}") are a hedge between them: all of
+   them, weak; never one of them alone, never confident, no polarity confusion. Labels
+   joined by "or" in plain text ("the answer is A, C, or E") stay unread (choice-vault's
+   "Answer: B or D" expects no reading); boxed picks then a conclusion naming exactly them
+   ("a combination of choices A, C, and E") read that conclusion.
 3. An option's text without its trailing parenthetical ("Sunflower oil" for "Sunflower
    oil (refined)") names that option, when no other option's text is the same.
+4. A range of all the options after "among"/"of" ("among A through D") is no mention.
+5. A softener between "the answer is" and its labels reads the answer, weak.
 """
 
 from __future__ import annotations
@@ -34,9 +38,6 @@ TWIN_OILS = {
     "question": "Which oil is richest in vitamin E?",
     "candidates": ["Olive oil", "Sunflower oil (raw)", "Lard", "Sunflower oil (refined)"],
 }
-
-
-_TODO = pytest.mark.xfail(strict=True, reason="round 6: not yet")
 
 
 def _read(reply: str, item: dict[str, object], polarity: str) -> tuple[tuple[str, ...], str, bool]:
@@ -149,12 +150,6 @@ HEDGES = [
         ("A", "C"),
         id="boxes-each-with-its-text-or",
     ),
-    pytest.param(
-        "Knives, stoves and ovens are all standard. Therefore, the answer is A, C, or E.",
-        ("A", "C", "E"),
-        id="answer-line-three-or",
-        marks=_TODO,
-    ),
 ]
 
 
@@ -194,6 +189,16 @@ def test_boxed_picks_then_a_conclusion_naming_others_is_not_their_union() -> Non
         "would be a combination of choices A, C, and E."
     )
     _never_confident_wrong(reply, KITCHEN, "direct", ("A", "C", "E"))
+
+
+def test_labels_joined_by_or_in_plain_text_stay_unread_or_weak() -> None:
+    # boxes joined by "or" read all, weak; "the answer is A, C, or E" keeps the reader's
+    # rule for labels joined by "or" (a void reading: unread), as choice-vault's "Answer:
+    # B or D" (expected: no reading) requires
+    reply = "Knives, stoves and ovens are all standard. Therefore, the answer is A, C, or E."
+    for polarity in ("direct", "reverse"):
+        reading = read_reply(reply, KITCHEN, polarity=polarity)
+        assert reading.status.value == "failed" or reading.weak, (polarity, reading)
 
 
 # -- 3. an option's text without its trailing parenthetical -------------------------
