@@ -265,3 +265,33 @@ def test_a_softened_answer_is_read_weak(reply: str) -> None:
 def test_a_softened_answer_to_be_is_still_no_answer() -> None:
     reply = "Heat is the point of a kitchen. So the answer is likely to be found in C or E."
     _never_confident_wrong(reply, KITCHEN, "direct", ("C",))
+
+
+# -- 6. "the most appropriate choice to <do X> would be <an option's text>" -----------
+
+PLACES = {
+    "task": "choice",
+    "question": "Where would you look up a plumber's number?",
+    "candidates": ["garden", "phone book", "river", "oven"],
+}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "A garden has plants, a river has fish, an oven bakes.\n\nBased on the options, the "
+        "most appropriate choice to look up a number would be a phone book. Online searches "
+        "are more common today, though.",
+        "So the best option for finding a plumber is the phone book.",
+    ],
+    ids=["choice-to-do-would-be-a-text", "option-for-doing-is-the-text"],
+)
+def test_a_choice_for_a_purpose_names_its_option_by_text(reply: str) -> None:
+    assert _read(reply, PLACES, "direct")[:2] == (("B",), "ok")
+
+
+def test_a_choice_for_a_purpose_before_a_colon_leaves_the_answer_line_alone() -> None:
+    reply = (
+        "Gardens grow things.\n\nThe most likely option to list numbers is:\n\nThe answer is (B)."
+    )
+    assert _read(reply, PLACES, "direct") == (("B",), "ok", False)
