@@ -144,12 +144,12 @@ reader ran on them; first measured 178 of 207 (1 confident misread), 192 after r
 rules (0). choice-real-c is real too: 161 replies of four OpenAI models (MedMCQA,
 CommonsenseQA) from two repositories, read by hand before the reader ran; first measured
 151 of 161 (1 confident misread), 159 after round 6's rules (0). choice-vault, round 4's
-vault, was retired on 2026-12-07: first measured 81 of 110 (4 confident misreads) by the reader of main 957eb4f, 93 of 110 (1 confident) at its
-retirement, when its misses were printed for the first time (main 865d986, the reader of
-474bce7), then worked on like the others: 102 of 110, none confident. The vault now is
-choice-vault-2, read by no test: its misses are never printed, and its figure
-(`bench.reader_choice_freetext --corpus tests/data/replies/choice-vault-2`, table only) is
-the round's untuned one."""
+vault, was retired on 2026-12-07: first measured 81 of 110 (4 confident misreads) by the
+reader of main 957eb4f, 93 of 110 (1 confident) at its retirement, when its misses were
+printed for the first time (main 865d986, the reader of 474bce7), then worked on like the
+others: 102 of 110, none confident. The vault now is choice-vault-2, read by no test: its
+misses are never printed, and its figure (`bench.reader_choice_freetext --corpus
+tests/data/replies/choice-vault-2`, table only) is the round's untuned one."""
 
 
 @pytest.mark.parametrize("folder", sorted(BLIND_SETS))
