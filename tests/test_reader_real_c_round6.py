@@ -295,3 +295,23 @@ def test_a_choice_for_a_purpose_before_a_colon_leaves_the_answer_line_alone() ->
         "Gardens grow things.\n\nThe most likely option to list numbers is:\n\nThe answer is (B)."
     )
     assert _read(reply, PLACES, "direct") == (("B",), "ok", False)
+
+
+# -- 7. "the answer is D, Metronidazole.": a label and its own text after a comma -----
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Cooking needs heat.\n\nTherefore, the answer is C, a stove.",
+        "Cooking needs heat.\n\nTherefore, the answer is C, or a stove.",
+    ],
+    ids=["comma", "comma-or"],
+)
+def test_a_label_and_its_own_text_after_a_comma_read_confidently(reply: str) -> None:
+    assert _read(reply, KITCHEN, "direct") == (("C",), "ok", False)
+
+
+def test_a_label_and_another_option_text_after_a_comma_is_no_reading() -> None:
+    reply = "Cooking needs heat.\n\nTherefore, the answer is C, a knife."
+    assert _read(reply, KITCHEN, "direct")[1] == "failed"
