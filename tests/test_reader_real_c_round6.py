@@ -230,6 +230,11 @@ def test_a_range_of_all_the_options_is_no_mention(reply: str) -> None:
     assert _read(reply, KITCHEN, "direct") == (("C",), "ok", False)
 
 
+def test_a_range_and_its_comma_leave_the_answer_starting_its_line() -> None:
+    reply = "What does a chef need?\namong A through E, the answer is C."
+    assert _read(reply, KITCHEN, "direct") == (("C",), "ok", False)
+
+
 def test_a_range_of_some_options_is_still_a_mention() -> None:
     reply = "A chef cooks on a stove.\n\nTherefore, among A through D, the answer is C."
     labels, status, weak = _read(reply, KITCHEN, "direct")

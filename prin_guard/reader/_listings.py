@@ -101,7 +101,7 @@ def blank_listings(text: str, ctx: _Context) -> str:
 _RANGE = _Pattern(
     r"\b(?i:among(?:st)?|out\s+of|of)\s+(?i:the\s+)?(?i:(?:options?|choices?|answers?)\s+)?"
     r"\(?(?P<first>[A-Za-z0-9]{1,4})\)?\s*(?i:through|thru|to|-|–|—)\s*"
-    r"\(?(?P<last>[A-Za-z0-9]{1,4})\)?(?![A-Za-z0-9])"
+    r"\(?(?P<last>[A-Za-z0-9]{1,4})\)?(?![A-Za-z0-9])(?:,[^\S\n]*)?"
 )
 
 
