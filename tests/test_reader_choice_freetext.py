@@ -130,6 +130,7 @@ BLIND_SETS = {
     "choice-holdout-g": (100, 96, set()),
     "choice-holdout-h": (100, 88, set()),
     "choice-real-b": (207, 92, set()),
+    "choice-real-c": (161, 98, set()),
     "choice-vault": (110, 92, set()),
 }
 """The hand-written sets of issue 38 (tests/data/replies/choice-holdout-a to -e, round 4;
@@ -140,13 +141,15 @@ worked on, so their floors are tuned figures, not held-back ones. None has a con
 misread left; a reader may never add one. choice-real-b is real: 207 CoT replies of nine
 models (MMLU-Pro, BIG-Bench Hard) that two repositories committed, read by hand before the
 reader ran on them; first measured 178 of 207 (1 confident misread), 192 after round 5's
-rules (0). choice-vault, round 4's vault, was retired on 2026-12-07: first measured 81 of
-110 (4 confident misreads) by the reader of main 957eb4f, 93 of 110 (1 confident) at its
-retirement, when its misses were printed for the first time (main 865d986, the reader of
-474bce7), then worked on like the others: 102 of 110, none confident. The vault now is
-choice-vault-2, read by no test: its misses are never printed, and its figure
-(`bench.reader_choice_freetext --corpus tests/data/replies/choice-vault-2`, table only) is
-the round's untuned one."""
+rules (0). choice-real-c is real too: 161 replies of four OpenAI models (MedMCQA,
+CommonsenseQA) from two repositories, read by hand before the reader ran; first measured
+151 of 161 (1 confident misread), 159 after round 6's rules (0). choice-vault, round 4's
+vault, was retired on 2026-12-07: first measured 81 of 110 (4 confident misreads) by the
+reader of main 957eb4f, 93 of 110 (1 confident) at its retirement, when its misses were
+printed for the first time (main 865d986, the reader of 474bce7), then worked on like the
+others: 102 of 110, none confident. The vault now is choice-vault-2, read by no test: its
+misses are never printed, and its figure (`bench.reader_choice_freetext --corpus
+tests/data/replies/choice-vault-2`, table only) is the round's untuned one."""
 
 
 @pytest.mark.parametrize("folder", sorted(BLIND_SETS))

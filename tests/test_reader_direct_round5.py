@@ -98,7 +98,6 @@ KNOWN = {
     "not-certain": "a hedge before a first-person pick, read unmarked (since main 8cab5cb)",
     "answer-choice-paren-b": "read right but marked weak (the stage that reads it marks it)",
     "letter-b": "not read yet (class not built this round)",
-    "correct-answer-is-b-42": "read right but marked weak (the stage that reads it marks it)",
     "answer-lowercase-labels": "read right but marked weak (the stage that reads it marks it)",
     "answer-is-ace-joined": "not read yet (class not built this round)",
     "answer-is-the-following": "not read yet (class not built this round)",

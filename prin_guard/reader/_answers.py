@@ -733,7 +733,9 @@ def _text_side(
 # One label and a text, the whole of a stretch: "G: developing a global ...", "(C) 20%",
 # "**D. Aortic dissection**"
 _LABEL_AND_TEXT = _Pattern(
-    rf"[^\S\n]*(?:[*_`][^\S\n]*)*[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:]|[^\S\n]+[—–](?=[^\S\n]))"
+    rf"[^\S\n]*(?:[*_`][^\S\n]*)*[(\[]?(?P<l>{_LABEL})(?:[)\]][^\S\n]*[.:]?|[.:]|[^\S\n]+[—–](?=[^\S\n])"
+    # a comma, "or" after it: "the answer is D, Metronidazole.", "D, or amylase."
+    r"|,(?:[^\S\n]+or(?=[^\S\n]))?)"
     r"(?:[^\S\n]*[*_`])*[^\S\n]+(?=[^\s*_`])"
 )
 

@@ -13,7 +13,8 @@ from prin_guard.reader._drawn import names_any
 from prin_guard.reader._evidence import _admit, _Context, _Found, _Reading, _signed, _tie_free
 from prin_guard.reader._exclusion import heading_sign
 from prin_guard.reader._groups import sided_groups
-from prin_guard.reader._text import _Pattern
+from prin_guard.reader._revisions import Revisions
+from prin_guard.reader._text import _VERB_ADJ, _norm, _Pattern
 from prin_guard.reader._vocab import _ANSWER_WORDS, _name_sign
 
 # Words a heading may have besides its polarity word ("The incorrect options:"). Not
@@ -188,7 +189,8 @@ _BOXED = _Pattern(
 # \boxed{C, D}"), or a verb after it that makes it a subject ("\boxed{56} is what I'd get
 # for 14 x 4", "\boxed{48} would be 12 x 4")
 _BOX_NEGATED = _Pattern(
-    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of)[\s$\\(\[*_`]*$",
+    r"(?<![\w-])(?:not|no|never|\w+n[’']t|rather\s+than|instead\s+of|nor(?:\s+(?:is|are|was))?)"
+    r"[\s$\\(\[*_`]*$",
     re.IGNORECASE,
 )
 _BOX_SUBJECT = _Pattern(
@@ -205,6 +207,117 @@ def _box_said_otherwise(text: str, box: re.Match[str]) -> bool:
     if _BOX_NEGATED.search(text, max(0, box.start() - _NEGATION_WINDOW), box.start()):
         return True
     return _BOX_SUBJECT.match(text, box.end()) is not None
+
+
+# What closes a box's math before the words after it: "\(\boxed{B}\) is wrong"
+_BOX_CLOSE = _Pattern(r"[$\\)\]*_]*")
+
+
+def _box_side(text: str, box: re.Match[str], ctx: _Context) -> int | None:
+    """The side the sentence a LaTeX box stands in gives it: None when it is negated
+    ("not \\boxed{B}", "nor is \\boxed{D}": no answer on either leg), else the sign of
+    what is said of it after it ("\\boxed{(B) learn language} is not correct" -1,
+    "\\boxed{C} is correct" +1), 0 when nothing is."""
+    if _BOX_NEGATED.search(text, max(0, box.start() - _NEGATION_WINDOW), box.start()):
+        return None
+    close = _BOX_CLOSE.match(text, box.end())
+    verb = _VERB_ADJ.match(text, close.end() if close is not None else box.end())
+    return ctx.vocab.verb_sign(verb) if verb is not None else 0
+
+
+def _box_other_side(text: str, box: re.Match[str], ctx: _Context) -> bool:
+    """Whether a box is no answer of the leg's: negated, or put on the other side of its
+    question ("\\boxed{D} is wrong" on the direct leg; on a leg not known, any box said
+    to be wrong)."""
+    side = _box_side(text, box, ctx)
+    return side is None or side == -ctx.leg != 0 or (not ctx.leg and side < 0)
+
+
+# What joins two boxes as alternatives: "\\boxed{(B) smile} or \\boxed{(D) conversation}",
+# "$\\boxed{A}$, or $\\boxed{C}$", "\\boxed{B} encourage or \\boxed{E} tell story" (the
+# first box's own text after it)
+_BOX_OR = _Pattern(
+    r"[\s$\\)\]*_]*(?P<gloss>[^\n{}\\]{0,80}?)[\s,]*(?<![\w-])(?:or|and/or)[\s$\\(\[*_]*",
+    re.IGNORECASE,
+)
+
+
+def _boxes_or(
+    text: str, boxes: list[re.Match[str]], taken: re.Match[str], reading: _Reading, ctx: _Context
+) -> _Reading:
+    """The boxes joined to ``taken`` by "or" before it, read with it: a hedge between
+    them ("the answer is \\boxed{(B) smile} or \\boxed{(D) conversation}"), all of them,
+    weak; ``reading`` when none is. Words between a box and the "or" must be its own
+    option's text."""
+    labels = set(reading.labels)
+    at = boxes.index(taken)
+    first = taken
+    while at > 0 and (joint := _BOX_OR.fullmatch(text, boxes[at - 1].end(), boxes[at].start())):
+        at -= 1
+        said = _read_answer(text, boxes[at].start("rest"), boxes[at].end("rest"), ctx)
+        if said is None or said[1].inverted or said[0] or _box_side(text, boxes[at], ctx):
+            return reading
+        gloss = _norm(joint.group("gloss"))
+        if gloss and (
+            len(said[1].labels) != 1 or gloss != ctx.texts.norm_of(next(iter(said[1].labels)))
+        ):
+            return reading  # "\\boxed{B} is better than C or \\boxed{E}": no joint
+        labels |= said[1].labels
+        first = boxes[at]
+    if first is taken or reading.inverted:
+        return reading
+    return _Reading(frozenset(labels), (first.start("rest"), taken.end("rest")), weak=True)
+
+
+def _boxed_picks(
+    text: str, boxes: list[re.Match[str]], taken: re.Match[str], ctx: _Context
+) -> _Reading | None:
+    """The answer of a reply that boxes options on both sides ("First, a student must
+    \\boxed{(C) do mathematics}. ... also \\boxed{(E) begin to study}. ... the choice
+    \\boxed{(B) learn language} is not correct."): every box up to ``taken`` that is not
+    on the other side, which is what it picked, weak. None (no reading) when a revision
+    stands between the picks, a pick is also boxed on the other side, a box reads nothing,
+    or, on the reverse leg, boxes said to be on its side come with boxes said nothing of
+    (those answer the direct question)."""
+    picks: list[tuple[int, frozenset[str]]] = []
+    others: set[str] = set()
+    for box in boxes:
+        if _BOX_SUBJECT.match(text, box.end()) is not None:
+            continue  # "\\boxed{56} is what 14 x 4 gives"
+        said = _read_answer(text, box.start("rest"), box.end("rest"), ctx)
+        if said is None or said[1].inverted or _signed(said[0], said[1], ctx) == -ctx.leg != 0:
+            return None
+        if _box_other_side(text, box, ctx):
+            others |= said[1].labels
+        elif box.start() <= taken.start():
+            picks.append((_box_side(text, box, ctx) or 0, said[1].labels))
+    labels = frozenset(label for _, named in picks for label in named)
+    if not picks or labels & others:
+        return None
+    if ctx.leg < 0 and any(side for side, _ in picks) and not all(side for side, _ in picks):
+        return None
+    first = next(
+        box for box in boxes if box.start() <= taken.start() and not _box_other_side(text, box, ctx)
+    )
+    if Revisions(text).between(first.start(), taken.end()):
+        return None
+    return _Reading(labels, (first.start("rest"), taken.end("rest")), weak=True)
+
+
+def boxed_labels(text: str, ctx: _Context) -> frozenset[str] | None:
+    """What every LaTeX box of a reply names together, when each is a plain pick (no side
+    said of it, not negated, not a statement's subject, naming some label): the marks of a
+    reply that boxes its picks along its reasoning ("you can \\boxed{B} look around ...
+    \\boxed{C} take pictures"); else None."""
+    labels: set[str] = set()
+    for box in _BOXED.finditer(text):
+        if _box_side(text, box, ctx) != 0 or _BOX_SUBJECT.match(text, box.end()) is not None:
+            return None
+        said = _read_answer(text, box.start("rest"), box.end("rest"), ctx)
+        if said is None or said[0] or said[1].inverted or not said[1].labels:
+            return None
+        labels |= said[1].labels
+    return frozenset(labels) if labels else None
 
 
 # The words that lead into an answer line or a box: "The incorrect option is:", "So the
@@ -238,9 +351,14 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
         [*_ANSWER_LINE.finditer(text), *_ANSWER_HEADING.finditer(text), *_BOXED.finditer(text)],
         key=lambda match: match.start(),
     )
+    boxes = [match for match in places if match.re is _BOXED.compiled]
+    sided_after = False  # a box after the place read stands on the other side
     for match in reversed(places):
+        if match.re is _BOXED.compiled and _box_other_side(text, match, ctx):
+            sided_after = True
+            continue  # "Not \\boxed{48}.", "\\boxed{B} is not correct."
         if match.re is _BOXED.compiled and _box_said_otherwise(text, match):
-            continue  # "Not \\boxed{48}.", "\\boxed{56} is what 14 x 4 gives"
+            continue  # "\\boxed{56} is what 14 x 4 gives"
         grouped = sided_groups(text, match.start("rest"), match.end("rest"), ctx)
         if grouped is not None:  # "Decision: A, C, D incorrect; B correct."
             side = ctx.leg or 1
@@ -258,6 +376,17 @@ def _answer_line(text: str, ctx: _Context) -> tuple[tuple[int, _Reading] | None,
         if _signed(said[0], said[1], ctx) == -ctx.leg != 0:
             opposite = True
             continue
+        sided = match.re is _BOXED.compiled and (
+            sided_after or (ctx.leg < 0 and _box_side(text, match, ctx) == ctx.leg)
+        )
+        if sided and len(boxes) > 1:
+            boxed = _boxed_picks(text, boxes, match, ctx)
+            if boxed is None:
+                return None, opposite
+            if boxed.labels != said[1].labels:
+                return (match.start(), boxed), opposite
+        if match.re is _BOXED.compiled:
+            return (match.start(), _boxes_or(text, boxes, match, said[1], ctx)), opposite
         return (match.start(), said[1]), opposite
     return None, opposite
 

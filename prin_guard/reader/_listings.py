@@ -10,6 +10,7 @@ import functools
 import re
 
 from prin_guard.reader._evidence import _Context
+from prin_guard.reader._text import _Pattern
 
 # one option of a listing: its label in a listing's form ("A)", "(A)", "A.", "A:"), then
 # its text, then a separator ("," "and" "or" ";" a line break) or the listing's end
@@ -93,4 +94,28 @@ def blank_listings(text: str, ctx: _Context) -> str:
         out = out[:lo] + "".join(c if c == "\n" else " " for c in out[lo:hi]) + out[hi:]
     if not out.strip():
         return text
+    return out
+
+
+# a range of labels after "among", "of" or "out of": "among A through D", "of options A-E"
+_RANGE = _Pattern(
+    r"\b(?i:among(?:st)?|out\s+of|of)\s+(?i:the\s+)?(?i:(?:options?|choices?|answers?)\s+)?"
+    r"\(?(?P<first>[A-Za-z0-9]{1,4})\)?\s*(?i:through|thru|to|-|–|—)\s*"
+    r"\(?(?P<last>[A-Za-z0-9]{1,4})\)?(?![A-Za-z0-9])(?:,[^\S\n]*)?"
+)
+
+
+def blank_whole_ranges(text: str, ctx: _Context) -> str:
+    """The reply with every range that spans all the options after "among" or "of"
+    ("Therefore, among A through D, the answer is D.", "Of options A-E, ...") blanked to
+    spaces: it names the set the answer is drawn from, no pick, so its two labels are no
+    mentions of the answer's concluding part; only on a choice item of three options or
+    more (a range of two is a list of both)."""
+    if ctx.task != "choice" or len(ctx.labels) < 3:
+        return text
+    out = text
+    for match in _RANGE.finditer(text):
+        if (match.group("first"), match.group("last")) == (ctx.labels[0], ctx.labels[-1]):
+            lo, hi = match.span()
+            out = out[:lo] + " " * (hi - lo) + out[hi:]
     return out

@@ -246,15 +246,26 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
 _ANCHORED = _Pattern(
     r"\b(?:the\s+)?(?:(?P<adj>[A-Za-z]+)\s+)??(?P<noun>answers?|options?|choices?|ones?"
     r"|responses?|outputs?|criteria|criterion|claims?|statements?|requirements?|verdict|decision|winner"
-    r"|preference|picks?)\s+(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+"
+    r"|preference|picks?)\s+"
+    # what the answer is for: "the most appropriate choice to find a place to stay would be"
+    # (not before a colon: "the most likely option to provide ... is:\n\nThe answer is (B).")
+    r"(?:(?:to|for)\s+[a-z]+(?:\s+[a-z]+){0,7}\s+"
+    r"(?=(?:(?:would|should|must|will)\s+be|is)\b(?![^\S\n]*[:\n])))?"
+    r"(?:(?:that|which)\s+(?:is|are)\s+(?P<rneg>not\s+)?(?P<radj>[A-Za-z]+)\s+"
     # a verb of the direct side: "the ones that hold are 11 and 17"
     r"|(?:that|which)\s+(?P<rverb>hold|fit|qualify|apply|work|count|belong)\s+)?"
     r"(?:is|are|(?:would|should|must|will)\s+be|:)[^\S\n]*(?::[^\S\n]*)?"
     # a connective after the verb: "the incorrect options are therefore A, C and D"
     r"(?:(?:therefore|thus|hence|then|so|clearly)\b,?[^\S\n]*)?"
+    # a softener: "the answer is most likely D" (the clause's stance reads it: weak)
+    r"(?:(?:(?:most|very|quite)\s+)?(?:likely|probably)\b,?[^\S\n]*)?"
     r"(?P<span>(?:[^\n.]|\.(?=\d)){0,1000})",
     re.IGNORECASE,
 )
+
+
+# an article before a candidate's text: "would be a phone book" of the text "phone book"
+_ARTICLE = _Pattern(r"[^\S\n]*(?:a|an|the)[^\S\n]+", re.IGNORECASE)
 
 
 # Labels before a verb: "A and C are incorrect", "Options B and D are wrong". The verb
@@ -578,6 +589,10 @@ class _Claims:
                 if said is None and (match.group("adj") or match.group("rverb")):
                     # "the incorrect ones are Sydney and Toronto": texts, the whole stretch
                     said = _read_answer(text, lo, hi, ctx, texts="whole")
+                    article = _ARTICLE.match(text, lo, hi)
+                    if said is None and article is not None:
+                        # "the most appropriate choice ... would be a phone book"
+                        said = _read_answer(text, article.end(), hi, ctx, texts="whole")
             elif (block := _read_block(text, hi, ctx, texts="none")) is not None:
                 said, pos, reach = block[:2], max(pos, block[2]), block[2]
             else:

@@ -66,8 +66,9 @@ from prin_guard.reader._formats import (
     _read_headings,
     _read_tags,
     _read_verdicts,
+    boxed_labels,
 )
-from prin_guard.reader._listings import blank_listings
+from prin_guard.reader._listings import blank_listings, blank_whole_ranges
 from prin_guard.reader._names import _name_labels, _View
 from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
@@ -208,6 +209,7 @@ def parse_reply(
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
     read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
+    read = blank_whole_ranges(read, ctx)  # "Therefore, among A through D, the answer is B."
     read = in_status_words(read)  # "the options that do not answer the question are ..."
     read = in_own_nouns(read, ctx)  # "the incorrect numbers are B and D"
     read = label_marks(read, ctx)  # "A. Peru and C. Chile"
@@ -1858,6 +1860,34 @@ _FRAMED = (
 )
 
 
+def _boxes_concluded(
+    text: str, at: int, reading: _Reading, method: ParseMethod, ctx: _Context
+) -> _Reading | None:
+    """A reply that boxes its picks along its reasoning and then concludes in prose on
+    exactly them ("you can \\boxed{B} look around ... \\boxed{C} take pictures ... a
+    \\boxed{E} new experience. So, the correct answer would be a combination of choices
+    B, C, and E."): that conclusion, which the last box alone is not. None unless the last
+    answer place is a box, every box is a plain pick, the conclusion after them is strong
+    and names what they name together, and no revision stands between."""
+    if method is not ParseMethod.FINAL_LINE or not text.startswith("\\boxed", at):
+        return None
+    boxed = boxed_labels(text, ctx)
+    if boxed is None or boxed == reading.labels:
+        return None
+    concluded = _Claims(text, ctx).conclusion()
+    if (
+        concluded is None
+        or concluded.weak
+        or concluded.inverted
+        or concluded.span is None
+        or concluded.span[0] < (reading.span or (at, at))[1]
+        or concluded.labels != boxed
+        or Revisions(text).between(at, concluded.span[0])
+    ):
+        return None
+    return concluded
+
+
 def _place(text: str, ctx: _Context) -> ParseResult:
     if not text.strip():
         return _FAILED
@@ -1881,6 +1911,8 @@ def _place(text: str, ctx: _Context) -> ParseResult:
     if formal:
         formal.sort(key=lambda place: place[0])
         at, reading, method = formal[-1]
+        if (joined := _boxes_concluded(text, at, reading, method, ctx)) is not None:
+            return _result(joined, ParseMethod.LABEL_FORMS, ctx)
         placed = replace(reading, span=reading.span or (at, at))
         revised = _revision_concluded(text, placed, ctx, method)
         if revised is not None:

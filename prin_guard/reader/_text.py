@@ -264,6 +264,11 @@ def _norms(texts: Sequence[str]) -> list[str]:
     return list(map(str.strip, parts, repeat(_NORM_STRIP, len(parts))))
 
 
+# a text that ends in a parenthetical ("ghee (unsaturated)"), and a stem that may name it
+_PARENTHETICAL_END = _Pattern(r"(?P<stem>.*?\S)\s*\([^()]*\)")
+_STEM = _Pattern(r".*[^\W\d_].*[^\W\d_].*", re.DOTALL)
+
+
 class _Texts:
     """The candidates' texts, indexed by normalised text, for one parse.
 
@@ -296,6 +301,16 @@ class _Texts:
                 word = _SPELLED_ORDINALS.get(norm)
                 if word is not None:
                     by_text.setdefault(word, label)
+            # "Ghee" of "Ghee (unsaturated)": a text without its trailing parenthetical,
+            # when it has letters, is no other text and no other text has it too
+            stems: dict[str, list[str]] = {}
+            for norm, label in zip(norms, self._labels, strict=True):
+                ended = _PARENTHETICAL_END.fullmatch(norm)
+                if ended is not None and _STEM.fullmatch(ended.group("stem")):
+                    stems.setdefault(ended.group("stem"), []).append(label)
+            for stem, labels in stems.items():
+                if len(labels) == 1 and stem not in by_text:
+                    by_text[stem] = labels[0]
             self._by_text = by_text
             self._longest = max(map(len, by_text), default=0)
         return self._by_text
