@@ -1874,7 +1874,7 @@ def _boxes_concluded(
     boxed = boxed_labels(text, ctx)
     if boxed is None or boxed == reading.labels:
         return None
-    concluded = _Claims(text, ctx).conclusion()
+    concluded = claims_of(text, ctx).conclusion()
     if (
         concluded is None
         or concluded.weak
