@@ -207,6 +207,48 @@ def lower(record: Record) -> Record | None:
     return _keyword_case(record, str.lower)
 
 
+def note_labels(record: Record) -> Record | None:
+    """A closing note that names every label and gives none a side."""
+    labels = _old(record)
+    named = ", ".join(labels[:-1]) + f" and {labels[-1]}"
+    reply = (record["reply"] or "").rstrip()
+    return _with_reply(record, reply + f"\n\nNote: I considered each of the options {named}.")
+
+
+def question(record: Record) -> Record | None:
+    """The question restated first, as a reply that opens on the prompt."""
+    return _with_reply(
+        record, f"Question: {record['item']['question']}\n\n" + (record["reply"] or "")
+    )
+
+
+def options(record: Record) -> Record | None:
+    """The options restated first, each on its own line, before the reply."""
+    listed = "\n".join(f"{c['label']}) {c['text']}" for c in record["item"]["candidates"])
+    return _with_reply(record, f"The options are:\n{listed}\n\n" + (record["reply"] or ""))
+
+
+_STATUS = re.compile(r"\b(is|are)(\s+not)?\s+(in)?correct\b")
+
+
+def synonyms(record: Record) -> Record | None:
+    """ "is correct" said "is right", "are incorrect" said "are wrong"."""
+    reply = record["reply"] or ""
+    return _with_reply(
+        record,
+        _STATUS.sub(lambda m: f"{m[1]}{m[2] or ''} {'wrong' if m[3] else 'right'}", reply),
+    )
+
+
+def repeated(record: Record) -> Record | None:
+    """The last answer line said again at the end."""
+    reply = record["reply"] or ""
+    line = _last_answer_line(reply)
+    if line is None:
+        return None
+    return _with_reply(record, reply.rstrip() + "\n\n" + line.group(0).strip())
+
+
 def crlf(record: Record) -> Record | None:
     return _with_reply(record, (record["reply"] or "").replace("\n", "\r\n"))
 
@@ -257,6 +299,11 @@ TRANSFORMS: dict[str, Transform] = {
     "upper": upper,
     "lower": lower,
     "crlf": crlf,
+    "note-labels": note_labels,
+    "question": question,
+    "options": options,
+    "synonyms": synonyms,
+    "repeated": repeated,
     "shuffle": shuffle,
 }
 
