@@ -50,7 +50,7 @@ from prin_guard.reader._declared import (
     decoded,
     first_line,
 )
-from prin_guard.reader._text import _Pattern
+from prin_guard.reader._text import _Pattern, note_line
 
 __all__ = [
     "AnswerContract",
@@ -217,6 +217,8 @@ class Line(_Format):
                 slot: tuple[int, int] | None = (start, end)
                 if not text[start:end].strip(SLOT_STRIP):  # the verdict on the next line
                     slot = first_line(text, end + 1)
+                    if slot is not None and note_line(text, text.rfind("\n", 0, slot[0]) + 1):
+                        slot = None  # "Answer:\n\nNote: ...": a comment, not the verdict
                 reading = shown.slot(text, *slot) if slot is not None else None
                 if reading is not None and slot is not None and slot[0] > end:
                     reading, slot = bulleted(text, slot, reading, shown)  # "Answer:\n- A\n- C"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -835,7 +836,32 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
         return True
     if _against_the_predicate(set(result.labels), affirmed, denied, ctx):
         return True
+    if _glossed(text, result.span[1], ctx) == -ctx.leg:
+        return True  # "Answer: A, C (the capitals)." on the reverse leg
     return _explained_otherwise(text[result.span[1] :], set(result.labels), ctx)
+
+
+# A gloss in brackets right after an answer, on its line: "A, C (the capitals).", "(both
+# not prime)"; its words after a lead that says the labels are what follows
+_GLOSS = _Pattern(
+    r"[^\S\n]*[*_`]*[^\S\n]*[(\[][^\S\n]*(?:(?:i\.?e\.?,?|that\s+is,?|both|all|each|the|these"
+    r"|they|which|those)[^\S\n]+)*(?:(?:are|is|being)[^\S\n]+)?(?:(?P<n>not[^\S\n]+|non-?)"
+    r"(?:the[^\S\n]+)?)?(?P<g>[^()\[\]\n]{1,60}?)[^\S\n]*[)\]]",
+    re.IGNORECASE,
+)
+
+
+def _glossed(text: str, end: int, ctx: _Context) -> int:
+    """The side a gloss right after an answer ending at ``end`` gives its labels in the
+    question's own predicate: 1 "(the capitals)", -1 "(not capitals)", "(non-metals)";
+    0 for any other gloss ("(Paris and Rome)", "(the others are not)")."""
+    found = _GLOSS.match(text, end)
+    if found is None or not ctx.vocab.predicate:
+        return 0
+    lo, hi = found.span("g")
+    if ctx.vocab.predicate_end(text, lo, hi) != hi:
+        return 0
+    return -1 if found.group("n") else 1
 
 
 def _explained_otherwise(after: str, labels: set[str], ctx: _Context) -> bool:
@@ -1277,6 +1303,49 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
     return any(status.label is None for status in statuses) or len(
         {status.label for status in statuses}
     ) == len(ctx.labels)
+
+
+# A clause of its own: a sentence's end, a comma, a semicolon, a contrast or "and"
+_CLAUSE_CUT = _Pattern(
+    r"[.!?](?=\s|$)|[\n,;:]|(?<![\w-])(?:but|and|while|whereas|yet)(?![\w-])", re.IGNORECASE
+)
+# A possibility, not a side: "9 might be", "maybe 13", "D could be too"
+_POSSIBLY = _Pattern(
+    r"(?<![\w-])(?:might|may|could|maybe|perhaps|possibly|probably)(?![\w-])", re.IGNORECASE
+)
+
+
+def _doubted_others(text: str, statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether a clause names, with only a possibility ("4 is not prime but 9 might be."),
+    a candidate the statuses give no side: what that candidate is, is not told, so the
+    statuses are no whole answer."""
+    if ctx.task != "choice":
+        return False
+    sided = {status.label for status in statuses if status.label is not None}
+    if any(status.label is None for status in statuses):
+        return False  # "the rest are ...": every candidate has a side
+    cuts = [0, *(found.end() for found in _CLAUSE_CUT.finditer(text)), len(text)]
+    for lo, hi in itertools.pairwise(cuts):
+        if _POSSIBLY.search(text, lo, hi) is None:
+            continue
+        clause = text[lo:hi]
+        named = ctx.texts.inside(clause) | {
+            label
+            for token in _LABEL_TOKEN.finditer(clause)
+            if (label := ctx.keys.get(token.group())) is not None
+        }
+        if named - sided:
+            return True
+    return False
+
+
+def _partly_gone_through(statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether the statuses go through the options one by one (some on each side) and
+    stop before every candidate has a side, with no conclusion ("Option A is incorrect.
+    Option B is correct." of five, a reply cut in its third option and closed by a note):
+    what the others are is not said, so the leg's side is not told."""
+    signs = {status.sign for status in statuses if status.label is not None}
+    return ctx.task == "choice" and signs == {1, -1} and not _every_side(statuses, ctx)
 
 
 # The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
@@ -1942,6 +2011,10 @@ def _place(text: str, ctx: _Context) -> ParseResult:
             if cut and not claims.structured:
                 if not _every_side(claims.statuses, ctx):
                     return _FAILED  # cut before it gave every candidate a side
+                resolved = replace(resolved, weak=True)
+            elif _partly_gone_through(claims.statuses, ctx) or _doubted_others(
+                text, claims.statuses, ctx
+            ):
                 resolved = replace(resolved, weak=True)
             if _yes_no_reverse(text, claims.statuses, ctx):
                 resolved = replace(resolved, weak=True)
