@@ -215,6 +215,41 @@ def note_labels(record: Record) -> Record | None:
     return _with_reply(record, reply + f"\n\nNote: I considered each of the options {named}.")
 
 
+def note_text(record: Record) -> Record | None:
+    """A closing note that names the first candidate by its text and gives it no side."""
+    text = record["item"]["candidates"][0]["text"].strip()
+    if not text or len(text) > 80:
+        return None
+    reply = (record["reply"] or "").rstrip()
+    return _with_reply(record, reply + f'\n\nNote: I read "{text}" carefully.')
+
+
+def bracketed(record: Record) -> Record | None:
+    """The labels of the last answer line, each in brackets: "Answer: (A), (C)"."""
+    reply = record["reply"] or ""
+    line = _last_answer_line(reply)
+    if line is None:
+        return None
+    labels = {c["label"] for c in record["item"]["candidates"]}
+    slot = line.group(3)
+    pieces = [piece.strip() for piece in re.split(r",|\band\b|&", slot.strip().rstrip("."))]
+    if not pieces or any(piece not in labels for piece in pieces):
+        return None  # only a slot of bare labels
+    start, end = line.span(3)
+    new = " " + ", ".join(f"({piece})" for piece in pieces)
+    return _with_reply(record, reply[:start] + new + reply[end:])
+
+
+def final(record: Record) -> Record | None:
+    """The last answer line's keyword "Answer" said "Final answer"."""
+    reply = record["reply"] or ""
+    line = _last_answer_line(reply)
+    if line is None or line.group(1).lower() != "answer":
+        return None
+    start, end = line.span(1)
+    return _with_reply(record, reply[:start] + "Final answer" + reply[end:])
+
+
 def question(record: Record) -> Record | None:
     """The question restated first, as a reply that opens on the prompt."""
     return _with_reply(
@@ -304,6 +339,9 @@ TRANSFORMS: dict[str, Transform] = {
     "options": options,
     "synonyms": synonyms,
     "repeated": repeated,
+    "note-text": note_text,
+    "bracketed": bracketed,
+    "final": final,
     "shuffle": shuffle,
 }
 
