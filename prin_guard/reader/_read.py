@@ -1141,6 +1141,8 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
             (label, at) for label, at in mentions if at >= end or label not in result.labels
         ]
     sides = _sides(text, lo, ctx)
+    if _whole_side_differs(text, lo, result, ctx):
+        return _FAILED  # "... the correct answer is A) Paris.\n\nFinal answer: A, C"
     if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
         # "The answer is A and C, not B or D": the other side, said with the answer
         sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
@@ -1149,6 +1151,26 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
         # other values, said of the item's own question: a mention unexplained
         sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
+
+
+def _whole_side_differs(text: str, lo: int, result: ParseResult, ctx: _Context) -> bool:
+    """Whether the concluding part (from ``lo``), before the answer and with no revision
+    between, claims a whole side in so many words that the answer does not hold: "...
+    the correct answer is A) Paris.\n\nFinal answer: A, C", "Therefore the incorrect
+    options are B and D.\nFinal answer: B, D, E" (the declared "Answer:" line fails the
+    same way, :func:`_with_declared`)."""
+    if result.span is None:
+        return False
+    named = frozenset(result.labels)
+    revisions = Revisions(text)
+    for item in _said(text, lo, ctx):
+        if not (item.whole and item.sign) or item.end > result.span[0]:
+            continue
+        if revisions.between(item.end, result.span[0], recheck=True):
+            continue  # "The incorrect ones are D and E. ... Hmm, ... Final answer: A, B, D, E"
+        if item.labels != (named if item.sign == ctx.leg else frozenset(ctx.labels) - named):
+            return True
+    return False
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
