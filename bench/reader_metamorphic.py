@@ -250,6 +250,16 @@ def final(record: Record) -> Record | None:
     return _with_reply(record, reply[:start] + "Final answer" + reply[end:])
 
 
+def heading(record: Record) -> Record | None:
+    """The last answer line as a heading and the answer under it: "## Answer\nA, C"."""
+    reply = record["reply"] or ""
+    line = _last_answer_line(reply)
+    if line is None:
+        return None
+    said = f"## {line.group(1).strip().capitalize()}\n{line.group(3).strip()}"
+    return _with_reply(record, reply[: line.start()] + said + reply[line.end() :])
+
+
 def question(record: Record) -> Record | None:
     """The question restated first, as a reply that opens on the prompt."""
     return _with_reply(
@@ -342,6 +352,7 @@ TRANSFORMS: dict[str, Transform] = {
     "note-text": note_text,
     "bracketed": bracketed,
     "final": final,
+    "heading": heading,
     "shuffle": shuffle,
 }
 
