@@ -2,7 +2,7 @@
 misreads the rewrites of the visible choice corpora found, each as the phrasing it showed and
 the reading a careful person gives it, and a sample of the metamorphic run itself.
 
-Found by the first runs (8 confident misreads of 15,555 variants, of 6 replies: three classes),
+Found by the first runs (10 confident misreads of 15,874 variants, of 6 replies: three classes),
 while fixing them, and left by round 5's tests:
 
 - a reply that goes through the options one by one and stops before the last, then a note
@@ -13,9 +13,9 @@ while fixing them, and left by round 5's tests:
 - "only A is correct" after "A and C are correct": the others are not, from there on;
 - a gloss in the question's predicate after an answer ("Answer: A, C (the capitals)." on the
   reverse leg): the answer to the direct question;
-- an answer line other than the declared one ("Final answer: B, D, E") after a claim of a whole
-  side that says otherwise ("Therefore the incorrect options are B and D."): no verdict, as
-  with "Answer:";
+- an answer line other than the declared one ("Final answer: B, D, E", or "## Answer" and the
+  labels under it) after a claim of a whole side that says otherwise ("Therefore the
+  incorrect options are B and D."): no verdict, as with "Answer:";
 - a candidate named with a possibility only ("4 is not prime but 9 might be."): its side is
   not told, the statuses are no whole answer (weak).
 """
@@ -101,8 +101,8 @@ CASES = [
     ("Answer: A, C (Paris and Rome).", CAPITALS, R, ("A", "C")),
     # a whole side claimed before a final line that says otherwise
     (
-        "Paris and Rome are capitals. Therefore the incorrect options are B and D.\n"
-        "Final answer: B, D, E",
+        "Sydney is not a capital. Therefore the incorrect options are B and D.\n"
+        "Final answer: B",
         CAPITALS,
         R,
         None,
@@ -114,6 +114,21 @@ CASES = [
         None,
     ),
     ("The correct options are A and C.\n\nFinal answer: A, C", CAPITALS, D, ("A", "C")),
+    (
+        "Based on this analysis, the correct answer is A) Paris.\n\n## Answer\nA, C",
+        CAPITALS,
+        D,
+        None,
+    ),
+    (
+        "Sydney is not a capital. Therefore the incorrect options are B and D.\n"
+        "## Answer\nB",
+        CAPITALS,
+        R,
+        None,
+    ),
+    ("The correct options are A and C.\n\n## Answer\nA, C", CAPITALS, D, ("A", "C")),
+    ("Paris and Rome are capitals.\n\n## Answer\nA, C", CAPITALS, D, ("A", "C")),
     ("Therefore the incorrect options are B and D.\nFinal answer: B, D", CAPITALS, R, ("B", "D")),
     # a candidate named with a possibility only
     ("4 is not prime but 9 might be.", SMALL, R, None),
@@ -217,6 +232,8 @@ FOUND = [
     ("choice-real-b", "mmlu-pro-Qwen1.5-7B-Chat:14", "note-labels"),
     ("choice-freetext", "qwen2.5-coder-1.5b-r3:27", "final"),
     ("choice-vault", "vault:97", "final"),
+    ("choice-freetext", "qwen2.5-coder-1.5b-r3:27", "heading"),
+    ("choice-vault", "vault:97", "heading"),
 ]
 
 

@@ -1128,6 +1128,8 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
         return result
     lo = _part_start(text, result.span[0] if result.span else 0)
+    if _whole_side_differs(text, lo, result, ctx):
+        return _FAILED  # "... the correct answer is A) Paris.\n\nFinal answer: A, C"
     mentions = _mentions(text, lo, result.span, ctx)
     if not mentions:
         return result  # the answer is all the concluding part names
@@ -1141,8 +1143,6 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
             (label, at) for label, at in mentions if at >= end or label not in result.labels
         ]
     sides = _sides(text, lo, ctx)
-    if _whole_side_differs(text, lo, result, ctx):
-        return _FAILED  # "... the correct answer is A) Paris.\n\nFinal answer: A, C"
     if result.span is not None and (excluded := _excluded(text, result.span[1], ctx)):
         # "The answer is A and C, not B or D": the other side, said with the answer
         sides = [*sides, *((label, -ctx.leg) for label in excluded.labels)]
@@ -1151,6 +1151,14 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
         # other values, said of the item's own question: a mention unexplained
         sides.extend((label, -1) for label in rejected_after(text, result.span[1], ctx))
     return _accounted(result, mentions, sides, ctx)
+
+
+# A line that is only a heading of the answer: "## Answer", "**Final answer**", "Answer:"
+_HEADING_ONLY = _Pattern(
+    r"(?:^|\n)[^\S\n]*(?:#{1,6}[^\S\n]*)?[*_]*[^\S\n]*(?:the[^\S\n]+)?(?:final[^\S\n]+)?"
+    r"answers?[^\S\n]*[*_]*[^\S\n]*:?[^\S\n]*[*_]*\Z",
+    re.IGNORECASE,
+)
 
 
 def _whole_side_differs(text: str, lo: int, result: ParseResult, ctx: _Context) -> bool:
@@ -1163,6 +1171,12 @@ def _whole_side_differs(text: str, lo: int, result: ParseResult, ctx: _Context) 
         return False
     named = frozenset(result.labels)
     revisions = Revisions(text)
+    line = text.rfind("\n", 0, result.span[0]) + 1
+    above = text[:line].rstrip()
+    if _HEADING_ONLY.search(above):
+        # the answer under a heading of its own ("## Answer\nA, C"): the line above it too
+        before = text[: text.rfind("\n", 0, len(above)) + 1].rstrip()
+        lo = min(lo, before.rfind("\n") + 1)
     for item in _said(text, lo, ctx):
         if not (item.whole and item.sign) or item.end > result.span[0]:
             continue
