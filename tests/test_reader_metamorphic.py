@@ -101,8 +101,7 @@ CASES = [
     ("Answer: A, C (Paris and Rome).", CAPITALS, R, ("A", "C")),
     # a whole side claimed before a final line that says otherwise
     (
-        "Sydney is not a capital. Therefore the incorrect options are B and D.\n"
-        "Final answer: B",
+        "Sydney is not a capital. Therefore the incorrect options are B and D.\nFinal answer: B",
         CAPITALS,
         R,
         None,
@@ -121,8 +120,7 @@ CASES = [
         None,
     ),
     (
-        "Sydney is not a capital. Therefore the incorrect options are B and D.\n"
-        "## Answer\nB",
+        "Sydney is not a capital. Therefore the incorrect options are B and D.\n## Answer\nB",
         CAPITALS,
         R,
         None,
