@@ -2,7 +2,7 @@
 misreads the rewrites of the visible choice corpora found, each as the phrasing it showed and
 the reading a careful person gives it, and a sample of the metamorphic run itself.
 
-Found by the first runs (10 confident misreads of 15,874 variants, of 6 replies: three classes),
+Found by the runs (12 confident misreads of 15,874 variants on the reader before, of 6 replies),
 while fixing them, and left by round 5's tests:
 
 - a reply that goes through the options one by one and stops before the last, then a note
