@@ -274,22 +274,18 @@ def _ids() -> list[str]:
     return [f"{i:03d}-{c[1]}-{c[2]}" for i, c in enumerate(CASES)]
 
 
-XFAIL: dict[int, str] = {
-    63: "'A and C are correct. Actually, only A is correct.': 'only A' is no whole claim (prose)",
-}
+XFAIL: dict[int, str] = {}
 """Confident misreads left (none is allowed to be added silently)."""
 
 UNREAD: dict[int, str] = {
     6: "'No, wait, 4 = 2 x 2, A is not.': an elliptic status after a retraction (weak)",
     8: "'Wait, no — A is wrong; only C.': the retraction takes the addition back too (weak)",
     9: "'the answer is A, C after all' is no whole claim (weak C)",
-    27: "'D is also incorrect' before the answer line: read as confusion (failed)",
     28: "'B is not a capital. Correction: D is also incorrect.' (failed)",
     42: "'I misspoke about D; it is not a capital.': 'it' is D (weak A, C, D)",
     43: "'I misspoke: I meant B, D.' after a heading (weak B, C)",
     60: "'Final answer: B, D' after 'Answer: D' and a revision (weak D)",
     62: "'Correction: Toronto is not a capital.': a candidate's text in the predicate (weak)",
-    63: "'only A is correct' after 'A and C are correct' (the misread above)",
 }
 """Careful readings the reader does not reach (weak or failed readings are allowed)."""
 

@@ -70,8 +70,7 @@ def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple |
 # Phrasings no rule reads as expected yet (measured after this round's rules): unread
 # ("AC", "ACE", "B, D = wrong", "4 and 9 are composite, so A and C."), read weakly by
 # design (bare candidate texts and a bare "None." on the reverse leg, "all except B"
-# anywhere), or read confidently where a careful person would hesitate ("4 is not prime
-# but 9 might be."). Strict: a rule that reads one must take it off this list.
+# anywhere). Strict: a rule that reads one must take it off this list.
 KNOWN: frozenset[tuple[str, str, str]] = frozenset(
     {
         ("direct", "Paris", "AC"),
@@ -161,8 +160,6 @@ KNOWN: frozenset[tuple[str, str, str]] = frozenset(
         ("reverse", "4", "4 and 9"),
         ("reverse", "Otter", "Trout, Gecko"),
         ("reverse", "14", "9 and 35"),
-        ("reverse", "Paris", "Answer: A, C (the capitals)."),
-        ("reverse", "4", "4 is not prime but 9 might be."),
         ("direct", "4", "A and C are not prime; B and D are."),
         ("direct", "4", "Everything except 4 and 9."),
         ("direct", "14", "All except 9 and 35 are even."),

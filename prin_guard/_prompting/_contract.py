@@ -50,7 +50,7 @@ from prin_guard.reader._declared import (
     decoded,
     first_line,
 )
-from prin_guard.reader._text import _Pattern
+from prin_guard.reader._text import _Pattern, note_line
 
 __all__ = [
     "AnswerContract",
@@ -249,6 +249,8 @@ class Line(_Format):
         slot: tuple[int, int] | None = (start, end)
         if not text[start:end].strip(SLOT_STRIP):  # the verdict on the next line
             slot = first_line(text, end + 1)
+            if slot is not None and note_line(text, text.rfind("\n", 0, slot[0]) + 1):
+                return None  # "Answer:\n\nNote: ...": a comment, not the verdict
         if slot is None:
             return None
         reading = shown.slot(text, *slot)

@@ -30,6 +30,7 @@ from prin_guard.reader._text import (
     _norm,
     _Pattern,
     _strip_bounds,
+    note_line,
 )
 from prin_guard.reader._vocab import _negated, _status_sign
 
@@ -560,8 +561,8 @@ def _read_block(
     a line ("- B) 8", "D) 10"), when it has two items or more, else the next line.
     Its sign, its reading and the end of what was read."""
     first = _next_line(text, end)
-    if first is None:
-        return None
+    if first is None or note_line(text, first[0]):
+        return None  # "The incorrect options are\n\nNote: I considered A, B, C and D."
     lo, hi = first
     following = _next_line(text, hi)
     if (stacked := _stacked_labels(text, lo, hi, ctx)) is not None:

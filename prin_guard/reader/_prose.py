@@ -276,6 +276,15 @@ _STATEMENT = _Pattern(
 )
 
 
+# "only" just before a statement's labels ("Actually, only A is correct.", "only options B
+# and D are wrong"); not "not only", "if only"
+_ONLY_BEFORE = _Pattern(
+    r"(?<![\w-])(?<!not\s)(?<!if\s)only[^\S\n]+(?:(?:the[^\S\n]+)?(?:options?|choices?)"
+    r"[^\S\n]+)?[*_(\[]*\Z",
+    re.IGNORECASE,
+)
+
+
 # Labels before a verb of their own: "Output (a) wins", "criterion B fails"
 _RUN_VERB = _Pattern(
     rf"(?=[a-z(\[])(?<![A-Za-z0-9°]){_RUN}(?:\s+(?:(?:clearly|also|only|still|easily|narrowly"
@@ -937,6 +946,22 @@ class _Claims:
         weak = qualified.negated or qualified.soft
         for label in run.labels:
             self.statuses.append(_Status(label, sign, run.span, at, False, weak=weak))
+        if (
+            self.ctx.task == "choice"
+            and not qualified.negated
+            and _ONLY_BEFORE.search(self.text, max(0, at - 40), at) is not None
+        ):
+            # "only A is correct" after "A and C are correct": C, said before to be on that
+            # side, and the rest are not, from here on. Only where it takes back a candidate
+            # said before: "Only A and C are capitals." alone is read as it was (on the
+            # reverse leg it answers the direct question)
+            before = {s.label for s in self.statuses if s.at < at and s.sign == sign}
+            if before - run.labels:
+                for label in self.ctx.labels:
+                    if label in before and label not in run.labels:
+                        self.statuses.append(_Status(label, -sign, run.span, at, False, weak=weak))
+                # and every other candidate: "the rest are not"
+                self.statuses.append(_Status(None, -sign, run.span, at, False, weak=weak))
 
     def _quantifiers(self) -> None:
         """ "So all of them are incorrect.", "All options except B are correct.", "Neither

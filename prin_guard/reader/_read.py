@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -849,7 +850,32 @@ def _answers_the_predicate(text: str, result: ParseResult, ctx: _Context) -> boo
         return True
     if _against_the_predicate(set(result.labels), affirmed, denied, ctx):
         return True
+    if _glossed(text, result.span[1], ctx) == -ctx.leg:
+        return True  # "Answer: A, C (the capitals)." on the reverse leg
     return _explained_otherwise(text[result.span[1] :], set(result.labels), ctx)
+
+
+# A gloss in brackets right after an answer, on its line: "A, C (the capitals).", "(both
+# not prime)"; its words after a lead that says the labels are what follows
+_GLOSS = _Pattern(
+    r"[^\S\n]*[*_`]*[^\S\n]*[(\[][^\S\n]*(?:(?:i\.?e\.?,?|that\s+is,?|both|all|each|the|these"
+    r"|they|which|those)[^\S\n]+)*(?:(?:are|is|being)[^\S\n]+)?(?:(?P<n>not[^\S\n]+|non-?)"
+    r"(?:the[^\S\n]+)?)?(?P<g>[^()\[\]\n]{1,60}?)[^\S\n]*[)\]]",
+    re.IGNORECASE,
+)
+
+
+def _glossed(text: str, end: int, ctx: _Context) -> int:
+    """The side a gloss right after an answer ending at ``end`` gives its labels in the
+    question's own predicate: 1 "(the capitals)", -1 "(not capitals)", "(non-metals)";
+    0 for any other gloss ("(Paris and Rome)", "(the others are not)")."""
+    found = _GLOSS.match(text, end)
+    if found is None or not ctx.vocab.predicate:
+        return 0
+    lo, hi = found.span("g")
+    if ctx.vocab.predicate_end(text, lo, hi) != hi:
+        return 0
+    return -1 if found.group("n") else 1
 
 
 def _explained_otherwise(after: str, labels: set[str], ctx: _Context) -> bool:
@@ -1116,6 +1142,8 @@ def _account(text: str, result: ParseResult, ctx: _Context) -> ParseResult:
     if ctx.pair or not ctx.leg or result.status is ParseStatus.FAILED:
         return result
     lo = _part_start(text, result.span[0] if result.span else 0)
+    if _whole_side_differs(text, lo, result, ctx):
+        return _FAILED  # "... the correct answer is A) Paris.\n\nFinal answer: A, C"
     mentions = _mentions(text, lo, result.span, ctx)
     if not mentions:
         return result  # the answer is all the concluding part names
@@ -1175,6 +1203,40 @@ def _asked(text: str, span: tuple[int, int] | None) -> bool:
         return False
     stop = _SENTENCE_STOP.search(text, span[1])
     return stop is not None and stop.group() == "?"
+
+
+# A line that is only a heading of the answer: "## Answer", "**Final answer**", "Answer:"
+_HEADING_ONLY = _Pattern(
+    r"(?:^|\n)[^\S\n]*(?:#{1,6}[^\S\n]*)?[*_]*[^\S\n]*(?:the[^\S\n]+)?(?:final[^\S\n]+)?"
+    r"answers?[^\S\n]*[*_]*[^\S\n]*:?[^\S\n]*[*_]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _whole_side_differs(text: str, lo: int, result: ParseResult, ctx: _Context) -> bool:
+    """Whether the concluding part (from ``lo``), before the answer and with no revision
+    between, claims a whole side in so many words that the answer does not hold: "...
+    the correct answer is A) Paris.\n\nFinal answer: A, C", "Therefore the incorrect
+    options are B and D.\nFinal answer: B, D, E" (the declared "Answer:" line fails the
+    same way, :func:`_with_declared`)."""
+    if result.span is None:
+        return False
+    named = frozenset(result.labels)
+    revisions = Revisions(text)
+    line = text.rfind("\n", 0, result.span[0]) + 1
+    above = text[:line].rstrip()
+    if _HEADING_ONLY.search(above):
+        # the answer under a heading of its own ("## Answer\nA, C"): the line above it too
+        before = text[: text.rfind("\n", 0, len(above)) + 1].rstrip()
+        lo = min(lo, before.rfind("\n") + 1)
+    for item in _said(text, lo, ctx):
+        if not (item.whole and item.sign) or item.end > result.span[0]:
+            continue
+        if revisions.between(item.end, result.span[0], recheck=True):
+            continue  # "The incorrect ones are D and E. ... Hmm, ... Final answer: A, B, D, E"
+        if item.labels != (named if item.sign == ctx.leg else frozenset(ctx.labels) - named):
+            return True
+    return False
 
 
 # A single capital letter that is a word of the sentence, not a label: "A capital city",
@@ -1329,6 +1391,49 @@ def _every_side(statuses: Sequence[_Status], ctx: _Context) -> bool:
     return any(status.label is None for status in statuses) or len(
         {status.label for status in statuses}
     ) == len(ctx.labels)
+
+
+# A clause of its own: a sentence's end, a comma, a semicolon, a contrast or "and"
+_CLAUSE_CUT = _Pattern(
+    r"[.!?](?=\s|$)|[\n,;:]|(?<![\w-])(?:but|and|while|whereas|yet)(?![\w-])", re.IGNORECASE
+)
+# A possibility, not a side: "9 might be", "maybe 13", "D could be too"
+_POSSIBLY = _Pattern(
+    r"(?<![\w-])(?:might|may|could|maybe|perhaps|possibly|probably)(?![\w-])", re.IGNORECASE
+)
+
+
+def _doubted_others(text: str, statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether a clause names, with only a possibility ("4 is not prime but 9 might be."),
+    a candidate the statuses give no side: what that candidate is, is not told, so the
+    statuses are no whole answer."""
+    if ctx.task != "choice":
+        return False
+    sided = {status.label for status in statuses if status.label is not None}
+    if any(status.label is None for status in statuses):
+        return False  # "the rest are ...": every candidate has a side
+    cuts = [0, *(found.end() for found in _CLAUSE_CUT.finditer(text)), len(text)]
+    for lo, hi in itertools.pairwise(cuts):
+        if _POSSIBLY.search(text, lo, hi) is None:
+            continue
+        clause = text[lo:hi]
+        named = ctx.texts.inside(clause) | {
+            label
+            for token in _LABEL_TOKEN.finditer(clause)
+            if (label := ctx.keys.get(token.group())) is not None
+        }
+        if named - sided:
+            return True
+    return False
+
+
+def _partly_gone_through(statuses: Sequence[_Status], ctx: _Context) -> bool:
+    """Whether the statuses go through the options one by one (some on each side) and
+    stop before every candidate has a side, with no conclusion ("Option A is incorrect.
+    Option B is correct." of five, a reply cut in its third option and closed by a note):
+    what the others are is not said, so the leg's side is not told."""
+    signs = {status.sign for status in statuses if status.label is not None}
+    return ctx.task == "choice" and signs == {1, -1} and not _every_side(statuses, ctx)
 
 
 # The reply's last sentence, a conclusion of labels alone: "..., so A and C.", "Therefore,
@@ -2045,6 +2150,10 @@ def _place(text: str, ctx: _Context) -> ParseResult:
                 # structured statuses too, when it stops open: "... = 36. The answer is"
                 if not _every_side(claims.statuses, ctx):
                     return _FAILED  # cut before it gave every candidate a side
+                resolved = replace(resolved, weak=True)
+            elif _partly_gone_through(claims.statuses, ctx) or _doubted_others(
+                text, claims.statuses, ctx
+            ):
                 resolved = replace(resolved, weak=True)
             if _yes_no_reverse(text, claims.statuses, ctx):
                 resolved = replace(resolved, weak=True)

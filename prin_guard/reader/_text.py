@@ -156,6 +156,19 @@ def _line_end(text: str, pos: int) -> int:
     return len(text) if end < 0 else end
 
 
+# A line that opens on a note's lead ("Note:", "N.B.", "P.S.:"): a comment of its own, never
+# the answer a lead on the line above left for the next line ("The answer is:\n\nNote: ...")
+_NOTE_LINE = _Pattern(
+    r"[^\S\n]*[*_>#`]*[^\S\n]*(?:note|n\.?b\.?|p\.?s\.?)[^\S\n]*[*_]*[^\S\n]*[:—–-]",
+    re.IGNORECASE,
+)
+
+
+def note_line(text: str, lo: int) -> bool:
+    """Whether the line starting at ``lo`` opens on a note's lead ("Note: ...")."""
+    return _NOTE_LINE.match(text, lo) is not None
+
+
 def _next_line(text: str, end: int) -> tuple[int, int] | None:
     """The first line with text after the line ending at ``end``, as offsets."""
     pos = end + 1
