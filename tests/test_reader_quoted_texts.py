@@ -1,0 +1,131 @@
+"""The reader, two causes of confident misreads (issue 38, after vault-2):
+
+1. candidate texts that differ only by their quotes (``0`` and ``"0"``): a reply names
+   one by writing its text as written, quotes kept (``"0"`` is the string, ``0`` the
+   number); a mention whose quoting tells them not apart (``'0'``, ``“0”``) names
+   neither (unread or weak, never the first of them). Code spans are markup, not part
+   of the text: ```0``` is ``0``, ```"0"``` is ``"0"``;
+2. one label opening the reply with its text and a reason after it, on the reverse leg
+   ("which are incorrect?"): the reason may say the label is right (the direct
+   question's answer), so it reads at most weak, unless the reason states the label's
+   incorrectness ("C. 45, since 9 × 4 is 36, not 45.")."""
+
+from __future__ import annotations
+
+import pytest
+
+from prin_guard import read_reply
+
+FALSY = {
+    "task": "choice",
+    "question": "Which of these Python values are falsy?",
+    "candidates": ["0", '"0"', "1", '"1"'],
+}
+TRUTHY = {
+    "task": "choice",
+    "question": "Which of these Python values are truthy?",
+    "candidates": ["1", '"1"', "[]", '"None"'],
+}
+TIMES = {
+    "task": "choice",
+    "question": "What is 9 × 4?",
+    "candidates": ["36", "32", "45", "40"],
+}
+
+Case = tuple[str, dict[str, object], str, "tuple[str, ...] | None"]
+
+
+def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple | None) -> None:
+    """``expected``: the labels read, confidently; None: failed or marked (never a
+    confident reading)."""
+    reading = read_reply(reply, item, polarity=polarity)
+    marked = reading.weak or reading.polarity_confusion
+    got = (reading.labels, reading.status.value, marked)
+    if expected is None:
+        assert reading.status.value == "failed" or marked, got
+    else:
+        assert got == (expected, "ok" if expected else "none", False), got
+
+
+# read wrongly before the change (strict xfails until it)
+_BEFORE = {
+    '"1" and "None" are truthy.',
+    'The truthy ones are "1" and "None".',
+    '1, "1" and "None" are truthy.',
+    'The incorrect ones are "0", 1 and "1".',
+    '`"0"`, `1` and `"1"` are the incorrect ones.',
+    '`"1"` and `"None"` are truthy.',
+    "'1' and \"None\" are truthy.",
+    "The incorrect ones are '0', 1 and '1'.",
+    "The falsy one is '0'.",
+    "A. 36, since four nines make thirty-six.",
+    "A: 36, because 9 × 4 = 36.",
+    "A. 36 (four nines make thirty-six).",
+    "A. 36. Four nines make thirty-six.",
+    "B. 32, since 8 × 4 = 32.",
+    "A. 36, since 9 × 4 is 36, not 45.",
+}
+
+
+def _cases(cases: list[Case]) -> list[object]:
+    return [
+        pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="misread before"))
+        if case[0] in _BEFORE and (case[0], case[2]) != (REASON_DIRECT, "direct")
+        else case
+        for case in cases
+    ]
+
+
+REASON_DIRECT = "A. 36, since four nines make thirty-six."
+
+QUOTED: list[Case] = [
+    # the text as written, quotes kept
+    ('"1" and "None" are truthy.', TRUTHY, "direct", ("B", "D")),
+    ('The truthy ones are "1" and "None".', TRUTHY, "direct", ("B", "D")),
+    ('1, "1" and "None" are truthy.', TRUTHY, "direct", ("A", "B", "D")),
+    ("The falsy one is 0.", FALSY, "direct", ("A",)),
+    ('The incorrect ones are "0", 1 and "1".', FALSY, "reverse", ("B", "C", "D")),
+    # code spans are markup
+    ('`"0"`, `1` and `"1"` are the incorrect ones.', FALSY, "reverse", ("B", "C", "D")),
+    ('`"1"` and `"None"` are truthy.', TRUTHY, "direct", ("B", "D")),
+    ("The falsy one is `0`.", FALSY, "direct", ("A",)),
+    # labels say it whatever the texts
+    ("B, C and D are the incorrect ones.", FALSY, "reverse", ("B", "C", "D")),
+    # near-misses: quoting that tells 0 from "0" not apart names neither
+    ("'1' and \"None\" are truthy.", TRUTHY, "direct", None),
+    ("The truthy ones are “1” and “None”.", TRUTHY, "direct", None),
+    ("The incorrect ones are '0', 1 and '1'.", FALSY, "reverse", None),
+    ("The falsy one is '0'.", FALSY, "direct", None),
+    ("- '0'\n- 1\n- '1'", FALSY, "reverse", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), _cases(QUOTED))
+def test_texts_that_differ_only_by_quotes(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+REASONED: list[Case] = [
+    # the direct leg, and a bare label and text on either leg, read as before
+    ("A. 36, since four nines make thirty-six.", TIMES, "direct", ("A",)),
+    ("A. 36", TIMES, "reverse", ("A",)),
+    # the reason states the label's incorrectness
+    ("C. 45, since 9 × 4 is 36, not 45.", TIMES, "reverse", ("C",)),
+    ("B: 32, because 9 × 4 = 36 and not 32.", TIMES, "reverse", ("B",)),
+    # near-misses: a reason that says the label is right, or says not that it is wrong
+    ("A. 36, since four nines make thirty-six.", TIMES, "reverse", None),
+    ("A: 36, because 9 × 4 = 36.", TIMES, "reverse", None),
+    ("A. 36 (four nines make thirty-six).", TIMES, "reverse", None),
+    ("A. 36. Four nines make thirty-six.", TIMES, "reverse", None),
+    ("B. 32, since 8 × 4 = 32.", TIMES, "reverse", None),
+    ("A. 36, since 9 × 4 is 36, not 45.", TIMES, "reverse", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), _cases(REASONED))
+def test_one_label_with_a_reason_on_the_reverse_leg(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
