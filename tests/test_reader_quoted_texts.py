@@ -47,37 +47,6 @@ def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple |
         assert got == (expected, "ok" if expected else "none", False), got
 
 
-# read wrongly before the change (strict xfails until it)
-_BEFORE = {
-    '"1" and "None" are truthy.',
-    'The truthy ones are "1" and "None".',
-    '1, "1" and "None" are truthy.',
-    'The incorrect ones are "0", 1 and "1".',
-    '`"0"`, `1` and `"1"` are the incorrect ones.',
-    '`"1"` and `"None"` are truthy.',
-    "'1' and \"None\" are truthy.",
-    "The incorrect ones are '0', 1 and '1'.",
-    "The falsy one is '0'.",
-    "A. 36, since four nines make thirty-six.",
-    "A: 36, because 9 × 4 = 36.",
-    "A. 36 (four nines make thirty-six).",
-    "A. 36. Four nines make thirty-six.",
-    "B. 32, since 8 × 4 = 32.",
-    "A. 36, since 9 × 4 is 36, not 45.",
-}
-
-
-def _cases(cases: list[Case]) -> list[object]:
-    return [
-        pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="misread before"))
-        if case[0] in _BEFORE and (case[0], case[2]) != (REASON_DIRECT, "direct")
-        else case
-        for case in cases
-    ]
-
-
-REASON_DIRECT = "A. 36, since four nines make thirty-six."
-
 QUOTED: list[Case] = [
     # the text as written, quotes kept
     ('"1" and "None" are truthy.', TRUTHY, "direct", ("B", "D")),
@@ -100,7 +69,7 @@ QUOTED: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), _cases(QUOTED))
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), QUOTED)
 def test_texts_that_differ_only_by_quotes(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
@@ -114,6 +83,7 @@ REASONED: list[Case] = [
     # the reason states the label's incorrectness
     ("C. 45, since 9 × 4 is 36, not 45.", TIMES, "reverse", ("C",)),
     ("B: 32, because 9 × 4 = 36 and not 32.", TIMES, "reverse", ("B",)),
+    ("D. 40, which is wrong.", TIMES, "reverse", ("D",)),
     # near-misses: a reason that says the label is right, or says not that it is wrong
     ("A. 36, since four nines make thirty-six.", TIMES, "reverse", None),
     ("A: 36, because 9 × 4 = 36.", TIMES, "reverse", None),
@@ -121,10 +91,12 @@ REASONED: list[Case] = [
     ("A. 36. Four nines make thirty-six.", TIMES, "reverse", None),
     ("B. 32, since 8 × 4 = 32.", TIMES, "reverse", None),
     ("A. 36, since 9 × 4 is 36, not 45.", TIMES, "reverse", None),
+    ("D. 40, which is not wrong.", TIMES, "reverse", None),
+    ("B. 32, not 36.", TIMES, "reverse", None),
 ]
 
 
-@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), _cases(REASONED))
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), REASONED)
 def test_one_label_with_a_reason_on_the_reverse_leg(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:

@@ -213,7 +213,7 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
     for match in _QUOTED.finditer(text):
         lo, hi = match.span(1)
         marked = _marked_labels(text, lo, hi, ctx)
-        exact = ctx.texts.exact(match.group(1))
+        exact = ctx.texts.in_quotes(match.group(), match.group(1))
         if marked is not None:
             places.append(marked)
         elif exact:
