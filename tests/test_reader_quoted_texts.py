@@ -8,7 +8,10 @@
 2. one label opening the reply with its text and a reason after it, on the reverse leg
    ("which are incorrect?"): the reason may say the label is right (the direct
    question's answer), so it reads at most weak, unless the reason states the label's
-   incorrectness ("C. 45, since 9 × 4 is 36, not 45.")."""
+   incorrectness ("C. 45, since 9 × 4 is 36, not 45.");
+3. a clause's subject that is a list the reader cannot read whole ("0, [], and {} are
+   falsy"): never its last item alone, read confidently (a comma before "and", no verb
+   before it, or a candidate's text or label before the comma, ends no subject)."""
 
 from __future__ import annotations
 
@@ -98,6 +101,44 @@ REASONED: list[Case] = [
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), REASONED)
 def test_one_label_with_a_reason_on_the_reverse_leg(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple | None
+) -> None:
+    _check(reply, item, polarity, expected)
+
+
+LISTED = {
+    "task": "choice",
+    "question": "Which of these Python values are falsy?",
+    "candidates": ["0", "1", "[]", "{}"],
+}
+
+_TAIL_BEFORE = "the list's last item alone: D, confident"
+
+LIST_TAILS: list[Case | object] = [
+    pytest.param(
+        "0, [], and {} are falsy.",
+        LISTED,
+        "direct",
+        None,
+        marks=pytest.mark.xfail(strict=True, reason=_TAIL_BEFORE),
+    ),
+    pytest.param(
+        "`0`, `[]`, and `{}` are falsy.",
+        LISTED,
+        "direct",
+        None,
+        marks=pytest.mark.xfail(strict=True, reason=_TAIL_BEFORE),
+    ),
+    ("`0`, `[]`, `{}` are falsy.", LISTED, "direct", None),
+    # a subject after a comma that parts no list
+    ("So, D is falsy.", LISTED, "direct", ("D",)),
+    ("In Python, `{}` is falsy.", LISTED, "direct", ("D",)),
+    ("A is falsy, and D is falsy.", LISTED, "direct", ("A", "D")),
+]
+
+
+@pytest.mark.parametrize(("reply", "item", "polarity", "expected"), LIST_TAILS)
+def test_a_subject_list_never_its_last_item_alone(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
     _check(reply, item, polarity, expected)
