@@ -112,23 +112,9 @@ LISTED = {
     "candidates": ["0", "1", "[]", "{}"],
 }
 
-_TAIL_BEFORE = "the list's last item alone: D, confident"
-
-LIST_TAILS: list[Case | object] = [
-    pytest.param(
-        "0, [], and {} are falsy.",
-        LISTED,
-        "direct",
-        None,
-        marks=pytest.mark.xfail(strict=True, reason=_TAIL_BEFORE),
-    ),
-    pytest.param(
-        "`0`, `[]`, and `{}` are falsy.",
-        LISTED,
-        "direct",
-        None,
-        marks=pytest.mark.xfail(strict=True, reason=_TAIL_BEFORE),
-    ),
+LIST_TAILS: list[Case] = [
+    ("0, [], and {} are falsy.", LISTED, "direct", None),
+    ("`0`, `[]`, and `{}` are falsy.", LISTED, "direct", None),
     ("`0`, `[]`, `{}` are falsy.", LISTED, "direct", None),
     # a subject after a comma that parts no list
     ("So, D is falsy.", LISTED, "direct", ("D",)),
