@@ -20,10 +20,10 @@ change, with near-misses that must stay failed or marked:
 6. a candidate added to a concluded answer in prose after it, on the leg's side with
    "also" or "too" ("The incorrect options are B and C. D is also incorrect.");
 7. two candidates whose texts differ only in what the reader's comparison sets aside
-   (quotes: `0` and `"0"`): the reader's texts keep the first, so a reply that writes the
-   second names the first. NOT FIXED (strict xfail below): dropping both names lost a right
-   reading of vault-2 ("`0`, `[]`, and `None`"); the fix is to compare such texts as
-   written, quotes kept, in every stage that names candidates by text;
+   (quotes: `0` and `"0"`): the reader's texts kept the first, so a reply that writes the
+   second named the first. Such texts are now compared as written, quotes kept, code
+   spans as markup, in every stage that names candidates by text (more phrasings in
+   tests/test_reader_quoted_texts.py);
 8. a reply that is nothing but a list of candidate texts, one an item ("- Paris\n- Rome"),
    read as a list of labels alone is: the leg's answer as asked (not a listing of every
    option, nor the first options in their order)."""
@@ -319,17 +319,9 @@ CASED = {
     "candidates": ["Total", "total", "2total", "to-tal"],
 }
 
-SHARED_TEXTS: list[Case | object] = [
+SHARED_TEXTS: list[Case] = [
     ('1 and "None" are truthy.', VALUES, "direct", ("A", "D")),
-    pytest.param(
-        '"1" and "None" are truthy.',
-        VALUES,
-        "direct",
-        ("B", "D"),
-        marks=pytest.mark.xfail(
-            strict=True, reason="texts equal quotes aside: the first wins (A, D, confident)"
-        ),
-    ),
+    ('"1" and "None" are truthy.', VALUES, "direct", ("B", "D")),
     ("The answer is total.", CASED, "direct", None),
     ("A, B and D are truthy.", VALUES, "direct", ("A", "B", "D")),
     ("The answer is A and B.", CASED, "direct", ("A", "B")),

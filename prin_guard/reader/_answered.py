@@ -22,7 +22,7 @@ import re
 from prin_guard.models import ParseMethod, ParseStatus
 from prin_guard.reader._evidence import ParseResult, _Context
 from prin_guard.reader._revisions import Revisions
-from prin_guard.reader._text import _norm, _Pattern
+from prin_guard.reader._text import _Pattern
 
 # Where a sentence (or a clause before a result: "x = 12, so ...") ends.
 _END = _Pattern(
@@ -112,7 +112,7 @@ def _by_value(value: str, ctx: _Context) -> str | None:
     if len(ctx.labels) > _TEXTS_LOOKED_AT:
         return None  # many candidates: their texts are not indexed for this
     value = value.strip(" \t*_`$\\()[]{}")
-    label = ctx.texts.by_text.get(_norm(value))
+    label = ctx.texts.label_of(value)
     if label is not None:
         return label
     found = _NUMBER.match(value)
@@ -152,12 +152,13 @@ def _in_question_words(phrase: str, ctx: _Context) -> bool:
 
 def _named_alone(part: str, ctx: _Context) -> str | None:
     """The candidate ``part`` names by its label or its whole text."""
-    part = part.strip(" \t*_`\"'()[]")
+    written = part.strip(" \t*_`()[]")  # quotes kept: a text's own (0 and "0")
+    part = written.strip(" \t*_`\"'()[]")
     if len(part) <= 4 and part.upper() == part and part in ctx.keys:
         return ctx.keys[part]
     if len(ctx.labels) > _TEXTS_LOOKED_AT:
         return None
-    return ctx.texts.by_text.get(_norm(_ARTICLE.sub("", part)))
+    return ctx.texts.label_of(_ARTICLE.sub("", written))
 
 
 def identified(text: str, at: int, ctx: _Context) -> frozenset[str]:

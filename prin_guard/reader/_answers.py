@@ -15,6 +15,7 @@ from prin_guard.reader._text import (
     _LABEL,
     _LIST_PIECE,
     _MARKED,
+    _MARKUP_STRIP,
     _NORM_STRIP,
     _NOUN,
     _POST,
@@ -326,7 +327,7 @@ def _texts_list(
     # labelled: brackets are the pieces' own, only a note or a sentence's end cuts
     cut = (_NOTE_ONLY if labelled else _NOTE).search(text, lo, hi)
     end = cut.start() if cut is not None else hi
-    end = _strip_bounds(text, lo, end, _NORM_STRIP + "\t\r\n,;")[1]
+    end = _strip_bounds(text, lo, end, _MARKUP_STRIP + "\t\r\n,;")[1]  # quotes kept: "0"
     found: set[str] = set()
     disagrees = with_text = False
     pos = lo
@@ -706,7 +707,14 @@ def _text_side(
     the label's own candidate's (True), another candidate's (False), or none's (None).
     A text names a candidate when it is its whole text or begins it with
     ``PREFIX_WORDS`` words or more, case, spacing and punctuation aside ("G: developing
-    a global regulatory body ...")."""
+    a global regulatory body ..."); a quote twin's as written (``"0"``, not ``0``)."""
+    return _text_side_end(text, pos, label, ctx, hi)[0]
+
+
+def _text_side_end(
+    text: str, pos: int, label: str, ctx: _Context, hi: int | None = None
+) -> tuple[bool | None, int]:
+    """:func:`_text_side`, and where the text it read ends (``pos`` when none)."""
     hi = _line_end(text, pos) if hi is None else min(hi, _line_end(text, pos))
     cut = _ASIDE.search(text, pos, hi)
     # the whole stretch first (a text may hold an aside's word: "A murderer is not
@@ -720,15 +728,17 @@ def _text_side(
             if rest.lower().endswith(word):
                 rest = rest[: -len(word)]
         norm = _norm(rest)
+        if (twin := ctx.texts.quoted(rest)) is not None:
+            return twin == label, end  # "A. \"0\"" of 0 and "0": the text as written
         if ctx.texts.norm_of(label) == norm:
-            return True
+            return True, end
         other = ctx.texts.by_text.get(norm)
         if other is not None:
-            return other == label
+            return other == label, end
         named = ctx.texts.written(rest)
         if named:
-            return label in named
-    return None
+            return label in named, end
+    return None, pos
 
 
 # One label and a text, the whole of a stretch: "G: developing a global ...", "(C) 20%",
@@ -745,6 +755,13 @@ def _label_and_text(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | No
     """``text[lo:hi]`` as one label followed by a candidate's text (:func:`_text_side`):
     the label, marked as disagreeing when the text is another candidate's; None when the
     text is no candidate's."""
+    found = label_and_text_end(text, lo, hi, ctx)
+    return found[0] if found is not None else None
+
+
+def label_and_text_end(text: str, lo: int, hi: int, ctx: _Context) -> tuple[_Reading, int] | None:
+    """:func:`_label_and_text`, and where the text after the label ends (what follows
+    it, up to ``hi``, is an aside: "B. 1914, with ...")."""
     match = _LABEL_AND_TEXT.match(text, lo, hi)
     if match is None:
         return None
@@ -752,10 +769,10 @@ def _label_and_text(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | No
     label = ctx.keys.get(token.upper())
     if label is None or not (token.isupper() or len(token) == 1):
         return None
-    side = _text_side(text, match.end(), label, ctx, hi)
+    side, end = _text_side_end(text, match.end(), label, ctx, hi)
     if side is None:
         return None
-    return _Reading(frozenset({label}), match.span("l"), disagrees=not side)
+    return _Reading(frozenset({label}), match.span("l"), disagrees=not side), end
 
 
 _GAP_CHARS = _PRE | _POST | _SEP_CHARS
@@ -867,7 +884,11 @@ _BOTH_NAMES = _Pattern(r"^(?P<a>[^()]{1,80}?)\s*\((?P<b>[^()]{1,80})\)$")
 
 
 def _one_named(part: str, ctx: _Context) -> str | None:
-    """The candidate one part of a subject names by its label or its text."""
+    """The candidate one part of a subject names by its label or its text (a quote
+    twin's as written: ``"0"``, not ``0``)."""
+    twin = ctx.texts.quoted(_ARTICLES.sub("", part.strip(" \t*_`()[]")))
+    if twin is not None:
+        return twin
     part = _ARTICLES.sub("", part.strip(" \t*_`()[]\"'")).strip(" \t*_`()[]\"'")
     label = ctx.keys.get(part.upper()) if len(part) <= 4 and part.isupper() else None
     if label is None:

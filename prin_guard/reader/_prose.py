@@ -215,7 +215,7 @@ def _candidate_texts(text: str, ctx: _Context) -> ParseResult:
     for match in _QUOTED.finditer(text):
         lo, hi = match.span(1)
         marked = _marked_labels(text, lo, hi, ctx)
-        exact = ctx.texts.exact(match.group(1))
+        exact = ctx.texts.in_quotes(match.group(), match.group(1))
         if marked is not None:
             places.append(marked)
         elif exact:
@@ -794,6 +794,8 @@ class _Claims:
         if not lo and not floor:
             starts.insert(0, 0)
         for start in starts:
+            if _list_tail(text, start, end, max(lo, floor), ctx):
+                continue  # "0, [], and {} are falsy": not {} alone
             lead = _SUBJECT_LEAD.match(text, start, end)
             start = lead.end() if lead is not None else start
             if text.count("(", start, end) > text.count(")", start, end):
@@ -1318,6 +1320,24 @@ _SUBJECT_SEP = _Pattern(
     r"[^\S\n]*(?:,[^\S\n]*(?:and[^\S\n]+)?|[^\S\n]and[^\S\n]+|&|/)[^\S\n]*", re.IGNORECASE
 )
 _PIECE_BRACKET = _Pattern(r"(?P<a>[^()\n]+?)[^\S\n]*\((?P<b>[^()\n]+)\)")
+
+
+def _list_tail(text: str, start: int, end: int, floor: int, ctx: _Context) -> bool:
+    """Whether a clause start after a comma is the tail of a list the subject began
+    before it ("0, [], and {} are falsy", "`0`, `[]`, `{}` are falsy"): "and" leads it,
+    no verb before the comma; or the piece before the comma is a candidate's label or
+    text."""
+    if text[start - 2 : start] != ", ":
+        return False
+    comma = start - 2
+    if _AND_LEAD.match(text, start, end) is not None:
+        return _COPULA_WORD.search(text, floor, comma) is None
+    piece = max(text.rfind(", ", floor, comma) + 2, floor) if floor < comma else comma
+    before = text[piece:comma].strip(" \t*_`")
+    return bool(before) and (before.upper() in ctx.keys or bool(ctx.texts.exact(before)))
+
+
+_AND_LEAD = _Pattern(r"[^\S\n]*(?:and|or)(?![\w-])", re.IGNORECASE)
 
 
 def _subject(text: str, lo: int, hi: int, ctx: _Context, *, texts: bool = True) -> set[str]:

@@ -40,6 +40,7 @@ from prin_guard.reader._answers import (
     _status_only,
     _texts_list,
     _with_note,
+    label_and_text_end,
 )
 from prin_guard.reader._asides import without_asides
 from prin_guard.reader._complement import read_complement
@@ -1888,6 +1889,40 @@ def _opening(text: str, lo: int, hi: int, ctx: _Context) -> _Reading | None:
     return None if _said_otherwise(text, end.end(), hi, ctx) else reading
 
 
+# A negation in a reason: "..., not 45", "36 isn't 45", "≠ 45"
+_REASON_NEGATION = _Pattern(r"(?<![\w-])(?:not|no|never)(?![\w-])|n[’']t(?!\w)|≠|!=", re.IGNORECASE)
+
+
+def _reason_unsided(text: str, at: int, hi: int, one: _Reading, ctx: _Context) -> bool:
+    """Whether a reason follows one label and its text (from ``at``) that says not the
+    label is wrong: on the reverse leg "A. 36, since four nines make thirty-six." may
+    pick the direct side. A reason says it when it negates the label's own text
+    ("C. 45, since 9 × 4 is 36, not 45.") or calls it wrong, no negation and no word of
+    the other side in it ("D. 40, which is wrong.")."""
+    reason = text[at:hi].strip(" \t\r\n.!*_`")
+    if not reason:
+        return False
+    (label,) = one.labels
+    own = dict(ctx.texts.pairs()).get(label, "").strip()
+    folded = reason.casefold()
+    for negation in _REASON_NEGATION.finditer(reason):
+        after = folded[negation.end() :].lstrip(" \t:=")
+        after = _REASON_TO.compiled.sub("", after, count=1)
+        if own and after.startswith(own.casefold()) and not after[len(own) :][:1].isalnum():
+            return False
+    if _REASON_NEGATION.search(reason) is not None:
+        return True
+    signs = {ctx.vocab.sign(word.group()) for word in _REASON_WORD.finditer(reason)}
+    return not (-1 in signs and 1 not in signs)
+
+
+# Words between a negation and the text it negates: "not equal to 45", "isn't even 45"
+_REASON_TO = _Pattern(
+    r"(?:(?:equal|equals|even|the|answer|value)\b[^\S\n]*(?:to\b)?[^\S\n]*)+", re.IGNORECASE
+)
+_REASON_WORD = _Pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
 def _text_then_comma(text: str, start: int, hi: int, ctx: _Context) -> bool:
     """Whether the line at ``start`` is one label, its own candidate's text and a comma
     ("B. 1914, with ..."): an answer explained on its line, not a listing's first line."""
@@ -2062,8 +2097,14 @@ def _place(text: str, ctx: _Context) -> ParseResult:
             listed = replace(listed, weak=True)
     if listed is not None:
         return _result(listed, ParseMethod.LABEL_FORMS, ctx)
-    if not ctx.pair and "\n" not in text[lo:hi] and (one := _label_and_text(text, lo, hi, ctx)):
-        return _result(one, ParseMethod.LABEL_FORMS, ctx)  # "B. 144", "**B** — 144"
+    if (
+        not ctx.pair
+        and "\n" not in text[lo:hi]
+        and (texted := label_and_text_end(text, lo, hi, ctx))
+    ):
+        one, end = texted  # "B. 144", "**B** — 144"; "B. 144, since ..." weak on the reverse leg
+        weak = ctx.leg == -1 and _reason_unsided(text, end, hi, one, ctx)
+        return _result(replace(one, weak=one.weak or weak), ParseMethod.LABEL_FORMS, ctx)
     if not ctx.pair and (picked := _picked_lines(text, lo, hi, ctx)) is not None:
         return _result(picked, ParseMethod.LABEL_FORMS, ctx)  # "C — Rome\nA — Paris"
     # ... or its last paragraph is: reasoning, then "A, C" on a line of its own (after

@@ -540,7 +540,7 @@ def _text_marks(text: str, lo: int, hi: int, ctx: _Context) -> list[_Status]:
     out: list[_Status] = []
     pos = lo
     while pos < hi and (match := _TEXT_MARK_PAIR.match(text, pos, hi)) is not None:
-        named = ctx.texts.exact(match.group("t").strip(" \t*_`\"'"))
+        named = ctx.texts.exact(match.group("t").strip(" \t*_`"))
         if len(named) != 1:
             return []
         (label,) = named

@@ -263,6 +263,19 @@ def _norm(text: str) -> str:
     return _SPACES.sub(" ", text).casefold().strip(_NORM_STRIP)
 
 
+# Markup around a text, not part of it: code spans' backticks, stars, a sentence's dot
+_MARKUP_STRIP = " `*."
+
+
+def _as_written(text: str) -> str:
+    """:func:`_norm` with the quotes kept (``"0"`` is not ``0``): markup off only."""
+    return _SPACES.sub(" ", text).casefold().strip(_MARKUP_STRIP)
+
+
+# A quote beside a text: a quote twin's text is not read out of a quoted one
+_QUOTE = frozenset("\"'“”‘’")
+
+
 def _norms(texts: Sequence[str]) -> list[str]:
     """``[_norm(t) for t in texts]``, done on all texts at once.
 
@@ -282,12 +295,32 @@ _PARENTHETICAL_END = _Pattern(r"(?P<stem>.*?\S)\s*\([^()]*\)")
 _STEM = _Pattern(r".*[^\W\d_].*[^\W\d_].*", re.DOTALL)
 
 
+def _quote_twins(
+    labels: Sequence[str], texts: Sequence[str], norms: Sequence[str]
+) -> dict[str, str]:
+    """The texts, as written, of candidates whose texts share a normal form but differ
+    as written (``0`` and ``"0"``), each to its label (the first of equal ones)."""
+    shared: dict[str, list[int]] = {}
+    for i, norm in enumerate(norms):
+        if norm:
+            shared.setdefault(norm, []).append(i)
+    twins: dict[str, str] = {}
+    for group in shared.values():
+        written = [_as_written(texts[i]) for i in group]
+        if len(group) > 1 and len(set(written)) > 1:
+            for i, as_written in zip(group, written, strict=True):
+                twins.setdefault(as_written, labels[i])
+    return twins
+
+
 class _Texts:
     """The candidates' texts, indexed by normalised text, for one parse.
 
     The index is built on first use: most replies are read from their labels alone
     and never pay for it. Two texts may share a normal form ("Bb" and "bb"); the
-    first one wins, as a reply cannot tell them apart.
+    first one wins, as a reply cannot tell them apart. Texts that differ only by their
+    quotes (``0`` and ``"0"``, "quote twins") are told apart by the text as written,
+    quotes kept (:meth:`quoted`); their shared normal form names neither.
     """
 
     def __init__(self, labels: Sequence[str], texts: Sequence[str]) -> None:
@@ -301,6 +334,8 @@ class _Texts:
         self._heads: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] | None = None
         self._firsts: dict[str, list[int]] = {}
         self._longest = 0
+        self._twins: dict[str, str] = {}
+        self._twin_norms: frozenset[str] = frozenset()
 
     @property
     def by_text(self) -> dict[str, str]:
@@ -310,6 +345,10 @@ class _Texts:
             self._norm_of = dict(zip(self._labels, norms, strict=True))
             by_text = dict(zip(reversed(norms), reversed(self._labels), strict=True))
             by_text.pop("", None)  # a text of quotes and dots only names nothing
+            self._twins = _quote_twins(self._labels, self._texts, norms)
+            self._twin_norms = frozenset(_norm(written) for written in self._twins)
+            for norm in self._twin_norms:
+                by_text.pop(norm, None)  # "0" of 0 and "0": quoting tells them apart
             for norm, label in list(by_text.items()):  # "3rd" is also written "third"
                 word = _SPELLED_ORDINALS.get(norm)
                 if word is not None:
@@ -325,7 +364,7 @@ class _Texts:
                 if len(labels) == 1 and stem not in by_text:
                     by_text[stem] = labels[0]
             self._by_text = by_text
-            self._longest = max(map(len, by_text), default=0)
+            self._longest = max(map(len, [*by_text, *self._twins]), default=0)
         return self._by_text
 
     @property
@@ -345,8 +384,26 @@ class _Texts:
         assert self._norm_of is not None
         return self._norm_of.get(label)
 
+    def quoted(self, span: str) -> str | None:
+        """The quote twin whose text ``span`` is as written, quotes kept (``"0"``, or
+        ``0`` in a code span), else None."""
+        _ = self.by_text
+        return self._twins.get(_as_written(span)) if self._twins else None
+
+    def label_of(self, span: str) -> str | None:
+        """The candidate whose text ``span`` is (:func:`_norm`; a quote twin's as
+        written)."""
+        return self.quoted(span) or self.by_text.get(_norm(span))
+
+    def in_quotes(self, quoted: str, inner: str) -> set[str]:
+        """The candidate a quoted span names (``quoted``, its text ``inner``): its inner
+        text's, or, when that is a quote twin's, the one ``quoted`` is as written
+        (``"0"``; none for ``'0'`` of 0 and ``"0"``)."""
+        _ = self.by_text
+        return self.exact(quoted if _norm(inner) in self._twin_norms else inner)
+
     def exact(self, span: str) -> set[str]:
-        found = self.by_text.get(_norm(span))
+        found = self.label_of(span)
         return {found} if found is not None else set()
 
     def inside(self, span: str) -> set[str]:
@@ -374,6 +431,8 @@ class _Texts:
                 if _WORD.match(norm_span, end) or _DOT_DIGIT.match(norm_span, end):
                     continue
                 found[norm_span[start:end]] = label
+        if self._twins:
+            found.update(self._twins_inside(span))
         if len(found) > 1:
             # A text that is a run of tokens of another found text ("10" in "10 cm")
             # is dropped in favour of the longer one. Found texts have at most
@@ -388,6 +447,28 @@ class _Texts:
                             shorter.add(window)
             found = {norm: label for norm, label in found.items() if norm not in shorter}
         return set(found.values())
+
+    def _twins_inside(self, span: str) -> dict[str, str]:
+        """Quote twins' texts as written in ``span``: whole words, not inside other
+        quotes (``0`` is not in ``'0'``)."""
+        folded = _SPACES.sub(" ", span).casefold()
+        found: dict[str, str] = {}
+        for written, label in self._twins.items():
+            at = folded.find(written)
+            while at >= 0:
+                end = at + len(written)
+                left = folded[at - 1] if at else " "
+                right = folded[end] if end < len(folded) else " "
+                if not (
+                    _WORD_OR_DOT.match(left)
+                    or left in _QUOTE
+                    or _WORD.match(right)
+                    or _DOT_DIGIT.match(folded, end)
+                    or right in _QUOTE
+                ):
+                    found[written] = label
+                at = folded.find(written, at + 1)
+        return found
 
     def written(self, written: str) -> frozenset[str]:
         """The candidates whose text ``written`` is, case, spacing and punctuation aside:
