@@ -34,6 +34,10 @@ _SIZE: dict[str, int] = {}
 """What the judges are built with besides their kind: LocalJudge's defaults (48 new
 tokens), or ``--smoke``'s."""
 _SMOKE = {"max_new_tokens": 4, "threads": 1}
+_STEPS: dict[str, Any] = {"rows": (1, 2, 4, 6, 8, 12), "cached": 160, "threads": 0}
+"""``steps``: the rows of a decoding step, the tokens cached before it, torch's threads
+(0: its default); ``--smoke``: 1 and 12 rows (a lone row, padded by the few-row product;
+more rows than it takes), 16 tokens, one thread."""
 
 
 def _records(n: int) -> list[Any]:
@@ -212,12 +216,14 @@ def _steps(rounds: int) -> Any:
             models[kernel] = copy.deepcopy(base)
             if fast_linears(models[kernel], torch, kernel) != kernel:
                 del models[kernel]  # oneDNN does not work here
-        sizes = (1, 2, 4, 6, 8, 12)
+        sizes = _STEPS["rows"]
+        if _STEPS["threads"]:
+            torch.set_num_threads(_STEPS["threads"])
         times: dict[str, list[float]] = {}
         with torch.inference_mode():
             caches = {
                 rows: base(
-                    input_ids=torch.randint(100, 1000, (rows, 160)),
+                    input_ids=torch.randint(100, 1000, (rows, _STEPS["cached"])),
                     use_cache=True,
                     logits_to_keep=1,
                 ).past_key_values
@@ -261,6 +267,7 @@ def main(argv: list[str]) -> None:
     quiet_logging()
     if argv[:1] == ["--smoke"]:
         _SIZE.update(_SMOKE)
+        _STEPS.update(rows=(1, 12), cached=16, threads=1)
         argv = argv[1:]
     commands: list[list[str]] = [[]]
     for arg in argv:

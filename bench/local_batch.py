@@ -148,10 +148,11 @@ def run(ctx: Context, *, before_revision: str = BEFORE, rounds: int | None = Non
     server = llama_server(ctx.pick(180, 60), threads=ctx.pick(2, 1))  # as benchmark 5's
     with _before_tree(before_revision) as before, server as base:
         step_rounds = ctx.pick(8, 1)
+        smoke = ["--smoke"] if ctx.smoke else []
         _kernel_table(
             section,
             run_child(
-                ["-m", "bench._local_batch_child", "steps", str(step_rounds)],
+                ["-m", "bench._local_batch_child", *smoke, "steps", str(step_rounds)],
                 timeout=1800,
                 env={"PRIN_GUARD_LOCAL_KERNEL": "torch"},
             ),
