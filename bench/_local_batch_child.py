@@ -30,7 +30,7 @@ from typing import Any
 
 from bench._common import quiet_logging
 
-_SIZE: dict[str, int] = {}
+_SIZE: dict[str, Any] = {}
 """What the judges are built with besides their kind: LocalJudge's defaults (48 new
 tokens), or ``--smoke``'s."""
 _SMOKE = {"max_new_tokens": 4, "threads": 1}
@@ -276,7 +276,7 @@ def main(argv: list[str]) -> None:
         else:
             commands[-1].append(arg)
     runs = [_command(command) for command in commands]
-    result = runs[0] if len(runs) == 1 else {"runs": runs}
+    result: dict[str, Any] = runs[0] if len(runs) == 1 else {"runs": runs}
     import prin_guard.judges._local as local
 
     result["local_judge_module"] = local.__file__
