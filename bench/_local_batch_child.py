@@ -11,6 +11,10 @@
     python -m bench._local_batch_child steps [ROUNDS]
         one decoding step of the model for several numbers of rows, and one 170-token
         prompt, with each product of _local_kernels and with torch's own kernel
+    python -m bench._local_batch_child [--smoke] COMMAND [+ COMMAND ...]
+        several commands: one after the other in this one process (one load of torch and
+        the model), the line is then ``{"runs": [...]}``, one result each; ``--smoke``:
+        replies of 4 new tokens, one torch thread, as bench._common.local_judge's
 
 Run from the copied tree of the code before batching, ``prin_guard`` is that code.
 """
@@ -26,6 +30,15 @@ from typing import Any
 
 from bench._common import quiet_logging
 
+_SIZE: dict[str, Any] = {}
+"""What the judges are built with besides their kind: LocalJudge's defaults (48 new
+tokens), or ``--smoke``'s."""
+_SMOKE = {"max_new_tokens": 4, "threads": 1}
+_STEPS: dict[str, Any] = {"rows": (1, 2, 4, 6, 8, 12), "cached": 160, "threads": 0}
+"""``steps``: the rows of a decoding step, the tokens cached before it, torch's threads
+(0: its default); ``--smoke``: 1 and 12 rows (a lone row, padded by the few-row product;
+more rows than it takes), 16 tokens, one thread."""
+
 
 def _records(n: int) -> list[Any]:
     import itertools
@@ -35,16 +48,20 @@ def _records(n: int) -> list[Any]:
     return list(itertools.islice(load_mathqa(sample_path("mathqa")), n))
 
 
-def _judge(kind: str, api_base: str | None, max_new_tokens: int) -> Any:
+def _judge(kind: str, api_base: str | None) -> Any:
     from prin_guard import LiteLLMJudge, LocalJudge
 
+    size = {"max_new_tokens": 48, **_SIZE}
     if kind == "llama":
         return LiteLLMJudge(
-            "openai/smollm2", api_base=api_base, api_key="no-key", max_tokens=max_new_tokens
+            "openai/smollm2",
+            api_base=api_base,
+            api_key="no-key",
+            max_tokens=size["max_new_tokens"],
         )
     if kind == "unbatched":
-        return LocalJudge(max_new_tokens=max_new_tokens, batch_size=1)
-    return LocalJudge(max_new_tokens=max_new_tokens)  # batched (defaults), or the old code
+        return LocalJudge(**size, batch_size=1)
+    return LocalJudge(**size)  # batched (defaults), or the old code
 
 
 def _stats(judge: Any) -> dict[str, Any] | None:
@@ -58,7 +75,7 @@ async def _throughput(kind: str, items: int, concurrency: int, api_base: str | N
     from prin_guard import Guard
 
     records = _records(items)
-    judge = _judge(kind, api_base, 48)
+    judge = _judge(kind, api_base)
     built = time.perf_counter()
     guard = Guard(judge, cache=None, concurrency=concurrency)
     await guard.acheck(records[0].item)
@@ -87,7 +104,7 @@ async def _legs(kinds: list[str], items: int) -> Any:
     from prin_guard.models import Polarity
 
     records = _records(items)
-    judges = {kind: _judge(kind, None, 48) for kind in kinds}
+    judges = {kind: _judge(kind, None) for kind in kinds}
     guards = {kind: Guard(judge, cache=None) for kind, judge in judges.items()}
     for guard in guards.values():
         await guard.acheck(records[0].item)  # warm up
@@ -119,7 +136,7 @@ def _drift(items: int) -> Any:
     from prin_guard.judges import _local_decode
     from prin_guard.models import Polarity
 
-    judge = LocalJudge()
+    judge = LocalJudge(**_SIZE)
     tokenizer, model = judge._loaded.tokenizer, judge._loaded.model
     guard = Guard(judge, cache=None)
     prompts = [
@@ -156,17 +173,20 @@ def _drift(items: int) -> Any:
         return _local_decode._Call(prompt, judge.max_new_tokens, True, 0.0, 0, 8, 0.0, None)
 
     drift, gap, same = 0.0, float("inf"), 0
-    for start in range(0, len(prompts), 8):
-        group = [call(p) for p in prompts[start : start + 8]]
-        together = generate(group)
-        for one, ids in zip(group, together, strict=True):
-            alone_call = call(one.prompt)
-            (alone,) = generate([alone_call])
-            same += alone == ids
-            for a, b in zip(seen[alone_call], seen[one], strict=False):
-                drift = max(drift, float((a - b).abs().max()))
-                top = torch.topk(a, 2).values
-                gap = min(gap, float(top[0] - top[1]))
+    try:
+        for start in range(0, len(prompts), 8):
+            group = [call(p) for p in prompts[start : start + 8]]
+            together = generate(group)
+            for one, ids in zip(group, together, strict=True):
+                alone_call = call(one.prompt)
+                (alone,) = generate([alone_call])
+                same += alone == ids
+                for a, b in zip(seen[alone_call], seen[one], strict=False):
+                    drift = max(drift, float((a - b).abs().max()))
+                    top = torch.topk(a, 2).values
+                    gap = min(gap, float(top[0] - top[1]))
+    finally:  # a later command in the same process decodes as the library does
+        _local_decode._Batch._choose = choose  # type: ignore[method-assign]
     return {"legs": len(prompts), "same": same, "drift": drift, "closest_gap": gap}
 
 
@@ -196,12 +216,14 @@ def _steps(rounds: int) -> Any:
             models[kernel] = copy.deepcopy(base)
             if fast_linears(models[kernel], torch, kernel) != kernel:
                 del models[kernel]  # oneDNN does not work here
-        sizes = (1, 2, 4, 6, 8, 12)
+        sizes = _STEPS["rows"]
+        if _STEPS["threads"]:
+            torch.set_num_threads(_STEPS["threads"])
         times: dict[str, list[float]] = {}
         with torch.inference_mode():
             caches = {
                 rows: base(
-                    input_ids=torch.randint(100, 1000, (rows, 160)),
+                    input_ids=torch.randint(100, 1000, (rows, _STEPS["cached"])),
                     use_cache=True,
                     logits_to_keep=1,
                 ).past_key_values
@@ -226,9 +248,9 @@ def _steps(rounds: int) -> Any:
     return TorchThread.get().call(measure)
 
 
-def main(argv: list[str]) -> None:
-    quiet_logging()
+def _command(argv: list[str]) -> dict[str, Any]:
     mode, *rest = argv
+    result: dict[str, Any]
     if mode == "throughput":
         api_base = rest[3] if len(rest) > 3 else ""
         result = asyncio.run(_throughput(rest[0], int(rest[1]), int(rest[2]), api_base or None))
@@ -238,6 +260,23 @@ def main(argv: list[str]) -> None:
         result = _drift(int(rest[0]))
     else:
         result = _steps(int(rest[0]) if rest else 8)
+    return result
+
+
+def main(argv: list[str]) -> None:
+    quiet_logging()
+    if argv[:1] == ["--smoke"]:
+        _SIZE.update(_SMOKE)
+        _STEPS.update(rows=(1, 12), cached=16, threads=1)
+        argv = argv[1:]
+    commands: list[list[str]] = [[]]
+    for arg in argv:
+        if arg == "+":
+            commands.append([])
+        else:
+            commands[-1].append(arg)
+    runs = [_command(command) for command in commands]
+    result: dict[str, Any] = runs[0] if len(runs) == 1 else {"runs": runs}
     import prin_guard.judges._local as local
 
     result["local_judge_module"] = local.__file__

@@ -137,7 +137,7 @@ def engines(ctx: Context, section: Section, work: Path) -> None:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
-        for actors in (1, 2):
+        for actors in ctx.pick((1, 2), (2,)):  # smoke: one pipeline, split between actors
             rate, _ = _on_ray(given, work / f"ray-{actors}.parquet", judge, actors)
             bound = actors * 64 / (2 * latency)
             name = f"Ray Data, {actors} actor{'s' * (actors > 1)} of 64 in flight, Redis cache"
@@ -168,7 +168,7 @@ def rate_limited(ctx: Context, section: Section, work: Path) -> None:
     import redis
 
     limit = 60
-    seconds = ctx.pick(30, 6)
+    seconds = ctx.pick(30, 3)  # smoke: 88 calls, the first 60 at once
     processes = 4
     per_shard = limit * seconds // (2 * processes)  # every process busy to the end
     key = f"bench-stamps-{uuid.uuid4().hex}"

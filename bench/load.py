@@ -72,8 +72,8 @@ def run(ctx: Context) -> Section:
             "(it is in the `dev` extra)"
         )
         return section
-    load_users, load_secs = ctx.pick((200, 60), (10, 5))
-    soak_users, soak_secs = ctx.pick((50, 300), (10, 5))
+    load_users, load_secs = ctx.pick((200, 60), (10, 2))
+    soak_users, soak_secs = ctx.pick((50, 300), (10, 2))
     sample_every = ctx.pick(10.0, 1.0)
     bound = CONCURRENCY / LATENCY / 2
 

@@ -21,6 +21,10 @@ the same load on this shared 2-core machine:
     .venv/bin/python -m bench.local_batch [--smoke] [--rounds N] [--before REV]
         [--out FILE.md] [--json FILE.json]
 
+``--smoke`` runs the same code at the fewest sizes: one item, one round, no demo, replies
+of 4 new tokens on one torch thread, and the children of a tree (the current one, the
+one before batching) as one child each (``_children``), the kernel table's apart.
+
 ``run(ctx)`` makes it a section of ``bench/run.py`` too.
 """
 
@@ -114,6 +118,23 @@ def _child_run(args: list[str], *, before: Path | None = None) -> dict[str, Any]
     return result
 
 
+def _children(plan: list[tuple[list[str], Path | None]], *, smoke: bool) -> list[dict[str, Any]]:
+    """The results of ``plan``'s commands (each with its tree: ``None`` or the code before
+    batching), in order, each from a fresh child process; with ``smoke``, all of a tree's
+    commands in one child, back to back (the same code, one load of torch and the model),
+    at the child's smoke size."""
+    if not smoke:
+        return [_child_run(args, before=tree) for args, tree in plan]
+    results: list[dict[str, Any]] = [{} for _ in plan]
+    for tree in dict.fromkeys(tree for _, tree in plan):
+        indices = [index for index, (_, of) in enumerate(plan) if of == tree]
+        joined = [arg for index in indices for arg in ("+", *plan[index][0])]
+        got = _child_run(["--smoke", *joined[1:]], before=tree)
+        for index, run in zip(indices, got["runs"] if len(indices) > 1 else [got], strict=True):
+            results[index] = run
+    return results
+
+
 # -- the benchmark --------------------------------------------------------------------------------
 
 
@@ -123,29 +144,36 @@ def run(ctx: Context, *, before_revision: str = BEFORE, rounds: int | None = Non
     section = Section(NAME, TITLE, TARGET)
     load = load_average()
     rounds = rounds or ctx.pick(3, 1)
-    items = ctx.pick(20, 2)
-    with _before_tree(before_revision) as before, llama_server(ctx.pick(180, 60)) as base:
+    items = ctx.pick(20, 1)
+    server = llama_server(ctx.pick(180, 60), threads=ctx.pick(2, 1))  # as benchmark 5's
+    with _before_tree(before_revision) as before, server as base:
         step_rounds = ctx.pick(8, 1)
+        smoke = ["--smoke"] if ctx.smoke else []
         _kernel_table(
             section,
             run_child(
-                ["-m", "bench._local_batch_child", "steps", str(step_rounds)],
+                ["-m", "bench._local_batch_child", *smoke, "steps", str(step_rounds)],
                 timeout=1800,
                 env={"PRIN_GUARD_LOCAL_KERNEL": "torch"},
             ),
             step_rounds,
         )
-        _drift_figures(section, _child_run(["drift", str(items)]))
-        legs_after = _child_run(["legs", "batched,unbatched", str(ctx.pick(10, 2))])
-        legs_before = _child_run(["legs", "batched", str(ctx.pick(10, 2))], before=before)
-        _verdict_figures(section, legs_after["rows"], legs_before["rows"])
-
         kinds = ["batched", "unbatched", "before", "llama"]
-        got: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+        plan: list[tuple[list[str], Path | None]] = [
+            (["drift", str(items)], None),
+            (["legs", "batched,unbatched", str(ctx.pick(10, 1))], None),
+            (["legs", "batched", str(ctx.pick(10, 1))], before),
+        ]
         for index in range(rounds):
             for kind in kinds if index % 2 == 0 else kinds[::-1]:
                 args = ["throughput", kind, str(items), "8", base if kind == "llama" else ""]
-                got[kind].append(_child_run(args, before=before if kind == "before" else None))
+                plan.append((args, before if kind == "before" else None))
+        drift, legs_after, legs_before, *throughput = _children(plan, smoke=ctx.smoke)
+        _drift_figures(section, drift)
+        _verdict_figures(section, legs_after["rows"], legs_before["rows"])
+        got: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+        for (args, _), result in zip(plan[3:], throughput, strict=True):
+            got[args[1]].append(result)
         _throughput_figures(section, got, items)
 
         demo = [str(Path(PYTHON).with_name("prin-guard")), "demo", "--limit", "5"]

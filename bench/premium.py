@@ -197,7 +197,7 @@ class _Server:
 
 
 @contextlib.contextmanager
-def _llama_server(*extra: str) -> Iterator[_Server]:
+def _llama_server(*extra: str, threads: int = 2) -> Iterator[_Server]:
     from prin_guard.judges._local import LocalJudge
 
     port = _free_port()
@@ -221,7 +221,7 @@ def _llama_server(*extra: str) -> Iterator[_Server]:
                 "--n_ctx",
                 "4096",
                 "--n_threads",
-                "2",
+                str(threads),
                 "--interrupt_requests",
                 "false",
                 *extra,
@@ -677,7 +677,8 @@ def run(
     # -- A. llama.cpp's server ------------------------------------------------------------
     runs: dict[str, list[_Run]] = {name: [] for name in pair_configs}
     rating_runs: dict[str, list[_Run]] = {name: [] for name in RATING_CONFIGS}
-    with _llama_server() as server:
+    # smoke: one thread, as benchmark 5's server (two spin against a busy machine)
+    with _llama_server(threads=ctx.pick(2, 1)) as server:
         judge = LiteLLMJudge(
             "openai/smollm2",
             api_base=server.base,
@@ -688,7 +689,8 @@ def run(
         )
 
         async def measure_all() -> None:
-            await _measure(server, judge, items[-1], "staggered")  # warm up
+            if not ctx.smoke:
+                await _measure(server, judge, items[-1], "staggered")  # warm up
             for index, item in enumerate(items[:rounds]):
                 order = list(pair_configs) if index % 2 == 0 else list(pair_configs)[::-1]
                 for config in order:
@@ -1010,7 +1012,7 @@ def run(
             candidates=[row["output_1"], row["output_2"]],
             id=row["id"],
         )
-        for row in _llmbar_rows()[: ctx.pick(20, 2)]
+        for row in _llmbar_rows()[: ctx.pick(20, 1)]
     ]
     winners = asyncio.run(_layout_verdicts(local, pairs))
     changed = sum(a != b for a, b in zip(winners["old"], winners["new"], strict=True))

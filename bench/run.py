@@ -1,7 +1,7 @@
 """Run prin-guard's benchmarks and write BENCHMARKS.md.
 
     .venv/bin/python bench/run.py                     # the full suite -> BENCHMARKS.md
-    .venv/bin/python bench/run.py --smoke             # tiny sizes, < 60 s, nothing asserted
+    .venv/bin/python bench/run.py --smoke             # tiny sizes, a few minutes, nothing asserted
     .venv/bin/python bench/run.py --only overhead --only warm_cache
     .venv/bin/python bench/run.py --smoke --out /tmp/bench.md
 
@@ -229,7 +229,7 @@ def render(
     lines += [
         f"Generated {started_at} by `{command}` (the full suite is "
         "`.venv/bin/python bench/run.py`; `--smoke` runs every benchmark at tiny sizes in "
-        "under a minute; `--only NAME` runs one).",
+        "a few minutes; `--only NAME` runs one).",
         "",
         SHARED_MACHINE_NOTE,
         "",
