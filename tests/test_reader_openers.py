@@ -32,8 +32,6 @@ WAR = {
     "candidates": ["1905", "1914", "1918", "1939"],
 }
 
-XF = pytest.mark.xfail(strict=True, reason="an opener keeps the terse rules from applying")
-
 Case = tuple[str, dict[str, object], str, "tuple[str, ...] | None"]
 
 
@@ -58,9 +56,6 @@ OPENERS: list[Case] = [
         WAR,
         "direct",
         ("B",),
-        marks=pytest.mark.xfail(
-            strict=True, reason="an opener keeps the terse rules from applying"
-        ),
     ),
     ("Okay, working it out step by step.\n\nB and D", ODD, "direct", ("B", "D")),
     ("Okay, working it out step by step.\n\nA and C", ODD, "reverse", ("A", "C")),
@@ -69,13 +64,8 @@ OPENERS: list[Case] = [
         PLANETS,
         "direct",
         ("A", "C"),
-        marks=pytest.mark.xfail(
-            strict=True, reason="an opener keeps the terse rules from applying"
-        ),
     ),
-    pytest.param(
-        "Alright, let me reason about this one.\n\nB alone.", ODD, "direct", ("B",), marks=XF
-    ),
+    pytest.param("Alright, let me reason about it.\n\nB alone.", ODD, "direct", ("B",)),
     # the question restated
     ("Question: Which of these planets have rings?\n\nA, C", PLANETS, "direct", ("A", "C")),
     ("**Question:** Which of these numbers are odd?\n\nA and C", ODD, "reverse", ("A", "C")),
@@ -85,7 +75,6 @@ OPENERS: list[Case] = [
         PLANETS,
         "direct",
         ("A", "C"),
-        marks=XF,
     ),
     # the options restated whole
     (
@@ -111,7 +100,6 @@ OPENERS: list[Case] = [
         WAR,
         "direct",
         ("B",),
-        marks=XF,
     ),
 ]
 
