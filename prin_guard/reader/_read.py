@@ -72,6 +72,7 @@ from prin_guard.reader._formats import (
 )
 from prin_guard.reader._listings import blank_listings, blank_whole_ranges
 from prin_guard.reader._names import _name_labels, _View
+from prin_guard.reader._openers import blank_openers
 from prin_guard.reader._option_scores import option_scores
 from prin_guard.reader._own_sides import against_own_sides, read_asked, rejected_after
 from prin_guard.reader._prose import (
@@ -204,11 +205,12 @@ def parse_reply(
     ctx = _Context(
         keys, labels, _Texts(labels, texts), _Vocab.of(words, task, question), leg, task, names
     )
-    copied = False
+    copied, written = False, read
     if any(echo) or any(prompt):
         reply = _Words(read)  # worked out once for both, unless the first blanks some
         read, copied = _blank_copies(reply, echo, ctx)
         read, _ = _blank_copies(_Words(read) if copied else reply, prompt, ctx, short=False)
+    read = blank_openers(read, ctx, written)  # "Let me think.\n\n", the question restated
     read = side_by_side(_latex(terse(read, ctx)), ctx)  # "(A)(C)", "\\boxed{A}, \\boxed{C}"
     read = blank_listings(_joined(_plain(read), ctx), ctx)  # "The options are A) ..."
     read = blank_whole_ranges(read, ctx)  # "Therefore, among A through D, the answer is B."
