@@ -108,16 +108,9 @@ def test_read_without_closers(
     _check(reply, item, polarity, expected)
 
 
-_BEFORE = pytest.mark.xfail(strict=True, reason="closers not yet skipped")
-
-
 @pytest.mark.parametrize(
     ("reply", "item", "polarity", "expected", "closer"),
-    [
-        pytest.param(*case, closer, marks=_BEFORE if i in (2, 3, 4) else ())
-        for i, case in enumerate(READ)
-        for closer in CLOSERS
-    ],
+    [pytest.param(*case, closer) for case in READ for closer in CLOSERS],
 )
 def test_closers_change_nothing(
     reply: str, item: dict[str, object], polarity: str, expected: tuple, closer: str
@@ -128,8 +121,8 @@ def test_closers_change_nothing(
 @pytest.mark.parametrize(
     ("reply", "item", "polarity", "expected", "closer"),
     [
-        pytest.param(*case, closer, marks=_BEFORE if i == 0 else ())
-        for i, case in enumerate(CUT)
+        pytest.param(*case, closer)
+        for case in CUT
         for closer in [
             *CLOSERS,
             '\n\nNote: I read "80 km/h" carefully.',
@@ -152,3 +145,43 @@ def test_verdict_closers_are_read(
     reading = read_reply(reply, item, polarity=polarity)
     if reading.status.value != "failed" and not (reading.weak or reading.polarity_confusion):
         assert reading.labels == expected, reading
+
+
+@pytest.mark.parametrize(
+    ("closer", "skipped"),
+    [
+        ("Note: questions like this are easy to rush.", True),
+        ("I hope this helps!", True),
+        ("Thanks for the interesting puzzle.", True),
+        ("Note: the question is a bit ambiguous.", False),  # a hedge
+        ("Note: C is also correct.", False),
+        ("Note: 9 = 3 × 3.", False),
+        ("Note: I is the odd one out.", False),  # "I" the label
+        ("Let me know if you disagree.", False),
+        ("Note: Rome was the hardest to place.", False),  # an option's text
+        ("Hope this helps: the answer is A, C.", False),
+    ],
+)
+def test_which_closers_are_skipped(closer: str, skipped: bool) -> None:
+    """Which closing lines the reply is read without (``closers_start``)."""
+    from prin_guard.reader._closers import closers_start
+    from prin_guard.reader._evidence import _Context
+    from prin_guard.reader._text import _keys_of, _Texts
+    from prin_guard.reader._vocab import _Vocab
+
+    labels = list("ABCDEFGHIJ")
+    texts = ["Paris", "Sydney", "Rome", "Toronto", *"56789", "10"]
+    ctx = _Context(
+        _keys_of(labels),
+        labels,
+        _Texts(labels, texts),
+        _Vocab.of(None, "choice", None),
+        1,
+        "choice",
+    )
+    reply = "Paris and Rome.\n\nAnswer: A, C\n\n" + closer
+    cut = closers_start(reply, ctx)
+    assert (cut < len(reply), reply[:cut].rstrip()) == (
+        skipped,
+        "Paris and Rome.\n\nAnswer: A, C" if skipped else reply,
+    )
