@@ -87,7 +87,9 @@ _LABEL_I_NEXT = frozenset(
 
 def _lines_back(text: str, hi: int) -> tuple[int, int] | None:
     """The last line of ``text[:hi]`` with words on it: its start and end."""
-    end = len(text[:hi].rstrip())
+    end = hi
+    while end and text[end - 1].isspace():
+        end -= 1  # no copy of the text: a reply of a thousand closing lines is read once
     if end == 0:
         return None
     return text.rfind("\n", 0, end) + 1, end
@@ -103,7 +105,7 @@ def closing_start(text: str) -> int:
         if start == 0 or _CLOSER.match(text, start, end) is None:
             break
         hi = start
-    return hi if text[:hi].strip() else len(text)
+    return hi if _lines_back(text, hi) is not None else len(text)
 
 
 def closers_start(text: str, ctx: _Context) -> int:
@@ -117,7 +119,7 @@ def closers_start(text: str, ctx: _Context) -> int:
         if opened is None or _names_something(text[opened.end() : end], ctx):
             break
         hi = start
-    return hi if text[:hi].strip() else len(text)
+    return hi if _lines_back(text, hi) is not None else len(text)
 
 
 def _names_something(rest: str, ctx: _Context) -> bool:
