@@ -33,6 +33,7 @@ from prin_guard.reader._answers import (
     _texts_list,
     more_labels,
 )
+from prin_guard.reader._closers import closing_start
 from prin_guard.reader._evidence import (
     _FAILED,
     ParseResult,
@@ -1446,8 +1447,9 @@ def _stops_open(text: str) -> bool:
     """Whether a reply stops where no sentence ends, whatever its length: on an opening
     bracket ("..., whereas Output (") or inside a LaTeX display it opened ("\\[ b = 8"), on
     a dash or an arrow ("57 — "), or on a word no sentence ends on ("- This is not", "The
-    answer is")."""
-    stripped = text.rstrip(" \t\r\n*_`")
+    answer is"); closing lines after it aside (:func:`closing_start`: "The answer is\n\n
+    Note: ..." stops open)."""
+    stripped = text[: closing_start(text)].rstrip(" \t\r\n*_`")
     if not stripped:
         return False
     if stripped[-1] in "([{" or stripped.rfind("\\[") > stripped.rfind("\\]"):

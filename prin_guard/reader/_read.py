@@ -43,6 +43,7 @@ from prin_guard.reader._answers import (
     label_and_text_end,
 )
 from prin_guard.reader._asides import without_asides
+from prin_guard.reader._closers import closers_start
 from prin_guard.reader._complement import read_complement
 from prin_guard.reader._concluded import concluded_otherwise
 from prin_guard.reader._copies import (
@@ -180,17 +181,6 @@ def parse_reply(
             ) from None
     if text is None or not text.strip():
         return _FAILED
-    long = len(text) > 2 * WINDOW
-    cut_at: list[int] = []
-    text_at_cut: list[int] = []
-    if long:  # its first and last WINDOW characters, and offsets back into the reply
-        cut_at, text_at_cut = [0, WINDOW + len(_GAP)], [0, len(text) - WINDOW]
-        text = text[:WINDOW] + _GAP + text[-WINDOW:]
-    text, squeezed = squeeze(text)  # long runs of whitespace read as LONG_SPACE characters
-    echoed = detect_echo(text, labels, prompt)
-    read, read_at, text_at = text, list[int](), list[int]()
-    if echoed:
-        read, read_at, text_at = _own_lines(text, _echo_lines([*echo, *prompt]), prompt)
     leg = 0 if polarity is None else 1 if polarity is Polarity.DIRECT else -1
     if task != "choice" and not leg:
         leg = 1  # a pair or a checklist without a polarity: the direct question
@@ -205,6 +195,20 @@ def parse_reply(
     ctx = _Context(
         keys, labels, _Texts(labels, texts), _Vocab.of(words, task, question), leg, task, names
     )
+    # closing lines that name no label, option text or side ("I hope this helps!"): the
+    # reply is read without them; offsets before them are the reply's own
+    text = text[: closers_start(text, ctx)]
+    long = len(text) > 2 * WINDOW
+    cut_at: list[int] = []
+    text_at_cut: list[int] = []
+    if long:  # its first and last WINDOW characters, and offsets back into the reply
+        cut_at, text_at_cut = [0, WINDOW + len(_GAP)], [0, len(text) - WINDOW]
+        text = text[:WINDOW] + _GAP + text[-WINDOW:]
+    text, squeezed = squeeze(text)  # long runs of whitespace read as LONG_SPACE characters
+    echoed = detect_echo(text, labels, prompt)
+    read, read_at, text_at = text, list[int](), list[int]()
+    if echoed:
+        read, read_at, text_at = _own_lines(text, _echo_lines([*echo, *prompt]), prompt)
     copied, written = False, read
     if any(echo) or any(prompt):
         reply = _Words(read)  # worked out once for both, unless the first blanks some
