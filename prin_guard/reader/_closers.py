@@ -85,11 +85,18 @@ _LABEL_I_NEXT = frozenset(
 )  # fmt: skip
 
 
+_CHUNK = 4096
+
+
 def _lines_back(text: str, hi: int) -> tuple[int, int] | None:
     """The last line of ``text[:hi]`` with words on it: its start and end."""
     end = hi
-    while end and text[end - 1].isspace():
-        end -= 1  # no copy of the text: a reply of a thousand closing lines is read once
+    while end:  # stripped a chunk at a time: no copy of the whole text, and a megabyte
+        low = max(0, end - _CHUNK)  # of trailing spaces is stepped over at C's speed
+        kept = len(text[low:end].rstrip())
+        end = low + kept
+        if kept:
+            break
     if end == 0:
         return None
     return text.rfind("\n", 0, end) + 1, end
