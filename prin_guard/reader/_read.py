@@ -248,6 +248,12 @@ def parse_reply(
                     general = _result(joint, ParseMethod.LABEL_FORMS, ctx)
                 stands = _stands(read, places, at, general, declared)
                 result = _with_declared(declared, general, ctx, revised=revised, stands=stands)
+                if (
+                    not revised
+                    and not stands
+                    and _whole_set_after(read, general, at, after, declared, ctx)
+                ):
+                    result = _FAILED  # "Answer: A, C\n\nNote: none of them is right."
             # the declared answer's concluding part: what the reply says after it
             named = _name_labels(read, ctx, nouns).text
             result = _account(named, result, ctx)
@@ -527,6 +533,32 @@ def _with_declared(
         if not general.weak:
             return _FAILED  # the declared verdict and the reply's conclusion disagree
     return said
+
+
+def _whole_set_after(
+    text: str,
+    general: ParseResult,
+    at: tuple[int, int] | None,
+    after: int,
+    declared: _Reading,
+    ctx: _Context,
+) -> bool:
+    """Whether a choice or checklist reply says something of every candidate at once after
+    its declared answer ("None of them is right.", "All of them are correct.") that the
+    answer does not say: the reply says two things. Such a claim reads weak on its own, so
+    it does not outweigh the declared answer; it does leave the leg no verdict."""
+    if ctx.pair or general.status is ParseStatus.FAILED or at is None or at[0] < after:
+        return False
+    said = set(general.labels)
+    if said == declared.labels or (said and said != set(ctx.labels)):
+        return False
+    if _QUANTIFIER.match(text, at[0]) is None:
+        return False  # the candidates listed ("I considered A, B, C and D."), no claim
+    return _OF_THE_OTHERS.match(text, at[1]) is None  # "None of the others is right."
+
+
+_QUANTIFIER = _Pattern(r"(?:all|every|each|both|none|neither)\b", re.IGNORECASE)
+_OF_THE_OTHERS = _Pattern(r"\s+(?:of\s+)?the\s+(?:others?|rest|remaining)\b", re.IGNORECASE)
 
 
 def _stands(
