@@ -96,3 +96,19 @@ class RedisServer:
     def resume(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGCONT)
+
+
+def check_reading(
+    reply: str, item: dict[str, object], polarity: str, expected: tuple[str, ...] | None
+) -> None:
+    """Read ``reply`` on ``item``'s ``polarity`` leg. ``expected``: the labels read,
+    confidently; None: failed or marked (never a confident reading)."""
+    from prin_guard import read_reply
+
+    reading = read_reply(reply, item, polarity=polarity)
+    marked = reading.weak or reading.polarity_confusion
+    got = (reading.labels, reading.status.value, marked)
+    if expected is None:
+        assert reading.status.value == "failed" or marked, got
+    else:
+        assert got == (expected, "ok" if expected else "none", False), got

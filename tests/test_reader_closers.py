@@ -14,6 +14,7 @@ after the reply changes nothing. The phrasings are new (none is a corpus reply):
 from __future__ import annotations
 
 import pytest
+from _helpers import check_reading
 
 from prin_guard import read_reply
 
@@ -89,23 +90,11 @@ VERDICT_CLOSERS: list[Case] = [
 ]
 
 
-def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple | None) -> None:
-    """``expected``: the labels read, confidently; None: failed or marked (never a
-    confident reading)."""
-    reading = read_reply(reply, item, polarity=polarity)
-    marked = reading.weak or reading.polarity_confusion
-    got = (reading.labels, reading.status.value, marked)
-    if expected is None:
-        assert reading.status.value == "failed" or marked, got
-    else:
-        assert got == (expected, "ok" if expected else "none", False), got
-
-
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), READ)
 def test_read_without_closers(
     reply: str, item: dict[str, object], polarity: str, expected: tuple
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 @pytest.mark.parametrize(
@@ -115,7 +104,7 @@ def test_read_without_closers(
 def test_closers_change_nothing(
     reply: str, item: dict[str, object], polarity: str, expected: tuple, closer: str
 ) -> None:
-    _check(reply + closer, item, polarity, expected)
+    check_reading(reply + closer, item, polarity, expected)
 
 
 @pytest.mark.parametrize(
@@ -133,8 +122,8 @@ def test_closers_change_nothing(
 def test_cut_off_before_closers(
     reply: str, item: dict[str, object], polarity: str, expected: None, closer: str
 ) -> None:
-    _check(reply, item, polarity, expected)
-    _check(reply + closer, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
+    check_reading(reply + closer, item, polarity, expected)
 
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), VERDICT_CLOSERS)

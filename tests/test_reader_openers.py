@@ -13,8 +13,7 @@ skipped: the reply is read whole, as before, and never confidently misread."""
 from __future__ import annotations
 
 import pytest
-
-from prin_guard import read_reply
+from _helpers import check_reading
 
 PLANETS = {
     "task": "choice",
@@ -33,18 +32,6 @@ WAR = {
 }
 
 Case = tuple[str, dict[str, object], str, "tuple[str, ...] | None"]
-
-
-def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple | None) -> None:
-    """``expected``: the labels read, confidently; None: failed or marked (never a
-    confident reading)."""
-    reading = read_reply(reply, item, polarity=polarity)
-    marked = reading.weak or reading.polarity_confusion
-    got = (reading.labels, reading.status.value, marked)
-    if expected is None:
-        assert reading.status.value == "failed" or marked, got
-    else:
-        assert got == (expected, "ok" if expected else "none", False), got
 
 
 OPENERS: list[Case] = [
@@ -118,11 +105,11 @@ KEPT: list[Case] = [
 def test_an_opener_that_says_nothing_changes_nothing(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 @pytest.mark.parametrize(("reply", "item", "polarity", "expected"), KEPT)
 def test_an_opener_that_says_something_is_read(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)

@@ -16,8 +16,7 @@
 from __future__ import annotations
 
 import pytest
-
-from prin_guard import read_reply
+from _helpers import check_reading
 
 FALSY = {
     "task": "choice",
@@ -36,18 +35,6 @@ TIMES = {
 }
 
 Case = tuple[str, dict[str, object], str, "tuple[str, ...] | None"]
-
-
-def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple | None) -> None:
-    """``expected``: the labels read, confidently; None: failed or marked (never a
-    confident reading)."""
-    reading = read_reply(reply, item, polarity=polarity)
-    marked = reading.weak or reading.polarity_confusion
-    got = (reading.labels, reading.status.value, marked)
-    if expected is None:
-        assert reading.status.value == "failed" or marked, got
-    else:
-        assert got == (expected, "ok" if expected else "none", False), got
 
 
 QUOTED: list[Case] = [
@@ -76,7 +63,7 @@ QUOTED: list[Case] = [
 def test_texts_that_differ_only_by_quotes(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 REASONED: list[Case] = [
@@ -103,7 +90,7 @@ REASONED: list[Case] = [
 def test_one_label_with_a_reason_on_the_reverse_leg(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 LISTED = {
@@ -127,4 +114,4 @@ LIST_TAILS: list[Case] = [
 def test_a_subject_list_never_its_last_item_alone(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)

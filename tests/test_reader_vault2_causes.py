@@ -31,8 +31,7 @@ change, with near-misses that must stay failed or marked:
 from __future__ import annotations
 
 import pytest
-
-from prin_guard import read_reply
+from _helpers import check_reading
 
 PRIMES = {
     "task": "choice",
@@ -51,18 +50,6 @@ CAPITALS = {
 }
 
 Case = tuple[str, dict[str, object], str, "tuple[str, ...] | None"]
-
-
-def _check(reply: str, item: dict[str, object], polarity: str, expected: tuple | None) -> None:
-    """``expected``: the labels read, confidently; None: failed or marked (never a
-    confident reading)."""
-    reading = read_reply(reply, item, polarity=polarity)
-    marked = reading.weak or reading.polarity_confusion
-    got = (reading.labels, reading.status.value, marked)
-    if expected is None:
-        assert reading.status.value == "failed" or marked, got
-    else:
-        assert got == (expected, "ok" if expected else "none", False), got
 
 
 CUT_OFF: list[Case] = [
@@ -101,7 +88,7 @@ CUT_OFF: list[Case] = [
 def test_a_reply_cut_off_is_not_read_from_its_statuses(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 HEADING_DRESS: list[Case] = [
@@ -146,7 +133,7 @@ HEADING_DRESS: list[Case] = [
 def test_a_heading_in_looser_dress(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 REFERRED_BACK: list[Case] = [
@@ -212,7 +199,7 @@ REFERRED_BACK: list[Case] = [
 def test_a_side_given_by_a_demonstrative_that_refers_back(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 OWN_NOUN: list[Case] = [
@@ -242,7 +229,7 @@ OWN_NOUN: list[Case] = [
 def test_a_status_word_before_the_questions_own_noun(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 OPENED_BY_ONE: list[Case] = [
@@ -265,7 +252,7 @@ OPENED_BY_ONE: list[Case] = [
 def test_a_reply_that_opens_with_one_label(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 ADDED_AFTER: list[Case] = [
@@ -305,7 +292,7 @@ ADDED_AFTER: list[Case] = [
 def test_a_candidate_added_after_the_answer(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 VALUES = {
@@ -333,7 +320,7 @@ SHARED_TEXTS: list[Case] = [
 def test_texts_that_compare_equal(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
 
 
 TEXTS_ALONE: list[Case] = [
@@ -354,4 +341,4 @@ TEXTS_ALONE: list[Case] = [
 def test_a_reply_that_is_a_list_of_texts(
     reply: str, item: dict[str, object], polarity: str, expected: tuple | None
 ) -> None:
-    _check(reply, item, polarity, expected)
+    check_reading(reply, item, polarity, expected)
